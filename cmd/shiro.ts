@@ -1,0 +1,53 @@
+#!/usr/bin/env bun
+/**
+ * Entry point for `bun build --compile`. Parses flags, dispatches, and is the one place that
+ * turns errors into exit codes. `--version` and `--help` return before anything heavy loads.
+ */
+import pkg from "../package.json" with { type: "json" };
+import { EXIT_CODES, ShiroError } from "../lib/errors.ts";
+import { parseMainArgs } from "./args.ts";
+import { helpText } from "./help.ts";
+
+async function main(argv: string[]): Promise<number> {
+  const args = parseMainArgs(argv);
+  if (args.version) {
+    process.stdout.write(`shiro ${pkg.version}\n`);
+    return 0;
+  }
+  if (args.help) {
+    process.stdout.write(helpText(pkg.version));
+    return 0;
+  }
+  if (args.promptGiven || !process.stdin.isTTY) {
+    const { runHeadless } = await import("./print.ts");
+    return runHeadless(args, process.env);
+  }
+  throw new ShiroError(
+    "usage",
+    'the interactive loop is not available in this build yet. Run a prompt headless: shiro -p "your request"',
+  );
+}
+
+function report(error: unknown, debug: boolean): number {
+  if (error instanceof ShiroError) {
+    process.stderr.write(`shiro: ${error.message}\n`);
+    if (debug && error.cause) console.error(error.cause);
+    return EXIT_CODES[error.code];
+  }
+  const message = error instanceof Error ? error.message : String(error);
+  process.stderr.write(`shiro: unexpected error: ${message}\n`);
+  if (debug) console.error(error);
+  else process.stderr.write("Run again with --debug for details, and please report it.\n");
+  return 1;
+}
+
+const argv = process.argv.slice(2);
+const debug = argv.includes("--debug");
+let code: number;
+try {
+  code = await main(argv);
+} catch (error) {
+  code = report(error, debug);
+}
+// Let stdout drain (it may be a pipe) before leaving.
+process.stdout.write("", () => process.exit(code));

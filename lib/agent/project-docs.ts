@@ -1,0 +1,50 @@
+import { existsSync } from "node:fs";
+import { dirname, join, relative, sep } from "node:path";
+
+/** Total size of AGENTS.md / CLAUDE.md text placed in the system prompt. */
+export const PROJECT_DOCS_MAX_CHARS = 20_000;
+
+export type ProjectDoc = { path: string; text: string };
+
+/**
+ * Instruction files from the workspace root down to the cwd: in each directory AGENTS.md, or
+ * CLAUDE.md when there is no AGENTS.md. Outer files come first so the nearest one has the last
+ * word. The total is capped; a clipped file says so.
+ */
+export async function loadProjectDocs(root: string, cwd: string, maxChars = PROJECT_DOCS_MAX_CHARS): Promise<ProjectDoc[]> {
+  const dirs: string[] = [];
+  let dir = cwd;
+  for (;;) {
+    dirs.unshift(dir);
+    if (dir === root || !dir.startsWith(root + sep)) break;
+    const parent = dirname(dir);
+    if (parent === dir) break;
+    dir = parent;
+  }
+  const docs: ProjectDoc[] = [];
+  let budget = maxChars;
+  for (const d of dirs) {
+    for (const name of ["AGENTS.md", "CLAUDE.md"]) {
+      const file = Bun.file(join(d, name));
+      if (!(await file.exists())) continue;
+      let text = await file.text().catch(() => "");
+      if (budget <= 0) break;
+      if (text.length > budget) text = text.slice(0, budget) + `\n[clipped: the file is longer than shiro's ${maxChars}-character budget for project instructions]`;
+      budget -= text.length;
+      docs.push({ path: relative(root, join(d, name)) || name, text });
+      break;
+    }
+  }
+  return docs;
+}
+
+/** The git top-level directory containing `cwd`, or `cwd` itself outside a repository. */
+export function findProjectRoot(cwd: string): string {
+  let dir = cwd;
+  for (;;) {
+    if (existsSync(join(dir, ".git"))) return dir;
+    const parent = dirname(dir);
+    if (parent === dir) return cwd;
+    dir = parent;
+  }
+}

@@ -1,0 +1,32 @@
+import type { LanguageModel } from "ai";
+import { configPath, loadConfigFile, shiroHome } from "../config/load.ts";
+import { resolveSettings, type Flags, type Settings } from "../config/resolve.ts";
+import { createModel } from "../model.ts";
+import { findProjectRoot, loadProjectDocs, type ProjectDoc } from "./project-docs.ts";
+import type { Environment } from "./instructions.ts";
+
+/** Everything a session needs that comes from outside: settings, model, where it runs. */
+export type Runtime = {
+  home: string;
+  settings: Settings;
+  model: LanguageModel;
+  env: Environment;
+  projectDocs: ProjectDoc[];
+};
+
+/** Loads config, applies precedence, builds the model and reads the project's instruction files. */
+export async function loadRuntime(flags: Flags, processEnv: Record<string, string | undefined>, cwd: string): Promise<Runtime> {
+  const home = shiroHome(processEnv);
+  const config = await loadConfigFile(configPath(home));
+  const settings = resolveSettings(flags, processEnv, config);
+  const model = await createModel(settings);
+  const root = findProjectRoot(cwd);
+  const env: Environment = {
+    cwd,
+    root,
+    date: new Date().toISOString().slice(0, 10),
+    platform: `${process.platform} ${process.arch}`,
+    shell: "bash",
+  };
+  return { home, settings, model, env, projectDocs: await loadProjectDocs(root, cwd) };
+}

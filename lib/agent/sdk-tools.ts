@@ -1,0 +1,74 @@
+import { jsonSchema, type ToolSet } from "ai";
+import { toJsonSchema } from "@valibot/to-json-schema";
+import type { EventSink } from "../events.ts";
+import { runTool, type AnyTool } from "../tools/define.ts";
+
+export type Approval = { allow: true } | { allow: false; reason: string };
+
+/** Decides whether a call may run. Asked for every call, before it runs. */
+export type Approver = (call: { tool: AnyTool; input: unknown; subject: string; id: string }) => Promise<Approval>;
+
+/** Per-step bookkeeping the stream reader needs from the tools' execute functions. */
+export type CallLedger = {
+  summaries: Map<string, string>;
+  denied: Set<string>;
+};
+
+const schemaCache = new WeakMap<AnyTool, ReturnType<typeof jsonSchema>>();
+
+function inputSchemaFor(tool: AnyTool) {
+  let schema = schemaCache.get(tool);
+  if (!schema) {
+    // Validation is ours (runTool), so the model gets our instructive message, not the SDK's.
+    schema = jsonSchema(toJsonSchema(tool.schema, { errorMode: "ignore" }) as Parameters<typeof jsonSchema>[0]);
+    schemaCache.set(tool, schema);
+  }
+  return schema;
+}
+
+/** The subject of a call for the screen and permissions; never throws on bad input. */
+export function subjectOf(tool: AnyTool | undefined, input: unknown): string | undefined {
+  if (!tool) return undefined;
+  try {
+    const subject = tool.subject(input as never);
+    return typeof subject === "string" ? subject : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * Adapts shiro's tools to the SDK's ToolSet. Each call is approved, run through runTool (parse,
+ * execute, truncate) and reported; a denial becomes a readable result, a failure a thrown
+ * ToolError that the SDK turns into an error result for the model.
+ */
+export function toSdkTools(
+  tools: readonly AnyTool[],
+  opts: { root: string; cwd: string; signal: AbortSignal; emit: EventSink; approve: Approver; ledger: CallLedger },
+): ToolSet {
+  const set: ToolSet = {};
+  for (const def of tools) {
+    set[def.name] = {
+      description: def.description,
+      inputSchema: inputSchemaFor(def),
+      execute: async (input: unknown, { toolCallId }: { toolCallId: string }) => {
+        const subject = subjectOf(def, input) ?? "";
+        const decision = await opts.approve({ tool: def, input, subject, id: toolCallId });
+        if (!decision.allow) {
+          opts.ledger.denied.add(toolCallId);
+          opts.emit({ type: "tool-denied", id: toolCallId, tool: def.name, subject: subject || undefined, reason: decision.reason });
+          return `Not run: ${decision.reason}`;
+        }
+        const result = await runTool(def, input, {
+          root: opts.root,
+          cwd: opts.cwd,
+          signal: opts.signal,
+          onOutput: (stream, chunk) => opts.emit({ type: "tool-output", id: toolCallId, tool: def.name, stream, chunk }),
+        });
+        opts.ledger.summaries.set(toolCallId, result.summary);
+        return result.output;
+      },
+    } as ToolSet[string];
+  }
+  return set;
+}

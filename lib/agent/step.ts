@@ -1,0 +1,153 @@
+import { streamText, type LanguageModel, type ModelMessage, type ToolSet, type AssistantModelMessage } from "ai";
+import type { EventSink, Usage } from "../events.ts";
+import type { AnyTool } from "../tools/define.ts";
+import { subjectOf, type CallLedger } from "./sdk-tools.ts";
+import { IncompleteStreamError } from "./provider-error.ts";
+
+export type StepOutcome = {
+  /** Messages to append to the history: the assistant's message and the tool results. */
+  messages: ModelMessage[];
+  usage: Usage;
+  /** True when the model called tools and expects another step. */
+  wantsMore: boolean;
+  /** Anything was shown to the user (text, reasoning, a tool call): a retry would repeat it. */
+  sawOutput: boolean;
+  aborted: boolean;
+  error?: unknown;
+};
+
+export type StepInput = {
+  model: LanguageModel;
+  instructions: string;
+  messages: ModelMessage[];
+  tools: ToolSet;
+  toolDefs: readonly AnyTool[];
+  ledger: CallLedger;
+  signal: AbortSignal;
+  emit: EventSink;
+};
+
+/**
+ * One request to the model and the tool calls it makes. Never throws: provider failures come
+ * back in `error`, and an aborted step still returns what was said so far, so the history
+ * stays complete (dangling calls are closed by the repair before the next request).
+ */
+export async function runStep(input: StepInput): Promise<StepOutcome> {
+  const { emit } = input;
+  const byName = new Map(input.toolDefs.map((t) => [t.name, t]));
+  const outcome: StepOutcome = { messages: [], usage: { inputTokens: 0, outputTokens: 0 }, wantsMore: false, sawOutput: false, aborted: false };
+  // What was streamed, to rebuild the assistant message when the SDK cannot give it (abort, error).
+  let partialText = "";
+  const calls: { toolCallId: string; toolName: string; input: unknown }[] = [];
+  const results: { toolCallId: string; toolName: string; output: string; error: boolean }[] = [];
+
+  const result = streamText({
+    model: input.model,
+    instructions: input.instructions,
+    messages: input.messages,
+    tools: input.tools,
+    maxRetries: 0, // retries are the turn's job, so the user sees each one
+    abortSignal: input.signal,
+    onError: () => {}, // the default prints a stack trace; errors are read from the stream
+  });
+
+  try {
+    for await (const part of result.stream) {
+      switch (part.type) {
+        case "text-delta":
+          if (!part.text) break;
+          outcome.sawOutput = true;
+          partialText += part.text;
+          emit({ type: "text", text: part.text });
+          break;
+        case "reasoning-delta":
+          if (!part.text) break;
+          outcome.sawOutput = true;
+          emit({ type: "reasoning", text: part.text });
+          break;
+        case "tool-input-start":
+          outcome.sawOutput = true;
+          emit({ type: "tool-start", id: part.id, tool: part.toolName });
+          break;
+        case "tool-call":
+          outcome.sawOutput = true;
+          calls.push({ toolCallId: part.toolCallId, toolName: part.toolName, input: part.input });
+          emit({ type: "tool-call", id: part.toolCallId, tool: part.toolName, input: part.input, subject: subjectOf(byName.get(part.toolName), part.input) });
+          break;
+        case "tool-result": {
+          const output = typeof part.output === "string" ? part.output : JSON.stringify(part.output);
+          results.push({ toolCallId: part.toolCallId, toolName: part.toolName, output, error: false });
+          if (input.ledger.denied.has(part.toolCallId)) break; // already reported as tool-denied
+          emit({ type: "tool-result", id: part.toolCallId, tool: part.toolName, summary: input.ledger.summaries.get(part.toolCallId) ?? "", output });
+          break;
+        }
+        case "tool-error": {
+          const message = errorText(part.error);
+          results.push({ toolCallId: part.toolCallId, toolName: part.toolName, output: message, error: true });
+          emit({ type: "tool-error", id: part.toolCallId, tool: part.toolName, error: message });
+          break;
+        }
+        case "finish-step":
+          outcome.usage = { inputTokens: part.usage.inputTokens ?? 0, outputTokens: part.usage.outputTokens ?? 0 };
+          outcome.wantsMore = part.finishReason === "tool-calls" || calls.length > 0;
+          // A stream that stops without its completion event is not an answer, even if the SDK keeps the partial text.
+          if (part.finishReason === "interrupted" || part.finishReason === "error") outcome.error ??= new IncompleteStreamError();
+          break;
+        case "error":
+          outcome.error ??= part.error;
+          break;
+        case "abort":
+          outcome.aborted = true;
+          break;
+        default:
+          break;
+      }
+    }
+  } catch (error) {
+    if (input.signal.aborted) outcome.aborted = true;
+    else outcome.error ??= error;
+  }
+  if (input.signal.aborted) outcome.aborted = true;
+
+  if (!outcome.aborted && !outcome.error) {
+    try {
+      outcome.messages = (await result.response).messages as ModelMessage[];
+      return outcome;
+    } catch (error) {
+      outcome.error = error;
+    }
+  }
+  outcome.wantsMore = false;
+  outcome.messages = rebuildMessages(partialText, calls, results);
+  return outcome;
+}
+
+/** The assistant message and results as streamed, without provider item ids (sent inline). */
+function rebuildMessages(
+  text: string,
+  calls: { toolCallId: string; toolName: string; input: unknown }[],
+  results: { toolCallId: string; toolName: string; output: string; error: boolean }[],
+): ModelMessage[] {
+  const content: Exclude<AssistantModelMessage["content"], string> = [];
+  if (text) content.push({ type: "text", text });
+  for (const call of calls) content.push({ type: "tool-call", toolCallId: call.toolCallId, toolName: call.toolName, input: call.input ?? {} });
+  if (content.length === 0) return [];
+  const messages: ModelMessage[] = [{ role: "assistant", content }];
+  const answered = results.filter((r) => calls.some((c) => c.toolCallId === r.toolCallId));
+  if (answered.length > 0) {
+    messages.push({
+      role: "tool",
+      content: answered.map((r) => ({
+        type: "tool-result" as const,
+        toolCallId: r.toolCallId,
+        toolName: r.toolName,
+        output: r.error ? { type: "error-text" as const, value: r.output } : { type: "text" as const, value: r.output },
+      })),
+    });
+  }
+  return messages;
+}
+
+function errorText(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
+}

@@ -1,0 +1,128 @@
+import type { LanguageModel, ModelMessage } from "ai";
+import type { EventSink, TurnStatus, Usage } from "../events.ts";
+import type { AnyTool } from "../tools/define.ts";
+import { closeDanglingToolCalls } from "../prune/repair.ts";
+import { describeProviderError, retryDelayMs } from "./provider-error.ts";
+import { runStep } from "./step.ts";
+import { toSdkTools, type Approver, type CallLedger } from "./sdk-tools.ts";
+
+export const DEFAULT_RETRY_BASE_MS = 1_000;
+
+export type TurnOptions = {
+  model: LanguageModel;
+  /** The session's history, already ending with the new user message. The turn appends to it. */
+  history: ModelMessage[];
+  tools: readonly AnyTool[];
+  /** Rebuilt before every step, so a todo_write on step one is visible to step two. */
+  instructions: () => string;
+  /** The wire view of the history (pruning hooks in here). Must not mutate its input. */
+  prepareMessages?: (history: readonly ModelMessage[]) => ModelMessage[];
+  maxSteps: number;
+  maxRetries: number;
+  retryBaseMs?: number;
+  root: string;
+  cwd: string;
+  signal: AbortSignal;
+  emit: EventSink;
+  approve: Approver;
+  /** Called after every step with the history so far (autosave). Must not throw. */
+  onStep?: (history: readonly ModelMessage[], usage: Usage) => void;
+};
+
+export type TurnResult = { status: TurnStatus; steps: number; usage: Usage; error?: string };
+
+/**
+ * Runs one user turn: steps until the model stops calling tools, the step cap is reached, the
+ * signal aborts or the provider fails for good. Retries a step only when nothing has been shown
+ * yet, so no text is ever said twice. Every exit leaves a history whose tool calls all have
+ * results. Emits a single `done` event at the end; never throws for provider or tool failures.
+ */
+export async function runTurn(opts: TurnOptions): Promise<TurnResult> {
+  const usage: Usage = { inputTokens: 0, outputTokens: 0 };
+  const baseMs = opts.retryBaseMs ?? DEFAULT_RETRY_BASE_MS;
+  let steps = 0;
+  let status: TurnStatus = "success";
+  let errorMessage: string | undefined;
+
+  for (;;) {
+    if (opts.signal.aborted) {
+      status = "interrupted";
+      break;
+    }
+    if (steps >= opts.maxSteps) {
+      status = "step-cap";
+      errorMessage = `stopped after ${opts.maxSteps} steps (the step cap). Raise it with --max-steps, or ask shiro to continue.`;
+      opts.emit({ type: "error", message: errorMessage });
+      break;
+    }
+    steps++;
+    const ledger: CallLedger = { summaries: new Map(), denied: new Set() };
+    const tools = toSdkTools(opts.tools, { root: opts.root, cwd: opts.cwd, signal: opts.signal, emit: opts.emit, approve: opts.approve, ledger });
+
+    let outcome;
+    for (let attempt = 1; ; attempt++) {
+      const repaired = closeDanglingToolCalls(opts.history);
+      const wire = opts.prepareMessages ? opts.prepareMessages(repaired) : repaired;
+      outcome = await runStep({
+        model: opts.model,
+        instructions: opts.instructions(),
+        messages: wire,
+        tools,
+        toolDefs: opts.tools,
+        ledger,
+        signal: opts.signal,
+        emit: opts.emit,
+      });
+      if (!outcome.error || outcome.aborted || outcome.sawOutput) break;
+      const failure = describeProviderError(outcome.error);
+      if (!failure.retryable || attempt > opts.maxRetries) break;
+      const delay = retryDelayMs(attempt, baseMs, failure.retryAfterMs);
+      opts.emit({ type: "notice", message: `${failure.message}; retrying in ${formatDelay(delay)} (attempt ${attempt + 1} of ${opts.maxRetries + 1})` });
+      if (!(await sleep(delay, opts.signal))) break;
+    }
+
+    opts.history.push(...outcome.messages);
+    usage.inputTokens += outcome.usage.inputTokens;
+    usage.outputTokens += outcome.usage.outputTokens;
+    opts.onStep?.(opts.history, usage);
+    opts.emit({ type: "step", step: steps, usage: outcome.usage });
+
+    if (outcome.aborted || opts.signal.aborted) {
+      status = "interrupted";
+      break;
+    }
+    if (outcome.error) {
+      status = "error";
+      errorMessage = describeProviderError(outcome.error).message;
+      opts.emit({ type: "error", message: errorMessage });
+      break;
+    }
+    if (!outcome.wantsMore) break;
+  }
+
+  // Whatever happened, the stored history must be sendable next time.
+  const closed = closeDanglingToolCalls(opts.history);
+  if (closed !== opts.history) opts.history.splice(0, opts.history.length, ...closed);
+  opts.emit({ type: "done", status, steps, usage });
+  return { status, steps, usage, ...(errorMessage ? { error: errorMessage } : {}) };
+}
+
+function formatDelay(ms: number): string {
+  return ms < 1000 ? `${Math.round(ms)}ms` : `${(ms / 1000).toFixed(ms < 10_000 ? 1 : 0)}s`;
+}
+
+/** Resolves true after `ms`, or false as soon as the signal aborts. */
+function sleep(ms: number, signal: AbortSignal): Promise<boolean> {
+  return new Promise((resolve) => {
+    if (signal.aborted) return resolve(false);
+    const timer = setTimeout(() => {
+      signal.removeEventListener("abort", onAbort);
+      resolve(true);
+    }, ms);
+    const onAbort = () => {
+      clearTimeout(timer);
+      resolve(false);
+    };
+    signal.addEventListener("abort", onAbort, { once: true });
+  });
+}

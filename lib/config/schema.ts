@@ -1,0 +1,20 @@
+import * as v from "valibot";
+import { PRESET_NAMES } from "./presets.ts";
+
+/**
+ * The config file, `$SHIRO_HOME/config.json`. Strict: an unknown field is an error, so a typo
+ * is reported instead of silently ignored.
+ */
+export const ConfigFile = v.strictObject({
+  $schema: v.optional(v.string()),
+  provider: v.optional(v.picklist(PRESET_NAMES, `must be one of ${PRESET_NAMES.join(", ")}`)),
+  model: v.optional(v.pipe(v.string(), v.nonEmpty("must not be empty"))),
+  baseURL: v.optional(v.pipe(v.string(), v.url("must be a URL such as http://localhost:11434/v1"))),
+  apiKey: v.optional(v.pipe(v.string(), v.nonEmpty("must not be empty"))),
+  api: v.optional(v.picklist(["responses", "chat"], 'must be "responses" or "chat"')),
+  maxSteps: v.optional(v.pipe(v.number("must be a number"), v.integer("must be a whole number"), v.minValue(1, "must be at least 1"))),
+  maxRetries: v.optional(v.pipe(v.number("must be a number"), v.integer("must be a whole number"), v.minValue(0, "must be 0 or more"))),
+  compactAtTokens: v.optional(v.pipe(v.number("must be a number"), v.integer("must be a whole number"), v.minValue(1000, "must be at least 1000"))),
+  maxSpendUsd: v.optional(v.pipe(v.number("must be a number"), v.minValue(0, "must be 0 or more"))),
+});
+export type ConfigFile = v.InferOutput<typeof ConfigFile>;

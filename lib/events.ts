@@ -1,0 +1,28 @@
+/**
+ * Everything a turn reports, as one discriminated union. The headless printer and the
+ * interactive loop both consume these; nothing in lib/ writes to the terminal itself.
+ */
+export type Usage = { inputTokens: number; outputTokens: number };
+
+export type AgentEvent =
+  | { type: "text"; text: string }
+  | { type: "reasoning"; text: string }
+  /** The model has started a tool call; its input may still be streaming. */
+  | { type: "tool-start"; id: string; tool: string }
+  /** The call's input is complete and about to run. `subject` is the path, command or pattern. */
+  | { type: "tool-call"; id: string; tool: string; input: unknown; subject?: string }
+  /** Live output of a running tool (bash). */
+  | { type: "tool-output"; id: string; tool: string; stream: "stdout" | "stderr"; chunk: string }
+  /** `summary` is one line for the screen; `output` is what the model received. */
+  | { type: "tool-result"; id: string; tool: string; summary: string; output: string }
+  | { type: "tool-error"; id: string; tool: string; error: string }
+  | { type: "tool-denied"; id: string; tool: string; subject?: string; reason: string }
+  | { type: "compacted"; before: number; after: number }
+  | { type: "notice"; message: string }
+  | { type: "error"; message: string }
+  | { type: "step"; step: number; usage: Usage }
+  | { type: "done"; status: TurnStatus; steps: number; usage: Usage };
+
+export type TurnStatus = "success" | "error" | "step-cap" | "interrupted";
+
+export type EventSink = (event: AgentEvent) => void;

@@ -1,0 +1,58 @@
+import * as v from "valibot";
+import { defineTool, type AnyTool } from "../tools/define.ts";
+import type { Notebook } from "./notebook.ts";
+import { renderTodos } from "./render.ts";
+import { checkTodos } from "./rules.ts";
+import { TodoList } from "./schema.ts";
+
+const schema = v.object(
+  {
+    todos: v.pipe(
+      TodoList,
+      v.description(
+        "The complete task list, in order. Each item: content (one line saying what to do), " +
+          "status (pending | in_progress | completed | blocked), note (optional; required in practice for blocked: what blocks it).",
+      ),
+    ),
+  },
+  (issue) => (issue.received === "undefined" && issue.expected.startsWith('"') ? "is required" : `must be an object { todos: [...] } (got ${issue.received})`),
+);
+
+const DESCRIPTION = [
+  "Write your task list for this session. Each call replaces the whole list, so always send every task, not only the changed ones. An empty array clears it.",
+  "Use it for work with three or more steps, or whenever the user gives you several things to do: write the plan before you start, then update it as you go. Skip it for a single quick question or edit.",
+  "States: pending (not started), in_progress (what you are doing now), completed (done), blocked (cannot continue; put what blocks it in note).",
+  "Rules: keep exactly one task in_progress while work remains. Mark a task completed as soon as it is done, not in a batch at the end. Add tasks you discover along the way; remove ones that turn out to be irrelevant.",
+  "The list is shown to you at the top of every step and survives context pruning and /compact, while older messages may disappear. If it should survive this turn, todo_write it.",
+  "The call succeeds even when the list breaks a rule; the result then lists warnings to fix on your next call. A call with invalid input changes nothing.",
+].join("\n");
+
+/**
+ * `todo_write`, bound to one session's notebook. Invalid input never reaches execute (runTool
+ * rejects it with the failing path, e.g. "todos.2.status: must be one of …"), so a bad call
+ * leaves the previous list in place. Not a mutating tool: it changes no file and needs no approval.
+ * Returned as AnyTool, ready for the loop's tool list (the same widening lib/tools/index.ts does).
+ */
+export function createTodoWriteTool(notebook: Notebook): AnyTool {
+  const tool = defineTool({
+    name: "todo_write",
+    description: DESCRIPTION,
+    schema,
+    mutates: false,
+    subject: (input) => `${input.todos.length} ${input.todos.length === 1 ? "task" : "tasks"}`,
+    async execute(input) {
+      notebook.replace(input.todos);
+      const todos = notebook.todos();
+      if (todos.length === 0) return { output: "Task list cleared.", summary: "cleared" };
+      const warnings = checkTodos(todos);
+      const done = `${todos.filter((todo) => todo.status === "completed").length}/${todos.length} done`;
+      const output =
+        warnings.length === 0
+          ? renderTodos(todos)
+          : `${renderTodos(todos)}\n\nWarnings (the list was saved; fix these on your next todo_write):\n${warnings.map((w) => `- ${w}`).join("\n")}`;
+      const summary = warnings.length === 0 ? done : `${done}, ${warnings.length} ${warnings.length === 1 ? "warning" : "warnings"}`;
+      return { output, summary };
+    },
+  });
+  return tool as unknown as AnyTool;
+}

@@ -1,0 +1,46 @@
+import * as v from "valibot";
+import { ToolError } from "../errors.ts";
+import { applyEdit, editFailureReason } from "./apply-edit.ts";
+import { writeFileAtomic } from "./atomic-write.ts";
+import { defineTool } from "./define.ts";
+import { loadEditTarget } from "./edit-target.ts";
+import { countLineChanges, formatLineChanges } from "./line-diff.ts";
+import { plural } from "./lines.ts";
+
+export const editFields = {
+  oldString: v.pipe(
+    v.string(),
+    v.minLength(1, "oldString must not be empty; to create a file or replace all of it use write_file"),
+    v.description("Exact text to replace, including whitespace and indentation, copied from the file."),
+  ),
+  newString: v.pipe(v.string(), v.description("Text to put in its place (may be empty to delete).")),
+  replaceAll: v.optional(v.pipe(v.boolean(), v.description("Replace every occurrence instead of requiring exactly one. Default false."))),
+};
+
+const schema = v.object({
+  path: v.pipe(v.string(), v.minLength(1, "path must not be empty"), v.description("File to edit, relative to the working directory.")),
+  ...editFields,
+});
+
+export const editFileTool = defineTool({
+  name: "edit_file",
+  description:
+    "Replace an exact piece of text in an existing file. oldString must match the file byte for byte (read the file " +
+    "first and copy from it, without read_file's line-number prefix) and must occur exactly once: include enough " +
+    "surrounding lines to make it unique, or set replaceAll to change every occurrence (e.g. renaming a variable). " +
+    "For several changes to one file use multi_edit; to create a file use write_file.",
+  schema,
+  mutates: true,
+  subject: (input) => input.path,
+  async execute(input, ctx) {
+    const { abs, shown, content } = await loadEditTarget(ctx, "edit_file", input.path);
+    const outcome = applyEdit(content, input);
+    if (outcome.type !== "applied") throw new ToolError(`edit_file: ${editFailureReason(outcome, shown)}`);
+    await writeFileAtomic(abs, outcome.content);
+    const changes = formatLineChanges(countLineChanges(content, outcome.content));
+    return {
+      output: `Edited ${shown}: replaced ${plural(outcome.replacements, "occurrence")} (${changes} lines).`,
+      summary: changes,
+    };
+  },
+});

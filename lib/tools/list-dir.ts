@@ -1,0 +1,72 @@
+import { readlinkSync } from "node:fs";
+import * as v from "valibot";
+import { ToolError } from "../errors.ts";
+import { defineTool } from "./define.ts";
+import { createIgnoreFilter } from "./ignore-filter.ts";
+import { plural } from "./lines.ts";
+import { describeMissing, statIfExists } from "./missing-path.ts";
+import { walk, type WalkEntry } from "./walk.ts";
+import { displayPath, resolveInWorkspace } from "./workspace.ts";
+
+export const DEFAULT_LIST_DEPTH = 2;
+export const MAX_LIST_DEPTH = 10;
+export const MAX_LIST_ENTRIES = 500;
+
+const schema = v.object({
+  path: v.optional(v.pipe(v.string(), v.description("Directory to list. Default: the working directory."))),
+  depth: v.optional(
+    v.pipe(
+      v.number(),
+      v.integer(),
+      v.minValue(1),
+      v.maxValue(MAX_LIST_DEPTH),
+      v.description(`How many levels to show: 1 = direct children only. Default ${DEFAULT_LIST_DEPTH}.`),
+    ),
+  ),
+});
+
+export const listDirTool = defineTool({
+  name: "list_dir",
+  description:
+    `Show a directory as an indented tree, ${DEFAULT_LIST_DEPTH} levels deep by default; directories end with "/", ` +
+    'symlinks show "-> target". Skips .git, node_modules and anything .gitignore excludes. Directories at the depth ' +
+    `limit are shown without their contents: list them, or pass a larger depth. At most ${MAX_LIST_ENTRIES} entries. ` +
+    "Use it to get oriented in a project; use glob to find files by name anywhere.",
+  schema,
+  mutates: false,
+  subject: (input) => input.path ?? ".",
+  async execute(input, ctx) {
+    const dir = resolveInWorkspace(ctx, input.path ?? ".", "list_dir");
+    const shown = displayPath(ctx, dir);
+    const stats = statIfExists(dir);
+    if (!stats) throw new ToolError(`list_dir: ${describeMissing(dir, shown)}`);
+    if (!stats.isDirectory()) throw new ToolError(`list_dir: ${shown} is a file. Use read_file to read it.`);
+
+    const lines = [`${shown}/`];
+    let count = 0;
+    let capped = false;
+    for (const entry of walk(dir, createIgnoreFilter(ctx.root), input.depth ?? DEFAULT_LIST_DEPTH)) {
+      if (count === MAX_LIST_ENTRIES) {
+        capped = true;
+        break;
+      }
+      lines.push(`${"  ".repeat(entry.depth)}${label(entry)}`);
+      count++;
+    }
+    if (count === 0) lines.push("  (empty, or everything in it is ignored)");
+    if (capped) {
+      lines.push(`\n[Stopped at ${MAX_LIST_ENTRIES} entries. List a subdirectory, or pass a smaller depth, to see the rest.]`);
+    }
+    return { output: lines.join("\n"), summary: `${capped ? "over " : ""}${plural(count, "entry", "entries")}` };
+  },
+});
+
+function label(entry: WalkEntry): string {
+  if (entry.kind === "dir") return `${entry.name}/`;
+  if (entry.kind !== "symlink") return entry.name;
+  try {
+    return `${entry.name} -> ${readlinkSync(entry.abs)}`;
+  } catch {
+    return entry.name;
+  }
+}

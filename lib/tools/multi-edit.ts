@@ -1,0 +1,54 @@
+import * as v from "valibot";
+import { ToolError } from "../errors.ts";
+import { applyEdit, editFailureReason } from "./apply-edit.ts";
+import { writeFileAtomic } from "./atomic-write.ts";
+import { defineTool } from "./define.ts";
+import { editFields } from "./edit-file.ts";
+import { loadEditTarget } from "./edit-target.ts";
+import { countLineChanges, formatLineChanges } from "./line-diff.ts";
+import { plural } from "./lines.ts";
+
+const schema = v.object({
+  path: v.pipe(v.string(), v.minLength(1, "path must not be empty"), v.description("File to edit, relative to the working directory.")),
+  edits: v.pipe(
+    v.array(v.object(editFields)),
+    v.minLength(1, "edits must contain at least one edit"),
+    v.description("Edits applied one after another, each to the result of the previous one."),
+  ),
+});
+
+export const multiEditTool = defineTool({
+  name: "multi_edit",
+  description:
+    "Make several exact-text replacements in one file in a single call. Edits apply in order, each to the text " +
+    "left by the ones before it, with the same rules as edit_file (exact match, unique unless replaceAll). All or " +
+    "nothing: if any edit fails, the file is left untouched and the error names the failing edit. Prefer this over " +
+    "several edit_file calls on the same file; make sure earlier edits do not change text a later one looks for.",
+  schema,
+  mutates: true,
+  subject: (input) => input.path,
+  async execute(input, ctx) {
+    const { abs, shown, content } = await loadEditTarget(ctx, "multi_edit", input.path);
+    const total = input.edits.length;
+    let current = content;
+    let replacements = 0;
+    for (const [index, edit] of input.edits.entries()) {
+      const outcome = applyEdit(current, edit);
+      if (outcome.type !== "applied") {
+        const earlier = index > 0 ? ` Edits 1-${index} were applied before it, in memory only: check they did not change this text.` : "";
+        throw new ToolError(
+          `multi_edit: edit ${index + 1} of ${total} failed: ${editFailureReason(outcome, shown)}${earlier} ` +
+            `No changes were written; fix that edit and send all of them again.`,
+        );
+      }
+      current = outcome.content;
+      replacements += outcome.replacements;
+    }
+    await writeFileAtomic(abs, current);
+    const changes = formatLineChanges(countLineChanges(content, current));
+    return {
+      output: `Edited ${shown}: applied ${plural(total, "edit")} (${plural(replacements, "replacement")}, ${changes} lines).`,
+      summary: changes,
+    };
+  },
+});

@@ -1,0 +1,96 @@
+import * as v from "valibot";
+import { ToolError } from "../errors.ts";
+import { looksBinary } from "./binary.ts";
+import { defineTool, MAX_TOOL_RESULT_CHARS } from "./define.ts";
+import { clipLine, numberedLine, plural, splitLines } from "./lines.ts";
+import { describeMissing, statIfExists } from "./missing-path.ts";
+import { isSensitivePath } from "./sensitive-path.ts";
+import { displayPath, realpathOrSelf, resolveInWorkspace } from "./workspace.ts";
+
+export { isSensitivePath };
+
+export const DEFAULT_READ_LINES = 2000;
+export const MAX_LINE_CHARS = 2000;
+/** Bigger files are refused rather than loaded whole; grep or bash (head, sed -n) can cut them. */
+export const MAX_READ_BYTES = 10 * 1024 * 1024;
+/** Room for the lines themselves, leaving space for the closing note under runTool's cut. */
+const OUTPUT_BUDGET_CHARS = MAX_TOOL_RESULT_CHARS - 300;
+
+const schema = v.object({
+  path: v.pipe(v.string(), v.minLength(1, "path must not be empty"), v.description("File to read, relative to the working directory.")),
+  offset: v.optional(
+    v.pipe(v.number(), v.integer(), v.minValue(1), v.description("1-based line number to start from. Default 1.")),
+  ),
+  limit: v.optional(
+    v.pipe(v.number(), v.integer(), v.minValue(1), v.description(`Maximum number of lines to return. Default ${DEFAULT_READ_LINES}.`)),
+  ),
+});
+
+export const readFileTool = defineTool({
+  name: "read_file",
+  description:
+    `Read a text file. Lines come numbered from 1 as "<number><tab><text>"; the number and tab are not part of the file, ` +
+    `so leave them out of edit_file's oldString. Returns up to ${DEFAULT_READ_LINES} lines (fewer if they are long); for long ` +
+    `files pass offset and limit to read the part you need, and the result says how to continue. ` +
+    `Lines over ${MAX_LINE_CHARS} characters are cut. ` +
+    `Refuses directories (use list_dir), binary files and secrets files (.env, .env.*, *.pem; .env.example is allowed). ` +
+    `Read a file before editing it, and read several files in parallel when you need them.`,
+  schema,
+  mutates: false,
+  subject: (input) => input.path,
+  async execute(input, ctx) {
+    const abs = resolveInWorkspace(ctx, input.path, "read_file");
+    const shown = displayPath(ctx, abs);
+    if (isSensitivePath(abs) || isSensitivePath(realpathOrSelf(abs))) {
+      throw new ToolError(
+        `read_file: ${shown} is a secrets file (.env, .env.*, *.pem), which shiro does not read. ` +
+          `Ask the user for the specific value you need, or read .env.example for the variable names.`,
+      );
+    }
+    const stats = statIfExists(abs);
+    if (!stats) throw new ToolError(`read_file: ${describeMissing(abs, shown)}`);
+    if (stats.isDirectory()) throw new ToolError(`read_file: ${shown} is a directory. Use list_dir to see what it contains.`);
+    if (stats.size > MAX_READ_BYTES) {
+      throw new ToolError(
+        `read_file: ${shown} is ${(stats.size / 1024 / 1024).toFixed(1)} MB, too large to read whole. ` +
+          `Use grep to find the part you need, or bash with head, tail or sed -n.`,
+      );
+    }
+    const bytes = await Bun.file(abs).bytes();
+    if (looksBinary(bytes)) {
+      throw new ToolError(
+        `read_file: ${shown} is a binary file (it contains NUL bytes), so it cannot be shown as text. ` +
+          `Use bash (file, xxd | head) if you need to inspect it.`,
+      );
+    }
+    const lines = splitLines(new TextDecoder().decode(bytes));
+    const output = renderWindow(lines, input.offset ?? 1, input.limit ?? DEFAULT_READ_LINES, shown);
+    return { output, summary: plural(lines.length, "line") };
+  },
+});
+
+/**
+ * The numbered lines [offset, offset + limit), with a note when the file goes on or starts earlier.
+ * Stops early rather than overflow runTool's cut, so the note can say exactly where to resume.
+ */
+function renderWindow(lines: readonly string[], offset: number, limit: number, shown: string): string {
+  if (lines.length === 0) return `${shown} is empty.`;
+  if (offset > lines.length) {
+    throw new ToolError(`read_file: offset ${offset} is past the end of ${shown}, which has ${plural(lines.length, "line")}.`);
+  }
+  const end = Math.min(lines.length, offset + limit - 1);
+  const out: string[] = [];
+  let chars = 0;
+  let last = offset - 1;
+  while (last < end) {
+    const line = numberedLine(last + 1, clipLine(lines[last]!, MAX_LINE_CHARS));
+    if (out.length > 0 && chars + line.length + 1 > OUTPUT_BUDGET_CHARS) break;
+    out.push(line);
+    chars += line.length + 1;
+    last++;
+  }
+  const body = out.join("\n");
+  if (offset === 1 && last === lines.length) return body;
+  const more = last < lines.length ? ` Call read_file with offset ${last + 1} to read more.` : "";
+  return `${body}\n\n[Showing lines ${offset}-${last} of ${lines.length} in ${shown}.${more}]`;
+}

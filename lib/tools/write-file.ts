@@ -1,0 +1,35 @@
+import * as v from "valibot";
+import { ToolError } from "../errors.ts";
+import { writeFileAtomic } from "./atomic-write.ts";
+import { defineTool } from "./define.ts";
+import { countLines, plural } from "./lines.ts";
+import { statIfExists } from "./missing-path.ts";
+import { displayPath, resolveInWorkspace } from "./workspace.ts";
+
+const schema = v.object({
+  path: v.pipe(v.string(), v.minLength(1, "path must not be empty"), v.description("File to write, relative to the working directory.")),
+  content: v.pipe(v.string(), v.description("The complete new content of the file.")),
+});
+
+export const writeFileTool = defineTool({
+  name: "write_file",
+  description:
+    "Create a file, or replace an existing file's entire content. Missing parent directories are created. " +
+    "To change part of an existing file use edit_file or multi_edit instead: they are cheaper and cannot lose " +
+    "the parts you did not mean to touch. If you overwrite a file, read it first.",
+  schema,
+  mutates: true,
+  subject: (input) => input.path,
+  async execute(input, ctx) {
+    const abs = resolveInWorkspace(ctx, input.path, "write_file");
+    const shown = displayPath(ctx, abs);
+    if (statIfExists(abs)?.isDirectory()) {
+      throw new ToolError(`write_file: ${shown} is a directory. Give the path of a file inside it.`);
+    }
+    const { existed } = await writeFileAtomic(abs, input.content);
+    const lines = plural(countLines(input.content), "line");
+    return existed
+      ? { output: `Overwrote ${shown} (${lines}).`, summary: `overwrote, ${lines}` }
+      : { output: `Created ${shown} (${lines}).`, summary: `created, ${lines}` };
+  },
+});

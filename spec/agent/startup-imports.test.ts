@@ -1,0 +1,32 @@
+import { expect, test } from "bun:test";
+import { dirname, join, resolve } from "node:path";
+
+/**
+ * `shiro --version` and `--help` must not load the AI SDK. Walk the static imports reachable
+ * from the entry point (dynamic import() is the lazy boundary) and check none is the SDK.
+ */
+function staticImports(file: string): string[] {
+  const source = require("node:fs").readFileSync(file, "utf8") as string;
+  const specs: string[] = [];
+  for (const match of source.matchAll(/^\s*import\s+(?!type\b)(?:[^"';]+?\s+from\s+)?["']([^"']+)["']/gm)) specs.push(match[1]!);
+  return specs;
+}
+
+test("the start-up path imports neither ai nor @ai-sdk", () => {
+  const entry = join(import.meta.dir, "..", "..", "cmd", "shiro.ts");
+  const seen = new Set<string>();
+  const packages = new Set<string>();
+  const queue = [entry];
+  while (queue.length > 0) {
+    const file = queue.pop()!;
+    if (seen.has(file)) continue;
+    seen.add(file);
+    for (const spec of staticImports(file)) {
+      if (spec.startsWith(".")) {
+        if (spec.endsWith(".ts")) queue.push(resolve(dirname(file), spec));
+      } else packages.add(spec);
+    }
+  }
+  expect(seen.size).toBeGreaterThan(2);
+  expect([...packages].filter((p) => p === "ai" || p.startsWith("@ai-sdk/"))).toEqual([]);
+});

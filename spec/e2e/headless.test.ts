@@ -1,0 +1,295 @@
+import { afterEach, describe, expect, test } from "bun:test";
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { startFakeServer, type FakeServer, type Reply } from "../support/fake-openai.ts";
+import { jsonLines, runShiro, tempDir } from "../support/cli.ts";
+
+const WIRES = [
+  { wire: "responses", flags: [] as string[] },
+  { wire: "chat", flags: ["--api", "chat"] },
+] as const;
+
+let server: FakeServer | undefined;
+afterEach(async () => {
+  await server?.close();
+  server = undefined;
+});
+
+async function serve(...replies: Reply[]): Promise<FakeServer> {
+  server = await startFakeServer({ replies });
+  return server;
+}
+
+/** Text of everything the model received as tool output in a request, whatever the wire. */
+function toolOutputsIn(body: any): string[] {
+  if (Array.isArray(body.input)) {
+    return body.input.filter((item: any) => item.type === "function_call_output").map((item: any) => String(item.output));
+  }
+  return (body.messages ?? []).filter((m: any) => m.role === "tool").map((m: any) => String(m.content));
+}
+
+function instructionsIn(body: any): string {
+  if (typeof body.instructions === "string") return body.instructions;
+  const input = Array.isArray(body.input) ? body.input : body.messages;
+  return input
+    .filter((m: any) => m.role === "system" || m.role === "developer")
+    .map((m: any) => (typeof m.content === "string" ? m.content : JSON.stringify(m.content)))
+    .join("\n");
+}
+
+for (const { wire, flags } of WIRES) {
+  describe(`headless over ${wire}`, () => {
+    test("a text answer goes to stdout and exits 0", async () => {
+      const s = await serve({ text: "The answer is 42." });
+      const run = await runShiro(["-p", "what is the answer?", ...flags], { baseURL: s.url });
+      expect(run.stdout).toBe("The answer is 42.\n");
+      expect(run.code).toBe(0);
+      expect(s.requests).toHaveLength(1);
+      expect(s.requests[0]!.wire).toBe(wire);
+      expect(s.errors).toEqual([]);
+    });
+
+    test("--json prints only JSON lines and ends with the result record", async () => {
+      const s = await serve({ text: "hello", usage: { input: 120, output: 7 } });
+      const run = await runShiro(["-p", "hi", "--json", ...flags], { baseURL: s.url });
+      const lines = jsonLines(run.stdout);
+      expect(lines.filter((l) => l.type === "text").map((l) => l.text).join("")).toBe("hello");
+      const result = lines.at(-1)!;
+      expect(result).toMatchObject({ type: "result", status: "success", exitCode: 0, steps: 1, usage: { inputTokens: 120, outputTokens: 7 }, denied: [], todos: [] });
+      for (const key of ["sessionId", "costUsd"]) expect(key in result).toBe(true);
+      expect(lines.some((l) => l.type === "done")).toBe(true);
+      expect(run.code).toBe(0);
+    });
+
+    test("a multi-step tool loop reads a file and the result reaches the model", async () => {
+      const work = tempDir();
+      writeFileSync(join(work, "notes.txt"), "alpha\nbeta\n");
+      const s = await serve(
+        { toolCalls: [{ name: "read_file", input: { path: "notes.txt" } }] },
+        { toolCalls: [{ name: "grep", input: { pattern: "bet" } }] },
+        { text: "notes.txt has two lines." },
+      );
+      const run = await runShiro(["-p", "summarise notes.txt", ...flags], { baseURL: s.url, cwd: work });
+      expect(run.code).toBe(0);
+      expect(run.stdout).toBe("notes.txt has two lines.\n");
+      expect(run.stderr).toContain("→ read_file notes.txt");
+      expect(s.requests).toHaveLength(3);
+      expect(toolOutputsIn(s.requests[1]!.body).join("\n")).toContain("alpha");
+      expect(toolOutputsIn(s.requests[2]!.body).join("\n")).toContain("beta");
+      expect(s.errors).toEqual([]);
+    });
+
+    test("without --yolo a write is denied, reported, and nothing is written", async () => {
+      const work = tempDir();
+      const s = await serve({ toolCalls: [{ name: "write_file", input: { path: "out.txt", content: "x" } }] }, { text: "I could not write it." });
+      const run = await runShiro(["-p", "write out.txt", "--json", ...flags], { baseURL: s.url, cwd: work });
+      const lines = jsonLines(run.stdout);
+      expect(lines.some((l) => l.type === "tool-denied" && l.tool === "write_file")).toBe(true);
+      expect(lines.at(-1)!.denied).toEqual([expect.objectContaining({ tool: "write_file", subject: "out.txt" })]);
+      expect(existsSync(join(work, "out.txt"))).toBe(false);
+      expect(toolOutputsIn(s.requests[1]!.body).join("")).toContain("--yolo");
+      expect(run.code).toBe(0);
+    });
+
+    test("with --yolo edits and commands run", async () => {
+      const work = tempDir();
+      writeFileSync(join(work, "a.txt"), "one two\n");
+      const s = await serve(
+        { toolCalls: [{ name: "edit_file", input: { path: "a.txt", oldString: "two", newString: "three" } }] },
+        { toolCalls: [{ name: "bash", input: { command: "cat a.txt; exit 3" } }] },
+        { text: "done" },
+      );
+      const run = await runShiro(["-p", "edit", "--yolo", ...flags], { baseURL: s.url, cwd: work });
+      expect(run.code).toBe(0);
+      expect(readFileSync(join(work, "a.txt"), "utf8")).toBe("one three\n");
+      const bashOutput = toolOutputsIn(s.requests[2]!.body).join("");
+      expect(bashOutput).toContain("one three");
+      expect(bashOutput).toContain("3");
+    });
+
+    test("a failing tool becomes an error result and the turn continues", async () => {
+      const work = tempDir();
+      writeFileSync(join(work, "a.txt"), "same same\n");
+      const s = await serve(
+        { toolCalls: [{ name: "edit_file", input: { path: "a.txt", oldString: "same", newString: "diff" } }] },
+        { text: "It appears twice." },
+      );
+      const run = await runShiro(["-p", "edit", "--yolo", "--json", ...flags], { baseURL: s.url, cwd: work });
+      const lines = jsonLines(run.stdout);
+      expect(lines.find((l) => l.type === "tool-error")?.error).toContain("2");
+      expect(toolOutputsIn(s.requests[1]!.body).join("")).toMatch(/appears 2 times/);
+      expect(run.code).toBe(0);
+    });
+
+    test("malformed tool arguments and an unknown tool get error results, not a crash", async () => {
+      const s = await serve(
+        { toolCalls: [{ name: "read_file", input: '{"path": "a.txt"' }] },
+        { toolCalls: [{ name: "launch_rockets", input: { count: 3 } }] },
+        { toolCalls: [{ name: "read_file", input: { path: 42 } }] },
+        { text: "giving up" },
+      );
+      const run = await runShiro(["-p", "go", "--json", ...flags], { baseURL: s.url });
+      const errors = jsonLines(run.stdout).filter((l) => l.type === "tool-error");
+      expect(errors).toHaveLength(3);
+      expect(toolOutputsIn(s.requests[2]!.body).join("\n")).toContain("launch_rockets");
+      expect(toolOutputsIn(s.requests[3]!.body).join("\n")).toMatch(/read_file: invalid arguments \(path/);
+      expect(run.code).toBe(0);
+      expect(s.errors).toEqual([]);
+    });
+
+    test("piped stdin is added to the prompt", async () => {
+      const s = await serve({ text: "looks fine" });
+      const run = await runShiro(["-p", "review this diff", ...flags], { baseURL: s.url, stdin: "+added line\n-removed line\n" });
+      expect(run.code).toBe(0);
+      const sent = JSON.stringify(s.requests[0]!.body);
+      expect(sent).toContain("review this diff");
+      expect(sent).toContain("+added line");
+    });
+
+    test("a 500 is retried and the turn succeeds", async () => {
+      const s = await serve({ status: 500, body: { error: { message: "boom", type: "server_error" } } }, { text: "recovered" });
+      const run = await runShiro(["-p", "hi", ...flags], { baseURL: s.url });
+      expect(run.stdout).toBe("recovered\n");
+      expect(run.stderr).toContain("retrying");
+      expect(run.code).toBe(0);
+    });
+
+    test("a 429 honours retry-after", async () => {
+      const s = await serve({ status: 429, headers: { "retry-after": "0.05" }, body: { error: { message: "slow down", type: "rate_limit" } } }, { text: "ok" });
+      const run = await runShiro(["-p", "hi", ...flags], { baseURL: s.url });
+      expect(run.stderr).toMatch(/429.*retrying in 50ms/);
+      expect(run.code).toBe(0);
+    });
+
+    test("a provider error that is not retryable exits 1 with one clear line", async () => {
+      const s = await serve({ status: 400, body: { error: { message: "Invalid model id", type: "invalid_request_error" } } });
+      const run = await runShiro(["-p", "hi", ...flags], { baseURL: s.url });
+      expect(run.code).toBe(1);
+      expect(run.stderr).toContain("provider returned 400: Invalid model id");
+      expect(run.stderr).not.toContain("    at ");
+    });
+
+    test("reaching the step cap exits 3 with a valid history", async () => {
+      const s = await serve(
+        { toolCalls: [{ name: "list_dir", input: {} }] },
+        { toolCalls: [{ name: "list_dir", input: {} }] },
+      );
+      const run = await runShiro(["-p", "loop", "--max-steps", "2", "--json", ...flags], { baseURL: s.url });
+      expect(run.code).toBe(3);
+      expect(jsonLines(run.stdout).at(-1)).toMatchObject({ status: "step-cap", exitCode: 3, steps: 2 });
+      expect(s.pending()).toBe(0);
+    });
+
+    test("SIGINT during a hung request exits 130", async () => {
+      const s = await serve({ fault: "hang" });
+      const work = tempDir();
+      const { shiroCommand } = await import("../support/cli.ts");
+      const home = tempDir();
+      const child = Bun.spawn([...shiroCommand(), "-p", "hi", ...flags], {
+        cwd: work,
+        env: { PATH: process.env.PATH!, HOME: home, SHIRO_HOME: join(home, "h"), SHIRO_BASE_URL: s.url },
+        stdout: "pipe",
+        stderr: "pipe",
+      });
+      while (s.requests.length === 0) await Bun.sleep(20);
+      child.kill("SIGINT");
+      expect(await child.exited).toBe(130);
+    });
+
+    test("AGENTS.md from the repo root down to the cwd is in the system prompt", async () => {
+      const work = tempDir();
+      mkdirSync(join(work, ".git"));
+      mkdirSync(join(work, "pkg"));
+      writeFileSync(join(work, "AGENTS.md"), "ROOT-RULE: use tabs");
+      writeFileSync(join(work, "pkg", "CLAUDE.md"), "PKG-RULE: no semicolons");
+      const s = await serve({ text: "ok" });
+      await runShiro(["-p", "hi", ...flags], { baseURL: s.url, cwd: join(work, "pkg") });
+      const instructions = instructionsIn(s.requests[0]!.body);
+      expect(instructions).toContain("ROOT-RULE: use tabs");
+      expect(instructions).toContain("PKG-RULE: no semicolons");
+      expect(instructions.indexOf("ROOT-RULE")).toBeLessThan(instructions.indexOf("PKG-RULE"));
+      expect(instructions).toContain(join(work, "pkg"));
+    });
+  });
+}
+
+describe("usage and configuration errors exit 2", () => {
+  test("-p with no prompt and no stdin", async () => {
+    const run = await runShiro(["-p"], { baseURL: "http://127.0.0.1:9/v1" });
+    expect(run.code).toBe(2);
+    expect(run.stderr).toContain("no prompt");
+  });
+
+  test("an unknown flag", async () => {
+    const run = await runShiro(["-p", "hi", "--frobnicate"]);
+    expect(run.code).toBe(2);
+    expect(run.stderr).toContain("unknown option --frobnicate");
+  });
+
+  test("no key and no local base URL names what to set", async () => {
+    const run = await runShiro(["-p", "hi"]);
+    expect(run.code).toBe(2);
+    expect(run.stderr.trim().split("\n")).toHaveLength(1);
+    expect(run.stderr).toContain("SHIRO_API_KEY");
+    expect(run.stderr).toContain('"apiKey"');
+  });
+
+  test("an invalid config names the file and the field", async () => {
+    const home = tempDir();
+    mkdirSync(join(home, ".shiro-neko"));
+    writeFileSync(join(home, ".shiro-neko", "config.json"), JSON.stringify({ maxSteps: "many" }));
+    const run = await runShiro(["-p", "hi"], { home, baseURL: "http://127.0.0.1:9/v1" });
+    expect(run.code).toBe(2);
+    expect(run.stderr).toContain(join(home, ".shiro-neko", "config.json"));
+    expect(run.stderr).toContain('"maxSteps"');
+  });
+
+  test("config model is used, and a flag overrides it", async () => {
+    const home = tempDir();
+    mkdirSync(join(home, ".shiro-neko"));
+    writeFileSync(join(home, ".shiro-neko", "config.json"), JSON.stringify({ model: "from-config" }));
+    const s = await serve({ text: "a" }, { text: "b" });
+    await runShiro(["-p", "hi"], { home, baseURL: s.url });
+    await runShiro(["-p", "hi", "--model", "from-flag"], { home, baseURL: s.url });
+    expect(s.requests.map((r) => r.body.model)).toEqual(["from-config", "from-flag"]);
+  });
+
+  test("--version and --help print without contacting anything", async () => {
+    const version = await runShiro(["--version"]);
+    expect(version.stdout).toMatch(/^shiro \d+\.\d+\.\d+\n$/);
+    const help = await runShiro(["--help"]);
+    expect(help.stdout).toContain("--yolo");
+    expect(help.stdout).toContain("Exit codes");
+  });
+});
+
+for (const { wire, flags } of WIRES) {
+  describe(`provider faults over ${wire}`, () => {
+    test("a connection reset before any output is retried", async () => {
+      const s = await serve({ fault: "reset" }, { text: "second time lucky" });
+      const run = await runShiro(["-p", "hi", ...flags], { baseURL: s.url });
+      expect(run.stdout).toBe("second time lucky\n");
+      expect(run.stderr).toContain("retrying");
+      expect(run.code).toBe(0);
+    });
+
+    test("a stream cut off after text has been shown is not retried: exit 1, clear error", async () => {
+      const s = await serve({ fault: "truncate", text: "Here is the start of" }, { text: "never requested" });
+      const run = await runShiro(["-p", "hi", "--json", ...flags], { baseURL: s.url });
+      const lines = jsonLines(run.stdout);
+      expect(lines.filter((l) => l.type === "text").map((l) => l.text).join("")).toContain("Here is the start");
+      expect(lines.at(-1)).toMatchObject({ status: "error", exitCode: 1 });
+      expect(lines.at(-1)!.error).toMatch(/ended before the response was complete|provider/);
+      expect(s.pending()).toBe(1);
+      expect(run.code).toBe(1);
+    });
+
+    test("a malformed stream ends the turn with a one-line error, no stack trace", async () => {
+      const s = await serve({ fault: "malformed" }, { fault: "malformed" }, { fault: "malformed" }, { fault: "malformed" });
+      const run = await runShiro(["-p", "hi", ...flags], { baseURL: s.url });
+      expect(run.code).toBe(1);
+      expect(run.stderr).toMatch(/^error: /m);
+      expect(run.stderr).not.toContain("    at ");
+    });
+  });
+}

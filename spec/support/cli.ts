@@ -1,0 +1,63 @@
+import { mkdtempSync, realpathSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+
+const repo = join(import.meta.dir, "..", "..");
+
+/** The command that runs shiro: the compiled binary when SHIRO_BIN is set (bun run test), else the source. */
+export function shiroCommand(): string[] {
+  const bin = process.env.SHIRO_BIN;
+  return bin ? [bin] : [process.execPath, join(repo, "cmd", "shiro.ts")];
+}
+
+export type RunResult = { code: number; stdout: string; stderr: string };
+
+export type RunOptions = {
+  cwd?: string;
+  /** Base URL of the fake server; sets SHIRO_BASE_URL. */
+  baseURL?: string;
+  env?: Record<string, string | undefined>;
+  stdin?: string;
+  /** A fresh SHIRO_HOME/HOME is made per run unless given. */
+  home?: string;
+  timeoutMs?: number;
+};
+
+/** A fresh directory under the OS temp dir, with symlinks resolved (macOS /var → /private/var). */
+export function tempDir(prefix = "shiro-spec-"): string {
+  return realpathSync(mkdtempSync(join(tmpdir(), prefix)));
+}
+
+/** Runs the real CLI to completion, isolated from the real home directory and real keys. */
+export async function runShiro(args: string[], opts: RunOptions = {}): Promise<RunResult> {
+  const home = opts.home ?? tempDir("shiro-home-");
+  const env: Record<string, string | undefined> = {
+    PATH: process.env.PATH,
+    HOME: home,
+    SHIRO_HOME: join(home, ".shiro-neko"),
+    NO_COLOR: "1",
+    SHIRO_RETRY_BASE_MS: "20",
+    ...(opts.baseURL ? { SHIRO_BASE_URL: opts.baseURL } : {}),
+    ...opts.env,
+  };
+  for (const [k, v] of Object.entries(env)) if (v === undefined) delete env[k];
+  const child = Bun.spawn([...shiroCommand(), ...args], {
+    cwd: opts.cwd ?? tempDir("shiro-work-"),
+    env: env as Record<string, string>,
+    stdin: opts.stdin !== undefined ? new Blob([opts.stdin]) : "ignore",
+    stdout: "pipe",
+    stderr: "pipe",
+  });
+  const timer = setTimeout(() => child.kill("SIGKILL"), opts.timeoutMs ?? 20_000);
+  const [stdout, stderr, code] = await Promise.all([new Response(child.stdout).text(), new Response(child.stderr).text(), child.exited]);
+  clearTimeout(timer);
+  return { code, stdout, stderr };
+}
+
+/** Parses --json output: one object per line, every line must be JSON. */
+export function jsonLines(stdout: string): Array<Record<string, any>> {
+  return stdout
+    .split("\n")
+    .filter((line) => line.length > 0)
+    .map((line) => JSON.parse(line));
+}

@@ -1,0 +1,26 @@
+// A strict fake of the OpenAI HTTP API (Responses and Chat Completions wires) for end-to-end tests.
+// Scripted replies answer requests in order; requests whose history the real API would refuse are rejected
+// with the real status and body, recorded in `errors`, and consume no reply, so a broken conversation fails
+// loudly. Implementation lives in ./fake-openai/ (one concept per file); this module is the public surface.
+//
+//   const server = await startFakeServer({ replies: [{ toolCalls: [{ name: "read_file", input: { path: "a" } }] }, { text: "done" }] });
+//   createOpenAI({ baseURL: server.url, apiKey: "test" });   // … run the agent …
+//   expect(server.errors).toEqual([]); expect(server.pending()).toBe(0); await server.close();
+//
+// Standalone: `bun spec/support/fake-openai.ts --script replies.json` prints FAKE_OPENAI_URL=… and serves.
+export type {
+  CapturedRequest,
+  FakeServer,
+  FaultReply,
+  HttpErrorReply,
+  RawReply,
+  Reply,
+  ScriptedToolCall,
+  TurnReply,
+} from "./fake-openai/types.ts";
+export { startFakeServer } from "./fake-openai/server.ts";
+
+if (import.meta.main) {
+  const { runCli } = await import("./fake-openai/cli.ts");
+  await runCli(process.argv.slice(2));
+}

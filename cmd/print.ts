@@ -1,12 +1,10 @@
-import type { ModelMessage } from "ai";
 import type { AgentEvent, TurnStatus } from "../lib/events.ts";
 import { ShiroError } from "../lib/errors.ts";
 import { eventLine } from "../lib/render.ts";
 import { loadRuntime } from "../lib/agent/runtime.ts";
-import { buildInstructions } from "../lib/agent/instructions.ts";
-import { runTurn } from "../lib/agent/turn.ts";
+import { createConversation } from "../lib/agent/conversation.ts";
 import type { Approver } from "../lib/agent/sdk-tools.ts";
-import { coreTools } from "../lib/tools/index.ts";
+import { renderTodos } from "../lib/notebook/render.ts";
 import type { MainArgs } from "./args.ts";
 
 const EXIT_BY_STATUS: Record<TurnStatus, number> = { success: 0, error: 1, "step-cap": 3, interrupted: 130 };
@@ -70,21 +68,17 @@ export async function runHeadless(args: MainArgs, processEnv: Record<string, str
   process.once("SIGINT", onSignal);
   process.once("SIGTERM", onSignal);
 
-  const history: ModelMessage[] = [{ role: "user", content: prompt }];
-  const result = await runTurn({
-    model: runtime.model,
-    history,
-    tools: coreTools,
-    instructions: () => buildInstructions({ env: runtime.env, projectDocs: runtime.projectDocs }),
-    maxSteps: runtime.settings.maxSteps,
-    maxRetries: runtime.settings.maxRetries,
-    retryBaseMs: retryBaseFromEnv(processEnv),
-    root: runtime.env.root,
-    cwd,
-    signal: controller.signal,
-    emit,
-    approve,
+  const conversation = createConversation({ runtime, retryBaseMs: retryBaseFromEnv(processEnv) });
+  const stopWatchingTodos = conversation.notebook.onChange((todos) => {
+    if (args.json) return; // the JSON stream carries the list in the result record
+    if (!textEndsWithNewline) {
+      process.stdout.write("\n");
+      textEndsWithNewline = true;
+    }
+    process.stderr.write((renderTodos(todos) || "tasks: (cleared)") + "\n");
   });
+  const result = await conversation.runPrompt(prompt, { emit, approve, signal: controller.signal });
+  stopWatchingTodos();
   process.off("SIGINT", onSignal);
   process.off("SIGTERM", onSignal);
 
@@ -101,7 +95,7 @@ export async function runHeadless(args: MainArgs, processEnv: Record<string, str
       text: finalText,
       error: result.error ?? null,
       denied,
-      todos: [],
+      todos: conversation.notebook.todos(),
     };
     process.stdout.write(JSON.stringify(record) + "\n");
   } else if (!textEndsWithNewline) {

@@ -3,11 +3,7 @@ import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { startFakeServer, type FakeServer, type Reply } from "../support/fake-openai.ts";
 import { jsonLines, runShiro, tempDir } from "../support/cli.ts";
-
-const WIRES = [
-  { wire: "responses", flags: [] as string[] },
-  { wire: "chat", flags: ["--api", "chat"] },
-] as const;
+import { instructionsIn, toolOutputsIn, WIRES } from "../support/requests.ts";
 
 let server: FakeServer | undefined;
 afterEach(async () => {
@@ -18,23 +14,6 @@ afterEach(async () => {
 async function serve(...replies: Reply[]): Promise<FakeServer> {
   server = await startFakeServer({ replies });
   return server;
-}
-
-/** Text of everything the model received as tool output in a request, whatever the wire. */
-function toolOutputsIn(body: any): string[] {
-  if (Array.isArray(body.input)) {
-    return body.input.filter((item: any) => item.type === "function_call_output").map((item: any) => String(item.output));
-  }
-  return (body.messages ?? []).filter((m: any) => m.role === "tool").map((m: any) => String(m.content));
-}
-
-function instructionsIn(body: any): string {
-  if (typeof body.instructions === "string") return body.instructions;
-  const input = Array.isArray(body.input) ? body.input : body.messages;
-  return input
-    .filter((m: any) => m.role === "system" || m.role === "developer")
-    .map((m: any) => (typeof m.content === "string" ? m.content : JSON.stringify(m.content)))
-    .join("\n");
 }
 
 for (const { wire, flags } of WIRES) {

@@ -1,0 +1,91 @@
+import type { ModelMessage } from "ai";
+import type { EventSink, Usage } from "../events.ts";
+import type { AnyTool } from "../tools/define.ts";
+import { coreTools } from "../tools/index.ts";
+import { createNotebook, type Notebook } from "../notebook/notebook.ts";
+import { renderTodos } from "../notebook/render.ts";
+import { createTodoWriteTool } from "../notebook/todo-write-tool.ts";
+import type { Todo } from "../notebook/schema.ts";
+import { buildInstructions } from "./instructions.ts";
+import type { Runtime } from "./runtime.ts";
+import type { Approver } from "./sdk-tools.ts";
+import { runTurn, type TurnResult } from "./turn.ts";
+
+export type ConversationOptions = {
+  runtime: Runtime;
+  /** A resumed history; a new conversation starts empty. */
+  history?: ModelMessage[];
+  todos?: readonly Todo[];
+  /** Extra tools bound to this session (memory). */
+  extraTools?: readonly AnyTool[];
+  /** The project-memory block, rendered once at the start of the session. */
+  memoryBlock?: string;
+  /** Wire view of the history (pruning). */
+  prepareMessages?: (history: readonly ModelMessage[]) => ModelMessage[];
+  /** After every step: autosave. */
+  onStep?: (conversation: Conversation) => void;
+  retryBaseMs?: number;
+};
+
+export type Conversation = {
+  readonly history: ModelMessage[];
+  readonly notebook: Notebook;
+  readonly tools: readonly AnyTool[];
+  /** Tokens used by this conversation so far, as the provider reported them. */
+  readonly usage: Usage;
+  instructions(): string;
+  /** Runs one user prompt to the end of its turn. Never throws for provider or tool failures. */
+  runPrompt(prompt: string, io: { emit: EventSink; approve: Approver; signal: AbortSignal }): Promise<TurnResult>;
+};
+
+/**
+ * One conversation: the history, its task list and the tools bound to them. Shared by the
+ * headless printer and the interactive loop, so both behave the same.
+ */
+export function createConversation(opts: ConversationOptions): Conversation {
+  const { runtime } = opts;
+  const history: ModelMessage[] = opts.history ? [...opts.history] : [];
+  const notebook = createNotebook(opts.todos);
+  const tools: AnyTool[] = [...coreTools, createTodoWriteTool(notebook), ...(opts.extraTools ?? [])];
+  const usage: Usage = { inputTokens: 0, outputTokens: 0 };
+
+  const conversation: Conversation = {
+    history,
+    notebook,
+    tools,
+    usage,
+    instructions: () =>
+      buildInstructions({
+        env: runtime.env,
+        projectDocs: runtime.projectDocs,
+        memory: opts.memoryBlock,
+        todos: renderTodos(notebook.todos()),
+      }),
+    async runPrompt(prompt, io) {
+      history.push({ role: "user", content: prompt });
+      const before = { ...usage };
+      const result = await runTurn({
+        model: runtime.model,
+        history,
+        tools,
+        instructions: conversation.instructions,
+        prepareMessages: opts.prepareMessages,
+        maxSteps: runtime.settings.maxSteps,
+        maxRetries: runtime.settings.maxRetries,
+        retryBaseMs: opts.retryBaseMs,
+        root: runtime.env.root,
+        cwd: runtime.env.cwd,
+        signal: io.signal,
+        emit: io.emit,
+        approve: io.approve,
+        onStep: (_history, turnUsage) => {
+          usage.inputTokens = before.inputTokens + turnUsage.inputTokens;
+          usage.outputTokens = before.outputTokens + turnUsage.outputTokens;
+          opts.onStep?.(conversation);
+        },
+      });
+      return result;
+    },
+  };
+  return conversation;
+}

@@ -1,0 +1,61 @@
+import { afterEach, describe, expect, test } from "bun:test";
+import { startFakeServer, type FakeServer, type Reply } from "../support/fake-openai.ts";
+import { jsonLines, runShiro } from "../support/cli.ts";
+import { instructionsIn, WIRES } from "../support/requests.ts";
+
+let server: FakeServer | undefined;
+afterEach(async () => {
+  await server?.close();
+  server = undefined;
+});
+async function serve(...replies: Reply[]) {
+  server = await startFakeServer({ replies });
+  return server;
+}
+
+const plan = {
+  todos: [
+    { content: "read the pagination code", status: "completed" },
+    { content: "fix the boundary", status: "in_progress" },
+    { content: "add a test", status: "pending" },
+    { content: "update the docs", status: "blocked", note: "no write access to the wiki" },
+  ],
+};
+
+for (const { wire, flags } of WIRES) {
+  describe(`task list over ${wire}`, () => {
+    test("a todo_write on step one is in the system prompt of step two and every later step", async () => {
+      const s = await serve(
+        { toolCalls: [{ name: "todo_write", input: plan }] },
+        { toolCalls: [{ name: "list_dir", input: {} }] },
+        { text: "working on it" },
+      );
+      const run = await runShiro(["-p", "fix pagination", "--json", ...flags], { baseURL: s.url });
+      expect(run.code).toBe(0);
+      const block = "tasks ##########.............. 1/4  1 blocked\n[x] read the pagination code\n[~] fix the boundary\n[ ] add a test\n[!] update the docs  (no write access to the wiki)";
+      expect(instructionsIn(s.requests[0]!.body)).not.toContain("tasks #");
+      expect(instructionsIn(s.requests[1]!.body)).toContain(block);
+      expect(instructionsIn(s.requests[2]!.body)).toContain(block);
+      expect(jsonLines(run.stdout).at(-1)!.todos).toEqual(plan.todos);
+    });
+
+    test("bad input is an error result and the previous list stays", async () => {
+      const s = await serve(
+        { toolCalls: [{ name: "todo_write", input: plan }] },
+        { toolCalls: [{ name: "todo_write", input: { todos: [{ content: "x", status: "done" }] } }] },
+        { text: "ok" },
+      );
+      const run = await runShiro(["-p", "go", "--json", ...flags], { baseURL: s.url });
+      const lines = jsonLines(run.stdout);
+      expect(lines.find((l) => l.type === "tool-error")?.error).toContain("todos.0.status");
+      expect(lines.at(-1)!.todos).toEqual(plan.todos);
+    });
+
+    test("text mode prints the block to stderr when the list changes", async () => {
+      const s = await serve({ toolCalls: [{ name: "todo_write", input: plan }] }, { text: "done" });
+      const run = await runShiro(["-p", "go", ...flags], { baseURL: s.url });
+      expect(run.stdout).toBe("done\n");
+      expect(run.stderr).toContain("[~] fix the boundary");
+    });
+  });
+}

@@ -51,7 +51,10 @@ export const globTool = defineTool({
     const found = statIfExists(start)?.isDirectory() ? collect(pattern, fixed.join("/"), start, ctx.root) : [];
 
     if (found.length === 0) {
-      const hint = !input.pattern.includes("/") ? ` Patterns match from path down, so "*" stays in one folder; try "**/${input.pattern}".` : "";
+      const hint =
+        pattern.includes("/") || pattern.startsWith("**")
+          ? ""
+          : ` Patterns match from path down, so "*" stays in one folder; try "**/${pattern}".`;
       const where = shownBase === "." ? "the working directory" : shownBase;
       return { output: `No files match "${input.pattern}" in ${where}.${hint}`, summary: "no files" };
     }

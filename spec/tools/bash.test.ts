@@ -26,7 +26,8 @@ function isAlive(pid: number): boolean {
 const pidIn = (file: string) => Number(readFileSync(ws.path(file), "utf8").trim());
 
 // A child in the background and a shell waiting on it: the tree that must die as a whole.
-const TREE = "echo started; sleep 30 & echo $! > child.pid; wait";
+// "started" is printed once the child's pid is on disk.
+const TREE = "sleep 30 & echo $! > child.pid; echo started; wait";
 
 describe("bash", () => {
   test("returns the exit code and the output", async () => {
@@ -63,18 +64,19 @@ describe("bash", () => {
 
   test("a timeout kills the whole process tree and says the effects are unknown", async () => {
     const started = Date.now();
-    const result = await bash({ command: TREE, timeout: 300 });
+    // Long enough for the login shell to start even on a loaded machine.
+    const result = await bash({ command: TREE, timeout: 800 });
     expect(Date.now() - started).toBeLessThan(5_000);
-    expect(result.summary).toBe("timed out after 0.3s");
-    expect(result.output).toStartWith("Command timed out after 0.3s; it was killed with every process it started. Its effects are unknown");
+    expect(result.summary).toBe("timed out after 0.8s");
+    expect(result.output).toStartWith("Command timed out after 0.8s; it was killed with every process it started. Its effects are unknown");
     expect(result.output).toContain("started");
     expect(isAlive(pidIn("child.pid"))).toBe(false);
   });
 
   test("aborting the signal kills the tree, even processes that ignore SIGTERM", async () => {
     const controller = new AbortController();
-    const ctx = { ...ws.ctx, signal: controller.signal };
-    setTimeout(() => controller.abort(), 300);
+    const onOutput = (_stream: string, chunk: string) => chunk.includes("started") && controller.abort();
+    const ctx = { ...ws.ctx, signal: controller.signal, onOutput };
     const result = await bash({ command: `trap '' TERM; ${TREE}` }, ctx);
     expect(result.summary).toBe("interrupted");
     expect(result.output).toStartWith("Interrupted by the user; the command was killed with every process it started. Its effects are unknown");

@@ -11,6 +11,7 @@ export const MAIN_ARGS = {
   api: { type: "string", description: "wire format: responses (default) or chat" },
   provider: { type: "string", description: "named preset: openai, openrouter, groq, deepseek, ollama, lmstudio" },
   "max-steps": { type: "string", description: "step cap per turn (default 50)" },
+  memory: { type: "boolean", default: true, description: "load and write project memory (--no-memory disables it)" },
   debug: { type: "boolean", description: "print stack traces" },
   version: { type: "boolean", alias: "v", description: "print the version" },
   help: { type: "boolean", alias: "h", description: "print help" },
@@ -26,6 +27,8 @@ export type MainArgs = {
   api?: string;
   provider?: string;
   maxSteps?: number;
+  /** False with --no-memory. */
+  memory: boolean;
   debug: boolean;
   version: boolean;
   help: boolean;
@@ -60,6 +63,7 @@ export function parseMainArgs(argv: string[], defs: ArgsDef = MAIN_ARGS): MainAr
     api: str("api"),
     provider: str("provider"),
     maxSteps,
+    memory: raw.memory !== false,
     debug: raw.debug === true,
     version: raw.version === true,
     help: raw.help === true,

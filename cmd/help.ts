@@ -6,6 +6,7 @@ Usage:
   shiro                         start an interactive session in this directory
   shiro -p "prompt"             run one prompt headless and exit
   git diff | shiro -p "review"  piped stdin is added to the prompt
+  shiro memory list|forget|path|compact   project memory, for scripts
 
 Options:
   -p, --prompt <text>     run headless with this prompt
@@ -16,6 +17,7 @@ Options:
       --api <wire>        responses (default) or chat, for servers that only speak Chat Completions
       --provider <name>   preset: openai, openrouter, groq, deepseek, ollama, lmstudio
       --max-steps <n>     step cap per turn (default 50)
+      --no-memory         don't load or write project memory (e.g. in CI)
       --debug             show stack traces for errors
   -v, --version           print the version
   -h, --help              print this help

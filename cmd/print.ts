@@ -2,7 +2,7 @@ import type { AgentEvent, TurnStatus } from "../lib/events.ts";
 import { ShiroError } from "../lib/errors.ts";
 import { eventLine } from "../lib/render.ts";
 import { loadRuntime } from "../lib/agent/runtime.ts";
-import { createConversation } from "../lib/agent/conversation.ts";
+import { startConversation } from "../lib/agent/start.ts";
 import type { Approver } from "../lib/agent/sdk-tools.ts";
 import { renderTodos } from "../lib/notebook/render.ts";
 import type { MainArgs } from "./args.ts";
@@ -68,7 +68,8 @@ export async function runHeadless(args: MainArgs, processEnv: Record<string, str
   process.once("SIGINT", onSignal);
   process.once("SIGTERM", onSignal);
 
-  const conversation = createConversation({ runtime, retryBaseMs: retryBaseFromEnv(processEnv) });
+  const { conversation, notices } = await startConversation({ runtime, memory: args.memory, retryBaseMs: retryBaseFromEnv(processEnv) });
+  for (const message of notices) emit({ type: "notice", message });
   const stopWatchingTodos = conversation.notebook.onChange((todos) => {
     if (args.json) return; // the JSON stream carries the list in the result record
     if (!textEndsWithNewline) {

@@ -8,7 +8,14 @@ import { EXIT_CODES, ShiroError } from "../lib/errors.ts";
 import { parseMainArgs } from "./args.ts";
 import { helpText } from "./help.ts";
 
+/** Subcommands, loaded only when named. */
+const SUBCOMMANDS: Record<string, () => Promise<(argv: string[], env: Record<string, string | undefined>) => Promise<number>>> = {
+  memory: async () => (await import("./memory-command.ts")).runMemoryCommand,
+};
+
 async function main(argv: string[]): Promise<number> {
+  const sub = argv[0] ? SUBCOMMANDS[argv[0]] : undefined;
+  if (sub) return (await sub())(argv.slice(1), process.env);
   const args = parseMainArgs(argv);
   if (args.version) {
     process.stdout.write(`shiro ${pkg.version}\n`);

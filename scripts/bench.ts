@@ -69,6 +69,10 @@ const rows: [string, string][] = [];
   rows.push([`${steps}-step tool loop (exit ${code})`, `${total.toFixed(0)} ms total, ${((total - oneStep) / (steps - 1)).toFixed(1)} ms per extra step, peak RSS ${((child.resourceUsage()?.maxRSS ?? 0) / 1024).toFixed(0)} MB`]);
 }
 
+// 4. Library figures: project memory.
+const { benchMemory } = await import("./bench-memory.ts");
+rows.push(...(await benchMemory()));
+
 const width = Math.max(...rows.map(([k]) => k.length));
 console.log(`shiro bench — ${new Date().toISOString().slice(0, 10)}, ${process.platform} ${process.arch}, bun ${Bun.version}`);
 for (const [k, v] of rows) console.log(`${k.padEnd(width)}  ${v}`);

@@ -1,5 +1,6 @@
-import { existsSync } from "node:fs";
 import { dirname, join, relative, sep } from "node:path";
+
+export { findProjectRoot } from "../fs/project-root.ts";
 
 /** Total size of AGENTS.md / CLAUDE.md text placed in the system prompt. */
 export const PROJECT_DOCS_MAX_CHARS = 20_000;
@@ -36,15 +37,4 @@ export async function loadProjectDocs(root: string, cwd: string, maxChars = PROJ
     }
   }
   return docs;
-}
-
-/** The git top-level directory containing `cwd`, or `cwd` itself outside a repository. */
-export function findProjectRoot(cwd: string): string {
-  let dir = cwd;
-  for (;;) {
-    if (existsSync(join(dir, ".git"))) return dir;
-    const parent = dirname(dir);
-    if (parent === dir) return cwd;
-    dir = parent;
-  }
 }

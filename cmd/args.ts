@@ -5,6 +5,9 @@ import { ShiroError } from "../lib/errors.ts";
 export const MAIN_ARGS = {
   prompt: { type: "string", alias: "p", description: "run headless with this prompt" },
   json: { type: "boolean", description: "headless: one JSON event per line on stdout" },
+  continue: { type: "boolean", alias: "c", description: "continue the newest session in this directory" },
+  resume: { type: "string", alias: "r", description: "resume a session by id or unique prefix" },
+  "max-spend": { type: "string", description: "refuse to start a turn once the session has cost this many USD" },
   yolo: { type: "boolean", description: "allow tools that change files or run commands without asking" },
   model: { type: "string", alias: "m", description: "model id" },
   "base-url": { type: "string", description: "OpenAI-compatible base URL" },
@@ -21,6 +24,9 @@ export type MainArgs = {
   prompt?: string;
   promptGiven: boolean;
   json: boolean;
+  continue: boolean;
+  resume?: string;
+  maxSpendUsd?: number;
   yolo: boolean;
   model?: string;
   baseURL?: string;
@@ -53,10 +59,20 @@ export function parseMainArgs(argv: string[], defs: ArgsDef = MAIN_ARGS): MainAr
   if (maxSteps !== undefined && (!Number.isInteger(maxSteps) || maxSteps < 1)) {
     throw new ShiroError("usage", `--max-steps must be a whole number of at least 1, not "${maxStepsRaw}".`);
   }
+  const maxSpendRaw = str("max-spend");
+  const maxSpendUsd = maxSpendRaw === undefined ? undefined : Number(maxSpendRaw);
+  if (maxSpendUsd !== undefined && (!Number.isFinite(maxSpendUsd) || maxSpendUsd < 0)) {
+    throw new ShiroError("usage", `--max-spend must be an amount in USD such as 2.50, not "${maxSpendRaw}".`);
+  }
+  const resume = str("resume");
+  if (resume !== undefined && raw.continue === true) throw new ShiroError("usage", "use either -c (newest session here) or -r <id>, not both.");
   return {
     prompt: str("prompt"),
     promptGiven: raw.prompt !== undefined,
     json: raw.json === true,
+    continue: raw.continue === true,
+    resume,
+    maxSpendUsd,
     yolo: raw.yolo === true,
     model: str("model"),
     baseURL: str("base-url"),

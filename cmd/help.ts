@@ -6,12 +6,18 @@ Usage:
   shiro                         start an interactive session in this directory
   shiro -p "prompt"             run one prompt headless and exit
   git diff | shiro -p "review"  piped stdin is added to the prompt
+  shiro -c [-p "prompt"]        continue the newest session in this directory
+  shiro -r <id> [-p "prompt"]   resume a session by id or unique prefix
+  shiro sessions [list|show|rm|export]    saved sessions, for scripts
   shiro memory list|forget|path|compact   project memory, for scripts
 
 Options:
   -p, --prompt <text>     run headless with this prompt
       --json              headless: one JSON event per line on stdout (see docs/headless.md)
+  -c, --continue          continue the newest session in this directory
+  -r, --resume <id>       resume a session by id or unique prefix
       --yolo              allow tools that change files or run commands without asking
+      --max-spend <usd>   refuse to start a turn once the session has cost this much
   -m, --model <id>        model id (env SHIRO_MODEL, config "model")
       --base-url <url>    OpenAI-compatible endpoint (env SHIRO_BASE_URL / OPENAI_BASE_URL)
       --api <wire>        responses (default) or chat, for servers that only speak Chat Completions
@@ -27,6 +33,6 @@ Environment:
   SHIRO_HOME                       where shiro keeps its files (default ~/.shiro-neko)
 
 Exit codes: 0 success, 1 provider or model error, 2 usage or configuration error,
-3 step cap reached, 130 interrupted.
+3 step cap reached, 4 spend ceiling reached, 130 interrupted.
 `;
 }

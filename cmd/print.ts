@@ -2,9 +2,10 @@ import type { AgentEvent, TurnStatus } from "../lib/events.ts";
 import { ShiroError } from "../lib/errors.ts";
 import { eventLine } from "../lib/render.ts";
 import { loadRuntime } from "../lib/agent/runtime.ts";
-import { startConversation } from "../lib/agent/start.ts";
+import { startConversation, type SessionChoice } from "../lib/agent/start.ts";
 import type { Approver } from "../lib/agent/sdk-tools.ts";
 import { renderTodos } from "../lib/notebook/render.ts";
+import { costUsd, formatUsd } from "../lib/sessions/pricing.ts";
 import type { MainArgs } from "./args.ts";
 
 const EXIT_BY_STATUS: Record<TurnStatus, number> = { success: 0, error: 1, "step-cap": 3, interrupted: 130 };
@@ -13,6 +14,12 @@ const EXIT_BY_STATUS: Record<TurnStatus, number> = { success: 0, error: 1, "step
 async function readPipedStdin(): Promise<string> {
   if (process.stdin.isTTY) return "";
   return (await Bun.stdin.text()).trim();
+}
+
+export function sessionChoice(args: MainArgs): SessionChoice {
+  if (args.continue) return { type: "continue" };
+  if (args.resume !== undefined) return { type: "resume", idOrPrefix: args.resume };
+  return { type: "new" };
 }
 
 /** `shiro -p`: one turn, no questions asked, events to stdout/stderr, exit code from the outcome. */
@@ -32,6 +39,11 @@ export async function runHeadless(args: MainArgs, processEnv: Record<string, str
   const denied: { tool: string; subject?: string; reason: string }[] = [];
   let finalText = "";
   let textEndsWithNewline = true;
+  const endAnswerLine = () => {
+    // Keep a terminal showing both streams readable: end the answer's current line first.
+    if (!textEndsWithNewline) process.stdout.write("\n");
+    textEndsWithNewline = true;
+  };
   const emit = (event: AgentEvent) => {
     if (event.type === "tool-denied") denied.push({ tool: event.tool, ...(event.subject ? { subject: event.subject } : {}), reason: event.reason });
     if (event.type === "text") finalText += event.text;
@@ -47,11 +59,7 @@ export async function runHeadless(args: MainArgs, processEnv: Record<string, str
     }
     const line = eventLine(event);
     if (!line) return;
-    // Keep a terminal showing both streams readable: end the answer's current line first.
-    if (!textEndsWithNewline) {
-      process.stdout.write("\n");
-      textEndsWithNewline = true;
-    }
+    endAnswerLine();
     process.stderr.write(line + "\n");
   };
 
@@ -63,25 +71,47 @@ export async function runHeadless(args: MainArgs, processEnv: Record<string, str
     };
   };
 
+  const { conversation, live, notices } = await startConversation({
+    runtime,
+    memory: args.memory,
+    session: sessionChoice(args),
+    retryBaseMs: retryBaseFromEnv(processEnv),
+    onSaveError: (error) => emit({ type: "notice", message: `could not save the session: ${error instanceof Error ? error.message : String(error)}` }),
+  });
+  // Whatever way the process ends, the session is flushed and released.
+  const closeSession = () => live.close();
+  process.on("exit", closeSession);
+  for (const message of notices) emit({ type: "notice", message });
+
+  const maxSpend = args.maxSpendUsd ?? runtime.settings.maxSpendUsd;
+  const spend = live.checkSpend(maxSpend);
+  if (spend === "over") {
+    live.close();
+    throw new ShiroError(
+      "spend",
+      `this session has cost ${formatUsd(live.totals().costUsd)}, at or past its ${formatUsd(maxSpend)} limit. Raise --max-spend or "maxSpendUsd", or start a new session.`,
+    );
+  }
+  if (spend === "warn") emit({ type: "notice", message: `this session has cost ${formatUsd(live.totals().costUsd)}, over 80% of its ${formatUsd(maxSpend)} limit.` });
+  if (maxSpend !== undefined && live.totals().costUsd === undefined) {
+    emit({ type: "notice", message: `${runtime.settings.model} has no known price, so the ${formatUsd(maxSpend)} spend limit cannot be enforced.` });
+  }
+
+  const stopWatchingTodos = conversation.notebook.onChange((todos) => {
+    if (args.json) return; // the JSON stream carries the list in the result record
+    endAnswerLine();
+    process.stderr.write((renderTodos(todos) || "tasks: (cleared)") + "\n");
+  });
+
   const controller = new AbortController();
   const onSignal = () => controller.abort();
   process.once("SIGINT", onSignal);
   process.once("SIGTERM", onSignal);
-
-  const { conversation, notices } = await startConversation({ runtime, memory: args.memory, retryBaseMs: retryBaseFromEnv(processEnv) });
-  for (const message of notices) emit({ type: "notice", message });
-  const stopWatchingTodos = conversation.notebook.onChange((todos) => {
-    if (args.json) return; // the JSON stream carries the list in the result record
-    if (!textEndsWithNewline) {
-      process.stdout.write("\n");
-      textEndsWithNewline = true;
-    }
-    process.stderr.write((renderTodos(todos) || "tasks: (cleared)") + "\n");
-  });
   const result = await conversation.runPrompt(prompt, { emit, approve, signal: controller.signal });
-  stopWatchingTodos();
   process.off("SIGINT", onSignal);
   process.off("SIGTERM", onSignal);
+  stopWatchingTodos();
+  live.close();
 
   const exitCode = EXIT_BY_STATUS[result.status];
   if (args.json) {
@@ -89,18 +119,19 @@ export async function runHeadless(args: MainArgs, processEnv: Record<string, str
       type: "result",
       status: result.status,
       exitCode,
-      sessionId: null,
+      sessionId: live.history.length > 0 ? live.id : null,
       steps: result.steps,
       usage: result.usage,
-      costUsd: null,
+      costUsd: costUsd(runtime.settings.model, result.usage) ?? null,
       text: finalText,
       error: result.error ?? null,
       denied,
       todos: conversation.notebook.todos(),
     };
     process.stdout.write(JSON.stringify(record) + "\n");
-  } else if (!textEndsWithNewline) {
-    process.stdout.write("\n");
+  } else {
+    endAnswerLine();
+    process.stderr.write("\n" + live.exitMessage());
   }
   return exitCode;
 }

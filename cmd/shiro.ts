@@ -11,6 +11,7 @@ import { helpText } from "./help.ts";
 /** Subcommands, loaded only when named. */
 const SUBCOMMANDS: Record<string, () => Promise<(argv: string[], env: Record<string, string | undefined>) => Promise<number>>> = {
   memory: async () => (await import("./memory-command.ts")).runMemoryCommand,
+  sessions: async () => (await import("./sessions-command.ts")).runSessionsCommand,
 };
 
 async function main(argv: string[]): Promise<number> {

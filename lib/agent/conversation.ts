@@ -13,7 +13,7 @@ import { runTurn, type TurnResult } from "./turn.ts";
 
 export type ConversationOptions = {
   runtime: Runtime;
-  /** A resumed history; a new conversation starts empty. */
+  /** The history array to work on (a live session's, shared so autosave sees every step). */
   history?: ModelMessage[];
   todos?: readonly Todo[];
   /** Extra tools bound to this session (memory). */
@@ -22,8 +22,10 @@ export type ConversationOptions = {
   memoryBlock?: string;
   /** Wire view of the history (pruning). */
   prepareMessages?: (history: readonly ModelMessage[]) => ModelMessage[];
-  /** After every step: autosave. */
-  onStep?: (conversation: Conversation) => void;
+  /** Called when a turn starts; returns the hook run after each of its steps (autosave, cost). */
+  beginTurn?: () => (history: readonly ModelMessage[], usage: Usage) => void;
+  /** Something changed outside a step (the user's message was added). */
+  onChange?: () => void;
   retryBaseMs?: number;
 };
 
@@ -44,7 +46,7 @@ export type Conversation = {
  */
 export function createConversation(opts: ConversationOptions): Conversation {
   const { runtime } = opts;
-  const history: ModelMessage[] = opts.history ? [...opts.history] : [];
+  const history: ModelMessage[] = opts.history ?? [];
   const notebook = createNotebook(opts.todos);
   const tools: AnyTool[] = [...coreTools, createTodoWriteTool(notebook), ...(opts.extraTools ?? [])];
   const usage: Usage = { inputTokens: 0, outputTokens: 0 };
@@ -63,7 +65,9 @@ export function createConversation(opts: ConversationOptions): Conversation {
       }),
     async runPrompt(prompt, io) {
       history.push({ role: "user", content: prompt });
+      opts.onChange?.();
       const before = { ...usage };
+      const afterStep = opts.beginTurn?.();
       const result = await runTurn({
         model: runtime.model,
         history,
@@ -81,7 +85,7 @@ export function createConversation(opts: ConversationOptions): Conversation {
         onStep: (_history, turnUsage) => {
           usage.inputTokens = before.inputTokens + turnUsage.inputTokens;
           usage.outputTokens = before.outputTokens + turnUsage.outputTokens;
-          opts.onStep?.(conversation);
+          afterStep?.(_history, turnUsage);
         },
       });
       return result;

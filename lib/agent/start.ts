@@ -1,50 +1,95 @@
 import type { ModelMessage } from "ai";
 import { createMemoryTools, openMemoryStore, renderMemoryBlock, type MemoryStore } from "../memory/index.ts";
-import type { Todo } from "../notebook/schema.ts";
+import { restoreTodos } from "../notebook/restore.ts";
+import { continueSession, findSession } from "../sessions/find.ts";
+import { openLiveSession, type LiveSession } from "../sessions/live-session.ts";
+import type { SessionRecord } from "../sessions/schema.ts";
 import { createConversation, type Conversation, type ConversationOptions } from "./conversation.ts";
 import type { Runtime } from "./runtime.ts";
+
+/** Which session to work in: a new one, the newest for this directory (-c), or one by id (-r). */
+export type SessionChoice = { type: "new" } | { type: "continue" } | { type: "resume"; idOrPrefix: string } | { type: "record"; record: SessionRecord };
 
 export type StartOptions = {
   runtime: Runtime;
   /** False with --no-memory: no block, no tools, no file touched. */
   memory: boolean;
-  history?: ModelMessage[];
-  todos?: readonly Todo[];
+  session: SessionChoice;
   prepareMessages?: ConversationOptions["prepareMessages"];
-  onStep?: ConversationOptions["onStep"];
   retryBaseMs?: number;
+  /** Where a failed background save is reported. */
+  onSaveError?: (error: unknown) => void;
 };
 
 export type Started = {
   conversation: Conversation;
+  live: LiveSession;
   memory: MemoryStore | undefined;
-  /** One-line notices for the user (a corrupt memory store set aside, …). */
+  /** One-line notices for the user (a fork, dropped tasks, a corrupt memory store set aside, …). */
   notices: string[];
 };
 
 /**
- * Opens what a session reads at its start (project memory) and builds the conversation. The
- * memory block is rendered once here, as the spec says: it is what earlier sessions learned.
+ * Opens what a session needs at its start — the saved session (new, continued or resumed, forked
+ * when another shiro holds it), its task list, and project memory — and builds the conversation
+ * on the session's own history so every step is autosaved. Throws ShiroError("usage") when -c
+ * or -r finds nothing, before anything is opened. The memory block is rendered once, here.
  */
 export async function startConversation(opts: StartOptions): Promise<Started> {
+  const { runtime } = opts;
+  const record = chooseRecord(runtime, opts.session);
   const notices: string[] = [];
+
   let memory: MemoryStore | undefined;
   let memoryBlock = "";
   if (opts.memory) {
-    const opened = await openMemoryStore({ home: opts.runtime.home, projectRoot: opts.runtime.env.root, onNotice: (m) => notices.push(m) });
+    const opened = await openMemoryStore({ home: runtime.home, projectRoot: runtime.env.root, onNotice: (m) => notices.push(m) });
     if (opened.notice && !notices.includes(opened.notice)) notices.push(opened.notice);
     memory = opened.store;
     memoryBlock = renderMemoryBlock(opened.entries);
   }
-  const conversation = createConversation({
-    runtime: opts.runtime,
-    history: opts.history,
-    todos: opts.todos,
+
+  const restored = restoreTodos(record?.notebook.todos);
+  if (restored.notice) notices.push(restored.notice);
+
+  let conversation: Conversation | undefined;
+  const live = openLiveSession({
+    home: runtime.home,
+    cwd: runtime.env.cwd,
+    provider: runtime.settings.provider,
+    model: runtime.settings.model,
+    ...(record ? { resume: record } : {}),
+    todos: () => conversation?.notebook.todos() ?? restored.todos,
+    ...(opts.onSaveError ? { onSaveError: opts.onSaveError } : {}),
+  });
+  if (live.notice) notices.push(live.notice);
+
+  conversation = createConversation({
+    runtime,
+    history: live.history as ModelMessage[],
+    todos: restored.todos,
     extraTools: memory ? createMemoryTools(memory) : [],
     memoryBlock,
     prepareMessages: opts.prepareMessages,
-    onStep: opts.onStep,
+    beginTurn: () => live.beginTurn(),
+    onChange: () => live.touch(),
     retryBaseMs: opts.retryBaseMs,
   });
-  return { conversation, memory, notices };
+  conversation.notebook.onChange(() => live.touch());
+  return { conversation, live, memory, notices };
+}
+
+function chooseRecord(runtime: Runtime, choice: SessionChoice): SessionRecord | undefined {
+  switch (choice.type) {
+    case "new":
+      return undefined;
+    case "continue":
+      return continueSession(runtime.home, runtime.env.cwd);
+    case "resume":
+      return findSession(runtime.home, choice.idOrPrefix);
+    case "record":
+      return choice.record;
+    default:
+      return choice satisfies never;
+  }
 }

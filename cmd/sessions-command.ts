@@ -1,0 +1,58 @@
+import { parseArgs } from "citty";
+import { shiroHome } from "../lib/config/load.ts";
+import { ShiroError } from "../lib/errors.ts";
+import { deleteSession, findSession } from "../lib/sessions/find.ts";
+import { listSessions } from "../lib/sessions/list.ts";
+import { formatSessionTable, sessionJson, sessionRows } from "../lib/sessions/list-format.ts";
+import { exportSession, renderTranscript } from "../lib/sessions/transcript.ts";
+
+const USAGE = "usage: shiro sessions [list] [--json] [--all] | show <id> | rm <id> | export <id> --format md|json";
+
+/** `shiro sessions …`: saved sessions for scripts. Never loads the AI SDK. Returns the exit code. */
+export async function runSessionsCommand(argv: string[], env: Record<string, string | undefined>): Promise<number> {
+  const [first, ...rest] = argv;
+  const sub = first === undefined || first.startsWith("-") ? "list" : first;
+  const args = parseArgs(sub === "list" && first !== "list" ? argv : rest, {
+    json: { type: "boolean" },
+    all: { type: "boolean", alias: "a" },
+    format: { type: "string", alias: "f" },
+  });
+  const home = shiroHome(env);
+  const id = () => {
+    const value = args._[0];
+    if (!value) throw new ShiroError("usage", `shiro sessions ${sub} needs a session id or prefix. Run: shiro sessions`);
+    return String(value);
+  };
+  switch (sub) {
+    case "list": {
+      const listing = listSessions(home, args.all ? { all: true } : { cwd: process.cwd() });
+      for (const warning of listing.warnings) process.stderr.write(`shiro: ${warning}\n`);
+      if (args.json) {
+        for (const s of listing.sessions) process.stdout.write(JSON.stringify(sessionJson(s)) + "\n");
+        return 0;
+      }
+      if (listing.sessions.length === 0) {
+        process.stdout.write(args.all ? "No saved sessions.\n" : "No saved sessions for this directory. Run: shiro sessions --all\n");
+        return 0;
+      }
+      const rows = sessionRows(listing.sessions, { allIds: listing.allIds, now: new Date() });
+      process.stdout.write(formatSessionTable(rows, { userHome: env.HOME, showCwd: Boolean(args.all) }) + "\n");
+      return 0;
+    }
+    case "show":
+      process.stdout.write(renderTranscript(findSession(home, id())) + "\n");
+      return 0;
+    case "rm":
+    case "remove":
+      process.stdout.write(`Removed session ${deleteSession(home, id())}.\n`);
+      return 0;
+    case "export": {
+      const format = String(args.format ?? "md");
+      if (format !== "md" && format !== "json") throw new ShiroError("usage", `--format must be md or json, not "${format}".`);
+      process.stdout.write(exportSession(findSession(home, id()), format));
+      return 0;
+    }
+    default:
+      throw new ShiroError("usage", `unknown sessions command "${sub}". ${USAGE}`);
+  }
+}

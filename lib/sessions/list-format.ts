@@ -1,0 +1,94 @@
+import type { SessionSummary } from "./schema.ts";
+import { shortestUniquePrefix } from "./prefix.ts";
+
+/** How many sessions /sessions shows. */
+export const RECENT_SESSIONS = 15;
+
+export type SessionRow = { prefix: string; age: string; title: string; messages: number; cwd: string };
+
+/** "just now", "3m ago", "2h ago", "5d ago". A time in the future (clock skew) reads "just now". */
+export function formatAge(iso: string, now: Date): string {
+  const seconds = Math.floor((now.getTime() - Date.parse(iso)) / 1000);
+  if (!Number.isFinite(seconds) || seconds < 60) return "just now";
+  const minutes = Math.floor(seconds / 60);
+  if (minutes < 60) return `${minutes}m ago`;
+  const hours = Math.floor(minutes / 60);
+  if (hours < 24) return `${hours}h ago`;
+  return `${Math.floor(hours / 24)}d ago`;
+}
+
+/** One row per session; prefixes are unique among `allIds` (every session on disk, not just these). */
+export function sessionRows(sessions: readonly SessionSummary[], opts: { allIds: readonly string[]; now: Date }): SessionRow[] {
+  return sessions.map((s) => ({
+    prefix: shortestUniquePrefix(s.id, opts.allIds),
+    age: formatAge(s.updatedAt, opts.now),
+    title: s.title || "(untitled)",
+    messages: s.messageCount,
+    cwd: s.cwd,
+  }));
+}
+
+/**
+ * The table `/sessions` and `shiro sessions list` print, one line per row, no trailing newline:
+ *   0193ab2c  3m ago  why does the pagination test fail?   8 msgs  ~/project
+ * `userHome` shortens paths under it to "~". `showCwd: false` drops the last column (a listing
+ * already filtered to one directory).
+ */
+export function formatSessionTable(rows: readonly SessionRow[], opts: { userHome?: string; showCwd?: boolean } = {}): string {
+  if (rows.length === 0) return "";
+  const width = (pick: (r: SessionRow) => string) => Math.max(...rows.map((r) => Array.from(pick(r)).length));
+  const w = { prefix: width((r) => r.prefix), age: width((r) => r.age), title: width((r) => r.title), count: width((r) => String(r.messages)) };
+  // Numbers right-aligned, the unit after them: "12 msgs" over " 1 msg ".
+  const counts = rows.map((r) => `${String(r.messages).padStart(w.count)} ${r.messages === 1 ? "msg " : "msgs"}`);
+  return rows
+    .map((r, i) => {
+      const cells = [r.prefix.padEnd(w.prefix), r.age.padEnd(w.age), padChars(r.title, w.title), counts[i]!];
+      if (opts.showCwd !== false) cells.push(tildify(r.cwd, opts.userHome));
+      return cells.join("  ").trimEnd();
+    })
+    .join("\n");
+}
+
+export type SessionJson = {
+  id: string;
+  title: string;
+  cwd: string;
+  createdAt: string;
+  updatedAt: string;
+  messageCount: number;
+  provider: string;
+  model: string;
+  inputTokens: number;
+  outputTokens: number;
+  /** null when the session is unpriced. */
+  costUsd: number | null;
+  forkedFrom: string | null;
+};
+
+/** The `--json` shape: every field present (null, not missing), so scripts can rely on it. */
+export function sessionJson(s: SessionSummary): SessionJson {
+  return {
+    id: s.id,
+    title: s.title,
+    cwd: s.cwd,
+    createdAt: s.createdAt,
+    updatedAt: s.updatedAt,
+    messageCount: s.messageCount,
+    provider: s.provider,
+    model: s.model,
+    inputTokens: s.inputTokens,
+    outputTokens: s.outputTokens,
+    costUsd: s.costUsd ?? null,
+    forkedFrom: s.forkedFrom ?? null,
+  };
+}
+
+function padChars(text: string, width: number): string {
+  return text + " ".repeat(Math.max(0, width - Array.from(text).length));
+}
+
+function tildify(path: string, home: string | undefined): string {
+  if (!home) return path;
+  if (path === home) return "~";
+  return path.startsWith(home.endsWith("/") ? home : home + "/") ? "~/" + path.slice(home.replace(/\/$/, "").length + 1) : path;
+}

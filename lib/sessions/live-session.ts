@@ -1,0 +1,230 @@
+import type { ModelMessage } from "ai";
+import type { Usage } from "../events.ts";
+import { createAutosaver, type Timers } from "./autosave.ts";
+import { exitMessage } from "./exit-message.ts";
+import { acquireSession } from "./ownership.ts";
+import { shortestUniquePrefix } from "./prefix.ts";
+import { checkSpend, costUsd, type SpendStatus } from "./pricing.ts";
+import { systemProbe, type LivenessProbe } from "./process-alive.ts";
+import { forkRecord, newSessionRecord } from "./record.ts";
+import type { SessionRecord } from "./schema.ts";
+import { listSessionIds, saveSession } from "./store.ts";
+import { sweepLeftovers } from "./sweep.ts";
+import { titleFromMessages } from "./title.ts";
+import { uuidV7 } from "./uuid-v7.ts";
+
+export type OpenSessionOptions = {
+  home: string;
+  cwd: string;
+  /** The model in use now. A resumed session takes the current one, not the one it was saved with. */
+  provider: string;
+  model: string;
+  /** A record to continue (continueSession / findSession). Omitted: a new session. */
+  resume?: SessionRecord;
+  /** The current task list, read at every save (e.g. `() => notebook.todos()`). */
+  todos?: () => readonly unknown[];
+  /** Where a failed timed save is reported (e.g. as a notice). Saving is retried on the next change. */
+  onSaveError?: (error: unknown) => void;
+  debounceMs?: number;
+  timers?: Timers;
+  now?: () => Date;
+  newId?: () => string;
+  probe?: LivenessProbe;
+};
+
+export type LiveSession = {
+  readonly id: string;
+  /** The session's history. Hand it to runTurn as `history`; push the user's message onto it first. */
+  readonly history: ModelMessage[];
+  /** Set when the requested session was held by another live shiro and this is a copy of it. */
+  readonly forkedFrom?: { id: string; holderPid: number };
+  /** One line for the user when this is a fork; undefined otherwise. */
+  readonly notice?: string;
+  /** Totals for the whole session, including earlier runs. `costUsd` undefined: unpriced. */
+  totals(): Usage & { costUsd: number | undefined };
+  /**
+   * Starts a turn and returns its `onStep` hook for runTurn: it records the turn's usage on top
+   * of the totals so far and schedules a debounced save. Call once per turn.
+   */
+  beginTurn(): (history: readonly ModelMessage[], usage: Usage) => void;
+  /** Something changed outside a step (a user message pushed, /compact, the task list): save soon. */
+  touch(): void;
+  /** /save: writes now, synchronously. False when there is nothing to write (no messages). Throws on I/O failure. */
+  save(): boolean;
+  /** /model: later turns are priced and recorded with this model. */
+  setModel(provider: string, model: string): void;
+  /**
+   * The spend ceiling before a turn: "over" → refuse the turn (exit 4 headless); "warn" is
+   * returned once per session, from 80%; else "ok".
+   */
+  checkSpend(maxSpendUsd: number | undefined): SpendStatus;
+  /** The record as it would be written now. */
+  snapshot(): SessionRecord;
+  /**
+   * Flushes a pending save and releases the session for other processes. Synchronous,
+   * idempotent, never throws (a failed save goes to onSaveError): call it from exit, SIGINT
+   * and SIGTERM handlers as well as on the normal way out.
+   */
+  close(): void;
+  /** The exit text (exit-message.ts) for what is on disk. */
+  exitMessage(): string;
+};
+
+/**
+ * One running session: the record, its debounced autosave, its lock, its cost. A new session,
+ * or the continuation of `resume` — or, when another live shiro holds `resume`, a fork of it
+ * under a new id (`forkedFrom`, `notice`), so neither process overwrites the other's work.
+ * Nothing is written until the session has a message.
+ */
+export function openLiveSession(opts: OpenSessionOptions): LiveSession {
+  const now = opts.now ?? (() => new Date());
+  const newId = opts.newId ?? (() => uuidV7());
+  const probe = opts.probe ?? systemProbe;
+  sweepLeftovers(opts.home, { probe });
+
+  let base: SessionRecord;
+  let fork: { id: string; holderPid: number } | undefined;
+  let release: () => void;
+  /** Messages in the file on disk: what the exit message may promise. */
+  let savedCount = 0;
+  /** The last message on disk, to notice a change nobody scheduled (runTurn's final repair). */
+  let savedLast: ModelMessage | undefined;
+
+  const claimed = opts.resume ? acquireSession(opts.home, opts.resume.id, probe) : undefined;
+  if (opts.resume && claimed?.ok) {
+    base = { ...opts.resume, cwd: opts.cwd, provider: opts.provider, model: opts.model };
+    release = claimed.release;
+    savedCount = opts.resume.messages.length;
+    savedLast = opts.resume.messages.at(-1);
+  } else {
+    const id = newId();
+    const lock = acquireSession(opts.home, id, probe);
+    release = lock.ok ? lock.release : () => {};
+    if (opts.resume && claimed && !claimed.ok) {
+      fork = { id: opts.resume.id, holderPid: claimed.holderPid };
+      base = { ...forkRecord(opts.resume, { id, now: now() }), cwd: opts.cwd, provider: opts.provider, model: opts.model };
+    } else {
+      const fresh = costUsd(opts.model, { inputTokens: 0, outputTokens: 0 });
+      base = newSessionRecord({ id, now: now(), cwd: opts.cwd, provider: opts.provider, model: opts.model, ...(fresh !== undefined ? { costUsd: fresh } : {}) });
+    }
+  }
+
+  let messages: ModelMessage[] = [...base.messages];
+  let totals = {
+    inputTokens: base.inputTokens,
+    outputTokens: base.outputTokens,
+    // A record without a cost but with tokens ran on an unpriced model: it stays unpriced.
+    costUsd: base.costUsd ?? (base.inputTokens + base.outputTokens === 0 ? costUsd(base.model, { inputTokens: 0, outputTokens: 0 }) : undefined),
+  };
+  let provider = base.provider;
+  let model = base.model;
+  let warned = false;
+  let closed = false;
+
+  function snapshot(): SessionRecord {
+    const record: SessionRecord = {
+      version: base.version,
+      id: base.id,
+      createdAt: base.createdAt,
+      updatedAt: now().toISOString(),
+      cwd: base.cwd,
+      provider,
+      model,
+      title: base.title || titleFromMessages(messages),
+      inputTokens: totals.inputTokens,
+      outputTokens: totals.outputTokens,
+      notebook: { ...base.notebook, todos: [...(opts.todos ? opts.todos() : Array.isArray(base.notebook.todos) ? base.notebook.todos : [])] },
+      messages,
+    };
+    if (totals.costUsd !== undefined) record.costUsd = totals.costUsd;
+    if (base.forkedFrom !== undefined) record.forkedFrom = base.forkedFrom;
+    return record;
+  }
+
+  const saver = createAutosaver({
+    save: () => {
+      const record = snapshot();
+      saveSession(opts.home, record);
+      savedCount = record.messages.length;
+      savedLast = record.messages.at(-1);
+      if (!base.title) base = { ...base, title: record.title };
+    },
+    shouldSave: () => messages.length > 0,
+    ...(opts.debounceMs !== undefined ? { debounceMs: opts.debounceMs } : {}),
+    ...(opts.timers ? { timers: opts.timers } : {}),
+    ...(opts.onSaveError ? { onError: opts.onSaveError } : {}),
+  });
+  // A fork is a new file: written at the first save even if nothing new is said.
+  if (fork) saver.schedule();
+
+  const notice = fork
+    ? (() => {
+        const ids = [...listSessionIds(opts.home), base.id];
+        return `Session ${shortestUniquePrefix(fork.id, ids)} is open in another shiro (pid ${fork.holderPid}), so this conversation continues as a copy, ${shortestUniquePrefix(base.id, ids)}. Both are kept.`;
+      })()
+    : undefined;
+
+  return {
+    get id() {
+      return base.id;
+    },
+    get history() {
+      return messages;
+    },
+    ...(fork ? { forkedFrom: fork } : {}),
+    ...(notice ? { notice } : {}),
+    totals: () => ({ ...totals }),
+    beginTurn() {
+      const start = { ...totals };
+      const turnModel = model;
+      return (history, usage) => {
+        if (closed) return;
+        messages = history as ModelMessage[];
+        const turnCost = costUsd(turnModel, usage);
+        totals = {
+          inputTokens: start.inputTokens + usage.inputTokens,
+          outputTokens: start.outputTokens + usage.outputTokens,
+          costUsd: start.costUsd === undefined || turnCost === undefined ? undefined : start.costUsd + turnCost,
+        };
+        saver.schedule();
+      };
+    },
+    touch() {
+      if (!closed) saver.schedule();
+    },
+    save() {
+      if (closed) return false;
+      saver.schedule();
+      return saver.flush();
+    },
+    setModel(nextProvider, nextModel) {
+      provider = nextProvider;
+      model = nextModel;
+      saver.schedule();
+    },
+    checkSpend(maxSpendUsd) {
+      const status = checkSpend(totals.costUsd, maxSpendUsd);
+      if (status !== "warn") return status;
+      if (warned) return "ok";
+      warned = true;
+      return "warn";
+    },
+    snapshot: () => ({ ...snapshot(), messages: [...messages] }),
+    close() {
+      if (closed) return;
+      closed = true;
+      if (messages.length !== savedCount || messages.at(-1) !== savedLast) saver.schedule();
+      try {
+        saver.flush();
+      } catch (error) {
+        opts.onSaveError?.(error);
+      }
+      saver.dispose();
+      release();
+    },
+    exitMessage() {
+      const ids = listSessionIds(opts.home);
+      return exitMessage({ messageCount: savedCount, title: base.title || titleFromMessages(messages), idPrefix: shortestUniquePrefix(base.id, ids.includes(base.id) ? ids : [...ids, base.id]) });
+    },
+  };
+}

@@ -1,0 +1,74 @@
+import * as v from "valibot";
+import { describeIssue, SessionRecord, SessionSummary, summarize } from "./schema.ts";
+
+/**
+ * The file layout, valid JSON throughout:
+ *
+ *   {"version":1,"id":"…",…,"messageCount":8,          ← line 1: the header
+ *   "notebook":{…},"messages":[…]                       ← line 2: the bulk
+ *   }
+ *
+ * JSON.stringify never emits a raw newline (inside strings it is escaped), so the only raw
+ * newlines are these structural ones. That lets a listing read the first line alone, and tell a
+ * complete file from a truncated one by its last three bytes, without reading the messages.
+ */
+export const SESSION_FILE_TAIL = "\n}\n";
+
+/**
+ * Serialises a record from its known fields only, in a fixed order. Anything else on the
+ * object (it is typed, but JavaScript does not stop a caller) never reaches the disk.
+ */
+export function serializeSession(record: SessionRecord): string {
+  const header: Record<string, unknown> = {
+    version: record.version,
+    id: record.id,
+    createdAt: record.createdAt,
+    updatedAt: record.updatedAt,
+    cwd: record.cwd,
+    provider: record.provider,
+    model: record.model,
+    title: record.title,
+    messageCount: record.messages.length,
+    inputTokens: record.inputTokens,
+    outputTokens: record.outputTokens,
+  };
+  if (record.costUsd !== undefined) header.costUsd = record.costUsd;
+  if (record.forkedFrom !== undefined) header.forkedFrom = record.forkedFrom;
+  const head = JSON.stringify(header);
+  const notebook = JSON.stringify({ ...record.notebook, todos: record.notebook.todos ?? [] });
+  return `${head.slice(0, -1)},\n"notebook":${notebook},"messages":${JSON.stringify(record.messages)}${SESSION_FILE_TAIL}`;
+}
+
+export type ParsedSession = { ok: true; record: SessionRecord } | { ok: false; reason: string };
+
+/** Parses and validates a whole file. Accepts any JSON layout (a file edited by hand is fine). Never throws. */
+export function parseSession(text: string): ParsedSession {
+  let raw: unknown;
+  try {
+    raw = JSON.parse(text);
+  } catch (error) {
+    return { ok: false, reason: `not valid JSON (${oneLine(error instanceof Error ? error.message : String(error))})` };
+  }
+  const parsed = v.safeParse(SessionRecord, raw);
+  return parsed.success ? { ok: true, record: parsed.output } : { ok: false, reason: oneLine(describeIssue(parsed.issues)) };
+}
+
+/**
+ * Parses the first line of a file in the layout above into a summary, or undefined when the
+ * line is not such a header (another layout, or damage): the caller then reads the whole file.
+ */
+export function parseHeaderLine(line: string): SessionSummary | undefined {
+  if (!line.startsWith("{") || !line.endsWith(",")) return undefined;
+  try {
+    const parsed = v.safeParse(SessionSummary, JSON.parse(line.slice(0, -1) + "}"));
+    return parsed.success ? parsed.output : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+export { summarize };
+
+function oneLine(text: string): string {
+  return text.replace(/\s+/g, " ").trim();
+}

@@ -1,0 +1,70 @@
+import { readdirSync, readFileSync, statSync, unlinkSync } from "node:fs";
+import { join } from "node:path";
+import { isHolderAlive, systemProbe, type LivenessProbe } from "./process-alive.ts";
+import { removeIfUnchanged } from "./ownership.ts";
+import { sessionsDir } from "./paths.ts";
+
+/** A leftover older than this is removed even if its pid is alive again (pid reuse). */
+const LEFTOVER_MAX_AGE_MS = 10 * 60_000;
+
+// `.<id>.json.<pid>.<ms>.<n>.tmp` (atomic-write), `<id>.lock.<pid>.<ms>.<rand>.tmp` (ownership),
+// `<id>.lock.stale.<pid>.<rand>` (ownership, mid take-over).
+const LEFTOVER = /^(?:\.[0-9a-f-]{36}\.json\.(\d+)\.\d+\.\d+\.tmp|[0-9a-f-]{36}\.lock\.(\d+)\.\d+\.[0-9a-z]+\.tmp|[0-9a-f-]{36}\.lock\.stale\.(\d+)\.[0-9a-z]+)$/;
+const LOCK = /^[0-9a-f-]{36}\.lock$/;
+
+/**
+ * Tidies what a killed shiro leaves in the sessions directory: temp files of writes it never
+ * finished and locks it never released. Never touches a session file, a set-aside file, or
+ * anything of a live process. Best effort; never throws. Returns how many files went.
+ */
+export function sweepLeftovers(home: string, opts: { probe?: LivenessProbe; now?: number } = {}): number {
+  const probe = opts.probe ?? systemProbe;
+  const now = opts.now ?? Date.now();
+  const dir = sessionsDir(home);
+  let names: string[];
+  try {
+    names = readdirSync(dir);
+  } catch {
+    return 0;
+  }
+  let removed = 0;
+  for (const name of names) {
+    const path = join(dir, name);
+    try {
+      const leftover = LEFTOVER.exec(name);
+      if (leftover) {
+        const pid = Number(leftover[1] ?? leftover[2] ?? leftover[3]);
+        if (pid === probe.self.pid) continue;
+        if (!pidExists(pid, probe) || now - statSync(path).mtimeMs > LEFTOVER_MAX_AGE_MS) {
+          unlinkSync(path);
+          removed++;
+        }
+        continue;
+      }
+      if (LOCK.test(name)) {
+        const raw = readFileSync(path, "utf8");
+        let alive = false;
+        try {
+          const holder = JSON.parse(raw);
+          alive = isHolderAlive({ pid: Number(holder.pid), startedAt: Number(holder.startedAt) }, probe);
+        } catch {}
+        if (!alive) {
+          removeIfUnchanged(path, raw);
+          removed++;
+        }
+      }
+    } catch {
+      // vanished or unreadable: leave it
+    }
+  }
+  return removed;
+}
+
+function pidExists(pid: number, probe: LivenessProbe): boolean {
+  try {
+    probe.kill(pid, 0);
+    return true;
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === "EPERM";
+  }
+}

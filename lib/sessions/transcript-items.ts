@@ -1,0 +1,116 @@
+import type { ModelMessage } from "ai";
+
+/** A message history flattened into what a reader wants to see, in order. */
+export type TranscriptItem =
+  | { type: "user"; text: string }
+  | { type: "assistant"; text: string }
+  | { type: "system"; text: string }
+  | { type: "tool-call"; tool: string; subject: string }
+  | { type: "tool-result"; tool: string; text: string; error: boolean };
+
+/** The subject of a call (its path, command or pattern). lib/agent/sdk-tools.ts subjectOf fits. */
+export type SubjectOf = (tool: string, input: unknown) => string | undefined;
+
+const SUBJECT_KEYS = ["path", "file_path", "command", "pattern", "query", "url"];
+
+/** Without the tool definitions at hand: the first of the usual subject fields, else the first string. */
+export const guessSubject: SubjectOf = (_tool, input) => {
+  if (!input || typeof input !== "object") return typeof input === "string" ? input : undefined;
+  const record = input as Record<string, unknown>;
+  for (const key of SUBJECT_KEYS) if (typeof record[key] === "string") return record[key] as string;
+  return Object.values(record).find((value): value is string => typeof value === "string");
+};
+
+/**
+ * Flattens messages. Reasoning, files and provider bookkeeping are left out; a reader wants
+ * what was said and done. Never throws on shapes it does not know (they are skipped).
+ */
+export function transcriptItems(messages: readonly ModelMessage[], subjectOf: SubjectOf = guessSubject): TranscriptItem[] {
+  const items: TranscriptItem[] = [];
+  for (const message of messages) {
+    const content: unknown = message.content;
+    switch (message.role) {
+      case "system":
+        items.push({ type: "system", text: typeof content === "string" ? content : "" });
+        break;
+      case "user": {
+        const text = typeof content === "string" ? content : textOf(content);
+        if (text) items.push({ type: "user", text });
+        break;
+      }
+      case "assistant": {
+        if (typeof content === "string") {
+          if (content) items.push({ type: "assistant", text: content });
+          break;
+        }
+        if (!Array.isArray(content)) break;
+        for (const part of content) {
+          if (part?.type === "text" && typeof part.text === "string" && part.text.trim()) items.push({ type: "assistant", text: part.text });
+          else if (part?.type === "tool-call") items.push({ type: "tool-call", tool: String(part.toolName), subject: safeSubject(subjectOf, String(part.toolName), part.input) });
+          else if (part?.type === "tool-result") items.push(resultItem(part));
+        }
+        break;
+      }
+      case "tool":
+        if (Array.isArray(content)) for (const part of content) if (part?.type === "tool-result") items.push(resultItem(part));
+        break;
+      default:
+        break;
+    }
+  }
+  return items;
+}
+
+function resultItem(part: { toolName?: unknown; output?: unknown }): TranscriptItem {
+  const output = (part.output ?? {}) as { type?: string; value?: unknown; reason?: string };
+  const tool = String(part.toolName);
+  switch (output.type) {
+    case "text":
+      return { type: "tool-result", tool, text: String(output.value), error: false };
+    case "error-text":
+      return { type: "tool-result", tool, text: String(output.value), error: true };
+    case "json":
+      return { type: "tool-result", tool, text: JSON.stringify(output.value) ?? "", error: false };
+    case "error-json":
+      return { type: "tool-result", tool, text: JSON.stringify(output.value) ?? "", error: true };
+    case "execution-denied":
+      return { type: "tool-result", tool, text: `denied${output.reason ? `: ${output.reason}` : ""}`, error: true };
+    case "content":
+      return { type: "tool-result", tool, text: textOf(output.value), error: false };
+    default:
+      return { type: "tool-result", tool, text: "", error: false };
+  }
+}
+
+function textOf(parts: unknown): string {
+  if (!Array.isArray(parts)) return "";
+  return parts
+    .map((p) => (p && typeof p === "object" && p.type === "text" && typeof p.text === "string" ? p.text : ""))
+    .filter(Boolean)
+    .join("\n");
+}
+
+function safeSubject(subjectOf: SubjectOf, tool: string, input: unknown): string {
+  try {
+    return subjectOf(tool, input) ?? "";
+  } catch {
+    return "";
+  }
+}
+
+/** A tool result cut to one line: its first non-empty line, clipped. */
+export function firstLine(text: string, max = 100): string {
+  const first = (text.split("\n").find((line) => line.trim()) ?? "").replace(/\s+/g, " ").trim();
+  return first.length > max ? first.slice(0, max - 1) + "…" : first;
+}
+
+/** " (N lines)" when the text has more than one line, else "". A trailing newline does not count. */
+export function lineCountNote(text: string): string {
+  const lines = text.replace(/\n+$/, "").split("\n").length;
+  return lines > 1 ? ` (${lines} lines)` : "";
+}
+
+/** firstLine and lineCountNote together, for plain text. */
+export function abbreviate(text: string, max = 100): string {
+  return firstLine(text, max) + lineCountNote(text);
+}

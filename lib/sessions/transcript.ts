@@ -1,0 +1,125 @@
+import type { SessionRecord } from "./schema.ts";
+import { formatUsd } from "./pricing.ts";
+import { serializeSession } from "./serialize.ts";
+import { abbreviate, firstLine, lineCountNote, transcriptItems, type SubjectOf, type TranscriptItem } from "./transcript-items.ts";
+
+export type TranscriptOptions = {
+  /** Names a tool call's subject; defaults to a guess from its input (transcript-items.ts). */
+  subjectOf?: SubjectOf;
+};
+
+/**
+ * `shiro sessions show`: the session as plain text for a terminal or a pager. User prompts are
+ * marked "›", tool calls are one line each as in a live run, results are cut to one line.
+ * No colour (the caller's business). Ends with a newline.
+ */
+export function renderTranscript(record: SessionRecord, opts: TranscriptOptions = {}): string {
+  const out: string[] = [record.title || "(untitled)", ...metaLines(record), ""];
+  let previous: TranscriptItem["type"] | undefined;
+  for (const item of transcriptItems(record.messages, opts.subjectOf)) {
+    const grouped = previous !== undefined && (item.type === "tool-call" || item.type === "tool-result") && previous !== "user";
+    if (!grouped && previous !== undefined) out.push("");
+    switch (item.type) {
+      case "user":
+        out.push(...prefixLines(item.text, "› ", "  "));
+        break;
+      case "assistant":
+        out.push(item.text.trimEnd());
+        break;
+      case "system":
+        out.push(...prefixLines(item.text, "[system] ", "         "));
+        break;
+      case "tool-call":
+        out.push(`→ ${item.tool}${item.subject ? " " + oneLine(item.subject) : ""}`);
+        break;
+      case "tool-result":
+        out.push(`  ${item.error ? "✗" : "✓"} ${item.tool}${item.text ? ": " + abbreviate(item.text) : ""}`);
+        break;
+      default:
+        item satisfies never;
+    }
+    previous = item.type;
+  }
+  return out.join("\n").trimEnd() + "\n";
+}
+
+export type ExportFormat = "md" | "json";
+
+/**
+ * `shiro sessions export`. "json" is the record itself, pretty-printed (only the record's own
+ * fields, as on disk). "md" is a readable transcript: prompts and answers in full, each tool
+ * call one line with its subject, each result abbreviated to one line. Ends with a newline.
+ */
+export function exportSession(record: SessionRecord, format: ExportFormat, opts: TranscriptOptions = {}): string {
+  switch (format) {
+    case "json":
+      return JSON.stringify(JSON.parse(serializeSession(record)), null, 2) + "\n";
+    case "md":
+      return markdown(record, opts);
+    default:
+      return format satisfies never;
+  }
+}
+
+function markdown(record: SessionRecord, opts: TranscriptOptions): string {
+  const out: string[] = [`# ${oneLine(record.title || "Untitled session")}`, "", ...metaLines(record).map((line) => `- ${line}`)];
+  let section: "User" | "Assistant" | "System" | undefined;
+  let lastWasTool = false;
+  for (const item of transcriptItems(record.messages, opts.subjectOf)) {
+    const wanted = item.type === "user" ? "User" : item.type === "system" ? "System" : "Assistant";
+    if (wanted !== section) {
+      out.push("", `## ${wanted}`);
+      section = wanted;
+      lastWasTool = false;
+    }
+    const isTool = item.type === "tool-call" || item.type === "tool-result";
+    if (!isTool || !lastWasTool) out.push("");
+    switch (item.type) {
+      case "user":
+      case "assistant":
+      case "system":
+        out.push(item.text.trim());
+        break;
+      case "tool-call":
+        out.push(`- **${item.tool}**${item.subject ? " " + code(oneLine(item.subject)) : ""}`);
+        break;
+      case "tool-result":
+        out.push(`  - ${item.error ? "✗" : "✓"} ${item.text.trim() ? code(firstLine(item.text)) + lineCountNote(item.text) : "(no output)"}`);
+        break;
+      default:
+        item satisfies never;
+    }
+    lastWasTool = isTool;
+  }
+  return out.join("\n").trimEnd() + "\n";
+}
+
+function metaLines(record: SessionRecord): string[] {
+  const lines = [
+    `session ${record.id}`,
+    `directory ${record.cwd}`,
+    `model ${record.provider} ${record.model}`,
+    `created ${record.createdAt}, updated ${record.updatedAt}`,
+    `${record.messages.length} messages, ${record.inputTokens} input and ${record.outputTokens} output tokens, cost ${formatUsd(record.costUsd)}`,
+  ];
+  if (record.forkedFrom) lines.push(`forked from ${record.forkedFrom}`);
+  return lines;
+}
+
+function prefixLines(text: string, first: string, rest: string): string[] {
+  return text
+    .trimEnd()
+    .split("\n")
+    .map((line, i) => (i === 0 ? first : rest) + line);
+}
+
+function oneLine(text: string): string {
+  return text.replace(/\s+/g, " ").trim();
+}
+
+/** Inline code that survives backticks in the text. */
+function code(text: string): string {
+  const longest = Math.max(0, ...(text.match(/`+/g) ?? []).map((run) => run.length));
+  const fence = "`".repeat(longest + 1);
+  return longest > 0 ? `${fence} ${text} ${fence}` : `${fence}${text}${fence}`;
+}

@@ -1,0 +1,216 @@
+import { afterEach, describe, expect, test } from "bun:test";
+import { mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { startFakeServer, type FakeServer, type Reply } from "../support/fake-openai.ts";
+import { jsonLines, runShiro, tempDir } from "../support/cli.ts";
+import { WIRES } from "../support/requests.ts";
+
+let server: FakeServer | undefined;
+afterEach(async () => {
+  await server?.close();
+  server = undefined;
+});
+async function serve(...replies: Reply[]) {
+  server = await startFakeServer({ replies });
+  return server;
+}
+const sessionsDir = (home: string) => join(home, ".shiro-neko", "sessions");
+const sessionFiles = (home: string) => readdirSync(sessionsDir(home)).filter((n) => n.endsWith(".json"));
+const readSession = (home: string, id: string) => JSON.parse(readFileSync(join(sessionsDir(home), `${id}.json`), "utf8"));
+
+/** Text of all user messages in a request, whatever the wire. */
+function userTexts(body: any): string[] {
+  const items = Array.isArray(body.input) ? body.input : body.messages;
+  return items
+    .filter((m: any) => m.role === "user")
+    .map((m: any) => (typeof m.content === "string" ? m.content : m.content.map((c: any) => c.text ?? "").join("")));
+}
+
+for (const { wire, flags } of WIRES) {
+  describe(`sessions over ${wire}`, () => {
+    test("a -p run saves a record with the spec's fields, and never the key", async () => {
+      const home = tempDir();
+      const work = tempDir();
+      const s = await serve({ toolCalls: [{ name: "list_dir", input: {} }] }, { text: "done", usage: { input: 1000, output: 100 } });
+      const run = await runShiro(["-p", "why does the pagination test fail?", "--json", "-m", "gpt-5-mini", ...flags], {
+        baseURL: s.url,
+        cwd: work,
+        home,
+        env: { SHIRO_API_KEY: "sk-secret-never-saved" },
+      });
+      const result = jsonLines(run.stdout).at(-1)!;
+      expect(result.sessionId).toMatch(/^[0-9a-f]{8}-[0-9a-f]{4}-7[0-9a-f]{3}-/);
+      const raw = readFileSync(join(sessionsDir(home), `${result.sessionId}.json`), "utf8");
+      expect(raw).not.toContain("sk-secret-never-saved");
+      const record = JSON.parse(raw);
+      expect(record).toMatchObject({ id: result.sessionId, cwd: work, model: "gpt-5-mini", title: "why does the pagination test fail?", notebook: { todos: [] } });
+      for (const field of ["createdAt", "updatedAt", "provider", "inputTokens", "outputTokens", "messages"]) expect(field in record).toBe(true);
+      expect(record.messages.length).toBeGreaterThanOrEqual(4);
+      expect(record.inputTokens).toBeGreaterThan(1000);
+      expect(typeof record.costUsd).toBe("number");
+      expect(result.costUsd).toBeGreaterThan(0);
+    });
+
+    test("-c continues the newest session of this directory, not another directory's", async () => {
+      const home = tempDir();
+      const here = tempDir();
+      const elsewhere = tempDir();
+      const s = await serve({ text: "first" }, { text: "other" }, { text: "continued" });
+      await runShiro(["-p", "remember the word pineapple", ...flags], { baseURL: s.url, cwd: here, home });
+      await runShiro(["-p", "unrelated project", ...flags], { baseURL: s.url, cwd: elsewhere, home });
+      const run = await runShiro(["-c", "-p", "what was the word?", ...flags], { baseURL: s.url, cwd: here, home });
+      expect(run.code).toBe(0);
+      expect(userTexts(s.requests[2]!.body)).toEqual(["remember the word pineapple", "what was the word?"]);
+      expect(sessionFiles(home)).toHaveLength(2);
+      expect(s.errors).toEqual([]);
+    });
+
+    test("-c with no session here is a clear message and exit 2", async () => {
+      const run = await runShiro(["-c", "-p", "hi", ...flags], { baseURL: "http://127.0.0.1:9/v1" });
+      expect(run.code).toBe(2);
+      expect(run.stderr).toMatch(/no saved session/i);
+    });
+
+    test("-r resumes by unique prefix and restores the task list", async () => {
+      const home = tempDir();
+      const work = tempDir();
+      const todos = [{ content: "step one", status: "in_progress" }];
+      const s = await serve({ toolCalls: [{ name: "todo_write", input: { todos } }] }, { text: "planned" }, { text: "resumed" });
+      const first = jsonLines((await runShiro(["-p", "plan", "--json", ...flags], { baseURL: s.url, cwd: work, home })).stdout).at(-1)!;
+      const other = tempDir();
+      const run = await runShiro(["-r", first.sessionId.slice(0, 13), "-p", "go on", "--json", ...flags], { baseURL: s.url, cwd: other, home });
+      expect(run.code).toBe(0);
+      expect(jsonLines(run.stdout).at(-1)).toMatchObject({ sessionId: first.sessionId, todos });
+      expect(JSON.stringify(s.requests[2]!.body)).toContain("[~] step one");
+    });
+  });
+}
+
+describe("finding sessions", () => {
+  function seed(home: string, ids: string[], cwd: string) {
+    mkdirSync(sessionsDir(home), { recursive: true });
+    for (const id of ids) {
+      const now = new Date().toISOString();
+      writeFileSync(
+        join(sessionsDir(home), `${id}.json`),
+        JSON.stringify({ version: 1, id, createdAt: now, updatedAt: now, cwd, provider: "openai", model: "m", title: `title ${id.slice(-4)}`, inputTokens: 0, outputTokens: 0, notebook: { todos: [] }, messages: [{ role: "user", content: "hi" }] }),
+      );
+    }
+  }
+
+  test("an ambiguous prefix lists the candidates and exits 2", async () => {
+    const home = tempDir();
+    seed(home, ["0193ab2c-0000-7000-8000-000000000001", "0193ab2c-0000-7000-8000-000000000002"], tempDir());
+    const run = await runShiro(["-r", "0193ab2c", "-p", "hi"], { home, baseURL: "http://127.0.0.1:9/v1" });
+    expect(run.code).toBe(2);
+    expect(run.stderr).toContain("0193ab2c-0000-7000-8000-000000000001".slice(0, 34));
+    expect(run.stderr).toMatch(/ambiguous|matches/i);
+  });
+
+  test("corrupt files are skipped in listings with a warning; -r on one says where it is", async () => {
+    const home = tempDir();
+    const work = tempDir();
+    seed(home, ["0193ab2c-1111-7000-8000-000000000001"], work);
+    writeFileSync(join(sessionsDir(home), "0193ab2d-2222-7000-8000-000000000002.json"), '{"version":1,"id":"0193ab2d-');
+    const list = await runShiro(["sessions", "--all"], { home, cwd: work });
+    expect(list.code).toBe(0);
+    expect(list.stdout).toContain("title 0001");
+    expect(list.stderr).toContain("0193ab2d-2222-7000-8000-000000000002.json");
+    const resume = await runShiro(["-r", "0193ab2d", "-p", "hi"], { home, baseURL: "http://127.0.0.1:9/v1" });
+    expect(resume.code).toBe(2);
+    expect(resume.stderr).toMatch(/corrupt/i);
+    expect(resume.stderr).toContain(sessionsDir(home));
+  });
+
+  test("sessions list/show/export/rm for scripts", async () => {
+    const home = tempDir();
+    const work = tempDir();
+    const s = await serve({ text: "the answer" });
+    const first = jsonLines((await runShiro(["-p", "a question", "--json"], { baseURL: s.url, cwd: work, home })).stdout).at(-1)!;
+    const list = jsonLines((await runShiro(["sessions", "list", "--json"], { home, cwd: work })).stdout);
+    expect(list.map((l) => l.id)).toEqual([first.sessionId]);
+    expect((await runShiro(["sessions", "list", "--json"], { home, cwd: tempDir() })).stdout).toBe("");
+    const show = await runShiro(["sessions", "show", first.sessionId.slice(0, 13)], { home });
+    expect(show.stdout).toContain("a question");
+    expect(show.stdout).toContain("the answer");
+    const md = await runShiro(["sessions", "export", first.sessionId, "--format", "md"], { home });
+    expect(md.stdout).toContain("the answer");
+    const json = JSON.parse((await runShiro(["sessions", "export", first.sessionId, "--format", "json"], { home })).stdout);
+    expect(json.id).toBe(first.sessionId);
+    expect((await runShiro(["sessions", "rm", first.sessionId], { home })).code).toBe(0);
+    expect(sessionFiles(home)).toEqual([]);
+  });
+});
+
+describe("exit message, cost and spend", () => {
+  test("text mode prints the spec's exit message on stderr", async () => {
+    const home = tempDir();
+    const s = await serve({ text: "ok" });
+    const run = await runShiro(["-p", "why does the pagination test fail?"], { baseURL: s.url, home });
+    const [file] = sessionFiles(home);
+    const id = file!.replace(/\.json$/, "");
+    const prefix = run.stderr.match(/shiro -r (\S+)/)![1]!;
+    expect(id.startsWith(prefix)).toBe(true);
+    expect(prefix.replace(/-/g, "").length).toBeGreaterThanOrEqual(8);
+    expect(run.stderr).toContain(
+      `Good bye.\nSaved 2 messages: "why does the pagination test fail?"\n\nResume it with:\n  shiro -c                    newest session in this directory\n  shiro -r ${prefix.padEnd(19)}this session by id\n`,
+    );
+  });
+
+  test("the spend ceiling refuses a turn once passed (exit 4), and an unpriced model is never $0", async () => {
+    const home = tempDir();
+    const work = tempDir();
+    const s = await serve({ text: "expensive", usage: { input: 2_000_000, output: 10_000 } }, { text: "unpriced" });
+    await runShiro(["-p", "big", "-m", "gpt-5-mini"], { baseURL: s.url, cwd: work, home });
+    const refused = await runShiro(["-c", "-p", "more", "-m", "gpt-5-mini", "--max-spend", "0.10"], { baseURL: s.url, cwd: work, home });
+    expect(refused.code).toBe(4);
+    expect(refused.stderr).toMatch(/limit/);
+    expect(s.requests).toHaveLength(1);
+    const unpriced = jsonLines((await runShiro(["-p", "x", "--json", "-m", "my-local-llama"], { baseURL: s.url, home })).stdout).at(-1)!;
+    expect(unpriced.costUsd).toBeNull();
+  });
+});
+
+describe("crash safety and concurrency", () => {
+  test("two concurrent -c runs keep both conversations: the second forks and says so", async () => {
+    const home = tempDir();
+    const work = tempDir();
+    const s = await serve({ text: "base" }, { text: "slow reply from the first", delayMs: 150 }, { text: "second" });
+    await runShiro(["-p", "base prompt"], { baseURL: s.url, cwd: work, home });
+    const slow = runShiro(["-c", "-p", "first continuation"], { baseURL: s.url, cwd: work, home });
+    while (s.requests.length < 2) await Bun.sleep(10);
+    const fast = await runShiro(["-c", "-p", "second continuation"], { baseURL: s.url, cwd: work, home });
+    await slow;
+    expect(fast.stderr).toMatch(/open in another shiro/);
+    const files = sessionFiles(home);
+    expect(files).toHaveLength(2);
+    const texts = files.map((f) => readFileSync(join(sessionsDir(home), f), "utf8"));
+    expect(texts.filter((t) => t.includes("first continuation"))).toHaveLength(1);
+    expect(texts.filter((t) => t.includes("second continuation"))).toHaveLength(1);
+    expect(texts.every((t) => t.includes("base prompt"))).toBe(true);
+  });
+
+  test("kill -9 during a long tool loop leaves a complete, valid session file", async () => {
+    const home = tempDir();
+    const work = tempDir();
+    const replies: Reply[] = Array.from({ length: 60 }, () => ({ toolCalls: [{ name: "list_dir", input: {} }], delayMs: 5 }));
+    const s = await serve(...replies);
+    const { shiroCommand } = await import("../support/cli.ts");
+    const child = Bun.spawn([...shiroCommand(), "-p", "loop forever", "--max-steps", "100"], {
+      cwd: work,
+      env: { PATH: process.env.PATH!, HOME: home, SHIRO_HOME: join(home, ".shiro-neko"), SHIRO_BASE_URL: s.url },
+      stdout: "ignore",
+      stderr: "ignore",
+    });
+    while (s.requests.length < 15) await Bun.sleep(5);
+    child.kill("SIGKILL");
+    await child.exited;
+    const [file] = sessionFiles(home);
+    const record = JSON.parse(readFileSync(join(sessionsDir(home), file!), "utf8"));
+    expect(record.messages.length).toBeGreaterThan(5);
+    // The next shiro lists it without a warning (a temp file left by the kill is swept, never read).
+    const list = await runShiro(["sessions", "--all", "--json"], { home });
+    expect(list.stderr).toBe("");
+    expect(jsonLines(list.stdout).map((l) => l.id)).toEqual([record.id]);
+  });
+});

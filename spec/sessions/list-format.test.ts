@@ -1,0 +1,37 @@
+import { expect, test } from "bun:test";
+import { formatAge, formatSessionTable, sessionJson, sessionRows } from "../../lib/sessions/list-format.ts";
+import { summarize } from "../../lib/sessions/schema.ts";
+import { makeRecord } from "./support/fixtures.ts";
+
+const now = new Date(Date.UTC(2026, 10, 29, 12, 0, 0));
+const ago = (ms: number) => new Date(now.getTime() - ms).toISOString();
+
+test("ages read 'just now', minutes, hours, days", () => {
+  expect(formatAge(ago(5_000), now)).toBe("just now");
+  expect(formatAge(ago(3 * 60_000), now)).toBe("3m ago");
+  expect(formatAge(ago(2 * 3_600_000 + 5), now)).toBe("2h ago");
+  expect(formatAge(ago(5 * 86_400_000), now)).toBe("5d ago");
+  expect(formatAge(ago(-60_000), now)).toBe("just now"); // clock skew
+});
+
+test("rows show a unique prefix, age, title, message count and directory, aligned", () => {
+  const a = { ...makeRecord({ at: now.getTime() - 180_000, messageCount: 8, cwd: "/home/you/project" }), title: "why does the pagination test fail?", updatedAt: ago(180_000) };
+  const b = { ...makeRecord({ at: now.getTime() - 7_200_000, messageCount: 1, cwd: "/srv/other" }), title: "", updatedAt: ago(7_200_000) };
+  const rows = sessionRows([summarize(a), summarize(b)], { allIds: [a.id, b.id], now });
+  expect(rows[0]).toEqual({ prefix: a.id.slice(0, 8), age: "3m ago", title: "why does the pagination test fail?", messages: 8, cwd: "/home/you/project" });
+  expect(rows[1]!.title).toBe("(untitled)");
+  const table = formatSessionTable(rows, { userHome: "/home/you" }).split("\n");
+  expect(table[0]).toBe(`${a.id.slice(0, 8)}  3m ago  why does the pagination test fail?  8 msgs  ~/project`);
+  expect(table[1]).toBe(`${b.id.slice(0, 8)}  2h ago  (untitled)                          1 msg   /srv/other`);
+  expect(formatSessionTable(rows, { showCwd: false }).split("\n")[0]).toBe(`${a.id.slice(0, 8)}  3m ago  why does the pagination test fail?  8 msgs`);
+  expect(formatSessionTable([])).toBe("");
+});
+
+test("the --json shape has every field, with null for what is not known", () => {
+  const { costUsd: _, ...unpriced } = makeRecord({ model: "local" });
+  const json = sessionJson(summarize(unpriced));
+  expect(Object.keys(json).sort()).toEqual(["costUsd", "createdAt", "cwd", "forkedFrom", "id", "inputTokens", "messageCount", "model", "outputTokens", "provider", "title", "updatedAt"]);
+  expect(json.costUsd).toBeNull();
+  expect(json.forkedFrom).toBeNull();
+  expect(json.messageCount).toBe(4);
+});

@@ -1,0 +1,156 @@
+import { afterEach, expect, test } from "bun:test";
+import type { ModelMessage } from "ai";
+import { existsSync, readFileSync } from "node:fs";
+import { join } from "node:path";
+import { continueSession, findSession } from "../../lib/sessions/find.ts";
+import { openLiveSession } from "../../lib/sessions/live-session.ts";
+import { lockPath, sessionPath } from "../../lib/sessions/paths.ts";
+import { shortestUniquePrefix } from "../../lib/sessions/prefix.ts";
+import { listSessionIds, saveSession } from "../../lib/sessions/store.ts";
+import { tempDir } from "../support/cli.ts";
+import { makeRecord } from "./support/fixtures.ts";
+
+const children: Bun.Subprocess[] = [];
+afterEach(() => {
+  for (const child of children.splice(0)) child.kill("SIGKILL");
+});
+
+const answer = (text: string): ModelMessage => ({ role: "assistant", content: [{ type: "text", text }] });
+
+test("a new session: one turn through the onStep hook, saved on close with the spec's fields", () => {
+  const home = tempDir();
+  const live = openLiveSession({ home, cwd: "/work/app", provider: "openai", model: "gpt-5", todos: () => [{ content: "a", status: "pending" }] });
+  expect(existsSync(lockPath(home, live.id))).toBe(true);
+  live.history.push({ role: "user", content: "why does the pagination test fail?" });
+  const onStep = live.beginTurn();
+  live.history.push(answer("looking"));
+  onStep(live.history, { inputTokens: 1000, outputTokens: 100 });
+  live.history.push(answer("found it"));
+  onStep(live.history, { inputTokens: 3000, outputTokens: 300 }); // cumulative for the turn
+  live.close();
+  live.close(); // idempotent
+
+  const saved = JSON.parse(readFileSync(sessionPath(home, live.id), "utf8"));
+  expect(saved).toMatchObject({
+    version: 1,
+    id: live.id,
+    cwd: "/work/app",
+    provider: "openai",
+    model: "gpt-5",
+    title: "why does the pagination test fail?",
+    inputTokens: 3000,
+    outputTokens: 300,
+    notebook: { todos: [{ content: "a", status: "pending" }] },
+  });
+  expect(saved.costUsd).toBeCloseTo((3000 * 1.25 + 300 * 10) / 1e6, 12);
+  expect(saved.messages).toHaveLength(3);
+  expect(existsSync(lockPath(home, live.id))).toBe(false);
+  expect(live.exitMessage()).toBe(
+    `Good bye.\nSaved 3 messages: "why does the pagination test fail?"\n\nResume it with:\n  shiro -c                    newest session in this directory\n  shiro -r ${shortestUniquePrefix(live.id, listSessionIds(home))}           this session by id\n`,
+  );
+});
+
+test("resuming continues the same file, adds to the totals, and keeps the task list when none is given", () => {
+  const home = tempDir();
+  const first = openLiveSession({ home, cwd: "/work/app", provider: "openai", model: "gpt-5" });
+  first.history.push({ role: "user", content: "hi" });
+  first.beginTurn()(first.history, { inputTokens: 100, outputTokens: 10 });
+  first.close();
+
+  const record = { ...continueSession(home, "/work/app"), notebook: { todos: [{ content: "kept", status: "in_progress" }] } };
+  saveSession(home, record);
+  const again = openLiveSession({ home, cwd: "/work/app", provider: "openai", model: "gpt-5-mini", resume: findSession(home, first.id) });
+  expect(again.id).toBe(first.id);
+  expect(again.forkedFrom).toBeUndefined();
+  expect(again.history).toHaveLength(1);
+  again.history.push({ role: "user", content: "more" });
+  again.beginTurn()(again.history, { inputTokens: 1000, outputTokens: 100 });
+  again.close();
+  const saved = findSession(home, first.id);
+  expect(saved).toMatchObject({ inputTokens: 1100, outputTokens: 110, model: "gpt-5-mini", title: "hi", notebook: { todos: [{ content: "kept", status: "in_progress" }] } });
+  // Each turn priced with the model it ran on.
+  expect(saved.costUsd).toBeCloseTo((100 * 1.25 + 10 * 10) / 1e6 + (1000 * 0.25 + 100 * 2) / 1e6, 12);
+});
+
+test("resuming and leaving without a word does not rewrite the file", () => {
+  const home = tempDir();
+  const record = makeRecord();
+  saveSession(home, record);
+  const before = readFileSync(sessionPath(home, record.id), "utf8");
+  const live = openLiveSession({ home, cwd: record.cwd, provider: "openai", model: "gpt-5", resume: record });
+  live.close();
+  expect(readFileSync(sessionPath(home, record.id), "utf8")).toBe(before);
+  expect(live.exitMessage()).toContain(`Saved 4 messages`);
+});
+
+test("a session held by another live shiro is forked: new id, same history and todos, forkedFrom; both files kept", async () => {
+  const home = tempDir();
+  const original = { ...makeRecord({ messageCount: 6 }), notebook: { todos: [{ content: "t", status: "pending" }] } };
+  saveSession(home, original);
+  const holder = Bun.spawn([process.execPath, join(import.meta.dir, "support", "hold-lock.ts"), home, original.id], { stdout: "pipe" });
+  children.push(holder);
+  const reader = holder.stdout.getReader();
+  await reader.read();
+  reader.releaseLock();
+
+  const live = openLiveSession({ home, cwd: original.cwd, provider: "openai", model: "gpt-5", resume: original });
+  expect(live.id).not.toBe(original.id);
+  expect(live.forkedFrom).toEqual({ id: original.id, holderPid: holder.pid });
+  expect(live.notice).toContain(`is open in another shiro (pid ${holder.pid})`);
+  expect(live.notice).toContain("Both are kept.");
+  live.history.push({ role: "user", content: "continue" });
+  live.beginTurn()(live.history, { inputTokens: 10, outputTokens: 1 });
+  live.close();
+
+  const fork = findSession(home, live.id);
+  expect(fork.forkedFrom).toBe(original.id);
+  expect(fork.messages).toHaveLength(7);
+  expect(fork.notebook.todos).toEqual([{ content: "t", status: "pending" }]);
+  expect(findSession(home, original.id).messages).toHaveLength(6); // untouched
+});
+
+test("a fork is written on close even if nothing new was said, so the exit message points at a real file", async () => {
+  const home = tempDir();
+  const original = makeRecord();
+  saveSession(home, original);
+  const holder = Bun.spawn([process.execPath, join(import.meta.dir, "support", "hold-lock.ts"), home, original.id], { stdout: "pipe" });
+  children.push(holder);
+  const reader = holder.stdout.getReader();
+  await reader.read();
+  reader.releaseLock();
+  const live = openLiveSession({ home, cwd: original.cwd, provider: "openai", model: "gpt-5", resume: original });
+  live.close();
+  expect(findSession(home, live.id).forkedFrom).toBe(original.id);
+});
+
+test("spend: unpriced stays unpriced; the ceiling warns once from 80% and refuses at 100%", () => {
+  const home = tempDir();
+  const local = openLiveSession({ home, cwd: "/p", provider: "ollama", model: "llama3.1:8b" });
+  local.history.push({ role: "user", content: "hi" });
+  local.beginTurn()(local.history, { inputTokens: 1_000_000, outputTokens: 0 });
+  expect(local.totals().costUsd).toBeUndefined();
+  expect(local.checkSpend(0.01)).toBe("ok");
+  local.close();
+  expect("costUsd" in JSON.parse(readFileSync(sessionPath(home, local.id), "utf8"))).toBe(false);
+
+  const live = openLiveSession({ home, cwd: "/p", provider: "openai", model: "gpt-5" });
+  live.history.push({ role: "user", content: "hi" });
+  expect(live.totals().costUsd).toBe(0);
+  const onStep = live.beginTurn();
+  onStep(live.history, { inputTokens: 0, outputTokens: 85_000 }); // $0.85
+  expect(live.checkSpend(1)).toBe("warn");
+  expect(live.checkSpend(1)).toBe("ok"); // once
+  onStep(live.history, { inputTokens: 0, outputTokens: 100_000 }); // $1.00
+  expect(live.checkSpend(1)).toBe("over");
+  live.close();
+});
+
+test("a change nobody scheduled (runTurn's final repair of the history) is still written on close", () => {
+  const home = tempDir();
+  const live = openLiveSession({ home, cwd: "/p", provider: "openai", model: "gpt-5" });
+  live.history.push({ role: "user", content: "hi" });
+  live.save();
+  live.history.push(answer("late"));
+  live.close();
+  expect(findSession(home, live.id).messages).toHaveLength(2);
+});

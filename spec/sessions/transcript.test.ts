@@ -1,0 +1,91 @@
+import { expect, test } from "bun:test";
+import type { ModelMessage } from "ai";
+import { exportSession, renderTranscript } from "../../lib/sessions/transcript.ts";
+import { parseSession } from "../../lib/sessions/serialize.ts";
+import { makeRecord } from "./support/fixtures.ts";
+
+const messages: ModelMessage[] = [
+  { role: "user", content: "why does the pagination test fail?" },
+  {
+    role: "assistant",
+    content: [
+      { type: "reasoning", text: "secret thoughts" },
+      { type: "text", text: "Let me read the test." },
+      { type: "tool-call", toolCallId: "c1", toolName: "read_file", input: { path: "spec/page.test.ts" } },
+      { type: "tool-call", toolCallId: "c2", toolName: "bash", input: { command: "bun test spec/page.test.ts\n--bail" } },
+    ],
+  },
+  {
+    role: "tool",
+    content: [
+      { type: "tool-result", toolCallId: "c1", toolName: "read_file", output: { type: "text", value: "import { page } from '../src/page';\n\ntest('last page', () => {});\n" } },
+      { type: "tool-result", toolCallId: "c2", toolName: "bash", output: { type: "error-text", value: "exit 1\n1 fail" } },
+    ],
+  },
+  { role: "assistant", content: [{ type: "text", text: "The boundary is off by one: `<=` should be `<`." }] },
+  { role: "user", content: [{ type: "text", text: "fix it" }] },
+];
+
+test("show: prompts, answers, one line per tool call with its subject, results cut to one line", () => {
+  const record = { ...makeRecord({ messages }), title: "why does the pagination test fail?" };
+  const text = renderTranscript(record);
+  expect(text).toStartWith("why does the pagination test fail?\nsession " + record.id);
+  expect(text).toContain(
+    [
+      "› why does the pagination test fail?",
+      "",
+      "Let me read the test.",
+      "→ read_file spec/page.test.ts",
+      "→ bash bun test spec/page.test.ts --bail",
+      "  ✓ read_file: import { page } from '../src/page'; (3 lines)",
+      "  ✗ bash: exit 1 (2 lines)",
+      "",
+      "The boundary is off by one: `<=` should be `<`.",
+      "",
+      "› fix it",
+    ].join("\n"),
+  );
+  expect(text).not.toContain("secret thoughts");
+  expect(text.endsWith("\n")).toBe(true);
+});
+
+test("a subjectOf from the tool definitions is used when given", () => {
+  const text = renderTranscript(makeRecord({ messages }), { subjectOf: (tool) => `<${tool}>` });
+  expect(text).toContain("→ read_file <read_file>");
+});
+
+test("export md is a readable transcript", () => {
+  const record = { ...makeRecord({ messages }), title: "why does the pagination test fail?" };
+  const md = exportSession(record, "md");
+  expect(md).toStartWith("# why does the pagination test fail?\n\n- session " + record.id);
+  expect(md).toContain(
+    [
+      "## User",
+      "",
+      "why does the pagination test fail?",
+      "",
+      "## Assistant",
+      "",
+      "Let me read the test.",
+      "",
+      "- **read_file** `spec/page.test.ts`",
+      "- **bash** `bun test spec/page.test.ts --bail`",
+      "  - ✓ `import { page } from '../src/page';` (3 lines)",
+      "  - ✗ `exit 1` (2 lines)",
+      "",
+      "The boundary is off by one: `<=` should be `<`.",
+      "",
+      "## User",
+      "",
+      "fix it",
+    ].join("\n"),
+  );
+});
+
+test("export json is the record itself and parses back to it", () => {
+  const record = makeRecord({ messages });
+  const json = exportSession(record, "json");
+  expect(json.split("\n").length).toBeGreaterThan(10); // pretty-printed
+  const parsed = parseSession(json);
+  expect(parsed).toEqual({ ok: true, record });
+});

@@ -6,7 +6,7 @@ import { listSessions } from "../lib/sessions/list.ts";
 import { formatSessionTable, sessionJson, sessionRows } from "../lib/sessions/list-format.ts";
 import { exportSession, renderTranscript } from "../lib/sessions/transcript.ts";
 
-const USAGE = "usage: shiro sessions [list] [--json] [--all] | show <id> | rm <id> | export <id> --format md|json";
+const USAGE = "usage: shiro sessions [list] [--json] [--all] | show <id> | rm <id> | export <id> --format md|json | compact <id> | repair <id> [--write]";
 
 /** `shiro sessions …`: saved sessions for scripts. Never loads the AI SDK. Returns the exit code. */
 export async function runSessionsCommand(argv: string[], env: Record<string, string | undefined>): Promise<number> {
@@ -16,6 +16,11 @@ export async function runSessionsCommand(argv: string[], env: Record<string, str
     json: { type: "boolean" },
     all: { type: "boolean", alias: "a" },
     format: { type: "string", alias: "f" },
+    write: { type: "boolean" },
+    model: { type: "string", alias: "m" },
+    "base-url": { type: "string" },
+    api: { type: "string" },
+    provider: { type: "string" },
   });
   const home = shiroHome(env);
   const id = () => {
@@ -51,6 +56,15 @@ export async function runSessionsCommand(argv: string[], env: Record<string, str
       if (format !== "md" && format !== "json") throw new ShiroError("usage", `--format must be md or json, not "${format}".`);
       process.stdout.write(exportSession(findSession(home, id()), format));
       return 0;
+    }
+    case "compact": {
+      const { compactSessionCommand } = await import("./session-maintenance.ts");
+      const str = (name: string) => (typeof args[name] === "string" ? (args[name] as string) : undefined);
+      return compactSessionCommand(id(), { model: str("model"), baseURL: str("base-url"), api: str("api"), provider: str("provider") }, env);
+    }
+    case "repair": {
+      const { repairSessionCommand } = await import("./session-maintenance.ts");
+      return repairSessionCommand(id(), { write: Boolean(args.write), cwd: process.cwd() }, env);
     }
     default:
       throw new ShiroError("usage", `unknown sessions command "${sub}". ${USAGE}`);

@@ -12,6 +12,10 @@ import { helpText } from "./help.ts";
 const SUBCOMMANDS: Record<string, () => Promise<(argv: string[], env: Record<string, string | undefined>) => Promise<number>>> = {
   memory: async () => (await import("./memory-command.ts")).runMemoryCommand,
   sessions: async () => (await import("./sessions-command.ts")).runSessionsCommand,
+  doctor: async () => async (argv, env) => {
+    const { repairSessionCommand } = await import("./session-maintenance.ts");
+    return repairSessionCommand(undefined, { write: argv.includes("--write"), cwd: process.cwd() }, env);
+  },
 };
 
 async function main(argv: string[]): Promise<number> {
@@ -30,10 +34,9 @@ async function main(argv: string[]): Promise<number> {
     const { runHeadless } = await import("./print.ts");
     return runHeadless(args, process.env);
   }
-  throw new ShiroError(
-    "usage",
-    'the interactive loop is not available in this build yet. Run a prompt headless: shiro -p "your request"',
-  );
+  if (args.json) throw new ShiroError("usage", '--json is for headless runs: add -p "your request" or pipe the prompt in.');
+  const { runRepl } = await import("./repl.ts");
+  return runRepl(args, process.env);
 }
 
 function report(error: unknown, debug: boolean): number {

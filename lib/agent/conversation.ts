@@ -20,8 +20,6 @@ export type ConversationOptions = {
   extraTools?: readonly AnyTool[];
   /** The project-memory block, rendered once at the start of the session. */
   memoryBlock?: string;
-  /** Wire view of the history (pruning). */
-  prepareMessages?: (history: readonly ModelMessage[]) => ModelMessage[];
   /** Called when a turn starts; returns the hook run after each of its steps (autosave, cost). */
   beginTurn?: () => (history: readonly ModelMessage[], usage: Usage) => void;
   /** Something changed outside a step (the user's message was added). */
@@ -73,7 +71,7 @@ export function createConversation(opts: ConversationOptions): Conversation {
         history,
         tools,
         instructions: conversation.instructions,
-        prepareMessages: opts.prepareMessages,
+        compactAtTokens: runtime.settings.compactAtTokens,
         maxSteps: runtime.settings.maxSteps,
         maxRetries: runtime.settings.maxRetries,
         retryBaseMs: opts.retryBaseMs,

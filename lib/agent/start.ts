@@ -4,7 +4,7 @@ import { restoreTodos } from "../notebook/restore.ts";
 import { continueSession, findSession } from "../sessions/find.ts";
 import { openLiveSession, type LiveSession } from "../sessions/live-session.ts";
 import type { SessionRecord } from "../sessions/schema.ts";
-import { createConversation, type Conversation, type ConversationOptions } from "./conversation.ts";
+import { createConversation, type Conversation } from "./conversation.ts";
 import type { Runtime } from "./runtime.ts";
 
 /** Which session to work in: a new one, the newest for this directory (-c), or one by id (-r). */
@@ -15,7 +15,6 @@ export type StartOptions = {
   /** False with --no-memory: no block, no tools, no file touched. */
   memory: boolean;
   session: SessionChoice;
-  prepareMessages?: ConversationOptions["prepareMessages"];
   retryBaseMs?: number;
   /** Where a failed background save is reported. */
   onSaveError?: (error: unknown) => void;
@@ -70,7 +69,6 @@ export async function startConversation(opts: StartOptions): Promise<Started> {
     todos: restored.todos,
     extraTools: memory ? createMemoryTools(memory) : [],
     memoryBlock,
-    prepareMessages: opts.prepareMessages,
     beginTurn: () => live.beginTurn(),
     onChange: () => live.touch(),
     retryBaseMs: opts.retryBaseMs,

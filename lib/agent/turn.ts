@@ -1,7 +1,9 @@
 import type { LanguageModel, ModelMessage } from "ai";
 import type { EventSink, TurnStatus, Usage } from "../events.ts";
 import type { AnyTool } from "../tools/define.ts";
-import { closeDanglingToolCalls } from "../prune/repair.ts";
+import { closeDanglingToolCalls, inlineHistory } from "../prune/repair.ts";
+import { compactedEvent, pruneForWire } from "../prune/prune.ts";
+import { isMissingItemError, MISSING_ITEM_NOTICE } from "../prune/missing-item-error.ts";
 import { describeProviderError, retryDelayMs } from "./provider-error.ts";
 import { runStep } from "./step.ts";
 import { toSdkTools, type Approver, type CallLedger } from "./sdk-tools.ts";
@@ -15,8 +17,8 @@ export type TurnOptions = {
   tools: readonly AnyTool[];
   /** Rebuilt before every step, so a todo_write on step one is visible to step two. */
   instructions: () => string;
-  /** The wire view of the history (pruning hooks in here). Must not mutate its input. */
-  prepareMessages?: (history: readonly ModelMessage[]) => ModelMessage[];
+  /** Estimated-token threshold past which the request is pruned (the local history never is). */
+  compactAtTokens: number;
   maxSteps: number;
   maxRetries: number;
   retryBaseMs?: number;
@@ -43,6 +45,8 @@ export async function runTurn(opts: TurnOptions): Promise<TurnResult> {
   let steps = 0;
   let status: TurnStatus = "success";
   let errorMessage: string | undefined;
+  let compactedReported = false;
+  let inlinedThisTurn = false;
 
   for (;;) {
     if (opts.signal.aborted) {
@@ -61,8 +65,12 @@ export async function runTurn(opts: TurnOptions): Promise<TurnResult> {
 
     let outcome;
     for (let attempt = 1; ; attempt++) {
-      const repaired = closeDanglingToolCalls(opts.history);
-      const wire = opts.prepareMessages ? opts.prepareMessages(repaired) : repaired;
+      const { messages: wire, report } = pruneForWire(closeDanglingToolCalls(opts.history), { thresholdTokens: opts.compactAtTokens });
+      const compacted = compactedReported ? undefined : compactedEvent(report);
+      if (compacted) {
+        opts.emit(compacted); // once per turn, not per step
+        compactedReported = true;
+      }
       outcome = await runStep({
         model: opts.model,
         instructions: opts.instructions(),
@@ -73,7 +81,16 @@ export async function runTurn(opts: TurnOptions): Promise<TurnResult> {
         signal: opts.signal,
         emit: opts.emit,
       });
-      if (!outcome.error || outcome.aborted || outcome.sawOutput) break;
+      if (!outcome.error || outcome.aborted || outcome.sawOutput) break; // text on screen cannot be unsent
+      if (!inlinedThisTurn && isMissingItemError(outcome.error)) {
+        // The provider forgot items this history points at; waiting won't bring them back. Rewrite
+        // the session's own history without item ids and send it again, once per turn.
+        inlinedThisTurn = true;
+        opts.history.splice(0, opts.history.length, ...inlineHistory(opts.history));
+        opts.emit({ type: "notice", message: MISSING_ITEM_NOTICE });
+        attempt--;
+        continue;
+      }
       const failure = describeProviderError(outcome.error);
       if (!failure.retryable || attempt > opts.maxRetries) break;
       const delay = retryDelayMs(attempt, baseMs, failure.retryAfterMs);

@@ -1,4 +1,5 @@
 import { ShiroError } from "../errors.ts";
+import { COMPACT_AT_TOKENS } from "../prune/tokens.ts";
 import type { ConfigFile } from "./schema.ts";
 import { DEFAULT_MODEL, PRESETS, isLocalURL, type Api, type PresetName } from "./presets.ts";
 
@@ -27,7 +28,6 @@ export type Settings = {
 
 export const DEFAULT_MAX_STEPS = 50;
 export const DEFAULT_MAX_RETRIES = 3;
-export const COMPACT_AT_TOKENS = 120_000;
 
 /**
  * Applies flag > environment > config file > preset > default, and checks that a key is

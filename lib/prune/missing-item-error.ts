@@ -1,0 +1,51 @@
+/** Shown once when a turn was rescued by re-sending its history inline. */
+export const MISSING_ITEM_NOTICE = "the provider no longer had part of this session stored. Re-sent the history inline and carried on.";
+
+const MISSING_ITEM = /Item with id ['"]([^'"]+)['"] not found/;
+
+/**
+ * The id of the stored item the provider said it no longer has (`404 Item with id 'msg_…' not
+ * found.`, including the store=false and Zero Data Retention variants), or undefined for any
+ * other error. Reads the SDK's APICallError (directly or as a RetryError's last error) by shape,
+ * so this module does not load the SDK. Status 404 is the HTTP answer; 400 is also accepted
+ * because the SDK maps an in-stream `invalid_request_error` to 400. Never throws.
+ */
+export function missingItemId(error: unknown): string | undefined {
+  const e = unwrap(error);
+  if (!e) return undefined;
+  if (e.statusCode !== 404 && e.statusCode !== 400) return undefined;
+  const text = providerMessage(e.responseBody) ?? (typeof e.message === "string" ? e.message : "");
+  return MISSING_ITEM.exec(text)?.[1];
+}
+
+/**
+ * True for the provider's "Item with id '…' not found": the history refers to an item that is not
+ * stored any more, so the same request fails identically every time. The answer is
+ * `inlineHistory` and one retry — only when nothing has been shown yet.
+ */
+export function isMissingItemError(error: unknown): boolean {
+  return missingItemId(error) !== undefined;
+}
+
+type ApiCallErrorShape = { statusCode?: unknown; responseBody?: unknown; message?: unknown };
+
+function unwrap(error: unknown): ApiCallErrorShape | undefined {
+  for (let e = error, depth = 0; e && typeof e === "object" && depth < 4; depth++) {
+    const o = e as ApiCallErrorShape & { name?: unknown; lastError?: unknown; cause?: unknown };
+    if (o.name === "AI_RetryError" && o.lastError) e = o.lastError;
+    else if (typeof o.statusCode === "number") return o;
+    else e = o.cause;
+  }
+  return undefined;
+}
+
+function providerMessage(body: unknown): string | undefined {
+  if (typeof body !== "string" || !body) return undefined;
+  try {
+    const parsed = JSON.parse(body) as { error?: { message?: unknown } | string; message?: unknown };
+    if (typeof parsed.error === "string") return parsed.error;
+    if (parsed.error && typeof parsed.error.message === "string") return parsed.error.message;
+    if (typeof parsed.message === "string") return parsed.message;
+  } catch {}
+  return body;
+}

@@ -1,0 +1,115 @@
+import { describe, expect, test } from "bun:test";
+import { describeToolInput, describeToolOutcome, digestOf, digestToolCall } from "../../lib/prune/digest.ts";
+import { rollUpDigests } from "../../lib/prune/digest-rollup.ts";
+import { INTERRUPTED_RESULT } from "../../lib/prune/repair.ts";
+import { bunTest, realisticCall, rng } from "./fixtures.ts";
+
+const text = (value: string) => ({ output: { type: "text" as const, value } });
+
+describe("digestToolCall", () => {
+  test("a failing test run: command, exit code and counts", () => {
+    const call = bunTest(12, 3);
+    expect(digestToolCall({ toolName: call.name, input: call.input }, text(call.output))).toBe('bash "bun test" → exit 1, 3 failures, 12 passed');
+    const green = bunTest(15, 0);
+    expect(digestToolCall({ toolName: green.name, input: green.input }, text(green.output))).toBe('bash "bun test" → exit 0, 0 failures, 15 passed');
+  });
+
+  test("a command without test counts: exit code and output size, with the first error line", () => {
+    expect(digestToolCall({ toolName: "bash", input: { command: "ls" } }, text("Exit code 0\na\nb\nc"))).toBe('bash "ls" → exit 0, 3 lines of output');
+    expect(digestToolCall({ toolName: "bash", input: { command: "cat x" } }, text("Exit code 1\ncat: x: No such file or directory"))).toBe(
+      'bash "cat x" → exit 1, 1 line of output, cat: x: No such file or directory',
+    );
+    expect(digestToolCall({ toolName: "bash", input: { command: "true" } }, text("Exit code 0\n(no output)"))).toBe('bash "true" → exit 0, no output');
+    expect(digestToolCall({ toolName: "bash", input: { command: "tsc" } }, text("Exit code 2\na.ts(1,1): error TS1: x\nb.ts(2,2): error TS2: y\nFound 2 errors."))).toBe(
+      'bash "tsc" → exit 2, 2 errors',
+    );
+  });
+
+  test("timeouts, signals and interruptions from the bash tool", () => {
+    const bash = { toolName: "bash", input: { command: "bun run dev" } };
+    expect(digestToolCall(bash, text("Command timed out after 120s; it was killed with every process it started. Its effects are unknown.\n(no output)"))).toBe(
+      'bash "bun run dev" → timed out after 120s, no output',
+    );
+    expect(digestToolCall(bash, text("Killed by SIGKILL.\nout"))).toBe('bash "bun run dev" → killed by SIGKILL, 1 line of output');
+    expect(digestToolCall(bash, text("Interrupted by the user; the command was killed.\n(no output)"))).toBe('bash "bun run dev" → interrupted, no output');
+  });
+
+  test("file tools: path and the tool's own one-line outcome, or a count", () => {
+    expect(digestToolCall({ toolName: "edit_file", input: { path: "src/a.ts", oldString: "a", newString: "b" } }, text("Edited src/a.ts: replaced 1 occurrence (+1 -1 lines)."))).toBe(
+      "edit_file src/a.ts → Edited src/a.ts: replaced 1 occurrence (+1 -1 lines).",
+    );
+    expect(digestToolCall({ toolName: "read_file", input: { path: "src/a.ts", offset: 200 } }, text("200\ta\n201\tb\n202\tc"))).toBe("read_file src/a.ts from line 200 → 3 lines");
+    expect(digestToolCall({ toolName: "grep", input: { pattern: "pageSize", path: "src" } }, text("src/a.ts:1: x\nsrc/b.ts:2: y"))).toBe('grep "pageSize" in src → 2 matches');
+    expect(digestToolCall({ toolName: "grep", input: { pattern: "nope" } }, text('No matches for "nope" in ..'))).toBe('grep "nope" → No matches for "nope" in ..');
+    expect(digestToolCall({ toolName: "glob", input: { pattern: "**/*.ts" } }, text("a.ts\nb.ts\n\n[output truncated: 10 more characters not shown.]"))).toBe(
+      'glob "**/*.ts" → 2 files (truncated)',
+    );
+    expect(digestToolCall({ toolName: "multi_edit", input: { path: "a.ts", edits: [{}, {}] } }, text("Edited a.ts: applied 2 edits."))).toBe("multi_edit a.ts (2 edits) → Edited a.ts: applied 2 edits.");
+  });
+
+  test("errors, denials, refusals, interruptions and missing results", () => {
+    const edit = { toolName: "edit_file", input: { path: "a.ts" } };
+    expect(digestToolCall(edit, { output: { type: "error-text", value: "edit_file: oldString was not found in a.ts.\nmore" } })).toBe(
+      "edit_file a.ts → error: edit_file: oldString was not found in a.ts.",
+    );
+    expect(digestToolCall(edit, { output: { type: "error-text", value: INTERRUPTED_RESULT } })).toBe("edit_file a.ts → interrupted before it finished");
+    expect(digestToolCall(edit, { output: { type: "execution-denied", reason: "user said no" } })).toBe("edit_file a.ts → denied: user said no");
+    expect(digestToolCall(edit, text("Not run: the user denied it"))).toBe("edit_file a.ts → not run: the user denied it");
+    expect(digestToolCall(edit)).toBe("edit_file a.ts → no result");
+  });
+
+  test("unknown tools and odd inputs still give a readable line", () => {
+    expect(digestToolCall({ toolName: "remember", input: { kind: "gotcha", text: "migrate before seed" } }, text("Remembered."))).toBe(
+      'remember (gotcha) "migrate before seed" → Remembered.',
+    );
+    expect(digestToolCall({ toolName: "todo_write", input: { todos: [1, 2, 3] } }, text("ok"))).toBe("todo_write 3 tasks → ok");
+    expect(digestToolCall({ toolName: "mystery", input: null }, { output: { type: "json", value: { ok: true } } })).toBe('mystery → {"ok":true}');
+    expect(describeToolInput("x", { command: "a\n  b" })).toBe('"a b"');
+  });
+
+  test("bounded: long commands and outcomes are clipped to one short line", () => {
+    const line = digestToolCall({ toolName: "bash", input: { command: "echo " + "x".repeat(500) } }, text("Exit code 0\n" + "y".repeat(10_000)));
+    expect(line).not.toContain("\n");
+    expect(line.length).toBeLessThan(200);
+    expect(describeToolOutcome("edit_file", { type: "text", value: "z".repeat(1000) })).toBe("1 line");
+    expect(describeToolOutcome("read_file", { type: "text", value: "1\tconst a = 1;" })).toBe("1 line");
+  });
+
+  test("deterministic and short for every realistic call", () => {
+    const rand = rng(42);
+    for (let i = 0; i < 500; i++) {
+      const call = realisticCall(rand, 3000);
+      const result = call.error ? { output: { type: "error-text" as const, value: call.output } } : text(call.output);
+      const line = digestToolCall({ toolName: call.name, input: call.input }, result);
+      expect(digestToolCall({ toolName: call.name, input: call.input }, result)).toBe(line);
+      expect(line.startsWith(call.name)).toBe(true);
+      expect(line.length).toBeLessThan(200);
+    }
+  });
+});
+
+describe("rollUpDigests", () => {
+  const d = (tool: string, subject: string, outcome: string) => digestOf({ toolName: tool, input: tool === "bash" ? { command: subject } : { path: subject } }, { output: { type: "text", value: outcome } });
+
+  test("counts per tool, failures, and the paths file-changing tools touched (most touched first)", () => {
+    const digests = [
+      d("read_file", "src/a.ts", "1\tx\n2\ty"),
+      d("edit_file", "src/b.ts", "Edited src/b.ts: replaced 1 occurrence."),
+      d("bash", "bun test", "Exit code 1\n 3 fail"),
+      d("edit_file", "src/c.ts", "Edited src/c.ts."),
+      d("edit_file", "src/c.ts", "Edited src/c.ts."),
+      d("bash", "ls", "Exit code 0\na"),
+      d("bash", "bun test", "Exit code 0\n 0 fail"),
+    ];
+    expect(rollUpDigests(digests)).toBe("7 earlier calls, condensed: edit_file ×3 on 2 paths (src/c.ts, src/b.ts), bash ×3 (1 failed), read_file ×1");
+  });
+
+  test("bounded whatever the number of calls and tools", () => {
+    const many = Array.from({ length: 5_000 }, (_, i) => d(`tool_${i % 40}`, `src/file${i}.ts`, "ok"));
+    many.push(...Array.from({ length: 500 }, (_, i) => d("write_file", `src/new${i}.ts`, "Created.")));
+    const line = rollUpDigests(many);
+    expect(line).toStartWith("5,500 earlier calls, condensed: write_file ×500 on 500 paths (src/new0.ts, src/new1.ts, src/new2.ts, src/new3.ts, src/new4.ts, …)");
+    expect(line).toEndWith("calls to 31 other tools");
+    expect(line.length).toBeLessThan(600);
+  });
+});

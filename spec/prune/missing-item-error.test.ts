@@ -1,0 +1,63 @@
+import { describe, expect, test } from "bun:test";
+import { existsSync, readdirSync, readFileSync } from "node:fs";
+import { join } from "node:path";
+import { APICallError, RetryError } from "ai";
+import { MISSING_ITEM_NOTICE, isMissingItemError, missingItemId } from "../../lib/prune/missing-item-error.ts";
+
+/** The recorded provider errors (shared fixtures); the tests skip when they are not present. */
+const ERRORS_DIR = "/work/shared/fixtures/openai/errors";
+const fixtures = existsSync(ERRORS_DIR)
+  ? readdirSync(ERRORS_DIR)
+      .filter((f) => /^\d{3}-.*\.json$/.test(f) && !f.endsWith(".headers.json"))
+      .map((file) => ({ file, status: Number(file.slice(0, 3)), body: readFileSync(join(ERRORS_DIR, file), "utf8") }))
+  : [];
+
+const apiError = (statusCode: number, responseBody: string) =>
+  new APICallError({ message: "request failed", url: "https://api.openai.com/v1/responses", requestBodyValues: {}, statusCode, responseBody, isRetryable: false });
+
+describe.skipIf(fixtures.length === 0)("isMissingItemError on the recorded provider errors", () => {
+  test("every 404 'Item with id … not found' variant is recognised, with its item id", () => {
+    const missing = fixtures.filter((f) => f.file.startsWith("404-item-not-found"));
+    expect(missing.map((f) => f.file).sort()).toEqual(["404-item-not-found-store-false.json", "404-item-not-found-zdr.json", "404-item-not-found.json"]);
+    for (const f of missing) {
+      const error = apiError(f.status, f.body);
+      expect({ file: f.file, missing: isMissingItemError(error) }).toEqual({ file: f.file, missing: true });
+      expect(missingItemId(error)).toBe(JSON.parse(f.body).error.message.match(/'([^']+)'/)[1]);
+    }
+  });
+
+  test("no other recorded error is mistaken for it", () => {
+    for (const f of fixtures.filter((f) => !f.file.startsWith("404-item-not-found"))) {
+      const status = f.status === 200 ? 400 : f.status; // the in-stream error surfaces as a 400 APICallError
+      expect({ file: f.file, missing: isMissingItemError(apiError(status, f.body)) }).toEqual({ file: f.file, missing: false });
+    }
+  });
+
+  test("found through the SDK's RetryError too", () => {
+    const body = fixtures.find((f) => f.file === "404-item-not-found.json")!.body;
+    const retry = new RetryError({ message: "failed after 3 attempts", reason: "maxRetriesExceeded", errors: [apiError(404, body)] });
+    expect(isMissingItemError(retry)).toBe(true);
+  });
+});
+
+describe("isMissingItemError", () => {
+  const message = "Item with id 'msg_0ead8b004a3b165d0069436a6b6834819896da85b63b196a3f' not found.";
+
+  test("needs a provider error with a 404 (or the SDK's in-stream 400) status", () => {
+    expect(isMissingItemError(apiError(404, JSON.stringify({ error: { message } })))).toBe(true);
+    expect(isMissingItemError(apiError(400, JSON.stringify({ error: { message } })))).toBe(true);
+    expect(isMissingItemError(apiError(500, JSON.stringify({ error: { message } })))).toBe(false);
+    expect(isMissingItemError(new Error(message))).toBe(false);
+    expect(isMissingItemError(undefined)).toBe(false);
+    expect(isMissingItemError("404")).toBe(false);
+  });
+
+  test("falls back to the error message when the body is not JSON or absent", () => {
+    const error = new APICallError({ message, url: "u", requestBodyValues: {}, statusCode: 404 });
+    expect(missingItemId(error)).toBe("msg_0ead8b004a3b165d0069436a6b6834819896da85b63b196a3f");
+  });
+
+  test("the notice is the spec's text", () => {
+    expect(MISSING_ITEM_NOTICE).toBe("the provider no longer had part of this session stored. Re-sent the history inline and carried on.");
+  });
+});

@@ -1,0 +1,187 @@
+import { describe, expect, test } from "bun:test";
+import type { ModelMessage } from "ai";
+import { DIGEST_HEADER } from "../../lib/prune/digest.ts";
+import { MAX_DIGEST_SHARE, PRUNE_LADDER, compactedEvent, pruneForWire, stripReasoning } from "../../lib/prune/prune.ts";
+import { detachOrphanedItems, dropOrphanedResults, stripItemIds } from "../../lib/prune/repair.ts";
+import { estimateTokens } from "../../lib/prune/tokens.ts";
+import { pruneToolContent } from "../../lib/prune/tool-content.ts";
+import { validateHistory } from "../../lib/prune/validate.ts";
+import { eventLine } from "../../lib/render.ts";
+import { callIdsIn, deepFreeze, idMaker, itemIdsIn, longToolLoop, randomHistory, step, user } from "./fixtures.ts";
+
+const partsOf = (m: ModelMessage) => (typeof m.content === "string" ? [] : (m.content as any[]));
+const digestLines = (messages: ModelMessage[]) =>
+  messages.flatMap(partsOf).flatMap((p) => (p.type === "text" && p.text.startsWith(DIGEST_HEADER) ? p.text.split("\n").slice(1) : []));
+const hasReasoning = (messages: ModelMessage[]) => messages.flatMap(partsOf).some((p) => p.type === "reasoning");
+/** The size of the wire at one rung (no digest budget): what the ladder compares. */
+const sizeAtRung = (history: ModelMessage[], rung: number) =>
+  estimateTokens(dropOrphanedResults(pruneToolContent(stripItemIds(detachOrphanedItems(stripReasoning(history))), { keepLast: rung }).messages));
+
+describe("pruneForWire", () => {
+  test("under the threshold the history goes out unchanged (the same array)", () => {
+    const history = deepFreeze(longToolLoop({ steps: 20 }));
+    const tokens = estimateTokens(history);
+    const { messages, report } = pruneForWire(history, { thresholdTokens: tokens });
+    expect(messages).toBe(history);
+    expect(report).toEqual({ pruned: false, before: history.length, after: history.length, tokensBefore: tokens, tokensAfter: tokens, strippedReasoning: false, digested: 0, rolledUp: 0, fits: true });
+    expect(compactedEvent(report)).toBeUndefined();
+  });
+
+  test("reasoning is stripped first; when that is enough every tool call and result is kept, inline", () => {
+    const history = deepFreeze(longToolLoop({ steps: 40, encrypted: true }));
+    const strippedTokens = estimateTokens(stripReasoning(history));
+    const { messages, report } = pruneForWire(history, { thresholdTokens: strippedTokens });
+    expect(report).toMatchObject({ pruned: true, strippedReasoning: true, digested: 0, fits: true });
+    expect(report.rung).toBeUndefined();
+    expect(hasReasoning(messages)).toBe(false);
+    expect(itemIdsIn(messages)).toEqual([]);
+    expect(callIdsIn(messages)).toEqual(callIdsIn(history));
+    expect(messages.filter((m) => m.role === "tool")).toHaveLength(history.filter((m) => m.role === "tool").length);
+    expect(validateHistory(messages)).toEqual([]);
+  });
+
+  test("the ladder picks the first rung that fits", () => {
+    // Every result is big, so the digest stays well within its share at every rung and only the ladder decides.
+    const ids = idMaker();
+    const history = deepFreeze([
+      user("read everything"),
+      ...Array.from({ length: 60 }, (_, i) => step(ids, "responses", { reasoning: "r", calls: [{ name: "read_file", input: { path: `f${i}.ts` }, output: "x".repeat(8_000) }] })).flat(),
+    ]);
+    const sizes = PRUNE_LADDER.map((rung) => sizeAtRung(history, rung));
+    for (let i = 1; i < sizes.length; i++) expect(sizes[i]!).toBeLessThan(sizes[i - 1]!);
+    PRUNE_LADDER.forEach((rung, i) => {
+      const { messages, report } = pruneForWire(history, { thresholdTokens: sizes[i]! });
+      expect(report).toMatchObject({ rung, fits: true, tokensAfter: sizes[i], rolledUp: 0 });
+      // One token less and this rung no longer fits: the next one is used.
+      if (i + 1 < PRUNE_LADDER.length) expect(pruneForWire(history, { thresholdTokens: sizes[i]! - 1 }).report.rung).toBe(PRUNE_LADDER[i + 1]);
+      // The last `rung` messages keep their tool content exactly.
+      const tail = messages.slice(-rung);
+      expect(callIdsIn(tail)).toEqual(callIdsIn(stripReasoning(history).slice(-rung)));
+    });
+  });
+
+  test("when even the last rung is too big, the smallest wire is sent and the report says so", () => {
+    const history = deepFreeze(longToolLoop({ steps: 30 }));
+    const { messages, report } = pruneForWire(history, { thresholdTokens: 10 });
+    expect(report).toMatchObject({ pruned: true, fits: false, rung: 4 });
+    expect(report.tokensAfter).toBe(estimateTokens(messages));
+    for (const rung of PRUNE_LADDER) expect(report.tokensAfter).toBeLessThanOrEqual(pruneForWire(history, { thresholdTokens: 10, ladder: [rung] }).report.tokensAfter);
+    expect(validateHistory(messages)).toEqual([]);
+  });
+
+  test("chat-style history without reasoning goes straight to the ladder", () => {
+    const history = deepFreeze(longToolLoop({ steps: 80, style: "chat" }));
+    const { messages, report } = pruneForWire(history, { thresholdTokens: Math.floor(estimateTokens(history) / 3) });
+    expect(report.strippedReasoning).toBe(false);
+    expect(report.rung).toBeDefined();
+    expect(report.fits).toBe(true);
+    expect(validateHistory(messages)).toEqual([]);
+  });
+
+  test("a cut inside a parallel group moves back so the calls keep their results", () => {
+    const ids = idMaker();
+    const ls = (n: number) => ({ name: "bash", input: { command: `ls ${n}` }, output: "Exit code 0\n" + "x".repeat(2000) });
+    const history = deepFreeze([
+      user("go"),
+      ...step(ids, "responses", { reasoning: "r", calls: [ls(1)] }),
+      ...step(ids, "responses", { reasoning: "r", text: "three at once", calls: [ls(2), ls(3), ls(4)] }),
+      ...step(ids, "responses", { reasoning: "r", text: "done" }),
+    ]);
+    // keepLast 2 would start the window at the tool message answering the three calls.
+    const { messages, report } = pruneForWire(history, { thresholdTokens: 100, ladder: [2] });
+    expect(validateHistory(messages)).toEqual([]);
+    expect(callIdsIn(messages)).toEqual(callIdsIn(history).slice(1));
+    expect(report.digested).toBe(1);
+    expect(digestLines(messages)).toEqual(['- bash "ls 1" → exit 0, 1 line of output']);
+  });
+
+  test("a 300-step session at the default threshold: fits, digests what it removed, reports once-per-turn numbers", () => {
+    const history = deepFreeze(longToolLoop({ steps: 300, outputChars: 3000 }));
+    expect(estimateTokens(stripReasoning(history))).toBeGreaterThan(120_000);
+    const { messages, report } = pruneForWire(history);
+    expect(report.fits).toBe(true);
+    expect(report.tokensAfter).toBeLessThanOrEqual(120_000);
+    expect(report.rung).toBeDefined();
+    expect(validateHistory(messages)).toEqual([]);
+    expect(itemIdsIn(messages)).toEqual([]);
+    expect(messages.filter((m) => m.role === "user")).toEqual(history.filter((m) => m.role === "user"));
+    // Nothing the model did vanishes: each call is on the wire or in a digest line.
+    const lines = digestLines(messages);
+    expect(lines).toHaveLength(report.digested);
+    expect(callIdsIn(messages).length + report.digested).toBe(callIdsIn(history).length);
+    // The digest is small: a line per call, well under the threshold it has to fit in.
+    const digestChars = lines.join("\n").length;
+    expect(digestChars / lines.length).toBeLessThan(120);
+    expect(digestChars / 4).toBeLessThan(120_000 / 10);
+    const event = compactedEvent(report)!;
+    expect(event).toEqual({ type: "compacted", before: history.length, after: messages.length });
+    expect(eventLine(event)).toBe(`context compacted: ${history.length} messages pruned to ${messages.length} on the wire`);
+  });
+
+  test("the digested wire still fits when the threshold is tight", () => {
+    const history = deepFreeze(longToolLoop({ steps: 300 }));
+    for (const threshold of [6_000, 10_000, 20_000, 40_000, 80_000]) {
+      const { messages, report } = pruneForWire(history, { thresholdTokens: threshold });
+      expect({ threshold, fits: report.fits }).toEqual({ threshold, fits: true });
+      expect(estimateTokens(messages)).toBeLessThanOrEqual(threshold);
+      expect(Math.ceil(JSON.stringify(messages).length / 4)).toBe(report.tokensAfter);
+    }
+  });
+
+  test("a very long session: the oldest digest lines are rolled up so the digest keeps to its share", () => {
+    const history = deepFreeze(longToolLoop({ steps: 4_000, outputChars: 800 }));
+    const { messages, report } = pruneForWire(history);
+    expect(report).toMatchObject({ fits: true, rung: 64 });
+    expect(report.rolledUp).toBeGreaterThan(0);
+    expect(report.rolledUp % 20).toBe(0); // the boundary moves in steps, so the prefix rarely changes
+    const lines = digestLines(messages);
+    expect(lines).toHaveLength(report.digested - report.rolledUp + 1);
+    expect(lines[0]).toMatch(/^- [\d,]+ earlier calls, condensed: /);
+    expect(lines[0]).toContain("edit_file ×");
+    expect(lines[0]!.length).toBeLessThan(600);
+    expect(lines.join("\n").length).toBeLessThanOrEqual(120_000 * 4 * MAX_DIGEST_SHARE + 600);
+    expect(validateHistory(messages)).toEqual([]);
+  });
+
+  test("the pruned prefix is the same from one step to the next (prompt caching)", () => {
+    const history = longToolLoop({ steps: 120 });
+    const a = pruneForWire(history, { thresholdTokens: 30_000, ladder: [16] }).messages;
+    const b = pruneForWire([...history, ...step(idMaker("ffffffff"), "responses", { reasoning: "r", text: "more" })], { thresholdTokens: 30_000, ladder: [16] }).messages;
+    const prefix = JSON.stringify(a.slice(0, 2)).slice(0, -5); // the merged message may gain lines or parts at its end
+    expect(JSON.stringify(b.slice(0, 2)).startsWith(prefix)).toBe(true);
+  });
+
+  test("property: over many random histories and thresholds, no call is separated from its result, no user message is lost, the input is untouched", () => {
+    let pruned = 0;
+    let laddered = 0;
+    for (let seed = 1; seed <= 300; seed++) {
+      const history = deepFreeze(randomHistory(seed, { maxTurns: 6, maxSteps: 20 }));
+      const snapshot = JSON.stringify(history);
+      const total = estimateTokens(history);
+      const users = history.filter((m) => m.role === "user");
+      for (const fraction of [1.1, 1, 0.9, 0.6, 0.3, 0.1, 0.02, 0]) {
+        const thresholdTokens = Math.floor(total * fraction);
+        const { messages, report } = pruneForWire(history, { thresholdTokens });
+        const where = { seed, fraction };
+        expect({ ...where, violations: validateHistory(messages, { allowPendingCalls: true }) }).toEqual({ ...where, violations: [] });
+        expect(messages.filter((m) => m.role === "user")).toEqual(users);
+        expect(report.after).toBe(messages.length);
+        expect(report.tokensAfter).toBe(Math.ceil(JSON.stringify(messages).length / 4));
+        expect(report.fits).toBe(report.tokensAfter <= thresholdTokens);
+        if (!report.pruned) {
+          expect(messages).toBe(history);
+          continue;
+        }
+        pruned++;
+        if (report.rung !== undefined) laddered++;
+        expect(itemIdsIn(messages)).toEqual([]);
+        expect(hasReasoning(messages)).toBe(false);
+        expect(callIdsIn(messages).length + report.digested).toBe(callIdsIn(history).length);
+        expect(digestLines(messages)).toHaveLength(report.digested - report.rolledUp + (report.rolledUp > 0 ? 1 : 0));
+      }
+      expect(JSON.stringify(history)).toBe(snapshot);
+    }
+    expect(pruned).toBeGreaterThan(1000);
+    expect(laddered).toBeGreaterThan(500);
+  });
+});

@@ -1,9 +1,10 @@
+import { homedir } from "node:os";
 import type { AgentEvent, TurnStatus } from "../lib/events.ts";
 import { ShiroError } from "../lib/errors.ts";
 import { eventLine } from "../lib/render.ts";
 import { loadRuntime } from "../lib/agent/runtime.ts";
 import { startConversation, type SessionChoice } from "../lib/agent/start.ts";
-import type { Approver } from "../lib/agent/sdk-tools.ts";
+import { createPermissionPolicy } from "../lib/permissions/index.ts";
 import { renderTodos } from "../lib/notebook/render.ts";
 import { costUsd, formatUsd } from "../lib/sessions/pricing.ts";
 import type { MainArgs } from "./args.ts";
@@ -63,13 +64,14 @@ export async function runHeadless(args: MainArgs, processEnv: Record<string, str
     process.stderr.write(line + "\n");
   };
 
-  const approve: Approver = async ({ tool }) => {
-    if (!tool.mutates || args.yolo) return { allow: true };
-    return {
-      allow: false,
-      reason: `${tool.name} changes files or runs commands, and shiro is running headless without --yolo. Do not retry it; explain what you would do instead.`,
-    };
-  };
+  const policy = createPermissionPolicy({
+    config: runtime.config,
+    root: runtime.env.root,
+    cwd: runtime.env.cwd,
+    home: processEnv.HOME || homedir(),
+    yolo: args.yolo,
+    interactive: false,
+  });
 
   const { conversation, live, notices } = await startConversation({
     runtime,
@@ -107,7 +109,8 @@ export async function runHeadless(args: MainArgs, processEnv: Record<string, str
   const onSignal = () => controller.abort();
   process.once("SIGINT", onSignal);
   process.once("SIGTERM", onSignal);
-  const result = await conversation.runPrompt(prompt, { emit, approve, signal: controller.signal });
+  policy.startTurn();
+  const result = await conversation.runPrompt(prompt, { emit, approve: policy.approve, signal: controller.signal });
   process.off("SIGINT", onSignal);
   process.off("SIGTERM", onSignal);
   stopWatchingTodos();

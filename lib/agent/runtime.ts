@@ -1,6 +1,7 @@
 import type { LanguageModel } from "ai";
 import { configPath, loadConfigFile, shiroHome } from "../config/load.ts";
 import { resolveSettings, type Flags, type Settings } from "../config/resolve.ts";
+import type { ConfigFile } from "../config/schema.ts";
 import { createModel } from "../model.ts";
 import { findProjectRoot, loadProjectDocs, type ProjectDoc } from "./project-docs.ts";
 import type { Environment } from "./instructions.ts";
@@ -8,6 +9,8 @@ import type { Environment } from "./instructions.ts";
 /** Everything a session needs that comes from outside: settings, model, where it runs. */
 export type Runtime = {
   home: string;
+  /** The validated config file (permission rules, guard exceptions, …). */
+  config: ConfigFile;
   settings: Settings;
   model: LanguageModel;
   env: Environment;
@@ -28,5 +31,5 @@ export async function loadRuntime(flags: Flags, processEnv: Record<string, strin
     platform: `${process.platform} ${process.arch}`,
     shell: "bash",
   };
-  return { home, settings, model, env, projectDocs: await loadProjectDocs(root, cwd) };
+  return { home, config, settings, model, env, projectDocs: await loadProjectDocs(root, cwd) };
 }

@@ -1,5 +1,6 @@
 import * as v from "valibot";
 import { PRESET_NAMES } from "./presets.ts";
+import { GuardConfig, PermissionConfig } from "../permissions/schema.ts";
 
 /**
  * The config file, `$SHIRO_HOME/config.json`. Strict: an unknown field is an error, so a typo
@@ -16,5 +17,7 @@ export const ConfigFile = v.strictObject({
   maxRetries: v.optional(v.pipe(v.number("must be a number"), v.integer("must be a whole number"), v.minValue(0, "must be 0 or more"))),
   compactAtTokens: v.optional(v.pipe(v.number("must be a number"), v.integer("must be a whole number"), v.minValue(1000, "must be at least 1000"))),
   maxSpendUsd: v.optional(v.pipe(v.number("must be a number"), v.minValue(0, "must be 0 or more"))),
+  permission: v.optional(PermissionConfig),
+  guard: v.optional(GuardConfig),
 });
 export type ConfigFile = v.InferOutput<typeof ConfigFile>;

@@ -1,0 +1,53 @@
+import { SHELLS, shellScript, unwrapCommand } from "./invocation.ts";
+import { parseShell, type ShellCommand } from "./shell-parse.ts";
+
+/** One simple command of a bash line, for permission rules and "always" grants. */
+export type CommandPart = {
+  /** As written, redirections included, heredoc bodies left out: `npm test 2>&1`. */
+  source: string;
+  /** The first word after variable assignments, quotes removed: `git`, `./run.sh`, `sudo`. */
+  program: string | undefined;
+  /** Writes a file through `>`/`>>` (other than /dev/null or another descriptor). */
+  writesFile: boolean;
+};
+
+const MAX_NESTING = 6;
+const ASSIGNMENT = /^[A-Za-z_][A-Za-z0-9_]*(\[[^\]]*\])?\+?=/;
+const DIRECTORY_ONLY = new Set(["cd", "pushd", "popd"]);
+
+/**
+ * Every simple command a bash line runs, including those inside `$(…)`, backticks, `bash -c "…"`,
+ * `eval` and heredocs fed to a shell. `cd`, `pushd` and `popd` are left out: they change nothing
+ * by themselves. Text nested too deeply to read comes back whole, with no program, so that no
+ * grant covers it. Pure.
+ */
+export function commandParts(command: string, depth = 0): CommandPart[] {
+  if (depth > MAX_NESTING) return [{ source: command.trim(), program: undefined, writesFile: true }];
+  const parsed = parseShell(command);
+  const parts: CommandPart[] = [];
+  for (const simple of parsed.commands) {
+    const program = simple.words.find((word) => !ASSIGNMENT.test(word.text))?.text;
+    if (program !== undefined && DIRECTORY_ONLY.has(program)) continue;
+    parts.push({ source: simple.source, program, writesFile: writesFile(simple) });
+    for (const script of scriptsRunBy(simple)) parts.push(...commandParts(script, depth + 1));
+  }
+  for (const inner of parsed.substitutions) parts.push(...commandParts(inner, depth + 1));
+  return parts;
+}
+
+function writesFile(command: ShellCommand): boolean {
+  return command.redirects.some((redirect) => {
+    if (!redirect.op.includes(">")) return false;
+    const target = redirect.target?.text ?? "";
+    return !(target === "/dev/null" || (redirect.op.endsWith("&") && /^(\d+|-)$/.test(target)));
+  });
+}
+
+function scriptsRunBy(command: ShellCommand): string[] {
+  const inv = unwrapCommand(command.words);
+  if (!inv) return [];
+  if (inv.name === "eval") return [inv.args.map((arg) => arg.text).join(" ")];
+  if (!SHELLS.has(inv.name)) return [];
+  const script = shellScript(inv.args);
+  return script !== undefined ? [script] : [...command.heredocs];
+}

@@ -1,0 +1,65 @@
+import { posix } from "node:path";
+import { commandParts } from "./command-parts.ts";
+import { defaultDecision, isProtectedSecret } from "./defaults.ts";
+import { lastMatchingRule, type PermissionRule } from "./rules.ts";
+import type { Decision } from "./schema.ts";
+
+/** The outcome of the rules for one call, and what decided it. */
+export type Verdict = {
+  decision: Decision;
+  /** The config rule that decided; undefined when the default did. */
+  rule?: PermissionRule;
+  /** The subject (or, for bash, the piece of the command line) the deciding rule matched. */
+  matched: string;
+};
+
+/** Tools whose subject is a file path; their paths are matched relative to the workspace root. */
+const PATH_TOOLS = new Set(["read_file", "write_file", "edit_file", "multi_edit", "list_dir"]);
+
+const STRICTNESS: Record<Decision, number> = { allow: 0, ask: 1, deny: 2 };
+
+/**
+ * What the config rules (last match wins) or, failing them, the tool's default say about a call.
+ * A secrets file for read_file is denied before any rule is read. For bash each simple command
+ * in the line (nested ones included, `cd` left out) is judged on its own, the whole line too when
+ * a rule matches it, and the strictest answer wins: `"git status*": "allow"` does not let
+ * `git status; rm -rf src` through, and `"npm publish*": "deny"` also stops `cd pkg && npm publish`.
+ * Pure.
+ */
+export function decideCall(
+  rules: readonly PermissionRule[],
+  tool: { name: string; mutates: boolean },
+  subject: string,
+  where: { root: string; cwd: string },
+): Verdict {
+  if (isProtectedSecret(tool.name, subject)) return { decision: "deny", matched: subject };
+  if (tool.name !== "bash") {
+    const matched = PATH_TOOLS.has(tool.name) ? workspacePath(subject, where) : subject;
+    const rule = lastMatchingRule(rules, tool.name, matched);
+    return { decision: rule?.decision ?? defaultDecision(tool, matched), rule, matched };
+  }
+  // The whole line counts only through a rule that matches it; each simple command also gets the default.
+  const whole = subject.trim();
+  const wholeRule = lastMatchingRule(rules, tool.name, whole);
+  const verdicts: Verdict[] = wholeRule ? [{ decision: wholeRule.decision, rule: wholeRule, matched: whole }] : [];
+  const parts = [...new Set(commandParts(subject).map((part) => part.source))];
+  for (const piece of parts.length > 0 ? parts : [whole]) {
+    const rule = lastMatchingRule(rules, tool.name, piece);
+    verdicts.push({ decision: rule?.decision ?? defaultDecision(tool, piece), rule, matched: piece });
+  }
+  let strictest = verdicts[0];
+  for (const verdict of verdicts) if (STRICTNESS[verdict.decision] > STRICTNESS[strictest!.decision]) strictest = verdict;
+  return strictest!;
+}
+
+/**
+ * A path as rules see it: relative to the workspace root with `/` separators (`src/a.ts`, `.` for
+ * the root), whether the model wrote `./src/a.ts`, `src/../src/a.ts` or the absolute path; paths
+ * outside the workspace stay absolute.
+ */
+export function workspacePath(path: string, where: { root: string; cwd: string }): string {
+  const abs = posix.resolve(where.cwd, path.replaceAll("\\", "/"));
+  const rel = posix.relative(where.root, abs);
+  if (rel === "") return ".";
+  return rel === ".." || rel.startsWith("../") || posix.isAbsolute(rel) ? abs : rel;
+}

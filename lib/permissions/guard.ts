@@ -1,0 +1,172 @@
+import { gitRefusal } from "./git-refusal.ts";
+import { SHELLS, shellScript, unwrapCommand, type Invocation } from "./invocation.ts";
+import { matchPattern } from "./match-pattern.ts";
+import { resolvePathWord, type Where } from "./path-word.ts";
+import { rmRefusal } from "./rm-refusal.ts";
+import { parseShell, pipelines, type ShellCommand } from "./shell-parse.ts";
+
+/** A bash command the guard will not let through, whatever the permission settings. */
+export type GuardRefusal = {
+  /** The piece that was refused, as written: one command, or a whole pipeline for `curl | sh`. */
+  command: string;
+  /** Why it destroys work, as a clause: "it deletes the workspace root /w itself". */
+  why: string;
+};
+
+export type GuardOptions = {
+  /** Workspace root: deletions must stay strictly inside it. */
+  root: string;
+  /** Where the command starts; defaults to root. */
+  cwd?: string;
+  /** Home directory, so `rm -rf ~/ws/build` can be judged; without it every `~` path is refused. */
+  home?: string;
+  /** Config `guard.allow`: a refused piece matching one of these patterns is let through. */
+  allow?: readonly string[];
+};
+
+/** Scripts inside scripts (`bash -c "sh -c '…'"`, `$(…)` in `$(…)`) deeper than this are refused unread. */
+const MAX_NESTING = 6;
+
+/** `name(){ name|name& }`. The body is bounded so a long line costs linear time; real fork bombs are short. */
+const FORK_BOMB = /(?:function\s+)?([^\s(){};|&<>]+)\s*(?:\(\s*\))?\s*\{[^}]{0,200}?\1\s*\|\s*\1\s*&/;
+const SQL_DESTROY = /\b(?:drop|truncate)\s+(?:table|database|schema)\b/i;
+const DOWNLOADERS = new Set(["curl", "wget", "fetch", "aria2c"]);
+const DOWNLOAD_SUBSTITUTION = /(?:\$\(|`|<\()\s*(?:sudo\s+)?(?:curl|wget)\b/;
+/** Device files that are not disks: writing to them loses nothing. */
+const HARMLESS_DEVICE = /^\/dev\/(?:null|zero|stdout|stderr|stdin|tty|fd\/\d+|shm\/.*)$/;
+/** Commands whose arguments are only text to show or search: a SQL statement in them is not run. */
+const INERT = new Set(["echo", "printf", "grep", "egrep", "fgrep", "rg", "ag", "ack", "cat", "head", "tail", "wc", "sort", "uniq", "tee", "less", "more"]);
+const INERT_GIT = new Set(["commit", "log", "show", "grep", "diff", "tag"]);
+const ASSIGNMENT = /^([A-Za-z_][A-Za-z0-9_]*)=([\s\S]*)$/;
+const DECLARE = new Set(["export", "local", "declare", "typeset", "readonly"]);
+const VARIABLE_COMMAND = /^\$(?:([A-Za-z_][A-Za-z0-9_]*)|\{([A-Za-z_][A-Za-z0-9_]*)\})$/;
+
+/** Literal values given to variables earlier in the line: `X="rm -rf /"; $X` runs rm. */
+type Variables = ReadonlyMap<string, string>;
+
+/**
+ * Checks a bash command line for things that destroy work: `rm -r`/`-f` outside the workspace or
+ * on its root, `git reset --hard`, `git clean -f`, forced `git push`, `git branch -D`, SQL `DROP` /
+ * `TRUNCATE`, `mkfs`, writes to disk devices, fork bombs and downloaded scripts piped into a shell.
+ * Compound commands, subshells, `$(…)`, backticks, `bash -c`, `eval`, heredocs fed to a shell and
+ * wrappers such as `sudo` and `env` are looked through. Pure; returns the first refusal that
+ * `allow` does not cover. A seatbelt, not a sandbox: what a script file or Makefile does is not seen.
+ */
+export function guardCommand(command: string, opts: GuardOptions): GuardRefusal | undefined {
+  const where: Where = { root: opts.root, cwd: opts.cwd ?? opts.root, home: opts.home };
+  const allowed = (refusal: GuardRefusal) => (opts.allow ?? []).some((pattern) => matchPattern(pattern, refusal.command));
+  return findRefusals(command, where, 0).find((refusal) => !allowed(refusal));
+}
+
+function findRefusals(src: string, start: Where, depth: number, known: Variables = new Map()): GuardRefusal[] {
+  if (depth > MAX_NESTING) return [{ command: src.trim(), why: "it nests scripts too deeply for shiro to check" }];
+  const refusals: GuardRefusal[] = [];
+  const bomb = FORK_BOMB.exec(src);
+  if (bomb) refusals.push({ command: src.trim(), why: "it is a fork bomb, which freezes the machine" });
+
+  const parsed = parseShell(src);
+  for (const inner of parsed.substitutions) refusals.push(...findRefusals(inner, start, depth + 1, known));
+
+  let where = start;
+  const variables = new Map(known);
+  for (const pipeline of pipelines(parsed.commands)) {
+    const invocations = pipeline.map((command) => unwrapCommand(command.words));
+    const pipelineText = pipeline.map((command) => command.source).join(" | ");
+
+    const downloader = invocations.findIndex((inv) => inv !== undefined && DOWNLOADERS.has(inv.name));
+    if (downloader !== -1 && invocations.slice(downloader + 1).some((inv) => inv !== undefined && SHELLS.has(inv.name))) {
+      refusals.push({ command: pipelineText, why: "it runs a script downloaded from the internet without anyone reading it" });
+    }
+    if (!isInertPipeline(invocations) && pipeline.some((command) => SQL_DESTROY.test(sqlText(command)))) {
+      refusals.push({ command: pipelineText, why: "it drops or empties a database table, schema or database" });
+    }
+
+    pipeline.forEach((command, index) => {
+      const inv = invocations[index];
+      for (const redirect of command.redirects) {
+        const target = redirect.target?.text ?? "";
+        if (/>/.test(redirect.op) && target.startsWith("/dev/") && !HARMLESS_DEVICE.test(target)) {
+          refusals.push({ command: command.source, why: `it writes straight to the device ${target}` });
+        }
+      }
+      recordAssignments(command, variables);
+      if (!inv) return;
+      const variable = VARIABLE_COMMAND.exec(command.words.find((word) => !ASSIGNMENT.test(word.text))?.text ?? "");
+      const value = variable ? variables.get(variable[1] ?? variable[2]!) : undefined;
+      if (value !== undefined) {
+        const expanded = [value, ...inv.args.map((arg) => arg.text)].join(" ");
+        refusals.push(...findRefusals(expanded, where, depth + 1, variables));
+        return;
+      }
+      if (inv.name === "cd" || inv.name === "pushd" || inv.name === "popd") {
+        where = { ...where, cwd: nextCwd(inv, where) };
+        return;
+      }
+      const why = invocationRefusal(inv, where);
+      if (why) refusals.push({ command: command.source, why });
+      for (const script of nestedScripts(inv, command)) refusals.push(...findRefusals(script, where, depth + 1, variables));
+    });
+  }
+  return refusals;
+}
+
+/** Remembers `X=value` and `export X=value` commands that assign and run nothing else. */
+function recordAssignments(command: ShellCommand, variables: Map<string, string>): void {
+  const words = DECLARE.has(command.words[0]?.text ?? "") ? command.words.slice(1) : command.words;
+  if (words.length === 0 || !words.every((word) => ASSIGNMENT.test(word.text))) return;
+  for (const word of words) {
+    const [, name, value] = ASSIGNMENT.exec(word.text)!;
+    variables.set(name!, value!);
+  }
+}
+
+function invocationRefusal(inv: Invocation, where: Where): string | undefined {
+  const { name, args } = inv;
+  if (name === "rm") return rmRefusal(args, where);
+  if (name === "git") return gitRefusal(args);
+  if (name.startsWith("mkfs") || name === "mke2fs") return "it formats a file system, erasing everything on it";
+  if (name === "dd") {
+    const device = args.find((arg) => arg.text.startsWith("of=/dev/") && !HARMLESS_DEVICE.test(arg.text.slice(3)));
+    return device ? `it writes straight to the device ${device.text.slice(3)}` : undefined;
+  }
+  if (SHELLS.has(name) || name === "source" || name === "." || name === "eval") {
+    if (args.some((arg) => DOWNLOAD_SUBSTITUTION.test(arg.text))) {
+      return "it runs a script downloaded from the internet without anyone reading it";
+    }
+  }
+  return undefined;
+}
+
+/** Script text a command runs on top of its own words: `bash -c "…"`, `eval …`, a heredoc fed to a shell. */
+function nestedScripts(inv: Invocation, command: ShellCommand): string[] {
+  if (inv.name === "eval") return [inv.args.map((arg) => arg.text).join(" ")];
+  if (!SHELLS.has(inv.name)) return [];
+  const script = shellScript(inv.args);
+  if (script !== undefined) return [script];
+  const hereStrings = command.redirects.filter((r) => r.op === "<<<" && r.target).map((r) => r.target!.text);
+  return [...command.heredocs, ...hereStrings];
+}
+
+/** A pipeline made only of commands that show or search text: SQL in it is a string, not a statement. */
+function isInertPipeline(invocations: readonly (Invocation | undefined)[]): boolean {
+  return invocations.every((inv) => {
+    if (!inv) return true;
+    if (inv.name === "git") return INERT_GIT.has(inv.args.find((arg) => !arg.text.startsWith("-"))?.text ?? "");
+    return INERT.has(inv.name);
+  });
+}
+
+function sqlText(command: ShellCommand): string {
+  return [command.source, ...command.heredocs].join("\n");
+}
+
+/** The working directory after `cd`/`pushd`/`popd`; undefined when it cannot be told from the text. */
+function nextCwd(inv: Invocation, where: Where): string | undefined {
+  if (inv.name === "popd") return undefined;
+  const target = inv.args.find((arg) => !/^-[LPe@]*$/.test(arg.text) || arg.text === "-");
+  if (!target) return where.home;
+  if (target.text === "-") return undefined;
+  const resolved = resolvePathWord(target.text, target, where);
+  if (resolved.kind === "home") return where.home;
+  return resolved.kind === "path" && !target.glob ? resolved.abs : undefined;
+}

@@ -1,0 +1,108 @@
+import type { Approval, Approver } from "../agent/sdk-tools.ts";
+import type { AnyTool } from "../tools/define.ts";
+import { decideCall } from "./decide.ts";
+import { guardCommand } from "./guard.ts";
+import { askFailedReason, declinedReason, denyReason, guardReason, headlessAskReason, repeatReason } from "./reasons.ts";
+import { REPEAT_LIMIT, createRepeatTracker } from "./repeat-guard.ts";
+import { flattenRules } from "./rules.ts";
+import type { PermissionSettings } from "./schema.ts";
+import { createSessionGrants, describeGrant, grantFor, type Grant } from "./session-grants.ts";
+
+export type AskAnswer = "once" | "always" | "deny";
+
+/** What the interactive loop is asked to put to the user. */
+export type PermissionQuestion = {
+  tool: AnyTool;
+  input: unknown;
+  subject: string;
+  id: string;
+  /** `approval`: the rules say ask. `repeat`: the model made the same call `count` times this turn. */
+  why: "approval" | "repeat";
+  count?: number;
+  /** What answering "always" allows for the rest of the session, e.g. "bash commands starting with git". */
+  always: string;
+};
+
+export type PermissionPolicyOptions = {
+  /** The loaded config file (only `permission` and `guard` are read). */
+  config: PermissionSettings;
+  /** Workspace root. */
+  root: string;
+  /** Where shiro was started; relative paths and bash commands start here. Defaults to root. */
+  cwd?: string;
+  /** Home directory, for judging `rm -rf ~/…`; without it every `~` target is refused. */
+  home?: string;
+  /** `--yolo`: `ask` becomes `allow`. Never reaches deny rules, the guard or the repeat guard. */
+  yolo: boolean;
+  /** True when a person can answer questions; `ask` must then be given. */
+  interactive: boolean;
+  /** Puts a question to the user. Should not throw; if it does, the call is denied. */
+  ask?: (question: PermissionQuestion) => Promise<AskAnswer>;
+};
+
+export type PermissionPolicy = {
+  /** Pass as the turn's approver. */
+  approve: Approver;
+  /** Call at the start of every user turn: the repeat guard counts per turn. */
+  startTurn(): void;
+  /** The session's "always" grants so far (memory only). */
+  grants(): readonly Grant[];
+};
+
+/**
+ * The decision engine every tool call goes through, in this order:
+ * 1. the guard (bash only; every mode, --yolo included),
+ * 2. deny rules and deny defaults (nothing overrides them),
+ * 3. the repeat guard (the third identical call in a turn asks; headless: denied),
+ * 4. allow, or ask: granted by an earlier "always", by --yolo, by the user, or denied headless.
+ */
+export function createPermissionPolicy(opts: PermissionPolicyOptions): PermissionPolicy {
+  const rules = flattenRules(opts.config.permission);
+  const where = { root: opts.root, cwd: opts.cwd ?? opts.root };
+  const guardAllow = opts.config.guard?.allow ?? [];
+  const repeats = createRepeatTracker();
+  const grants = createSessionGrants();
+  const ask = opts.interactive ? opts.ask : undefined;
+  const allow: Approval = { allow: true };
+  const deny = (reason: string): Approval => ({ allow: false, reason });
+
+  const askUser = async (question: PermissionQuestion): Promise<AskAnswer | Error> => {
+    try {
+      return await ask!(question);
+    } catch (error) {
+      return error instanceof Error ? error : new Error(String(error));
+    }
+  };
+
+  const approve: Approver = async ({ tool, input, subject, id }) => {
+    if (tool.name === "bash" && subject) {
+      const refusal = guardCommand(subject, { root: where.root, cwd: where.cwd, home: opts.home, allow: guardAllow });
+      if (refusal) return deny(guardReason(refusal));
+    }
+
+    const verdict = decideCall(rules, tool, subject, where);
+    if (verdict.decision === "deny") return deny(denyReason(tool.name, subject, verdict));
+
+    const needsApproval = verdict.decision === "ask" && !grants.covers(tool.name, subject) && !opts.yolo;
+    const always = () => grantFor(tool.name, subject);
+    const count = repeats.record(tool, input);
+    if (count >= REPEAT_LIMIT) {
+      if (!ask) return deny(repeatReason(tool.name, count, false));
+      const answer = await askUser({ tool, input, subject, id, why: "repeat", count, always: describeGrant(always()) });
+      if (answer instanceof Error) return deny(askFailedReason(tool.name, answer));
+      if (answer === "deny") return deny(repeatReason(tool.name, count, true));
+      if (answer === "always" && needsApproval) grants.add(always());
+      return allow;
+    }
+
+    if (!needsApproval) return allow;
+    if (!ask) return deny(headlessAskReason(tool.name));
+    const answer = await askUser({ tool, input, subject, id, why: "approval", always: describeGrant(always()) });
+    if (answer instanceof Error) return deny(askFailedReason(tool.name, answer));
+    if (answer === "deny") return deny(declinedReason(tool.name));
+    if (answer === "always") grants.add(always());
+    return allow;
+  };
+
+  return { approve, startTurn: () => repeats.reset(), grants: () => grants.list() };
+}

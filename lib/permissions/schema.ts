@@ -1,0 +1,56 @@
+import * as v from "valibot";
+
+/** What a rule says about a call. Anything else is rejected when the config is loaded. */
+export const Decision = v.picklist(
+  ["allow", "ask", "deny"],
+  (issue) => `must be "allow", "ask" or "deny" (got ${issue.received})`,
+);
+export type Decision = v.InferOutput<typeof Decision>;
+
+/** A JSON object, not an array (valibot's record would take `["allow"]` as `{ "0": "allow" }`). */
+const plainObject = (message: string) =>
+  v.custom<Record<string, unknown>>((input) => typeof input === "object" && input !== null && !Array.isArray(input), message);
+
+/** Subject pattern → decision, e.g. `{ "*": "ask", "git status*": "allow" }`. */
+export const SubjectRules = v.pipe(
+  plainObject('must be "allow", "ask", "deny" or an object of patterns → decisions'),
+  v.record(v.string(), Decision),
+);
+export type SubjectRules = v.InferOutput<typeof SubjectRules>;
+
+/**
+ * Config `permission`: tool name or tool glob → a decision for every call of that tool, or an
+ * object of subject patterns → decisions. Key order matters (the last matching rule wins), and
+ * valibot's record keeps it. Each value is parsed by the one schema that fits its type, so a typo
+ * deep inside is reported with its full path ("permission.bash.git push*") and the word it got.
+ */
+export const PermissionConfig = v.pipe(
+  plainObject("must be an object of tool names → decisions"),
+  v.record(
+    v.string(),
+    v.lazy((input) => (typeof input === "string" ? Decision : SubjectRules)),
+  ),
+);
+export type PermissionConfig = v.InferOutput<typeof PermissionConfig>;
+
+/** A guard.allow entry must name something: a pattern of only wildcards would switch the guard off. */
+const GuardAllowPattern = v.pipe(
+  v.string("must be a string pattern such as \"git push --force-with-lease*\""),
+  v.check(
+    (pattern) => /[^*?\s]/.test(pattern),
+    "must name a command (a pattern of only wildcards would turn the guard off; shiro has no switch for that)",
+  ),
+);
+
+/** Config `guard`: `allow` lists patterns for refusals the user accepts, matched against the refused command. */
+export const GuardConfig = v.strictObject(
+  {
+    allow: v.optional(v.array(GuardAllowPattern, "must be a list of patterns")),
+  },
+  (issue) =>
+    issue.expected === "never" ? `has an unknown field; only "allow" is supported` : `must be an object such as { "allow": ["…"] }`,
+);
+export type GuardConfig = v.InferOutput<typeof GuardConfig>;
+
+/** The part of the config file the permission policy reads. */
+export type PermissionSettings = { permission?: PermissionConfig; guard?: GuardConfig };

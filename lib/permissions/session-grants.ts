@@ -1,0 +1,60 @@
+import { commandParts } from "./command-parts.ts";
+import { matchPattern } from "./match-pattern.ts";
+
+/** An "always" answer: the whole tool, or for bash the commands starting with one program (`git *`). */
+export type Grant = { tool: string; pattern?: string };
+
+/**
+ * "Always" answers for one session. Held in memory only and never written anywhere, so they end
+ * with the process. They turn an `ask` into `allow`; the policy consults them only after deny
+ * rules, so a grant can never lift a `deny`.
+ */
+export type SessionGrants = {
+  add(grant: Grant): void;
+  covers(tool: string, subject: string): boolean;
+  list(): readonly Grant[];
+};
+
+export function createSessionGrants(): SessionGrants {
+  const grants: Grant[] = [];
+  return {
+    add(grant) {
+      if (!grants.some((g) => g.tool === grant.tool && g.pattern === grant.pattern)) grants.push({ ...grant });
+    },
+    covers(tool, subject) {
+      const mine = grants.filter((grant) => grant.tool === tool);
+      if (mine.some((grant) => grant.pattern === undefined)) return true;
+      if (tool !== "bash" || mine.length === 0) return false;
+      // Every command in the line must be covered, and none may write files by redirection.
+      const parts = commandParts(subject);
+      return (
+        parts.length > 0 &&
+        parts.every(
+          (part) =>
+            part.program !== undefined &&
+            !part.writesFile &&
+            mine.some((grant) => grant.pattern !== undefined && (programOf(grant.pattern) === part.program || matchPattern(grant.pattern, part.source))),
+        )
+      );
+    },
+    list: () => grants.map((grant) => ({ ...grant })),
+  };
+}
+
+/** What "always" grants for this call: bash → the first program of the command (`git *`); any other tool → all of it. */
+export function grantFor(tool: string, subject: string): Grant {
+  if (tool !== "bash") return { tool };
+  const program = commandParts(subject)[0]?.program;
+  return program ? { tool, pattern: `${program} *` } : { tool, pattern: subject.trim() };
+}
+
+/** A grant in words, for the question and the screen: "bash commands starting with git". */
+export function describeGrant(grant: Grant): string {
+  if (grant.pattern === undefined) return `every ${grant.tool} call`;
+  const program = programOf(grant.pattern);
+  return program ? `${grant.tool} commands starting with ${program}` : `${grant.tool} ${grant.pattern}`;
+}
+
+function programOf(pattern: string): string | undefined {
+  return pattern.endsWith(" *") ? pattern.slice(0, -2) : undefined;
+}

@@ -35,8 +35,10 @@ async function main(argv: string[]): Promise<number> {
     return runHeadless(args, process.env);
   }
   if (args.json) throw new ShiroError("usage", '--json is for headless runs: add -p "your request" or pipe the prompt in.');
-  const { runRepl } = await import("./repl.ts");
-  return runRepl(args, process.env);
+  throw new ShiroError(
+    "usage",
+    'the interactive loop is not available in this build yet. Run a prompt headless: shiro -p "your request"',
+  );
 }
 
 function report(error: unknown, debug: boolean): number {

@@ -55,12 +55,11 @@ function report(error: unknown, debug: boolean): number {
 }
 
 const argv = process.argv.slice(2);
-const debug = argv.includes("--debug");
-let code: number;
-try {
-  code = await main(argv);
-} catch (error) {
-  code = report(error, debug);
-}
-// Let stdout drain (it may be a pipe) before leaving.
-process.stdout.write("", () => process.exit(code));
+// No top-level await: the binary is compiled to bytecode, which needs a plain script, and that
+// is what makes start-up fast.
+main(argv)
+  .catch((error: unknown) => report(error, argv.includes("--debug")))
+  .then((code) => {
+    // Let stdout drain (it may be a pipe) before leaving.
+    process.stdout.write("", () => process.exit(code));
+  });

@@ -30,7 +30,7 @@ const rows: [string, string][] = [];
     times.push(performance.now() - t0);
     rss = Math.max(rss, child.resourceUsage()?.maxRSS ?? 0);
   }
-  rows.push(["shiro --version (median of 20)", `${median(times).toFixed(1)} ms, peak RSS ${(rss / 1024).toFixed(0)} MB`]);
+  rows.push(["shiro --version (median of 20)", `${median(times).toFixed(1)} ms, peak RSS ${(rss / 1024 / 1024).toFixed(0)} MB`]);
 }
 
 // 2. -p: process start to the first request reaching the server.
@@ -52,7 +52,8 @@ const rows: [string, string][] = [];
 {
   const steps = 20;
   const replies: Reply[] = [];
-  for (let i = 0; i < steps - 1; i++) replies.push({ toolCalls: [{ name: "list_dir", input: { path: "." } }] });
+  // Distinct inputs: identical calls would trip the repeat guard and not run.
+  for (let i = 0; i < steps - 1; i++) replies.push({ toolCalls: [{ name: "grep", input: { pattern: `needle-${i}` } }] });
   replies.push({ text: "done" });
   const single = await startFakeServer({ replies: [{ text: "ok" }] });
   const t1 = performance.now();
@@ -66,7 +67,7 @@ const rows: [string, string][] = [];
   const code = await child.exited;
   const total = performance.now() - t0;
   await server.close();
-  rows.push([`${steps}-step tool loop (exit ${code})`, `${total.toFixed(0)} ms total, ${((total - oneStep) / (steps - 1)).toFixed(1)} ms per extra step, peak RSS ${((child.resourceUsage()?.maxRSS ?? 0) / 1024).toFixed(0)} MB`]);
+  rows.push([`${steps}-step tool loop (exit ${code})`, `${total.toFixed(0)} ms total, ${((total - oneStep) / (steps - 1)).toFixed(1)} ms per extra step, peak RSS ${((child.resourceUsage()?.maxRSS ?? 0) / 1024 / 1024).toFixed(0)} MB`]);
 }
 
 // 4. Library figures: project memory.

@@ -14,6 +14,7 @@ const result = await Bun.build({
   entrypoints: [join(root, "cmd", "shiro.ts")],
   compile: { outfile },
   minify: true,
+  bytecode: true,
   sourcemap: "linked",
   target: "bun",
 });

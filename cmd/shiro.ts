@@ -35,10 +35,8 @@ async function main(argv: string[]): Promise<number> {
     return runHeadless(args, process.env);
   }
   if (args.json) throw new ShiroError("usage", '--json is for headless runs: add -p "your request" or pipe the prompt in.');
-  throw new ShiroError(
-    "usage",
-    'the interactive loop is not available in this build yet. Run a prompt headless: shiro -p "your request"',
-  );
+  const [{ runRepl }, { replServices }] = await Promise.all([import("./repl.ts"), import("./repl-services.ts")]);
+  return runRepl(args, process.env, replServices(args, process.env));
 }
 
 function report(error: unknown, debug: boolean): number {

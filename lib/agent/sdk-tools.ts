@@ -3,7 +3,12 @@ import { toJsonSchema } from "@valibot/to-json-schema";
 import type { EventSink } from "../events.ts";
 import { runTool, type AnyTool } from "../tools/define.ts";
 
-export type Approval = { allow: true } | { allow: false; reason: string };
+/**
+ * `signal`, when given with an allow, stops this one call without stopping the turn (the
+ * interactive loop's ctrl-c on a running bash): the tool sees it aborted and reports an
+ * interrupted result the model can read, and the turn goes on.
+ */
+export type Approval = { allow: true; signal?: AbortSignal } | { allow: false; reason: string };
 
 /** Decides whether a call may run. Asked for every call, before it runs. */
 export type Approver = (call: { tool: AnyTool; input: unknown; subject: string; id: string }) => Promise<Approval>;
@@ -62,7 +67,7 @@ export function toSdkTools(
         const result = await runTool(def, input, {
           root: opts.root,
           cwd: opts.cwd,
-          signal: opts.signal,
+          signal: decision.signal ? AbortSignal.any([opts.signal, decision.signal]) : opts.signal,
           onOutput: (stream, chunk) => opts.emit({ type: "tool-output", id: toolCallId, tool: def.name, stream, chunk }),
         });
         opts.ledger.summaries.set(toolCallId, result.summary);

@@ -1,0 +1,103 @@
+import pkg from "../package.json" with { type: "json" };
+import { loadRuntime, type Runtime } from "../lib/agent/runtime.ts";
+import { openHistory } from "../lib/history.ts";
+import type { MainArgs } from "./args.ts";
+import { createRepl } from "./repl/controller.ts";
+import { createKeyDecoder } from "./repl/keys.ts";
+import { createScreen, type ScreenMode } from "./repl/screen.ts";
+import type { ReplServices } from "./repl/services.ts";
+import { colorEnabled, createTheme } from "./repl/theme.ts";
+
+const BRACKETED_PASTE_ON = "\x1b[?2004h";
+const BRACKETED_PASTE_OFF = "\x1b[?2004l";
+/** After SIGTERM/SIGHUP, how long the loop gets to abort the turn and kill its commands. */
+const TERMINATE_GRACE_MS = 2_000;
+
+/**
+ * `shiro` in a terminal: the interactive loop. Owns the terminal while it runs (raw mode,
+ * bracketed paste when colour is on) and gives it back on every way out. `services` plugs in
+ * sessions, memory, permissions, compaction and pricing, built from the loaded runtime (see
+ * cmd/repl/services.ts); without them the loop runs on its defaults.
+ */
+export async function runRepl(
+  args: MainArgs,
+  processEnv: Record<string, string | undefined>,
+  services: (runtime: Runtime) => ReplServices = () => ({}),
+): Promise<number> {
+  const cwd = process.cwd();
+  const runtime = await loadRuntime(
+    { model: args.model, baseURL: args.baseURL, api: args.api, provider: args.provider, maxSteps: args.maxSteps },
+    processEnv,
+    cwd,
+  );
+  const history = openHistory(runtime.home, runtime.env.root);
+  const stdout = process.stdout;
+  const color = colorEnabled(processEnv, stdout.isTTY === true);
+  const mode: ScreenMode = !stdout.isTTY ? "pipe" : color ? "rich" : "plain";
+  const screen = createScreen(stdout, mode);
+  const repl = createRepl({
+    runtime,
+    services: services(runtime),
+    screen,
+    theme: createTheme(color),
+    history: history.store,
+    yolo: args.yolo,
+    version: pkg.version,
+    home: processEnv.HOME,
+    notices: history.notice ? [history.notice] : [],
+    retryBaseMs: retryBaseFromEnv(processEnv),
+  });
+
+  const stdin = process.stdin;
+  const decoder = createKeyDecoder();
+  const text = new TextDecoder();
+  const onData = (chunk: Buffer) => {
+    for (const key of decoder.feed(text.decode(chunk, { stream: true }))) repl.key(key);
+  };
+  const onSigint = () => repl.interruptKey();
+  const onResize = () => repl.redraw();
+  const restore = () => {
+    try {
+      if (mode === "rich") stdout.write(BRACKETED_PASTE_OFF);
+      if (stdin.isTTY) stdin.setRawMode(false);
+    } catch {
+      // the terminal is already gone (hangup): nothing left to give back
+    }
+  };
+  const onTerminate = () => {
+    repl.terminate();
+    // If the turn does not wind down in time, leave anyway with the terminal given back.
+    setTimeout(() => {
+      restore();
+      process.exit(130);
+    }, TERMINATE_GRACE_MS).unref();
+  };
+
+  stdin.setRawMode(true);
+  if (mode === "rich") stdout.write(BRACKETED_PASTE_ON);
+  stdin.on("data", onData);
+  stdin.on("end", onTerminate); // the terminal went away without a hangup signal
+  stdin.resume();
+  process.on("SIGINT", onSigint);
+  process.on("SIGTERM", onTerminate);
+  process.on("SIGHUP", onTerminate);
+  stdout.on("resize", onResize);
+  try {
+    return await repl.run();
+  } finally {
+    stdin.off("data", onData);
+    stdin.off("end", onTerminate);
+    stdin.pause();
+    process.off("SIGINT", onSigint);
+    process.off("SIGTERM", onTerminate);
+    process.off("SIGHUP", onTerminate);
+    stdout.off("resize", onResize);
+    restore();
+  }
+}
+
+/** Tests shorten the retry backoff; users never need to. */
+function retryBaseFromEnv(env: Record<string, string | undefined>): number | undefined {
+  const value = Number(env.SHIRO_RETRY_BASE_MS);
+  return env.SHIRO_RETRY_BASE_MS && Number.isFinite(value) && value >= 0 ? value : undefined;
+}

@@ -1,0 +1,148 @@
+import type { Approver } from "../../lib/agent/sdk-tools.ts";
+import type { AnyTool } from "../../lib/tools/define.ts";
+import { alwaysGrant, emptyGrants, isGranted } from "./approval-policy.ts";
+import { previewCall } from "./approval-preview.ts";
+import { toolCallLine } from "./event-view.ts";
+import type { Key } from "./keys.ts";
+import type { Theme } from "./theme.ts";
+
+export type AskAnswer = "once" | "always" | "deny";
+
+/** A question for the user about one call (the shape lib/permissions' policy asks with). */
+export type AskQuestion = {
+  tool: AnyTool;
+  input: unknown;
+  subject: string;
+  id: string;
+  /** What "always" would allow, in words: `git *`, `edit_file`, "bash commands starting with git". */
+  always: string;
+  /** `repeat`: the model made the same call `count` times this turn. */
+  why?: "approval" | "repeat";
+  count?: number;
+};
+
+/** Builds the decision engine around the loop's way of asking. See ReplServices.permissions. */
+export type PermissionHook = (ask: (question: AskQuestion) => Promise<AskAnswer>) => { approve: Approver; startTurn?: () => void };
+
+export const DENIED_REASON = "the user denied this call. Do not retry it; ask the user how they want to proceed.";
+const INTERRUPTED_REASON = "the user interrupted the turn before this call ran.";
+
+export type ApprovalGate = {
+  /** The question on screen now, if any: `allow? y once · a always (git *) · n deny · esc interrupts`. */
+  pending(): { question: string } | undefined;
+  /** True once for a call the user was asked about and did not allow (the gate said so already). */
+  answeredNo(id: string): boolean;
+  /** The user's answer to the question on screen. */
+  answer(choice: AskAnswer): void;
+  /**
+   * The Approver for one turn. Questions come one at a time, in call order, and go away when
+   * `signal` aborts. Every allowed call gets its own stop signal from `register`, so ctrl-c can
+   * stop that call without stopping the turn. A call that changes things and runs without a
+   * question is announced here (`→ bash git status`); one that asked was named by its question.
+   */
+  approver(opts: { signal: AbortSignal; register: (id: string, tool: string) => AbortSignal }): Approver;
+};
+
+export type GateDeps = {
+  yolo: boolean;
+  /** The real decision engine when wired; otherwise the built-in rule (changing tools ask). */
+  permissions?: PermissionHook;
+  where: { root: string; cwd: string };
+  theme: Theme;
+  /** Writes transcript lines (the preview, the decision). */
+  print(text: string): void;
+  /** The question appeared or went away: redraw. */
+  changed(): void;
+};
+
+export function createApprovalGate(deps: GateDeps): ApprovalGate {
+  let current: { label: string; resolve: (choice: AskAnswer) => void } | undefined;
+  let chain: Promise<unknown> = Promise.resolve();
+  let turnSignal: AbortSignal | undefined;
+  const asked = new Set<string>();
+  const refused = new Set<string>();
+
+  const ask = (question: AskQuestion): Promise<AskAnswer> => {
+    const signal = turnSignal;
+    asked.add(question.id);
+    const next = chain.then(async (): Promise<AskAnswer> => {
+      if (!signal || signal.aborted) return "deny";
+      const { theme } = deps;
+      const preview = previewCall(question.tool, question.input, question.subject, deps.where, theme);
+      if (question.why === "repeat") preview.splice(1, 0, theme.warn(`    (the same call for the ${ordinal(question.count ?? 3)} time this turn)`));
+      deps.print(preview.join("\n"));
+      const choice = await new Promise<AskAnswer>((resolve) => {
+        current = { label: question.always, resolve };
+        signal.addEventListener("abort", () => resolve("deny"), { once: true });
+        deps.changed();
+      });
+      current = undefined;
+      deps.changed();
+      if (signal.aborted) deps.print(theme.warn("  not run: interrupted"));
+      else if (choice === "once") deps.print(theme.ok("  allowed once"));
+      else if (choice === "always") deps.print(theme.ok(`  allowed; ${question.always} will run without asking for the rest of this session`));
+      else deps.print(theme.warn("  denied; the model is told not to retry it"));
+      if (signal.aborted || choice === "deny") refused.add(question.id);
+      return choice;
+    });
+    chain = next.catch(() => {});
+    return next;
+  };
+
+  const policy = deps.permissions ? deps.permissions(ask) : builtinPolicy(ask, deps.yolo);
+
+  return {
+    pending: () => (current ? { question: `allow? y once · a always (${current.label}) · n deny · esc interrupts ` } : undefined),
+    answeredNo: (id) => refused.delete(id),
+    answer(choice) {
+      current?.resolve(choice);
+    },
+    approver({ signal, register }) {
+      turnSignal = signal;
+      policy.startTurn?.();
+      // One decision at a time, in call order: an "always" given to the first of two parallel
+      // calls must cover the second before it is asked about.
+      let decisions: Promise<unknown> = Promise.resolve();
+      return async (call) => {
+        const decided = decisions.then(() => policy.approve(call));
+        decisions = decided.catch(() => {});
+        const decision = await decided;
+        const wasAsked = asked.delete(call.id);
+        if (!decision.allow) return signal.aborted ? { allow: false, reason: INTERRUPTED_REASON } : decision;
+        if (call.tool.mutates && !wasAsked) deps.print(toolCallLine(deps.theme, call.tool.name, call.subject));
+        return { allow: true, signal: register(call.id, call.tool.name) };
+      };
+    },
+  };
+}
+
+/** What a key means while a question is on screen: y, a, n answer it; esc and ctrl-c interrupt; ctrl-d leaves. */
+export function answerFor(key: Key): AskAnswer | "interrupt" | "exit" | undefined {
+  const typed = key.name === "text" ? key.text.toLowerCase() : "";
+  if (typed === "y") return "once";
+  if (typed === "a") return "always";
+  if (typed === "n") return "deny";
+  if (key.name === "escape" || key.name === "ctrl-c") return "interrupt";
+  if (key.name === "ctrl-d") return "exit";
+  return undefined;
+}
+
+/** Without lib/permissions: tools that change files or run commands ask, unless --yolo or an "always" covers them. */
+function builtinPolicy(ask: (question: AskQuestion) => Promise<AskAnswer>, yolo: boolean): ReturnType<PermissionHook> {
+  const grants = emptyGrants();
+  return {
+    async approve({ tool, input, subject, id }) {
+      if (!tool.mutates || yolo || isGranted(grants, tool.name, subject)) return { allow: true };
+      const grant = alwaysGrant(tool.name, subject);
+      const answer = await ask({ tool, input, subject, id, always: grant.label });
+      if (answer === "deny") return { allow: false, reason: DENIED_REASON };
+      if (answer === "always") grant.apply(grants);
+      return { allow: true };
+    },
+  };
+}
+
+function ordinal(n: number): string {
+  const suffix = n % 100 >= 11 && n % 100 <= 13 ? "th" : (["th", "st", "nd", "rd"][n % 10] ?? "th");
+  return `${n}${suffix}`;
+}

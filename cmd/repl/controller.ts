@@ -1,0 +1,299 @@
+import type { Conversation } from "../../lib/agent/conversation.ts";
+import type { Runtime } from "../../lib/agent/runtime.ts";
+import type { AgentEvent } from "../../lib/events.ts";
+import type { HistoryStore } from "../../lib/history.ts";
+import { renderTodos } from "../../lib/notebook/render.ts";
+import { createPromptQueue, describeQueue } from "../../lib/queue.ts";
+import { parseInput, unknownCommandHint } from "../../lib/slash-commands.ts";
+import { answerFor, createApprovalGate } from "./approval-gate.ts";
+import { runCommand } from "./commands.ts";
+import { createConversationSlot } from "./conversation-slot.ts";
+import { createEventView } from "./event-view.ts";
+import { headerLines, statusLine } from "./header.ts";
+import { createInputBox } from "./input-box.ts";
+import type { Key } from "./keys.ts";
+import type { Screen } from "./screen.ts";
+import type { ReplServices } from "./services.ts";
+import type { Theme } from "./theme.ts";
+
+const PROMPT = "› ";
+const SPINNER = ["⠋", "⠙", "⠹", "⠸", "⠼", "⠴", "⠦", "⠧", "⠇", "⠏"];
+const SPINNER_MS = 120;
+/** A second ctrl-c on an empty prompt within this long exits. */
+const CTRL_C_EXIT_WINDOW_MS = 2_000;
+
+export type ReplDeps = {
+  runtime: Runtime;
+  services: ReplServices;
+  screen: Screen;
+  theme: Theme;
+  history: HistoryStore;
+  yolo: boolean;
+  version: string;
+  home: string | undefined;
+  /** Shown under the header (e.g. a history file that had to be set aside). */
+  notices: string[];
+  retryBaseMs?: number;
+};
+
+type Turn = { abort: AbortController; running: Map<string, { tool: string; stop: AbortController }> };
+
+/**
+ * The interactive loop: one prompt at a time through the same conversation the headless runner
+ * uses. Keys arrive through `key()` whatever the loop is doing: at the prompt they edit and
+ * submit; during a turn they edit a line that Enter queues; during an approval they answer it.
+ * `run()` resolves with the exit code once the user leaves.
+ */
+export function createRepl(deps: ReplDeps) {
+  const { screen, theme, runtime, services } = deps;
+  const queue = createPromptQueue();
+  let hint: string | undefined;
+  let activity: string | undefined;
+  let frame = 0;
+  let spinner: ReturnType<typeof setInterval> | undefined;
+  let turn: Turn | undefined;
+  let waiting: ((text: string | null) => void) | undefined;
+  let lastCtrlC = 0;
+  let exiting = false;
+  let exitCode = 0;
+
+  const print = (text: string) => (screen.endLine(), screen.write(text + "\n"));
+  const slot = createConversationSlot({
+    runtime,
+    services,
+    retryBaseMs: deps.retryBaseMs,
+    onTodos: (todos) => print(theme.dim(renderTodos(todos) || "tasks: (cleared)")),
+  });
+  const input = createInputBox({
+    history: deps.history,
+    complete: { root: runtime.env.root, cwd: runtime.env.cwd },
+    canPick: screen.mode === "rich",
+    onNotice: (text) => print(theme.warn(text)),
+  });
+  const gate = createApprovalGate({
+    yolo: deps.yolo,
+    permissions: services.permissions,
+    where: { root: runtime.env.root, cwd: runtime.env.cwd },
+    theme,
+    print,
+    changed: () => {
+      if (screen.mode === "pipe" && gate.pending()) print(gate.pending()!.question);
+      render();
+    },
+  });
+  const view = createEventView(screen, theme, {
+    activity: (text) => {
+      activity = text;
+      render();
+    },
+    announce: (tool) => !slot.current().tools.find((t) => t.name === tool)?.mutates,
+    quietDenial: (id) => gate.answeredNo(id),
+  });
+
+  function render(): void {
+    if (exiting) return screen.setLive(undefined);
+    const ask = gate.pending();
+    if (ask) return screen.setLive({ above: [], prompt: ask.question, paintedPrompt: theme.warn(ask.question), text: "", cursor: 0, below: [] });
+    const line = input.line();
+    if (screen.mode === "plain" && !waiting && line.text === "") return screen.setLive(undefined);
+    const above: string[] = [];
+    if (turn && screen.mode === "rich") {
+      above.push(theme.dim(`${SPINNER[frame % SPINNER.length]} ${activity ?? "working"} · esc to interrupt`));
+      if (queue.size > 0) above.push(theme.dim(describeQueue(queue.items())));
+    }
+    const below = [...input.rows(theme), ...(hint ? [theme.dim(hint)] : [])];
+    const painted = waiting ? theme.prompt(PROMPT) : theme.dim(PROMPT);
+    screen.setLive({ above, prompt: PROMPT, paintedPrompt: painted, text: line.text, cursor: line.cursor, below });
+  }
+
+  async function runTurn(prompt: string, current: Conversation): Promise<void> {
+    const active: Turn = { abort: new AbortController(), running: new Map() };
+    turn = active;
+    activity = "working";
+    if (screen.mode === "rich") spinner = setInterval(() => (frame++, render()), SPINNER_MS);
+    render();
+    const approve = gate.approver({
+      signal: active.abort.signal,
+      register: (id, tool) => {
+        const stop = new AbortController();
+        active.running.set(id, { tool, stop });
+        return stop.signal;
+      },
+    });
+    const emit = (event: AgentEvent) => {
+      if (event.type === "tool-result" || event.type === "tool-error" || event.type === "tool-denied") active.running.delete(event.id);
+      view.handle(event);
+    };
+    try {
+      const result = await current.runPrompt(prompt, { emit, approve, signal: active.abort.signal });
+      slot.account(result.usage);
+    } catch (error) {
+      // runPrompt does not throw for provider or tool failures; anything else must not end the session.
+      print(theme.error(`error: ${error instanceof Error ? error.message : String(error)}`));
+    } finally {
+      clearInterval(spinner);
+      turn = undefined;
+      activity = undefined;
+      render();
+    }
+  }
+
+  /** Typed or queued, a line goes through here: echoed, then run as a command or a prompt. */
+  async function submit(text: string, queued: boolean): Promise<"exit" | undefined> {
+    const [first, ...rest] = text.split("\n");
+    if (queued) print("");
+    print(theme.prompt(PROMPT) + theme.user([first, ...rest.map((l) => "  " + l)].join("\n")));
+    const parsed = parseInput(text);
+    if (parsed.type === "prompt") return void (await runTurn(text, slot.current()));
+    if (parsed.type === "unknown") return void print(theme.warn(unknownCommandHint(parsed.name, parsed.closest)));
+    try {
+      return await runCommand(parsed.name, parsed.args, {
+        runtime,
+        services,
+        theme,
+        conversation: slot.current,
+        newConversation: (init) => slot.make(init),
+        adopt: (made) => slot.adopt(made),
+        spent: slot.spent,
+        print,
+      });
+    } catch (error) {
+      print(theme.error(`/${parsed.name} failed: ${error instanceof Error ? error.message : String(error)}`));
+    }
+  }
+
+  function readPrompt(): Promise<string | null> {
+    screen.endLine();
+    screen.write("\n" + statusLine(runtime, slot.current(), slot.spent(), theme) + "\n");
+    return new Promise((resolve) => {
+      waiting = resolve;
+      render();
+    });
+  }
+
+  function interrupt(): void {
+    if (!turn || turn.abort.signal.aborted) return;
+    const dropped = queue.clear();
+    turn.abort.abort();
+    if (dropped > 0) print(theme.warn(`dropped ${dropped} queued ${dropped === 1 ? "prompt" : "prompts"}`));
+  }
+
+  function exit(): void {
+    exiting = true;
+    queue.clear();
+    turn?.abort.abort();
+    const resolve = waiting;
+    waiting = undefined;
+    resolve?.(null);
+  }
+
+  function enter(): void {
+    const text = input.enter();
+    if (text === undefined) return;
+    if (waiting) {
+      const resolve = waiting;
+      waiting = undefined;
+      return resolve(text);
+    }
+    queue.push(text);
+    if (screen.mode !== "rich") print(theme.dim(describeQueue(queue.items())));
+  }
+
+  function ctrlC(): void {
+    const now = Date.now();
+    const running = turn ? [...turn.running.values()] : [];
+    if (running.length > 0) {
+      for (const call of running) call.stop.abort();
+      return print(theme.warn(`  ^C stopping ${[...new Set(running.map((call) => call.tool))].join(", ")}; the turn goes on`));
+    }
+    if (input.line().text !== "") return input.clear();
+    if (turn) return interrupt();
+    if (now - lastCtrlC < CTRL_C_EXIT_WINDOW_MS) return exit();
+    lastCtrlC = now;
+    const remark = "press ctrl-c again to exit"; // under the input where there is room, else a line
+    if (screen.mode === "rich") hint = remark;
+    else print(theme.dim(remark));
+  }
+
+  function answer(key: Key): void {
+    const meaning = answerFor(key);
+    if (meaning === "interrupt") interrupt();
+    else if (meaning === "exit") exit();
+    else if (meaning) gate.answer(meaning);
+  }
+
+  return {
+    key(key: Key): void {
+      if (exiting) return;
+      if (gate.pending()) return answer(key);
+      hint = undefined;
+      if (key.name !== "ctrl-c") lastCtrlC = 0;
+      switch (key.name) {
+        case "enter":
+          enter();
+          break;
+        case "tab": {
+          const candidates = input.tab();
+          if (candidates) print(theme.dim(candidates.join("  ")));
+          break;
+        }
+        case "escape":
+          if (!input.closePicker()) interrupt();
+          break;
+        case "ctrl-c":
+          ctrlC();
+          break;
+        case "ctrl-d":
+          if (input.line().text === "") exit();
+          else input.edit({ name: "delete" });
+          break;
+        case "ctrl-l":
+          screen.clear();
+          break;
+        case "up":
+        case "down":
+          input.arrow(key.name);
+          break;
+        default:
+          input.edit(key);
+      }
+      render();
+    },
+    /** The terminal changed size. */
+    redraw(): void {
+      screen.setLive(undefined);
+      render();
+    },
+    /** SIGTERM/SIGHUP: leave as if ctrl-d was pressed (the turn is aborted, its commands killed), exit code 130. */
+    terminate(): void {
+      exitCode = 130;
+      exit();
+    },
+    /** A SIGINT from outside the terminal counts as ctrl-c. */
+    interruptKey(): void {
+      this.key({ name: "ctrl-c" });
+    },
+    async run(): Promise<number> {
+      const notices = [...deps.notices, ...(await slot.make({ reason: "start" }))];
+      const sessionLabel = services.sessionLabel?.();
+      print(headerLines({ version: deps.version, runtime, home: deps.home, sessionLabel, yolo: deps.yolo, theme }).join("\n"));
+      for (const notice of notices) print(theme.warn(notice));
+      for (;;) {
+        const queued = exiting ? undefined : queue.shift();
+        const text = exiting ? null : (queued ?? (await readPrompt()));
+        if (text === null || (await submit(text, queued !== undefined)) === "exit" || exiting) break;
+      }
+      exiting = true;
+      queue.clear();
+      render();
+      slot.close();
+      const message = await slot.exitMessage().catch((error: unknown) => {
+        print(theme.error(`could not build the exit message: ${error instanceof Error ? error.message : String(error)}`));
+        return "Good bye.\n";
+      });
+      screen.endLine();
+      screen.write(message);
+      return exitCode;
+    },
+  };
+}

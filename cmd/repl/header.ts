@@ -1,0 +1,44 @@
+import type { Conversation } from "../../lib/agent/conversation.ts";
+import type { Runtime } from "../../lib/agent/runtime.ts";
+import { statusSegments } from "../../lib/status-line.ts";
+import type { Theme } from "./theme.ts";
+
+/**
+ * The lines shown when the loop starts:
+ *
+ *   shiro 0.1.0 · gpt-5 · ~/src/app · new session
+ *   edits and commands ask first: y once · a always · n deny
+ *   /help lists commands · esc interrupts · ctrl-d exits
+ */
+export function headerLines(opts: {
+  version: string;
+  runtime: Runtime;
+  home: string | undefined;
+  sessionLabel: string | undefined;
+  yolo: boolean;
+  theme: Theme;
+}): string[] {
+  const { theme, runtime } = opts;
+  const cwd = opts.home && runtime.env.cwd.startsWith(opts.home + "/") ? "~" + runtime.env.cwd.slice(opts.home.length) : runtime.env.cwd;
+  const dot = theme.dim(" · ");
+  const session = opts.sessionLabel ? `session ${opts.sessionLabel}` : "new session";
+  return [
+    [theme.bold(`shiro ${opts.version}`), runtime.settings.model, cwd, theme.dim(session)].join(dot),
+    opts.yolo
+      ? theme.warn("--yolo: edits and commands run without asking")
+      : theme.dim("edits and commands ask first: y once · a always · n deny"),
+    theme.dim("/help lists commands · esc interrupts · ctrl-d exits"),
+  ];
+}
+
+/** The status line before each prompt, coloured by tone (amber/red context). */
+export function statusLine(runtime: Runtime, conversation: Conversation, cost: number | "unpriced" | undefined, theme: Theme): string {
+  const segments = statusSegments({
+    model: runtime.settings.model,
+    messages: conversation.history,
+    compactAtTokens: runtime.settings.compactAtTokens,
+    usage: conversation.usage,
+    ...(cost !== undefined ? { cost } : {}),
+  });
+  return segments.map((segment) => theme.tone(segment.tone === "normal" ? "dim" : segment.tone, segment.text)).join(theme.dim(" · "));
+}

@@ -1,0 +1,103 @@
+import type { CompleteOptions } from "../../lib/complete.ts";
+import { startWalk, walkDown, walkUp, type HistoryStore, type HistoryWalk } from "../../lib/history.ts";
+import type { Key } from "./keys.ts";
+import { EMPTY_LINE, editLine, lineOf, moveLine, type LineState } from "./line-edit.ts";
+import { acceptPicker, movePicker, pickerRows, pressTab, type Picker } from "./picker.ts";
+import type { Theme } from "./theme.ts";
+
+export type InputBox = {
+  line(): LineState;
+  /** Rows under the input: the completion picker, when open. */
+  rows(theme: Theme): string[];
+  /**
+   * Enter. Takes the picker's choice, or turns a trailing `\` into a new line; otherwise returns
+   * the text to submit (recorded in the prompt history) and empties the box. Blank: undefined.
+   */
+  enter(): string | undefined;
+  /** Up/Down: the picker, then the lines of a multi-line input, then the history. */
+  arrow(direction: "up" | "down"): void;
+  /** Tab. Returns candidates to list when there are several and no picker can be drawn. */
+  tab(): string[] | undefined;
+  /** Esc: closes the picker; false when there was none (so esc means interrupt). */
+  closePicker(): boolean;
+  clear(): void;
+  /** Any editing key; other keys are ignored. */
+  edit(key: Key): void;
+};
+
+/**
+ * The line being typed, with its history walk and completion picker. The same box serves the
+ * idle prompt and typing ahead during a turn.
+ */
+export function createInputBox(deps: {
+  history: HistoryStore;
+  complete: CompleteOptions;
+  /** True when rows under the input can be drawn (a picker needs them). */
+  canPick: boolean;
+  /** A notice from the history store (a file set aside, a failed write). */
+  onNotice(text: string): void;
+}): InputBox {
+  let line: LineState = EMPTY_LINE;
+  let walk: HistoryWalk | undefined;
+  let picker: Picker | undefined;
+
+  return {
+    line: () => line,
+    rows: (theme) => (picker ? pickerRows(picker, theme) : []),
+    enter() {
+      if (picker) {
+        line = acceptPicker(line, picker);
+        picker = undefined;
+        return undefined;
+      }
+      if (line.text.endsWith("\\") && line.cursor === line.text.length) {
+        line = lineOf(line.text.slice(0, -1) + "\n");
+        return undefined;
+      }
+      const text = line.text;
+      if (text.trim() === "") return undefined;
+      const notice = deps.history.add(text);
+      if (notice) deps.onNotice(notice);
+      line = EMPTY_LINE;
+      walk = undefined;
+      return text;
+    },
+    arrow(direction) {
+      if (picker) return void (picker = movePicker(picker, direction));
+      const moved = moveLine(line, direction);
+      if (moved) return void (line = moved);
+      walk ??= startWalk(deps.history.entries());
+      const step = direction === "up" ? walkUp(walk, line.text) : walkDown(walk);
+      if (!step) return;
+      walk = step.walk;
+      line = lineOf(step.text);
+    },
+    tab() {
+      if (picker) {
+        line = acceptPicker(line, picker);
+        picker = undefined;
+        return undefined;
+      }
+      const outcome = pressTab(line, deps.complete, deps.canPick);
+      line = outcome.line;
+      picker = outcome.picker;
+      return outcome.candidates && !outcome.picker ? outcome.candidates : undefined;
+    },
+    closePicker() {
+      const open = picker !== undefined;
+      picker = undefined;
+      return open;
+    },
+    clear() {
+      line = EMPTY_LINE;
+      walk = undefined;
+      picker = undefined;
+    },
+    edit(key) {
+      const next = editLine(line, key);
+      if (!next) return;
+      line = next;
+      picker = undefined;
+    },
+  };
+}

@@ -1,0 +1,134 @@
+import { layoutInput, scrollInput } from "./input-layout.ts";
+
+/**
+ * What sits below the output while the loop waits for keys: status rows, the input with its
+ * prompt, and rows under it (completion candidates). Redrawn whole on every change.
+ */
+export type LiveView = {
+  above: string[];
+  prompt: string;
+  /** The prompt as drawn (coloured); same width as `prompt`. */
+  paintedPrompt?: string;
+  text: string;
+  cursor: number;
+  below: string[];
+};
+
+/**
+ * - rich: a terminal with colour; the live view is redrawn in place with cursor movement.
+ * - plain: a terminal without colour (NO_COLOR): not one escape code; the live view is the input
+ *   on a single row, redrawn with carriage return, spaces and backspaces, and shown only while
+ *   the output stands at the start of a line.
+ * - pipe: stdout is not a terminal: output only, the input is never echoed.
+ */
+export type ScreenMode = "rich" | "plain" | "pipe";
+
+export type Screen = {
+  readonly mode: ScreenMode;
+  /** Output that stays (the transcript). May end mid-line: streamed text continues it. */
+  write(text: string): void;
+  /** Ends the current output line if something is on it. */
+  endLine(): void;
+  /** Replaces the live view (undefined hides it). */
+  setLive(view: LiveView | undefined): void;
+  /** ctrl-l: wipe the terminal and redraw the live view at the top (rich only). */
+  clear(): void;
+  columns(): number;
+};
+
+type Out = { write(text: string): unknown; columns?: number; rows?: number };
+
+export function createScreen(out: Out, mode: ScreenMode): Screen {
+  const cols = () => Math.max(out.columns ?? 80, 20);
+  const termRows = () => Math.max(out.rows ?? 24, 6);
+  let partialWidth = 0; // display width of the output since its last newline
+  let view: LiveView | undefined;
+  // What is on the screen now (rich): rows below the output, and where the cursor is among them.
+  let drawn: { cursorRow: number; brokeLine: boolean; partialCol: number } | undefined;
+  let plainWidth = 0; // plain: width of the input row on screen, 0 when none
+  let lastKey: string | undefined; // the view last drawn, to skip redrawing the same thing
+
+  const erase = (): string => {
+    if (mode === "rich") {
+      if (!drawn) return "";
+      let s = (drawn.cursorRow > 0 ? `\x1b[${drawn.cursorRow}A` : "") + "\r\x1b[J";
+      if (drawn.brokeLine) s += "\x1b[A" + (drawn.partialCol > 0 ? `\x1b[${drawn.partialCol}C` : "");
+      drawn = undefined;
+      return s;
+    }
+    if (mode === "plain" && plainWidth > 0) {
+      const s = "\r" + " ".repeat(plainWidth) + "\r";
+      plainWidth = 0;
+      return s;
+    }
+    return "";
+  };
+
+  const draw = (): string => {
+    if (!view || mode === "pipe") return "";
+    const width = cols();
+    if (mode === "plain") {
+      // Without escape codes there is no way back up to a half-written output line, so the input
+      // waits for the output to reach the end of its line (keys typed meanwhile are kept).
+      if (partialWidth > 0) return "";
+      const { row, cursorCol } = scrollInput(view.prompt, view.text, view.cursor, width);
+      plainWidth = Bun.stringWidth(row);
+      return row + "\b".repeat(Math.max(plainWidth - cursorCol, 0));
+    }
+    const input = layoutInput(view.prompt, view.text, view.cursor, width);
+    if (view.paintedPrompt && input.rows[0]?.startsWith(view.prompt)) {
+      input.rows[0] = view.paintedPrompt + input.rows[0].slice(view.prompt.length);
+    }
+    const fit = (row: string) => (Bun.stringWidth(row) > width - 1 ? Bun.sliceAnsi(row, 0, width - 1, { ellipsis: "…" }) : row);
+    const budget = termRows() - 1;
+    const above = view.above.map(fit).slice(-Math.max(budget - 1, 0));
+    const below = view.below.map(fit).slice(0, Math.max(budget - above.length - 1, 0));
+    // A tall input shows the rows around the cursor.
+    const inputBudget = Math.max(budget - above.length - below.length, 1);
+    const first = Math.max(0, Math.min(input.cursorRow - inputBudget + 1, input.rows.length - inputBudget));
+    const inputRows = input.rows.slice(first, first + inputBudget);
+    const rows = [...above, ...inputRows, ...below];
+    const cursorRow = above.length + input.cursorRow - first;
+    const partialCol = partialWidth % width;
+    const brokeLine = partialCol !== 0;
+    let s = (brokeLine ? "\n" : "") + rows.join("\n");
+    const up = rows.length - 1 - cursorRow;
+    s += (up > 0 ? `\x1b[${up}A` : "") + "\r" + (input.cursorCol > 0 ? `\x1b[${input.cursorCol}C` : "");
+    drawn = { cursorRow, brokeLine, partialCol };
+    return s;
+  };
+
+  const track = (text: string) => {
+    const last = text.lastIndexOf("\n");
+    partialWidth = last === -1 ? partialWidth + Bun.stringWidth(text) : Bun.stringWidth(text.slice(last + 1));
+  };
+
+  return {
+    mode,
+    write(text) {
+      if (!text) return;
+      const before = erase();
+      track(text);
+      out.write(before + text + draw());
+    },
+    endLine() {
+      if (partialWidth > 0) this.write("\n");
+    },
+    setLive(next) {
+      const key = next && JSON.stringify(next);
+      if (key === lastKey && (drawn || plainWidth > 0 || !next)) return; // nothing changed
+      lastKey = key;
+      const before = erase();
+      view = next;
+      const after = draw();
+      if (before || after) out.write(before + after);
+    },
+    clear() {
+      if (mode !== "rich") return;
+      erase();
+      partialWidth = 0;
+      out.write("\x1b[2J\x1b[H" + draw());
+    },
+    columns: cols,
+  };
+}

@@ -1,0 +1,96 @@
+import { afterEach, expect, test } from "bun:test";
+import { existsSync, readFileSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { startFakeServer, type FakeServer, type Reply } from "../support/fake-openai.ts";
+import { tempDir } from "../support/cli.ts";
+import { toolOutputsIn } from "../support/requests.ts";
+import { startShiro, type Pty } from "./pty.ts";
+
+let server: FakeServer | undefined;
+let pty: Pty | undefined;
+afterEach(async () => {
+  pty?.kill();
+  pty = undefined;
+  await server?.close();
+  server = undefined;
+});
+async function serve(...replies: Reply[]) {
+  server = await startFakeServer({ replies });
+  return server;
+}
+const count = (text: string, part: string) => text.split(part).length - 1;
+
+test("y allows once, a allows the command's first word for the session, n denies and the model is told", async () => {
+  const cwd = tempDir("shiro-work-");
+  writeFileSync(join(cwd, "a.txt"), "one\ntwo\nthree\n");
+  const s = await serve(
+    { toolCalls: [{ name: "edit_file", input: { path: "a.txt", oldString: "two", newString: "TWO" } }] },
+    { toolCalls: [{ name: "bash", input: { command: "echo hi > b.txt" } }] },
+    { toolCalls: [{ name: "bash", input: { command: "echo again" } }] },
+    { toolCalls: [{ name: "write_file", input: { path: "c.txt", content: "x" } }] },
+    { toolCalls: [{ name: "edit_file", input: { path: "a.txt", oldString: "one", newString: "ONE" } }] },
+    { text: "all done" },
+  );
+  pty = await startShiro({ baseURL: s.url, cwd });
+  await pty.waitForPrompt(1);
+  pty.line("change things");
+
+  await pty.waitFor("edit_file wants to run: a.txt  +1 -1");
+  expect(pty.screen()).toContain("    -two\n    +TWO");
+  await pty.waitUntil("the question", () => pty!.cursorLine().startsWith("allow? y once · a always (every edit_file call) · n deny"));
+  expect(readFileSync(join(cwd, "a.txt"), "utf8")).toBe("one\ntwo\nthree\n"); // nothing runs before the answer
+  pty.write("y");
+  await pty.waitFor("allowed once");
+  await pty.waitFor("bash wants to run: echo hi > b.txt");
+  expect(readFileSync(join(cwd, "a.txt"), "utf8")).toBe("one\nTWO\nthree\n");
+  await pty.waitUntil("the bash question", () => pty!.cursorLine().includes("a always (bash commands starting with echo)"));
+  pty.write("a");
+  await pty.waitFor("bash commands starting with echo will run without asking");
+  await pty.waitFor("→ bash echo again"); // covered by the grant: announced, not asked
+  await pty.waitFor("write_file wants to run: c.txt (new file)  +1 -0");
+  await pty.waitUntil("the write question", () => pty!.cursorLine().startsWith("allow?"));
+  pty.write("n");
+  await pty.waitFor("denied; the model is told");
+  await pty.waitFor("edit_file wants to run: a.txt", { count: 2 }); // y was once: the next edit asks again
+  await pty.waitUntil("the second edit question", () => pty!.cursorLine().startsWith("allow?"));
+  pty.write("y");
+  await pty.waitFor("all done");
+
+  const screen = pty.screen();
+  expect(count(screen, "wants to run")).toBe(4);
+  expect(existsSync(join(cwd, "b.txt"))).toBe(true);
+  expect(existsSync(join(cwd, "c.txt"))).toBe(false);
+  expect(toolOutputsIn(s.requests[3]!.body).join("\n")).toContain("again"); // ran without a question
+  expect(toolOutputsIn(s.requests[4]!.body).join("\n")).toContain("The user declined this write_file call");
+  expect(readFileSync(join(cwd, "a.txt"), "utf8")).toBe("ONE\nTWO\nthree\n");
+  expect(s.errors).toEqual([]);
+}, 20_000);
+
+test("esc at a question denies it and interrupts the turn", async () => {
+  const cwd = tempDir("shiro-work-");
+  const s = await serve({ toolCalls: [{ name: "bash", input: { command: "touch made.txt" } }] }, { text: "ok" });
+  pty = await startShiro({ baseURL: s.url, cwd });
+  await pty.waitForPrompt(1);
+  pty.line("make it");
+  await pty.waitUntil("the question", () => pty!.cursorLine().startsWith("allow?"));
+  pty.write("\x1b");
+  await pty.waitFor("not run: interrupted");
+  await pty.waitForPrompt(2);
+  expect(existsSync(join(cwd, "made.txt"))).toBe(false);
+  pty.line("again");
+  await pty.waitFor("ok");
+  expect(s.errors).toEqual([]);
+}, 20_000);
+
+test("--yolo runs changing tools without asking", async () => {
+  const cwd = tempDir("shiro-work-");
+  const s = await serve({ toolCalls: [{ name: "write_file", input: { path: "y.txt", content: "yes\n" } }] }, { text: "written" });
+  pty = await startShiro({ baseURL: s.url, cwd, args: ["--yolo"] });
+  await pty.waitFor("--yolo: edits and commands run without asking");
+  await pty.waitForPrompt(1);
+  pty.line("write it");
+  await pty.waitFor("written");
+  expect(pty.screen()).not.toContain("wants to run");
+  expect(pty.screen()).toContain("→ write_file y.txt");
+  expect(readFileSync(join(cwd, "y.txt"), "utf8")).toBe("yes\n");
+}, 20_000);

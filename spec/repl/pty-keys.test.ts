@@ -1,0 +1,114 @@
+import { afterEach, expect, test } from "bun:test";
+import { writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { startFakeServer, type FakeServer, type Reply } from "../support/fake-openai.ts";
+import { tempDir } from "../support/cli.ts";
+import { toolOutputsIn } from "../support/requests.ts";
+import { KEYS, lastUserText, startShiro, type Pty } from "./pty.ts";
+
+let server: FakeServer | undefined;
+let pty: Pty | undefined;
+afterEach(async () => {
+  pty?.kill();
+  pty = undefined;
+  await server?.close();
+  server = undefined;
+});
+async function serve(...replies: Reply[]) {
+  server = await startFakeServer({ replies });
+  return server;
+}
+
+function running(pattern: string): boolean {
+  const ps = Bun.spawnSync(["pgrep", "-f", pattern]);
+  return ps.stdout.toString().trim() !== "";
+}
+
+test("ctrl-c while bash runs kills the command within a second and the turn goes on", async () => {
+  const marker = `sleep 30.${process.pid}`;
+  const s = await serve({ toolCalls: [{ name: "bash", input: { command: `echo started; ${marker}` } }] }, { text: "the command was stopped, moving on" });
+  pty = await startShiro({ baseURL: s.url, args: ["--yolo"] });
+  await pty.waitForPrompt(1);
+  pty.line("run the slow thing");
+  await pty.waitFor("    started");
+  expect(running(marker)).toBe(true);
+  const pressed = Date.now();
+  pty.write(KEYS.ctrlC);
+  await pty.waitFor("✓ bash: interrupted");
+  expect(Date.now() - pressed).toBeLessThan(1_000);
+  await pty.waitFor("the command was stopped, moving on");
+  expect(running(marker)).toBe(false);
+  const told = toolOutputsIn(s.requests[1]!.body).join("\n");
+  expect(told).toContain("Interrupted by the user");
+  expect(told).toContain("effects are unknown");
+  expect(s.errors).toEqual([]);
+}, 20_000);
+
+test("ctrl-c at the prompt clears the line; twice on an empty line exits", async () => {
+  const s = await serve({ text: "got it" });
+  pty = await startShiro({ baseURL: s.url });
+  await pty.waitForPrompt(1);
+  pty.write("half typed");
+  await pty.waitForInput("half typed");
+  pty.write(KEYS.ctrlC);
+  await pty.waitForInput("");
+  pty.line("fresh");
+  await pty.waitFor("got it");
+  expect(lastUserText(s.requests[0]!.body)).toBe("fresh");
+  await pty.waitForPrompt(2);
+  pty.write(KEYS.ctrlC);
+  await pty.waitFor("press ctrl-c again to exit");
+  pty.write(KEYS.ctrlC);
+  await pty.waitFor("Good bye.");
+  expect(await pty.exited).toBe(0);
+}, 20_000);
+
+test("ctrl-d on an empty line exits with the exit message; on text it does not", async () => {
+  const s = await serve();
+  pty = await startShiro({ baseURL: s.url });
+  await pty.waitForPrompt(1);
+  pty.write("abc");
+  await pty.waitForInput("abc");
+  pty.write(KEYS.ctrlD);
+  pty.write(KEYS.ctrlC);
+  await pty.waitForInput("");
+  pty.write(KEYS.ctrlD);
+  await pty.waitFor("Good bye.");
+  expect(await pty.exited).toBe(0);
+  expect(s.requests).toHaveLength(0);
+}, 20_000);
+
+test("Tab completes slash commands and @paths", async () => {
+  const s = await serve({ text: "read it" });
+  const cwd = tempDir("shiro-work-");
+  writeFileSync(join(cwd, "notes.txt"), "hello\n");
+  writeFileSync(join(cwd, "other.md"), "");
+  pty = await startShiro({ baseURL: s.url, cwd });
+  await pty.waitForPrompt(1);
+  pty.write("/he" + KEYS.tab);
+  await pty.waitForInput("/help");
+  pty.write(KEYS.enter);
+  await pty.waitFor("Keys");
+  await pty.waitForPrompt(2);
+  pty.write("summarise @no" + KEYS.tab);
+  await pty.waitForInput("summarise @notes.txt");
+  pty.write("please" + KEYS.enter);
+  await pty.waitFor("read it");
+  expect(lastUserText(s.requests[0]!.body)).toBe("summarise @notes.txt please");
+  await pty.waitForPrompt(3);
+  pty.write("email me@no" + KEYS.tab); // not at the start of a word: nothing happens
+  await pty.waitForInput("email me@no");
+}, 20_000);
+
+test("SIGTERM during a command leaves with 130 and kills the command", async () => {
+  const marker = `sleep 29.${process.pid}`;
+  const s = await serve({ toolCalls: [{ name: "bash", input: { command: `echo started; ${marker}` } }] }, { text: "unused" });
+  pty = await startShiro({ baseURL: s.url, args: ["--yolo"] });
+  await pty.waitForPrompt(1);
+  pty.line("run it");
+  await pty.waitFor("    started");
+  pty.signal("SIGTERM");
+  expect(await pty.exited).toBe(130);
+  for (let waited = 0; running(marker) && waited < 2_000; waited += 50) await Bun.sleep(50); // the group gets SIGTERM, then SIGKILL
+  expect(running(marker)).toBe(false);
+}, 20_000);

@@ -1,0 +1,93 @@
+import { afterEach, expect, test } from "bun:test";
+import { startFakeServer, type FakeServer, type Reply } from "../support/fake-openai.ts";
+import { KEYS, startShiro, userTexts, type Pty } from "./pty.ts";
+
+let server: FakeServer | undefined;
+let pty: Pty | undefined;
+afterEach(async () => {
+  pty?.kill();
+  pty = undefined;
+  await server?.close();
+  server = undefined;
+});
+async function serve(...replies: Reply[]) {
+  server = await startFakeServer({ replies });
+  return server;
+}
+
+/** Text of every assistant message in a request (Responses items or chat messages). */
+function assistantText(body: any): string {
+  const items: any[] = Array.isArray(body.input) ? body.input : body.messages;
+  return items
+    .filter((item) => item.role === "assistant")
+    .map((item) => (typeof item.content === "string" ? item.content : (item.content ?? []).map((c: any) => c.text ?? "").join("")))
+    .join("\n");
+}
+
+test("prompts typed during a slow turn are queued and run in order when it ends", async () => {
+  const s = await serve({ text: "slowly " + "and ".repeat(20) + "done.", delayMs: 50 }, { text: "reply to second" }, { text: "reply to third" });
+  pty = await startShiro({ baseURL: s.url });
+  await pty.waitForPrompt(1);
+  pty.line("first");
+  await pty.waitFor("slowly");
+  pty.line("second");
+  pty.line("third");
+  await pty.waitFor("queued (2): second · third");
+  expect(s.requests).toHaveLength(1); // nothing is sent while the turn runs
+  await pty.waitFor("reply to third");
+  await pty.waitForPrompt(2);
+
+  expect(s.requests.map((r) => userTexts(r.body))).toEqual([["first"], ["first", "second"], ["first", "second", "third"]]);
+  const screen = pty.screen();
+  const order = ["› first", "done.", "› second", "reply to second", "› third", "reply to third"].map((t) => screen.indexOf(t));
+  expect(order).toEqual([...order].sort((a, b) => a - b));
+  expect(order.every((i) => i >= 0)).toBe(true);
+  expect(s.errors).toEqual([]);
+}, 20_000);
+
+test("a queued slash command behaves as typed", async () => {
+  const s = await serve({ text: "slowly " + "and ".repeat(10) + "done.", delayMs: 40 });
+  pty = await startShiro({ baseURL: s.url });
+  await pty.waitForPrompt(1);
+  pty.line("go");
+  await pty.waitFor("slowly");
+  pty.line("/todos");
+  await pty.waitFor("The task list is empty.");
+  expect(s.requests).toHaveLength(1);
+}, 20_000);
+
+test("esc aborts the turn, keeps the partial text, clears the queue, and the next request is valid", async () => {
+  const s = await serve({ text: "partial " + "words ".repeat(200), delayMs: 40 }, { text: "fresh answer" });
+  pty = await startShiro({ baseURL: s.url });
+  await pty.waitForPrompt(1);
+  pty.line("long one");
+  await pty.waitFor("partial words");
+  pty.line("never sent");
+  await pty.waitFor("queued (1): never sent");
+  pty.write(KEYS.esc);
+  await pty.waitFor("interrupted");
+  await pty.waitFor("dropped 1 queued prompt");
+  await pty.waitForPrompt(2);
+  expect(s.requests).toHaveLength(1);
+
+  pty.line("next");
+  await pty.waitFor("fresh answer");
+  expect(s.requests).toHaveLength(2);
+  expect(userTexts(s.requests[1]!.body)).toEqual(["long one", "next"]);
+  expect(assistantText(s.requests[1]!.body)).toStartWith("partial words");
+  expect(s.errors).toEqual([]);
+}, 20_000);
+
+test("quitting discards the queue", async () => {
+  const s = await serve({ text: "slowly " + "and ".repeat(200), delayMs: 40 });
+  pty = await startShiro({ baseURL: s.url });
+  await pty.waitForPrompt(1);
+  pty.line("go");
+  await pty.waitFor("slowly");
+  pty.line("queued thought");
+  await pty.waitFor("queued (1)");
+  pty.write(KEYS.ctrlD);
+  await pty.waitFor("Good bye.");
+  expect(await pty.exited).toBe(0);
+  expect(s.requests).toHaveLength(1);
+}, 20_000);

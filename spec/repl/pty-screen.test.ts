@@ -1,0 +1,141 @@
+import { afterEach, expect, test } from "bun:test";
+import { writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { SLASH_COMMANDS } from "../../lib/slash-commands.ts";
+import { startFakeServer, type FakeServer, type Reply } from "../support/fake-openai.ts";
+import { tempDir } from "../support/cli.ts";
+import { KEYS, startShiro, type Pty } from "./pty.ts";
+
+let server: FakeServer | undefined;
+let pty: Pty | undefined;
+afterEach(async () => {
+  pty?.kill();
+  pty = undefined;
+  await server?.close();
+  server = undefined;
+});
+async function serve(...replies: Reply[]) {
+  server = await startFakeServer({ replies });
+  return server;
+}
+
+test("the header names version, model, directory, session and approvals", async () => {
+  const s = await serve();
+  pty = await startShiro({ baseURL: s.url, args: ["-m", "test-model"] });
+  await pty.waitForPrompt(1);
+  const [first, second, third] = pty.screen().split("\n");
+  expect(first).toMatch(/^shiro \d+\.\d+\.\d+ · test-model · .+shiro-work-\w+ · new session$/);
+  expect(second).toBe("edits and commands ask first: y once · a always · n deny");
+  expect(third).toContain("/help");
+  expect(pty.screen()).toContain("test-model · context 0% · 0 tokens");
+}, 20_000);
+
+test("/help lists every command; unknown commands get the closest name; each command answers", async () => {
+  const s = await serve();
+  pty = await startShiro({ baseURL: s.url });
+  await pty.waitForPrompt(1);
+  pty.line("/help");
+  await pty.waitFor("Keys");
+  const help = pty.screen();
+  for (const command of SLASH_COMMANDS) expect(help).toContain(`  /${command.name}`);
+  pty.line("/hlep");
+  await pty.waitFor("unknown command /hlep. Did you mean /help?");
+  const answers: [string, string][] = [
+    ["/notes", "Project memory is empty"],
+    ["/memory", "60"],
+    ["/compact", "Nothing to compact yet."],
+    ["/sessions", "No saved sessions yet."],
+    ["/save", "Nothing to save yet"],
+    ["/todos", "The task list is empty."],
+    ["/resume 0193", 'No session matching "0193"'],
+  ];
+  for (const [command, answer] of answers) {
+    pty.line(command);
+    await pty.waitFor(answer);
+  }
+  pty.line("/cost");
+  await pty.waitFor("tokens: 0 in · 0 out · 0 total");
+  pty.line("/model other-model");
+  await pty.waitFor("model: other-model from the next prompt on.");
+  await pty.waitFor("other-model · context 0%");
+  expect(s.requests).toHaveLength(0);
+}, 20_000);
+
+test("reasoning collapses to one line, tools show one line each, errors are red", async () => {
+  const cwd = tempDir("shiro-work-");
+  writeFileSync(join(cwd, "notes.txt"), "alpha\nbeta\n");
+  const s = await serve(
+    { reasoning: "thinking about which file to read first, carefully", toolCalls: [{ name: "read_file", input: { path: "notes.txt" } }] },
+    { toolCalls: [{ name: "read_file", input: { path: "missing.txt" } }] },
+    { text: "notes.txt has two lines." },
+    { status: 400, body: { error: { message: "bad request from the fake", type: "invalid_request_error" } } },
+  );
+  pty = await startShiro({ baseURL: s.url, cwd });
+  await pty.waitForPrompt(1);
+  pty.line("look");
+  await pty.waitFor("notes.txt has two lines.");
+  const screen = pty.screen();
+  expect(screen).toMatch(/✻ thought · ~\d+ tokens\n→ read_file notes.txt\n  ✓ read_file: 2 lines\n→ read_file missing.txt\n  ✗ read_file: /);
+  expect(screen).not.toContain("carefully"); // the reasoning itself is not printed
+  expect(pty.raw()).toContain("\x1b[31m  ✗ read_file"); // red
+  await pty.waitForPrompt(2);
+  pty.line("again");
+  await pty.waitFor("error:");
+  expect(pty.raw()).toMatch(/\x1b\[31merror: /);
+}, 20_000);
+
+test("NO_COLOR: the same session writes no escape codes at all", async () => {
+  const cwd = tempDir("shiro-work-");
+  writeFileSync(join(cwd, "a.txt"), "one\n");
+  const s = await serve(
+    { reasoning: "hmm", text: "Editing.", toolCalls: [{ name: "edit_file", input: { path: "a.txt", oldString: "one", newString: "two" } }] },
+    { toolCalls: [{ name: "bash", input: { command: "echo out" } }] },
+    { text: "slowly " + "and ".repeat(10) + "done.", delayMs: 20 },
+  );
+  pty = await startShiro({ baseURL: s.url, cwd, env: { NO_COLOR: "1" } });
+  await pty.waitForPrompt(1);
+  pty.line("/help");
+  await pty.waitFor("Keys");
+  pty.line("edit it");
+  await pty.waitFor("edit_file wants to run: a.txt  +1 -1");
+  await pty.waitUntil("the question", () => pty!.cursorLine().startsWith("allow?"));
+  pty.write("y");
+  await pty.waitUntil("the bash question", () => pty!.cursorLine().startsWith("allow?") && pty!.screen().includes("bash wants to run"));
+  pty.write("a");
+  await pty.waitFor("slowly");
+  pty.line("typed during the turn");
+  await pty.waitFor("queued (1): typed during the turn");
+  pty.write(KEYS.esc);
+  await pty.waitForPrompt(2);
+  pty.write(KEYS.up);
+  await pty.waitForInput("typed during the turn");
+  pty.write(KEYS.ctrlC + KEYS.ctrlD);
+  await pty.waitFor("Good bye.");
+  expect(await pty.exited).toBe(0);
+  expect(pty.raw()).not.toContain("\x1b");
+  expect(pty.screen()).toContain("    out");
+}, 20_000);
+
+test("/clear starts a new empty conversation and clears the task list", async () => {
+  const s = await serve(
+    { toolCalls: [{ name: "todo_write", input: { todos: [{ content: "step one", status: "in_progress" }] } }] },
+    { text: "planned" },
+    { text: "fresh start" },
+  );
+  pty = await startShiro({ baseURL: s.url });
+  await pty.waitForPrompt(1);
+  pty.line("plan");
+  await pty.waitFor("[~] step one");
+  await pty.waitForPrompt(2);
+  pty.line("/clear");
+  await pty.waitFor("Started a new conversation");
+  pty.line("/todos");
+  await pty.waitFor("The task list is empty.");
+  pty.line("hello again");
+  await pty.waitFor("fresh start");
+  const body = s.requests[2]!.body;
+  const items: any[] = Array.isArray(body.input) ? body.input : body.messages;
+  expect(items.filter((item) => item.role === "user" || item.role === "assistant")).toHaveLength(1);
+  expect(JSON.stringify(body)).not.toContain("step one");
+  expect(s.errors).toEqual([]);
+}, 20_000);

@@ -1,0 +1,66 @@
+import { afterEach, expect, test } from "bun:test";
+import { existsSync, readdirSync, readFileSync } from "node:fs";
+import { join } from "node:path";
+import { startFakeServer, type FakeServer, type Reply } from "../support/fake-openai.ts";
+import { tempDir } from "../support/cli.ts";
+import { instructionsIn } from "../support/requests.ts";
+import { KEYS, startShiro, type Pty } from "./pty.ts";
+
+let server: FakeServer | undefined;
+let pty: Pty | undefined;
+afterEach(async () => {
+  pty?.kill();
+  pty = undefined;
+  await server?.close();
+  server = undefined;
+});
+async function serve(...replies: Reply[]) {
+  server = await startFakeServer({ replies });
+  return server;
+}
+
+test("leaving at once writes no session and says there is nothing to resume", async () => {
+  const s = await serve();
+  pty = await startShiro({ baseURL: s.url });
+  await pty.waitForPrompt(1);
+  pty.write(KEYS.ctrlD);
+  expect(await pty.exited).toBe(0);
+  expect(pty.screen()).toContain("Good bye.\nNo messages were saved, so there is nothing to resume.");
+  const sessions = join(pty.home, ".shiro-neko", "sessions");
+  expect(existsSync(sessions) ? readdirSync(sessions).filter((n) => n.endsWith(".json")) : []).toEqual([]);
+}, 20_000);
+
+test("a session is saved, /save writes now, the exit message names it, and -c picks it up with its task list", async () => {
+  const home = tempDir();
+  const cwd = tempDir();
+  const s = await serve(
+    { toolCalls: [{ name: "todo_write", input: { todos: [{ content: "look around", status: "in_progress" }] } }] },
+    { text: "first answer" },
+    { text: "second answer" },
+  );
+  pty = await startShiro({ baseURL: s.url, home, cwd });
+  await pty.waitForPrompt(1);
+  pty.line("why does the pagination test fail?");
+  await pty.waitFor("first answer");
+  await pty.waitForPrompt(2);
+  pty.line("/save");
+  await pty.waitFor(/Saved \d+ messages to session/);
+  const files = readdirSync(join(home, ".shiro-neko", "sessions")).filter((n) => n.endsWith(".json"));
+  expect(files).toHaveLength(1);
+  expect(readFileSync(join(home, ".shiro-neko", "sessions", files[0]!), "utf8")).toContain("first answer");
+  pty.write(KEYS.ctrlD);
+  expect(await pty.exited).toBe(0);
+  const screen = pty.screen();
+  expect(screen).toMatch(/Good bye\.\nSaved 4 messages: "why does the pagination test fail\?"\n\nResume it with:\n  shiro -c {20}newest session in this directory\n  shiro -r [0-9a-f-]{8,} +this session by id/);
+
+  pty = await startShiro({ baseURL: s.url, home, cwd, args: ["-c"] });
+  await pty.waitForPrompt(1);
+  expect(pty.screen()).toContain(`session ${files[0]!.slice(0, 8)}`);
+  pty.line("/todos");
+  await pty.waitFor("[~] look around");
+  pty.line("and now?");
+  await pty.waitFor("second answer");
+  expect(instructionsIn(s.requests[2]!.body)).toContain("[~] look around");
+  expect(JSON.stringify(s.requests[2]!.body)).toContain("why does the pagination test fail?");
+  expect(s.errors).toEqual([]);
+}, 30_000);

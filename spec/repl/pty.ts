@@ -1,0 +1,134 @@
+// Drives the real shiro in a pseudo-terminal (Bun.spawn's `terminal` option): type keys, wait for
+// what the screen shows. Waits are on output patterns with a deadline, never fixed sleeps.
+import { join } from "node:path";
+import { shiroCommand, tempDir } from "../support/cli.ts";
+import { createVt } from "./vt.ts";
+
+export const KEYS = { enter: "\r", esc: "\x1b", up: "\x1b[A", down: "\x1b[B", tab: "\t", ctrlC: "\x03", ctrlD: "\x04" } as const;
+
+/** The status line printed before each prompt. */
+const STATUS_LINE = /context \d+% · [\d.]+[kM]? tokens/;
+
+export type PtyOptions = {
+  baseURL: string;
+  args?: string[];
+  cwd?: string;
+  home?: string;
+  env?: Record<string, string | undefined>;
+  cols?: number;
+  rows?: number;
+};
+
+export type Pty = {
+  /** What the terminal shows, scrollback included (see vt.ts). */
+  screen(): string;
+  /** The line the cursor is on: the input row while the loop waits for keys. */
+  cursorLine(): string;
+  /** Everything written so far, as written. */
+  raw(): string;
+  write(keys: string): void;
+  /** Types text and presses Enter in one go, as a fast typist would. */
+  line(text: string): void;
+  /** Resolves once the screen shows `pattern` at least `count` times (default 1); rejects after `timeoutMs` with the screen. */
+  waitFor(pattern: string | RegExp, opts?: { count?: number; timeoutMs?: number }): Promise<void>;
+  /** Resolves once the input row reads `› text` exactly. */
+  waitForInput(text: string): Promise<void>;
+  /** Resolves once the loop has come back to its prompt for the `n`th time (1 = the first prompt). */
+  waitForPrompt(n: number): Promise<void>;
+  /** Resolves once `check` holds for the screen; rejects after `timeoutMs` with the screen. */
+  waitUntil(what: string, check: () => boolean, timeoutMs?: number): Promise<void>;
+  exited: Promise<number>;
+  home: string;
+  cwd: string;
+  kill(): void;
+  signal(name: NodeJS.Signals): void;
+};
+
+export async function startShiro(opts: PtyOptions): Promise<Pty> {
+  const home = opts.home ?? tempDir("shiro-home-");
+  const cwd = opts.cwd ?? tempDir("shiro-work-");
+  let raw = "";
+  const decoder = new TextDecoder();
+  const cols = opts.cols ?? 160;
+  const vt = createVt(cols, opts.rows ?? 30);
+  const listeners = new Set<() => void>();
+  const env: Record<string, string | undefined> = {
+    PATH: process.env.PATH,
+    HOME: home,
+    SHIRO_HOME: join(home, ".shiro-neko"),
+    TERM: "xterm-256color",
+    SHIRO_BASE_URL: opts.baseURL,
+    SHIRO_RETRY_BASE_MS: "20",
+    ...opts.env,
+  };
+  for (const [k, v] of Object.entries(env)) if (v === undefined) delete env[k];
+  const proc = Bun.spawn([...shiroCommand(), ...(opts.args ?? [])], {
+    cwd,
+    env: env as Record<string, string>,
+    terminal: {
+      cols,
+      rows: opts.rows ?? 30,
+      data(_terminal, data) {
+        const chunk = decoder.decode(data, { stream: true });
+        raw += chunk;
+        vt.feed(chunk);
+        for (const listener of [...listeners]) listener();
+      },
+    },
+  });
+  const waitUntil = (what: string, check: () => boolean, timeoutMs = 8_000) =>
+    new Promise<void>((resolve, reject) => {
+      const listener = () => {
+        if (!check()) return;
+        listeners.delete(listener);
+        clearTimeout(timer);
+        resolve();
+      };
+      const timer = setTimeout(() => {
+        listeners.delete(listener);
+        reject(new Error(`timed out waiting for ${what}; the screen:\n${vt.text().slice(-4000)}`));
+      }, timeoutMs);
+      listeners.add(listener);
+      listener();
+    });
+  const occurrences = (pattern: string | RegExp): number => {
+    const text = vt.text();
+    if (typeof pattern === "string") return text.split(pattern).length - 1;
+    return (text.match(new RegExp(pattern.source, pattern.flags.includes("g") ? pattern.flags : pattern.flags + "g")) ?? []).length;
+  };
+  const pty: Pty = {
+    screen: () => vt.text(),
+    cursorLine: () => vt.cursorLine(),
+    raw: () => raw,
+    write: (keys) => void proc.terminal!.write(keys),
+    line: (t) => void proc.terminal!.write(t + KEYS.enter),
+    waitFor: (pattern, { count = 1, timeoutMs } = {}) => waitUntil(`${String(pattern)} ×${count}`, () => occurrences(pattern) >= count, timeoutMs),
+    waitUntil,
+    waitForInput: (text) => waitUntil(`the input to read "› ${text}"`, () => vt.cursorLine() === `› ${text}`.trimEnd()),
+    waitForPrompt: (n) =>
+      waitUntil(`prompt #${n}`, () => occurrences(STATUS_LINE) >= n && vt.cursorLine().startsWith("›") && !vt.text().endsWith("esc to interrupt")),
+    exited: proc.exited,
+    home,
+    cwd,
+    kill: () => proc.kill("SIGKILL"),
+    signal: (name) => proc.kill(name),
+  };
+  return pty;
+}
+
+/** The text of the last user message in a captured request, whichever wire it used. */
+export function lastUserText(body: any): string {
+  const items: any[] = Array.isArray(body.input) ? body.input : body.messages;
+  const users = items.filter((item) => item.role === "user");
+  const content = users.at(-1)?.content;
+  if (typeof content === "string") return content;
+  return (content ?? []).map((part: any) => part.text ?? "").join("");
+}
+
+/** Every user message in a captured request, oldest first. */
+export function userTexts(body: any): string[] {
+  const items: any[] = Array.isArray(body.input) ? body.input : body.messages;
+  return items
+    .filter((item) => item.role === "user")
+    .map((item) => (typeof item.content === "string" ? item.content : item.content.map((part: any) => part.text ?? "").join("")));
+}

@@ -1,0 +1,52 @@
+import { describe, expect, test } from "bun:test";
+import { closestCommand, commandHelpLines, commandsStartingWith, parseInput, SLASH_COMMANDS, unknownCommandHint } from "../../lib/slash-commands.ts";
+
+describe("parseInput", () => {
+  test("a known command with and without arguments", () => {
+    expect(parseInput("/help")).toEqual({ type: "command", name: "help", args: "" });
+    expect(parseInput("  /model   gpt-5-mini ")).toEqual({ type: "command", name: "model", args: "gpt-5-mini" });
+    expect(parseInput("/RESUME 0193")).toEqual({ type: "command", name: "resume", args: "0193" });
+  });
+
+  test("ordinary text and a leading path are prompts", () => {
+    expect(parseInput("fix the bug")).toEqual({ type: "prompt", text: "fix the bug" });
+    expect(parseInput("/usr/bin/env is missing")).toEqual({ type: "prompt", text: "/usr/bin/env is missing" });
+  });
+
+  test("an unknown command names the closest one", () => {
+    expect(parseInput("/hlep")).toEqual({ type: "unknown", name: "hlep", closest: "help" });
+    expect(parseInput("/comapct")).toMatchObject({ type: "unknown", closest: "compact" });
+    expect(parseInput("/sess")).toMatchObject({ type: "unknown", closest: "sessions" });
+  });
+});
+
+test("closestCommand prefers a unique prefix, then edit distance", () => {
+  expect(closestCommand("mod")).toBe("model");
+  expect(closestCommand("exti")).toBe("exit");
+  expect(closestCommand("todo")).toBe("todos");
+  expect(closestCommand("costs")).toBe("cost");
+});
+
+test("the hint is one line with the closest name and the way to the list", () => {
+  const hint = unknownCommandHint("hlep", "help");
+  expect(hint).toBe("unknown command /hlep. Did you mean /help? (/help lists them all)");
+  expect(hint).not.toContain("\n");
+});
+
+test("every command is in /help, with its arguments", () => {
+  const help = commandHelpLines().join("\n");
+  for (const command of SLASH_COMMANDS) expect(help).toContain(`/${command.name}`);
+  expect(help).toContain("/resume <id>");
+  expect(help).toContain("/model <id>");
+});
+
+test("the issue's commands are all in the table", () => {
+  const names: string[] = SLASH_COMMANDS.map((c) => c.name).sort();
+  expect(names).toEqual(["clear", "compact", "cost", "exit", "help", "memory", "model", "notes", "resume", "save", "sessions", "todos"].sort());
+});
+
+test("commandsStartingWith feeds completion", () => {
+  expect(commandsStartingWith("/c")).toEqual(["/compact", "/cost", "/clear"]);
+  expect(commandsStartingWith("/")).toHaveLength(SLASH_COMMANDS.length);
+  expect(commandsStartingWith("/zz")).toEqual([]);
+});

@@ -1,0 +1,135 @@
+// A small terminal model for the pty tests: applies what shiro writes (text, CR/LF, backspace,
+// cursor movement, erase) to a grid with unbounded scrollback, so a test can assert on what a
+// person would see rather than on the byte stream, where redraws interleave with the text.
+// Covers the sequences the loop uses; colours and modes are ignored.
+
+export type Vt = {
+  feed(data: string): void;
+  /** Every line, scrollback included, trailing spaces and trailing blank lines removed. */
+  text(): string;
+  /** The line the cursor is on (the input row while the loop waits). */
+  cursorLine(): string;
+};
+
+export function createVt(cols: number, rows: number): Vt {
+  const lines: string[][] = [[]];
+  let row = 0;
+  let col = 0;
+  let pendingWrap = false;
+  let pending = "";
+
+  const line = (r: number): string[] => {
+    while (lines.length <= r) lines.push([]);
+    return lines[r]!;
+  };
+  const top = () => Math.max(0, lines.length - rows);
+  const newline = () => {
+    row++;
+    line(row);
+  };
+  const put = (char: string) => {
+    const width = Math.max(Bun.stringWidth(char), 1);
+    if (pendingWrap || col + width > cols) {
+      newline();
+      col = 0;
+      pendingWrap = false;
+    }
+    const cells = line(row);
+    while (cells.length < col) cells.push(" ");
+    cells[col] = char;
+    if (width === 2) cells[col + 1] = "";
+    col += width;
+    if (col >= cols) {
+      col = cols - 1;
+      pendingWrap = true;
+    }
+  };
+  const csi = (params: string, final: string) => {
+    const n = params === "" ? 1 : Number(params.split(";")[0]) || 1;
+    pendingWrap = false;
+    switch (final) {
+      case "A":
+        row = Math.max(top(), row - n);
+        break;
+      case "B":
+        row += n;
+        line(row);
+        break;
+      case "C":
+        col = Math.min(cols - 1, col + n);
+        break;
+      case "D":
+        col = Math.max(0, col - n);
+        break;
+      case "G":
+        col = Math.min(cols - 1, n - 1);
+        break;
+      case "H":
+        row = top();
+        col = 0;
+        break;
+      case "J":
+        if (params === "2") {
+          lines.length = top();
+          row = top();
+          line(row);
+          col = 0;
+        } else {
+          lines.length = row + 1;
+          line(row).length = Math.min(line(row).length, col);
+        }
+        break;
+      case "K":
+        line(row).length = Math.min(line(row).length, col);
+        break;
+      default:
+        break; // colours (m), modes (h/l) and the rest change nothing we assert on
+    }
+  };
+
+  return {
+    feed(data) {
+      const input = pending + data;
+      pending = "";
+      let i = 0;
+      while (i < input.length) {
+        const c = input[i]!;
+        if (c === "\x1b") {
+          const match = /^\x1b\[([?0-9;]*)([@-~])/.exec(input.slice(i));
+          if (!match) {
+            if (input.length - i < 16) pending = input.slice(i); // a sequence cut between chunks
+            break;
+          }
+          csi(match[1]!.replace("?", ""), match[2]!);
+          i += match[0].length;
+          continue;
+        }
+        if (c === "\r") {
+          col = 0;
+          pendingWrap = false;
+        } else if (c === "\n") {
+          newline();
+          pendingWrap = false;
+        } else if (c === "\b") {
+          col = Math.max(0, col - 1);
+          pendingWrap = false;
+        } else if (c >= " ") {
+          const code = input.codePointAt(i)!;
+          const char = String.fromCodePoint(code);
+          put(char);
+          i += char.length;
+          continue;
+        }
+        i++;
+      }
+    },
+    text() {
+      const out = lines.map((cells) => cells.join("").replace(/\s+$/, ""));
+      while (out.length > 0 && out.at(-1) === "") out.pop();
+      return out.join("\n");
+    },
+    cursorLine() {
+      return line(row).join("").replace(/\s+$/, "");
+    },
+  };
+}

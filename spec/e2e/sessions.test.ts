@@ -214,3 +214,38 @@ describe("crash safety and concurrency", () => {
     expect(jsonLines(list.stdout).map((l) => l.id)).toEqual([record.id]);
   });
 });
+
+test("autosave is debounced: a fast 40-step tool loop rewrites the session file a handful of times, not per step", async () => {
+  const home = tempDir();
+  const work = tempDir();
+  const replies: Reply[] = Array.from({ length: 40 }, (_, i) => ({ toolCalls: [{ name: "grep", input: { pattern: `needle-${i}` } }] }));
+  replies.push({ text: "done" });
+  const s = await serve(...replies);
+  const { shiroCommand } = await import("../support/cli.ts");
+  const { statSync, readdirSync: list } = await import("node:fs");
+  const child = Bun.spawn([...shiroCommand(), "-p", "search", "--max-steps", "50"], {
+    cwd: work,
+    env: { PATH: process.env.PATH!, HOME: home, SHIRO_HOME: join(home, ".shiro-neko"), SHIRO_BASE_URL: s.url },
+    stdout: "ignore",
+    stderr: "ignore",
+  });
+  // Every save is a rename onto the file, so each write shows up as a new inode.
+  const inodes = new Set<number>();
+  let exited = false;
+  child.exited.then(() => (exited = true));
+  const started = Date.now();
+  while (!exited) {
+    try {
+      const file = list(sessionsDir(home)).find((n) => n.endsWith(".json"));
+      if (file) inodes.add(statSync(join(sessionsDir(home), file)).ino);
+    } catch {}
+    await Bun.sleep(1);
+  }
+  const elapsedMs = Date.now() - started;
+  expect(await child.exited).toBe(0);
+  expect(s.requests).toHaveLength(41);
+  // 41 steps; at most one write per 400 ms window plus the final flush.
+  expect(inodes.size).toBeGreaterThanOrEqual(1);
+  expect(inodes.size).toBeLessThanOrEqual(Math.ceil(elapsedMs / 400) + 2);
+  expect(inodes.size).toBeLessThan(15);
+});

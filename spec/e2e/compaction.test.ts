@@ -1,19 +1,12 @@
-import { afterEach, describe, expect, test } from "bun:test";
+import { describe, expect, test } from "bun:test";
 import { writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { startFakeServer, type FakeServer, type Reply } from "../support/fake-openai.ts";
+import type { Reply } from "../support/fake-openai.ts";
+import { useFakeServer } from "../support/use-fake-server.ts";
 import { jsonLines, runShiro, shiroCommand, tempDir } from "../support/cli.ts";
 import { toolOutputsIn, WIRES } from "../support/requests.ts";
 
-let server: FakeServer | undefined;
-afterEach(async () => {
-  await server?.close();
-  server = undefined;
-});
-async function serve(...replies: Reply[]) {
-  server = await startFakeServer({ replies });
-  return server;
-}
+const serve = useFakeServer();
 
 const THRESHOLD = 6_000;
 /** Estimated tokens of what a request carried as history. */

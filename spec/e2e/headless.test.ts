@@ -1,20 +1,12 @@
-import { afterEach, describe, expect, test } from "bun:test";
+import { describe, expect, test } from "bun:test";
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { startFakeServer, type FakeServer, type Reply } from "../support/fake-openai.ts";
+import type { Reply } from "../support/fake-openai.ts";
+import { useFakeServer } from "../support/use-fake-server.ts";
 import { jsonLines, runShiro, tempDir } from "../support/cli.ts";
 import { instructionsIn, toolOutputsIn, WIRES } from "../support/requests.ts";
 
-let server: FakeServer | undefined;
-afterEach(async () => {
-  await server?.close();
-  server = undefined;
-});
-
-async function serve(...replies: Reply[]): Promise<FakeServer> {
-  server = await startFakeServer({ replies });
-  return server;
-}
+const serve = useFakeServer();
 
 for (const { wire, flags } of WIRES) {
   describe(`headless over ${wire}`, () => {

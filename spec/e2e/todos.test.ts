@@ -1,17 +1,10 @@
-import { afterEach, describe, expect, test } from "bun:test";
-import { startFakeServer, type FakeServer, type Reply } from "../support/fake-openai.ts";
+import { describe, expect, test } from "bun:test";
+import type { Reply } from "../support/fake-openai.ts";
+import { useFakeServer } from "../support/use-fake-server.ts";
 import { jsonLines, runShiro } from "../support/cli.ts";
 import { instructionsIn, WIRES } from "../support/requests.ts";
 
-let server: FakeServer | undefined;
-afterEach(async () => {
-  await server?.close();
-  server = undefined;
-});
-async function serve(...replies: Reply[]) {
-  server = await startFakeServer({ replies });
-  return server;
-}
+const serve = useFakeServer();
 
 const plan = {
   todos: [

@@ -1,23 +1,18 @@
 import { afterEach, expect, test } from "bun:test";
 import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { startFakeServer, type FakeServer, type Reply } from "../support/fake-openai.ts";
+import type { Reply } from "../support/fake-openai.ts";
+import { useFakeServer } from "../support/use-fake-server.ts";
 import { tempDir } from "../support/cli.ts";
 import { toolOutputsIn } from "../support/requests.ts";
 import { startShiro, type Pty } from "./pty.ts";
 
-let server: FakeServer | undefined;
+const serve = useFakeServer();
 let pty: Pty | undefined;
-afterEach(async () => {
+afterEach(() => {
   pty?.kill();
   pty = undefined;
-  await server?.close();
-  server = undefined;
 });
-async function serve(...replies: Reply[]) {
-  server = await startFakeServer({ replies });
-  return server;
-}
 const count = (text: string, part: string) => text.split(part).length - 1;
 
 test("y allows once, a allows the command's first word for the session, n denies and the model is told", async () => {

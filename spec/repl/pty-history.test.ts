@@ -2,22 +2,17 @@ import { afterEach, expect, test } from "bun:test";
 import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { historyPath } from "../../lib/history.ts";
-import { startFakeServer, type FakeServer, type Reply } from "../support/fake-openai.ts";
+import type { Reply } from "../support/fake-openai.ts";
+import { useFakeServer } from "../support/use-fake-server.ts";
 import { tempDir } from "../support/cli.ts";
 import { KEYS, lastUserText, startShiro, type Pty } from "./pty.ts";
 
-let server: FakeServer | undefined;
+const serve = useFakeServer();
 let pty: Pty | undefined;
-afterEach(async () => {
+afterEach(() => {
   pty?.kill();
   pty = undefined;
-  await server?.close();
-  server = undefined;
 });
-async function serve(...replies: Reply[]) {
-  server = await startFakeServer({ replies });
-  return server;
-}
 
 test("Up and Down walk the history, and Down past the newest restores the draft", async () => {
   const s = await serve({ text: "answer one" }, { text: "answer two" }, { text: "answer three" });

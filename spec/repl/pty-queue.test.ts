@@ -1,19 +1,14 @@
 import { afterEach, expect, test } from "bun:test";
-import { startFakeServer, type FakeServer, type Reply } from "../support/fake-openai.ts";
+import type { Reply } from "../support/fake-openai.ts";
+import { useFakeServer } from "../support/use-fake-server.ts";
 import { KEYS, startShiro, userTexts, type Pty } from "./pty.ts";
 
-let server: FakeServer | undefined;
+const serve = useFakeServer();
 let pty: Pty | undefined;
-afterEach(async () => {
+afterEach(() => {
   pty?.kill();
   pty = undefined;
-  await server?.close();
-  server = undefined;
 });
-async function serve(...replies: Reply[]) {
-  server = await startFakeServer({ replies });
-  return server;
-}
 
 /** Text of every assistant message in a request (Responses items or chat messages). */
 function assistantText(body: any): string {

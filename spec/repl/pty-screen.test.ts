@@ -2,22 +2,17 @@ import { afterEach, expect, test } from "bun:test";
 import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { SLASH_COMMANDS } from "../../lib/slash-commands.ts";
-import { startFakeServer, type FakeServer, type Reply } from "../support/fake-openai.ts";
+import type { Reply } from "../support/fake-openai.ts";
+import { useFakeServer } from "../support/use-fake-server.ts";
 import { tempDir } from "../support/cli.ts";
 import { KEYS, startShiro, type Pty } from "./pty.ts";
 
-let server: FakeServer | undefined;
+const serve = useFakeServer();
 let pty: Pty | undefined;
-afterEach(async () => {
+afterEach(() => {
   pty?.kill();
   pty = undefined;
-  await server?.close();
-  server = undefined;
 });
-async function serve(...replies: Reply[]) {
-  server = await startFakeServer({ replies });
-  return server;
-}
 
 test("the header names version, model, directory, session and approvals", async () => {
   const s = await serve();

@@ -1,23 +1,18 @@
 import { afterEach, expect, test } from "bun:test";
 import { existsSync, readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
-import { startFakeServer, type FakeServer, type Reply } from "../support/fake-openai.ts";
+import type { Reply } from "../support/fake-openai.ts";
+import { useFakeServer } from "../support/use-fake-server.ts";
 import { tempDir } from "../support/cli.ts";
 import { instructionsIn } from "../support/requests.ts";
 import { KEYS, startShiro, type Pty } from "./pty.ts";
 
-let server: FakeServer | undefined;
+const serve = useFakeServer();
 let pty: Pty | undefined;
-afterEach(async () => {
+afterEach(() => {
   pty?.kill();
   pty = undefined;
-  await server?.close();
-  server = undefined;
 });
-async function serve(...replies: Reply[]) {
-  server = await startFakeServer({ replies });
-  return server;
-}
 
 test("leaving at once writes no session and says there is nothing to resume", async () => {
   const s = await serve();

@@ -39,15 +39,17 @@ async function main(argv: string[]): Promise<number> {
   return runRepl(args, process.env, replServices(args, process.env));
 }
 
-function report(error: unknown, debug: boolean): number {
+/** One line for the user; the stack trace only with --debug (formatted by consola, loaded only then). */
+async function report(error: unknown, debug: boolean): Promise<number> {
+  const trace = async (value: unknown) => (await import("consola")).consola.error(value);
   if (error instanceof ShiroError) {
     process.stderr.write(`shiro: ${error.message}\n`);
-    if (debug && error.cause) console.error(error.cause);
+    if (debug && error.cause) await trace(error.cause);
     return EXIT_CODES[error.code];
   }
   const message = error instanceof Error ? error.message : String(error);
   process.stderr.write(`shiro: unexpected error: ${message}\n`);
-  if (debug) console.error(error);
+  if (debug) await trace(error);
   else process.stderr.write("Run again with --debug for details, and please report it.\n");
   return 1;
 }

@@ -1,5 +1,6 @@
 import type { ModelMessage } from "ai";
 import { homedir } from "node:os";
+import type { Conversation } from "../lib/agent/conversation.ts";
 import type { Runtime } from "../lib/agent/runtime.ts";
 import { startConversation, type SessionChoice } from "../lib/agent/start.ts";
 import { describeProviderError } from "../lib/agent/provider-error.ts";
@@ -11,7 +12,7 @@ import { listSessions } from "../lib/sessions/list.ts";
 import { formatSessionTable, RECENT_SESSIONS, sessionRows } from "../lib/sessions/list-format.ts";
 import type { LiveSession } from "../lib/sessions/live-session.ts";
 import { shortestUniquePrefix } from "../lib/sessions/prefix.ts";
-import { costUsd } from "../lib/sessions/pricing.ts";
+import { costUsd, formatUsd } from "../lib/sessions/pricing.ts";
 import { listSessionIds } from "../lib/sessions/store.ts";
 import type { MainArgs } from "./args.ts";
 import { sessionChoice } from "./print.ts";
@@ -36,8 +37,17 @@ export function replServices(args: MainArgs, env: Env): (runtime: Runtime) => Re
     };
     const onSaveError = (error: unknown) => process.stderr.write(`shiro: could not save the session: ${error instanceof Error ? error.message : String(error)}\n`);
 
+    // However the process ends (even a forced exit), the session is flushed and released.
+    process.on("exit", () => live?.close());
+
     const open = async (choice: SessionChoice) => {
-      // Resolve -r/-c before closing anything, so a bad id leaves the current session alone.
+      // Write what is pending first, so resuming (even this same session) reads the latest file;
+      // then resolve the id before closing anything, so a bad id leaves the current session alone.
+      try {
+        live?.save();
+      } catch (error) {
+        onSaveError(error);
+      }
       const record = choice.type === "resume" ? findSession(runtime.home, choice.idOrPrefix) : undefined;
       live?.close();
       const started = await startConversation({ runtime, memory: args.memory, session: record ? { type: "record", record } : choice, retryBaseMs, onSaveError });
@@ -45,10 +55,22 @@ export function replServices(args: MainArgs, env: Env): (runtime: Runtime) => Re
       memory = started.memory;
       return { conversation: started.conversation, notices: started.notices };
     };
-    const generate = async (request: Parameters<typeof import("ai").generateText>[0]) => {
+    /**
+     * One request outside a turn (/compact, /memory): abortable from the keyboard, and its tokens
+     * are counted in the session like a turn's.
+     */
+    const generate = async (request: { prompt?: string; instructions?: string; messages?: ModelMessage[] }, signal: AbortSignal, conversation?: Conversation) => {
       const { generateText } = await import("ai");
-      return (await generateText({ ...request, maxRetries: runtime.settings.maxRetries } as never)).text as string;
+      const result = await generateText({ model: runtime.model, ...request, abortSignal: signal, maxRetries: runtime.settings.maxRetries } as Parameters<typeof generateText>[0]);
+      const usage = { inputTokens: result.usage.inputTokens ?? 0, outputTokens: result.usage.outputTokens ?? 0 };
+      if (live) live.beginTurn()(live.history, usage);
+      if (conversation) {
+        conversation.usage.inputTokens += usage.inputTokens;
+        conversation.usage.outputTokens += usage.outputTokens;
+      }
+      return result.text;
     };
+    const maxSpend = args.maxSpendUsd ?? runtime.settings.maxSpendUsd;
 
     return {
       newConversation: (_rt, init) => open(init.reason === "start" ? sessionChoice(args) : { type: "new" }),
@@ -63,6 +85,16 @@ export function replServices(args: MainArgs, env: Env): (runtime: Runtime) => Re
         return live.exitMessage();
       },
       costUsd: (model, usage) => costUsd(model, usage),
+      spent: () => live?.totals().costUsd ?? "unpriced",
+      beforeTurn: () => {
+        if (!live || maxSpend === undefined) return undefined;
+        const cost = live.totals().costUsd;
+        if (cost === undefined) return { notice: `${runtime.settings.model} has no known price, so the ${formatUsd(maxSpend)} spend limit cannot be enforced.` };
+        const status = live.checkSpend(maxSpend);
+        if (status === "over") return { refuse: `this session has cost ${formatUsd(cost)}, at or past its ${formatUsd(maxSpend)} limit. Raise --max-spend or "maxSpendUsd", or /clear to start a new session.` };
+        if (status === "warn") return { notice: `this session has cost ${formatUsd(cost)}, over 80% of its ${formatUsd(maxSpend)} limit.` };
+        return undefined;
+      },
       modelChanged: (rt) => live?.setModel(rt.settings.provider, rt.settings.model),
       permissions: (ask) =>
         createPermissionPolicy({ config: runtime.config, root: runtime.env.root, cwd: runtime.env.cwd, home: env.HOME || homedir(), yolo: args.yolo, interactive: true, ask }),
@@ -79,17 +111,17 @@ export function replServices(args: MainArgs, env: Env): (runtime: Runtime) => Re
         const { entries, notice } = await memory.read();
         return [notice, formatNotes(entries, { path: memory.path })].filter(Boolean).join("\n");
       },
-      memory: async () => {
+      memory: async ({ signal, conversation }) => {
         if (!memory) return "Project memory is off (--no-memory).";
-        const outcome = await compactMemory({ store: memory, generate: (prompt) => generate({ model: runtime.model, prompt }) });
+        const outcome = await compactMemory({ store: memory, generate: (prompt) => generate({ prompt }, signal, conversation) });
         return [outcome.notice, outcome.message].filter(Boolean).join("\n");
       },
-      compact: async ({ conversation }) => {
+      compact: async ({ conversation, signal }) => {
         const history = conversation.history;
         if (history.length === 0) return "Nothing to compact yet.";
         let summary: string;
         try {
-          summary = await generate({ model: runtime.model, ...buildCompactPrompt(history as ModelMessage[]) });
+          summary = await generate(buildCompactPrompt(history as ModelMessage[]), signal, conversation);
         } catch (error) {
           return `The summary request failed, so the transcript was kept as it was: ${describeProviderError(error).message}`;
         }

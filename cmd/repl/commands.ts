@@ -12,6 +12,8 @@ export type CommandEnv = {
   runtime: Runtime;
   services: ReplServices;
   theme: Theme;
+  /** Aborted by esc, ctrl-c or exit while the command runs. */
+  signal: AbortSignal;
   conversation(): Conversation;
   /** Makes a new conversation and uses it; returns its notices. */
   newConversation(init: ConversationInit): Promise<readonly string[]>;
@@ -44,7 +46,7 @@ const PENDING: Record<"notes" | "memory" | "compact" | "sessions" | "resume" | "
  * missing one a compile error). Returns "exit" for /exit.
  */
 export async function runCommand(name: SlashName, args: string, env: CommandEnv): Promise<"exit" | undefined> {
-  const ctx = (): CommandContext => ({ args, conversation: env.conversation(), runtime: env.runtime });
+  const ctx = (): CommandContext => ({ args, conversation: env.conversation(), runtime: env.runtime, signal: env.signal });
   const plug = async (key: keyof typeof PENDING, handler: CommandHandler | undefined) => {
     if (!handler) return env.print(env.theme.warn(`/${key} is not available yet: ${PENDING[key]}.`));
     const text = await handler(ctx());

@@ -52,6 +52,8 @@ export function createRepl(deps: ReplDeps) {
   let frame = 0;
   let spinner: ReturnType<typeof setInterval> | undefined;
   let turn: Turn | undefined;
+  /** A slash command that talks to the model (/compact, /memory): esc, ctrl-c and exit stop it. */
+  let command: AbortController | undefined;
   let waiting: ((text: string | null) => void) | undefined;
   let lastCtrlC = 0;
   let exiting = false;
@@ -144,10 +146,17 @@ export function createRepl(deps: ReplDeps) {
     if (queued) print("");
     print(theme.prompt(PROMPT) + theme.user([first, ...rest.map((l) => "  " + l)].join("\n")));
     const parsed = parseInput(text);
-    if (parsed.type === "prompt") return void (await runTurn(text, slot.current()));
+    if (parsed.type === "prompt") {
+      const gate = services.beforeTurn?.();
+      if (gate?.notice) print(theme.warn(gate.notice));
+      if (gate?.refuse) return void print(theme.error(gate.refuse));
+      return void (await runTurn(text, slot.current()));
+    }
     if (parsed.type === "unknown") return void print(theme.warn(unknownCommandHint(parsed.name, parsed.closest)));
+    command = new AbortController();
     try {
       return await runCommand(parsed.name, parsed.args, {
+        signal: command.signal,
         runtime,
         services,
         theme,
@@ -159,6 +168,8 @@ export function createRepl(deps: ReplDeps) {
       });
     } catch (error) {
       print(theme.error(`/${parsed.name} failed: ${error instanceof Error ? error.message : String(error)}`));
+    } finally {
+      command = undefined;
     }
   }
 
@@ -172,6 +183,10 @@ export function createRepl(deps: ReplDeps) {
   }
 
   function interrupt(): void {
+    if (command && !command.signal.aborted) {
+      command.abort();
+      return print(theme.warn("interrupted"));
+    }
     if (!turn || turn.abort.signal.aborted) return;
     const dropped = queue.clear();
     turn.abort.abort();
@@ -182,6 +197,7 @@ export function createRepl(deps: ReplDeps) {
     exiting = true;
     queue.clear();
     turn?.abort.abort();
+    command?.abort();
     const resolve = waiting;
     waiting = undefined;
     resolve?.(null);
@@ -207,7 +223,7 @@ export function createRepl(deps: ReplDeps) {
       return print(theme.warn(`  ^C stopping ${[...new Set(running.map((call) => call.tool))].join(", ")}; the turn goes on`));
     }
     if (input.line().text !== "") return input.clear();
-    if (turn) return interrupt();
+    if (turn || command) return interrupt();
     if (now - lastCtrlC < CTRL_C_EXIT_WINDOW_MS) return exit();
     lastCtrlC = now;
     const remark = "press ctrl-c again to exit"; // under the input where there is room, else a line

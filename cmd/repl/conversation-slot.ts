@@ -46,7 +46,7 @@ export function createConversationSlot(opts: {
       return adopt(services.newConversation ? await services.newConversation(runtime, init) : createConversation({ runtime, retryBaseMs: opts.retryBaseMs }));
     },
     adopt,
-    spent: () => spent,
+    spent: () => (services.spent ? services.spent() : spent),
     account(usage) {
       if (!services.costUsd || spent === "unpriced") return;
       const cost = services.costUsd(runtime.settings.model, usage);

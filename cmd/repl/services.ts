@@ -10,7 +10,7 @@ export type ConversationInit = { reason: "start" | "clear" };
 export type MadeConversation = Conversation | { conversation: Conversation; notices?: readonly string[] };
 
 /** What a slash-command handler gets: the arguments after the name and the live session. */
-export type CommandContext = { args: string; conversation: Conversation; runtime: Runtime };
+export type CommandContext = { args: string; conversation: Conversation; runtime: Runtime; signal: AbortSignal };
 
 /** Returns the text to print (may be several lines; "" prints nothing). Throwing prints the message in red. */
 export type CommandHandler = (ctx: CommandContext) => string | Promise<string>;
@@ -40,6 +40,13 @@ export type ReplServices = {
    * ask; "always" covers the tool, or for bash the command's first word (`git *`); --yolo skips.
    */
   permissions?: PermissionHook;
+  /**
+   * Asked before each prompt runs: `refuse` stops the turn with that line (the spend ceiling),
+   * `notice` is printed first (80% of the ceiling).
+   */
+  beforeTurn?: () => { refuse?: string; notice?: string } | undefined;
+  /** What this session has cost so far, across resumes; "unpriced" when its model has no price. */
+  spent?: () => number | "unpriced";
   /** `/notes`. */
   notes?: CommandHandler;
   /** `/memory`. */

@@ -25,6 +25,8 @@ export type ConversationOptions = {
   /** Something changed outside a step (the user's message was added). */
   onChange?: () => void;
   retryBaseMs?: number;
+  /** Tokens already used by this session before now (a resumed session's totals). */
+  usage?: Usage;
 };
 
 export type Conversation = {
@@ -47,7 +49,7 @@ export function createConversation(opts: ConversationOptions): Conversation {
   const history: ModelMessage[] = opts.history ?? [];
   const notebook = createNotebook(opts.todos);
   const tools: AnyTool[] = [...coreTools, createTodoWriteTool(notebook), ...(opts.extraTools ?? [])];
-  const usage: Usage = { inputTokens: 0, outputTokens: 0 };
+  const usage: Usage = { inputTokens: opts.usage?.inputTokens ?? 0, outputTokens: opts.usage?.outputTokens ?? 0 };
 
   const conversation: Conversation = {
     history,

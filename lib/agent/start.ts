@@ -72,6 +72,7 @@ export async function startConversation(opts: StartOptions): Promise<Started> {
     beginTurn: () => live.beginTurn(),
     onChange: () => live.touch(),
     retryBaseMs: opts.retryBaseMs,
+    usage: live.totals(),
   });
   conversation.notebook.onChange(() => live.touch());
   return { conversation, live, memory, notices };

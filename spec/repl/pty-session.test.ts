@@ -59,3 +59,49 @@ test("a session is saved, /save writes now, the exit message names it, and -c pi
   expect(JSON.stringify(s.requests[2]!.body)).toContain("why does the pagination test fail?");
   expect(s.errors).toEqual([]);
 }, 30_000);
+
+test("a resumed session shows its own totals, and the spend ceiling refuses the next turn", async () => {
+  const home = tempDir();
+  const cwd = tempDir();
+  const s = await serve({ text: "expensive answer", usage: { input: 200_000, output: 2_000 } });
+  pty = await startShiro({ baseURL: s.url, home, cwd, args: ["-m", "gpt-5-mini"] });
+  await pty.waitForPrompt(1);
+  pty.line("first question");
+  await pty.waitFor("expensive answer");
+  await pty.waitForPrompt(2);
+  pty.write(KEYS.ctrlD);
+  await pty.exited;
+
+  pty = await startShiro({ baseURL: s.url, home, cwd, args: ["-c", "-m", "gpt-5-mini", "--max-spend", "0.01"] });
+  await pty.waitForPrompt(1);
+  expect(pty.screen()).toMatch(/202k tokens · \$0\.05\d\d/);
+  pty.line("second question");
+  await pty.waitFor("at or past its $0.0100 limit");
+  expect(s.requests).toHaveLength(1);
+}, 30_000);
+
+test("/resume of the session in use, queued right after a turn, keeps that turn's answer", async () => {
+  const home = tempDir();
+  const cwd = tempDir();
+  const s = await serve({ text: "answer one" }, { text: "answer two", delayMs: 30 }, { text: "answer three" });
+  pty = await startShiro({ baseURL: s.url, home, cwd });
+  await pty.waitForPrompt(1);
+  pty.line("q1");
+  await pty.waitFor("answer one");
+  await pty.waitForPrompt(2);
+  pty.line("/save");
+  await pty.waitFor(/Saved \d+ messages/);
+  const dir = join(home, ".shiro-neko", "sessions");
+  const id = readdirSync(dir).find((n) => n.endsWith(".json"))!.replace(/\.json$/, "");
+  pty.line("q2");
+  pty.line(`/resume ${id}`); // queued while q2 runs
+  await pty.waitFor("resumed session");
+  pty.line("q3");
+  await pty.waitFor("answer three");
+  await pty.waitForPrompt(4);
+  pty.write(KEYS.ctrlD);
+  await pty.exited;
+  const saved = readFileSync(join(dir, `${id}.json`), "utf8");
+  for (const text of ["q1", "answer one", "q2", "answer two", "q3", "answer three"]) expect(saved).toContain(text);
+  expect(s.errors).toEqual([]);
+}, 30_000);

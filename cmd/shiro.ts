@@ -41,7 +41,7 @@ async function main(argv: string[]): Promise<number> {
 
 /** One line for the user; the stack trace only with --debug (formatted by consola, loaded only then). */
 async function report(error: unknown, debug: boolean): Promise<number> {
-  const trace = async (value: unknown) => (await import("consola")).consola.error(value);
+  const trace = async (value: unknown) => (await import("consola/basic")).consola.error(value);
   if (error instanceof ShiroError) {
     process.stderr.write(`shiro: ${error.message}\n`);
     if (debug && error.cause) await trace(error.cause);

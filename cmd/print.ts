@@ -8,14 +8,11 @@ import { createPermissionPolicy } from "../lib/permissions/index.ts";
 import { renderTodos } from "../lib/notebook/render.ts";
 import { costUsd, formatUsd } from "../lib/sessions/pricing.ts";
 import type { MainArgs } from "./args.ts";
+import { createOutput, onTerminationSignals } from "./headless-output.ts";
+import { readPipedStdin } from "./stdin.ts";
 
 const EXIT_BY_STATUS: Record<TurnStatus, number> = { success: 0, error: 1, "step-cap": 3, interrupted: 130 };
 
-/** Reads piped stdin; never waits on a keyboard. */
-async function readPipedStdin(): Promise<string> {
-  if (process.stdin.isTTY) return "";
-  return (await Bun.stdin.text()).trim();
-}
 
 export function sessionChoice(args: MainArgs): SessionChoice {
   if (args.continue) return { type: "continue" };
@@ -25,7 +22,7 @@ export function sessionChoice(args: MainArgs): SessionChoice {
 
 /** `shiro -p`: one turn, no questions asked, events to stdout/stderr, exit code from the outcome. */
 export async function runHeadless(args: MainArgs, processEnv: Record<string, string | undefined>): Promise<number> {
-  const piped = await readPipedStdin();
+  const piped = await readPipedStdin(args.promptGiven && Boolean(args.prompt));
   const argPrompt = [args.prompt ?? "", ...(args.promptGiven ? args.positional : [])].join(" ").trim();
   const prompt = [argPrompt, piped].filter(Boolean).join("\n\n");
   if (!prompt) throw new ShiroError("usage", 'no prompt: pass one with -p "…" or pipe text on stdin.');
@@ -37,12 +34,15 @@ export async function runHeadless(args: MainArgs, processEnv: Record<string, str
     cwd,
   );
 
+  const controller = new AbortController();
+  // If the reader of stdout goes away, there is no one to answer: wind the turn down.
+  const out = createOutput(process.stdout, () => controller.abort());
   const denied: { tool: string; subject?: string; reason: string }[] = [];
   let finalText = "";
   let textEndsWithNewline = true;
   const endAnswerLine = () => {
     // Keep a terminal showing both streams readable: end the answer's current line first.
-    if (!textEndsWithNewline) process.stdout.write("\n");
+    if (!textEndsWithNewline) out.write("\n");
     textEndsWithNewline = true;
   };
   const emit = (event: AgentEvent) => {
@@ -50,11 +50,11 @@ export async function runHeadless(args: MainArgs, processEnv: Record<string, str
     if (event.type === "text") finalText += event.text;
     if (event.type === "tool-call") finalText = ""; // the answer is what the model says after its last tool call
     if (args.json) {
-      if (event.type !== "step") process.stdout.write(JSON.stringify(event) + "\n");
+      if (event.type !== "step") out.write(JSON.stringify(event) + "\n");
       return;
     }
     if (event.type === "text") {
-      process.stdout.write(event.text);
+      out.write(event.text);
       textEndsWithNewline = event.text.endsWith("\n");
       return;
     }
@@ -85,14 +85,23 @@ export async function runHeadless(args: MainArgs, processEnv: Record<string, str
   process.on("exit", closeSession);
   for (const message of notices) emit({ type: "notice", message });
 
+  const resultRecord = (fields: { status: string; exitCode: number; steps: number; usage: { inputTokens: number; outputTokens: number }; costUsd: number | null; error: string | null }) =>
+    JSON.stringify({
+      type: "result",
+      ...fields,
+      sessionId: live.history.length > 0 ? live.id : null,
+      text: finalText,
+      denied,
+      todos: conversation.notebook.todos(),
+    }) + "\n";
+
   const maxSpend = args.maxSpendUsd ?? runtime.settings.maxSpendUsd;
   const spend = live.checkSpend(maxSpend);
   if (spend === "over") {
     live.close();
-    throw new ShiroError(
-      "spend",
-      `this session has cost ${formatUsd(live.totals().costUsd)}, at or past its ${formatUsd(maxSpend)} limit. Raise --max-spend or "maxSpendUsd", or start a new session.`,
-    );
+    const message = `this session has cost ${formatUsd(live.totals().costUsd)}, at or past its ${formatUsd(maxSpend)} limit. Raise --max-spend or "maxSpendUsd", or start a new session.`;
+    if (args.json) out.write(resultRecord({ status: "spend-limit", exitCode: 4, steps: 0, usage: { inputTokens: 0, outputTokens: 0 }, costUsd: null, error: message }));
+    throw new ShiroError("spend", message);
   }
   if (spend === "warn") emit({ type: "notice", message: `this session has cost ${formatUsd(live.totals().costUsd)}, over 80% of its ${formatUsd(maxSpend)} limit.` });
   if (maxSpend !== undefined && live.totals().costUsd === undefined) {
@@ -105,33 +114,25 @@ export async function runHeadless(args: MainArgs, processEnv: Record<string, str
     process.stderr.write((renderTodos(todos) || "tasks: (cleared)") + "\n");
   });
 
-  const controller = new AbortController();
-  const onSignal = () => controller.abort();
-  process.once("SIGINT", onSignal);
-  process.once("SIGTERM", onSignal);
+  const stopSignals = onTerminationSignals(() => controller.abort(), closeSession);
   policy.startTurn();
   const result = await conversation.runPrompt(prompt, { emit, approve: policy.approve, signal: controller.signal });
-  process.off("SIGINT", onSignal);
-  process.off("SIGTERM", onSignal);
+  stopSignals();
   stopWatchingTodos();
   live.close();
 
   const exitCode = EXIT_BY_STATUS[result.status];
   if (args.json) {
-    const record = {
-      type: "result",
-      status: result.status,
-      exitCode,
-      sessionId: live.history.length > 0 ? live.id : null,
-      steps: result.steps,
-      usage: result.usage,
-      costUsd: costUsd(runtime.settings.model, result.usage) ?? null,
-      text: finalText,
-      error: result.error ?? null,
-      denied,
-      todos: conversation.notebook.todos(),
-    };
-    process.stdout.write(JSON.stringify(record) + "\n");
+    out.write(
+      resultRecord({
+        status: result.status,
+        exitCode,
+        steps: result.steps,
+        usage: result.usage,
+        costUsd: costUsd(runtime.settings.model, result.usage) ?? null,
+        error: result.error ?? null,
+      }),
+    );
   } else {
     endAnswerLine();
     process.stderr.write("\n" + live.exitMessage());

@@ -264,3 +264,57 @@ for (const { wire, flags } of WIRES) {
     });
   });
 }
+
+describe("headless process edges", () => {
+  const serveEdge = useFakeServer();
+  const isolatedEnv = (home: string, url: string) => ({ PATH: process.env.PATH!, HOME: home, SHIRO_HOME: join(home, ".shiro-neko"), SHIRO_BASE_URL: url });
+
+  test("with a -p prompt, an idle inherited stdin (a socket no one writes to) is not waited on", async () => {
+    const s = await serveEdge({ text: "answered" });
+    const home = tempDir();
+    const { shiroCommand } = await import("../support/cli.ts");
+    const child = Bun.spawn([...shiroCommand(), "-p", "hi"], { cwd: tempDir(), env: isolatedEnv(home, s.url), stdin: "pipe", stdout: "pipe", stderr: "pipe" });
+    const timer = setTimeout(() => child.kill("SIGKILL"), 10_000);
+    const code = await child.exited;
+    clearTimeout(timer);
+    expect(code).toBe(0);
+    expect(await new Response(child.stdout).text()).toBe("answered\n");
+  });
+
+  test("a reader that goes away (| head) stops the run quietly: no stack trace, session saved", async () => {
+    const s = await serveEdge({ text: "x".repeat(200_000), delayMs: 1 });
+    const home = tempDir();
+    const { shiroCommand } = await import("../support/cli.ts");
+    const cmd = [...shiroCommand(), "-p", "talk"].map((a) => `'${a}'`).join(" ");
+    const child = Bun.spawn(["bash", "-c", `${cmd} 2>err.txt | head -c 10 >/dev/null; echo "\${PIPESTATUS[0]}" > status.txt`], { cwd: home, env: isolatedEnv(home, s.url), stdout: "ignore", stderr: "ignore" });
+    await child.exited;
+    const stderr = await Bun.file(join(home, "err.txt")).text();
+    expect(stderr).not.toContain("    at ");
+    expect(stderr).not.toContain("EPIPE");
+    const sessions = join(home, ".shiro-neko", "sessions");
+    expect(require("node:fs").readdirSync(sessions).filter((n: string) => n.endsWith(".lock"))).toEqual([]);
+  });
+
+  test("SIGHUP winds the run down like SIGINT: exit 130, session saved, lock released", async () => {
+    const s = await serveEdge({ fault: "hang" });
+    const home = tempDir();
+    const { shiroCommand } = await import("../support/cli.ts");
+    const child = Bun.spawn([...shiroCommand(), "-p", "hi"], { cwd: tempDir(), env: isolatedEnv(home, s.url), stdout: "pipe", stderr: "pipe" });
+    while (s.requests.length === 0) await Bun.sleep(20);
+    child.kill("SIGHUP");
+    expect(await child.exited).toBe(130);
+    const files = require("node:fs").readdirSync(join(home, ".shiro-neko", "sessions")) as string[];
+    expect(files.filter((n) => n.endsWith(".json"))).toHaveLength(1);
+    expect(files.filter((n) => n.endsWith(".lock"))).toEqual([]);
+  });
+
+  test("--json still ends with a result record when the spend ceiling refuses the run", async () => {
+    const s = await serveEdge({ text: "costly", usage: { input: 1_000_000, output: 0 } });
+    const home = tempDir();
+    const work = tempDir();
+    await runShiro(["-p", "first", "-m", "gpt-5-mini"], { baseURL: s.url, cwd: work, home });
+    const run = await runShiro(["-c", "-p", "again", "--json", "-m", "gpt-5-mini", "--max-spend", "0.01"], { baseURL: s.url, cwd: work, home });
+    expect(run.code).toBe(4);
+    expect(jsonLines(run.stdout).at(-1)).toMatchObject({ type: "result", status: "spend-limit", exitCode: 4 });
+  });
+});

@@ -2,7 +2,8 @@
  * Everything a turn reports, as one discriminated union. The headless printer and the
  * interactive loop both consume these; nothing in lib/ writes to the terminal itself.
  */
-export type Usage = { inputTokens: number; outputTokens: number };
+/** Token counts as the provider reported them. `cachedInputTokens` (part of inputTokens) is billed at the cache rate. */
+export type Usage = { inputTokens: number; outputTokens: number; cachedInputTokens?: number };
 
 export type AgentEvent =
   | { type: "text"; text: string }

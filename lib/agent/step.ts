@@ -3,6 +3,11 @@ import type { EventSink, Usage } from "../events.ts";
 import type { AnyTool } from "../tools/define.ts";
 import { subjectOf, type CallLedger } from "./sdk-tools.ts";
 import { IncompleteStreamError } from "./provider-error.ts";
+import { MAX_SESSION_NESTING, nestedDeeperThan } from "../sessions/nesting.ts";
+
+/** Room for the record, the message and the part around a tool call's arguments within MAX_SESSION_NESTING. */
+const MAX_INPUT_NESTING = MAX_SESSION_NESTING - 16;
+const DEEP_INPUT_NOTE = `[arguments nested more than ${MAX_INPUT_NESTING} levels deep; not kept]`;
 
 export type StepOutcome = {
   /** Messages to append to the history: the assistant's message and the tool results. */
@@ -88,7 +93,11 @@ export async function runStep(input: StepInput): Promise<StepOutcome> {
           break;
         }
         case "finish-step":
-          outcome.usage = { inputTokens: part.usage.inputTokens ?? 0, outputTokens: part.usage.outputTokens ?? 0 };
+          outcome.usage = {
+            inputTokens: part.usage.inputTokens ?? 0,
+            outputTokens: part.usage.outputTokens ?? 0,
+            ...(part.usage.inputTokenDetails?.cacheReadTokens ? { cachedInputTokens: part.usage.inputTokenDetails.cacheReadTokens } : {}),
+          };
           outcome.wantsMore = part.finishReason === "tool-calls" || calls.length > 0;
           // A stream that stops without its completion event is not an answer, even if the SDK keeps the partial text.
           if (part.finishReason === "interrupted" || part.finishReason === "error") outcome.error ??= new IncompleteStreamError();
@@ -111,15 +120,32 @@ export async function runStep(input: StepInput): Promise<StepOutcome> {
 
   if (!outcome.aborted && !outcome.error) {
     try {
-      outcome.messages = (await result.response).messages as ModelMessage[];
+      outcome.messages = withKeepableInputs((await result.response).messages as ModelMessage[]);
       return outcome;
     } catch (error) {
       outcome.error = error;
     }
   }
   outcome.wantsMore = false;
-  outcome.messages = rebuildMessages(partialText, calls, results);
+  outcome.messages = withKeepableInputs(rebuildMessages(partialText, calls, results));
   return outcome;
+}
+
+/**
+ * The messages with any tool call's arguments nested too deep for a session (sessions/nesting.ts)
+ * replaced by a note. Only a broken or hostile model sends such arguments, and no tool accepts
+ * them, but kept as they are they would make the session impossible to save, load or send again.
+ * Returns the same array when there is nothing to replace.
+ */
+function withKeepableInputs(messages: ModelMessage[]): ModelMessage[] {
+  const deep = (m: ModelMessage) =>
+    m.role === "assistant" && typeof m.content !== "string" && m.content.some((p) => p.type === "tool-call" && nestedDeeperThan(p.input, MAX_INPUT_NESTING));
+  if (!messages.some(deep)) return messages;
+  return messages.map((m) =>
+    m.role === "assistant" && typeof m.content !== "string" && deep(m)
+      ? { ...m, content: m.content.map((p) => (p.type === "tool-call" && nestedDeeperThan(p.input, MAX_INPUT_NESTING) ? { ...p, input: DEEP_INPUT_NOTE } : p)) }
+      : m,
+  );
 }
 
 /** The assistant message and results as streamed, without provider item ids (sent inline). */

@@ -101,6 +101,7 @@ export async function runTurn(opts: TurnOptions): Promise<TurnResult> {
     opts.history.push(...outcome.messages);
     usage.inputTokens += outcome.usage.inputTokens;
     usage.outputTokens += outcome.usage.outputTokens;
+    if (outcome.usage.cachedInputTokens) usage.cachedInputTokens = (usage.cachedInputTokens ?? 0) + outcome.usage.cachedInputTokens;
     opts.onStep?.(opts.history, usage);
     opts.emit({ type: "step", step: steps, usage: outcome.usage });
 

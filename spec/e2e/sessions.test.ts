@@ -242,3 +242,14 @@ test("autosave is debounced: a fast 40-step tool loop rewrites the session file 
   expect(inodes.size).toBeLessThanOrEqual(Math.ceil(elapsedMs / 400) + 2);
   expect(inodes.size).toBeLessThan(15);
 });
+
+for (const { wire, flags } of WIRES) {
+  test(`cost uses the cache rate for cached input tokens (${wire})`, async () => {
+    const s = await serve({ text: "cached", usage: { input: 1_000_000, output: 0, cached: 800_000 } }, { text: "uncached", usage: { input: 1_000_000, output: 0 } });
+    const cached = jsonLines((await runShiro(["-p", "a", "--json", "-m", "gpt-5-mini", ...flags], { baseURL: s.url })).stdout).at(-1)!;
+    const full = jsonLines((await runShiro(["-p", "b", "--json", "-m", "gpt-5-mini", ...flags], { baseURL: s.url })).stdout).at(-1)!;
+    // gpt-5-mini: $0.25 per million input, $0.025 per million cached input.
+    expect(full.costUsd).toBeCloseTo(0.25, 6);
+    expect(cached.costUsd).toBeCloseTo(0.2 * 0.25 + 0.8 * 0.025, 6);
+  });
+}

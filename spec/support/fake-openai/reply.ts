@@ -35,7 +35,7 @@ export function argumentsOf(call: ScriptedToolCall): string {
   return typeof call.input === "string" ? call.input : JSON.stringify(call.input ?? {});
 }
 
-export type Usage = { input: number; output: number; reasoning: number };
+export type Usage = { input: number; output: number; reasoning: number; cached: number };
 
 const tokens = (chars: number) => Math.max(1, Math.ceil(chars / 4));
 
@@ -49,13 +49,14 @@ export function usageFor(reply: TurnReply, requestBody: any, withReasoning: bool
       input: reply.usage.input,
       output: reply.usage.output,
       reasoning: Math.min(reasoningTokens, reply.usage.output),
+      cached: Math.min(reply.usage.cached ?? 0, reply.usage.input),
     };
   }
   const prompt = JSON.stringify(requestBody?.input ?? requestBody?.messages ?? "") + (requestBody?.instructions ?? "");
   const visible =
     (reply.text?.length ?? 0) +
     (reply.toolCalls ?? []).reduce((n, c) => n + c.name.length + argumentsOf(c).length, 0);
-  return { input: tokens(prompt.length), output: tokens(visible) + reasoningTokens, reasoning: reasoningTokens };
+  return { input: tokens(prompt.length), output: tokens(visible) + reasoningTokens, reasoning: reasoningTokens, cached: 0 };
 }
 
 export const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));

@@ -55,7 +55,7 @@ function envelope(id: string, body: any, createdAt: number, status: string, outp
 export function responsesUsage(u: Usage) {
   return {
     input_tokens: u.input,
-    input_tokens_details: { cached_tokens: 0 },
+    input_tokens_details: { cached_tokens: u.cached },
     output_tokens: u.output,
     output_tokens_details: { reasoning_tokens: u.reasoning },
     total_tokens: u.input + u.output,

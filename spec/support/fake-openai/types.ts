@@ -9,7 +9,8 @@ export type TurnReply = {
   text?: string;
   reasoning?: string;
   toolCalls?: ScriptedToolCall[];
-  usage?: { input: number; output: number };
+  /** `cached`: how many of the input tokens were served from the provider's prompt cache. */
+  usage?: { input: number; output: number; cached?: number };
   /** Pause between stream events, for slow turns. */
   delayMs?: number;
 };

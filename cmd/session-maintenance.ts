@@ -18,11 +18,11 @@ type Env = Record<string, string | undefined>;
  * Runs `change` on a session only while no other shiro has it open: two processes never write
  * the same file.
  */
-function withSessionHeld<T>(home: string, record: SessionRecord, change: () => T): T {
+async function withSessionHeld<T>(home: string, record: SessionRecord, change: () => T | Promise<T>): Promise<T> {
   const held = acquireSession(home, record.id);
   if (!held.ok) throw new ShiroError("usage", `session ${record.id} is open in another shiro (pid ${held.holderPid}). Close it there first.`);
   try {
-    return change();
+    return await change();
   } finally {
     held.release();
   }
@@ -42,18 +42,23 @@ export async function compactSessionCommand(idOrPrefix: string, flags: Flags, en
   const { createModel } = await import("../lib/model.ts");
   const { generateText } = await import("ai");
   const model = await createModel(settings);
-  let summary: string;
-  try {
-    summary = (await generateText({ model, ...buildCompactPrompt(messages), maxRetries: settings.maxRetries })).text;
-  } catch (error) {
-    const { describeProviderError } = await import("../lib/agent/provider-error.ts");
-    throw new ShiroError("provider", `the summary request failed, so the session was left as it was: ${describeProviderError(error).message}`);
-  }
-  const replacement = applyCompactSummary(summary);
-  if (!replacement) throw new ShiroError("provider", "the model's summary was empty or unusable, so the session was left as it was.");
-  withSessionHeld(home, record, () => saveSession(home, { ...record, messages: replacement, updatedAt: new Date().toISOString() }));
-  process.stdout.write(`Compacted session ${record.id}: ${messages.length} messages replaced by a summary.\n`);
-  return 0;
+  // Held for the whole exchange, so no other shiro changes the session while the model summarises it.
+  return withSessionHeld(home, record, async () => {
+    const current = findSession(home, record.id); // re-read under the lock: the latest version
+    const messages = current.messages as ModelMessage[];
+    let summary: string;
+    try {
+      summary = (await generateText({ model, ...buildCompactPrompt(messages), maxRetries: settings.maxRetries })).text;
+    } catch (error) {
+      const { describeProviderError } = await import("../lib/agent/provider-error.ts");
+      throw new ShiroError("provider", `the summary request failed, so the session was left as it was: ${describeProviderError(error).message}`);
+    }
+    const replacement = applyCompactSummary(summary);
+    if (!replacement) throw new ShiroError("provider", "the model's summary was empty or unusable, so the session was left as it was.");
+    saveSession(home, { ...current, messages: replacement, updatedAt: new Date().toISOString() });
+    process.stdout.write(`Compacted session ${record.id}: ${messages.length} messages replaced by a summary.\n`);
+    return 0;
+  });
 }
 
 /**
@@ -61,7 +66,7 @@ export async function compactSessionCommand(idOrPrefix: string, flags: Flags, en
  * against the history invariants the providers enforce, reports each problem, and with --write
  * fixes them atomically after keeping a backup. Exit 0 when healthy or fixed, 1 when problems remain.
  */
-export function repairSessionCommand(idOrPrefix: string | undefined, opts: { write: boolean; cwd: string }, env: Env): number {
+export async function repairSessionCommand(idOrPrefix: string | undefined, opts: { write: boolean; cwd: string }, env: Env): Promise<number> {
   const home = shiroHome(env);
   const record = idOrPrefix === undefined ? continueSession(home, opts.cwd) : findSession(home, idOrPrefix);
   const messages = record.messages as ModelMessage[];
@@ -78,7 +83,7 @@ export function repairSessionCommand(idOrPrefix: string | undefined, opts: { wri
     process.stdout.write(`Nothing was changed. Run again with --write to fix it (a backup is kept).\n`);
     return 1;
   }
-  withSessionHeld(home, record, () => {
+  await withSessionHeld(home, record, () => {
     const backup = `${path}.bak-${new Date().toISOString().replace(/[:.]/g, "-")}`;
     copyFileSync(path, backup);
     saveSession(home, { ...record, messages: repairHistory(messages), updatedAt: new Date().toISOString() });

@@ -3,9 +3,12 @@ import type { AgentEvent } from "./events.ts";
 /** Longest subject shown on a tool line; the full input is in --json output. */
 const SUBJECT_MAX = 100;
 
-/** Collapses a subject to one short line for the screen. */
+/**
+ * Collapses a subject to one short line for the screen. Control characters are dropped: the text
+ * comes from the model, and an escape sequence in it must not reach the terminal.
+ */
 export function clip(text: string, max = SUBJECT_MAX): string {
-  const flat = text.replace(/\s+/g, " ").trim();
+  const flat = text.replace(/\s+/g, " ").replace(/[\u0000-\u001f\u007f-\u009f]/g, "").trim();
   return flat.length > max ? flat.slice(0, max - 1) + "…" : flat;
 }
 

@@ -1,4 +1,5 @@
 import * as v from "valibot";
+import { MAX_SESSION_NESTING, nestedDeeperThan } from "./nesting.ts";
 import { describeIssue, SessionRecord, SessionSummary, summarize } from "./schema.ts";
 
 /**
@@ -41,7 +42,10 @@ export function serializeSession(record: SessionRecord): string {
 
 export type ParsedSession = { ok: true; record: SessionRecord } | { ok: false; reason: string };
 
-/** Parses and validates a whole file. Accepts any JSON layout (a file edited by hand is fine). Never throws. */
+/**
+ * Parses and validates a whole file. Accepts any JSON layout (a file edited by hand is fine).
+ * Refuses a structure nested too deep to be written back or sent (nesting.ts). Never throws.
+ */
 export function parseSession(text: string): ParsedSession {
   let raw: unknown;
   try {
@@ -49,6 +53,7 @@ export function parseSession(text: string): ParsedSession {
   } catch (error) {
     return { ok: false, reason: `not valid JSON (${oneLine(error instanceof Error ? error.message : String(error))})` };
   }
+  if (nestedDeeperThan(raw, MAX_SESSION_NESTING)) return { ok: false, reason: `nested more than ${MAX_SESSION_NESTING} levels deep, which no conversation is` };
   const parsed = v.safeParse(SessionRecord, raw);
   return parsed.success ? { ok: true, record: parsed.output } : { ok: false, reason: oneLine(describeIssue(parsed.issues)) };
 }

@@ -1,5 +1,6 @@
 import type { LanguageModel } from "ai";
 import type { Settings } from "./config/resolve.ts";
+import { withIdleTimeout } from "./fetch-idle-timeout.ts";
 
 /**
  * Builds the language model for these settings. Imported lazily by the commands that talk to a
@@ -12,7 +13,8 @@ export async function createModel(settings: Settings, fetchImpl?: typeof fetch):
     // Local servers ignore the key, but the client insists on sending one.
     apiKey: settings.apiKey ?? "local",
     name: settings.provider,
-    ...(fetchImpl ? { fetch: fetchImpl } : {}),
+    // A stalled provider is given up after settings.idleTimeoutMs instead of Bun's silent five minutes.
+    fetch: withIdleTimeout(fetchImpl ?? fetch, settings.idleTimeoutMs),
   });
   return settings.api === "chat" ? provider.chat(settings.model) : provider.responses(settings.model);
 }

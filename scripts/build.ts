@@ -4,22 +4,17 @@
  */
 import { mkdirSync } from "node:fs";
 import { join } from "node:path";
+import { compileShiro } from "./compile.ts";
 
 const root = join(import.meta.dir, "..");
 const outfile = join(root, "dist", "shiro");
 mkdirSync(join(root, "dist"), { recursive: true });
 
 const started = performance.now();
-const result = await Bun.build({
-  entrypoints: [join(root, "cmd", "shiro.ts")],
-  compile: { outfile },
-  minify: true,
-  bytecode: true,
-  sourcemap: "linked",
-  target: "bun",
-});
-if (!result.success) {
-  for (const log of result.logs) console.error(log);
+try {
+  await compileShiro(outfile);
+} catch (error) {
+  console.error(error instanceof Error ? error.message : error);
   process.exit(1);
 }
 const size = Bun.file(outfile).size;

@@ -7,6 +7,7 @@ import { renderTodos } from "../notebook/render.ts";
 import { createTodoWriteTool } from "../notebook/todo-write-tool.ts";
 import type { Todo } from "../notebook/schema.ts";
 import { buildInstructions } from "./instructions.ts";
+import { keyRedactor, redactEvent } from "./redact-key.ts";
 import type { Runtime } from "./runtime.ts";
 import type { Approver } from "./sdk-tools.ts";
 import { runTurn, type TurnResult } from "./turn.ts";
@@ -50,6 +51,7 @@ export function createConversation(opts: ConversationOptions): Conversation {
   const notebook = createNotebook(opts.todos);
   const tools: AnyTool[] = [...coreTools, createTodoWriteTool(notebook), ...(opts.extraTools ?? [])];
   const usage: Usage = { inputTokens: opts.usage?.inputTokens ?? 0, outputTokens: opts.usage?.outputTokens ?? 0 };
+  const redact = keyRedactor(runtime.settings.apiKey);
 
   const conversation: Conversation = {
     history,
@@ -80,15 +82,17 @@ export function createConversation(opts: ConversationOptions): Conversation {
         root: runtime.env.root,
         cwd: runtime.env.cwd,
         signal: io.signal,
-        emit: io.emit,
+        // Provider error text can echo the key back; it must not reach the screen or a log.
+        emit: (event) => io.emit(redactEvent(event, redact)),
         approve: io.approve,
+        redact,
         onStep: (_history, turnUsage) => {
           usage.inputTokens = before.inputTokens + turnUsage.inputTokens;
           usage.outputTokens = before.outputTokens + turnUsage.outputTokens;
           afterStep?.(_history, turnUsage);
         },
       });
-      return result;
+      return result.error === undefined ? result : { ...result, error: redact(result.error) };
     },
   };
   return conversation;

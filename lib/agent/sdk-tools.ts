@@ -49,9 +49,19 @@ export function subjectOf(tool: AnyTool | undefined, input: unknown): string | u
  */
 export function toSdkTools(
   tools: readonly AnyTool[],
-  opts: { root: string; cwd: string; signal: AbortSignal; emit: EventSink; approve: Approver; ledger: CallLedger },
+  opts: {
+    root: string;
+    cwd: string;
+    signal: AbortSignal;
+    emit: EventSink;
+    approve: Approver;
+    ledger: CallLedger;
+    /** Applied to everything a tool prints or returns (the API key must not reach the model or a file). */
+    redact?: (text: string) => string;
+  },
 ): ToolSet {
   const set: ToolSet = {};
+  const redact = opts.redact ?? ((text: string) => text);
   for (const def of tools) {
     set[def.name] = {
       description: def.description,
@@ -68,10 +78,10 @@ export function toSdkTools(
           root: opts.root,
           cwd: opts.cwd,
           signal: decision.signal ? AbortSignal.any([opts.signal, decision.signal]) : opts.signal,
-          onOutput: (stream, chunk) => opts.emit({ type: "tool-output", id: toolCallId, tool: def.name, stream, chunk }),
+          onOutput: (stream, chunk) => opts.emit({ type: "tool-output", id: toolCallId, tool: def.name, stream, chunk: redact(chunk) }),
         });
         opts.ledger.summaries.set(toolCallId, result.summary);
-        return result.output;
+        return redact(result.output);
       },
     } as ToolSet[string];
   }

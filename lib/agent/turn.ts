@@ -27,6 +27,8 @@ export type TurnOptions = {
   signal: AbortSignal;
   emit: EventSink;
   approve: Approver;
+  /** Applied to tool output before the model or the screen sees it (removes the API key). */
+  redact?: (text: string) => string;
   /** Called after every step with the history so far (autosave). Must not throw. */
   onStep?: (history: readonly ModelMessage[], usage: Usage) => void;
 };
@@ -61,7 +63,7 @@ export async function runTurn(opts: TurnOptions): Promise<TurnResult> {
     }
     steps++;
     const ledger: CallLedger = { summaries: new Map(), denied: new Set() };
-    const tools = toSdkTools(opts.tools, { root: opts.root, cwd: opts.cwd, signal: opts.signal, emit: opts.emit, approve: opts.approve, ledger });
+    const tools = toSdkTools(opts.tools, { root: opts.root, cwd: opts.cwd, signal: opts.signal, emit: opts.emit, approve: opts.approve, ledger, redact: opts.redact });
 
     let outcome;
     for (let attempt = 1; ; attempt++) {

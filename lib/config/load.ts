@@ -21,12 +21,19 @@ export function configPath(home: string): string {
 export async function loadConfigFile(path: string): Promise<ConfigFile> {
   const file = Bun.file(path);
   if (!(await file.exists())) return {};
+  let text: string;
+  try {
+    // Strict: a byte that is not UTF-8 would otherwise become "\uFFFD" silently, inside a model name or a rule.
+    text = new TextDecoder("utf-8", { fatal: true }).decode(await file.bytes());
+  } catch {
+    throw new ShiroError("config", `config file ${path} is not valid UTF-8. Fix it or move it aside.`);
+  }
   let raw: unknown;
   try {
-    raw = JSON.parse(await file.text());
+    raw = JSON.parse(text);
   } catch (error) {
     const reason = error instanceof Error ? error.message : String(error);
-    throw new ShiroError("config", `config file ${path} is not valid JSON (${reason}). Fix it or move it aside.`);
+    throw new ShiroError("config", `config file ${path} is not valid JSON (${oneLine(reason)}). Fix it or move it aside.`);
   }
   const parsed = v.safeParse(ConfigFile, raw);
   if (parsed.success) return parsed.output;
@@ -38,5 +45,13 @@ export async function loadConfigFile(path: string): Promise<ConfigFile> {
       : field
         ? `field "${field}" ${issue.message}`
         : issue.message;
-  throw new ShiroError("config", `config file ${path}: ${what}. See docs/configuration.md.`);
+  throw new ShiroError("config", `config file ${path}: ${oneLine(what)}. See docs/configuration.md.`);
+}
+
+/** Longest part of a config message quoted from the file: a wrong value can be a megabyte with newlines in it. */
+const MAX_QUOTED_CHARS = 300;
+
+function oneLine(text: string): string {
+  const flat = text.replace(/\s+/g, " ").trim();
+  return flat.length > MAX_QUOTED_CHARS ? flat.slice(0, MAX_QUOTED_CHARS - 1) + "…" : flat;
 }

@@ -1,4 +1,5 @@
 import { ShiroError } from "../errors.ts";
+import { IDLE_TIMEOUT_MS } from "../fetch-idle-timeout.ts";
 import { COMPACT_AT_TOKENS } from "../prune/tokens.ts";
 import type { ConfigFile } from "./schema.ts";
 import { DEFAULT_MODEL, PRESETS, isLocalURL, type Api, type PresetName } from "./presets.ts";
@@ -23,6 +24,8 @@ export type Settings = {
   maxSteps: number;
   maxRetries: number;
   compactAtTokens: number;
+  /** How long the provider may send nothing before a request is given up (0: never). */
+  idleTimeoutMs: number;
   maxSpendUsd: number | undefined;
 };
 
@@ -81,6 +84,7 @@ export function resolveSettings(flags: Flags, env: Record<string, string | undef
     maxSteps,
     maxRetries: numberFromEnv(env, "SHIRO_MAX_RETRIES") ?? config.maxRetries ?? DEFAULT_MAX_RETRIES,
     compactAtTokens: numberFromEnv(env, "SHIRO_COMPACT_AT") ?? config.compactAtTokens ?? COMPACT_AT_TOKENS,
+    idleTimeoutMs: numberFromEnv(env, "SHIRO_IDLE_TIMEOUT_MS") ?? config.idleTimeoutMs ?? IDLE_TIMEOUT_MS,
     maxSpendUsd: config.maxSpendUsd,
   };
 }

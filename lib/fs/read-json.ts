@@ -1,6 +1,9 @@
 import { existsSync, readFileSync, renameSync } from "node:fs";
 import * as v from "valibot";
 
+/** Longest reason quoted in a notice about a file that could not be read. */
+const MAX_REASON_CHARS = 300;
+
 export type ReadJsonResult<T> =
   | { status: "ok"; value: T }
   | { status: "missing" }
@@ -25,6 +28,9 @@ export function readJsonFile<S extends v.GenericSchema>(path: string, schema: S,
   } catch (error) {
     reason = error instanceof Error ? error.message : String(error);
   }
+  // The reason goes into a one-line notice; a schema message quotes the value received, which can be huge.
+  reason = reason.replace(/\s+/g, " ").trim();
+  if (reason.length > MAX_REASON_CHARS) reason = reason.slice(0, MAX_REASON_CHARS - 1) + "…";
   if (opts.setAside === false) return { status: "corrupt", reason, movedTo: undefined };
   return { status: "corrupt", reason, movedTo: setAside(path, opts.now?.() ?? new Date()) };
 }

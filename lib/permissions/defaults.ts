@@ -30,9 +30,19 @@ export function defaultDecision(tool: { name: string; mutates: boolean }, subjec
 }
 
 /**
- * read_file of `.env`, `.env.*` (not `.env.example`) or `*.pem`. Denied before config rules are
+ * read_file of `.env`, `.env.*` (not `.env.example`) or `*.pem`, and a bash command that names
+ * one (`cat .env`, `source .env.local`, `grep KEY < .env`). Denied before config rules are
  * consulted: a broad `"*": "allow"` written for convenience must not open the secrets file too.
+ * For bash this is a check of the words in the command, not a sandbox: a glob such as `.e*`
+ * is not recognised (docs/permissions.md says so).
  */
 export function isProtectedSecret(tool: string, subject: string): boolean {
-  return tool === "read_file" && isSensitivePath(subject);
+  if (tool === "read_file") return isSensitivePath(subject);
+  if (tool === "bash") return shellWords(subject).some((word) => isSensitivePath(word));
+  return false;
+}
+
+/** The words of a command line, split at blanks, quotes and shell operators. */
+function shellWords(command: string): string[] {
+  return command.split(/[\s;|&<>()'"`$={}]+/).filter(Boolean);
 }

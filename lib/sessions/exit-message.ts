@@ -1,3 +1,5 @@
+import { titleFromPrompt } from "./title.ts";
+
 /** Width of the command column in the resume hints, as in the spec. */
 const COMMAND_COLUMN = 28;
 
@@ -17,7 +19,9 @@ export type ExitMessageOptions = {
 export function exitMessage(opts: ExitMessageOptions): string {
   if (opts.messageCount === 0) return "Good bye.\nNo messages were saved, so there is nothing to resume.\n";
   const noun = opts.messageCount === 1 ? "message" : "messages";
-  const saved = opts.title ? `Saved ${opts.messageCount} ${noun}: "${opts.title}"` : `Saved ${opts.messageCount} ${noun}.`;
+  // A title from a file edited by hand can be any length: shown as the one short line shiro would write.
+  const title = titleFromPrompt(opts.title);
+  const saved = title ? `Saved ${opts.messageCount} ${noun}: "${title}"` : `Saved ${opts.messageCount} ${noun}.`;
   const hints: [string, string][] = [
     ["shiro -c", "newest session in this directory"],
     [`shiro -r ${opts.idPrefix}`, "this session by id"],

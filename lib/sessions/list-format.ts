@@ -1,5 +1,6 @@
 import type { SessionSummary } from "./schema.ts";
 import { shortestUniquePrefix } from "./prefix.ts";
+import { titleFromPrompt } from "./title.ts";
 
 /** How many sessions /sessions shows. */
 export const RECENT_SESSIONS = 15;
@@ -22,7 +23,8 @@ export function sessionRows(sessions: readonly SessionSummary[], opts: { allIds:
   return sessions.map((s) => ({
     prefix: shortestUniquePrefix(s.id, opts.allIds),
     age: formatAge(s.updatedAt, opts.now),
-    title: s.title || "(untitled)",
+    // A title shiro wrote is already one short line; one edited by hand may not be.
+    title: titleFromPrompt(s.title) || "(untitled)",
     messages: s.messageCount,
     cwd: s.cwd,
   }));

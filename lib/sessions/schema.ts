@@ -17,13 +17,50 @@ const TokenCount = v.pipe(v.number(), v.integer(), v.minValue(0));
 const ROLES = new Set(["system", "user", "assistant", "tool"]);
 
 /**
- * A message is checked only for being an object with a known role: the record must load
- * whatever the SDK produced, including part types this version has never seen.
+ * A message is checked for the shape shiro and the SDK rely on — a known role, content that is
+ * text or a list of typed parts, and the ids and fields of the part types they read — and nothing
+ * more: the record must load whatever the SDK produced, including part types this version has
+ * never seen. Anything less (a `content` of null, a part without its type) would load and then
+ * fail every turn of the session with an error nobody could act on.
  */
 const MessageLike = v.custom<ModelMessage>(
-  (value) => typeof value === "object" && value !== null && !Array.isArray(value) && ROLES.has((value as { role?: unknown }).role as string),
-  "must be a message object with a role of system, user, assistant or tool",
+  (value) => messageProblem(value) === undefined,
+  (issue) => messageProblem(issue.input) ?? "must be a message",
 );
+
+function messageProblem(value: unknown): string | undefined {
+  if (typeof value !== "object" || value === null || Array.isArray(value)) return "must be a message object with a role of system, user, assistant or tool";
+  const { role, content } = value as { role?: unknown; content?: unknown };
+  if (!ROLES.has(role as string)) return "must be a message object with a role of system, user, assistant or tool";
+  if (typeof content === "string") return role === "tool" ? "is a tool message whose content is not a list of results" : undefined;
+  if (role === "system") return "is a system message whose content is not text";
+  if (!Array.isArray(content)) return "has content that is neither text nor a list of parts";
+  for (let i = 0; i < content.length; i++) {
+    const problem = partProblem(content[i]);
+    if (problem) return `has a content part ${i} that ${problem}`;
+  }
+  return undefined;
+}
+
+function partProblem(part: unknown): string | undefined {
+  if (typeof part !== "object" || part === null || Array.isArray(part)) return "is not an object";
+  const p = part as Record<string, unknown>;
+  if (typeof p.type !== "string") return "has no type";
+  const named = typeof p.toolCallId === "string" && typeof p.toolName === "string";
+  switch (p.type) {
+    case "text":
+    case "reasoning":
+      return typeof p.text === "string" ? undefined : "has no text";
+    case "tool-call":
+      return named ? undefined : "lacks its toolCallId or toolName";
+    case "tool-result": {
+      const output = p.output as { type?: unknown } | null | undefined;
+      return named && typeof output === "object" && output !== null && typeof output.type === "string" ? undefined : "lacks its toolCallId, toolName or output";
+    }
+    default:
+      return undefined; // a part type this version does not know is kept as it is
+  }
+}
 
 const Version = v.literal(SESSION_VERSION, (issue) => `unsupported version ${JSON.stringify(issue.input)} (this shiro reads version ${SESSION_VERSION}; was it written by a newer one?)`);
 
@@ -69,10 +106,14 @@ export function summarize(record: SessionRecord): SessionSummary {
   return { ...header, messageCount: messages.length };
 }
 
-/** The first problem of a failed parse, as "field: message". */
+/** Longest issue text quoted: valibot's messages include the value received, which can be megabytes. */
+const MAX_ISSUE_CHARS = 300;
+
+/** The first problem of a failed parse, as "field: message", on one line of at most MAX_ISSUE_CHARS. */
 export function describeIssue(issues: readonly v.BaseIssue<unknown>[]): string {
   const issue = issues[0];
   if (!issue) return "invalid";
   const where = issue.path?.map((p) => String(p.key)).join(".");
-  return where ? `${where}: ${issue.message}` : issue.message;
+  const text = (where ? `${where}: ${issue.message}` : issue.message).replace(/\s+/g, " ").trim();
+  return text.length > MAX_ISSUE_CHARS ? text.slice(0, MAX_ISSUE_CHARS - 1) + "…" : text;
 }

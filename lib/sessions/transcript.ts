@@ -21,13 +21,14 @@ export function renderTranscript(record: SessionRecord, opts: TranscriptOptions 
     if (!grouped && previous !== undefined) out.push("");
     switch (item.type) {
       case "user":
-        out.push(...prefixLines(item.text, "› ", "  "));
+        // Not push(...lines): a prompt of a few million lines (a piped log) is past the argument limit.
+        for (const line of prefixLines(item.text, "› ", "  ")) out.push(line);
         break;
       case "assistant":
         out.push(item.text.trimEnd());
         break;
       case "system":
-        out.push(...prefixLines(item.text, "[system] ", "         "));
+        for (const line of prefixLines(item.text, "[system] ", "         ")) out.push(line);
         break;
       case "tool-call":
         out.push(`→ ${item.tool}${item.subject ? " " + oneLine(item.subject) : ""}`);
@@ -119,7 +120,7 @@ function oneLine(text: string): string {
 
 /** Inline code that survives backticks in the text. */
 function code(text: string): string {
-  const longest = Math.max(0, ...(text.match(/`+/g) ?? []).map((run) => run.length));
+  const longest = (text.match(/`+/g) ?? []).reduce((most, run) => Math.max(most, run.length), 0);
   const fence = "`".repeat(longest + 1);
   return longest > 0 ? `${fence} ${text} ${fence}` : `${fence}${text}${fence}`;
 }

@@ -12,6 +12,13 @@ const OUTPUT_TAIL_CHARS = 12_000;
 const KILL_GRACE_MS = 300;
 /** After the shell exits, how long to wait for background processes still holding its output open. */
 const DRAIN_AFTER_EXIT_MS = 200;
+/**
+ * Variables that exist only for shiro and hold its credentials: no command the model runs needs
+ * them, and `env` or `echo $SHIRO_API_KEY` would otherwise put the key in the tool output, the
+ * session file and the next request. (OPENAI_API_KEY and the presets' variables stay: the user's
+ * own programs and tests may use them.)
+ */
+const SHIRO_ONLY_SECRETS = ["SHIRO_API_KEY"];
 
 const schema = v.object({
   command: v.pipe(v.string(), v.minLength(1, "command must not be empty"), v.description("The command line, run by bash.")),
@@ -81,8 +88,11 @@ type RunResult = { end: "exited" | "timeout" | "interrupted"; exitCode: number |
  * stopped, once its group is gone.
  */
 async function runInProcessGroup(command: string, ctx: ToolContext, timeoutMs: number): Promise<RunResult> {
+  const env = { ...process.env };
+  for (const name of SHIRO_ONLY_SECRETS) delete env[name];
   const proc = Bun.spawn(["bash", "-lc", command], {
     cwd: ctx.cwd,
+    env,
     detached: true, // setsid: the shell leads a new process group that can be killed as a whole
     stdin: "ignore",
     stdout: "pipe",

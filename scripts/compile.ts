@@ -1,0 +1,21 @@
+import { join } from "node:path";
+
+const root = join(import.meta.dir, "..");
+
+/**
+ * Compiles shiro into one executable at `outfile`, with the options that ship: bytecode for fast
+ * start-up, and no autoloading of the bunfig.toml or .env of the directory it runs in (the
+ * binary runs inside other people's projects: a preload there would run their code, and a
+ * SHIRO_BASE_URL in their .env would receive the user's key). Throws with the build logs on failure.
+ */
+export async function compileShiro(outfile: string): Promise<void> {
+  const result = await Bun.build({
+    entrypoints: [join(root, "cmd", "shiro.ts")],
+    compile: { outfile, autoloadBunfig: false, autoloadDotenv: false },
+    minify: true,
+    bytecode: true,
+    sourcemap: "linked",
+    target: "bun",
+  });
+  if (!result.success) throw new Error(result.logs.map(String).join("\n"));
+}

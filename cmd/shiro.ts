@@ -54,12 +54,18 @@ async function report(error: unknown, debug: boolean): Promise<number> {
   return 1;
 }
 
+/** How long shiro may linger after its work is done (flushing output) before it exits anyway. */
+const EXIT_BACKSTOP_MS = 30_000;
+
 const argv = process.argv.slice(2);
 // No top-level await: the binary is compiled to bytecode, which needs a plain script, and that
 // is what makes start-up fast.
 main(argv)
   .catch((error: unknown) => report(error, argv.includes("--debug")))
   .then((code) => {
-    // Let stdout drain (it may be a pipe) before leaving.
-    process.stdout.write("", () => process.exit(code));
+    // Leave when the event loop empties: that is after stdout has drained, however slowly its
+    // reader takes it (a write callback fires before the data is out, so exiting there would cut
+    // the output). A handle left open by mistake must not keep shiro alive, hence the backstop.
+    process.exitCode = code;
+    setTimeout(() => process.exit(code), EXIT_BACKSTOP_MS).unref();
   });

@@ -5,7 +5,7 @@ import { applyEdit, editFailureReason, type Edit } from "../../lib/tools/apply-e
 import { displayPath, resolveInWorkspace } from "../../lib/tools/workspace.ts";
 import { sanitize } from "./event-view.ts";
 import type { Theme } from "./theme.ts";
-import { unifiedDiff, type DiffLine } from "./unified-diff.ts";
+import { unifiedDiff, type DiffLine } from "../../lib/unified-diff.ts";
 
 /** Diff lines shown in an approval before the rest is summarised. */
 const MAX_DIFF_LINES = 80;

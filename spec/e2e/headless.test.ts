@@ -295,6 +295,18 @@ describe("headless process edges", () => {
     expect(require("node:fs").readdirSync(sessions).filter((n: string) => n.endsWith(".lock"))).toEqual([]);
   });
 
+  test("a slow reader gets every line: shiro leaves only after stdout has drained", async () => {
+    const s = await serveEdge({ toolCalls: [{ name: "bash", input: { command: "seq 1 60000" } }] }, { text: "done" });
+    const home = tempDir();
+    const { shiroCommand } = await import("../support/cli.ts");
+    const cmd = [...shiroCommand(), "-p", "count", "--yolo", "--json"].map((a) => `'${a}'`).join(" ");
+    const child = Bun.spawn(["bash", "-c", `${cmd} 2>/dev/null | (sleep 1; cat) > out.jsonl`], { cwd: home, env: isolatedEnv(home, s.url), stdout: "ignore", stderr: "ignore" });
+    await child.exited;
+    const lines = jsonLines(await Bun.file(join(home, "out.jsonl")).text());
+    expect(lines.at(-1)).toMatchObject({ type: "result", status: "success" });
+    expect(lines.filter((l) => l.type === "tool-output").map((l) => l.chunk).join("")).toContain("\n60000\n");
+  });
+
   test("SIGHUP winds the run down like SIGINT: exit 130, session saved, lock released", async () => {
     const s = await serveEdge({ fault: "hang" });
     const home = tempDir();

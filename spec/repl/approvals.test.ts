@@ -1,6 +1,6 @@
 import { describe, expect, test } from "bun:test";
 import { alwaysGrant, commandNames, emptyGrants, isGranted } from "../../cmd/repl/approval-policy.ts";
-import { unifiedDiff } from "../../cmd/repl/unified-diff.ts";
+import { unifiedDiff } from "../../lib/unified-diff.ts";
 
 describe("bash grants", () => {
   test("the commands a line runs", () => {

@@ -1,5 +1,5 @@
 import type { Approver } from "../../lib/agent/sdk-tools.ts";
-import type { AnyTool } from "../../lib/tools/define.ts";
+import type { PermissionQuestion } from "../../lib/permissions/policy.ts";
 import { alwaysGrant, emptyGrants, isGranted } from "./approval-policy.ts";
 import { previewCall } from "./approval-preview.ts";
 import { toolCallLine } from "./event-view.ts";
@@ -8,18 +8,8 @@ import type { Theme } from "./theme.ts";
 
 export type AskAnswer = "once" | "always" | "deny";
 
-/** A question for the user about one call (the shape lib/permissions' policy asks with). */
-export type AskQuestion = {
-  tool: AnyTool;
-  input: unknown;
-  subject: string;
-  id: string;
-  /** What "always" would allow, in words: `git *`, `edit_file`, "bash commands starting with git". */
-  always: string;
-  /** `repeat`: the model made the same call `count` times this turn. */
-  why?: "approval" | "repeat";
-  count?: number;
-};
+/** A question for the user about one call: lib/permissions' question (`why` defaults to approval). */
+export type AskQuestion = Omit<PermissionQuestion, "why"> & { why?: PermissionQuestion["why"] };
 
 /** Builds the decision engine around the loop's way of asking. See ReplServices.permissions. */
 export type PermissionHook = (ask: (question: AskQuestion) => Promise<AskAnswer>) => { approve: Approver; startTurn?: () => void };

@@ -1,5 +1,6 @@
 import { APICallError, JSONParseError, RetryError, TypeValidationError } from "ai";
 import { ProviderIdleError } from "../fetch-idle-timeout.ts";
+import { providerMessage } from "../provider-message.ts";
 
 /** Longest provider message shown; a provider or proxy can send a whole HTML page. */
 const MAX_MESSAGE_CHARS = 400;
@@ -39,7 +40,7 @@ function classify(error: unknown): ProviderFailure {
     if (status === 200 && error.cause instanceof Error) {
       return { message: `the connection to the provider broke in the middle of its response (${error.cause.message})`, retryable: true };
     }
-    const detail = providerMessage(error.responseBody) ?? error.message;
+    const detail = clippedProviderMessage(error.responseBody) ?? error.message;
     return {
       message: status ? `provider returned ${status}: ${detail}` : `provider request failed: ${detail}`,
       status,
@@ -88,15 +89,10 @@ function clip(text: string, max: number): string {
   return text.length > max ? text.slice(0, max - 1) + "…" : text;
 }
 
-function providerMessage(body: string | undefined): string | undefined {
-  if (!body) return undefined;
-  try {
-    const parsed = JSON.parse(body) as { error?: { message?: unknown } | string; message?: unknown };
-    if (typeof parsed.error === "string") return parsed.error;
-    if (parsed.error && typeof parsed.error.message === "string") return parsed.error.message;
-    if (typeof parsed.message === "string") return parsed.message;
-  } catch {}
-  return body.length > 300 ? body.slice(0, 300) + "…" : body;
+/** The provider's own message, clipped to a readable length. */
+function clippedProviderMessage(body: string | undefined): string | undefined {
+  const message = providerMessage(body);
+  return message && message.length > 300 ? message.slice(0, 300) + "…" : message;
 }
 
 function retryAfter(headers: Record<string, string> | undefined): number | undefined {

@@ -1,3 +1,4 @@
+import { providerMessage } from "../provider-message.ts";
 /** Shown once when a turn was rescued by re-sending its history inline. */
 export const MISSING_ITEM_NOTICE = "the provider no longer had part of this session stored. Re-sent the history inline and carried on.";
 
@@ -37,15 +38,4 @@ function unwrap(error: unknown): ApiCallErrorShape | undefined {
     else e = o.cause;
   }
   return undefined;
-}
-
-function providerMessage(body: unknown): string | undefined {
-  if (typeof body !== "string" || !body) return undefined;
-  try {
-    const parsed = JSON.parse(body) as { error?: { message?: unknown } | string; message?: unknown };
-    if (typeof parsed.error === "string") return parsed.error;
-    if (parsed.error && typeof parsed.error.message === "string") return parsed.error.message;
-    if (typeof parsed.message === "string") return parsed.message;
-  } catch {}
-  return body;
 }

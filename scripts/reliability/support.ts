@@ -13,6 +13,7 @@ import { validateHistory } from "../../lib/prune/validate.ts";
 import { idFromFileName } from "../../lib/sessions/paths.ts";
 import { loadSession } from "../../lib/sessions/store.ts";
 import { shiroCommand, tempDir } from "../../spec/support/cli.ts";
+import { shiroEnv } from "../../spec/support/cli.ts";
 
 /** One check's result, as printed by scripts/reliability.ts and recorded in docs/reliability.md. */
 export type Figure = {
@@ -63,20 +64,8 @@ export function prng(seed: number): () => number {
 
 export const pick = <T>(rand: () => number, items: readonly T[]): T => items[Math.floor(rand() * items.length)]!;
 
-/** The environment runShiro gives a child (spec/support/cli.ts), for children this module spawns itself. */
-export function shiroEnv(home: string, baseURL: string | undefined, extra: Record<string, string | undefined> = {}): Record<string, string> {
-  const env: Record<string, string | undefined> = {
-    PATH: process.env.PATH,
-    HOME: home,
-    SHIRO_HOME: join(home, ".shiro-neko"),
-    NO_COLOR: "1",
-    SHIRO_RETRY_BASE_MS: "20",
-    ...(baseURL ? { SHIRO_BASE_URL: baseURL } : {}),
-    ...extra,
-  };
-  for (const [k, value] of Object.entries(env)) if (value === undefined) delete env[k];
-  return env as Record<string, string>;
-}
+/** The environment runShiro gives a child, for children this module spawns itself. */
+export { shiroEnv };
 
 export type Child = ReturnType<typeof spawnShiro>;
 

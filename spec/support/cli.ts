@@ -28,22 +28,30 @@ export function tempDir(prefix = "shiro-spec-"): string {
   return realpathSync(mkdtempSync(join(tmpdir(), prefix)));
 }
 
-/** Runs the real CLI to completion, isolated from the real home directory and real keys. */
-export async function runShiro(args: string[], opts: RunOptions = {}): Promise<RunResult> {
-  const home = opts.home ?? tempDir("shiro-home-");
+/**
+ * The environment of a shiro under test: its own HOME and SHIRO_HOME, no colour, short retry
+ * backoff, the fake server's URL, and nothing else from this process (no real keys).
+ */
+export function shiroEnv(home: string, baseURL: string | undefined, extra: Record<string, string | undefined> = {}): Record<string, string> {
   const env: Record<string, string | undefined> = {
     PATH: process.env.PATH,
     HOME: home,
     SHIRO_HOME: join(home, ".shiro-neko"),
     NO_COLOR: "1",
     SHIRO_RETRY_BASE_MS: "20",
-    ...(opts.baseURL ? { SHIRO_BASE_URL: opts.baseURL } : {}),
-    ...opts.env,
+    ...(baseURL ? { SHIRO_BASE_URL: baseURL } : {}),
+    ...extra,
   };
-  for (const [k, v] of Object.entries(env)) if (v === undefined) delete env[k];
+  for (const [k, value] of Object.entries(env)) if (value === undefined) delete env[k];
+  return env as Record<string, string>;
+}
+
+/** Runs the real CLI to completion, isolated from the real home directory and real keys. */
+export async function runShiro(args: string[], opts: RunOptions = {}): Promise<RunResult> {
+  const home = opts.home ?? tempDir("shiro-home-");
   const child = Bun.spawn([...shiroCommand(), ...args], {
     cwd: opts.cwd ?? tempDir("shiro-work-"),
-    env: env as Record<string, string>,
+    env: shiroEnv(home, opts.baseURL, opts.env),
     stdin: opts.stdin !== undefined ? new Blob([opts.stdin]) : "ignore",
     stdout: "pipe",
     stderr: "pipe",

@@ -28,6 +28,8 @@ type Env = Record<string, string | undefined>;
 export function replServices(args: MainArgs, env: Env): (runtime: Runtime) => ReplServices {
   return (runtime) => {
     let live: LiveSession | undefined;
+    /** The last session closed by /clear or /resume that had messages: what to offer on exit if the current one has none. */
+    let previous: LiveSession | undefined;
     let memory: MemoryStore | undefined;
     const retryBaseMs = Number(env.SHIRO_RETRY_BASE_MS) >= 0 && env.SHIRO_RETRY_BASE_MS ? Number(env.SHIRO_RETRY_BASE_MS) : undefined;
     /** The shortest unique prefix (at least 8), as the exit message prints it. */
@@ -50,6 +52,7 @@ export function replServices(args: MainArgs, env: Env): (runtime: Runtime) => Re
       }
       const record = choice.type === "resume" ? findSession(runtime.home, choice.idOrPrefix) : undefined;
       live?.close();
+      if (live && live.history.length > 0) previous = live;
       const started = await startConversation({ runtime, memory: args.memory, session: record ? { type: "record", record } : choice, retryBaseMs, onSaveError });
       live = started.live;
       memory = started.memory;
@@ -82,7 +85,8 @@ export function replServices(args: MainArgs, env: Env): (runtime: Runtime) => Re
       exitMessage: () => {
         if (!live) return "Good bye.\n";
         live.close();
-        return live.exitMessage();
+        // After /clear with nothing said since, point at the conversation that was saved.
+        return live.history.length === 0 && previous ? previous.exitMessage() : live.exitMessage();
       },
       costUsd: (model, usage) => costUsd(model, usage),
       spent: () => live?.totals().costUsd ?? "unpriced",

@@ -105,3 +105,17 @@ test("/resume of the session in use, queued right after a turn, keeps that turn'
   for (const text of ["q1", "answer one", "q2", "answer two", "q3", "answer three"]) expect(saved).toContain(text);
   expect(s.errors).toEqual([]);
 }, 30_000);
+
+test("after /clear with nothing new said, the exit message still points at the saved conversation", async () => {
+  const s = await serve({ text: "kept answer" });
+  pty = await startShiro({ baseURL: s.url });
+  await pty.waitForPrompt(1);
+  pty.line("a question worth keeping");
+  await pty.waitFor("kept answer");
+  await pty.waitForPrompt(2);
+  pty.line("/clear");
+  await pty.waitFor("Started a new conversation");
+  pty.write(KEYS.ctrlD);
+  expect(await pty.exited).toBe(0);
+  expect(pty.screen()).toContain('Saved 2 messages: "a question worth keeping"');
+}, 20_000);

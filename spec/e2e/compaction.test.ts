@@ -35,7 +35,6 @@ for (const { wire, flags } of WIRES) {
         cwd: work,
         env: { SHIRO_COMPACT_AT: String(THRESHOLD) },
       });
-      expect(s.errors).toEqual([]);
       expect(run.code).toBe(0);
       const compacted = jsonLines(run.stdout).filter((l) => l.type === "compacted");
       expect(compacted).toHaveLength(1); // one event per turn
@@ -68,7 +67,6 @@ for (const { wire, flags } of WIRES) {
       expect(await child.exited).toBe(130);
       const run = await runShiro(["-c", "-p", "try again", ...flags], { baseURL: s.url, cwd: work, home });
       expect(run.code).toBe(0);
-      expect(s.errors).toEqual([]);
       expect(toolOutputsIn(s.requests[1]!.body).join("")).toMatch(/interrupted/);
     }, 30_000);
   });
@@ -82,6 +80,7 @@ describe("a resumed session whose items the provider forgot (responses)", () => 
       { reasoning: "thinking", text: "first answer" },
       { reasoning: "thinking again", text: "second answer" },
     );
+    serve.allowRejections("the provider's 404 for the forgotten items is what the repair answers; counted below");
     await runShiro(["-p", "first", "-m", "gpt-test"], { baseURL: s.url, cwd: work, home });
     s.forgetItems();
     const run = await runShiro(["-c", "-p", "second", "--json", "-m", "gpt-test"], { baseURL: s.url, cwd: work, home });
@@ -135,7 +134,6 @@ describe("shiro sessions compact (manual /compact)", () => {
     expect(record.notebook.todos).toEqual(todos);
     const next = await runShiro(["-c", "-p", "carry on"], { baseURL: s.url, cwd: work, home });
     expect(next.code).toBe(0);
-    expect(s.errors).toEqual([]);
   });
 
   test("an unusable summary leaves the session byte-for-byte as it was", async () => {
@@ -170,6 +168,5 @@ describe("shiro doctor / sessions repair", () => {
     expect((await runShiro(["sessions", "repair", record.id], { home })).stdout).toContain("healthy");
     s.push({ text: "works again" });
     expect((await runShiro(["-c", "-p", "again"], { baseURL: s.url, cwd: work, home })).code).toBe(0);
-    expect(s.errors).toEqual([]);
   });
 });

@@ -17,7 +17,6 @@ for (const { wire, flags } of WIRES) {
       expect(run.code).toBe(0);
       expect(s.requests).toHaveLength(1);
       expect(s.requests[0]!.wire).toBe(wire);
-      expect(s.errors).toEqual([]);
     });
 
     test("--json prints only JSON lines and ends with the result record", async () => {
@@ -47,7 +46,6 @@ for (const { wire, flags } of WIRES) {
       expect(s.requests).toHaveLength(3);
       expect(toolOutputsIn(s.requests[1]!.body).join("\n")).toContain("alpha");
       expect(toolOutputsIn(s.requests[2]!.body).join("\n")).toContain("beta");
-      expect(s.errors).toEqual([]);
     });
 
     test("without --yolo a write is denied, reported, and nothing is written", async () => {
@@ -105,7 +103,6 @@ for (const { wire, flags } of WIRES) {
       expect(toolOutputsIn(s.requests[2]!.body).join("\n")).toContain("launch_rockets");
       expect(toolOutputsIn(s.requests[3]!.body).join("\n")).toMatch(/read_file: invalid arguments \(path/);
       expect(run.code).toBe(0);
-      expect(s.errors).toEqual([]);
     });
 
     test("piped stdin is added to the prompt", async () => {
@@ -148,7 +145,6 @@ for (const { wire, flags } of WIRES) {
       const run = await runShiro(["-p", "loop", "--max-steps", "2", "--json", ...flags], { baseURL: s.url });
       expect(run.code).toBe(3);
       expect(jsonLines(run.stdout).at(-1)).toMatchObject({ status: "step-cap", exitCode: 3, steps: 2 });
-      expect(s.pending()).toBe(0);
     });
 
     test("SIGINT during a hung request exits 130", async () => {
@@ -251,6 +247,7 @@ for (const { wire, flags } of WIRES) {
       expect(lines.filter((l) => l.type === "text").map((l) => l.text).join("")).toContain("Here is the start");
       expect(lines.at(-1)).toMatchObject({ status: "error", exitCode: 1 });
       expect(lines.at(-1)!.error).toMatch(/ended before the response was complete|provider/);
+      serve.allowLeftovers("the turn ends at the cut-off stream: the second reply must stay unrequested");
       expect(s.pending()).toBe(1);
       expect(run.code).toBe(1);
     });

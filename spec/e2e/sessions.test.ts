@@ -55,7 +55,6 @@ for (const { wire, flags } of WIRES) {
       expect(run.code).toBe(0);
       expect(userTexts(s.requests[2]!.body)).toEqual(["remember the word pineapple", "what was the word?"]);
       expect(sessionFiles(home)).toHaveLength(2);
-      expect(s.errors).toEqual([]);
     });
 
     test("-c with no session here is a clear message and exit 2", async () => {
@@ -188,6 +187,7 @@ describe("crash safety and concurrency", () => {
     const work = tempDir();
     const replies: Reply[] = Array.from({ length: 60 }, () => ({ toolCalls: [{ name: "list_dir", input: {} }], delayMs: 5 }));
     const s = await serve(...replies);
+    serve.allowLeftovers("shiro is killed part-way through the scripted loop");
     const { shiroCommand } = await import("../support/cli.ts");
     const child = Bun.spawn([...shiroCommand(), "-p", "loop forever", "--max-steps", "100"], {
       cwd: work,

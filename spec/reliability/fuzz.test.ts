@@ -7,8 +7,10 @@ import { join } from "node:path";
 import { baseFile } from "../../scripts/reliability/fuzz-files.ts";
 import { runFuzzCheck } from "../../scripts/reliability/fuzz.ts";
 import { crashSign } from "../../scripts/reliability/support.ts";
-import { startFakeServer } from "../support/fake-openai.ts";
 import { runShiro, tempDir } from "../support/cli.ts";
+import { useFakeServer } from "../support/use-fake-server.ts";
+
+const serve = useFakeServer();
 
 test("100 damaged or adversarial state files (seed 1): no crash, a clear message, nothing lost", async () => {
   const f = await runFuzzCheck({ files: 100, seed: 1, hugeBytes: 1024 * 1024, heavyShare: 0.2 });
@@ -28,9 +30,8 @@ test("a session nested 100,000 levels deep is reported as damaged and left as it
   mkdirSync(dir, { recursive: true });
   const path = join(dir, `${base.id}.json`);
   writeFileSync(path, text);
-  const server = await startFakeServer({ replies: [{ text: "never asked" }] });
+  const server = await serve(); // no replies: any request at all fails the test
   const run = await runShiro(["-r", base.id!, "-p", "carry on"], { home, cwd: work, baseURL: server.url });
-  await server.close();
   expect(crashSign(run)).toBeUndefined();
   expect(run.code).toBe(2);
   expect(run.stderr).toContain(`is corrupt (nested more than 1000 levels deep`);
@@ -94,9 +95,8 @@ test("a session with a message whose content is null is reported as damaged, not
   const path = join(dir, `${base.id}.json`);
   const text = JSON.stringify(base.value);
   writeFileSync(path, text);
-  const server = await startFakeServer({ replies: [{ text: "never asked" }] });
+  const server = await serve(); // no replies: any request at all fails the test
   const run = await runShiro(["-r", base.id!, "-p", "carry on"], { home, cwd: work, baseURL: server.url });
-  await server.close();
   expect(crashSign(run)).toBeUndefined();
   expect(run.code).toBe(2);
   expect(run.stderr).toContain("is corrupt (messages.3: has content that is neither text nor a list of parts)");
@@ -112,10 +112,9 @@ test("a session whose title is 1 MB still ends with a short exit message", async
   const dir = join(home, ".shiro-neko", "sessions");
   mkdirSync(dir, { recursive: true });
   writeFileSync(join(dir, `${base.id}.json`), JSON.stringify(base.value));
-  const server = await startFakeServer({ replies: [{ text: "carrying on" }] });
+  const server = await serve({ text: "carrying on" });
   const run = await runShiro(["-r", base.id!, "-p", "carry on"], { home, cwd: work, baseURL: server.url });
   const list = await runShiro(["sessions", "list", "--all"], { home, cwd: work });
-  await server.close();
   expect(run.code).toBe(0);
   expect(Math.max(...run.stderr.split("\n").map((l) => l.length))).toBeLessThan(200);
   expect(Math.max(...list.stdout.split("\n").map((l) => l.length))).toBeLessThan(200);

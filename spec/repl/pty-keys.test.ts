@@ -36,7 +36,6 @@ test("ctrl-c while bash runs kills the command within a second and the turn goes
   const told = toolOutputsIn(s.requests[1]!.body).join("\n");
   expect(told).toContain("Interrupted by the user");
   expect(told).toContain("effects are unknown");
-  expect(s.errors).toEqual([]);
 }, 20_000);
 
 test("ctrl-c at the prompt clears the line; twice on an empty line exits", async () => {
@@ -98,6 +97,7 @@ test("Tab completes slash commands and @paths", async () => {
 test("SIGTERM during a command leaves with 130 and kills the command", async () => {
   const marker = `sleep 29.${process.pid}`;
   const s = await serve({ toolCalls: [{ name: "bash", input: { command: `echo started; ${marker}` } }] }, { text: "unused" });
+  serve.allowLeftovers("SIGTERM ends shiro before the command's result goes back to the model");
   pty = await startShiro({ baseURL: s.url, args: ["--yolo"] });
   await pty.waitForPrompt(1);
   pty.line("run it");

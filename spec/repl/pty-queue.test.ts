@@ -37,7 +37,6 @@ test("prompts typed during a slow turn are queued and run in order when it ends"
   const order = ["› first", "done.", "› second", "reply to second", "› third", "reply to third"].map((t) => screen.indexOf(t));
   expect(order).toEqual([...order].sort((a, b) => a - b));
   expect(order.every((i) => i >= 0)).toBe(true);
-  expect(s.errors).toEqual([]);
 }, 20_000);
 
 test("a queued slash command behaves as typed", async () => {
@@ -70,7 +69,6 @@ test("esc aborts the turn, keeps the partial text, clears the queue, and the nex
   expect(s.requests).toHaveLength(2);
   expect(userTexts(s.requests[1]!.body)).toEqual(["long one", "next"]);
   expect(assistantText(s.requests[1]!.body)).toStartWith("partial words");
-  expect(s.errors).toEqual([]);
 }, 20_000);
 
 test("quitting discards the queue", async () => {

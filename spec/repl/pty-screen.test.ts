@@ -132,5 +132,4 @@ test("/clear starts a new empty conversation and clears the task list", async ()
   const items: any[] = Array.isArray(body.input) ? body.input : body.messages;
   expect(items.filter((item) => item.role === "user" || item.role === "assistant")).toHaveLength(1);
   expect(JSON.stringify(body)).not.toContain("step one");
-  expect(s.errors).toEqual([]);
 }, 20_000);

@@ -57,7 +57,6 @@ test("a session is saved, /save writes now, the exit message names it, and -c pi
   await pty.waitFor("second answer");
   expect(instructionsIn(s.requests[2]!.body)).toContain("[~] look around");
   expect(JSON.stringify(s.requests[2]!.body)).toContain("why does the pagination test fail?");
-  expect(s.errors).toEqual([]);
 }, 30_000);
 
 test("a resumed session shows its own totals, and the spend ceiling refuses the next turn", async () => {
@@ -103,7 +102,6 @@ test("/resume of the session in use, queued right after a turn, keeps that turn'
   await pty.exited;
   const saved = readFileSync(join(dir, `${id}.json`), "utf8");
   for (const text of ["q1", "answer one", "q2", "answer two", "q3", "answer three"]) expect(saved).toContain(text);
-  expect(s.errors).toEqual([]);
 }, 30_000);
 
 test("after /clear with nothing new said, the exit message still points at the saved conversation", async () => {

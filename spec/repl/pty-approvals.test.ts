@@ -1,18 +1,12 @@
-import { afterEach, expect, test } from "bun:test";
+import { expect, test } from "bun:test";
 import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import type { Reply } from "../support/fake-openai.ts";
-import { useFakeServer } from "../support/use-fake-server.ts";
 import { tempDir } from "../support/cli.ts";
 import { toolOutputsIn } from "../support/requests.ts";
-import { startShiro, type Pty } from "./pty.ts";
+import { usePty } from "./pty.ts";
 
-const serve = useFakeServer();
-let pty: Pty | undefined;
-afterEach(() => {
-  pty?.kill();
-  pty = undefined;
-});
+const { serve, start } = usePty();
 const count = (text: string, part: string) => text.split(part).length - 1;
 
 test("y allows once, a allows the command's first word for the session, n denies and the model is told", async () => {
@@ -26,7 +20,7 @@ test("y allows once, a allows the command's first word for the session, n denies
     { toolCalls: [{ name: "edit_file", input: { path: "a.txt", oldString: "one", newString: "ONE" } }] },
     { text: "all done" },
   );
-  pty = await startShiro({ baseURL: s.url, cwd });
+  const pty = await start({ baseURL: s.url, cwd });
   await pty.waitForPrompt(1);
   pty.line("change things");
 
@@ -63,7 +57,7 @@ test("y allows once, a allows the command's first word for the session, n denies
 test("esc at a question denies it and interrupts the turn", async () => {
   const cwd = tempDir("shiro-work-");
   const s = await serve({ toolCalls: [{ name: "bash", input: { command: "touch made.txt" } }] }, { text: "carried on after esc" });
-  pty = await startShiro({ baseURL: s.url, cwd });
+  const pty = await start({ baseURL: s.url, cwd });
   await pty.waitForPrompt(1);
   pty.line("make it");
   await pty.waitUntil("the question", () => pty!.cursorLine().startsWith("allow?"));
@@ -78,7 +72,7 @@ test("esc at a question denies it and interrupts the turn", async () => {
 test("--yolo runs changing tools without asking", async () => {
   const cwd = tempDir("shiro-work-");
   const s = await serve({ toolCalls: [{ name: "write_file", input: { path: "y.txt", content: "yes\n" } }] }, { text: "written" });
-  pty = await startShiro({ baseURL: s.url, cwd, args: ["--yolo"] });
+  const pty = await start({ baseURL: s.url, cwd, args: ["--yolo"] });
   await pty.waitFor("--yolo: edits and commands run without asking");
   await pty.waitForPrompt(1);
   pty.line("write it");

@@ -1,22 +1,16 @@
-import { afterEach, expect, test } from "bun:test";
+import { expect, test } from "bun:test";
 import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { historyPath } from "../../lib/history.ts";
 import type { Reply } from "../support/fake-openai.ts";
-import { useFakeServer } from "../support/use-fake-server.ts";
 import { tempDir } from "../support/cli.ts";
-import { KEYS, lastUserText, startShiro, type Pty } from "./pty.ts";
+import { KEYS, lastUserText, usePty } from "./pty.ts";
 
-const serve = useFakeServer();
-let pty: Pty | undefined;
-afterEach(() => {
-  pty?.kill();
-  pty = undefined;
-});
+const { serve, start } = usePty();
 
 test("Up and Down walk the history, and Down past the newest restores the draft", async () => {
   const s = await serve({ text: "answer one" }, { text: "answer two" }, { text: "answer three" });
-  pty = await startShiro({ baseURL: s.url });
+  const pty = await start({ baseURL: s.url });
   await pty.waitForPrompt(1);
   pty.line("first prompt");
   await pty.waitForPrompt(2);
@@ -48,7 +42,7 @@ test("the history file is capped at 200 and does not repeat the previous entry",
   mkdirSync(dirname(file), { recursive: true });
   writeFileSync(file, JSON.stringify({ project: cwd, entries: Array.from({ length: 199 }, (_, i) => `old ${i}`) }));
 
-  pty = await startShiro({ baseURL: s.url, home, cwd });
+  const pty = await start({ baseURL: s.url, home, cwd });
   await pty.waitForPrompt(1);
   pty.write(KEYS.up); // what earlier sessions typed is there from the start
   await pty.waitForInput("old 198");
@@ -75,7 +69,7 @@ test("a corrupt history file is set aside with a notice and the loop still works
   mkdirSync(dirname(file), { recursive: true });
   writeFileSync(file, "{ this is not json");
 
-  pty = await startShiro({ baseURL: s.url, home, cwd });
+  const pty = await start({ baseURL: s.url, home, cwd });
   await pty.waitFor("could not be read");
   await pty.waitForPrompt(1);
   pty.line("hello");

@@ -1,18 +1,12 @@
-import { afterEach, expect, test } from "bun:test";
+import { expect, test } from "bun:test";
 import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import type { Reply } from "../support/fake-openai.ts";
-import { useFakeServer } from "../support/use-fake-server.ts";
 import { tempDir } from "../support/cli.ts";
 import { toolOutputsIn } from "../support/requests.ts";
-import { KEYS, lastUserText, startShiro, type Pty } from "./pty.ts";
+import { KEYS, lastUserText, usePty } from "./pty.ts";
 
-const serve = useFakeServer();
-let pty: Pty | undefined;
-afterEach(() => {
-  pty?.kill();
-  pty = undefined;
-});
+const { serve, start } = usePty();
 
 function running(pattern: string): boolean {
   const ps = Bun.spawnSync(["pgrep", "-f", pattern]);
@@ -22,7 +16,7 @@ function running(pattern: string): boolean {
 test("ctrl-c while bash runs kills the command within a second and the turn goes on", async () => {
   const marker = `sleep 30.${process.pid}`;
   const s = await serve({ toolCalls: [{ name: "bash", input: { command: `echo started; ${marker}` } }] }, { text: "the command was stopped, moving on" });
-  pty = await startShiro({ baseURL: s.url, args: ["--yolo"] });
+  const pty = await start({ baseURL: s.url, args: ["--yolo"] });
   await pty.waitForPrompt(1);
   pty.line("run the slow thing");
   await pty.waitFor("    started");
@@ -40,7 +34,7 @@ test("ctrl-c while bash runs kills the command within a second and the turn goes
 
 test("ctrl-c at the prompt clears the line; twice on an empty line exits", async () => {
   const s = await serve({ text: "got it" });
-  pty = await startShiro({ baseURL: s.url });
+  const pty = await start({ baseURL: s.url });
   await pty.waitForPrompt(1);
   pty.write("half typed");
   await pty.waitForInput("half typed");
@@ -59,7 +53,7 @@ test("ctrl-c at the prompt clears the line; twice on an empty line exits", async
 
 test("ctrl-d on an empty line exits with the exit message; on text it does not", async () => {
   const s = await serve();
-  pty = await startShiro({ baseURL: s.url });
+  const pty = await start({ baseURL: s.url });
   await pty.waitForPrompt(1);
   pty.write("abc");
   await pty.waitForInput("abc");
@@ -77,7 +71,7 @@ test("Tab completes slash commands and @paths", async () => {
   const cwd = tempDir("shiro-work-");
   writeFileSync(join(cwd, "notes.txt"), "hello\n");
   writeFileSync(join(cwd, "other.md"), "");
-  pty = await startShiro({ baseURL: s.url, cwd });
+  const pty = await start({ baseURL: s.url, cwd });
   await pty.waitForPrompt(1);
   pty.write("/he" + KEYS.tab);
   await pty.waitForInput("/help");
@@ -98,7 +92,7 @@ test("SIGTERM during a command leaves with 130 and kills the command", async () 
   const marker = `sleep 29.${process.pid}`;
   const s = await serve({ toolCalls: [{ name: "bash", input: { command: `echo started; ${marker}` } }] }, { text: "unused" });
   serve.allowLeftovers("SIGTERM ends shiro before the command's result goes back to the model");
-  pty = await startShiro({ baseURL: s.url, args: ["--yolo"] });
+  const pty = await start({ baseURL: s.url, args: ["--yolo"] });
   await pty.waitForPrompt(1);
   pty.line("run it");
   await pty.waitFor("    started");

@@ -1,14 +1,8 @@
-import { afterEach, expect, test } from "bun:test";
+import { expect, test } from "bun:test";
 import type { Reply } from "../support/fake-openai.ts";
-import { useFakeServer } from "../support/use-fake-server.ts";
-import { KEYS, startShiro, userTexts, type Pty } from "./pty.ts";
+import { KEYS, userTexts, usePty } from "./pty.ts";
 
-const serve = useFakeServer();
-let pty: Pty | undefined;
-afterEach(() => {
-  pty?.kill();
-  pty = undefined;
-});
+const { serve, start } = usePty();
 
 /** Text of every assistant message in a request (Responses items or chat messages). */
 function assistantText(body: any): string {
@@ -21,7 +15,7 @@ function assistantText(body: any): string {
 
 test("prompts typed during a slow turn are queued and run in order when it ends", async () => {
   const s = await serve({ text: "slowly " + "and ".repeat(20) + "done.", delayMs: 50 }, { text: "reply to second" }, { text: "reply to third" });
-  pty = await startShiro({ baseURL: s.url });
+  const pty = await start({ baseURL: s.url });
   await pty.waitForPrompt(1);
   pty.line("first");
   await pty.waitFor("slowly");
@@ -41,7 +35,7 @@ test("prompts typed during a slow turn are queued and run in order when it ends"
 
 test("a queued slash command behaves as typed", async () => {
   const s = await serve({ text: "slowly " + "and ".repeat(10) + "done.", delayMs: 40 });
-  pty = await startShiro({ baseURL: s.url });
+  const pty = await start({ baseURL: s.url });
   await pty.waitForPrompt(1);
   pty.line("go");
   await pty.waitFor("slowly");
@@ -52,7 +46,7 @@ test("a queued slash command behaves as typed", async () => {
 
 test("esc aborts the turn, keeps the partial text, clears the queue, and the next request is valid", async () => {
   const s = await serve({ text: "partial " + "words ".repeat(200), delayMs: 40 }, { text: "fresh answer" });
-  pty = await startShiro({ baseURL: s.url });
+  const pty = await start({ baseURL: s.url });
   await pty.waitForPrompt(1);
   pty.line("long one");
   await pty.waitFor("partial words");
@@ -73,7 +67,7 @@ test("esc aborts the turn, keeps the partial text, clears the queue, and the nex
 
 test("quitting discards the queue", async () => {
   const s = await serve({ text: "slowly " + "and ".repeat(200), delayMs: 40 });
-  pty = await startShiro({ baseURL: s.url });
+  const pty = await start({ baseURL: s.url });
   await pty.waitForPrompt(1);
   pty.line("go");
   await pty.waitFor("slowly");

@@ -1,22 +1,16 @@
-import { afterEach, expect, test } from "bun:test";
+import { expect, test } from "bun:test";
 import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { SLASH_COMMANDS } from "../../lib/slash-commands.ts";
 import type { Reply } from "../support/fake-openai.ts";
-import { useFakeServer } from "../support/use-fake-server.ts";
 import { tempDir } from "../support/cli.ts";
-import { KEYS, startShiro, type Pty } from "./pty.ts";
+import { KEYS, usePty } from "./pty.ts";
 
-const serve = useFakeServer();
-let pty: Pty | undefined;
-afterEach(() => {
-  pty?.kill();
-  pty = undefined;
-});
+const { serve, start } = usePty();
 
 test("the header names version, model, directory, session and approvals", async () => {
   const s = await serve();
-  pty = await startShiro({ baseURL: s.url, args: ["-m", "test-model"] });
+  const pty = await start({ baseURL: s.url, args: ["-m", "test-model"] });
   await pty.waitForPrompt(1);
   const [first, second, third] = pty.screen().split("\n");
   expect(first).toMatch(/^shiro \d+\.\d+\.\d+ · test-model · .+shiro-work-\w+ · new session$/);
@@ -27,7 +21,7 @@ test("the header names version, model, directory, session and approvals", async 
 
 test("/help lists every command; unknown commands get the closest name; each command answers", async () => {
   const s = await serve();
-  pty = await startShiro({ baseURL: s.url });
+  const pty = await start({ baseURL: s.url });
   await pty.waitForPrompt(1);
   pty.line("/help");
   await pty.waitFor("Keys");
@@ -65,7 +59,7 @@ test("reasoning collapses to one line, tools show one line each, errors are red"
     { text: "notes.txt has two lines." },
     { status: 400, body: { error: { message: "bad request from the fake", type: "invalid_request_error" } } },
   );
-  pty = await startShiro({ baseURL: s.url, cwd });
+  const pty = await start({ baseURL: s.url, cwd });
   await pty.waitForPrompt(1);
   pty.line("look");
   await pty.waitFor("notes.txt has two lines.");
@@ -87,7 +81,7 @@ test("NO_COLOR: the same session writes no escape codes at all", async () => {
     { toolCalls: [{ name: "bash", input: { command: "echo out" } }] },
     { text: "slowly " + "and ".repeat(10) + "done.", delayMs: 20 },
   );
-  pty = await startShiro({ baseURL: s.url, cwd, env: { NO_COLOR: "1" } });
+  const pty = await start({ baseURL: s.url, cwd, env: { NO_COLOR: "1" } });
   await pty.waitForPrompt(1);
   pty.line("/help");
   await pty.waitFor("Keys");
@@ -117,7 +111,7 @@ test("/clear starts a new empty conversation and clears the task list", async ()
     { text: "planned" },
     { text: "fresh start" },
   );
-  pty = await startShiro({ baseURL: s.url });
+  const pty = await start({ baseURL: s.url });
   await pty.waitForPrompt(1);
   pty.line("plan");
   await pty.waitFor("[~] step one");

@@ -1,22 +1,16 @@
-import { afterEach, expect, test } from "bun:test";
+import { expect, test } from "bun:test";
 import { existsSync, readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import type { Reply } from "../support/fake-openai.ts";
-import { useFakeServer } from "../support/use-fake-server.ts";
 import { tempDir } from "../support/cli.ts";
 import { instructionsIn } from "../support/requests.ts";
-import { KEYS, startShiro, type Pty } from "./pty.ts";
+import { KEYS, usePty } from "./pty.ts";
 
-const serve = useFakeServer();
-let pty: Pty | undefined;
-afterEach(() => {
-  pty?.kill();
-  pty = undefined;
-});
+const { serve, start } = usePty();
 
 test("leaving at once writes no session and says there is nothing to resume", async () => {
   const s = await serve();
-  pty = await startShiro({ baseURL: s.url });
+  const pty = await start({ baseURL: s.url });
   await pty.waitForPrompt(1);
   pty.write(KEYS.ctrlD);
   expect(await pty.exited).toBe(0);
@@ -33,7 +27,7 @@ test("a session is saved, /save writes now, the exit message names it, and -c pi
     { text: "first answer" },
     { text: "second answer" },
   );
-  pty = await startShiro({ baseURL: s.url, home, cwd });
+  let pty = await start({ baseURL: s.url, home, cwd });
   await pty.waitForPrompt(1);
   pty.line("why does the pagination test fail?");
   await pty.waitFor("first answer");
@@ -48,7 +42,7 @@ test("a session is saved, /save writes now, the exit message names it, and -c pi
   const screen = pty.screen();
   expect(screen).toMatch(/Good bye\.\nSaved 4 messages: "why does the pagination test fail\?"\n\nResume it with:\n  shiro -c {20}newest session in this directory\n  shiro -r [0-9a-f-]{8,} +this session by id/);
 
-  pty = await startShiro({ baseURL: s.url, home, cwd, args: ["-c"] });
+  pty = await start({ baseURL: s.url, home, cwd, args: ["-c"] });
   await pty.waitForPrompt(1);
   expect(pty.screen()).toContain(`session ${files[0]!.slice(0, 8)}`);
   pty.line("/todos");
@@ -63,7 +57,7 @@ test("a resumed session shows its own totals, and the spend ceiling refuses the 
   const home = tempDir();
   const cwd = tempDir();
   const s = await serve({ text: "expensive answer", usage: { input: 200_000, output: 2_000 } });
-  pty = await startShiro({ baseURL: s.url, home, cwd, args: ["-m", "gpt-5-mini"] });
+  let pty = await start({ baseURL: s.url, home, cwd, args: ["-m", "gpt-5-mini"] });
   await pty.waitForPrompt(1);
   pty.line("first question");
   await pty.waitFor("expensive answer");
@@ -71,7 +65,7 @@ test("a resumed session shows its own totals, and the spend ceiling refuses the 
   pty.write(KEYS.ctrlD);
   await pty.exited;
 
-  pty = await startShiro({ baseURL: s.url, home, cwd, args: ["-c", "-m", "gpt-5-mini", "--max-spend", "0.01"] });
+  pty = await start({ baseURL: s.url, home, cwd, args: ["-c", "-m", "gpt-5-mini", "--max-spend", "0.01"] });
   await pty.waitForPrompt(1);
   expect(pty.screen()).toMatch(/202k tokens · \$0\.05\d\d/);
   pty.line("second question");
@@ -83,7 +77,7 @@ test("/resume of the session in use, queued right after a turn, keeps that turn'
   const home = tempDir();
   const cwd = tempDir();
   const s = await serve({ text: "answer one" }, { text: "answer two", delayMs: 30 }, { text: "answer three" });
-  pty = await startShiro({ baseURL: s.url, home, cwd });
+  const pty = await start({ baseURL: s.url, home, cwd });
   await pty.waitForPrompt(1);
   pty.line("q1");
   await pty.waitFor("answer one");
@@ -106,7 +100,7 @@ test("/resume of the session in use, queued right after a turn, keeps that turn'
 
 test("after /clear with nothing new said, the exit message still points at the saved conversation", async () => {
   const s = await serve({ text: "kept answer" });
-  pty = await startShiro({ baseURL: s.url });
+  const pty = await start({ baseURL: s.url });
   await pty.waitForPrompt(1);
   pty.line("a question worth keeping");
   await pty.waitFor("kept answer");

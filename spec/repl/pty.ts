@@ -1,7 +1,9 @@
 // Drives the real shiro in a pseudo-terminal (Bun.spawn's `terminal` option): type keys, wait for
 // what the screen shows. Waits are on output patterns with a deadline, never fixed sleeps.
+import { afterEach } from "bun:test";
 import { join } from "node:path";
 import { shiroCommand, tempDir } from "../support/cli.ts";
+import { useFakeServer, type Serve } from "../support/use-fake-server.ts";
 import { createVt } from "./vt.ts";
 
 export const KEYS = { enter: "\r", esc: "\x1b", up: "\x1b[A", down: "\x1b[B", tab: "\t", ctrlC: "\x03", ctrlD: "\x04" } as const;
@@ -114,6 +116,30 @@ export async function startShiro(opts: PtyOptions): Promise<Pty> {
     signal: (name) => proc.kill(name),
   };
   return pty;
+}
+
+/**
+ * The set-up every PTY spec shares: `const { serve, start } = usePty();` at the top of the file,
+ * then `const s = await serve(...replies)` and `const pty = await start({ baseURL: s.url })` in a
+ * test. Every shiro a test started is killed after it, and only then is the strict fake server
+ * checked (see useFakeServer), so a shiro still running cannot add requests after the check.
+ */
+export function usePty(): { serve: Serve; start: (opts: PtyOptions) => Promise<Pty> } {
+  let started: Pty[] = [];
+  // Registered before useFakeServer's hook: bun runs afterEach hooks in the order they were added.
+  afterEach(async () => {
+    const ptys = started;
+    started = [];
+    for (const pty of ptys) pty.kill();
+    await Promise.all(ptys.map((pty) => pty.exited));
+  });
+  const serve = useFakeServer();
+  const start = async (opts: PtyOptions) => {
+    const pty = await startShiro(opts);
+    started.push(pty);
+    return pty;
+  };
+  return { serve, start };
 }
 
 /** The text of the last user message in a captured request, whichever wire it used. */

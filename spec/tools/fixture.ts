@@ -1,10 +1,10 @@
 // A throwaway workspace per test: a temp dir as ctx.root and ctx.cwd, with helpers to fill it.
 import { expect } from "bun:test";
-import { mkdirSync, mkdtempSync, realpathSync, rmSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { mkdirSync, rmSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { runTool as runAnyTool, type ToolContext, type ToolDef, type ToolResult } from "../../lib/tools/define.ts";
 import { asAnyTool } from "../../lib/tools/index.ts";
+import { tempDir } from "../support/cli.ts";
 
 export type Workspace = {
   root: string;
@@ -16,8 +16,8 @@ export type Workspace = {
 };
 
 export function makeWorkspace(opts: { signal?: AbortSignal; onOutput?: ToolContext["onOutput"] } = {}): Workspace {
-  // realpath: on some systems tmpdir() is itself a symlink, and paths in messages are compared as strings.
-  const root = realpathSync(mkdtempSync(join(tmpdir(), "shiro-tools-")));
+  // Symlinks resolved (tempDir does): paths in messages are compared as strings.
+  const root = tempDir("shiro-tools-");
   const path = (rel: string) => join(root, rel);
   return {
     root,

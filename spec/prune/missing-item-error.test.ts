@@ -1,21 +1,21 @@
 import { describe, expect, test } from "bun:test";
-import { existsSync, readdirSync, readFileSync } from "node:fs";
+import { readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { APICallError, RetryError } from "ai";
 import { MISSING_ITEM_NOTICE, isMissingItemError, missingItemId } from "../../lib/prune/missing-item-error.ts";
+import { describeWithShared } from "../support/shared-fixtures.ts";
 
-/** The recorded provider errors (shared fixtures); the tests skip when they are not present. */
-const ERRORS_DIR = "/work/shared/fixtures/openai/errors";
-const fixtures = existsSync(ERRORS_DIR)
-  ? readdirSync(ERRORS_DIR)
-      .filter((f) => /^\d{3}-.*\.json$/.test(f) && !f.endsWith(".headers.json"))
-      .map((file) => ({ file, status: Number(file.slice(0, 3)), body: readFileSync(join(ERRORS_DIR, file), "utf8") }))
-  : [];
+/** The recorded provider error bodies in `dir` (../shared/fixtures/openai/errors), with their HTTP status. */
+const recordedErrors = (dir: string) =>
+  readdirSync(dir)
+    .filter((f) => /^\d{3}-.*\.json$/.test(f) && !f.endsWith(".headers.json"))
+    .map((file) => ({ file, status: Number(file.slice(0, 3)), body: readFileSync(join(dir, file), "utf8") }));
 
 const apiError = (statusCode: number, responseBody: string) =>
   new APICallError({ message: "request failed", url: "https://api.openai.com/v1/responses", requestBodyValues: {}, statusCode, responseBody, isRetryable: false });
 
-describe.skipIf(fixtures.length === 0)("isMissingItemError on the recorded provider errors", () => {
+describeWithShared("fixtures/openai/errors", "isMissingItemError on the recorded provider errors", (dir) => {
+  const fixtures = recordedErrors(dir);
   test("every 404 'Item with id … not found' variant is recognised, with its item id", () => {
     const missing = fixtures.filter((f) => f.file.startsWith("404-item-not-found"));
     expect(missing.map((f) => f.file).sort()).toEqual(["404-item-not-found-store-false.json", "404-item-not-found-zdr.json", "404-item-not-found.json"]);

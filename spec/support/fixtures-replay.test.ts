@@ -1,19 +1,19 @@
 // Real recorded OpenAI streams (shared/fixtures/openai, see its SOURCES.md) replayed byte for byte through the
 // fake (`{ raw }` replies) into the AI SDK. Expectations are read from the recordings themselves, so this pins
 // down what the SDK makes of the real wire, which is what the fake's own streams must imitate.
-// Skips cleanly when the shared fixture directory is absent.
-import { afterEach, describe, expect, test } from "bun:test";
-import { existsSync, readdirSync, readFileSync } from "node:fs";
-import { join, resolve } from "node:path";
+// Skips visibly when ../shared is absent, and fails when it is there without these recordings (shared-fixtures.ts).
+import { afterEach, expect, test } from "bun:test";
+import { readdirSync, readFileSync } from "node:fs";
+import { join } from "node:path";
 import { createOpenAI } from "@ai-sdk/openai";
 import { APICallError, isStepCount, jsonSchema, streamText, tool, type ToolSet } from "ai";
 import { startFakeServer, type FakeServer, type Reply } from "./fake-openai.ts";
 import { post } from "./fake-openai/testing.ts";
+import { describeWithShared, sharedPath } from "./shared-fixtures.ts";
 
 (globalThis as { AI_SDK_LOG_WARNINGS?: boolean }).AI_SDK_LOG_WARNINGS = false;
 
-const FIXTURES = resolve(import.meta.dir, "../../../shared/fixtures/openai");
-const absent = !existsSync(FIXTURES);
+const FIXTURES = sharedPath("fixtures/openai");
 const read = (rel: string) => readFileSync(join(FIXTURES, rel), "utf8");
 
 let server: FakeServer | undefined;
@@ -121,13 +121,11 @@ async function expectFaithful(wire: Wire, raws: string[]) {
 }
 
 const cassettes = (dir: string) =>
-  absent
-    ? []
-    : readdirSync(join(FIXTURES, dir), { recursive: true, encoding: "utf8" })
-        .filter((f) => f.endsWith(".yaml"))
-        .map((f) => join(dir, f));
+  readdirSync(join(FIXTURES, dir), { recursive: true, encoding: "utf8" })
+    .filter((f) => f.endsWith(".yaml"))
+    .map((f) => join(dir, f));
 
-describe.skipIf(absent)("recorded Responses streams", () => {
+describeWithShared("fixtures/openai/responses", "recorded Responses streams", () => {
   test("plain text answer (openai-issue-11239.2)", async () => {
     const steps = await expectFaithful("responses", chunkStreams("responses/openai-issue-11239.2.chunks.txt", "responses"));
     expect(steps[0]!.text).toBe("Verification code for issue-11239 is blue-42.");
@@ -167,12 +165,12 @@ describe.skipIf(absent)("recorded Responses streams", () => {
     });
 });
 
-describe.skipIf(absent)("recorded Chat Completions streams", () => {
+describeWithShared("fixtures/openai/chat", "recorded Chat Completions streams", () => {
   test("long text stream with full usage (openai-text.chunks.txt)", async () => {
     await expectFaithful("chat", chunkStreams("chat/openai-text.chunks.txt", "chat"));
   });
 
-  for (const file of absent ? [] : readdirSync(join(FIXTURES, "chat")).filter((f) => f.endsWith(".bin")))
+  for (const file of readdirSync(join(FIXTURES, "chat")).filter((f) => f.endsWith(".bin")))
     test(`openai-python snapshot ${file.slice(0, 8)}`, async () => {
       const steps = await expectFaithful("chat", [read(join("chat", file))]);
       if (file.startsWith("4cc50a61")) expect(steps[0]!.finishReason).toBe("length");
@@ -185,7 +183,7 @@ describe.skipIf(absent)("recorded Chat Completions streams", () => {
     });
 });
 
-describe.skipIf(absent)("recorded error bodies", () => {
+describeWithShared("fixtures/openai/errors", "recorded error bodies", () => {
   /** A recorded message with its ids turned into wildcards, so it can be matched against the fake's own. */
   const template = (rel: string) => {
     const message = JSON.parse(read(rel)).error.message as string;

@@ -1,6 +1,8 @@
 /**
  * `bun run test`: builds the binary, runs every spec against it, and ends with the line CI
- * reads: `N passed, N failed`. Extra arguments go to `bun test` (e.g. a file filter).
+ * reads: `N passed, N failed, N skipped`. Skips are counted so that tests which stopped running
+ * (a missing fixture, a tool not installed) show in the summary. Extra arguments go to `bun test`
+ * (e.g. a file filter).
  */
 import { join } from "node:path";
 
@@ -9,7 +11,7 @@ const env = { ...process.env };
 if (!env.SHIRO_BIN) {
   const build = Bun.spawnSync([process.execPath, join(root, "scripts", "build.ts")], { cwd: root, stdout: "inherit", stderr: "inherit" });
   if (build.exitCode !== 0) {
-    console.log("0 passed, 1 failed");
+    console.log("0 passed, 1 failed, 0 skipped");
     process.exit(1);
   }
   env.SHIRO_BIN = join(root, "dist", "shiro");
@@ -28,9 +30,11 @@ async function pump(stream: ReadableStream<Uint8Array>, sink: NodeJS.WriteStream
 await Promise.all([pump(child.stdout, process.stdout), pump(child.stderr, process.stderr)]);
 const code = await child.exited;
 
-const count = (word: string) => Number(transcript.match(new RegExp(`^\\s*(\\d+) ${word}$`, "m"))?.[1] ?? 0);
+/** bun test's own count (` 12 pass`); the last one, in case a test printed a line of that shape. */
+const count = (word: string) => Number([...transcript.matchAll(new RegExp(`^\\s*(\\d+) ${word}$`, "gm"))].at(-1)?.[1] ?? 0);
 const passed = count("pass");
 let failed = count("fail");
 if (code !== 0 && failed === 0) failed = 1; // a crash or a load error is a failure even with no count
-console.log(`${passed} passed, ${failed} failed`);
+const skipped = count("skip") + count("todo"); // a todo does not run either
+console.log(`${passed} passed, ${failed} failed, ${skipped} skipped`);
 process.exit(code === 0 && failed === 0 ? 0 : 1);

@@ -3,8 +3,8 @@
  * time, against the compiled binary (built into a temp directory with scripts/build.ts's options,
  * so dist/ is left alone) unless SHIRO_BIN is set or `--source` is given. Prints each check's
  * figure (runs, failures, files checked, time, and what it measured) as it finishes, then a table.
- * Exits 1 if any check failed. The reduced versions of the same checks run in `bun test`
- * (spec/reliability); what each proves is in docs/reliability.md.
+ * Exits 1 if any check failed. The checkers live in spec/support/reliability/; their reduced
+ * versions run in `bun test` (spec/reliability); what each proves is in docs/reliability.md.
  *
  *   bun scripts/reliability.ts                  # everything, full size
  *   bun scripts/reliability.ts --only kill,fuzz # some checks
@@ -15,14 +15,14 @@ import { compileShiro } from "./compile.ts";
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { runContinueConcurrency, runMemoryConcurrency } from "./reliability/concurrency.ts";
-import { runFaultCheck } from "./reliability/faults.ts";
-import { runFuzzCheck } from "./reliability/fuzz.ts";
-import { runKillCheck } from "./reliability/kill.ts";
-import { runLongTaskCheck } from "./reliability/long-task.ts";
-import { runMisbehaviourCheck } from "./reliability/misbehaviour.ts";
-import { runSecretsCheck } from "./reliability/secrets.ts";
-import type { Figure } from "./reliability/support.ts";
+import { runContinueConcurrency, runMemoryConcurrency } from "../spec/support/reliability/concurrency.ts";
+import { runFaultCheck } from "../spec/support/reliability/faults.ts";
+import { runFuzzCheck } from "../spec/support/reliability/fuzz.ts";
+import { runKillCheck } from "../spec/support/reliability/kill.ts";
+import { runLongTaskCheck } from "../spec/support/reliability/long-task.ts";
+import { runMisbehaviourCheck } from "../spec/support/reliability/misbehaviour.ts";
+import { runSecretsCheck } from "../spec/support/reliability/secrets.ts";
+import type { Figure } from "../spec/support/reliability/support.ts";
 
 const root = join(import.meta.dir, "..");
 const argv = process.argv.slice(2);

@@ -1,7 +1,7 @@
 // A spec reads nothing outside the repository but ../shared, and reaches ../shared only through
 // spec/support/shared-fixtures.ts, which skips visibly or fails loudly. A path that points out of
 // the checkout works on one machine and silently skips (or breaks) on the next, so the string
-// literals of every spec source are held to that here.
+// literals of every spec source are held to that here. Specs do not import scripts/ either.
 import { expect, test } from "bun:test";
 import { existsSync, readFileSync } from "node:fs";
 import { dirname, isAbsolute, join, normalize, relative, resolve, sep } from "node:path";
@@ -43,6 +43,8 @@ function violation(lit: Literal): string | undefined {
   if (text.startsWith("../")) {
     const target = resolve(REPO_ROOT, dirname(lit.file), text);
     if (!inside(REPO_ROOT, target)) return `climbs out of the repository (to ${relative(REPO_ROOT, target)})`;
+    // scripts/ builds on spec/support (the reliability checkers, the fake server), never the reverse.
+    if (inside(join(REPO_ROOT, "scripts"), target)) return "reaches into scripts/: what a spec needs belongs in spec/support";
   }
   // An absolute path into the directory that holds this checkout (a sibling checkout, ../shared
   // spelled out, this checkout's own path) exists on this machine only.
@@ -58,7 +60,7 @@ function violation(lit: Literal): string | undefined {
 const specSources = () =>
   [...new Bun.Glob("spec/**/*.ts").scanSync({ cwd: REPO_ROOT })].filter((f) => !EXEMPT.includes(f)).sort();
 
-test("no spec names a path outside the repository, and ../shared only through shared-fixtures.ts", () => {
+test("no spec names a path outside the repository or in scripts/, and ../shared only through shared-fixtures.ts", () => {
   const files = specSources();
   expect(files.length).toBeGreaterThan(50);
   const problems = files
@@ -75,6 +77,7 @@ test("the check itself sees each way out", () => {
   expect(at(join(dirname(REPO_ROOT), "shared", "fixtures"))).toContain("shared-fixtures.ts");
   expect(at("../../../elsewhere/data.json")).toContain("climbs out of the repository");
   expect(at(join(REPO_ROOT, "package.json"))).toContain("hard-codes a path beside the checkout");
+  expect(at("../../scripts/reliability/kill.ts")).toContain("reaches into scripts/");
   expect(at("../../lib/prune/prune.ts")).toBeUndefined();
   expect(at("/etc/passwd")).toBeUndefined();
   expect(at("a shared home")).toBeUndefined();

@@ -2,7 +2,7 @@
 // conversation is lost when eight `-c` runs start together (the session is forked, and each fork
 // says so). The full run repeats each round 10 times: `bun scripts/reliability.ts`.
 import { expect, test } from "bun:test";
-import { runContinueConcurrency, runMemoryConcurrency } from "../../scripts/reliability/concurrency.ts";
+import { runContinueConcurrency, runMemoryConcurrency } from "../support/reliability/concurrency.ts";
 
 test("8 × shiro -p at once, each remembering 5 facts: all 40 are in the store", async () => {
   const f = await runMemoryConcurrency({ rounds: 1 });

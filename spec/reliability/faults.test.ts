@@ -3,8 +3,8 @@
 // with exit 1 and a one-line error; the session is saved and valid and the next `-c` works with
 // zero refused requests. The hang cases use SHIRO_IDLE_TIMEOUT_MS (3 s here, 300 s by default).
 import { expect, test } from "bun:test";
-import { FAULT_CASES, runFaultCase } from "../../scripts/reliability/faults.ts";
-import { limiter } from "../../scripts/reliability/support.ts";
+import { FAULT_CASES, runFaultCase } from "../support/reliability/faults.ts";
+import { limiter } from "../support/reliability/support.ts";
 import { WIRES } from "../support/requests.ts";
 
 const limit = limiter(3);

@@ -4,9 +4,9 @@
 import { expect, test } from "bun:test";
 import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { baseFile } from "../../scripts/reliability/fuzz-files.ts";
-import { runFuzzCheck } from "../../scripts/reliability/fuzz.ts";
-import { crashSign } from "../../scripts/reliability/support.ts";
+import { baseFile } from "../support/reliability/fuzz-files.ts";
+import { runFuzzCheck } from "../support/reliability/fuzz.ts";
+import { crashSign } from "../support/reliability/support.ts";
 import { runShiro, tempDir } from "../support/cli.ts";
 import { useFakeServer } from "../support/use-fake-server.ts";
 

@@ -3,7 +3,7 @@
 // file parses and the session holds what the server was told, but for the last step (at a model's
 // pace) or the last 400 ms of steps (at machine pace). See docs/reliability.md.
 import { expect, test } from "bun:test";
-import { runKillCheck } from "../../scripts/reliability/kill.ts";
+import { runKillCheck } from "../support/reliability/kill.ts";
 
 test("kill -9 at 15 random moments of a tool loop: every file parses, at most the last step is lost", async () => {
   const f = await runKillCheck({ runs: 15, seed: 9, windowMs: 1000 });

@@ -3,7 +3,7 @@
 // by a `-c` halfway. Zero refused requests; task list and memory blocks where they belong; at least
 // ten pruned requests; every request's history under the threshold.
 import { expect, test } from "bun:test";
-import { runLongTaskCheck } from "../../scripts/reliability/long-task.ts";
+import { runLongTaskCheck } from "../support/reliability/long-task.ts";
 
 test("60 steps × (responses, chat) × (gpt-5, unknown model): pruned, task list and memory intact, zero server errors", async () => {
   const f = await runLongTaskCheck({ steps: 60, threshold: 6_000 });

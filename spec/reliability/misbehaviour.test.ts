@@ -2,8 +2,8 @@
 // results or limits the model can read, never a crash, and a history the strict server accepts
 // in the run and in the `-c` after it.
 import { expect, test } from "bun:test";
-import { MISBEHAVIOUR_CASES, runMisbehaviourCase } from "../../scripts/reliability/misbehaviour.ts";
-import { limiter } from "../../scripts/reliability/support.ts";
+import { MISBEHAVIOUR_CASES, runMisbehaviourCase } from "../support/reliability/misbehaviour.ts";
+import { limiter } from "../support/reliability/support.ts";
 import { WIRES } from "../support/requests.ts";
 
 const limit = limiter(3);

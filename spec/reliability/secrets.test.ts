@@ -6,7 +6,7 @@ import { join } from "node:path";
 import { jsonLines, runShiro, tempDir } from "../support/cli.ts";
 import { toolOutputsIn } from "../support/requests.ts";
 import { useFakeServer } from "../support/use-fake-server.ts";
-import { runSecretsCheck } from "../../scripts/reliability/secrets.ts";
+import { runSecretsCheck } from "../support/reliability/secrets.ts";
 import { keyRedactor, REDACTED_KEY } from "../../lib/agent/redact-key.ts";
 
 test("SHIRO_API_KEY is in no file under SHIRO_HOME and on no stdout/stderr; read_file of .env is refused in every mode", async () => {

@@ -7,9 +7,9 @@
  */
 import { existsSync, mkdirSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { startFakeServer, type Reply } from "../../spec/support/fake-openai.ts";
-import { jsonLines, runShiro } from "../../spec/support/cli.ts";
-import { toolOutputsIn, WIRES } from "../../spec/support/requests.ts";
+import { startFakeServer, type Reply } from "../fake-openai.ts";
+import { jsonLines, runShiro } from "../cli.ts";
+import { toolOutputsIn, WIRES } from "../requests.ts";
 import { auditHome, crashSign, figure, pool, tempDir, type Figure } from "./support.ts";
 
 const FIVE_MB = 5 * 1024 * 1024;
@@ -89,7 +89,7 @@ export const MISBEHAVIOUR_CASES: MisbehaviourCase[] = [
     replies: ({ outside }) => [
       {
         toolCalls: [
-          { name: "read_file", input: { path: "../../../../etc/passwd" } },
+          { name: "read_file", input: { path: "../../../../etc/passwd" } }, // spec-boundary: shiro is asked to read it, and must refuse
           { name: "read_file", input: { path: join(outside, "secret.txt") } },
           { name: "write_file", input: { path: join(outside, "planted.txt"), content: "x" } },
           { name: "list_dir", input: { path: outside } },

@@ -16,8 +16,8 @@
  */
 import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { startFakeServer, type Reply } from "../../spec/support/fake-openai.ts";
-import { jsonLines, runShiro, type RunResult } from "../../spec/support/cli.ts";
+import { startFakeServer, type Reply } from "../fake-openai.ts";
+import { jsonLines, runShiro, type RunResult } from "../cli.ts";
 import { crashSign, figure, shiroHomeOf, tempDir, walkFiles, type Figure } from "./support.ts";
 
 export type SecretsResult = Figure & { bashCatLeaks: boolean; dotenvLoaded: boolean; dotenvRedirectsKey: boolean; bunfigPreloadRuns: boolean };

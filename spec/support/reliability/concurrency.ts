@@ -16,8 +16,8 @@
  */
 import { existsSync, readdirSync, rmSync } from "node:fs";
 import { join } from "node:path";
-import { startFakeServer, type FakeServer, type Reply } from "../../spec/support/fake-openai.ts";
-import { runShiro } from "../../spec/support/cli.ts";
+import { startFakeServer, type FakeServer, type Reply } from "../fake-openai.ts";
+import { runShiro } from "../cli.ts";
 import { auditHome, crashSign, figure, shiroHomeOf, tempDir, type Figure } from "./support.ts";
 
 export type ConcurrencyOptions = { rounds: number; processes?: number };

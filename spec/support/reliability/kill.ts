@@ -15,8 +15,8 @@
  */
 import { mkdirSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { startFakeServer, type Reply } from "../../spec/support/fake-openai.ts";
-import { AUTOSAVE_DEBOUNCE_MS } from "../../lib/sessions/autosave.ts";
+import { startFakeServer, type Reply } from "../fake-openai.ts";
+import { AUTOSAVE_DEBOUNCE_MS } from "../../../lib/sessions/autosave.ts";
 import { auditHome, callIdsInRequest, callIdsOf, figure, prng, spawnShiro, tempDir, type Figure } from "./support.ts";
 
 export type KillOptions = {

@@ -11,9 +11,9 @@
  * The hang case needs an idle timeout shorter than a test: SHIRO_IDLE_TIMEOUT_MS.
  */
 import { rmSync } from "node:fs";
-import { startFakeServer, type Reply } from "../../spec/support/fake-openai.ts";
-import { jsonLines, runShiro } from "../../spec/support/cli.ts";
-import { WIRES } from "../../spec/support/requests.ts";
+import { startFakeServer, type Reply } from "../fake-openai.ts";
+import { jsonLines, runShiro } from "../cli.ts";
+import { WIRES } from "../requests.ts";
 import { auditHome, crashSign, figure, pool, tempDir, type Figure } from "./support.ts";
 
 export type FaultCase = {

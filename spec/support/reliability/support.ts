@@ -8,12 +8,12 @@ import { existsSync, readdirSync, readFileSync, statSync } from "node:fs";
 import { join } from "node:path";
 import * as v from "valibot";
 import type { ModelMessage } from "ai";
-import { MemoryFile } from "../../lib/memory/schema.ts";
-import { validateHistory } from "../../lib/prune/validate.ts";
-import { idFromFileName } from "../../lib/sessions/paths.ts";
-import { loadSession } from "../../lib/sessions/store.ts";
-import { shiroCommand, tempDir } from "../../spec/support/cli.ts";
-import { shiroEnv } from "../../spec/support/cli.ts";
+import { MemoryFile } from "../../../lib/memory/schema.ts";
+import { validateHistory } from "../../../lib/prune/validate.ts";
+import { idFromFileName } from "../../../lib/sessions/paths.ts";
+import { loadSession } from "../../../lib/sessions/store.ts";
+import { shiroCommand, tempDir } from "../cli.ts";
+import { shiroEnv } from "../cli.ts";
 
 /** One check's result, as printed by scripts/reliability.ts and recorded in docs/reliability.md. */
 export type Figure = {

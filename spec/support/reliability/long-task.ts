@@ -18,13 +18,13 @@
  */
 import { mkdirSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { MEMORY_BLOCK_HEADER } from "../../lib/memory/boot-block.ts";
-import { renderTodos } from "../../lib/notebook/render.ts";
-import type { Todo } from "../../lib/notebook/schema.ts";
-import { DIGEST_HEADER } from "../../lib/prune/digest.ts";
-import { startFakeServer, type Reply } from "../../spec/support/fake-openai.ts";
-import { jsonLines, runShiro } from "../../spec/support/cli.ts";
-import { instructionsIn, WIRES } from "../../spec/support/requests.ts";
+import { MEMORY_BLOCK_HEADER } from "../../../lib/memory/boot-block.ts";
+import { renderTodos } from "../../../lib/notebook/render.ts";
+import type { Todo } from "../../../lib/notebook/schema.ts";
+import { DIGEST_HEADER } from "../../../lib/prune/digest.ts";
+import { startFakeServer, type Reply } from "../fake-openai.ts";
+import { jsonLines, runShiro } from "../cli.ts";
+import { instructionsIn, WIRES } from "../requests.ts";
 import { auditHome, crashSign, figure, pool, tempDir, type Figure } from "./support.ts";
 
 export type LongTaskOptions = {

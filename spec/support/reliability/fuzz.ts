@@ -17,12 +17,12 @@
 import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import * as v from "valibot";
-import { ConfigFile } from "../../lib/config/schema.ts";
-import { MemoryFile } from "../../lib/memory/schema.ts";
-import { memoryStorePath } from "../../lib/memory/store-path.ts";
-import { parseSession } from "../../lib/sessions/serialize.ts";
-import { startFakeServer, type FakeServer, type Reply } from "../../spec/support/fake-openai.ts";
-import { runShiro, type RunResult } from "../../spec/support/cli.ts";
+import { ConfigFile } from "../../../lib/config/schema.ts";
+import { MemoryFile } from "../../../lib/memory/schema.ts";
+import { memoryStorePath } from "../../../lib/memory/store-path.ts";
+import { parseSession } from "../../../lib/sessions/serialize.ts";
+import { startFakeServer, type FakeServer, type Reply } from "../fake-openai.ts";
+import { runShiro, type RunResult } from "../cli.ts";
 import { KINDS, makeCase, type FuzzCase, type Target } from "./fuzz-files.ts";
 import { crashSign, figure, pick, pool, prng, shiroHomeOf, tempDir, type Figure } from "./support.ts";
 
@@ -249,7 +249,7 @@ export async function runFuzzCheck(opts: FuzzOptions): Promise<Figure> {
   let rejections = 0;
   let history: HistoryModule | undefined;
   try {
-    const mod = (await import("../../lib/history.ts")) as Partial<HistoryModule>;
+    const mod = (await import("../../../lib/history.ts")) as Partial<HistoryModule>;
     if (typeof mod.openHistory === "function" && typeof mod.historyPath === "function") history = mod as HistoryModule;
   } catch {}
   const targets = history ? TARGETS : TARGETS.filter((t) => t !== "history");

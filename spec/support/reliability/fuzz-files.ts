@@ -7,11 +7,11 @@
  * Some damage leaves a file that still passes the schema: those must simply work.
  */
 import type { ModelMessage } from "ai";
-import { serializeMemory } from "../../lib/memory/store.ts";
-import type { MemoryEntry } from "../../lib/memory/schema.ts";
-import { newSessionRecord } from "../../lib/sessions/record.ts";
-import { serializeSession } from "../../lib/sessions/serialize.ts";
-import { uuidV7 } from "../../lib/sessions/uuid-v7.ts";
+import { serializeMemory } from "../../../lib/memory/store.ts";
+import type { MemoryEntry } from "../../../lib/memory/schema.ts";
+import { newSessionRecord } from "../../../lib/sessions/record.ts";
+import { serializeSession } from "../../../lib/sessions/serialize.ts";
+import { uuidV7 } from "../../../lib/sessions/uuid-v7.ts";
 import { pick } from "./support.ts";
 
 export type Target = "session" | "memory" | "config" | "history";

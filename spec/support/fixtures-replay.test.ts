@@ -2,25 +2,22 @@
 // fake (`{ raw }` replies) into the AI SDK. Expectations are read from the recordings themselves, so this pins
 // down what the SDK makes of the real wire, which is what the fake's own streams must imitate.
 // Skips visibly when ../shared is absent, and fails when it is there without these recordings (shared-fixtures.ts).
-import { afterEach, expect, test } from "bun:test";
+import { expect, test } from "bun:test";
 import { readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { createOpenAI } from "@ai-sdk/openai";
 import { APICallError, isStepCount, jsonSchema, streamText, tool, type ToolSet } from "ai";
-import { startFakeServer, type FakeServer, type Reply } from "./fake-openai.ts";
+import type { Reply } from "./fake-openai.ts";
 import { post } from "./fake-openai/testing.ts";
 import { describeWithShared, sharedPath } from "./shared-fixtures.ts";
+import { useFakeServer } from "./use-fake-server.ts";
 
 (globalThis as { AI_SDK_LOG_WARNINGS?: boolean }).AI_SDK_LOG_WARNINGS = false;
 
 const FIXTURES = sharedPath("fixtures/openai");
 const read = (rel: string) => readFileSync(join(FIXTURES, rel), "utf8");
 
-let server: FakeServer | undefined;
-afterEach(async () => {
-  await server?.close();
-  server = undefined;
-});
+const serve = useFakeServer();
 
 type Wire = "responses" | "chat";
 
@@ -81,7 +78,7 @@ function expectedFrom(raw: string, wire: Wire): Expected {
 
 /** Replay recorded turns as consecutive steps of one streamText run; tools (from the recordings) execute. */
 async function replay(wire: Wire, raws: string[]) {
-  server = await startFakeServer({ replies: raws.map((raw): Reply => ({ raw })) });
+  const server = await serve(...raws.map((raw): Reply => ({ raw })));
   const provider = createOpenAI({ baseURL: server.url, apiKey: "test" });
   const names = new Set(raws.flatMap((r) => expectedFrom(r, wire).calls.map((c) => c.toolName)));
   const tools: ToolSet = {};
@@ -102,9 +99,9 @@ async function replay(wire: Wire, raws: string[]) {
 }
 
 async function expectFaithful(wire: Wire, raws: string[]) {
-  const { steps, errors, server } = await replay(wire, raws);
+  const { steps, errors } = await replay(wire, raws);
   expect(errors).toEqual([]);
-  expect(server.errors).toEqual([]); // follow-up requests referencing replayed items validated
+  // The strict server (useFakeServer) checks that the follow-ups referencing replayed items were accepted.
   expect(steps).toHaveLength(raws.length);
   raws.forEach((raw, i) => {
     const want = expectedFrom(raw, wire);
@@ -192,7 +189,8 @@ describeWithShared("fixtures/openai/errors", "recorded error bodies", () => {
   };
 
   test("the fake's history rejections use the recorded texts and shapes", async () => {
-    server = await startFakeServer({ replies: [{ reasoning: "r", text: "t", toolCalls: [{ name: "f", input: {} }] }] });
+    const server = await serve({ reasoning: "r", text: "t", toolCalls: [{ name: "f", input: {} }] });
+    serve.allowRejections("each case is a history the real API refuses");
     const first = await post(server, "/responses", { model: "gpt-test", stream: true, input: "hi" });
     const [rs, msg, fc] = first.events.filter((e) => e.data.type === "response.output_item.done").map((e) => e.data.item);
     const user = { role: "user", content: "hi" };
@@ -221,7 +219,7 @@ describeWithShared("fixtures/openai/errors", "recorded error bodies", () => {
       ["chat/reasoning-model-legacy-parameter-error.json", 400, false],
     ] as const;
     for (const [rel, status, retryable] of cases) {
-      server = await startFakeServer({ replies: [{ status, body: JSON.parse(read(rel)) }] });
+      const server = await serve({ status, body: JSON.parse(read(rel)) });
       const provider = createOpenAI({ baseURL: server.url, apiKey: "test" });
       const result = streamText({ model: provider.chat("gpt-test"), prompt: "hi", maxRetries: 0, onError: () => {} });
       const errors: unknown[] = [];
@@ -229,7 +227,6 @@ describeWithShared("fixtures/openai/errors", "recorded error bodies", () => {
       expect((errors[0] as APICallError).statusCode).toBe(status);
       expect((errors[0] as APICallError).isRetryable).toBe(retryable);
       expect((errors[0] as APICallError).message).toBe(JSON.parse(read(rel)).error.message);
-      await server.close();
     }
   });
 });

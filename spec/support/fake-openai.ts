@@ -7,6 +7,8 @@
 //   createOpenAI({ baseURL: server.url, apiKey: "test" });   // … run the agent …
 //   expect(server.errors).toEqual([]); expect(server.pending()).toBe(0); await server.close();
 //
+// In a spec, take servers from useFakeServer() (use-fake-server.ts): it makes those two checks after every test.
+//
 // Standalone: `bun spec/support/fake-openai.ts --script replies.json` prints FAKE_OPENAI_URL=… and serves.
 export type {
   CapturedRequest,

@@ -1,3 +1,4 @@
+import type { SessionChoice } from "../lib/agent/start.ts";
 import { parseArgs, type ArgsDef } from "citty";
 import { ShiroError } from "../lib/errors.ts";
 
@@ -107,4 +108,11 @@ function checkUnknownFlags(argv: string[], defs: ArgsDef): void {
       }
     }
   }
+}
+
+/** Which session the flags ask for: the newest here (-c), one by id (-r), or a new one. */
+export function sessionChoice(args: MainArgs): SessionChoice {
+  if (args.continue) return { type: "continue" };
+  if (args.resume !== undefined) return { type: "resume", idOrPrefix: args.resume };
+  return { type: "new" };
 }

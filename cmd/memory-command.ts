@@ -34,13 +34,13 @@ export async function runMemoryCommand(argv: string[], env: Record<string, strin
     case "compact": {
       const { resolveSettings } = await import("../lib/config/resolve.ts");
       const { createModel } = await import("../lib/model.ts");
-      const { generateText } = await import("ai");
+      const { generate } = await import("../lib/agent/generate.ts");
       const config = await loadConfigFile(configPath(home));
       const settings = resolveSettings({ model: args.model as string | undefined, baseURL: args["base-url"] as string | undefined, api: args.api as string | undefined, provider: args.provider as string | undefined }, env, config);
       const model = await createModel(settings);
       const outcome = await compactMemory({
         store: createMemoryStore(opts),
-        generate: async (prompt) => (await generateText({ model, prompt, maxRetries: settings.maxRetries })).text,
+        generate: (prompt) => generate({ model, settings }, { prompt }),
       });
       if (outcome.notice) process.stderr.write(`shiro: ${outcome.notice}\n`);
       process.stdout.write(outcome.message + "\n");

@@ -3,22 +3,16 @@ import type { AgentEvent, TurnStatus } from "../lib/events.ts";
 import { ShiroError } from "../lib/errors.ts";
 import { eventLine } from "../lib/render.ts";
 import { loadRuntime } from "../lib/agent/runtime.ts";
-import { startConversation, type SessionChoice } from "../lib/agent/start.ts";
+import { startConversation } from "../lib/agent/start.ts";
 import { createPermissionPolicy } from "../lib/permissions/index.ts";
 import { renderTodos } from "../lib/notebook/render.ts";
 import { costUsd, formatUsd } from "../lib/sessions/pricing.ts";
-import type { MainArgs } from "./args.ts";
+import { sessionChoice, type MainArgs } from "./args.ts";
 import { createOutput, onTerminationSignals } from "./headless-output.ts";
 import { readPipedStdin } from "./stdin.ts";
 
 const EXIT_BY_STATUS: Record<TurnStatus, number> = { success: 0, error: 1, "step-cap": 3, interrupted: 130 };
 
-
-export function sessionChoice(args: MainArgs): SessionChoice {
-  if (args.continue) return { type: "continue" };
-  if (args.resume !== undefined) return { type: "resume", idOrPrefix: args.resume };
-  return { type: "new" };
-}
 
 /** `shiro -p`: one turn, no questions asked, events to stdout/stderr, exit code from the outcome. */
 export async function runHeadless(args: MainArgs, processEnv: Record<string, string | undefined>): Promise<number> {
@@ -77,7 +71,6 @@ export async function runHeadless(args: MainArgs, processEnv: Record<string, str
     runtime,
     memory: args.memory,
     session: sessionChoice(args),
-    retryBaseMs: retryBaseFromEnv(processEnv),
     onSaveError: (error) => emit({ type: "notice", message: `could not save the session: ${error instanceof Error ? error.message : String(error)}` }),
   });
   // Whatever way the process ends, the session is flushed and released.
@@ -138,10 +131,4 @@ export async function runHeadless(args: MainArgs, processEnv: Record<string, str
     process.stderr.write("\n" + live.exitMessage());
   }
   return exitCode;
-}
-
-/** Tests shorten the retry backoff; users never need to. */
-function retryBaseFromEnv(env: Record<string, string | undefined>): number | undefined {
-  const value = Number(env.SHIRO_RETRY_BASE_MS);
-  return env.SHIRO_RETRY_BASE_MS && Number.isFinite(value) && value >= 0 ? value : undefined;
 }

@@ -1,11 +1,11 @@
 import pkg from "../package.json" with { type: "json" };
-import { loadRuntime, type Runtime } from "../lib/agent/runtime.ts";
+import { loadRuntime } from "../lib/agent/runtime.ts";
 import { openHistory } from "../lib/history.ts";
 import type { MainArgs } from "./args.ts";
 import { createRepl } from "./repl/controller.ts";
 import { createKeyDecoder } from "./repl/keys.ts";
 import { createScreen, type ScreenMode } from "./repl/screen.ts";
-import type { ReplServices } from "./repl/services.ts";
+import { openReplSession } from "./repl/session.ts";
 import { colorEnabled, createTheme } from "./repl/theme.ts";
 
 const BRACKETED_PASTE_ON = "\x1b[?2004h";
@@ -15,15 +15,10 @@ const TERMINATE_GRACE_MS = 2_000;
 
 /**
  * `shiro` in a terminal: the interactive loop. Owns the terminal while it runs (raw mode,
- * bracketed paste when colour is on) and gives it back on every way out. `services` plugs in
- * sessions, memory, permissions, compaction and pricing, built from the loaded runtime (see
- * cmd/repl/services.ts); without them the loop runs on its defaults.
+ * bracketed paste when colour is on) and gives it back on every way out. The session
+ * (cmd/repl/session.ts) brings sessions, memory, permissions, compaction and pricing.
  */
-export async function runRepl(
-  args: MainArgs,
-  processEnv: Record<string, string | undefined>,
-  services: (runtime: Runtime) => ReplServices = () => ({}),
-): Promise<number> {
+export async function runRepl(args: MainArgs, processEnv: Record<string, string | undefined>): Promise<number> {
   const cwd = process.cwd();
   const runtime = await loadRuntime(
     { model: args.model, baseURL: args.baseURL, api: args.api, provider: args.provider, maxSteps: args.maxSteps },
@@ -36,8 +31,8 @@ export async function runRepl(
   const mode: ScreenMode = !stdout.isTTY ? "pipe" : color ? "rich" : "plain";
   const screen = createScreen(stdout, mode);
   const repl = createRepl({
-    runtime,
-    services: services(runtime),
+    openSession: (onTodos) => openReplSession(args, processEnv, runtime, { onTodos }),
+    workspace: runtime.env,
     screen,
     theme: createTheme(color),
     history: history.store,
@@ -45,7 +40,6 @@ export async function runRepl(
     version: pkg.version,
     home: processEnv.HOME,
     notices: history.notice ? [history.notice] : [],
-    retryBaseMs: retryBaseFromEnv(processEnv),
   });
 
   const stdin = process.stdin;
@@ -94,10 +88,4 @@ export async function runRepl(
     stdout.off("resize", onResize);
     restore();
   }
-}
-
-/** Tests shorten the retry backoff; users never need to. */
-function retryBaseFromEnv(env: Record<string, string | undefined>): number | undefined {
-  const value = Number(env.SHIRO_RETRY_BASE_MS);
-  return env.SHIRO_RETRY_BASE_MS && Number.isFinite(value) && value >= 0 ? value : undefined;
 }

@@ -3,7 +3,7 @@ import { copyFileSync } from "node:fs";
 import { configPath, loadConfigFile, shiroHome } from "../lib/config/load.ts";
 import { resolveSettings, type Flags } from "../lib/config/resolve.ts";
 import { ShiroError } from "../lib/errors.ts";
-import { applyCompactSummary, buildCompactPrompt } from "../lib/prune/compact-summary.ts";
+import { compactTranscript } from "../lib/prune/compact-summary.ts";
 import { repairHistory } from "../lib/prune/repair.ts";
 import { validateHistory } from "../lib/prune/validate.ts";
 import { continueSession, findSession } from "../lib/sessions/find.ts";
@@ -40,21 +40,16 @@ export async function compactSessionCommand(idOrPrefix: string, flags: Flags, en
   if (messages.length === 0) throw new ShiroError("usage", `session ${record.id} has no messages to compact.`);
   const settings = resolveSettings(flags, env, await loadConfigFile(configPath(home)));
   const { createModel } = await import("../lib/model.ts");
-  const { generateText } = await import("ai");
+  const { generate } = await import("../lib/agent/generate.ts");
   const model = await createModel(settings);
   // Held for the whole exchange, so no other shiro changes the session while the model summarises it.
   return withSessionHeld(home, record, async () => {
     const current = findSession(home, record.id); // re-read under the lock: the latest version
     const messages = current.messages as ModelMessage[];
-    let summary: string;
-    try {
-      summary = (await generateText({ model, ...buildCompactPrompt(messages), maxRetries: settings.maxRetries })).text;
-    } catch (error) {
-      const { describeProviderError } = await import("../lib/agent/provider-error.ts");
-      throw new ShiroError("provider", `the summary request failed, so the session was left as it was: ${describeProviderError(error).message}`);
-    }
-    const replacement = applyCompactSummary(summary);
-    if (!replacement) throw new ShiroError("provider", "the model's summary was empty or unusable, so the session was left as it was.");
+    const outcome = await compactTranscript(messages, (request) => generate({ model, settings }, request));
+    if (outcome.type === "failed") throw new ShiroError("provider", `the summary request failed, so the session was left as it was: ${outcome.message}`);
+    if (outcome.type === "unusable") throw new ShiroError("provider", "the model's summary was empty or unusable, so the session was left as it was.");
+    const replacement = outcome.messages;
     saveSession(home, { ...current, messages: replacement, updatedAt: new Date().toISOString() });
     process.stdout.write(`Compacted session ${record.id}: ${messages.length} messages replaced by a summary.\n`);
     return 0;

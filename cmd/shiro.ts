@@ -35,8 +35,8 @@ async function main(argv: string[]): Promise<number> {
     return runHeadless(args, process.env);
   }
   if (args.json) throw new ShiroError("usage", '--json is for headless runs: add -p "your request" or pipe the prompt in.');
-  const [{ runRepl }, { replServices }] = await Promise.all([import("./repl.ts"), import("./repl-services.ts")]);
-  return runRepl(args, process.env, replServices(args, process.env));
+  const { runRepl } = await import("./repl.ts");
+  return runRepl(args, process.env);
 }
 
 /** One line for the user; the stack trace only with --debug (formatted by consola, loaded only then). */

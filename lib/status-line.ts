@@ -14,7 +14,7 @@ export type StatusInput = {
   compactAtTokens: number;
   /** Tokens the provider reported for this session. */
   usage: Usage;
-  /** USD so far; "unpriced" when the model has no price; leave out when no pricing is wired. */
+  /** USD so far; "unpriced" when the model has no price; left out, no cost segment is shown. */
   cost?: number | "unpriced";
 };
 

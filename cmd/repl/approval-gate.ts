@@ -1,20 +1,16 @@
 import type { Approver } from "../../lib/agent/sdk-tools.ts";
-import type { PermissionQuestion } from "../../lib/permissions/policy.ts";
-import { alwaysGrant, emptyGrants, isGranted } from "./approval-policy.ts";
+import type { AskAnswer, PermissionQuestion } from "../../lib/permissions/policy.ts";
 import { previewCall } from "./approval-preview.ts";
 import { toolCallLine } from "./event-view.ts";
 import type { Key } from "./keys.ts";
 import type { Theme } from "./theme.ts";
 
-export type AskAnswer = "once" | "always" | "deny";
-
 /** A question for the user about one call: lib/permissions' question (`why` defaults to approval). */
 export type AskQuestion = Omit<PermissionQuestion, "why"> & { why?: PermissionQuestion["why"] };
 
-/** Builds the decision engine around the loop's way of asking. See ReplServices.permissions. */
-export type PermissionHook = (ask: (question: AskQuestion) => Promise<AskAnswer>) => { approve: Approver; startTurn?: () => void };
+/** Builds the decision engine (lib/permissions) around the loop's way of asking. */
+export type PermissionHook = (ask: (question: AskQuestion) => Promise<AskAnswer>) => { approve: Approver; startTurn(): void };
 
-export const DENIED_REASON = "the user denied this call. Do not retry it; ask the user how they want to proceed.";
 const INTERRUPTED_REASON = "the user interrupted the turn before this call ran.";
 
 export type ApprovalGate = {
@@ -34,9 +30,7 @@ export type ApprovalGate = {
 };
 
 export type GateDeps = {
-  yolo: boolean;
-  /** The real decision engine when wired; otherwise the built-in rule (changing tools ask). */
-  permissions?: PermissionHook;
+  permissions: PermissionHook;
   where: { root: string; cwd: string };
   theme: Theme;
   /** Writes transcript lines (the preview, the decision). */
@@ -79,7 +73,8 @@ export function createApprovalGate(deps: GateDeps): ApprovalGate {
     return next;
   };
 
-  const policy = deps.permissions ? deps.permissions(ask) : builtinPolicy(ask, deps.yolo);
+  // Built at the first turn: the session that supplies the engine opens after the gate exists.
+  let policy: ReturnType<PermissionHook> | undefined;
 
   return {
     pending: () => (current ? { question: `allow? y once · a always (${current.label}) · n deny · esc interrupts ` } : undefined),
@@ -89,12 +84,13 @@ export function createApprovalGate(deps: GateDeps): ApprovalGate {
     },
     approver({ signal, register }) {
       turnSignal = signal;
-      policy.startTurn?.();
+      const engine = (policy ??= deps.permissions(ask));
+      engine.startTurn();
       // One decision at a time, in call order: an "always" given to the first of two parallel
       // calls must cover the second before it is asked about.
       let decisions: Promise<unknown> = Promise.resolve();
       return async (call) => {
-        const decided = decisions.then(() => policy.approve(call));
+        const decided = decisions.then(() => engine.approve(call));
         decisions = decided.catch(() => {});
         const decision = await decided;
         const wasAsked = asked.delete(call.id);
@@ -115,21 +111,6 @@ export function answerFor(key: Key): AskAnswer | "interrupt" | "exit" | undefine
   if (key.name === "escape" || key.name === "ctrl-c") return "interrupt";
   if (key.name === "ctrl-d") return "exit";
   return undefined;
-}
-
-/** Without lib/permissions: tools that change files or run commands ask, unless --yolo or an "always" covers them. */
-function builtinPolicy(ask: (question: AskQuestion) => Promise<AskAnswer>, yolo: boolean): ReturnType<PermissionHook> {
-  const grants = emptyGrants();
-  return {
-    async approve({ tool, input, subject, id }) {
-      if (!tool.mutates || yolo || isGranted(grants, tool.name, subject)) return { allow: true };
-      const grant = alwaysGrant(tool.name, subject);
-      const answer = await ask({ tool, input, subject, id, always: grant.label });
-      if (answer === "deny") return { allow: false, reason: DENIED_REASON };
-      if (answer === "always") grant.apply(grants);
-      return { allow: true };
-    },
-  };
 }
 
 function ordinal(n: number): string {

@@ -1,19 +1,17 @@
-import type { Conversation } from "../../lib/agent/conversation.ts";
-import type { Runtime } from "../../lib/agent/runtime.ts";
 import type { AgentEvent } from "../../lib/events.ts";
 import type { HistoryStore } from "../../lib/history.ts";
 import { renderTodos } from "../../lib/notebook/render.ts";
+import type { Todo } from "../../lib/notebook/schema.ts";
 import { createPromptQueue, describeQueue } from "../../lib/queue.ts";
 import { parseInput, unknownCommandHint } from "../../lib/slash-commands.ts";
 import { answerFor, createApprovalGate } from "./approval-gate.ts";
 import { runCommand } from "./commands.ts";
-import { createConversationSlot } from "./conversation-slot.ts";
 import { createEventView } from "./event-view.ts";
 import { headerLines, statusLine } from "./header.ts";
 import { createInputBox } from "./input-box.ts";
 import type { Key } from "./keys.ts";
 import type { Screen } from "./screen.ts";
-import type { ReplServices } from "./services.ts";
+import type { ReplSession } from "./session.ts";
 import type { Theme } from "./theme.ts";
 
 const PROMPT = "› ";
@@ -23,17 +21,18 @@ const SPINNER_MS = 120;
 const CTRL_C_EXIT_WINDOW_MS = 2_000;
 
 export type ReplDeps = {
-  runtime: Runtime;
-  services: ReplServices;
+  /** Opens the session (its first conversation) once the loop's printer exists. */
+  openSession(onTodos: (todos: readonly Todo[]) => void): Promise<ReplSession>;
   screen: Screen;
   theme: Theme;
   history: HistoryStore;
+  /** Where the loop runs: @path completion and the approval previews resolve against it. */
+  workspace: { root: string; cwd: string };
   yolo: boolean;
   version: string;
   home: string | undefined;
   /** Shown under the header (e.g. a history file that had to be set aside). */
   notices: string[];
-  retryBaseMs?: number;
 };
 
 type Turn = { abort: AbortController; running: Map<string, { tool: string; stop: AbortController }> };
@@ -45,7 +44,9 @@ type Turn = { abort: AbortController; running: Map<string, { tool: string; stop:
  * `run()` resolves with the exit code once the user leaves.
  */
 export function createRepl(deps: ReplDeps) {
-  const { screen, theme, runtime, services } = deps;
+  const { screen, theme } = deps;
+  /** Set in run(), before any key can reach the gate or a turn. */
+  let session!: ReplSession;
   const queue = createPromptQueue();
   let hint: string | undefined;
   let activity: string | undefined;
@@ -60,22 +61,16 @@ export function createRepl(deps: ReplDeps) {
   let exitCode = 0;
 
   const print = (text: string) => (screen.endLine(), screen.write(text + "\n"));
-  const slot = createConversationSlot({
-    runtime,
-    services,
-    retryBaseMs: deps.retryBaseMs,
-    onTodos: (todos) => print(theme.dim(renderTodos(todos) || "tasks: (cleared)")),
-  });
+  const where = { root: deps.workspace.root, cwd: deps.workspace.cwd };
   const input = createInputBox({
     history: deps.history,
-    complete: { root: runtime.env.root, cwd: runtime.env.cwd },
+    complete: where,
     canPick: screen.mode === "rich",
     onNotice: (text) => print(theme.warn(text)),
   });
   const gate = createApprovalGate({
-    yolo: deps.yolo,
-    permissions: services.permissions,
-    where: { root: runtime.env.root, cwd: runtime.env.cwd },
+    permissions: (ask) => session.permissions(ask),
+    where,
     theme,
     print,
     changed: () => {
@@ -88,7 +83,7 @@ export function createRepl(deps: ReplDeps) {
       activity = text;
       render();
     },
-    announce: (tool) => !slot.current().tools.find((t) => t.name === tool)?.mutates,
+    announce: (tool) => !session.conversation().tools.find((t) => t.name === tool)?.mutates,
     quietDenial: (id) => gate.answeredNo(id),
   });
 
@@ -108,7 +103,7 @@ export function createRepl(deps: ReplDeps) {
     screen.setLive({ above, prompt: PROMPT, paintedPrompt: painted, text: line.text, cursor: line.cursor, below });
   }
 
-  async function runTurn(prompt: string, current: Conversation): Promise<void> {
+  async function runTurn(prompt: string): Promise<void> {
     const active: Turn = { abort: new AbortController(), running: new Map() };
     turn = active;
     activity = "working";
@@ -127,8 +122,7 @@ export function createRepl(deps: ReplDeps) {
       view.handle(event);
     };
     try {
-      const result = await current.runPrompt(prompt, { emit, approve, signal: active.abort.signal });
-      slot.account(result.usage);
+      await session.conversation().runPrompt(prompt, { emit, approve, signal: active.abort.signal });
     } catch (error) {
       // runPrompt does not throw for provider or tool failures; anything else must not end the session.
       print(theme.error(`error: ${error instanceof Error ? error.message : String(error)}`));
@@ -147,25 +141,15 @@ export function createRepl(deps: ReplDeps) {
     print(theme.prompt(PROMPT) + theme.user([first, ...rest.map((l) => "  " + l)].join("\n")));
     const parsed = parseInput(text);
     if (parsed.type === "prompt") {
-      const gate = services.beforeTurn?.();
-      if (gate?.notice) print(theme.warn(gate.notice));
-      if (gate?.refuse) return void print(theme.error(gate.refuse));
-      return void (await runTurn(text, slot.current()));
+      const spend = session.beforeTurn();
+      if (spend?.notice) print(theme.warn(spend.notice));
+      if (spend?.refuse) return void print(theme.error(spend.refuse));
+      return void (await runTurn(text));
     }
     if (parsed.type === "unknown") return void print(theme.warn(unknownCommandHint(parsed.name, parsed.closest)));
     command = new AbortController();
     try {
-      return await runCommand(parsed.name, parsed.args, {
-        signal: command.signal,
-        runtime,
-        services,
-        theme,
-        conversation: slot.current,
-        newConversation: (init) => slot.make(init),
-        adopt: (made) => slot.adopt(made),
-        spent: slot.spent,
-        print,
-      });
+      return await runCommand(parsed.name, parsed.args, { signal: command.signal, session, theme, print });
     } catch (error) {
       print(theme.error(`/${parsed.name} failed: ${error instanceof Error ? error.message : String(error)}`));
     } finally {
@@ -175,7 +159,7 @@ export function createRepl(deps: ReplDeps) {
 
   function readPrompt(): Promise<string | null> {
     screen.endLine();
-    screen.write("\n" + statusLine(runtime, slot.current(), slot.spent(), theme) + "\n");
+    screen.write("\n" + statusLine(session.runtime(), session.conversation(), session.spent(), theme) + "\n");
     return new Promise((resolve) => {
       waiting = resolve;
       render();
@@ -290,9 +274,9 @@ export function createRepl(deps: ReplDeps) {
       this.key({ name: "ctrl-c" });
     },
     async run(): Promise<number> {
-      const notices = [...deps.notices, ...(await slot.make({ reason: "start" }))];
-      const sessionLabel = services.sessionLabel?.();
-      print(headerLines({ version: deps.version, runtime, home: deps.home, sessionLabel, yolo: deps.yolo, theme }).join("\n"));
+      session = await deps.openSession((todos) => print(theme.dim(renderTodos(todos) || "tasks: (cleared)")));
+      const notices = [...deps.notices, ...session.startNotices];
+      print(headerLines({ version: deps.version, runtime: session.runtime(), home: deps.home, sessionLabel: session.label(), yolo: deps.yolo, theme }).join("\n"));
       for (const notice of notices) print(theme.warn(notice));
       for (;;) {
         const queued = exiting ? undefined : queue.shift();
@@ -302,11 +286,13 @@ export function createRepl(deps: ReplDeps) {
       exiting = true;
       queue.clear();
       render();
-      slot.close();
-      const message = await slot.exitMessage().catch((error: unknown) => {
+      let message: string;
+      try {
+        message = session.exitMessage();
+      } catch (error) {
         print(theme.error(`could not build the exit message: ${error instanceof Error ? error.message : String(error)}`));
-        return "Good bye.\n";
-      });
+        message = "Good bye.\n";
+      }
       screen.endLine();
       screen.write(message);
       return exitCode;

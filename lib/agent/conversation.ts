@@ -1,4 +1,4 @@
-import type { ModelMessage } from "ai";
+import type { LiveSession } from "../sessions/live-session.ts";
 import type { EventSink, Usage } from "../events.ts";
 import type { AnyTool } from "../tools/define.ts";
 import { coreTools } from "../tools/index.ts";
@@ -12,52 +12,61 @@ import type { Runtime } from "./runtime.ts";
 import type { Approver } from "./sdk-tools.ts";
 import { runTurn, type TurnResult } from "./turn.ts";
 
+/** What a conversation needs of its session: the history it owns and the totals it keeps. */
+export type ConversationSession = Pick<LiveSession, "history" | "append" | "replace" | "totals">;
+
 export type ConversationOptions = {
   runtime: Runtime;
-  /** The history array to work on (a live session's, shared so autosave sees every step). */
-  history?: ModelMessage[];
+  /** Owns the history and the usage totals; every step goes through it (autosave, cost). */
+  session: ConversationSession;
   todos?: readonly Todo[];
   /** Extra tools bound to this session (memory). */
   extraTools?: readonly AnyTool[];
   /** The project-memory block, rendered once at the start of the session. */
   memoryBlock?: string;
-  /** Called when a turn starts; returns the hook run after each of its steps (autosave, cost). */
-  beginTurn?: () => (history: readonly ModelMessage[], usage: Usage) => void;
-  /** Something changed outside a step (the user's message was added). */
-  onChange?: () => void;
-  retryBaseMs?: number;
-  /** Tokens already used by this session before now (a resumed session's totals). */
-  usage?: Usage;
 };
 
 export type Conversation = {
-  readonly history: ModelMessage[];
+  /** The session's history (read-only: the session changes it). */
+  readonly history: readonly import("ai").ModelMessage[];
   readonly notebook: Notebook;
   readonly tools: readonly AnyTool[];
-  /** Tokens used by this conversation so far, as the provider reported them. */
+  /** Tokens used by this session so far, earlier runs included, as the provider reported them. */
   readonly usage: Usage;
+  /** The settings and model later turns run with (`/model` swaps them). */
+  readonly runtime: Runtime;
+  useRuntime(runtime: Runtime): void;
   instructions(): string;
   /** Runs one user prompt to the end of its turn. Never throws for provider or tool failures. */
   runPrompt(prompt: string, io: { emit: EventSink; approve: Approver; signal: AbortSignal }): Promise<TurnResult>;
 };
 
 /**
- * One conversation: the history, its task list and the tools bound to them. Shared by the
- * headless printer and the interactive loop, so both behave the same.
+ * One conversation: its task list and the tools bound to it, over a session that owns the
+ * history. Shared by the headless printer and the interactive loop, so both behave the same.
  */
 export function createConversation(opts: ConversationOptions): Conversation {
-  const { runtime } = opts;
-  const history: ModelMessage[] = opts.history ?? [];
+  const { session } = opts;
+  let runtime = opts.runtime;
   const notebook = createNotebook(opts.todos);
   const tools: AnyTool[] = [...coreTools, createTodoWriteTool(notebook), ...(opts.extraTools ?? [])];
-  const usage: Usage = { inputTokens: opts.usage?.inputTokens ?? 0, outputTokens: opts.usage?.outputTokens ?? 0 };
-  const redact = keyRedactor(runtime.settings.apiKey);
 
   const conversation: Conversation = {
-    history,
+    get history() {
+      return session.history;
+    },
     notebook,
     tools,
-    usage,
+    get usage() {
+      const { inputTokens, outputTokens } = session.totals();
+      return { inputTokens, outputTokens };
+    },
+    get runtime() {
+      return runtime;
+    },
+    useRuntime(next) {
+      runtime = next;
+    },
     instructions: () =>
       buildInstructions({
         env: runtime.env,
@@ -66,19 +75,17 @@ export function createConversation(opts: ConversationOptions): Conversation {
         todos: renderTodos(notebook.todos()),
       }),
     async runPrompt(prompt, io) {
-      history.push({ role: "user", content: prompt });
-      opts.onChange?.();
-      const before = { ...usage };
-      const afterStep = opts.beginTurn?.();
+      session.append([{ role: "user", content: prompt }]);
+      const redact = keyRedactor(runtime.settings.apiKey);
       const result = await runTurn({
         model: runtime.model,
-        history,
+        session,
         tools,
         instructions: conversation.instructions,
         compactAtTokens: runtime.settings.compactAtTokens,
         maxSteps: runtime.settings.maxSteps,
         maxRetries: runtime.settings.maxRetries,
-        retryBaseMs: opts.retryBaseMs,
+        retryBaseMs: runtime.settings.retryBaseMs,
         root: runtime.env.root,
         cwd: runtime.env.cwd,
         signal: io.signal,
@@ -86,11 +93,6 @@ export function createConversation(opts: ConversationOptions): Conversation {
         emit: (event) => io.emit(redactEvent(event, redact)),
         approve: io.approve,
         redact,
-        onStep: (_history, turnUsage) => {
-          usage.inputTokens = before.inputTokens + turnUsage.inputTokens;
-          usage.outputTokens = before.outputTokens + turnUsage.outputTokens;
-          afterStep?.(_history, turnUsage);
-        },
       });
       return result.error === undefined ? result : { ...result, error: redact(result.error) };
     },

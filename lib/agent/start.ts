@@ -1,4 +1,3 @@
-import type { ModelMessage } from "ai";
 import { createMemoryTools, openMemoryStore, renderMemoryBlock, type MemoryStore } from "../memory/index.ts";
 import { restoreTodos } from "../notebook/restore.ts";
 import { continueSession, findSession } from "../sessions/find.ts";
@@ -15,7 +14,6 @@ export type StartOptions = {
   /** False with --no-memory: no block, no tools, no file touched. */
   memory: boolean;
   session: SessionChoice;
-  retryBaseMs?: number;
   /** Where a failed background save is reported. */
   onSaveError?: (error: unknown) => void;
 };
@@ -52,7 +50,6 @@ export async function startConversation(opts: StartOptions): Promise<Started> {
   if (restored.notice) notices.push(restored.notice);
 
   let conversation: Conversation | undefined;
-  let mutating = new Set<string>();
   const live = openLiveSession({
     home: runtime.home,
     cwd: runtime.env.cwd,
@@ -60,35 +57,18 @@ export async function startConversation(opts: StartOptions): Promise<Started> {
     model: runtime.settings.model,
     ...(record ? { resume: record } : {}),
     todos: () => conversation?.notebook.todos() ?? restored.todos,
+    changesWorkspace: (name) => conversation?.tools.find((t) => t.name === name)?.mutates === true,
     ...(opts.onSaveError ? { onSaveError: opts.onSaveError } : {}),
   });
   if (live.notice) notices.push(live.notice);
 
   conversation = createConversation({
     runtime,
-    history: live.history as ModelMessage[],
+    session: live,
     todos: restored.todos,
     extraTools: memory ? createMemoryTools(memory) : [],
     memoryBlock,
-    beginTurn: () => {
-      const afterStep = live.beginTurn();
-      return (history, usage) => {
-        afterStep(history, usage);
-        // A step that changed files or ran a command is written at once rather than on the 400 ms
-        // timer: a crash right after it must not lose the record of what was done to the workspace.
-        if (!lastStepChangedThings(history, mutating)) return;
-        try {
-          live.save();
-        } catch (error) {
-          opts.onSaveError?.(error); // the timer retries on the next change
-        }
-      };
-    },
-    onChange: () => live.touch(),
-    retryBaseMs: opts.retryBaseMs,
-    usage: live.totals(),
   });
-  mutating = new Set(conversation.tools.filter((t) => t.mutates).map((t) => t.name));
   conversation.notebook.onChange(() => live.touch());
   return { conversation, live, memory, notices };
 }
@@ -106,15 +86,4 @@ function chooseRecord(runtime: Runtime, choice: SessionChoice): SessionRecord | 
     default:
       return choice satisfies never;
   }
-}
-
-/** True when the newest assistant message called a tool that writes files or runs commands. */
-function lastStepChangedThings(history: readonly ModelMessage[], mutating: ReadonlySet<string>): boolean {
-  for (let i = history.length - 1; i >= 0; i--) {
-    const m = history[i]!;
-    if (m.role === "user") return false;
-    if (m.role !== "assistant" || typeof m.content === "string") continue;
-    return m.content.some((part) => part.type === "tool-call" && mutating.has(part.toolName));
-  }
-  return false;
 }

@@ -8,12 +8,22 @@ import { describeProviderError, retryDelayMs } from "./provider-error.ts";
 import { runStep } from "./step.ts";
 import { toSdkTools, type Approver, type CallLedger } from "./sdk-tools.ts";
 
-export const DEFAULT_RETRY_BASE_MS = 1_000;
+/**
+ * The owner of the history a turn works on (the session). The turn never changes an array it was
+ * given: it reads `history` before each step and reports every change through these methods.
+ */
+export type TurnHistory = {
+  /** The history so far, ending with the new user message when the turn starts. */
+  readonly history: readonly ModelMessage[];
+  /** A step's messages and the tokens it used. */
+  append(messages: readonly ModelMessage[], usage: Usage): void;
+  /** The whole history rewritten (inlined for a provider that forgot its items; the end-of-turn repair). */
+  replace(messages: readonly ModelMessage[]): void;
+};
 
 export type TurnOptions = {
   model: LanguageModel;
-  /** The session's history, already ending with the new user message. The turn appends to it. */
-  history: ModelMessage[];
+  session: TurnHistory;
   tools: readonly AnyTool[];
   /** Rebuilt before every step, so a todo_write on step one is visible to step two. */
   instructions: () => string;
@@ -21,7 +31,7 @@ export type TurnOptions = {
   compactAtTokens: number;
   maxSteps: number;
   maxRetries: number;
-  retryBaseMs?: number;
+  retryBaseMs: number;
   root: string;
   cwd: string;
   signal: AbortSignal;
@@ -29,11 +39,16 @@ export type TurnOptions = {
   approve: Approver;
   /** Applied to tool output before the model or the screen sees it (removes the API key). */
   redact?: (text: string) => string;
-  /** Called after every step with the history so far (autosave). Must not throw. */
-  onStep?: (history: readonly ModelMessage[], usage: Usage) => void;
 };
 
-export type TurnResult = { status: TurnStatus; steps: number; usage: Usage; error?: string };
+export type TurnResult = {
+  status: TurnStatus;
+  steps: number;
+  usage: Usage;
+  error?: string;
+  /** What the turn added after the user message, as the session now holds it. */
+  messages: ModelMessage[];
+};
 
 /**
  * Runs one user turn: steps until the model stops calling tools, the step cap is reached, the
@@ -42,8 +57,10 @@ export type TurnResult = { status: TurnStatus; steps: number; usage: Usage; erro
  * results. Emits a single `done` event at the end; never throws for provider or tool failures.
  */
 export async function runTurn(opts: TurnOptions): Promise<TurnResult> {
+  const { session } = opts;
+  const startLength = session.history.length;
   const usage: Usage = { inputTokens: 0, outputTokens: 0 };
-  const baseMs = opts.retryBaseMs ?? DEFAULT_RETRY_BASE_MS;
+  const baseMs = opts.retryBaseMs;
   let steps = 0;
   let status: TurnStatus = "success";
   let errorMessage: string | undefined;
@@ -67,7 +84,7 @@ export async function runTurn(opts: TurnOptions): Promise<TurnResult> {
 
     let outcome;
     for (let attempt = 1; ; attempt++) {
-      const { messages: wire, report } = pruneForWire(closeDanglingToolCalls(opts.history), { thresholdTokens: opts.compactAtTokens });
+      const { messages: wire, report } = pruneForWire(closeDanglingToolCalls(session.history), { thresholdTokens: opts.compactAtTokens });
       const compacted = compactedReported ? undefined : compactedEvent(report);
       if (compacted) {
         opts.emit(compacted); // once per turn, not per step
@@ -88,7 +105,7 @@ export async function runTurn(opts: TurnOptions): Promise<TurnResult> {
         // The provider forgot items this history points at; waiting won't bring them back. Rewrite
         // the session's own history without item ids and send it again, once per turn.
         inlinedThisTurn = true;
-        opts.history.splice(0, opts.history.length, ...inlineHistory(opts.history));
+        session.replace(inlineHistory(session.history));
         opts.emit({ type: "notice", message: MISSING_ITEM_NOTICE });
         attempt--;
         continue;
@@ -100,11 +117,10 @@ export async function runTurn(opts: TurnOptions): Promise<TurnResult> {
       if (!(await sleep(delay, opts.signal))) break;
     }
 
-    opts.history.push(...outcome.messages);
     usage.inputTokens += outcome.usage.inputTokens;
     usage.outputTokens += outcome.usage.outputTokens;
     if (outcome.usage.cachedInputTokens) usage.cachedInputTokens = (usage.cachedInputTokens ?? 0) + outcome.usage.cachedInputTokens;
-    opts.onStep?.(opts.history, usage);
+    session.append(outcome.messages, outcome.usage);
     opts.emit({ type: "step", step: steps, usage: outcome.usage });
 
     if (outcome.aborted || opts.signal.aborted) {
@@ -121,10 +137,10 @@ export async function runTurn(opts: TurnOptions): Promise<TurnResult> {
   }
 
   // Whatever happened, the stored history must be sendable next time.
-  const closed = closeDanglingToolCalls(opts.history);
-  if (closed !== opts.history) opts.history.splice(0, opts.history.length, ...closed);
+  const closed = closeDanglingToolCalls(session.history);
+  if (closed !== session.history) session.replace(closed);
   opts.emit({ type: "done", status, steps, usage });
-  return { status, steps, usage, ...(errorMessage ? { error: errorMessage } : {}) };
+  return { status, steps, usage, ...(errorMessage ? { error: errorMessage } : {}), messages: session.history.slice(startLength) };
 }
 
 function formatDelay(ms: number): string {

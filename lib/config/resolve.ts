@@ -27,10 +27,13 @@ export type Settings = {
   /** How long the provider may send nothing before a request is given up (0: never). */
   idleTimeoutMs: number;
   maxSpendUsd: number | undefined;
+  /** The first retry's delay; later ones double. Tests shorten it (SHIRO_RETRY_BASE_MS). */
+  retryBaseMs: number;
 };
 
 export const DEFAULT_MAX_STEPS = 50;
 export const DEFAULT_MAX_RETRIES = 3;
+export const DEFAULT_RETRY_BASE_MS = 1_000;
 
 /**
  * Applies flag > environment > config file > preset > default, and checks that a key is
@@ -86,6 +89,7 @@ export function resolveSettings(flags: Flags, env: Record<string, string | undef
     compactAtTokens: numberFromEnv(env, "SHIRO_COMPACT_AT") ?? config.compactAtTokens ?? COMPACT_AT_TOKENS,
     idleTimeoutMs: numberFromEnv(env, "SHIRO_IDLE_TIMEOUT_MS") ?? config.idleTimeoutMs ?? IDLE_TIMEOUT_MS,
     maxSpendUsd: config.maxSpendUsd,
+    retryBaseMs: numberFromEnv(env, "SHIRO_RETRY_BASE_MS") ?? DEFAULT_RETRY_BASE_MS,
   };
 }
 

@@ -130,3 +130,22 @@ function unfence(text: string): string {
   const m = /^```[\w-]*\n([\s\S]*?)\n```$/.exec(text);
   return m ? m[1]!.trim() : text;
 }
+
+/** How a `/compact` went: the replacement, or why the transcript was kept. */
+export type CompactOutcome = { type: "compacted"; messages: ModelMessage[] } | { type: "failed"; message: string } | { type: "unusable" };
+
+/**
+ * `/compact` and `shiro sessions compact`: asks for the summary with `ask` and returns the
+ * messages that replace the transcript. A failed request (`ask` throws) or an unusable summary
+ * leaves the transcript to the caller untouched. Never throws.
+ */
+export async function compactTranscript(messages: readonly ModelMessage[], ask: (request: { instructions: string; messages: ModelMessage[] }) => Promise<string>): Promise<CompactOutcome> {
+  let summary: string;
+  try {
+    summary = await ask(buildCompactPrompt(messages));
+  } catch (error) {
+    return { type: "failed", message: error instanceof Error ? error.message : String(error) };
+  }
+  const replacement = applyCompactSummary(summary);
+  return replacement ? { type: "compacted", messages: replacement } : { type: "unusable" };
+}

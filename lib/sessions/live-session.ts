@@ -25,6 +25,12 @@ export type OpenSessionOptions = {
   todos?: () => readonly unknown[];
   /** Where a failed timed save is reported (e.g. as a notice). Saving is retried on the next change. */
   onSaveError?: (error: unknown) => void;
+  /**
+   * True for tools that change the workspace (write files, run commands). A step that called one
+   * is written at once rather than on the debounce timer: a crash right after it must not lose
+   * the record of what was done to the files.
+   */
+  changesWorkspace?: (toolName: string) => boolean;
   debounceMs?: number;
   timers?: Timers;
   now?: () => Date;
@@ -34,8 +40,8 @@ export type OpenSessionOptions = {
 
 export type LiveSession = {
   readonly id: string;
-  /** The session's history. Hand it to runTurn as `history`; push the user's message onto it first. */
-  readonly history: ModelMessage[];
+  /** The session's history. Only this object changes it: through append and replace. */
+  readonly history: readonly ModelMessage[];
   /** Set when the requested session was held by another live shiro and this is a copy of it. */
   readonly forkedFrom?: { id: string; holderPid: number };
   /** One line for the user when this is a fork; undefined otherwise. */
@@ -43,11 +49,16 @@ export type LiveSession = {
   /** Totals for the whole session, including earlier runs. `costUsd` undefined: unpriced. */
   totals(): Usage & { costUsd: number | undefined };
   /**
-   * Starts a turn and returns its `onStep` hook for runTurn: it records the turn's usage on top
-   * of the totals so far and schedules a debounced save. Call once per turn.
+   * Adds messages at the end (the user's prompt, a step's output) and books the tokens they cost
+   * at the current model's price. Saves soon (debounced), or at once when the messages called a
+   * tool that changes the workspace.
    */
-  beginTurn(): (history: readonly ModelMessage[], usage: Usage) => void;
-  /** Something changed outside a step (a user message pushed, /compact, the task list): save soon. */
+  append(messages: readonly ModelMessage[], usage?: Usage): void;
+  /** Replaces the whole history (the inline re-send, the end-of-turn repair, /compact); saves soon. */
+  replace(messages: readonly ModelMessage[]): void;
+  /** Books tokens spent outside a turn (/compact, /memory) the way a step's are; saves soon. */
+  book(usage: Usage): void;
+  /** Something else changed (the task list): save soon. */
   touch(): void;
   /** /save: writes now, synchronously. False when there is nothing to write (no messages). Throws on I/O failure. */
   save(): boolean;
@@ -87,15 +98,12 @@ export function openLiveSession(opts: OpenSessionOptions): LiveSession {
   let release: () => void;
   /** Messages in the file on disk: what the exit message may promise. */
   let savedCount = 0;
-  /** The last message on disk, to notice a change nobody scheduled (runTurn's final repair). */
-  let savedLast: ModelMessage | undefined;
 
   const claimed = opts.resume ? acquireSession(opts.home, opts.resume.id, probe) : undefined;
   if (opts.resume && claimed?.ok) {
     base = { ...opts.resume, cwd: opts.cwd, provider: opts.provider, model: opts.model };
     release = claimed.release;
     savedCount = opts.resume.messages.length;
-    savedLast = opts.resume.messages.at(-1);
   } else {
     const id = newId();
     const lock = acquireSession(opts.home, id, probe);
@@ -141,12 +149,30 @@ export function openLiveSession(opts: OpenSessionOptions): LiveSession {
     return record;
   }
 
+  /** Adds `usage` to the totals, priced at the model in use now; an unpriced call makes the session unpriced. */
+  function addUsage(usage: Usage) {
+    const cost = costUsd(model, usage);
+    totals = {
+      inputTokens: totals.inputTokens + usage.inputTokens,
+      outputTokens: totals.outputTokens + usage.outputTokens,
+      costUsd: totals.costUsd === undefined || cost === undefined ? undefined : totals.costUsd + cost,
+    };
+  }
+
+  /** Writes now; a failure is reported and the debounce timer retries on the next change. */
+  function saveNow() {
+    try {
+      saver.flush();
+    } catch (error) {
+      opts.onSaveError?.(error);
+    }
+  }
+
   const saver = createAutosaver({
     save: () => {
       const record = snapshot();
       saveSession(opts.home, record);
       savedCount = record.messages.length;
-      savedLast = record.messages.at(-1);
       if (!base.title) base = { ...base, title: record.title };
     },
     shouldSave: () => messages.length > 0,
@@ -174,20 +200,22 @@ export function openLiveSession(opts: OpenSessionOptions): LiveSession {
     ...(fork ? { forkedFrom: fork } : {}),
     ...(notice ? { notice } : {}),
     totals: () => ({ ...totals }),
-    beginTurn() {
-      const start = { ...totals };
-      const turnModel = model;
-      return (history, usage) => {
-        if (closed) return;
-        messages = history as ModelMessage[];
-        const turnCost = costUsd(turnModel, usage);
-        totals = {
-          inputTokens: start.inputTokens + usage.inputTokens,
-          outputTokens: start.outputTokens + usage.outputTokens,
-          costUsd: start.costUsd === undefined || turnCost === undefined ? undefined : start.costUsd + turnCost,
-        };
-        saver.schedule();
-      };
+    append(added, usage) {
+      if (closed) return;
+      messages = [...messages, ...added];
+      if (usage) addUsage(usage);
+      saver.schedule();
+      if (opts.changesWorkspace && calledTool(added, opts.changesWorkspace)) saveNow();
+    },
+    replace(next) {
+      if (closed) return;
+      messages = [...next];
+      saver.schedule();
+    },
+    book(usage) {
+      if (closed) return;
+      addUsage(usage);
+      saver.schedule();
     },
     touch() {
       if (!closed) saver.schedule();
@@ -213,12 +241,7 @@ export function openLiveSession(opts: OpenSessionOptions): LiveSession {
     close() {
       if (closed) return;
       closed = true;
-      if (messages.length !== savedCount || messages.at(-1) !== savedLast) saver.schedule();
-      try {
-        saver.flush();
-      } catch (error) {
-        opts.onSaveError?.(error);
-      }
+      saveNow();
       saver.dispose();
       release();
     },
@@ -227,4 +250,9 @@ export function openLiveSession(opts: OpenSessionOptions): LiveSession {
       return exitMessage({ messageCount: savedCount, title: base.title || titleFromMessages(messages), idPrefix: shortestUniquePrefix(base.id, ids.includes(base.id) ? ids : [...ids, base.id]) });
     },
   };
+}
+
+/** True when an assistant message among `messages` called a tool for which `matches` holds. */
+function calledTool(messages: readonly ModelMessage[], matches: (toolName: string) => boolean): boolean {
+  return messages.some((m) => m.role === "assistant" && typeof m.content !== "string" && m.content.some((part) => part.type === "tool-call" && matches(part.toolName)));
 }

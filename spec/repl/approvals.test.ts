@@ -1,35 +1,65 @@
 import { describe, expect, test } from "bun:test";
-import { alwaysGrant, commandNames, emptyGrants, isGranted } from "../../cmd/repl/approval-policy.ts";
+import { createApprovalGate } from "../../cmd/repl/approval-gate.ts";
+import { createTheme } from "../../cmd/repl/theme.ts";
+import { createPermissionPolicy } from "../../lib/permissions/index.ts";
+import type { AnyTool } from "../../lib/tools/define.ts";
+import { coreTools } from "../../lib/tools/index.ts";
 import { unifiedDiff } from "../../lib/unified-diff.ts";
+import { tempDir } from "../support/cli.ts";
 
-describe("bash grants", () => {
-  test("the commands a line runs", () => {
-    expect(commandNames("git status")).toEqual(["git"]);
-    expect(commandNames("cd src && FOO=1 npm test | tee out.txt")).toEqual(["cd", "npm", "tee"]);
-    expect(commandNames("for f in *.ts; do wc -l $f; done")).toEqual(["wc"]);
-    expect(commandNames("echo $(rm -rf /)")).toBeUndefined();
-    expect(commandNames("(cd x; make)")).toBeUndefined();
+/**
+ * The loop's approval gate over the real permission policy: which calls ask, and what an
+ * "always" answer covers afterwards. Each question is answered by `answers`, in order.
+ */
+function gateAnswering(answers: ("once" | "always" | "deny")[]) {
+  const root = tempDir();
+  const asked: string[] = [];
+  const gate = createApprovalGate({
+    permissions: (ask) => createPermissionPolicy({ config: {}, root, cwd: root, home: root, yolo: false, interactive: true, ask }),
+    where: { root, cwd: root },
+    theme: createTheme(false),
+    print: () => {},
+    changed: () => {
+      const question = gate.pending();
+      if (!question) return;
+      asked.push(question.question);
+      queueMicrotask(() => gate.answer(answers.shift() ?? "deny"));
+    },
+  });
+  const approve = gate.approver({ signal: new AbortController().signal, register: () => new AbortController().signal });
+  let n = 0;
+  const call = async (tool: AnyTool, subject: string, input: unknown = {}) => {
+    const before = asked.length;
+    const decision = await approve({ tool, input, subject, id: `call-${++n}` });
+    return { allowed: decision.allow, asked: asked.length > before };
+  };
+  return { call, asked };
+}
+
+const tool = (name: string): AnyTool => coreTools.find((t) => t.name === name)!;
+const [bashTool, editFileTool, writeFileTool] = [tool("bash"), tool("edit_file"), tool("write_file")];
+
+describe("approvals through the permission policy", () => {
+  test("`a` on `git status` lets later git commands run without a question, and nothing else", async () => {
+    const { call } = gateAnswering(["always", "deny", "deny", "deny"]);
+    expect(await call(bashTool, "git status", { command: "git status" })).toEqual({ allowed: true, asked: true });
+    expect(await call(bashTool, "git diff --stat", { command: "git diff --stat" })).toEqual({ allowed: true, asked: false });
+    // A line is covered only when every command in it is.
+    expect(await call(bashTool, "git log && rm -rf build", { command: "git log && rm -rf build" })).toEqual({ allowed: false, asked: true });
+    expect(await call(bashTool, "npm test", { command: "npm test" })).toEqual({ allowed: false, asked: true });
   });
 
-  test("`a` on `git status` allows `git *` and nothing else", () => {
-    const grants = emptyGrants();
-    const grant = alwaysGrant("bash", "git status");
-    expect(grant.label).toBe("git *");
-    grant.apply(grants);
-    expect(isGranted(grants, "bash", "git diff --stat")).toBe(true);
-    expect(isGranted(grants, "bash", "git log && rm -rf build")).toBe(false);
-    expect(isGranted(grants, "bash", "git log `rm -rf build`")).toBe(false);
-    expect(isGranted(grants, "bash", "npm test")).toBe(false);
-    expect(isGranted(grants, "edit_file", "a.ts")).toBe(false);
+  test("`a` on an edit covers every later edit_file call, not write_file", async () => {
+    const { call } = gateAnswering(["always", "deny"]);
+    expect(await call(editFileTool, "src/a.ts")).toEqual({ allowed: true, asked: true });
+    expect(await call(editFileTool, "other.ts")).toEqual({ allowed: true, asked: false });
+    expect(await call(writeFileTool, "other.ts")).toEqual({ allowed: false, asked: true });
   });
 
-  test("file tools are granted by tool", () => {
-    const grants = emptyGrants();
-    const grant = alwaysGrant("edit_file", "src/a.ts");
-    expect(grant.label).toBe("edit_file");
-    grant.apply(grants);
-    expect(isGranted(grants, "edit_file", "other.ts")).toBe(true);
-    expect(isGranted(grants, "write_file", "other.ts")).toBe(false);
+  test("`y` allows once: the same kind of call asks again", async () => {
+    const { call } = gateAnswering(["once", "once"]);
+    expect(await call(bashTool, "make", { command: "make" })).toEqual({ allowed: true, asked: true });
+    expect(await call(bashTool, "make", { command: "make" })).toEqual({ allowed: true, asked: true });
   });
 });
 

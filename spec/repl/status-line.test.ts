@@ -25,7 +25,7 @@ describe("the status line", () => {
     expect(tone(1500)).toEqual({ text: "context 150%", tone: "red" });
   });
 
-  test("cost appears only when pricing is wired", () => {
+  test("the cost segment appears only when a cost is given", () => {
     expect(statusText(statusSegments({ ...base, messages: [] }))).not.toContain("$");
     expect(statusText(statusSegments({ ...base, messages: [], cost: 0.04123 }))).toEndWith("· $0.0412");
     expect(statusText(statusSegments({ ...base, messages: [], cost: "unpriced" }))).toEndWith("· unpriced");

@@ -156,8 +156,7 @@ test("a live session with no messages is never written, even on close; one with 
   expect(empty.exitMessage()).toBe("Good bye.\nNo messages were saved, so there is nothing to resume.\n");
 
   const live = openLiveSession({ home, cwd: "/p", provider: "openai", model: "gpt-5" });
-  live.history.push({ role: "user", content: "hello" });
-  live.touch();
+  live.append([{ role: "user", content: "hello" }]);
   live.close();
   expect(JSON.parse(readFileSync(sessionPath(home, live.id), "utf8")).messages).toEqual([{ role: "user", content: "hello" }]);
 });

@@ -17,16 +17,13 @@ afterEach(() => {
 
 const answer = (text: string): ModelMessage => ({ role: "assistant", content: [{ type: "text", text }] });
 
-test("a new session: one turn through the onStep hook, saved on close with the spec's fields", () => {
+test("a new session: a prompt and two steps appended, saved on close with the spec's fields", () => {
   const home = tempDir();
   const live = openLiveSession({ home, cwd: "/work/app", provider: "openai", model: "gpt-5", todos: () => [{ content: "a", status: "pending" }] });
   expect(existsSync(lockPath(home, live.id))).toBe(true);
-  live.history.push({ role: "user", content: "why does the pagination test fail?" });
-  const onStep = live.beginTurn();
-  live.history.push(answer("looking"));
-  onStep(live.history, { inputTokens: 1000, outputTokens: 100 });
-  live.history.push(answer("found it"));
-  onStep(live.history, { inputTokens: 3000, outputTokens: 300 }); // cumulative for the turn
+  live.append([{ role: "user", content: "why does the pagination test fail?" }]);
+  live.append([answer("looking")], { inputTokens: 1000, outputTokens: 100 });
+  live.append([answer("found it")], { inputTokens: 2000, outputTokens: 200 });
   live.close();
   live.close(); // idempotent
 
@@ -53,8 +50,7 @@ test("a new session: one turn through the onStep hook, saved on close with the s
 test("resuming continues the same file, adds to the totals, and keeps the task list when none is given", () => {
   const home = tempDir();
   const first = openLiveSession({ home, cwd: "/work/app", provider: "openai", model: "gpt-5" });
-  first.history.push({ role: "user", content: "hi" });
-  first.beginTurn()(first.history, { inputTokens: 100, outputTokens: 10 });
+  first.append([{ role: "user", content: "hi" }], { inputTokens: 100, outputTokens: 10 });
   first.close();
 
   const record = { ...continueSession(home, "/work/app"), notebook: { todos: [{ content: "kept", status: "in_progress" }] } };
@@ -63,8 +59,7 @@ test("resuming continues the same file, adds to the totals, and keeps the task l
   expect(again.id).toBe(first.id);
   expect(again.forkedFrom).toBeUndefined();
   expect(again.history).toHaveLength(1);
-  again.history.push({ role: "user", content: "more" });
-  again.beginTurn()(again.history, { inputTokens: 1000, outputTokens: 100 });
+  again.append([{ role: "user", content: "more" }], { inputTokens: 1000, outputTokens: 100 });
   again.close();
   const saved = findSession(home, first.id);
   expect(saved).toMatchObject({ inputTokens: 1100, outputTokens: 110, model: "gpt-5-mini", title: "hi", notebook: { todos: [{ content: "kept", status: "in_progress" }] } });
@@ -98,8 +93,7 @@ test("a session held by another live shiro is forked: new id, same history and t
   expect(live.forkedFrom).toEqual({ id: original.id, holderPid: holder.pid });
   expect(live.notice).toContain(`is open in another shiro (pid ${holder.pid})`);
   expect(live.notice).toContain("Both are kept.");
-  live.history.push({ role: "user", content: "continue" });
-  live.beginTurn()(live.history, { inputTokens: 10, outputTokens: 1 });
+  live.append([{ role: "user", content: "continue" }], { inputTokens: 10, outputTokens: 1 });
   live.close();
 
   const fork = findSession(home, live.id);
@@ -126,31 +120,51 @@ test("a fork is written on close even if nothing new was said, so the exit messa
 test("spend: unpriced stays unpriced; the ceiling warns once from 80% and refuses at 100%", () => {
   const home = tempDir();
   const local = openLiveSession({ home, cwd: "/p", provider: "ollama", model: "llama3.1:8b" });
-  local.history.push({ role: "user", content: "hi" });
-  local.beginTurn()(local.history, { inputTokens: 1_000_000, outputTokens: 0 });
+  local.append([{ role: "user", content: "hi" }], { inputTokens: 1_000_000, outputTokens: 0 });
   expect(local.totals().costUsd).toBeUndefined();
   expect(local.checkSpend(0.01)).toBe("ok");
   local.close();
   expect("costUsd" in JSON.parse(readFileSync(sessionPath(home, local.id), "utf8"))).toBe(false);
 
   const live = openLiveSession({ home, cwd: "/p", provider: "openai", model: "gpt-5" });
-  live.history.push({ role: "user", content: "hi" });
+  live.append([{ role: "user", content: "hi" }]);
   expect(live.totals().costUsd).toBe(0);
-  const onStep = live.beginTurn();
-  onStep(live.history, { inputTokens: 0, outputTokens: 85_000 }); // $0.85
+  live.append([answer("a")], { inputTokens: 0, outputTokens: 85_000 }); // $0.85
   expect(live.checkSpend(1)).toBe("warn");
   expect(live.checkSpend(1)).toBe("ok"); // once
-  onStep(live.history, { inputTokens: 0, outputTokens: 100_000 }); // $1.00
+  live.append([answer("b")], { inputTokens: 0, outputTokens: 15_000 }); // $1.00
   expect(live.checkSpend(1)).toBe("over");
   live.close();
 });
 
-test("a change nobody scheduled (runTurn's final repair of the history) is still written on close", () => {
+test("a replaced history (the end-of-turn repair, /compact) is written on close", () => {
   const home = tempDir();
   const live = openLiveSession({ home, cwd: "/p", provider: "openai", model: "gpt-5" });
-  live.history.push({ role: "user", content: "hi" });
+  live.append([{ role: "user", content: "hi" }, answer("a"), answer("b")]);
   live.save();
-  live.history.push(answer("late"));
+  live.replace([{ role: "user", content: "summary" }]);
   live.close();
-  expect(findSession(home, live.id).messages).toHaveLength(2);
+  expect(findSession(home, live.id).messages).toEqual([{ role: "user", content: "summary" }]);
+});
+
+test("a step that called a workspace-changing tool is on disk at once; a read-only step waits for the timer", () => {
+  const home = tempDir();
+  const timers = { setTimeout: () => 1, clearTimeout: () => {} }; // the debounce never fires by itself
+  const live = openLiveSession({ home, cwd: "/p", provider: "openai", model: "gpt-5", timers, changesWorkspace: (tool) => tool === "bash" });
+  const call = (toolName: string): ModelMessage => ({ role: "assistant", content: [{ type: "tool-call", toolCallId: toolName, toolName, input: {} }] });
+  live.append([{ role: "user", content: "hi" }, call("read_file")]);
+  expect(existsSync(sessionPath(home, live.id))).toBe(false);
+  live.append([call("bash")]);
+  expect(findSession(home, live.id).messages).toHaveLength(3);
+  live.close();
+});
+
+test("usage booked outside a turn counts in the totals and the cost", () => {
+  const home = tempDir();
+  const live = openLiveSession({ home, cwd: "/p", provider: "openai", model: "gpt-5" });
+  live.append([{ role: "user", content: "hi" }], { inputTokens: 100, outputTokens: 10 });
+  live.book({ inputTokens: 1000, outputTokens: 100 });
+  expect(live.totals()).toMatchObject({ inputTokens: 1100, outputTokens: 110 });
+  expect(live.totals().costUsd).toBeCloseTo((1100 * 1.25 + 110 * 10) / 1e6, 12);
+  live.close();
 });

@@ -1,7 +1,7 @@
 import { createHash } from "node:crypto";
 import { join } from "node:path";
 import * as v from "valibot";
-import { writeFileAtomic } from "./fs/atomic-write.ts";
+import { writeStateFileSync } from "./fs/atomic-write.ts";
 import { readJsonFile } from "./fs/read-json.ts";
 
 /** Prompts kept per project directory; the oldest fall off. */
@@ -81,7 +81,7 @@ export function openHistory(home: string, projectRoot: string): { store: History
       if (next === current.entries && !current.notice) return undefined;
       const file: HistoryFile = { project: projectRoot, entries: [...next] };
       try {
-        writeFileAtomic(path, JSON.stringify(file, null, 1) + "\n");
+        writeStateFileSync(path, JSON.stringify(file, null, 1) + "\n");
         return current.notice;
       } catch (error) {
         const reason = error instanceof Error ? error.message : String(error);

@@ -1,6 +1,6 @@
 import { mkdirSync } from "node:fs";
 import { dirname } from "node:path";
-import { writeFileAtomic } from "../fs/atomic-write.ts";
+import { writeStateFileSync } from "../fs/atomic-write.ts";
 import { readJsonFile } from "../fs/read-json.ts";
 import { withFileLock, type LockOptions } from "./file-lock.ts";
 import { MemoryFile, type MemoryEntry } from "./schema.ts";
@@ -116,7 +116,7 @@ export function createMemoryStore(opts: MemoryStoreOptions): MemoryStore {
       }
       const { value, notice } = await lockedLoad((entries) => {
         const applied = change(entries);
-        if (applied.entries) writeFileAtomic(path, serializeMemory(applied.entries));
+        if (applied.entries) writeStateFileSync(path, serializeMemory(applied.entries));
         return applied.result;
       });
       if (notice) opts.onNotice?.(notice);

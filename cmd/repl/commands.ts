@@ -3,7 +3,7 @@ import type { Runtime } from "../../lib/agent/runtime.ts";
 import { createModel } from "../../lib/model.ts";
 import { renderTodos } from "../../lib/notebook/render.ts";
 import { commandHelpLines, type SlashName } from "../../lib/slash-commands.ts";
-import { formatUsd } from "../../lib/status-line.ts";
+import { formatUsd } from "../../lib/sessions/pricing.ts";
 import type { CommandContext, CommandHandler, ConversationInit, MadeConversation, ReplServices } from "./services.ts";
 import type { Theme } from "./theme.ts";
 

@@ -1,12 +1,10 @@
 import type { Approver } from "../../lib/agent/sdk-tools.ts";
-import type { PermissionQuestion } from "../../lib/permissions/policy.ts";
+import type { AskAnswer, PermissionQuestion } from "../../lib/permissions/policy.ts";
 import { alwaysGrant, emptyGrants, isGranted } from "./approval-policy.ts";
 import { previewCall } from "./approval-preview.ts";
 import { toolCallLine } from "./event-view.ts";
 import type { Key } from "./keys.ts";
 import type { Theme } from "./theme.ts";
-
-export type AskAnswer = "once" | "always" | "deny";
 
 /** A question for the user about one call: lib/permissions' question (`why` defaults to approval). */
 export type AskQuestion = Omit<PermissionQuestion, "why"> & { why?: PermissionQuestion["why"] };

@@ -1,9 +1,9 @@
 import type { Conversation } from "../../lib/agent/conversation.ts";
 import type { Runtime } from "../../lib/agent/runtime.ts";
 import type { AgentEvent } from "../../lib/events.ts";
-import type { HistoryStore } from "../../lib/history.ts";
+import type { HistoryStore } from "../../lib/prompt-history.ts";
 import { renderTodos } from "../../lib/notebook/render.ts";
-import { createPromptQueue, describeQueue } from "../../lib/queue.ts";
+import { createPromptQueue, describeQueue } from "../../lib/prompt-queue.ts";
 import { parseInput, unknownCommandHint } from "../../lib/slash-commands.ts";
 import { answerFor, createApprovalGate } from "./approval-gate.ts";
 import { runCommand } from "./commands.ts";

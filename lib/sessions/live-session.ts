@@ -1,11 +1,11 @@
 import type { ModelMessage } from "ai";
 import type { Usage } from "../events.ts";
+import { systemProbe, type LivenessProbe } from "../fs/process-alive.ts";
 import { createAutosaver, type Timers } from "./autosave.ts";
 import { exitMessage } from "./exit-message.ts";
 import { acquireSession } from "./ownership.ts";
 import { shortestUniquePrefix } from "./prefix.ts";
 import { checkSpend, costUsd, type SpendStatus } from "./pricing.ts";
-import { systemProbe, type LivenessProbe } from "./process-alive.ts";
 import { forkRecord, newSessionRecord } from "./record.ts";
 import type { SessionRecord } from "./schema.ts";
 import { listSessionIds, saveSession } from "./store.ts";

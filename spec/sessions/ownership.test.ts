@@ -3,7 +3,7 @@ import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 
 import { join } from "node:path";
 import { acquireSession, sessionHolder } from "../../lib/sessions/ownership.ts";
 import { lockPath, sessionsDir } from "../../lib/sessions/paths.ts";
-import { isHolderAlive, selfHolder, type LivenessProbe } from "../../lib/sessions/process-alive.ts";
+import { isHolderAlive, selfHolder, type LivenessProbe } from "../../lib/fs/process-alive.ts";
 import { sweepLeftovers } from "../../lib/sessions/sweep.ts";
 import { uuidV7 } from "../../lib/sessions/uuid-v7.ts";
 import { tempDir } from "../support/cli.ts";

@@ -11,7 +11,6 @@ import type { SessionRecord } from "./schema.ts";
 import { listSessionIds, saveSession } from "./store.ts";
 import { sweepLeftovers } from "./sweep.ts";
 import { titleFromMessages } from "./title.ts";
-import { uuidV7 } from "./uuid-v7.ts";
 
 export type OpenSessionOptions = {
   home: string;
@@ -78,7 +77,7 @@ export type LiveSession = {
  */
 export function openLiveSession(opts: OpenSessionOptions): LiveSession {
   const now = opts.now ?? (() => new Date());
-  const newId = opts.newId ?? (() => uuidV7());
+  const newId = opts.newId ?? (() => Bun.randomUUIDv7());
   const probe = opts.probe ?? systemProbe;
   sweepLeftovers(opts.home, { probe });
 

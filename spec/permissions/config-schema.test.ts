@@ -5,14 +5,13 @@ import * as v from "valibot";
 import { loadConfigFile } from "../../lib/config/load.ts";
 import { ConfigFile } from "../../lib/config/schema.ts";
 import { GuardConfig, PermissionConfig } from "../../lib/permissions/schema.ts";
+import { issueText } from "../../lib/schema-issue.ts";
 import { tempDir } from "../support/cli.ts";
 
-/** The first problem, named the way lib/config/load.ts names it: path and message. */
+/** The first problem as "path: message". */
 function firstProblem(schema: v.GenericSchema, value: unknown): string | undefined {
   const parsed = v.safeParse(schema, value);
-  if (parsed.success) return undefined;
-  const issue = parsed.issues[0];
-  return `${issue.path?.map((p) => String(p.key)).join(".")}: ${issue.message}`;
+  return parsed.success ? undefined : issueText(parsed.issues[0]);
 }
 
 describe("permission config schema", () => {

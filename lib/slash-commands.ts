@@ -8,7 +8,7 @@ export const SLASH_COMMANDS = [
   { name: "help", args: "", summary: "list commands and keys" },
   { name: "todos", args: "", summary: "show the task list" },
   { name: "notes", args: "", summary: "show the project notes shiro remembers" },
-  { name: "memory", args: "", summary: "show what is in project memory" },
+  { name: "memory", args: "", summary: "merge overlapping project notes (asks the model)" },
   { name: "compact", args: "", summary: "shrink the conversation's context now" },
   { name: "cost", args: "", summary: "tokens used in this session, and the cost" },
   { name: "sessions", args: "", summary: "list saved sessions in this directory" },

@@ -1,4 +1,4 @@
-// Project memory: the public surface used by cmd/ and lib/agent. See docs/memory.md.
+// Project memory: the public surface used by cmd/ and lib/agent. See docs/project-memory.md.
 export { MEMORY_KINDS, MemoryEntry, MemoryFile, MemoryKind, type NoteDraft } from "./schema.ts";
 export * from "./limits.ts";
 export { memoryStorePath } from "./store-path.ts";

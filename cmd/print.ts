@@ -1,7 +1,7 @@
 import { homedir } from "node:os";
 import type { AgentEvent, TurnStatus } from "../lib/events.ts";
 import { ShiroError } from "../lib/errors.ts";
-import { eventLine } from "../lib/render.ts";
+import { plainTheme, renderEvent } from "../lib/render.ts";
 import { loadRuntime } from "../lib/agent/runtime.ts";
 import { startConversation } from "../lib/agent/start.ts";
 import { createPermissionPolicy } from "../lib/permissions/index.ts";
@@ -52,7 +52,7 @@ export async function runHeadless(args: MainArgs, processEnv: Record<string, str
       textEndsWithNewline = event.text.endsWith("\n");
       return;
     }
-    const line = eventLine(event);
+    const line = renderEvent(event, plainTheme);
     if (!line) return;
     endAnswerLine();
     process.stderr.write(line + "\n");

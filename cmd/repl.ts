@@ -1,6 +1,6 @@
 import pkg from "../package.json" with { type: "json" };
 import { loadRuntime } from "../lib/agent/runtime.ts";
-import { openHistory } from "../lib/history.ts";
+import { openHistory } from "../lib/prompt-history.ts";
 import type { MainArgs } from "./args.ts";
 import { createRepl } from "./repl/controller.ts";
 import { createKeyDecoder } from "./repl/keys.ts";

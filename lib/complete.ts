@@ -1,8 +1,9 @@
 import { readdirSync } from "node:fs";
-import { isAbsolute, join, relative, resolve, sep } from "node:path";
+import { join, resolve } from "node:path";
 import { commandsStartingWith } from "./slash-commands.ts";
 import { createIgnoreFilter } from "./tools/ignore-filter.ts";
 import { walk } from "./tools/walk.ts";
+import { isInside } from "./tools/workspace.ts";
 
 /** Most candidates offered for one Tab. */
 export const MAX_CANDIDATES = 50;
@@ -75,7 +76,7 @@ function pathCandidates(typed: string, opts: CompleteOptions): string[] {
   const dirPart = slash === -1 ? "" : typed.slice(0, slash + 1);
   const base = slash === -1 ? typed : typed.slice(slash + 1);
   const dir = resolve(opts.cwd, dirPart || ".");
-  if (!inside(opts.root, dir)) return [];
+  if (!isInside(opts.root, dir)) return [];
   const filter = createIgnoreFilter(opts.root);
   const showDots = base.startsWith(".");
   const near: string[] = [];
@@ -103,9 +104,4 @@ function pathCandidates(typed: string, opts: CompleteOptions): string[] {
     far.push(entry.rel + (entry.kind === "dir" ? "/" : ""));
   }
   return [...near, ...far].slice(0, MAX_CANDIDATES);
-}
-
-function inside(root: string, path: string): boolean {
-  const rel = relative(root, path);
-  return rel === "" || (!rel.startsWith(`..${sep}`) && rel !== ".." && !isAbsolute(rel));
 }

@@ -5,6 +5,7 @@
 export type ShiroErrorCode =
   | "usage" // bad flags or arguments → exit 2
   | "config" // missing key, invalid config file → exit 2
+  | "state" // a file of shiro's own (memory, sessions) is locked by another process or unreadable → exit 1
   | "provider" // the provider or model failed → exit 1
   | "step-cap" // the turn hit --max-steps → exit 3
   | "spend" // the spend ceiling was reached → exit 4
@@ -22,6 +23,7 @@ export class ShiroError extends Error {
 export const EXIT_CODES: Record<ShiroErrorCode, number> = {
   usage: 2,
   config: 2,
+  state: 1,
   provider: 1,
   "step-cap": 3,
   spend: 4,

@@ -1,3 +1,5 @@
+import { editDistance } from "./text/edit-distance.ts";
+
 /**
  * The interactive loop's slash commands. This one table feeds parsing, `/help` and Tab
  * completion, so a command cannot exist in one and be missing from another.
@@ -6,7 +8,7 @@ export const SLASH_COMMANDS = [
   { name: "help", args: "", summary: "list commands and keys" },
   { name: "todos", args: "", summary: "show the task list" },
   { name: "notes", args: "", summary: "show the project notes shiro remembers" },
-  { name: "memory", args: "", summary: "show what is in project memory" },
+  { name: "memory", args: "", summary: "merge overlapping project notes (asks the model)" },
   { name: "compact", args: "", summary: "shrink the conversation's context now" },
   { name: "cost", args: "", summary: "tokens used in this session, and the cost" },
   { name: "sessions", args: "", summary: "list saved sessions in this directory" },
@@ -73,18 +75,4 @@ export function commandHelpLines(): string[] {
   const usage = SLASH_COMMANDS.map((command) => `/${command.name}${command.args ? " " + command.args : ""}`);
   const width = Math.max(...usage.map((u) => u.length)) + 2;
   return SLASH_COMMANDS.map((command, i) => `${usage[i]!.padEnd(width)}${command.summary}`);
-}
-
-/** Levenshtein distance; the names are short, so the plain table is fine. */
-function editDistance(a: string, b: string): number {
-  let previous = Array.from({ length: b.length + 1 }, (_, j) => j);
-  for (let i = 1; i <= a.length; i++) {
-    const current = [i];
-    for (let j = 1; j <= b.length; j++) {
-      const cost = a[i - 1] === b[j - 1] ? 0 : 1;
-      current[j] = Math.min(previous[j]! + 1, current[j - 1]! + 1, previous[j - 1]! + cost);
-    }
-    previous = current;
-  }
-  return previous[b.length]!;
 }

@@ -1,6 +1,7 @@
 import type { ModelMessage } from "ai";
 import type { Usage } from "./events.ts";
 import { contextGauge, estimateTokens, type ContextLevel } from "./prune/tokens.ts";
+import { formatUsd } from "./sessions/pricing.ts";
 
 /** How a segment should look; the terminal edge maps tones to colours (or to nothing). */
 export type StatusTone = "dim" | "normal" | "amber" | "red";
@@ -58,11 +59,6 @@ export function formatTokenCount(tokens: number): string {
   if (tokens < 1000) return String(tokens);
   if (tokens < 1_000_000) return `${trimZero((tokens / 1000).toFixed(tokens < 100_000 ? 1 : 0))}k`;
   return `${trimZero((tokens / 1_000_000).toFixed(1))}M`;
-}
-
-/** "$0.0412" below a dollar (cents matter there), "$3.17" above. */
-export function formatUsd(usd: number): string {
-  return usd < 1 ? `$${usd.toFixed(4)}` : `$${usd.toFixed(2)}`;
 }
 
 function trimZero(text: string): string {

@@ -6,7 +6,7 @@
 import { mkdtempSync, realpathSync, statSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { writeFileAtomic } from "../lib/fs/atomic-write.ts";
+import { writeStateFileSync } from "../lib/fs/atomic-write.ts";
 import { MEMORY_KINDS, MEMORY_MAX_ENTRIES, MEMORY_TEXT_MAX_CHARS, type MemoryEntry } from "../lib/memory/index.ts";
 import { createMemoryStore, openMemoryStore, serializeMemory } from "../lib/memory/store.ts";
 import { recallEntries, recallNotes } from "../lib/memory/recall.ts";
@@ -46,7 +46,7 @@ export async function benchMemory(): Promise<[string, string][]> {
   const projectRoot = realpathSync(mkdtempSync(join(tmpdir(), "shiro-bench-project-")));
   const entries = fullStore();
   const store = createMemoryStore({ home, projectRoot });
-  writeFileAtomic(store.path, serializeMemory(entries));
+  writeStateFileSync(store.path, serializeMemory(entries));
   const kb = (statSync(store.path).size / 1024).toFixed(0);
   const rows: [string, string][] = [];
 

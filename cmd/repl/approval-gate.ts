@@ -1,7 +1,7 @@
 import type { Approver } from "../../lib/agent/sdk-tools.ts";
 import type { AskAnswer, PermissionQuestion } from "../../lib/permissions/policy.ts";
 import { previewCall } from "./approval-preview.ts";
-import { toolCallLine } from "./event-view.ts";
+import { toolCallLine } from "../../lib/render.ts";
 import type { Key } from "./keys.ts";
 import type { Theme } from "./theme.ts";
 

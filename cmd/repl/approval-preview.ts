@@ -3,7 +3,7 @@ import * as v from "valibot";
 import type { AnyTool } from "../../lib/tools/define.ts";
 import { applyEdit, editFailureReason, type Edit } from "../../lib/tools/apply-edit.ts";
 import { displayPath, resolveInWorkspace } from "../../lib/tools/workspace.ts";
-import { sanitize } from "./event-view.ts";
+import { sanitize } from "../../lib/render.ts";
 import type { Theme } from "./theme.ts";
 import { unifiedDiff, type DiffLine } from "../../lib/unified-diff.ts";
 

@@ -1,8 +1,8 @@
 import type { AgentEvent } from "../../lib/events.ts";
-import type { HistoryStore } from "../../lib/history.ts";
+import type { HistoryStore } from "../../lib/prompt-history.ts";
 import { renderTodos } from "../../lib/notebook/render.ts";
 import type { Todo } from "../../lib/notebook/schema.ts";
-import { createPromptQueue, describeQueue } from "../../lib/queue.ts";
+import { createPromptQueue, describeQueue } from "../../lib/prompt-queue.ts";
 import { parseInput, unknownCommandHint } from "../../lib/slash-commands.ts";
 import { answerFor, createApprovalGate } from "./approval-gate.ts";
 import { runCommand } from "./commands.ts";

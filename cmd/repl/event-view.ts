@@ -1,5 +1,5 @@
 import type { AgentEvent } from "../../lib/events.ts";
-import { clip } from "../../lib/render.ts";
+import { renderEvent, sanitize } from "../../lib/render.ts";
 import type { Screen } from "./screen.ts";
 import type { Theme } from "./theme.ts";
 
@@ -63,7 +63,7 @@ export function createEventView(screen: Screen, theme: Theme, hooks: ViewHooks):
           activity(`preparing ${event.tool}`);
           return;
         case "tool-call":
-          if (hooks.announce(event.tool)) line(toolCallLine(theme, event.tool, event.subject));
+          if (hooks.announce(event.tool)) line(renderEvent(event, theme));
           activity(event.tool === "bash" ? "running bash · ctrl-c stops the command" : `running ${event.tool}`);
           return;
         case "tool-output":
@@ -71,29 +71,23 @@ export function createEventView(screen: Screen, theme: Theme, hooks: ViewHooks):
           return;
         case "tool-result":
           endOutput(event.id);
-          line(theme.dim(`  ✓ ${event.tool}${event.summary ? ": " + clip(event.summary) : ""}`));
+          line(renderEvent(event, theme));
           activity("working");
           return;
         case "tool-error":
           endOutput(event.id);
-          line(theme.error(`  ✗ ${event.tool}: ${clip(sanitize(event.error), 300)}`));
+          line(renderEvent(event, theme));
           activity("working");
           return;
         case "tool-denied":
           endOutput(event.id);
-          if (!hooks.quietDenial(event.id)) {
-            line(theme.warn(`  ⊘ ${event.tool}${event.subject ? " " + clip(sanitize(event.subject)) : ""} not run: ${clip(sanitize(event.reason), 200)}`));
-          }
+          if (!hooks.quietDenial(event.id)) line(renderEvent(event, theme));
           activity("working");
           return;
         case "compacted":
-          line(theme.dim(`context compacted: ${event.before} messages pruned to ${event.after} on the wire`));
-          return;
         case "notice":
-          line(theme.warn(`note: ${event.message}`));
-          return;
         case "error":
-          line(theme.error(`error: ${event.message}`));
+          line(renderEvent(event, theme));
           return;
         case "step":
           return;
@@ -132,21 +126,4 @@ export function createEventView(screen: Screen, theme: Theme, hooks: ViewHooks):
     }
     screen.write(text);
   }
-}
-
-/** `→ bash git status`: a call, as the transcript names it. */
-export function toolCallLine(theme: Theme, tool: string, subject: string | undefined): string {
-  return `${theme.dim("→")} ${theme.toolName(tool)}${subject ? " " + clip(sanitize(subject)) : ""}`;
-}
-
-/**
- * Text from the model or a command, made safe for the screen: no escape sequences (they would
- * fight the live view, and NO_COLOR means none), carriage returns turned into newlines, tabs
- * into spaces, other control characters dropped.
- */
-export function sanitize(text: string): string {
-  return Bun.stripANSI(text)
-    .replace(/\r\n?/g, "\n")
-    .replace(/\t/g, "    ")
-    .replace(/[\x00-\x08\x0b-\x1f\x7f]/g, "");
 }

@@ -1,5 +1,5 @@
 import type { CompleteOptions } from "../../lib/complete.ts";
-import { startWalk, walkDown, walkUp, type HistoryStore, type HistoryWalk } from "../../lib/history.ts";
+import { startWalk, walkDown, walkUp, type HistoryStore, type HistoryWalk } from "../../lib/prompt-history.ts";
 import type { Key } from "./keys.ts";
 import { EMPTY_LINE, editLine, lineOf, moveLine, type LineState } from "./line-edit.ts";
 import { acceptPicker, movePicker, pickerRows, pressTab, type Picker } from "./picker.ts";

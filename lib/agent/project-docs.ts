@@ -1,7 +1,5 @@
 import { dirname, join, relative, sep } from "node:path";
 
-export { findProjectRoot } from "../fs/project-root.ts";
-
 /** Total size of AGENTS.md / CLAUDE.md text placed in the system prompt. */
 export const PROJECT_DOCS_MAX_CHARS = 20_000;
 

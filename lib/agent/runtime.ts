@@ -3,7 +3,8 @@ import { configPath, loadConfigFile, shiroHome } from "../config/load.ts";
 import { resolveSettings, type Flags, type Settings } from "../config/resolve.ts";
 import type { ConfigFile } from "../config/schema.ts";
 import { createModel } from "../model.ts";
-import { findProjectRoot, loadProjectDocs, type ProjectDoc } from "./project-docs.ts";
+import { findProjectRoot } from "../fs/project-root.ts";
+import { loadProjectDocs, type ProjectDoc } from "./project-docs.ts";
 import type { Environment } from "./instructions.ts";
 
 /** Everything a session needs that comes from outside: settings, model, where it runs. */

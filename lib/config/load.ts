@@ -38,7 +38,7 @@ export async function loadConfigFile(path: string): Promise<ConfigFile> {
   const parsed = v.safeParse(ConfigFile, raw);
   if (parsed.success) return parsed.output;
   const issue = parsed.issues[0];
-  const field = issue.path?.map((p) => String(p.key)).join(".");
+  const field = v.getDotPath(issue);
   const what =
     issue.type === "strict_object" && field
       ? `unknown field "${field}"`

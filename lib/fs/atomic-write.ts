@@ -1,5 +1,10 @@
+import { randomBytes } from "node:crypto";
 import { closeSync, fsyncSync, mkdirSync, openSync, renameSync, unlinkSync, writeSync } from "node:fs";
+import { chmod, mkdir, realpath, rename, rm, stat, writeFile } from "node:fs/promises";
 import { basename, dirname, join } from "node:path";
+
+// Two atomic writes with different contracts, kept apart by name: shiro's own state files
+// (sync, fsynced, private) and the user's workspace files (async, the user's mode and symlinks kept).
 
 let counter = 0;
 
@@ -7,9 +12,9 @@ let counter = 0;
  * Writes a file so that a reader (or a crash at any moment) sees either the old complete file
  * or the new complete file, never a torn one: write a temp file in the same directory, fsync
  * it, rename over the target, fsync the directory. Creates the directory if needed.
- * Synchronous on purpose: callers use it from exit handlers too.
+ * The file ends up with mode 0600 (or `opts.mode`); a symlink at `path` is replaced, not followed. Synchronous on purpose: callers use it from exit handlers too.
  */
-export function writeFileAtomic(path: string, data: string | Uint8Array, opts: { mode?: number } = {}): void {
+export function writeStateFileSync(path: string, data: string | Uint8Array, opts: { mode?: number } = {}): void {
   const dir = dirname(path);
   mkdirSync(dir, { recursive: true });
   const tmp = join(dir, `.${basename(path)}.${process.pid}.${Date.now()}.${counter++}.tmp`);
@@ -45,4 +50,30 @@ export function writeFileAtomic(path: string, data: string | Uint8Array, opts: {
   } catch {
     // Some file systems refuse fsync on a directory; the rename is still atomic.
   }
+}
+
+/**
+ * Writes `content` so readers see either the old file or the new one, never half of it: a temp
+ * file in the same directory, then rename over the target. Creates missing parent directories,
+ * keeps an existing file's permission bits, and writes through a symlink to its target rather than
+ * replacing the link. Returns whether the file existed before.
+ */
+export async function writeWorkspaceFile(path: string, content: string): Promise<{ existed: boolean }> {
+  const target = await realpath(path).catch(() => path);
+  const mode = await stat(target).then(
+    (s) => s.mode & 0o7777,
+    () => undefined,
+  );
+  const dir = dirname(target);
+  await mkdir(dir, { recursive: true });
+  const temp = join(dir, `.${basename(target)}.${randomBytes(6).toString("hex")}.shiro-tmp`);
+  try {
+    await writeFile(temp, content);
+    if (mode !== undefined) await chmod(temp, mode);
+    await rename(temp, target);
+  } catch (error) {
+    await rm(temp, { force: true });
+    throw error;
+  }
+  return { existed: mode !== undefined };
 }

@@ -1,5 +1,6 @@
+import { createHash } from "node:crypto";
 import { existsSync } from "node:fs";
-import { dirname, join } from "node:path";
+import { dirname, join, resolve } from "node:path";
 
 /**
  * The project a directory belongs to: the git top-level containing `cwd`, or `cwd` itself
@@ -14,4 +15,13 @@ export function findProjectRoot(cwd: string): string {
     if (parent === dir) return cwd;
     dir = parent;
   }
+}
+
+/**
+ * The first 16 hex characters of the SHA-256 of the project's absolute path: the file name of
+ * its memory store and its prompt history. Stable across sessions and processes, so every shiro
+ * started anywhere inside the project shares them.
+ */
+export function projectHash(projectRoot: string): string {
+  return createHash("sha256").update(resolve(projectRoot)).digest("hex").slice(0, 16);
 }

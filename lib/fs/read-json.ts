@@ -1,5 +1,6 @@
 import { existsSync, readFileSync, renameSync } from "node:fs";
 import * as v from "valibot";
+import { issueText } from "../schema-issue.ts";
 
 /** Longest reason quoted in a notice about a file that could not be read. */
 const MAX_REASON_CHARS = 300;
@@ -22,9 +23,7 @@ export function readJsonFile<S extends v.GenericSchema>(path: string, schema: S,
     const text = new TextDecoder("utf-8", { fatal: true }).decode(readFileSync(path));
     const parsed = v.safeParse(schema, JSON.parse(text));
     if (parsed.success) return { status: "ok", value: parsed.output };
-    const issue = parsed.issues[0];
-    const where = issue.path?.map((p) => String(p.key)).join(".");
-    reason = where ? `${where}: ${issue.message}` : issue.message;
+    reason = issueText(parsed.issues[0]);
   } catch (error) {
     reason = error instanceof Error ? error.message : String(error);
   }

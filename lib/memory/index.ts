@@ -1,7 +1,7 @@
-// Project memory: the public surface used by cmd/ and lib/agent. See docs/memory.md.
+// Project memory: the public surface used by cmd/ and lib/agent. See docs/project-memory.md.
 export { MEMORY_KINDS, MemoryEntry, MemoryFile, MemoryKind, type NoteDraft } from "./schema.ts";
 export * from "./limits.ts";
-export { memoryStorePath, projectHash } from "./store-path.ts";
+export { memoryStorePath } from "./store-path.ts";
 export { createMemoryStore, openMemoryStore, serializeMemory, type MemoryChange, type MemoryStore, type MemoryStoreOptions } from "./store.ts";
 export { addEntry, checkNote, rememberNote, type AddResult } from "./remember.ts";
 export { recallEntries, recallNotes, type RecallResult } from "./recall.ts";

@@ -1,13 +1,5 @@
-import { createHash } from "node:crypto";
-import { join, resolve } from "node:path";
-
-/**
- * The first 16 hex characters of the SHA-256 of the project's absolute path. Stable across
- * sessions and processes, so every shiro started anywhere inside the project shares one store.
- */
-export function projectHash(projectRoot: string): string {
-  return createHash("sha256").update(resolve(projectRoot)).digest("hex").slice(0, 16);
-}
+import { join } from "node:path";
+import { projectHash } from "../fs/project-root.ts";
 
 /**
  * Where a project's memory lives: `<home>/memory/<hash>.json`. `home` is shiro's home

@@ -1,8 +1,9 @@
 import { mkdirSync } from "node:fs";
 import { dirname } from "node:path";
-import { writeFileAtomic } from "../fs/atomic-write.ts";
+import { ShiroError } from "../errors.ts";
+import { writeStateFileSync } from "../fs/atomic-write.ts";
+import { withFileLock, type LockOptions } from "../fs/lock.ts";
 import { readJsonFile } from "../fs/read-json.ts";
-import { withFileLock, type LockOptions } from "./file-lock.ts";
 import { MemoryFile, type MemoryEntry } from "./schema.ts";
 import { memoryStorePath } from "./store-path.ts";
 
@@ -72,7 +73,7 @@ export function createMemoryStore(opts: MemoryStoreOptions): MemoryStore {
       case "corrupt":
         if (!locked) return { status: "corrupt" };
         if (!result.movedTo) {
-          throw new Error(`project memory at ${path} cannot be read (${result.reason}) and could not be moved aside. Move or repair it by hand.`);
+          throw new ShiroError("state", `project memory at ${path} cannot be read (${result.reason}) and could not be moved aside. Move or repair it by hand.`);
         }
         return {
           status: "ok",
@@ -116,7 +117,7 @@ export function createMemoryStore(opts: MemoryStoreOptions): MemoryStore {
       }
       const { value, notice } = await lockedLoad((entries) => {
         const applied = change(entries);
-        if (applied.entries) writeFileAtomic(path, serializeMemory(applied.entries));
+        if (applied.entries) writeStateFileSync(path, serializeMemory(applied.entries));
         return applied.result;
       });
       if (notice) opts.onNotice?.(notice);

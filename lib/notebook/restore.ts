@@ -1,4 +1,5 @@
 import * as v from "valibot";
+import { issueText } from "../schema-issue.ts";
 import { Todo } from "./schema.ts";
 
 export type RestoredTodos = {
@@ -30,7 +31,7 @@ export function restoreTodos(raw: unknown): RestoredTodos {
   raw.forEach((entry, index) => {
     const parsed = v.safeParse(Todo, entry);
     if (parsed.success) todos.push(parsed.output);
-    else problems.push(`#${index + 1}: ${firstProblem(parsed.issues)}`);
+    else problems.push(`#${index + 1}: ${issueText(parsed.issues[0], " ")}`);
   });
   if (problems.length === 0) return { todos, dropped: 0 };
   const dropped = problems.length;
@@ -40,13 +41,6 @@ export function restoreTodos(raw: unknown): RestoredTodos {
     dropped,
     notice: `Dropped ${dropped} of ${raw.length} saved ${raw.length === 1 ? "task" : "tasks"} that failed validation (${shown}). The rest of the task list was restored.`,
   };
-}
-
-function firstProblem(issues: readonly v.BaseIssue<unknown>[]): string {
-  const issue = issues[0];
-  if (!issue) return "invalid";
-  const path = issue.path?.map((item) => String(item.key)).join(".");
-  return path ? `${path} ${issue.message}` : issue.message;
 }
 
 function describe(value: unknown): string {

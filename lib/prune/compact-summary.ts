@@ -40,13 +40,13 @@ const INSTRUCTIONS = [
  * on a history invariant. Use as `generateText({ model, ...buildCompactPrompt(history) })`.
  */
 export function buildCompactPrompt(messages: readonly ModelMessage[], options: CompactPromptOptions = {}): { instructions: string; messages: ModelMessage[] } {
-  const transcript = renderTranscript(messages, options);
+  const transcript = transcriptForSummary(messages, options);
   const text = `The session transcript:\n\n<transcript>\n${transcript}\n</transcript>\n\nWrite the summary now, with the ${COMPACT_SECTIONS.length} sections.`;
   return { instructions: INSTRUCTIONS, messages: [{ role: "user", content: text }] };
 }
 
 /** The transcript as readable text, within `maxTranscriptChars`. Deterministic. */
-export function renderTranscript(messages: readonly ModelMessage[], options: CompactPromptOptions = {}): string {
+export function transcriptForSummary(messages: readonly ModelMessage[], options: CompactPromptOptions = {}): string {
   const max = options.maxTranscriptChars ?? DEFAULT_MAX_TRANSCRIPT_CHARS;
   const excerpt = options.toolExcerptChars ?? DEFAULT_TOOL_EXCERPT_CHARS;
   const results = new Map<string, AnyPart>();

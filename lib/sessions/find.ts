@@ -5,7 +5,7 @@ import { sessionPath } from "./paths.ts";
 import { hexDigits, shortestUniquePrefix } from "./prefix.ts";
 import { readSessionSummary } from "./read-summary.ts";
 import { sessionHolder } from "./ownership.ts";
-import type { LivenessProbe } from "./process-alive.ts";
+import type { LivenessProbe } from "../fs/process-alive.ts";
 import { listSessionIds, loadSession, removeSession } from "./store.ts";
 
 /** Candidates named in an "ambiguous" error before the rest are counted. */

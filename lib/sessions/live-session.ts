@@ -1,17 +1,16 @@
 import type { ModelMessage } from "ai";
 import type { Usage } from "../events.ts";
+import { systemProbe, type LivenessProbe } from "../fs/process-alive.ts";
 import { createAutosaver, type Timers } from "./autosave.ts";
 import { exitMessage } from "./exit-message.ts";
 import { acquireSession } from "./ownership.ts";
 import { shortestUniquePrefix } from "./prefix.ts";
 import { checkSpend, costUsd, type SpendStatus } from "./pricing.ts";
-import { systemProbe, type LivenessProbe } from "./process-alive.ts";
 import { forkRecord, newSessionRecord } from "./record.ts";
 import type { SessionRecord } from "./schema.ts";
 import { listSessionIds, saveSession } from "./store.ts";
 import { sweepLeftovers } from "./sweep.ts";
 import { titleFromMessages } from "./title.ts";
-import { uuidV7 } from "./uuid-v7.ts";
 
 export type OpenSessionOptions = {
   home: string;
@@ -89,7 +88,7 @@ export type LiveSession = {
  */
 export function openLiveSession(opts: OpenSessionOptions): LiveSession {
   const now = opts.now ?? (() => new Date());
-  const newId = opts.newId ?? (() => uuidV7());
+  const newId = opts.newId ?? (() => Bun.randomUUIDv7());
   const probe = opts.probe ?? systemProbe;
   sweepLeftovers(opts.home, { probe });
 

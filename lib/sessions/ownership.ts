@@ -1,5 +1,6 @@
-import { linkSync, mkdirSync, readFileSync, renameSync, unlinkSync, writeFileSync } from "node:fs";
-import { isHolderAlive, systemProbe, type Holder, type LivenessProbe } from "./process-alive.ts";
+import { linkSync, mkdirSync, unlinkSync, writeFileSync } from "node:fs";
+import { parseLockHolder, readLock, releaseLock, removeIfUnchanged } from "../fs/lock.ts";
+import { isHolderAlive, systemProbe, type LivenessProbe } from "../fs/process-alive.ts";
 import { lockPath, sessionsDir } from "./paths.ts";
 
 export type Acquired = { ok: true; release: () => void } | { ok: false; holderPid: number };
@@ -13,9 +14,8 @@ const ATTEMPTS = 5;
  * (crash, kill -9, reboot) is taken over.
  *
  * The lock is created complete or not at all (written to a temp file, then hard-linked into
- * place, which fails if the name exists), and a stale one is removed by renaming it away and
- * checking that what moved is what was judged stale, so two processes racing for the same
- * stale lock cannot both win.
+ * place, which fails if the name exists), and a stale one is removed with removeIfUnchanged
+ * (lib/fs/lock.ts), so two processes racing for the same stale lock cannot both win.
  *
  * `release()` removes the lock only if it is still ours; idempotent, synchronous, never throws —
  * call it from exit handlers. A process that already holds a session gets `ok: false` with its
@@ -30,9 +30,9 @@ export function acquireSession(home: string, id: string, probe: LivenessProbe = 
   try {
     for (let attempt = 0; attempt < ATTEMPTS; attempt++) {
       if (tryCreate(tmp, path, content)) return { ok: true, release: () => releaseLock(path, content) };
-      const raw = readOrUndefined(path);
+      const raw = readLock(path);
       if (raw === undefined) continue; // released between our attempt and the read
-      const holder = parseHolder(raw);
+      const holder = parseLockHolder(raw);
       if (holder && isHolderAlive(holder, probe)) return { ok: false, holderPid: holder.pid };
       removeIfUnchanged(path, raw);
     }
@@ -42,37 +42,14 @@ export function acquireSession(home: string, id: string, probe: LivenessProbe = 
     } catch {}
   }
   // Only reachable when other processes keep replacing the lock under us: treat as held.
-  const holder = parseHolder(readOrUndefined(path) ?? "");
+  const holder = parseLockHolder(readLock(path) ?? "");
   return { ok: false, holderPid: holder?.pid ?? 0 };
 }
 
 /** The live process holding a session, if any. Read-only: a stale lock is reported as not held and left alone. */
 export function sessionHolder(home: string, id: string, probe: LivenessProbe = systemProbe): number | undefined {
-  const holder = parseHolder(readOrUndefined(lockPath(home, id)) ?? "");
+  const holder = parseLockHolder(readLock(lockPath(home, id)) ?? "");
   return holder && isHolderAlive(holder, probe) ? holder.pid : undefined;
-}
-
-/**
- * Removes a stale lock without ever removing a fresh one: rename it to a private name, then
- * check that the content is what was judged stale. If another process had already replaced it
- * with its own live lock, put that back (link fails harmlessly if yet another lock appeared).
- */
-export function removeIfUnchanged(path: string, judgedStale: string): void {
-  const aside = `${path}.stale.${process.pid}.${Math.random().toString(36).slice(2)}`;
-  try {
-    renameSync(path, aside);
-  } catch {
-    return; // gone already
-  }
-  const moved = readOrUndefined(aside);
-  if (moved !== judgedStale) {
-    try {
-      linkSync(aside, path);
-    } catch {}
-  }
-  try {
-    unlinkSync(aside);
-  } catch {}
 }
 
 function tryCreate(tmp: string, path: string, content: string): boolean {
@@ -92,28 +69,4 @@ function tryCreate(tmp: string, path: string, content: string): boolean {
       throw inner;
     }
   }
-}
-
-function releaseLock(path: string, content: string): void {
-  try {
-    if (readFileSync(path, "utf8") === content) unlinkSync(path);
-  } catch {}
-}
-
-function readOrUndefined(path: string): string | undefined {
-  try {
-    return readFileSync(path, "utf8");
-  } catch {
-    return undefined;
-  }
-}
-
-function parseHolder(raw: string): Holder | undefined {
-  try {
-    const value = JSON.parse(raw) as Partial<Holder>;
-    if (Number.isInteger(value.pid) && (value.pid as number) > 0 && Number.isFinite(value.startedAt)) {
-      return { pid: value.pid as number, startedAt: value.startedAt as number };
-    }
-  } catch {}
-  return undefined;
 }

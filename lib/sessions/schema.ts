@@ -1,5 +1,6 @@
 import type { ModelMessage } from "ai";
 import * as v from "valibot";
+import { issueText } from "../schema-issue.ts";
 
 /**
  * The session record, `$SHIRO_HOME/sessions/<id>.json`. There is deliberately no field that
@@ -113,7 +114,6 @@ const MAX_ISSUE_CHARS = 300;
 export function describeIssue(issues: readonly v.BaseIssue<unknown>[]): string {
   const issue = issues[0];
   if (!issue) return "invalid";
-  const where = issue.path?.map((p) => String(p.key)).join(".");
-  const text = (where ? `${where}: ${issue.message}` : issue.message).replace(/\s+/g, " ").trim();
+  const text = issueText(issue).replace(/\s+/g, " ").trim();
   return text.length > MAX_ISSUE_CHARS ? text.slice(0, MAX_ISSUE_CHARS - 1) + "…" : text;
 }

@@ -1,6 +1,6 @@
 import { mkdirSync, readdirSync, readFileSync, unlinkSync } from "node:fs";
 import * as v from "valibot";
-import { writeFileAtomic } from "../fs/atomic-write.ts";
+import { writeStateFileSync } from "../fs/atomic-write.ts";
 import { describeIssue, SessionId, SessionRecord } from "./schema.ts";
 import { parseSession, serializeSession } from "./serialize.ts";
 import { idFromFileName, sessionPath, sessionsDir } from "./paths.ts";
@@ -21,7 +21,7 @@ export function saveSession(home: string, record: SessionRecord): void {
   const checked = v.safeParse(SessionRecord, record);
   if (!checked.success) throw new Error(`refusing to save session ${record.id}: ${describeIssue(checked.issues)}`);
   mkdirSync(sessionsDir(home), { recursive: true, mode: 0o700 });
-  writeFileAtomic(sessionPath(home, record.id), serializeSession(record), { mode: 0o600 });
+  writeStateFileSync(sessionPath(home, record.id), serializeSession(record), { mode: 0o600 });
 }
 
 /** Reads and validates one session. Never throws. */

@@ -1,7 +1,7 @@
 import { readdirSync, readFileSync, statSync, unlinkSync } from "node:fs";
 import { join } from "node:path";
-import { isHolderAlive, systemProbe, type LivenessProbe } from "./process-alive.ts";
-import { removeIfUnchanged } from "./ownership.ts";
+import { parseLockHolder, removeIfUnchanged } from "../fs/lock.ts";
+import { isHolderAlive, pidExists, systemProbe, type LivenessProbe } from "../fs/process-alive.ts";
 import { sessionsDir } from "./paths.ts";
 
 /** A leftover older than this is removed even if its pid is alive again (pid reuse). */
@@ -43,12 +43,8 @@ export function sweepLeftovers(home: string, opts: { probe?: LivenessProbe; now?
       }
       if (LOCK.test(name)) {
         const raw = readFileSync(path, "utf8");
-        let alive = false;
-        try {
-          const holder = JSON.parse(raw);
-          alive = isHolderAlive({ pid: Number(holder.pid), startedAt: Number(holder.startedAt) }, probe);
-        } catch {}
-        if (!alive) {
+        const holder = parseLockHolder(raw);
+        if (!holder || !isHolderAlive(holder, probe)) {
           removeIfUnchanged(path, raw);
           removed++;
         }
@@ -58,13 +54,4 @@ export function sweepLeftovers(home: string, opts: { probe?: LivenessProbe; now?
     }
   }
   return removed;
-}
-
-function pidExists(pid: number, probe: LivenessProbe): boolean {
-  try {
-    probe.kill(pid, 0);
-    return true;
-  } catch (error) {
-    return (error as NodeJS.ErrnoException).code === "EPERM";
-  }
 }

@@ -1,3 +1,5 @@
+import { editDistance } from "../text/edit-distance.ts";
+
 /**
  * Names from `candidates` that look like a mistyped `wanted`: same name in another case, same
  * name with another extension, or within a small edit distance. Best first, at most `limit`.
@@ -27,23 +29,4 @@ export function closeMatches(wanted: string, candidates: readonly string[], limi
 function stemOf(name: string): string {
   const dot = name.lastIndexOf(".");
   return dot > 0 ? name.slice(0, dot) : name;
-}
-
-/** Levenshtein distance, giving up (returning cap + 1) once it must exceed `cap`. */
-function editDistance(a: string, b: string, cap: number): number {
-  if (Math.abs(a.length - b.length) > cap) return cap + 1;
-  let previous = Array.from({ length: b.length + 1 }, (_, j) => j);
-  for (let i = 1; i <= a.length; i++) {
-    const current = [i];
-    let rowMin = i;
-    for (let j = 1; j <= b.length; j++) {
-      const cost = a[i - 1] === b[j - 1] ? 0 : 1;
-      const value = Math.min(previous[j]! + 1, current[j - 1]! + 1, previous[j - 1]! + cost);
-      current.push(value);
-      rowMin = Math.min(rowMin, value);
-    }
-    if (rowMin > cap) return cap + 1;
-    previous = current;
-  }
-  return previous[b.length]!;
 }

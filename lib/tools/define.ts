@@ -1,5 +1,6 @@
 import * as v from "valibot";
 import { ToolError } from "../errors.ts";
+import { issueText } from "../schema-issue.ts";
 
 /** Results longer than this are cut, with a note telling the model how to see the rest. */
 export const MAX_TOOL_RESULT_CHARS = 30_000;
@@ -48,12 +49,7 @@ export function defineTool<S extends v.GenericSchema>(def: ToolDef<S>): ToolDef<
 export async function runTool(tool: AnyTool, rawInput: unknown, ctx: ToolContext): Promise<ToolResult> {
   const parsed = v.safeParse(tool.schema, rawInput);
   if (!parsed.success) {
-    const problems = parsed.issues
-      .map((issue) => {
-        const path = issue.path?.map((p) => String(p.key)).join(".");
-        return path ? `${path}: ${issue.message}` : issue.message;
-      })
-      .join("; ");
+    const problems = parsed.issues.map((issue) => issueText(issue)).join("; ");
     throw new ToolError(`${tool.name}: invalid arguments (${problems}). Check the tool's parameters and call it again.`);
   }
   try {

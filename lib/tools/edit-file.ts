@@ -1,7 +1,7 @@
 import * as v from "valibot";
 import { ToolError } from "../errors.ts";
+import { writeWorkspaceFile } from "../fs/atomic-write.ts";
 import { applyEdit, editFailureReason } from "./apply-edit.ts";
-import { writeFileAtomic } from "./atomic-write.ts";
 import { defineTool } from "./define.ts";
 import { loadEditTarget } from "./edit-target.ts";
 import { countLineChanges, formatLineChanges } from "./line-diff.ts";
@@ -36,7 +36,7 @@ export const editFileTool = defineTool({
     const { abs, shown, content } = await loadEditTarget(ctx, "edit_file", input.path);
     const outcome = applyEdit(content, input);
     if (outcome.type !== "applied") throw new ToolError(`edit_file: ${editFailureReason(outcome, shown)}`);
-    await writeFileAtomic(abs, outcome.content);
+    await writeWorkspaceFile(abs, outcome.content);
     const changes = formatLineChanges(countLineChanges(content, outcome.content));
     return {
       output: `Edited ${shown}: replaced ${plural(outcome.replacements, "occurrence")} (${changes} lines).`,

@@ -8,7 +8,6 @@ import { multiEditTool } from "./multi-edit.ts";
 import { readFileTool } from "./read-file.ts";
 import { writeFileTool } from "./write-file.ts";
 
-export { isSensitivePath } from "./sensitive-path.ts";
 export { displayPath, resolveInWorkspace } from "./workspace.ts";
 
 /**

@@ -1,7 +1,7 @@
 import * as v from "valibot";
 import { ToolError } from "../errors.ts";
+import { writeWorkspaceFile } from "../fs/atomic-write.ts";
 import { applyEdit, editFailureReason } from "./apply-edit.ts";
-import { writeFileAtomic } from "./atomic-write.ts";
 import { defineTool } from "./define.ts";
 import { editFields } from "./edit-file.ts";
 import { loadEditTarget } from "./edit-target.ts";
@@ -44,7 +44,7 @@ export const multiEditTool = defineTool({
       current = outcome.content;
       replacements += outcome.replacements;
     }
-    await writeFileAtomic(abs, current);
+    await writeWorkspaceFile(abs, current);
     const changes = formatLineChanges(countLineChanges(content, current));
     return {
       output: `Edited ${shown}: applied ${plural(total, "edit")} (${plural(replacements, "replacement")}, ${changes} lines).`,

@@ -7,8 +7,6 @@ import { describeMissing, statIfExists } from "./missing-path.ts";
 import { isSensitivePath } from "./sensitive-path.ts";
 import { displayPath, realpathOrSelf, resolveInWorkspace } from "./workspace.ts";
 
-export { isSensitivePath };
-
 export const DEFAULT_READ_LINES = 2000;
 export const MAX_LINE_CHARS = 2000;
 /** Bigger files are refused rather than loaded whole; grep or bash (head, sed -n) can cut them. */

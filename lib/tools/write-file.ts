@@ -1,6 +1,6 @@
 import * as v from "valibot";
 import { ToolError } from "../errors.ts";
-import { writeFileAtomic } from "./atomic-write.ts";
+import { writeWorkspaceFile } from "../fs/atomic-write.ts";
 import { defineTool } from "./define.ts";
 import { countLines, plural } from "./lines.ts";
 import { statIfExists } from "./missing-path.ts";
@@ -26,7 +26,7 @@ export const writeFileTool = defineTool({
     if (statIfExists(abs)?.isDirectory()) {
       throw new ToolError(`write_file: ${shown} is a directory. Give the path of a file inside it.`);
     }
-    const { existed } = await writeFileAtomic(abs, input.content);
+    const { existed } = await writeWorkspaceFile(abs, input.content);
     const lines = plural(countLines(input.content), "line");
     return existed
       ? { output: `Overwrote ${shown} (${lines}).`, summary: `overwrote, ${lines}` }

@@ -1,6 +1,8 @@
 import { describe, expect, test } from "bun:test";
-import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, readdirSync, readFileSync, utimesSync, writeFileSync } from "node:fs";
+import { hostname } from "node:os";
 import { join } from "node:path";
+import { selfHolder } from "../../lib/fs/process-alive.ts";
 import type { Reply } from "../support/fake-openai.ts";
 import { useFakeServer } from "../support/use-fake-server.ts";
 import { jsonLines, runShiro, tempDir } from "../support/cli.ts";
@@ -105,6 +107,23 @@ describe("shiro memory subcommands", () => {
     expect(forget.code).toBe(0);
     expect(JSON.parse(readFileSync(path, "utf8")).entries.map((e: any) => e.text)).toEqual(["alpha is first"]);
   });
+
+  test("forget while another live shiro holds the lock fails with one line naming the lock, not a crash report", async () => {
+    const { work, home } = project();
+    const path = (await runShiro(["memory", "path"], { cwd: work, home })).stdout.trim();
+    mkdirSync(join(home, ".shiro-neko", "memory"), { recursive: true });
+    writeFileSync(path, JSON.stringify({ version: 1, entries: [{ id: crypto.randomUUID(), kind: "fact", text: "beta is second", createdAt: new Date().toISOString(), hits: 0 }] }));
+    // Held by this (live) test process; dated ahead so the 10 s stale rule cannot take it over.
+    const lock = `${path}.lock`;
+    writeFileSync(lock, JSON.stringify({ ...selfHolder(), host: hostname(), token: "held" }));
+    const later = new Date(Date.now() + 120_000);
+    utimesSync(lock, later, later);
+    const forget = await runShiro(["memory", "forget", "beta"], { cwd: work, home, timeoutMs: 40_000 });
+    expect(forget.code).toBe(1);
+    expect(forget.stderr).toBe(`shiro: ${lock} is held by process ${process.pid} on ${hostname()}. If no shiro is running, delete that file and try again.\n`);
+    expect(JSON.parse(readFileSync(path, "utf8")).entries).toHaveLength(1);
+    expect(existsSync(lock)).toBe(true);
+  }, 45_000);
 
   test("a corrupt store is set aside with a notice, never wiped", async () => {
     const { work, home } = project();

@@ -2,17 +2,17 @@ import { expect, test } from "bun:test";
 import { readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import * as v from "valibot";
-import { writeFileAtomic } from "../../lib/fs/atomic-write.ts";
+import { writeStateFileSync } from "../../lib/fs/atomic-write.ts";
 import { readJsonFile } from "../../lib/fs/read-json.ts";
 import { tempDir } from "../support/cli.ts";
 
 const Doc = v.object({ version: v.literal(1), items: v.array(v.string()) });
 
-test("writeFileAtomic creates directories, replaces content and leaves no temp files", () => {
+test("writeStateFileSync creates directories, replaces content and leaves no temp files", () => {
   const dir = tempDir();
   const path = join(dir, "a", "b", "doc.json");
-  writeFileAtomic(path, "one");
-  writeFileAtomic(path, "two");
+  writeStateFileSync(path, "one");
+  writeStateFileSync(path, "two");
   expect(readFileSync(path, "utf8")).toBe("two");
   expect(readdirSync(join(dir, "a", "b"))).toEqual(["doc.json"]);
 });

@@ -5,7 +5,7 @@ import { parseCompactionReply } from "../../lib/memory/compaction-reply.ts";
 import { applyCompaction, compactMemory } from "../../lib/memory/compaction-apply.ts";
 import { rememberNote } from "../../lib/memory/remember.ts";
 import { serializeMemory } from "../../lib/memory/store.ts";
-import { writeFileAtomic } from "../../lib/fs/atomic-write.ts";
+import { writeStateFileSync } from "../../lib/fs/atomic-write.ts";
 import type { MemoryEntry } from "../../lib/memory/schema.ts";
 import { entry, freshStore, readStoreFile } from "./support/memory.ts";
 
@@ -19,7 +19,7 @@ function notesOf(unused: number, used: number): MemoryEntry[] {
 
 function storeWith(entries: MemoryEntry[]) {
   const s = freshStore();
-  writeFileAtomic(s.store.path, serializeMemory(entries));
+  writeStateFileSync(s.store.path, serializeMemory(entries));
   return s;
 }
 
@@ -136,7 +136,7 @@ describe("applying a reply", () => {
     await rememberNote(store, { kind: "command", text: "added while compacting" });
     const current = readStoreFile(store.path);
     current.entries[3] = { ...current.entries[3]!, hits: 1, lastHitAt: new Date().toISOString() };
-    writeFileAtomic(store.path, serializeMemory(current.entries));
+    writeStateFileSync(store.path, serializeMemory(current.entries));
 
     const outcome = await applyCompaction(store, plan, "(fact) everything merged");
     expect(outcome.type).toBe("applied");

@@ -1,7 +1,10 @@
 import { expect, test } from "bun:test";
 import { existsSync, mkdirSync, readdirSync, utimesSync, writeFileSync } from "node:fs";
+import { hostname } from "node:os";
 import { dirname, join } from "node:path";
-import { withFileLock } from "../../lib/memory/file-lock.ts";
+import { ShiroError } from "../../lib/errors.ts";
+import { withFileLock } from "../../lib/fs/lock.ts";
+import { selfHolder } from "../../lib/fs/process-alive.ts";
 import { tempDir } from "../support/cli.ts";
 import { freshStore, readStoreFile } from "./support/memory.ts";
 
@@ -33,7 +36,7 @@ test("a lock left by a dead process is taken over at once", async () => {
   const dir = tempDir();
   const lock = join(dir, "m.json.lock");
   const dead = Bun.spawnSync([process.execPath, "-e", "0"]).pid;
-  writeFileSync(lock, JSON.stringify({ pid: dead, host: require("node:os").hostname(), token: "old" }));
+  writeFileSync(lock, JSON.stringify({ pid: dead, startedAt: Date.now(), host: hostname(), token: "old" }));
   const t0 = performance.now();
   expect(await withFileLock(lock, () => "ran", { waitMs: 2000 })).toBe("ran");
   expect(performance.now() - t0).toBeLessThan(1000);
@@ -41,10 +44,27 @@ test("a lock left by a dead process is taken over at once", async () => {
   expect(readdirSync(dir)).toEqual([]);
 });
 
+test("a lock whose pid now belongs to another process (pid reuse) is taken over at once on Linux", async () => {
+  if (process.platform !== "linux") return;
+  const dir = tempDir();
+  const lock = join(dir, "m.json.lock");
+  const sleeper = Bun.spawn(["sleep", "5"]);
+  try {
+    // The lock's writer started "an hour ago": not the `sleep` that has its pid now.
+    writeFileSync(lock, JSON.stringify({ pid: sleeper.pid, startedAt: Date.now() - 3_600_000, host: hostname(), token: "old" }));
+    const t0 = performance.now();
+    expect(await withFileLock(lock, () => "ran", { waitMs: 2000 })).toBe("ran");
+    expect(performance.now() - t0).toBeLessThan(1000);
+    expect(readdirSync(dir)).toEqual([]);
+  } finally {
+    sleeper.kill("SIGKILL");
+  }
+});
+
 test("a lock older than the stale timeout is taken over even if its holder looks alive", async () => {
   const dir = tempDir();
   const lock = join(dir, "m.json.lock");
-  writeFileSync(lock, JSON.stringify({ pid: process.pid, host: "another-host", token: "old" }));
+  writeFileSync(lock, JSON.stringify({ ...selfHolder(), host: "another-host", token: "old" }));
   const old = new Date(Date.now() - 60_000);
   utimesSync(lock, old, old);
   expect(await withFileLock(lock, () => "ran", { staleMs: 1000, waitMs: 3000 })).toBe("ran");
@@ -53,9 +73,10 @@ test("a lock older than the stale timeout is taken over even if its holder looks
 test("a live, fresh lock is waited for, and waiting too long fails naming the lock file", async () => {
   const dir = tempDir();
   const lock = join(dir, "m.json.lock");
-  writeFileSync(lock, JSON.stringify({ pid: process.pid, host: require("node:os").hostname(), token: "held" }));
+  writeFileSync(lock, JSON.stringify({ ...selfHolder(), host: hostname(), token: "held" }));
   const err = await withFileLock(lock, () => "ran", { staleMs: 60_000, waitMs: 150 }).catch((e: Error) => e);
-  expect(err).toBeInstanceOf(Error);
+  expect(err).toBeInstanceOf(ShiroError);
+  expect((err as ShiroError).code).toBe("state");
   expect((err as Error).message).toContain(lock);
   expect((err as Error).message).toContain("delete that file");
   expect(existsSync(lock)).toBe(true); // not ours: left alone

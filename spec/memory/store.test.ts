@@ -2,12 +2,12 @@ import { describe, expect, test } from "bun:test";
 import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { createHash } from "node:crypto";
-import { memoryStorePath, projectHash } from "../../lib/memory/store-path.ts";
+import { findProjectRoot, projectHash } from "../../lib/fs/project-root.ts";
+import { memoryStorePath } from "../../lib/memory/store-path.ts";
 import { createMemoryStore, openMemoryStore } from "../../lib/memory/store.ts";
 import { rememberNote } from "../../lib/memory/remember.ts";
 import { recallNotes } from "../../lib/memory/recall.ts";
 import { forgetNotes } from "../../lib/memory/forget.ts";
-import { findProjectRoot } from "../../lib/agent/project-docs.ts";
 import { tempDir } from "../support/cli.ts";
 import { freshStore, readStoreFile } from "./support/memory.ts";
 

@@ -4,7 +4,7 @@ import { toJsonSchema } from "@valibot/to-json-schema";
 import { createMemoryTools } from "../../lib/memory/tools.ts";
 import { MEMORY_MAX_ENTRIES } from "../../lib/memory/limits.ts";
 import { serializeMemory } from "../../lib/memory/store.ts";
-import { writeFileAtomic } from "../../lib/fs/atomic-write.ts";
+import { writeStateFileSync } from "../../lib/fs/atomic-write.ts";
 import { ToolError } from "../../lib/errors.ts";
 import { call, entry, freshStore, readStoreFile } from "./support/memory.ts";
 
@@ -83,7 +83,7 @@ describe("remember", () => {
 
   test("a full store (300) refuses, saying how to make room", async () => {
     const { tools, store } = setup();
-    writeFileAtomic(store.path, serializeMemory(Array.from({ length: MEMORY_MAX_ENTRIES }, (_, i) => entry(`note ${i}`))));
+    writeStateFileSync(store.path, serializeMemory(Array.from({ length: MEMORY_MAX_ENTRIES }, (_, i) => entry(`note ${i}`))));
     const before = readFileSync(store.path, "utf8");
     const message = await refusal(call(tools, "remember", { kind: "fact", text: "one more" }));
     expect(message).toContain("full (300 of 300 notes)");

@@ -1,5 +1,5 @@
 import { describe, expect, test } from "bun:test";
-import { COMPACT_SECTIONS, COMPACT_SUMMARY_INTRO, applyCompactSummary, buildCompactPrompt, renderTranscript } from "../../lib/prune/compact-summary.ts";
+import { COMPACT_SECTIONS, COMPACT_SUMMARY_INTRO, applyCompactSummary, buildCompactPrompt, transcriptForSummary } from "../../lib/prune/compact-summary.ts";
 import { validateHistory } from "../../lib/prune/validate.ts";
 import { deepFreeze, longToolLoop } from "./fixtures.ts";
 
@@ -34,7 +34,7 @@ describe("buildCompactPrompt", () => {
 
   test("a long session is cut to the budget, keeping the first request and the latest work", () => {
     const history = longToolLoop({ steps: 300, outputChars: 3000 });
-    const text = renderTranscript(history, { maxTranscriptChars: 20_000 });
+    const text = transcriptForSummary(history, { maxTranscriptChars: 20_000 });
     expect(text.length).toBeLessThanOrEqual(20_000);
     expect(text).toStartWith("[user]\nThe pagination test fails on the last page.");
     expect(text).toMatch(/\[… \d+ earlier entries omitted to fit …\]/);
@@ -43,7 +43,7 @@ describe("buildCompactPrompt", () => {
 
   test("deterministic", () => {
     const history = longToolLoop({ steps: 30 });
-    expect(renderTranscript(history)).toBe(renderTranscript(history));
+    expect(transcriptForSummary(history)).toBe(transcriptForSummary(history));
   });
 });
 

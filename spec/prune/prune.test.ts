@@ -6,7 +6,7 @@ import { detachOrphanedItems, dropOrphanedResults, stripItemIds } from "../../li
 import { estimateTokens } from "../../lib/prune/tokens.ts";
 import { pruneToolContent } from "../../lib/prune/tool-content.ts";
 import { validateHistory } from "../../lib/prune/validate.ts";
-import { eventLine } from "../../lib/render.ts";
+import { plainTheme, renderEvent } from "../../lib/render.ts";
 import { callIdsIn, deepFreeze, idMaker, itemIdsIn, longToolLoop, randomHistory, step, user } from "./fixtures.ts";
 
 const partsOf = (m: ModelMessage) => (typeof m.content === "string" ? [] : (m.content as any[]));
@@ -115,7 +115,7 @@ describe("pruneForWire", () => {
     expect(digestChars / 4).toBeLessThan(120_000 / 10);
     const event = compactedEvent(report)!;
     expect(event).toEqual({ type: "compacted", before: history.length, after: messages.length });
-    expect(eventLine(event)).toBe(`context compacted: ${history.length} messages pruned to ${messages.length} on the wire`);
+    expect(renderEvent(event, plainTheme)).toBe(`context compacted: ${history.length} messages pruned to ${messages.length} on the wire`);
   });
 
   test("the digested wire still fits when the threshold is tight", () => {

@@ -3,14 +3,13 @@ import { join } from "node:path";
 import { listSessions } from "../../lib/sessions/list.ts";
 import { loadSession } from "../../lib/sessions/store.ts";
 import { sweepLeftovers } from "../../lib/sessions/sweep.ts";
-import { uuidV7 } from "../../lib/sessions/uuid-v7.ts";
 import { tempDir } from "../support/cli.ts";
 
 const KILLS = 20;
 
 test("kill -9 at random moments while a 2,000-message session is saved in a loop: the file always parses", async () => {
   const home = tempDir();
-  const id = uuidV7();
+  const id = Bun.randomUUIDv7();
   const script = join(import.meta.dir, "support", "save-loop.ts");
   const seen = new Set<string>();
   for (let round = 0; round < KILLS; round++) {

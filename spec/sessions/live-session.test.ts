@@ -5,7 +5,7 @@ import { join } from "node:path";
 import { continueSession, findSession } from "../../lib/sessions/find.ts";
 import { openLiveSession } from "../../lib/sessions/live-session.ts";
 import { lockPath, sessionPath } from "../../lib/sessions/paths.ts";
-import { shortestUniquePrefix } from "../../lib/sessions/prefix.ts";
+import { hexDigits, shortestUniquePrefix } from "../../lib/sessions/prefix.ts";
 import { listSessionIds, saveSession } from "../../lib/sessions/store.ts";
 import { tempDir } from "../support/cli.ts";
 import { makeRecord } from "./support/fixtures.ts";
@@ -167,4 +167,21 @@ test("usage booked outside a turn counts in the totals and the cost", () => {
   expect(live.totals()).toMatchObject({ inputTokens: 1100, outputTokens: 110 });
   expect(live.totals().costUsd).toBeCloseTo((1100 * 1.25 + 110 * 10) / 1e6, 12);
   live.close();
+});
+
+test("session ids are UUIDv7s: they begin with the creation time, so later sessions sort later", async () => {
+  const home = tempDir();
+  const before = Date.now();
+  const ids: string[] = [];
+  for (let i = 0; i < 3; i++) {
+    const live = openLiveSession({ home, cwd: "/work/app", provider: "openai", model: "gpt-5" });
+    ids.push(live.id);
+    live.close();
+    await Bun.sleep(2);
+  }
+  for (const id of ids) expect(id).toMatch(/^[0-9a-f]{8}-[0-9a-f]{4}-7[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/);
+  expect([...ids].sort()).toEqual(ids);
+  const createdAt = parseInt(hexDigits(ids[0]!).slice(0, 12), 16);
+  expect(createdAt).toBeGreaterThanOrEqual(before);
+  expect(createdAt).toBeLessThanOrEqual(Date.now());
 });

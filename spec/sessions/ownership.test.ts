@@ -3,9 +3,8 @@ import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 
 import { join } from "node:path";
 import { acquireSession, sessionHolder } from "../../lib/sessions/ownership.ts";
 import { lockPath, sessionsDir } from "../../lib/sessions/paths.ts";
-import { isHolderAlive, selfHolder, type LivenessProbe } from "../../lib/sessions/process-alive.ts";
+import { isHolderAlive, selfHolder, type LivenessProbe } from "../../lib/fs/process-alive.ts";
 import { sweepLeftovers } from "../../lib/sessions/sweep.ts";
-import { uuidV7 } from "../../lib/sessions/uuid-v7.ts";
 import { tempDir } from "../support/cli.ts";
 
 const children: Bun.Subprocess[] = [];
@@ -33,7 +32,7 @@ async function deadPid(): Promise<number> {
 
 test("a free session is acquired, released, and can be acquired again", () => {
   const home = tempDir();
-  const id = uuidV7();
+  const id = Bun.randomUUIDv7();
   const first = acquireSession(home, id);
   expect(first.ok).toBe(true);
   expect(JSON.parse(readFileSync(lockPath(home, id), "utf8"))).toEqual(selfHolder());
@@ -51,7 +50,7 @@ test("a free session is acquired, released, and can be acquired again", () => {
 
 test("a session held by another live process is refused with its pid; once that process dies, the stale lock is taken over", async () => {
   const home = tempDir();
-  const id = uuidV7();
+  const id = Bun.randomUUIDv7();
   const child = await holdInChild(home, id);
   expect(acquireSession(home, id)).toEqual({ ok: false, holderPid: child.pid });
   expect(sessionHolder(home, id)).toBe(child.pid);
@@ -69,7 +68,7 @@ test("a session held by another live process is refused with its pid; once that 
 test("a lock naming a process that is alive but is `sleep`, not shiro started then (pid reuse), is stale on Linux", async () => {
   if (process.platform !== "linux") return;
   const home = tempDir();
-  const id = uuidV7();
+  const id = Bun.randomUUIDv7();
   const sleeper = Bun.spawn(["sleep", "5"]);
   children.push(sleeper);
   mkdirSync(sessionsDir(home), { recursive: true });
@@ -77,7 +76,7 @@ test("a lock naming a process that is alive but is `sleep`, not shiro started th
   writeFileSync(lockPath(home, id), JSON.stringify({ pid: sleeper.pid, startedAt: Date.now() - 3_600_000 }));
   expect(acquireSession(home, id).ok).toBe(true);
   // With the right start time the same live pid holds it.
-  const other = uuidV7();
+  const other = Bun.randomUUIDv7();
   writeFileSync(lockPath(home, other), JSON.stringify({ pid: sleeper.pid, startedAt: Date.now() }));
   expect(acquireSession(home, other)).toEqual({ ok: false, holderPid: sleeper.pid });
 });
@@ -85,8 +84,8 @@ test("a lock naming a process that is alive but is `sleep`, not shiro started th
 test("garbage or a dead pid in a lock file is stale", async () => {
   const home = tempDir();
   mkdirSync(sessionsDir(home), { recursive: true });
-  const a = uuidV7();
-  const b = uuidV7();
+  const a = Bun.randomUUIDv7();
+  const b = Bun.randomUUIDv7();
   writeFileSync(lockPath(home, a), "");
   writeFileSync(lockPath(home, b), JSON.stringify({ pid: await deadPid(), startedAt: Date.now() }));
   expect(acquireSession(home, a).ok).toBe(true);
@@ -122,7 +121,7 @@ test("liveness: pid gone, started before boot, or a different start time all mea
 
 test("two processes racing for the same stale lock: exactly one wins", async () => {
   const home = tempDir();
-  const id = uuidV7();
+  const id = Bun.randomUUIDv7();
   mkdirSync(sessionsDir(home), { recursive: true });
   writeFileSync(lockPath(home, id), JSON.stringify({ pid: await deadPid(), startedAt: Date.now() }));
   const script = join(import.meta.dir, "support", "hold-lock.ts");
@@ -144,10 +143,10 @@ test("leftovers of a killed writer are swept; a live process's and session files
   const home = tempDir();
   const dir = sessionsDir(home);
   mkdirSync(dir, { recursive: true });
-  const id = uuidV7();
+  const id = Bun.randomUUIDv7();
   const dead = await deadPid();
   const keep = [`${id}.json`, `.${id}.json.${process.pid}.${Date.now()}.0.tmp`, `${id}.json.corrupt-2026-01-01T00-00-00-000Z`];
-  const gone = [`.${id}.json.${dead}.${Date.now()}.3.tmp`, `${id}.lock.${dead}.${Date.now()}.abc123.tmp`, `${uuidV7()}.lock`];
+  const gone = [`.${id}.json.${dead}.${Date.now()}.3.tmp`, `${id}.lock.${dead}.${Date.now()}.abc123.tmp`, `${Bun.randomUUIDv7()}.lock`];
   for (const name of keep) writeFileSync(join(dir, name), "x");
   for (const name of gone) writeFileSync(join(dir, name), name.endsWith(".lock") ? JSON.stringify({ pid: dead, startedAt: Date.now() }) : "x");
   expect(sweepLeftovers(home)).toBe(3);

@@ -6,7 +6,6 @@ import { deleteSession, findSession, resolveSessionId } from "../../lib/sessions
 import { sessionPath } from "../../lib/sessions/paths.ts";
 import { shortestUniquePrefix } from "../../lib/sessions/prefix.ts";
 import { loadSession, saveSession } from "../../lib/sessions/store.ts";
-import { uuidV7 } from "../../lib/sessions/uuid-v7.ts";
 import { tempDir } from "../support/cli.ts";
 import { makeRecord } from "./support/fixtures.ts";
 
@@ -75,7 +74,7 @@ test("resolution: exact id, prefix without dashes or in upper case, and the mess
 
   expect(usageError(() => resolveSessionId(home, "deadbeef")).message).toBe('No session matching "deadbeef". Run: shiro sessions --all');
   expect(usageError(() => resolveSessionId(home, "../etc")).message).toContain("is not a session id");
-  expect(usageError(() => resolveSessionId(tempDir(), uuidV7())).message).toContain("No session matching");
+  expect(usageError(() => resolveSessionId(tempDir(), Bun.randomUUIDv7())).message).toContain("No session matching");
 });
 
 test("-r on a corrupt session says it is corrupt and where the file is", () => {

@@ -1,7 +1,6 @@
 import type { ModelMessage } from "ai";
 import { newSessionRecord } from "../../../lib/sessions/record.ts";
 import type { SessionRecord } from "../../../lib/sessions/schema.ts";
-import { uuidV7 } from "../../../lib/sessions/uuid-v7.ts";
 
 /** A realistic history: a prompt, then rounds of tool call, tool result and text. */
 export function makeMessages(count: number, prompt = "why does the pagination test fail?"): ModelMessage[] {
@@ -33,7 +32,7 @@ export function makeRecord(overrides: RecordOverrides = {}): SessionRecord {
   const { messageCount, at: _at, ...rest } = overrides;
   const messages = overrides.messages ?? makeMessages(messageCount ?? 4);
   const base = newSessionRecord({
-    id: uuidV7({ now: () => at }),
+    id: Bun.randomUUIDv7("hex", at),
     now: new Date(at),
     cwd: "/home/you/project",
     provider: "openai",

@@ -11,7 +11,6 @@ import { serializeMemory } from "../../../lib/memory/store.ts";
 import type { MemoryEntry } from "../../../lib/memory/schema.ts";
 import { newSessionRecord } from "../../../lib/sessions/record.ts";
 import { serializeSession } from "../../../lib/sessions/serialize.ts";
-import { uuidV7 } from "../../../lib/sessions/uuid-v7.ts";
 import { pick } from "./support.ts";
 
 export type Target = "session" | "memory" | "config" | "history";
@@ -62,7 +61,7 @@ function sampleMessages(): ModelMessage[] {
 export function baseFile(target: Target, ctx: FuzzContext): { value: any; text: string; id?: string } {
   switch (target) {
     case "session": {
-      const id = uuidV7();
+      const id = Bun.randomUUIDv7();
       const record = newSessionRecord({ id, now: new Date(), cwd: ctx.cwd, provider: "openai", model: "gpt-test", messages: sampleMessages(), todos: [{ content: "fix the boundary", status: "in_progress" }] });
       const text = serializeSession(record);
       return { value: JSON.parse(text), text, id };

@@ -1,7 +1,7 @@
 import { readFileSync } from "node:fs";
 import { uptime } from "node:os";
 
-/** Who holds a session: a process id and when that process started (epoch ms). */
+/** Who holds a lock: a process id and when that process started (epoch ms). */
 export type Holder = { pid: number; startedAt: number };
 
 /** Lock start times and /proc start times differ by start-up time and /proc's 1 s boot clock. */
@@ -40,13 +40,19 @@ export const systemProbe: LivenessProbe = {
 export function isHolderAlive(holder: Holder, probe: LivenessProbe = systemProbe): boolean {
   if (holder.pid === probe.self.pid) return Math.abs(holder.startedAt - probe.self.startedAt) < 1;
   if (holder.startedAt < probe.bootTimeMs() - START_TOLERANCE_MS) return false;
-  try {
-    probe.kill(holder.pid, 0);
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code !== "EPERM") return false;
-  }
+  if (!pidExists(holder.pid, probe)) return false;
   const started = probe.startTimeOf(holder.pid);
   return started === undefined || Math.abs(started - holder.startedAt) < START_TOLERANCE_MS;
+}
+
+/** Whether some process has this pid (not necessarily the one that wrote a file). EPERM: it exists. */
+export function pidExists(pid: number, probe: LivenessProbe = systemProbe): boolean {
+  try {
+    probe.kill(pid, 0);
+    return true;
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === "EPERM";
+  }
 }
 
 let linuxClock: { bootMs: number; ticksPerSecond: number } | null | undefined;

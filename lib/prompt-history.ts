@@ -1,13 +1,11 @@
-import { createHash } from "node:crypto";
 import { join } from "node:path";
 import * as v from "valibot";
-import { writeFileAtomic } from "./fs/atomic-write.ts";
+import { writeStateFileSync } from "./fs/atomic-write.ts";
+import { projectHash } from "./fs/project-root.ts";
 import { readJsonFile } from "./fs/read-json.ts";
 
 /** Prompts kept per project directory; the oldest fall off. */
 export const HISTORY_MAX_ENTRIES = 200;
-/** Hex characters of the SHA-256 of the project path used as the file name. */
-const HASH_CHARS = 16;
 
 const HistoryFile = v.object({
   project: v.string(),
@@ -16,10 +14,9 @@ const HistoryFile = v.object({
 });
 type HistoryFile = v.InferOutput<typeof HistoryFile>;
 
-/** `$SHIRO_HOME/history/<sha256 prefix of the project root>.json`. */
+/** `$SHIRO_HOME/history/<projectHash(projectRoot)>.json`, the same name as the project's memory store. */
 export function historyPath(home: string, projectRoot: string): string {
-  const hash = createHash("sha256").update(projectRoot).digest("hex").slice(0, HASH_CHARS);
-  return join(home, "history", `${hash}.json`);
+  return join(home, "history", `${projectHash(projectRoot)}.json`);
 }
 
 /**
@@ -81,7 +78,7 @@ export function openHistory(home: string, projectRoot: string): { store: History
       if (next === current.entries && !current.notice) return undefined;
       const file: HistoryFile = { project: projectRoot, entries: [...next] };
       try {
-        writeFileAtomic(path, JSON.stringify(file, null, 1) + "\n");
+        writeStateFileSync(path, JSON.stringify(file, null, 1) + "\n");
         return current.notice;
       } catch (error) {
         const reason = error instanceof Error ? error.message : String(error);

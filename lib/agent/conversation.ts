@@ -9,7 +9,7 @@ import type { Todo } from "../notebook/schema.ts";
 import { buildInstructions } from "./instructions.ts";
 import { keyRedactor, redactEvent } from "./redact-key.ts";
 import type { Runtime } from "./runtime.ts";
-import type { Approver } from "./sdk-tools.ts";
+import type { Approver } from "../approval.ts";
 import { runTurn, type TurnResult } from "./turn.ts";
 
 export type ConversationOptions = {

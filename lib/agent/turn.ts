@@ -6,7 +6,8 @@ import { compactedEvent, pruneForWire } from "../prune/prune.ts";
 import { isMissingItemError, MISSING_ITEM_NOTICE } from "../prune/missing-item-error.ts";
 import { describeProviderError, retryDelayMs } from "./provider-error.ts";
 import { runStep } from "./step.ts";
-import { toSdkTools, type Approver, type CallLedger } from "./sdk-tools.ts";
+import type { Approver } from "../approval.ts";
+import { toSdkTools, type CallLedger } from "./sdk-tools.ts";
 
 export const DEFAULT_RETRY_BASE_MS = 1_000;
 

@@ -75,7 +75,7 @@ export function createConversation(opts: ConversationOptions): Conversation {
         history,
         tools,
         instructions: conversation.instructions,
-        compactAtTokens: runtime.settings.compactAtTokens,
+        pruneAtTokens: runtime.settings.pruneAtTokens,
         maxSteps: runtime.settings.maxSteps,
         maxRetries: runtime.settings.maxRetries,
         retryBaseMs: opts.retryBaseMs,

@@ -1,5 +1,6 @@
 import type { LanguageModel, ModelMessage } from "ai";
 import type { EventSink, TurnStatus, Usage } from "../events.ts";
+import { DEFAULT_RETRY_BASE_MS } from "../config/defaults.ts";
 import type { AnyTool } from "../tools/define.ts";
 import { closeDanglingToolCalls, inlineHistory } from "../prune/repair.ts";
 import { compactedEvent, pruneForWire } from "../prune/prune.ts";
@@ -9,8 +10,6 @@ import { runStep } from "./step.ts";
 import type { Approver } from "../approval.ts";
 import { toSdkTools, type CallLedger } from "./sdk-tools.ts";
 
-export const DEFAULT_RETRY_BASE_MS = 1_000;
-
 export type TurnOptions = {
   model: LanguageModel;
   /** The session's history, already ending with the new user message. The turn appends to it. */
@@ -19,7 +18,7 @@ export type TurnOptions = {
   /** Rebuilt before every step, so a todo_write on step one is visible to step two. */
   instructions: () => string;
   /** Estimated-token threshold past which the request is pruned (the local history never is). */
-  compactAtTokens: number;
+  pruneAtTokens: number;
   maxSteps: number;
   maxRetries: number;
   retryBaseMs?: number;
@@ -68,7 +67,7 @@ export async function runTurn(opts: TurnOptions): Promise<TurnResult> {
 
     let outcome;
     for (let attempt = 1; ; attempt++) {
-      const { messages: wire, report } = pruneForWire(closeDanglingToolCalls(opts.history), { thresholdTokens: opts.compactAtTokens });
+      const { messages: wire, report } = pruneForWire(closeDanglingToolCalls(opts.history), { pruneAtTokens: opts.pruneAtTokens });
       const compacted = compactedReported ? undefined : compactedEvent(report);
       if (compacted) {
         opts.emit(compacted); // once per turn, not per step

@@ -5,7 +5,7 @@ import { guardCommand } from "./guard.ts";
 import { askFailedReason, declinedReason, denyReason, guardReason, headlessAskReason, repeatReason } from "./reasons.ts";
 import { REPEAT_LIMIT, createRepeatTracker } from "./repeat-guard.ts";
 import { flattenRules } from "./rules.ts";
-import type { PermissionSettings } from "./schema.ts";
+import type { PermissionSettings } from "../config/permission-schema.ts";
 import { createSessionGrants, describeGrant, grantFor, type Grant } from "./session-grants.ts";
 
 export type AskAnswer = "once" | "always" | "deny";

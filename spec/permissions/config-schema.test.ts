@@ -4,7 +4,7 @@ import { join } from "node:path";
 import * as v from "valibot";
 import { loadConfigFile } from "../../lib/config/load.ts";
 import { ConfigFile } from "../../lib/config/schema.ts";
-import { GuardConfig, PermissionConfig } from "../../lib/permissions/schema.ts";
+import { GuardConfig, PermissionConfig } from "../../lib/config/permission-schema.ts";
 import { tempDir } from "../support/cli.ts";
 
 /** The first problem, named the way lib/config/load.ts names it: path and message. */

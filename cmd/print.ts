@@ -28,11 +28,7 @@ export async function runHeadless(args: MainArgs, processEnv: Record<string, str
   if (!prompt) throw new ShiroError("usage", 'no prompt: pass one with -p "…" or pipe text on stdin.');
 
   const cwd = process.cwd();
-  const runtime = await loadRuntime(
-    { model: args.model, baseURL: args.baseURL, api: args.api, provider: args.provider, maxSteps: args.maxSteps },
-    processEnv,
-    cwd,
-  );
+  const runtime = await loadRuntime(args.flags, processEnv, cwd);
 
   const controller = new AbortController();
   // If the reader of stdout goes away, there is no one to answer: wind the turn down.
@@ -77,7 +73,7 @@ export async function runHeadless(args: MainArgs, processEnv: Record<string, str
     runtime,
     memory: args.memory,
     session: sessionChoice(args),
-    retryBaseMs: retryBaseFromEnv(processEnv),
+    retryBaseMs: runtime.settings.retryBaseMs,
     onSaveError: (error) => emit({ type: "notice", message: `could not save the session: ${error instanceof Error ? error.message : String(error)}` }),
   });
   // Whatever way the process ends, the session is flushed and released.
@@ -95,7 +91,7 @@ export async function runHeadless(args: MainArgs, processEnv: Record<string, str
       todos: conversation.notebook.todos(),
     }) + "\n";
 
-  const maxSpend = args.maxSpendUsd ?? runtime.settings.maxSpendUsd;
+  const maxSpend = runtime.settings.maxSpendUsd;
   const spend = live.checkSpend(maxSpend);
   if (spend === "over") {
     live.close();
@@ -138,10 +134,4 @@ export async function runHeadless(args: MainArgs, processEnv: Record<string, str
     process.stderr.write("\n" + live.exitMessage());
   }
   return exitCode;
-}
-
-/** Tests shorten the retry backoff; users never need to. */
-function retryBaseFromEnv(env: Record<string, string | undefined>): number | undefined {
-  const value = Number(env.SHIRO_RETRY_BASE_MS);
-  return env.SHIRO_RETRY_BASE_MS && Number.isFinite(value) && value >= 0 ? value : undefined;
 }

@@ -25,11 +25,7 @@ export async function runRepl(
   services: (runtime: Runtime) => ReplServices = () => ({}),
 ): Promise<number> {
   const cwd = process.cwd();
-  const runtime = await loadRuntime(
-    { model: args.model, baseURL: args.baseURL, api: args.api, provider: args.provider, maxSteps: args.maxSteps },
-    processEnv,
-    cwd,
-  );
+  const runtime = await loadRuntime(args.flags, processEnv, cwd);
   const history = openHistory(runtime.home, runtime.env.root);
   const stdout = process.stdout;
   const color = colorEnabled(processEnv, stdout.isTTY === true);
@@ -45,7 +41,7 @@ export async function runRepl(
     version: pkg.version,
     home: processEnv.HOME,
     notices: history.notice ? [history.notice] : [],
-    retryBaseMs: retryBaseFromEnv(processEnv),
+    retryBaseMs: runtime.settings.retryBaseMs,
   });
 
   const stdin = process.stdin;
@@ -94,10 +90,4 @@ export async function runRepl(
     stdout.off("resize", onResize);
     restore();
   }
-}
-
-/** Tests shorten the retry backoff; users never need to. */
-function retryBaseFromEnv(env: Record<string, string | undefined>): number | undefined {
-  const value = Number(env.SHIRO_RETRY_BASE_MS);
-  return env.SHIRO_RETRY_BASE_MS && Number.isFinite(value) && value >= 0 ? value : undefined;
 }

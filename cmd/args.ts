@@ -1,25 +1,114 @@
 import type { SessionChoice } from "../lib/agent/start.ts";
-import { parseArgs, type ArgsDef } from "citty";
+import { parseArgs } from "citty";
+import { DEFAULT_MAX_STEPS } from "../lib/config/defaults.ts";
+import { PRESET_NAMES } from "../lib/config/presets.ts";
+import { parseMaxSpendUsd, parseMaxSteps, type Flags } from "../lib/config/resolve.ts";
 import { ShiroError } from "../lib/errors.ts";
 
-/** The top-level flags. One table feeds parsing and the unknown-flag check. */
+/** One flag: what citty parses, and what --help shows for it (cmd/help.ts renders the tables). */
+export type FlagDef =
+  | {
+      type: "boolean";
+      alias?: string;
+      /** `true` makes the flag negatable: --help shows `--no-<name>` with `negativeDescription`. */
+      default?: boolean;
+      description: string;
+      negativeDescription?: string;
+    }
+  | {
+      type: "string";
+      alias?: string;
+      description: string;
+      /** The value's name in --help: `--model <id>`. */
+      valueHint: string;
+      /** The flag may stand alone (`-p` with the prompt on stdin); it then reads as "". */
+      valueOptional?: boolean;
+    };
+
+export type FlagTable = Record<string, FlagDef>;
+
+/** What parseFlags returns for a table: a boolean or an optional string per flag, and the positional words. */
+export type FlagValues<T extends FlagTable> = { [K in keyof T]: T[K] extends { type: "boolean" } ? boolean : string | undefined } & { _: string[] };
+
+/**
+ * The top-level flags: the one table that feeds parsing, the unknown-flag check and --help. The
+ * sub-commands take their shared flags (model, provider, …) from here rather than declaring them
+ * again, so a flag is described once.
+ */
 export const MAIN_ARGS = {
-  prompt: { type: "string", alias: "p", description: "run headless with this prompt" },
-  json: { type: "boolean", description: "headless: one JSON event per line on stdout" },
+  prompt: { type: "string", alias: "p", valueHint: "text", valueOptional: true, description: "run headless with this prompt" },
+  json: { type: "boolean", description: "headless: one JSON event per line on stdout (see docs/headless.md)" },
   continue: { type: "boolean", alias: "c", description: "continue the newest session in this directory" },
-  resume: { type: "string", alias: "r", description: "resume a session by id or unique prefix" },
-  "max-spend": { type: "string", description: "refuse to start a turn once the session has cost this many USD" },
+  resume: { type: "string", alias: "r", valueHint: "id", description: "resume a session by id or unique prefix" },
   yolo: { type: "boolean", description: "allow tools that change files or run commands without asking" },
-  model: { type: "string", alias: "m", description: "model id" },
-  "base-url": { type: "string", description: "OpenAI-compatible base URL" },
-  api: { type: "string", description: "wire format: responses (default) or chat" },
-  provider: { type: "string", description: "named preset: openai, openrouter, groq, deepseek, ollama, lmstudio" },
-  "max-steps": { type: "string", description: "step cap per turn (default 50)" },
-  memory: { type: "boolean", default: true, description: "load and write project memory (--no-memory disables it)" },
-  debug: { type: "boolean", description: "print stack traces" },
+  "max-spend": { type: "string", valueHint: "usd", description: 'refuse to start a turn once the session has cost this much (config "maxSpendUsd")' },
+  model: { type: "string", alias: "m", valueHint: "id", description: 'model id (env SHIRO_MODEL, config "model")' },
+  "base-url": { type: "string", valueHint: "url", description: "OpenAI-compatible endpoint (env SHIRO_BASE_URL / OPENAI_BASE_URL)" },
+  api: { type: "string", valueHint: "wire", description: "responses (default) or chat, for servers that only speak Chat Completions" },
+  provider: { type: "string", valueHint: "name", description: `preset: ${PRESET_NAMES.join(", ")}` },
+  "max-steps": { type: "string", valueHint: "n", description: `step cap per turn (default ${DEFAULT_MAX_STEPS})` },
+  memory: {
+    type: "boolean",
+    default: true,
+    description: "load and write project memory (the default)",
+    negativeDescription: "don't load or write project memory (e.g. in CI)",
+  },
+  debug: { type: "boolean", description: "show stack traces for errors" },
   version: { type: "boolean", alias: "v", description: "print the version" },
-  help: { type: "boolean", alias: "h", description: "print help" },
-} as const satisfies ArgsDef;
+  help: { type: "boolean", alias: "h", description: "print this help" },
+} as const satisfies FlagTable;
+
+function pick<T extends FlagTable, K extends keyof T & string>(table: T, names: readonly K[]): Pick<T, K> {
+  return Object.fromEntries(names.map((name) => [name, table[name]])) as Pick<T, K>;
+}
+
+/** Flags every sub-command takes. `--debug` is read by cmd/shiro.ts before any parsing. */
+export const COMMON_FLAGS = pick(MAIN_ARGS, ["debug", "help"]);
+
+/** Flags of the sub-commands that call the model (`shiro sessions compact`, `shiro memory compact`). */
+export const MODEL_FLAGS = pick(MAIN_ARGS, ["model", "base-url", "api", "provider"]);
+
+/** The flags that are settings: what flagsFrom reads. A table may hold any of them. */
+const SETTING_FLAGS = pick(MAIN_ARGS, ["model", "base-url", "api", "provider", "max-steps", "max-spend"]);
+
+/**
+ * The settings given on the command line, as resolveSettings takes them. The one place that maps
+ * flag names to settings, for the main command and every sub-command alike. A number that breaks
+ * its setting's rule is a usage error (the rules live in lib/config/resolve.ts).
+ */
+export function flagsFrom(values: Partial<FlagValues<typeof SETTING_FLAGS>>): Flags {
+  const maxSteps = values["max-steps"];
+  const maxSpend = values["max-spend"];
+  return {
+    model: values.model,
+    baseURL: values["base-url"],
+    api: values.api,
+    provider: values.provider,
+    maxSteps: maxSteps === undefined ? undefined : parseMaxSteps(maxSteps, "--max-steps"),
+    maxSpendUsd: maxSpend === undefined ? undefined : parseMaxSpendUsd(maxSpend, "--max-spend"),
+  };
+}
+
+/**
+ * Parses argv against one table: the only flag parser, used by the main command and every
+ * sub-command. Unknown flags are a usage error, never ignored; so is a string flag without its
+ * value. `command` ("shiro sessions") names where to look in the message.
+ */
+export function parseFlags<T extends FlagTable>(argv: string[], defs: T, command = "shiro"): FlagValues<T> {
+  checkUnknownFlags(argv, defs, command);
+  const raw = parseArgs(argv, defs) as Record<string, unknown> & { _: unknown[] };
+  const values: Record<string, unknown> = { _: raw._.map(String) };
+  for (const [name, def] of Object.entries(defs)) {
+    const value = raw[name];
+    if (def.type === "boolean") values[name] = def.default === true ? value !== false : value === true;
+    else if (value === undefined || value === false) values[name] = undefined;
+    else if (value === true || value === "") {
+      if (!def.valueOptional) throw new ShiroError("usage", `--${name} needs a value. Run ${command} --help.`);
+      values[name] = "";
+    } else values[name] = String(value);
+  }
+  return values as FlagValues<T>;
+}
 
 export type MainArgs = {
   prompt?: string;
@@ -27,13 +116,9 @@ export type MainArgs = {
   json: boolean;
   continue: boolean;
   resume?: string;
-  maxSpendUsd?: number;
+  /** The settings given as flags (model, base URL, step cap, spend ceiling, …), for loadRuntime. */
+  flags: Flags;
   yolo: boolean;
-  model?: string;
-  baseURL?: string;
-  api?: string;
-  provider?: string;
-  maxSteps?: number;
   /** False with --no-memory. */
   memory: boolean;
   debug: boolean;
@@ -42,69 +127,45 @@ export type MainArgs = {
   positional: string[];
 };
 
-/** Parses argv (without the executable). Unknown flags are a usage error, never ignored. */
-export function parseMainArgs(argv: string[], defs: ArgsDef = MAIN_ARGS): MainArgs {
-  checkUnknownFlags(argv, defs);
-  const raw = parseArgs(argv, defs) as Record<string, unknown> & { _: string[] };
-  const str = (name: string): string | undefined => {
-    const value = raw[name];
-    if (value === undefined || value === false) return undefined;
-    if (value === true || value === "") {
-      if (name === "prompt") return "";
-      throw new ShiroError("usage", `--${name} needs a value. Run shiro --help.`);
-    }
-    return String(value);
-  };
-  const maxStepsRaw = str("max-steps");
-  const maxSteps = maxStepsRaw === undefined ? undefined : Number(maxStepsRaw);
-  if (maxSteps !== undefined && (!Number.isInteger(maxSteps) || maxSteps < 1)) {
-    throw new ShiroError("usage", `--max-steps must be a whole number of at least 1, not "${maxStepsRaw}".`);
-  }
-  const maxSpendRaw = str("max-spend");
-  const maxSpendUsd = maxSpendRaw === undefined ? undefined : Number(maxSpendRaw);
-  if (maxSpendUsd !== undefined && (!Number.isFinite(maxSpendUsd) || maxSpendUsd < 0)) {
-    throw new ShiroError("usage", `--max-spend must be an amount in USD such as 2.50, not "${maxSpendRaw}".`);
-  }
-  const resume = str("resume");
-  if (resume !== undefined && raw.continue === true) throw new ShiroError("usage", "use either -c (newest session here) or -r <id>, not both.");
+/** Parses argv (without the executable) for the main command. */
+export function parseMainArgs(argv: string[]): MainArgs {
+  const values = parseFlags(argv, MAIN_ARGS);
+  const flags = flagsFrom(values);
+  if (values.resume !== undefined && values.continue) throw new ShiroError("usage", "use either -c (newest session here) or -r <id>, not both.");
   return {
-    prompt: str("prompt"),
-    promptGiven: raw.prompt !== undefined,
-    json: raw.json === true,
-    continue: raw.continue === true,
-    resume,
-    maxSpendUsd,
-    yolo: raw.yolo === true,
-    model: str("model"),
-    baseURL: str("base-url"),
-    api: str("api"),
-    provider: str("provider"),
-    maxSteps,
-    memory: raw.memory !== false,
-    debug: raw.debug === true,
-    version: raw.version === true,
-    help: raw.help === true,
-    positional: raw._.map(String),
+    prompt: values.prompt,
+    promptGiven: values.prompt !== undefined,
+    json: values.json,
+    continue: values.continue,
+    resume: values.resume,
+    flags,
+    yolo: values.yolo,
+    memory: values.memory,
+    debug: values.debug,
+    version: values.version,
+    help: values.help,
+    positional: values._,
   };
 }
 
-function checkUnknownFlags(argv: string[], defs: ArgsDef): void {
+function checkUnknownFlags(argv: string[], defs: FlagTable, command: string): void {
   const known = new Set<string>();
   for (const [name, def] of Object.entries(defs)) {
     known.add(name);
     if (def.type === "boolean") known.add(`no-${name}`);
-    const alias = "alias" in def ? def.alias : undefined;
-    for (const a of Array.isArray(alias) ? alias : alias ? [alias] : []) known.add(a);
+    if (def.alias) known.add(def.alias);
   }
+  const unknown = (option: string) =>
+    new ShiroError("usage", `unknown option ${option}${command === "shiro" ? "" : ` for "${command}"`}. Run ${command} --help for the list.`);
   for (const token of argv) {
     if (token === "--") break;
     if (!token.startsWith("-") || token === "-") continue;
     if (token.startsWith("--")) {
       const name = token.slice(2).split("=")[0]!;
-      if (!known.has(name)) throw new ShiroError("usage", `unknown option --${name}. Run shiro --help for the list.`);
+      if (!known.has(name)) throw unknown(`--${name}`);
     } else if (/^-[a-zA-Z]+$/.test(token)) {
       for (const letter of token.slice(1)) {
-        if (!known.has(letter)) throw new ShiroError("usage", `unknown option -${letter}. Run shiro --help for the list.`);
+        if (!known.has(letter)) throw unknown(`-${letter}`);
       }
     }
   }

@@ -1,4 +1,9 @@
-/** The --help text. Plain, fixed, and cheap: printing it loads nothing else. */
+import { MAIN_ARGS, type FlagDef, type FlagTable } from "./args.ts";
+
+/**
+ * The --help text. The option list is rendered from MAIN_ARGS, so a flag added to the table is
+ * documented by that alone; the rest is fixed. Cheap: printing it loads nothing but the table.
+ */
 export function helpText(version: string): string {
   return `shiro ${version} — a coding agent for your terminal
 
@@ -11,23 +16,10 @@ Usage:
   shiro sessions [list|show|rm|export|compact|repair]   saved sessions, for scripts
   shiro doctor [--write]        check (and fix) the newest session in this directory
   shiro memory list|forget|path|compact   project memory, for scripts
+  shiro <command> --help        a command's own options
 
 Options:
-  -p, --prompt <text>     run headless with this prompt
-      --json              headless: one JSON event per line on stdout (see docs/headless.md)
-  -c, --continue          continue the newest session in this directory
-  -r, --resume <id>       resume a session by id or unique prefix
-      --yolo              allow tools that change files or run commands without asking
-      --max-spend <usd>   refuse to start a turn once the session has cost this much
-  -m, --model <id>        model id (env SHIRO_MODEL, config "model")
-      --base-url <url>    OpenAI-compatible endpoint (env SHIRO_BASE_URL / OPENAI_BASE_URL)
-      --api <wire>        responses (default) or chat, for servers that only speak Chat Completions
-      --provider <name>   preset: openai, openrouter, groq, deepseek, ollama, lmstudio
-      --max-steps <n>     step cap per turn (default 50)
-      --no-memory         don't load or write project memory (e.g. in CI)
-      --debug             show stack traces for errors
-  -v, --version           print the version
-  -h, --help              print this help
+${optionLines(MAIN_ARGS)}
 
 Environment:
   SHIRO_API_KEY / OPENAI_API_KEY   the API key (not needed for a server on localhost)
@@ -36,4 +28,30 @@ Environment:
 Exit codes: 0 success, 1 provider or model error, 2 usage or configuration error,
 3 step cap reached, 4 spend ceiling reached, 130 interrupted.
 `;
+}
+
+/** A sub-command's --help: its usage line and its options, from its table. */
+export function commandHelp(usage: string, table: FlagTable): string {
+  return `${usage}\n\nOptions:\n${optionLines(table)}\n`;
+}
+
+/**
+ * One line per flag, descriptions aligned: `  -m, --model <id>   model id …`. A flag whose default
+ * is true is shown the way it is used, as `--no-<name>`.
+ */
+export function optionLines(table: FlagTable): string {
+  const rows = Object.entries(table).map(([name, def]) => [optionSyntax(name, def), optionDescription(def)] as const);
+  const width = Math.max(...rows.map(([syntax]) => syntax.length)) + 3;
+  return rows.map(([syntax, description]) => `${syntax.padEnd(width)}${description}`).join("\n");
+}
+
+function optionSyntax(name: string, def: FlagDef): string {
+  if (def.type === "boolean" && def.default === true) return `      --no-${name}`;
+  const short = def.alias ? `-${def.alias}, ` : "    ";
+  if (def.type === "boolean") return `  ${short}--${name}`;
+  return `  ${short}--${name} <${def.valueHint}>`;
+}
+
+function optionDescription(def: FlagDef): string {
+  return def.type === "boolean" && def.default === true ? (def.negativeDescription ?? `turn off: ${def.description}`) : def.description;
 }

@@ -1,15 +1,28 @@
-import { parseArgs } from "citty";
-import { configPath, loadConfigFile, shiroHome } from "../lib/config/load.ts";
+import { loadSettings, shiroHome } from "../lib/config/load.ts";
 import { ShiroError } from "../lib/errors.ts";
 import { findProjectRoot } from "../lib/fs/project-root.ts";
 import { compactMemory, createMemoryStore, forgetNotes, formatNotes, formatNotesJson, memoryStorePath, openMemoryStore } from "../lib/memory/index.ts";
+import { COMMON_FLAGS, MODEL_FLAGS, flagsFrom, parseFlags, type FlagTable } from "./args.ts";
+import { commandHelp } from "./help.ts";
 
 const USAGE = "usage: shiro memory list [--json] | forget <text> | path | compact";
 
+/** `shiro memory`'s flags; the model flags are for `compact`. */
+export const MEMORY_FLAGS = {
+  json: { type: "boolean", description: "list: the notes as one JSON document" },
+  ...MODEL_FLAGS,
+  ...COMMON_FLAGS,
+} as const satisfies FlagTable;
+
 /** `shiro memory …`: project memory for scripts. Returns the exit code. */
 export async function runMemoryCommand(argv: string[], env: Record<string, string | undefined>): Promise<number> {
-  const [sub = "list", ...rest] = argv;
-  const args = parseArgs(rest, { json: { type: "boolean" }, model: { type: "string", alias: "m" }, "base-url": { type: "string" }, api: { type: "string" }, provider: { type: "string" } });
+  const [first, ...rest] = argv;
+  const sub = first === undefined || first.startsWith("-") ? "list" : first;
+  const args = parseFlags(sub === "list" && first !== "list" ? argv : rest, MEMORY_FLAGS, "shiro memory");
+  if (args.help) {
+    process.stdout.write(commandHelp(USAGE, MEMORY_FLAGS));
+    return 0;
+  }
   const home = shiroHome(env);
   const root = findProjectRoot(process.cwd());
   const opts = { home, projectRoot: root };
@@ -32,11 +45,9 @@ export async function runMemoryCommand(argv: string[], env: Record<string, strin
       return 0;
     }
     case "compact": {
-      const { resolveSettings } = await import("../lib/config/resolve.ts");
       const { createModel } = await import("../lib/model.ts");
       const { generate } = await import("../lib/agent/generate.ts");
-      const config = await loadConfigFile(configPath(home));
-      const settings = resolveSettings({ model: args.model as string | undefined, baseURL: args["base-url"] as string | undefined, api: args.api as string | undefined, provider: args.provider as string | undefined }, env, config);
+      const { settings } = await loadSettings(flagsFrom(args), env);
       const model = await createModel(settings);
       const outcome = await compactMemory({
         store: createMemoryStore(opts),

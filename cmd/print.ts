@@ -22,11 +22,7 @@ export async function runHeadless(args: MainArgs, processEnv: Record<string, str
   if (!prompt) throw new ShiroError("usage", 'no prompt: pass one with -p "…" or pipe text on stdin.');
 
   const cwd = process.cwd();
-  const runtime = await loadRuntime(
-    { model: args.model, baseURL: args.baseURL, api: args.api, provider: args.provider, maxSteps: args.maxSteps },
-    processEnv,
-    cwd,
-  );
+  const runtime = await loadRuntime(args.flags, processEnv, cwd);
 
   const controller = new AbortController();
   // If the reader of stdout goes away, there is no one to answer: wind the turn down.
@@ -88,7 +84,7 @@ export async function runHeadless(args: MainArgs, processEnv: Record<string, str
       todos: conversation.notebook.todos(),
     }) + "\n";
 
-  const maxSpend = args.maxSpendUsd ?? runtime.settings.maxSpendUsd;
+  const maxSpend = runtime.settings.maxSpendUsd;
   const spend = live.checkSpend(maxSpend);
   if (spend === "over") {
     live.close();

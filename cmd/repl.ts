@@ -20,11 +20,7 @@ const TERMINATE_GRACE_MS = 2_000;
  */
 export async function runRepl(args: MainArgs, processEnv: Record<string, string | undefined>): Promise<number> {
   const cwd = process.cwd();
-  const runtime = await loadRuntime(
-    { model: args.model, baseURL: args.baseURL, api: args.api, provider: args.provider, maxSteps: args.maxSteps },
-    processEnv,
-    cwd,
-  );
+  const runtime = await loadRuntime(args.flags, processEnv, cwd);
   const history = openHistory(runtime.home, runtime.env.root);
   const stdout = process.stdout;
   const color = colorEnabled(processEnv, stdout.isTTY === true);

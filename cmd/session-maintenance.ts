@@ -1,7 +1,7 @@
 import type { ModelMessage } from "ai";
 import { copyFileSync } from "node:fs";
-import { configPath, loadConfigFile, shiroHome } from "../lib/config/load.ts";
-import { resolveSettings, type Flags } from "../lib/config/resolve.ts";
+import { loadSettings, shiroHome } from "../lib/config/load.ts";
+import type { Flags } from "../lib/config/resolve.ts";
 import { ShiroError } from "../lib/errors.ts";
 import { compactTranscript } from "../lib/prune/compact-summary.ts";
 import { repairHistory } from "../lib/prune/repair.ts";
@@ -11,8 +11,18 @@ import { acquireSession } from "../lib/sessions/ownership.ts";
 import { sessionPath } from "../lib/sessions/paths.ts";
 import type { SessionRecord } from "../lib/sessions/schema.ts";
 import { saveSession } from "../lib/sessions/store.ts";
+import { COMMON_FLAGS, parseFlags, type FlagTable } from "./args.ts";
+import { commandHelp } from "./help.ts";
 
 type Env = Record<string, string | undefined>;
+
+const DOCTOR_USAGE = "usage: shiro doctor [--write]   (checks the newest session in this directory)";
+
+/** `shiro doctor`'s flags. */
+export const DOCTOR_FLAGS = {
+  write: { type: "boolean", description: "fix the problems found (a backup is kept)" },
+  ...COMMON_FLAGS,
+} as const satisfies FlagTable;
 
 /**
  * Runs `change` on a session only while no other shiro has it open: two processes never write
@@ -38,7 +48,7 @@ export async function compactSessionCommand(idOrPrefix: string, flags: Flags, en
   const record = findSession(home, idOrPrefix);
   const messages = record.messages as ModelMessage[];
   if (messages.length === 0) throw new ShiroError("usage", `session ${record.id} has no messages to compact.`);
-  const settings = resolveSettings(flags, env, await loadConfigFile(configPath(home)));
+  const { settings } = await loadSettings(flags, env);
   const { createModel } = await import("../lib/model.ts");
   const { generate } = await import("../lib/agent/generate.ts");
   const model = await createModel(settings);
@@ -85,4 +95,14 @@ export async function repairSessionCommand(idOrPrefix: string | undefined, opts:
     process.stdout.write(`Fixed. The previous file is kept at ${backup}\n`);
   });
   return 0;
+}
+
+/** `shiro doctor [--write]`: repairSessionCommand on the newest session in this directory. */
+export async function runDoctorCommand(argv: string[], env: Env): Promise<number> {
+  const args = parseFlags(argv, DOCTOR_FLAGS, "shiro doctor");
+  if (args.help) {
+    process.stdout.write(commandHelp(DOCTOR_USAGE, DOCTOR_FLAGS));
+    return 0;
+  }
+  return repairSessionCommand(undefined, { write: args.write, cwd: process.cwd() }, env);
 }

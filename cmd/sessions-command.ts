@@ -1,27 +1,33 @@
-import { parseArgs } from "citty";
 import { shiroHome } from "../lib/config/load.ts";
 import { ShiroError } from "../lib/errors.ts";
 import { deleteSession, findSession } from "../lib/sessions/find.ts";
 import { listSessions } from "../lib/sessions/list.ts";
 import { formatSessionTable, sessionJson, sessionRows } from "../lib/sessions/list-format.ts";
 import { exportSession, renderTranscript } from "../lib/sessions/transcript.ts";
+import { COMMON_FLAGS, MODEL_FLAGS, flagsFrom, parseFlags, type FlagTable } from "./args.ts";
+import { commandHelp } from "./help.ts";
 
 const USAGE = "usage: shiro sessions [list] [--json] [--all] | show <id> | rm <id> | export <id> --format md|json | compact <id> | repair <id> [--write]";
+
+/** `shiro sessions`' flags; the model flags are for `compact`. */
+export const SESSIONS_FLAGS = {
+  json: { type: "boolean", description: "list: one JSON object per session" },
+  all: { type: "boolean", alias: "a", description: "list: the sessions of every directory, not just this one" },
+  format: { type: "string", alias: "f", valueHint: "md|json", description: "export: a Markdown transcript (the default) or the JSON record" },
+  write: { type: "boolean", description: "repair: fix the problems found (a backup is kept)" },
+  ...MODEL_FLAGS,
+  ...COMMON_FLAGS,
+} as const satisfies FlagTable;
 
 /** `shiro sessions …`: saved sessions for scripts. Never loads the AI SDK. Returns the exit code. */
 export async function runSessionsCommand(argv: string[], env: Record<string, string | undefined>): Promise<number> {
   const [first, ...rest] = argv;
   const sub = first === undefined || first.startsWith("-") ? "list" : first;
-  const args = parseArgs(sub === "list" && first !== "list" ? argv : rest, {
-    json: { type: "boolean" },
-    all: { type: "boolean", alias: "a" },
-    format: { type: "string", alias: "f" },
-    write: { type: "boolean" },
-    model: { type: "string", alias: "m" },
-    "base-url": { type: "string" },
-    api: { type: "string" },
-    provider: { type: "string" },
-  });
+  const args = parseFlags(sub === "list" && first !== "list" ? argv : rest, SESSIONS_FLAGS, "shiro sessions");
+  if (args.help) {
+    process.stdout.write(commandHelp(USAGE, SESSIONS_FLAGS));
+    return 0;
+  }
   const home = shiroHome(env);
   const id = () => {
     const value = args._[0];
@@ -41,7 +47,7 @@ export async function runSessionsCommand(argv: string[], env: Record<string, str
         return 0;
       }
       const rows = sessionRows(listing.sessions, { allIds: listing.allIds, now: new Date() });
-      process.stdout.write(formatSessionTable(rows, { userHome: env.HOME, showCwd: Boolean(args.all) }) + "\n");
+      process.stdout.write(formatSessionTable(rows, { userHome: env.HOME, showCwd: args.all }) + "\n");
       return 0;
     }
     case "show":
@@ -52,19 +58,18 @@ export async function runSessionsCommand(argv: string[], env: Record<string, str
       process.stdout.write(`Removed session ${deleteSession(home, id())}.\n`);
       return 0;
     case "export": {
-      const format = String(args.format ?? "md");
+      const format = args.format ?? "md";
       if (format !== "md" && format !== "json") throw new ShiroError("usage", `--format must be md or json, not "${format}".`);
       process.stdout.write(exportSession(findSession(home, id()), format));
       return 0;
     }
     case "compact": {
       const { compactSessionCommand } = await import("./session-maintenance.ts");
-      const str = (name: string) => (typeof args[name] === "string" ? (args[name] as string) : undefined);
-      return compactSessionCommand(id(), { model: str("model"), baseURL: str("base-url"), api: str("api"), provider: str("provider") }, env);
+      return compactSessionCommand(id(), flagsFrom(args), env);
     }
     case "repair": {
       const { repairSessionCommand } = await import("./session-maintenance.ts");
-      return repairSessionCommand(id(), { write: Boolean(args.write), cwd: process.cwd() }, env);
+      return repairSessionCommand(id(), { write: args.write, cwd: process.cwd() }, env);
     }
     default:
       throw new ShiroError("usage", `unknown sessions command "${sub}". ${USAGE}`);

@@ -12,10 +12,7 @@ import { helpText } from "./help.ts";
 const SUBCOMMANDS: Record<string, () => Promise<(argv: string[], env: Record<string, string | undefined>) => Promise<number>>> = {
   memory: async () => (await import("./memory-command.ts")).runMemoryCommand,
   sessions: async () => (await import("./sessions-command.ts")).runSessionsCommand,
-  doctor: async () => async (argv, env) => {
-    const { repairSessionCommand } = await import("./session-maintenance.ts");
-    return repairSessionCommand(undefined, { write: argv.includes("--write"), cwd: process.cwd() }, env);
-  },
+  doctor: async () => (await import("./session-maintenance.ts")).runDoctorCommand,
 };
 
 async function main(argv: string[]): Promise<number> {

@@ -1,13 +1,3 @@
-/**
- * How long a provider may send nothing — no response headers, or no next piece of a streamed
- * response — before shiro gives up on the request. Five minutes is Bun's own default idle limit,
- * so the moment it fires is unchanged; what this adds is a clear message, a retry when nothing had
- * been shown yet, and a knob (`SHIRO_IDLE_TIMEOUT_MS`, config `idleTimeoutMs`; 0 turns it off).
- * Generous on purpose: a reasoning model may think for minutes before its first word, and a local
- * model on a CPU may take as long to read a long prompt.
- */
-export const IDLE_TIMEOUT_MS = 300_000;
-
 /** The provider stalled: nothing arrived for `idleMs`. Safe to retry when nothing was shown. */
 export class ProviderIdleError extends Error {
   readonly idleMs: number;

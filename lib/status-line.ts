@@ -11,8 +11,8 @@ export type StatusInput = {
   model: string;
   /** The conversation's history; its size is the context estimate. */
   messages: readonly ModelMessage[];
-  /** The compaction threshold (settings.compactAtTokens); the percentage is of this. */
-  compactAtTokens: number;
+  /** The prune threshold (settings.pruneAtTokens); the percentage is of this. */
+  pruneAtTokens: number;
   /** Tokens the provider reported for this session. */
   usage: Usage;
   /** USD so far; "unpriced" when the model has no price; left out, no cost segment is shown. */
@@ -26,7 +26,7 @@ export type StatusInput = {
  * two thirds, red from 90%. Pure.
  */
 export function statusSegments(input: StatusInput): StatusSegment[] {
-  const gauge = contextGauge(estimateTokens(input.messages), input.compactAtTokens);
+  const gauge = contextGauge(estimateTokens(input.messages), input.pruneAtTokens);
   const segments: StatusSegment[] = [
     { text: input.model, tone: "normal" },
     { text: `context ${gauge.percent}%`, tone: toneOf(gauge.level) },

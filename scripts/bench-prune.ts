@@ -6,7 +6,7 @@
 import type { ModelMessage } from "ai";
 import { pruneForWire } from "../lib/prune/prune.ts";
 import { closeDanglingToolCalls, inlineHistory, repairHistory } from "../lib/prune/repair.ts";
-import { COMPACT_AT_TOKENS } from "../lib/prune/tokens.ts";
+import { DEFAULT_PRUNE_AT_TOKENS } from "../lib/config/defaults.ts";
 import { validateHistory } from "../lib/prune/validate.ts";
 import { idMaker, longToolLoop, realisticCall, rng, step } from "../spec/prune/fixtures.ts";
 
@@ -23,7 +23,7 @@ const rows: [string, string][] = [];
 {
   const history = longToolLoop({ steps: 2_499, outputChars: 1500, seed: 7 });
   const mb = (JSON.stringify(history).length / 1e6).toFixed(1);
-  const prepare = (h: readonly ModelMessage[]) => pruneForWire(closeDanglingToolCalls(h));
+  const prepare = (h: readonly ModelMessage[]) => pruneForWire(closeDanglingToolCalls(h), { pruneAtTokens: DEFAULT_PRUNE_AT_TOKENS });
   const [first, cold] = time(() => prepare(history));
   // The loop calls it before every step with the history one step longer: only new messages are new work.
   const ids = idMaker("bench000");
@@ -62,7 +62,7 @@ const rows: [string, string][] = [];
   // Step k sends the user message and the first k - 1 steps (2 messages each).
   for (let k = 1; k <= 300; k++) {
     const history = full.slice(0, 1 + 2 * (k - 1));
-    const [{ report }, took] = time(() => pruneForWire(closeDanglingToolCalls(history)));
+    const [{ report }, took] = time(() => pruneForWire(closeDanglingToolCalls(history), { pruneAtTokens: DEFAULT_PRUNE_AT_TOKENS }));
     stepTimes.push(took);
     sentPruned += report.tokensAfter;
     sentFull += report.tokensBefore;
@@ -75,7 +75,7 @@ const rows: [string, string][] = [];
       );
     }
   }
-  rows.push([`300-step session, threshold ${COMPACT_AT_TOKENS.toLocaleString("en")}`, `${pruneSteps} steps pruned, largest request ~${maxTokens.toLocaleString("en")} tokens, prepare ${ms(median(stepTimes))} median per step`]);
+  rows.push([`300-step session, threshold ${DEFAULT_PRUNE_AT_TOKENS.toLocaleString("en")}`, `${pruneSteps} steps pruned, largest request ~${maxTokens.toLocaleString("en")} tokens, prepare ${ms(median(stepTimes))} median per step`]);
   rows.push(["  tokens sent over the session, pruned / unpruned", `~${sentPruned.toLocaleString("en")} / ~${sentFull.toLocaleString("en")} (${((sentPruned / sentFull) * 100).toFixed(0)}%)`]);
   const width = Math.max(...rows.map(([k]) => k.length));
   console.log(`shiro bench-prune — ${new Date().toISOString().slice(0, 10)}, ${process.platform} ${process.arch}, bun ${Bun.version}`);

@@ -1,4 +1,4 @@
-import type { Approver } from "../../lib/agent/sdk-tools.ts";
+import type { Approver } from "../../lib/approval.ts";
 import type { AskAnswer, PermissionQuestion } from "../../lib/permissions/policy.ts";
 import { previewCall } from "./approval-preview.ts";
 import { toolCallLine } from "../../lib/render.ts";

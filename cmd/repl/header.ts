@@ -36,7 +36,7 @@ export function statusLine(runtime: Runtime, conversation: Conversation, cost: n
   const segments = statusSegments({
     model: runtime.settings.model,
     messages: conversation.history,
-    compactAtTokens: runtime.settings.compactAtTokens,
+    pruneAtTokens: runtime.settings.pruneAtTokens,
     usage: conversation.usage,
     ...(cost !== undefined ? { cost } : {}),
   });

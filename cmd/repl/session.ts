@@ -37,7 +37,7 @@ export async function openReplSession(args: MainArgs, env: Env, startRuntime: Ru
   let previous: LiveSession | undefined;
   let memory: MemoryStore | undefined;
   let stopTodos = () => {};
-  const maxSpend = args.maxSpendUsd ?? runtime.settings.maxSpendUsd;
+  const maxSpend = runtime.settings.maxSpendUsd;
 
   /** The shortest unique prefix (at least 8), as the exit message prints it. */
   const label = (session: LiveSession) => {

@@ -9,7 +9,7 @@ import type { Todo } from "../notebook/schema.ts";
 import { buildInstructions } from "./instructions.ts";
 import { keyRedactor, redactEvent } from "./redact-key.ts";
 import type { Runtime } from "./runtime.ts";
-import type { Approver } from "./sdk-tools.ts";
+import type { Approver } from "../approval.ts";
 import { runTurn, type TurnResult } from "./turn.ts";
 
 /** What a conversation needs of its session: the history it owns and the totals it keeps. */
@@ -82,7 +82,7 @@ export function createConversation(opts: ConversationOptions): Conversation {
         session,
         tools,
         instructions: conversation.instructions,
-        compactAtTokens: runtime.settings.compactAtTokens,
+        pruneAtTokens: runtime.settings.pruneAtTokens,
         maxSteps: runtime.settings.maxSteps,
         maxRetries: runtime.settings.maxRetries,
         retryBaseMs: runtime.settings.retryBaseMs,

@@ -1,6 +1,6 @@
 import type { LanguageModel } from "ai";
-import { configPath, loadConfigFile, shiroHome } from "../config/load.ts";
-import { resolveSettings, type Flags, type Settings } from "../config/resolve.ts";
+import { loadSettings } from "../config/load.ts";
+import type { Flags, Settings } from "../config/resolve.ts";
 import type { ConfigFile } from "../config/schema.ts";
 import { createModel } from "../model.ts";
 import { findProjectRoot } from "../fs/project-root.ts";
@@ -20,9 +20,7 @@ export type Runtime = {
 
 /** Loads config, applies precedence, builds the model and reads the project's instruction files. */
 export async function loadRuntime(flags: Flags, processEnv: Record<string, string | undefined>, cwd: string): Promise<Runtime> {
-  const home = shiroHome(processEnv);
-  const config = await loadConfigFile(configPath(home));
-  const settings = resolveSettings(flags, processEnv, config);
+  const { home, config, settings } = await loadSettings(flags, processEnv);
   const model = await createModel(settings);
   const root = findProjectRoot(cwd);
   const env: Environment = {

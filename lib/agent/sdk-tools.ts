@@ -2,16 +2,7 @@ import { jsonSchema, type ToolSet } from "ai";
 import { toJsonSchema } from "@valibot/to-json-schema";
 import type { EventSink } from "../events.ts";
 import { runTool, type AnyTool } from "../tools/define.ts";
-
-/**
- * `signal`, when given with an allow, stops this one call without stopping the turn (the
- * interactive loop's ctrl-c on a running bash): the tool sees it aborted and reports an
- * interrupted result the model can read, and the turn goes on.
- */
-export type Approval = { allow: true; signal?: AbortSignal } | { allow: false; reason: string };
-
-/** Decides whether a call may run. Asked for every call, before it runs. */
-export type Approver = (call: { tool: AnyTool; input: unknown; subject: string; id: string }) => Promise<Approval>;
+import type { Approver } from "../approval.ts";
 
 /** Per-step bookkeeping the stream reader needs from the tools' execute functions. */
 export type CallLedger = {

@@ -6,7 +6,8 @@ import { compactedEvent, pruneForWire } from "../prune/prune.ts";
 import { isMissingItemError, MISSING_ITEM_NOTICE } from "../prune/missing-item-error.ts";
 import { describeProviderError, retryDelayMs } from "./provider-error.ts";
 import { runStep } from "./step.ts";
-import { toSdkTools, type Approver, type CallLedger } from "./sdk-tools.ts";
+import type { Approver } from "../approval.ts";
+import { toSdkTools, type CallLedger } from "./sdk-tools.ts";
 
 /**
  * The owner of the history a turn works on (the session). The turn never changes an array it was
@@ -28,7 +29,7 @@ export type TurnOptions = {
   /** Rebuilt before every step, so a todo_write on step one is visible to step two. */
   instructions: () => string;
   /** Estimated-token threshold past which the request is pruned (the local history never is). */
-  compactAtTokens: number;
+  pruneAtTokens: number;
   maxSteps: number;
   maxRetries: number;
   retryBaseMs: number;
@@ -84,7 +85,7 @@ export async function runTurn(opts: TurnOptions): Promise<TurnResult> {
 
     let outcome;
     for (let attempt = 1; ; attempt++) {
-      const { messages: wire, report } = pruneForWire(closeDanglingToolCalls(session.history), { thresholdTokens: opts.compactAtTokens });
+      const { messages: wire, report } = pruneForWire(closeDanglingToolCalls(session.history), { pruneAtTokens: opts.pruneAtTokens });
       const compacted = compactedReported ? undefined : compactedEvent(report);
       if (compacted) {
         opts.emit(compacted); // once per turn, not per step

@@ -2,6 +2,7 @@ import * as v from "valibot";
 import { join } from "node:path";
 import { homedir } from "node:os";
 import { ShiroError } from "../errors.ts";
+import { resolveSettings, type Flags, type Settings } from "./resolve.ts";
 import { ConfigFile } from "./schema.ts";
 
 /** Where shiro keeps everything it writes. `SHIRO_HOME` relocates it (tests always set it). */
@@ -46,6 +47,17 @@ export async function loadConfigFile(path: string): Promise<ConfigFile> {
         ? `field "${field}" ${issue.message}`
         : issue.message;
   throw new ShiroError("config", `config file ${path}: ${oneLine(what)}. See docs/configuration.md.`);
+}
+
+/**
+ * The one path from the command line to settings: reads `$SHIRO_HOME/config.json` and applies
+ * precedence. Every mode and every sub-command that reaches a model builds its settings here, so
+ * a new setting is honoured everywhere once `resolveSettings` knows it.
+ */
+export async function loadSettings(flags: Flags, env: Record<string, string | undefined>): Promise<{ home: string; config: ConfigFile; settings: Settings }> {
+  const home = shiroHome(env);
+  const config = await loadConfigFile(configPath(home));
+  return { home, config, settings: resolveSettings(flags, env, config) };
 }
 
 /** Longest part of a config message quoted from the file: a wrong value can be a megabyte with newlines in it. */

@@ -18,8 +18,6 @@ export const PRESETS = {
 export type PresetName = keyof typeof PRESETS;
 export const PRESET_NAMES = Object.keys(PRESETS) as PresetName[];
 
-export const DEFAULT_MODEL = "gpt-5-mini";
-
 /** Servers on this machine (ollama, llama.cpp, LM Studio, the test server) take no key. */
 export function isLocalURL(url: string): boolean {
   try {

@@ -1,19 +1,27 @@
 import { ShiroError } from "../errors.ts";
-import { IDLE_TIMEOUT_MS } from "../fetch-idle-timeout.ts";
-import { COMPACT_AT_TOKENS } from "../prune/tokens.ts";
+import {
+  DEFAULT_IDLE_TIMEOUT_MS,
+  DEFAULT_MAX_RETRIES,
+  DEFAULT_MAX_STEPS,
+  DEFAULT_MODEL,
+  DEFAULT_PROVIDER,
+  DEFAULT_PRUNE_AT_TOKENS,
+  DEFAULT_RETRY_BASE_MS,
+} from "./defaults.ts";
 import type { ConfigFile } from "./schema.ts";
-import { DEFAULT_MODEL, PRESETS, isLocalURL, type Api, type PresetName } from "./presets.ts";
+import { PRESETS, isLocalURL, type Api, type PresetName } from "./presets.ts";
 
-/** Command-line values that override everything else. */
+/** Command-line values that override everything else (cmd/args.ts flagsFrom builds them). */
 export type Flags = {
   model?: string;
   baseURL?: string;
   api?: string;
   provider?: string;
   maxSteps?: number;
+  maxSpendUsd?: number;
 };
 
-/** Everything a run needs to reach a model, after precedence is applied. */
+/** Every setting a run reads, after precedence is applied. Nothing downstream re-reads env or flags. */
 export type Settings = {
   provider: string;
   model: string;
@@ -23,24 +31,26 @@ export type Settings = {
   api: Api;
   maxSteps: number;
   maxRetries: number;
-  compactAtTokens: number;
+  /** Estimated tokens past which the request is pruned (config `compactAtTokens`, env `SHIRO_COMPACT_AT`). */
+  pruneAtTokens: number;
   /** How long the provider may send nothing before a request is given up (0: never). */
   idleTimeoutMs: number;
+  /** Refuse a new turn once the session has cost this much (`--max-spend`, config `maxSpendUsd`). */
   maxSpendUsd: number | undefined;
-  /** The first retry's delay; later ones double. Tests shorten it (SHIRO_RETRY_BASE_MS). */
+  /** First retry backoff of a failed step, doubling per attempt. Tests shorten it (`SHIRO_RETRY_BASE_MS`). */
   retryBaseMs: number;
 };
 
-export const DEFAULT_MAX_STEPS = 50;
-export const DEFAULT_MAX_RETRIES = 3;
-export const DEFAULT_RETRY_BASE_MS = 1_000;
+type Env = Record<string, string | undefined>;
 
 /**
  * Applies flag > environment > config file > preset > default, and checks that a key is
- * available when the server is not local. Pure: the environment is passed in.
+ * available when the server is not local. Pure: the environment is passed in. The config file
+ * arrives validated (lib/config/load.ts) and flags arrive parsed (cmd/args.ts, with the rules
+ * below), so what is checked here is the environment and how the sources combine.
  */
-export function resolveSettings(flags: Flags, env: Record<string, string | undefined>, config: ConfigFile): Settings {
-  const presetName = (flags.provider ?? config.provider ?? "openai") as string;
+export function resolveSettings(flags: Flags, env: Env, config: ConfigFile): Settings {
+  const presetName = (flags.provider ?? config.provider ?? DEFAULT_PROVIDER) as string;
   if (!(presetName in PRESETS)) {
     throw new ShiroError("usage", `unknown provider "${presetName}". Use one of: ${Object.keys(PRESETS).join(", ")}.`);
   }
@@ -71,29 +81,48 @@ export function resolveSettings(flags: Flags, env: Record<string, string | undef
   }
 
   const defaultModel = "defaultModel" in preset ? preset.defaultModel : DEFAULT_MODEL;
-  const model = flags.model ?? env.SHIRO_MODEL ?? config.model ?? defaultModel;
-
-  const maxSteps = flags.maxSteps ?? numberFromEnv(env, "SHIRO_MAX_STEPS") ?? config.maxSteps ?? DEFAULT_MAX_STEPS;
-  if (!Number.isInteger(maxSteps) || maxSteps < 1) {
-    throw new ShiroError("usage", `--max-steps must be a whole number of at least 1, not ${maxSteps}.`);
-  }
+  const fromEnv = (name: string, rule: NumberRule) => (env[name] ? settingNumber(env[name], name, rule) : undefined);
 
   return {
     provider: presetName,
-    model,
+    model: flags.model ?? env.SHIRO_MODEL ?? config.model ?? defaultModel,
     baseURL,
     apiKey,
     api: apiRaw,
-    maxSteps,
+    maxSteps: flags.maxSteps ?? fromEnv("SHIRO_MAX_STEPS", MAX_STEPS) ?? config.maxSteps ?? DEFAULT_MAX_STEPS,
     maxRetries: numberFromEnv(env, "SHIRO_MAX_RETRIES") ?? config.maxRetries ?? DEFAULT_MAX_RETRIES,
-    compactAtTokens: numberFromEnv(env, "SHIRO_COMPACT_AT") ?? config.compactAtTokens ?? COMPACT_AT_TOKENS,
-    idleTimeoutMs: numberFromEnv(env, "SHIRO_IDLE_TIMEOUT_MS") ?? config.idleTimeoutMs ?? IDLE_TIMEOUT_MS,
-    maxSpendUsd: config.maxSpendUsd,
-    retryBaseMs: numberFromEnv(env, "SHIRO_RETRY_BASE_MS") ?? DEFAULT_RETRY_BASE_MS,
+    pruneAtTokens: numberFromEnv(env, "SHIRO_COMPACT_AT") ?? config.compactAtTokens ?? DEFAULT_PRUNE_AT_TOKENS,
+    idleTimeoutMs: numberFromEnv(env, "SHIRO_IDLE_TIMEOUT_MS") ?? config.idleTimeoutMs ?? DEFAULT_IDLE_TIMEOUT_MS,
+    maxSpendUsd: flags.maxSpendUsd ?? config.maxSpendUsd,
+    retryBaseMs: fromEnv("SHIRO_RETRY_BASE_MS", RETRY_BASE_MS) ?? DEFAULT_RETRY_BASE_MS,
   };
 }
 
-function numberFromEnv(env: Record<string, string | undefined>, name: string): number | undefined {
+/** What a numeric setting accepts, in the words of the message that rejects anything else. */
+type NumberRule = { accepts: (value: number) => boolean; expected: string };
+
+const MAX_STEPS: NumberRule = { accepts: (n) => Number.isInteger(n) && n >= 1, expected: "a whole number of at least 1" };
+const MAX_SPEND_USD: NumberRule = { accepts: (n) => Number.isFinite(n) && n >= 0, expected: "an amount in USD such as 2.50" };
+const RETRY_BASE_MS: NumberRule = { accepts: (n) => Number.isFinite(n) && n >= 0, expected: "a number of milliseconds, 0 or more" };
+
+/** `--max-steps <n>` (or `SHIRO_MAX_STEPS`): a usage error naming `source` unless a whole number ≥ 1. */
+export function parseMaxSteps(raw: string, source: string): number {
+  return settingNumber(raw, source, MAX_STEPS);
+}
+
+/** `--max-spend <usd>`: a usage error naming `source` unless an amount of 0 or more. */
+export function parseMaxSpendUsd(raw: string, source: string): number {
+  return settingNumber(raw, source, MAX_SPEND_USD);
+}
+
+/** A number the user typed for one setting. Wrong on the command line is a usage error; in the environment, a config error. */
+function settingNumber(raw: string, source: string, rule: NumberRule): number {
+  const value = raw.trim() === "" ? Number.NaN : Number(raw);
+  if (rule.accepts(value)) return value;
+  throw new ShiroError(source.startsWith("-") ? "usage" : "config", `${source} must be ${rule.expected}, not "${raw}".`);
+}
+
+function numberFromEnv(env: Env, name: string): number | undefined {
   const raw = env[name];
   if (raw === undefined || raw === "") return undefined;
   const value = Number(raw);

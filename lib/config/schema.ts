@@ -1,6 +1,6 @@
 import * as v from "valibot";
 import { PRESET_NAMES } from "./presets.ts";
-import { GuardConfig, PermissionConfig } from "../permissions/schema.ts";
+import { GuardConfig, PermissionConfig } from "./permission-schema.ts";
 
 /**
  * The config file, `$SHIRO_HOME/config.json`. Strict: an unknown field is an error, so a typo

@@ -2,7 +2,7 @@ import { posix } from "node:path";
 import { commandParts } from "./command-parts.ts";
 import { defaultDecision, isProtectedSecret } from "./defaults.ts";
 import { lastMatchingRule, type PermissionRule } from "./rules.ts";
-import type { Decision } from "./schema.ts";
+import type { Decision } from "../config/permission-schema.ts";
 
 /** The outcome of the rules for one call, and what decided it. */
 export type Verdict = {

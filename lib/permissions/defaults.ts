@@ -1,5 +1,5 @@
 import { isSensitivePath } from "../tools/sensitive-path.ts";
-import type { Decision } from "./schema.ts";
+import type { Decision } from "../config/permission-schema.ts";
 
 /** Built-in decisions by tool name, used when no config rule matches. */
 export const DEFAULT_DECISIONS: Readonly<Record<string, Decision>> = {

@@ -1,5 +1,5 @@
 export { matchPattern, patternToRegExp } from "./match-pattern.ts";
-export { Decision, GuardConfig, PermissionConfig, SubjectRules, type PermissionSettings } from "./schema.ts";
+export { Decision, GuardConfig, PermissionConfig, SubjectRules, type PermissionSettings } from "../config/permission-schema.ts";
 export { flattenRules, lastMatchingRule, type PermissionRule } from "./rules.ts";
 export { DEFAULT_DECISIONS, defaultDecision, isProtectedSecret } from "./defaults.ts";
 export { decideCall, workspacePath, type Verdict } from "./decide.ts";

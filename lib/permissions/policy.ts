@@ -1,11 +1,11 @@
-import type { Approval, Approver } from "../agent/sdk-tools.ts";
+import type { Approval, Approver } from "../approval.ts";
 import type { AnyTool } from "../tools/define.ts";
 import { decideCall } from "./decide.ts";
 import { guardCommand } from "./guard.ts";
 import { askFailedReason, declinedReason, denyReason, guardReason, headlessAskReason, repeatReason } from "./reasons.ts";
 import { REPEAT_LIMIT, createRepeatTracker } from "./repeat-guard.ts";
 import { flattenRules } from "./rules.ts";
-import type { PermissionSettings } from "./schema.ts";
+import type { PermissionSettings } from "../config/permission-schema.ts";
 import { createSessionGrants, describeGrant, grantFor, type Grant } from "./session-grants.ts";
 
 export type AskAnswer = "once" | "always" | "deny";

@@ -1,5 +1,5 @@
 import { matchPattern } from "./match-pattern.ts";
-import type { Decision, PermissionConfig } from "./schema.ts";
+import type { Decision, PermissionConfig } from "../config/permission-schema.ts";
 
 /** One rule of the `permission` config, in the order it was written. */
 export type PermissionRule = {

@@ -3,7 +3,7 @@ import type { AgentEvent } from "../events.ts";
 import { isReasoningPart, partsOf, withParts } from "./item-ids.ts";
 import { memoByIdentity } from "./memo.ts";
 import { detachOrphanedItems, dropOrphanedResults, stripItemIds } from "./repair.ts";
-import { CHARS_PER_TOKEN, COMPACT_AT_TOKENS, estimateTokens } from "./tokens.ts";
+import { CHARS_PER_TOKEN, estimateTokens } from "./tokens.ts";
 import { pruneToolContent } from "./tool-content.ts";
 
 /** Messages whose tool content is kept, tried in order; the first rung that fits wins. */
@@ -13,8 +13,8 @@ export const PRUNE_LADDER: readonly number[] = [64, 32, 16, 8, 4];
 export const MAX_DIGEST_SHARE = 0.25;
 
 export type PruneOptions = {
-  /** Prune when the estimate is above this. Default COMPACT_AT_TOKENS (120,000). */
-  thresholdTokens?: number;
+  /** Prune when the estimate is above this (settings.pruneAtTokens). Required: the default is applied once, in lib/config. */
+  pruneAtTokens: number;
   ladder?: readonly number[];
 };
 
@@ -51,8 +51,8 @@ export type PruneReport = {
  * Never removes user messages; never mutates the history (the caller keeps it whole). Cheap on
  * repeat calls: per-message work is cached by identity, so call it before every step.
  */
-export function pruneForWire(messages: readonly ModelMessage[], options: PruneOptions = {}): { messages: ModelMessage[]; report: PruneReport } {
-  const threshold = options.thresholdTokens ?? COMPACT_AT_TOKENS;
+export function pruneForWire(messages: readonly ModelMessage[], options: PruneOptions): { messages: ModelMessage[]; report: PruneReport } {
+  const threshold = options.pruneAtTokens;
   const tokensBefore = estimateTokens(messages);
   const base = { before: messages.length, tokensBefore, digested: 0, rolledUp: 0 };
   if (tokensBefore <= threshold) {

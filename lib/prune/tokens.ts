@@ -1,8 +1,6 @@
 import type { ModelMessage } from "ai";
 import { memoByIdentity } from "./memo.ts";
 
-/** Estimated tokens past which the request is pruned (config `compactAtTokens`, env `SHIRO_COMPACT_AT`). */
-export const COMPACT_AT_TOKENS = 120_000;
 export const CHARS_PER_TOKEN = 4;
 
 /** Context shown as a share of the threshold: amber from two thirds, red from 90%. */
@@ -26,9 +24,9 @@ export function estimateTokens(messages: readonly ModelMessage[]): number {
 
 export type ContextLevel = "normal" | "amber" | "red";
 
-/** For the status line: context as a percentage of the threshold, and its colour. */
-export function contextGauge(tokens: number, thresholdTokens: number = COMPACT_AT_TOKENS): { percent: number; level: ContextLevel } {
-  const ratio = thresholdTokens > 0 ? tokens / thresholdTokens : 1;
+/** For the status line: context as a percentage of the prune threshold (settings.pruneAtTokens), and its colour. */
+export function contextGauge(tokens: number, pruneAtTokens: number): { percent: number; level: ContextLevel } {
+  const ratio = pruneAtTokens > 0 ? tokens / pruneAtTokens : 1;
   const level: ContextLevel = ratio >= RED_AT_RATIO ? "red" : ratio >= AMBER_AT_RATIO ? "amber" : "normal";
   return { percent: Math.round(ratio * 100), level };
 }

@@ -7,7 +7,7 @@ describe("resolveSettings precedence: flag > env > config > preset > default", (
 
   test("defaults: OpenAI Responses API with the default model", () => {
     const s = resolveSettings({}, key, {});
-    expect(s).toMatchObject({ provider: "openai", baseURL: "https://api.openai.com/v1", api: "responses", maxSteps: 50, compactAtTokens: 120_000 });
+    expect(s).toMatchObject({ provider: "openai", baseURL: "https://api.openai.com/v1", api: "responses", maxSteps: 50, pruneAtTokens: 120_000 });
     expect(s.model.length).toBeGreaterThan(0);
   });
 
@@ -64,8 +64,26 @@ describe("resolveSettings precedence: flag > env > config > preset > default", (
     expect(() => resolveSettings({}, { ...key, SHIRO_COMPACT_AT: "lots" }, {})).toThrow(/SHIRO_COMPACT_AT/);
   });
 
-  test("SHIRO_COMPACT_AT and config compactAtTokens set the threshold", () => {
-    expect(resolveSettings({}, { ...key, SHIRO_COMPACT_AT: "5000" }, { compactAtTokens: 9000 }).compactAtTokens).toBe(5000);
-    expect(resolveSettings({}, key, { compactAtTokens: 9000 }).compactAtTokens).toBe(9000);
+  test("the test-only SHIRO_RETRY_BASE_MS is a setting like the others: checked, with a default", () => {
+    expect(resolveSettings({}, key, {}).retryBaseMs).toBe(1_000);
+    expect(resolveSettings({}, { ...key, SHIRO_RETRY_BASE_MS: "20" }, {}).retryBaseMs).toBe(20);
+    expect(resolveSettings({}, { ...key, SHIRO_RETRY_BASE_MS: "0" }, {}).retryBaseMs).toBe(0);
+    expect(() => resolveSettings({}, { ...key, SHIRO_RETRY_BASE_MS: "soon" }, {})).toThrow(/SHIRO_RETRY_BASE_MS/);
+    expect(() => resolveSettings({}, { ...key, SHIRO_RETRY_BASE_MS: "-5" }, {})).toThrow(/SHIRO_RETRY_BASE_MS/);
+  });
+
+  test("step cap and spend ceiling: flag beats env or config, and a bad value names where it came from", () => {
+    expect(resolveSettings({ maxSteps: 3 }, { ...key, SHIRO_MAX_STEPS: "7" }, { maxSteps: 9 }).maxSteps).toBe(3);
+    expect(resolveSettings({}, { ...key, SHIRO_MAX_STEPS: "7" }, { maxSteps: 9 }).maxSteps).toBe(7);
+    expect(resolveSettings({}, key, { maxSteps: 9 }).maxSteps).toBe(9);
+    expect(() => resolveSettings({}, { ...key, SHIRO_MAX_STEPS: "0" }, {})).toThrow('SHIRO_MAX_STEPS must be a whole number of at least 1, not "0".');
+    expect(resolveSettings({ maxSpendUsd: 1.5 }, key, { maxSpendUsd: 9 }).maxSpendUsd).toBe(1.5);
+    expect(resolveSettings({}, key, { maxSpendUsd: 9 }).maxSpendUsd).toBe(9);
+    expect(resolveSettings({}, key, {}).maxSpendUsd).toBeUndefined();
+  });
+
+  test("SHIRO_COMPACT_AT and config compactAtTokens set the threshold (pruneAtTokens)", () => {
+    expect(resolveSettings({}, { ...key, SHIRO_COMPACT_AT: "5000" }, { compactAtTokens: 9000 }).pruneAtTokens).toBe(5000);
+    expect(resolveSettings({}, key, { compactAtTokens: 9000 }).pruneAtTokens).toBe(9000);
   });
 });

@@ -3,7 +3,7 @@ import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import * as v from "valibot";
 import { loadConfigFile } from "../../lib/config/load.ts";
-import { GuardConfig, PermissionConfig } from "../../lib/permissions/schema.ts";
+import { GuardConfig, PermissionConfig } from "../../lib/config/permission-schema.ts";
 import { tempDir } from "../support/cli.ts";
 
 /** What valibot reports first for a value the schema refuses: where (its dot path) and the message. */

@@ -2,7 +2,7 @@ import { describe, expect, test } from "bun:test";
 import { decideCall, workspacePath } from "../../lib/permissions/decide.ts";
 import { DEFAULT_DECISIONS, defaultDecision } from "../../lib/permissions/defaults.ts";
 import { flattenRules, lastMatchingRule } from "../../lib/permissions/rules.ts";
-import type { PermissionConfig } from "../../lib/permissions/schema.ts";
+import type { PermissionConfig } from "../../lib/config/permission-schema.ts";
 
 const where = { root: "/w/proj", cwd: "/w/proj" };
 const bash = { name: "bash", mutates: true };

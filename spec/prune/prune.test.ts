@@ -4,6 +4,7 @@ import { DIGEST_HEADER } from "../../lib/prune/digest.ts";
 import { MAX_DIGEST_SHARE, PRUNE_LADDER, compactedEvent, pruneForWire, stripReasoning } from "../../lib/prune/prune.ts";
 import { detachOrphanedItems, dropOrphanedResults, stripItemIds } from "../../lib/prune/repair.ts";
 import { estimateTokens } from "../../lib/prune/tokens.ts";
+import { DEFAULT_PRUNE_AT_TOKENS } from "../../lib/config/defaults.ts";
 import { pruneToolContent } from "../../lib/prune/tool-content.ts";
 import { validateHistory } from "../../lib/prune/validate.ts";
 import { plainTheme, renderEvent } from "../../lib/render.ts";
@@ -21,7 +22,7 @@ describe("pruneForWire", () => {
   test("under the threshold the history goes out unchanged (the same array)", () => {
     const history = deepFreeze(longToolLoop({ steps: 20 }));
     const tokens = estimateTokens(history);
-    const { messages, report } = pruneForWire(history, { thresholdTokens: tokens });
+    const { messages, report } = pruneForWire(history, { pruneAtTokens: tokens });
     expect(messages).toBe(history);
     expect(report).toEqual({ pruned: false, before: history.length, after: history.length, tokensBefore: tokens, tokensAfter: tokens, strippedReasoning: false, digested: 0, rolledUp: 0, fits: true });
     expect(compactedEvent(report)).toBeUndefined();
@@ -30,7 +31,7 @@ describe("pruneForWire", () => {
   test("reasoning is stripped first; when that is enough every tool call and result is kept, inline", () => {
     const history = deepFreeze(longToolLoop({ steps: 40, encrypted: true }));
     const strippedTokens = estimateTokens(stripReasoning(history));
-    const { messages, report } = pruneForWire(history, { thresholdTokens: strippedTokens });
+    const { messages, report } = pruneForWire(history, { pruneAtTokens: strippedTokens });
     expect(report).toMatchObject({ pruned: true, strippedReasoning: true, digested: 0, fits: true });
     expect(report.rung).toBeUndefined();
     expect(hasReasoning(messages)).toBe(false);
@@ -50,10 +51,10 @@ describe("pruneForWire", () => {
     const sizes = PRUNE_LADDER.map((rung) => sizeAtRung(history, rung));
     for (let i = 1; i < sizes.length; i++) expect(sizes[i]!).toBeLessThan(sizes[i - 1]!);
     PRUNE_LADDER.forEach((rung, i) => {
-      const { messages, report } = pruneForWire(history, { thresholdTokens: sizes[i]! });
+      const { messages, report } = pruneForWire(history, { pruneAtTokens: sizes[i]! });
       expect(report).toMatchObject({ rung, fits: true, tokensAfter: sizes[i], rolledUp: 0 });
       // One token less and this rung no longer fits: the next one is used.
-      if (i + 1 < PRUNE_LADDER.length) expect(pruneForWire(history, { thresholdTokens: sizes[i]! - 1 }).report.rung).toBe(PRUNE_LADDER[i + 1]);
+      if (i + 1 < PRUNE_LADDER.length) expect(pruneForWire(history, { pruneAtTokens: sizes[i]! - 1 }).report.rung).toBe(PRUNE_LADDER[i + 1]);
       // The last `rung` messages keep their tool content exactly.
       const tail = messages.slice(-rung);
       expect(callIdsIn(tail)).toEqual(callIdsIn(stripReasoning(history).slice(-rung)));
@@ -62,16 +63,16 @@ describe("pruneForWire", () => {
 
   test("when even the last rung is too big, the smallest wire is sent and the report says so", () => {
     const history = deepFreeze(longToolLoop({ steps: 30 }));
-    const { messages, report } = pruneForWire(history, { thresholdTokens: 10 });
+    const { messages, report } = pruneForWire(history, { pruneAtTokens: 10 });
     expect(report).toMatchObject({ pruned: true, fits: false, rung: 4 });
     expect(report.tokensAfter).toBe(estimateTokens(messages));
-    for (const rung of PRUNE_LADDER) expect(report.tokensAfter).toBeLessThanOrEqual(pruneForWire(history, { thresholdTokens: 10, ladder: [rung] }).report.tokensAfter);
+    for (const rung of PRUNE_LADDER) expect(report.tokensAfter).toBeLessThanOrEqual(pruneForWire(history, { pruneAtTokens: 10, ladder: [rung] }).report.tokensAfter);
     expect(validateHistory(messages)).toEqual([]);
   });
 
   test("chat-style history without reasoning goes straight to the ladder", () => {
     const history = deepFreeze(longToolLoop({ steps: 80, style: "chat" }));
-    const { messages, report } = pruneForWire(history, { thresholdTokens: Math.floor(estimateTokens(history) / 3) });
+    const { messages, report } = pruneForWire(history, { pruneAtTokens: Math.floor(estimateTokens(history) / 3) });
     expect(report.strippedReasoning).toBe(false);
     expect(report.rung).toBeDefined();
     expect(report.fits).toBe(true);
@@ -88,7 +89,7 @@ describe("pruneForWire", () => {
       ...step(ids, "responses", { reasoning: "r", text: "done" }),
     ]);
     // keepLast 2 would start the window at the tool message answering the three calls.
-    const { messages, report } = pruneForWire(history, { thresholdTokens: 100, ladder: [2] });
+    const { messages, report } = pruneForWire(history, { pruneAtTokens: 100, ladder: [2] });
     expect(validateHistory(messages)).toEqual([]);
     expect(callIdsIn(messages)).toEqual(callIdsIn(history).slice(1));
     expect(report.digested).toBe(1);
@@ -98,7 +99,7 @@ describe("pruneForWire", () => {
   test("a 300-step session at the default threshold: fits, digests what it removed, reports once-per-turn numbers", () => {
     const history = deepFreeze(longToolLoop({ steps: 300, outputChars: 3000 }));
     expect(estimateTokens(stripReasoning(history))).toBeGreaterThan(120_000);
-    const { messages, report } = pruneForWire(history);
+    const { messages, report } = pruneForWire(history, { pruneAtTokens: DEFAULT_PRUNE_AT_TOKENS });
     expect(report.fits).toBe(true);
     expect(report.tokensAfter).toBeLessThanOrEqual(120_000);
     expect(report.rung).toBeDefined();
@@ -121,7 +122,7 @@ describe("pruneForWire", () => {
   test("the digested wire still fits when the threshold is tight", () => {
     const history = deepFreeze(longToolLoop({ steps: 300 }));
     for (const threshold of [6_000, 10_000, 20_000, 40_000, 80_000]) {
-      const { messages, report } = pruneForWire(history, { thresholdTokens: threshold });
+      const { messages, report } = pruneForWire(history, { pruneAtTokens: threshold });
       expect({ threshold, fits: report.fits }).toEqual({ threshold, fits: true });
       expect(estimateTokens(messages)).toBeLessThanOrEqual(threshold);
       expect(Math.ceil(JSON.stringify(messages).length / 4)).toBe(report.tokensAfter);
@@ -130,7 +131,7 @@ describe("pruneForWire", () => {
 
   test("a very long session: the oldest digest lines are rolled up so the digest keeps to its share", () => {
     const history = deepFreeze(longToolLoop({ steps: 4_000, outputChars: 800 }));
-    const { messages, report } = pruneForWire(history);
+    const { messages, report } = pruneForWire(history, { pruneAtTokens: DEFAULT_PRUNE_AT_TOKENS });
     expect(report).toMatchObject({ fits: true, rung: 64 });
     expect(report.rolledUp).toBeGreaterThan(0);
     expect(report.rolledUp % 20).toBe(0); // the boundary moves in steps, so the prefix rarely changes
@@ -145,8 +146,8 @@ describe("pruneForWire", () => {
 
   test("the pruned prefix is the same from one step to the next (prompt caching)", () => {
     const history = longToolLoop({ steps: 120 });
-    const a = pruneForWire(history, { thresholdTokens: 30_000, ladder: [16] }).messages;
-    const b = pruneForWire([...history, ...step(idMaker("ffffffff"), "responses", { reasoning: "r", text: "more" })], { thresholdTokens: 30_000, ladder: [16] }).messages;
+    const a = pruneForWire(history, { pruneAtTokens: 30_000, ladder: [16] }).messages;
+    const b = pruneForWire([...history, ...step(idMaker("ffffffff"), "responses", { reasoning: "r", text: "more" })], { pruneAtTokens: 30_000, ladder: [16] }).messages;
     const prefix = JSON.stringify(a.slice(0, 2)).slice(0, -5); // the merged message may gain lines or parts at its end
     expect(JSON.stringify(b.slice(0, 2)).startsWith(prefix)).toBe(true);
   });
@@ -161,7 +162,7 @@ describe("pruneForWire", () => {
       const users = history.filter((m) => m.role === "user");
       for (const fraction of [1.1, 1, 0.9, 0.6, 0.3, 0.1, 0.02, 0]) {
         const thresholdTokens = Math.floor(total * fraction);
-        const { messages, report } = pruneForWire(history, { thresholdTokens });
+        const { messages, report } = pruneForWire(history, { pruneAtTokens: thresholdTokens });
         const where = { seed, fraction };
         expect({ ...where, violations: validateHistory(messages, { allowPendingCalls: true }) }).toEqual({ ...where, violations: [] });
         expect(messages.filter((m) => m.role === "user")).toEqual(users);

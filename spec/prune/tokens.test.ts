@@ -1,5 +1,5 @@
 import { describe, expect, test } from "bun:test";
-import { COMPACT_AT_TOKENS, contextGauge, estimateTokens } from "../../lib/prune/tokens.ts";
+import { contextGauge, estimateTokens } from "../../lib/prune/tokens.ts";
 import { longToolLoop, randomHistory } from "./fixtures.ts";
 
 describe("estimateTokens", () => {
@@ -25,10 +25,5 @@ describe("contextGauge", () => {
     expect(contextGauge(107_999, 120_000).level).toBe("amber");
     expect(contextGauge(108_000, 120_000)).toEqual({ percent: 90, level: "red" });
     expect(contextGauge(200_000, 120_000)).toEqual({ percent: 167, level: "red" });
-  });
-
-  test("defaults to the 120,000-token threshold", () => {
-    expect(COMPACT_AT_TOKENS).toBe(120_000);
-    expect(contextGauge(60_000)).toEqual({ percent: 50, level: "normal" });
   });
 });

@@ -8,7 +8,7 @@ function historyOf(tokens: number): ModelMessage[] {
   return [{ role: "user", content: "x".repeat(tokens * 4 - overhead) }];
 }
 
-const base = { model: "gpt-5", compactAtTokens: 1000, usage: { inputTokens: 15_000, outputTokens: 230 } };
+const base = { model: "gpt-5", pruneAtTokens: 1000, usage: { inputTokens: 15_000, outputTokens: 230 } };
 
 describe("the status line", () => {
   test("shows model, context share, session tokens", () => {

@@ -1,3 +1,7 @@
+/**
+ * The config file's `permission` and `guard` sections. They are part of the file's format, so they
+ * are validated with the rest of it when it is loaded; lib/permissions reads the result.
+ */
 import * as v from "valibot";
 
 /** What a rule says about a call. Anything else is rejected when the config is loaded. */

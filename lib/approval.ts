@@ -1,0 +1,17 @@
+import type { AnyTool } from "./tools/define.ts";
+
+/**
+ * The contract between the turn and whoever decides whether a tool call may run (the permission
+ * policy, the interactive approval gate). A leaf of its own, so the agent and the permissions
+ * both depend on it and not on each other.
+ */
+
+/**
+ * `signal`, when given with an allow, stops this one call without stopping the turn (the
+ * interactive loop's ctrl-c on a running bash): the tool sees it aborted and reports an
+ * interrupted result the model can read, and the turn goes on.
+ */
+export type Approval = { allow: true; signal?: AbortSignal } | { allow: false; reason: string };
+
+/** Decides whether a call may run. Asked for every call, before it runs. */
+export type Approver = (call: { tool: AnyTool; input: unknown; subject: string; id: string }) => Promise<Approval>;

@@ -1,0 +1,35 @@
+/**
+ * Every setting's built-in default: the last step of flag > environment > config file > preset >
+ * default. Only `resolveSettings` applies them; everything downstream takes the resolved value as
+ * a required parameter, so a default is never applied a second time somewhere else.
+ */
+
+export const DEFAULT_PROVIDER = "openai";
+
+/** The model when neither the user nor the preset names one. */
+export const DEFAULT_MODEL = "gpt-5-mini";
+
+/** Steps a turn may take before it stops (`--max-steps`, `SHIRO_MAX_STEPS`, config `maxSteps`). */
+export const DEFAULT_MAX_STEPS = 50;
+
+/** Retries of a 429/5xx before a step fails (`SHIRO_MAX_RETRIES`, config `maxRetries`). */
+export const DEFAULT_MAX_RETRIES = 3;
+
+/**
+ * Estimated tokens past which the request is pruned; also what the status line's context share is
+ * of. Known internally as `pruneAtTokens`; to the user as config `compactAtTokens` and env
+ * `SHIRO_COMPACT_AT`.
+ */
+export const DEFAULT_PRUNE_AT_TOKENS = 120_000;
+
+/**
+ * How long a provider may send nothing (no response headers, or no next piece of a streamed
+ * response) before shiro gives up on the request (`SHIRO_IDLE_TIMEOUT_MS`, config `idleTimeoutMs`;
+ * 0 turns it off). Five minutes is Bun's own idle limit, so the moment it fires is unchanged.
+ * Generous on purpose: a reasoning model may think for minutes before its first word, and a local
+ * model on a CPU may take as long to read a long prompt.
+ */
+export const DEFAULT_IDLE_TIMEOUT_MS = 300_000;
+
+/** First retry backoff; it doubles per attempt. Only tests change it (`SHIRO_RETRY_BASE_MS`). */
+export const DEFAULT_RETRY_BASE_MS = 1_000;

@@ -1,0 +1,92 @@
+import { describe, expect, test } from "bun:test";
+import { MAIN_ARGS, type FlagTable } from "../../cmd/args.ts";
+import { MEMORY_FLAGS } from "../../cmd/memory-command.ts";
+import { DOCTOR_FLAGS } from "../../cmd/session-maintenance.ts";
+import { SESSIONS_FLAGS } from "../../cmd/sessions-command.ts";
+import { runShiro } from "../support/cli.ts";
+
+/** Every command line, sub-command by sub-command, that takes flags. */
+const COMMANDS: { command: string; argv: string[] }[] = [
+  { command: "shiro", argv: ["-p", "hi"] },
+  { command: "shiro sessions", argv: ["sessions"] },
+  { command: "shiro sessions", argv: ["sessions", "list"] },
+  { command: "shiro sessions", argv: ["sessions", "show", "0193abcd"] },
+  { command: "shiro sessions", argv: ["sessions", "rm", "0193abcd"] },
+  { command: "shiro sessions", argv: ["sessions", "export", "0193abcd"] },
+  { command: "shiro sessions", argv: ["sessions", "compact", "0193abcd"] },
+  { command: "shiro sessions", argv: ["sessions", "repair", "0193abcd"] },
+  { command: "shiro memory", argv: ["memory"] },
+  { command: "shiro memory", argv: ["memory", "list"] },
+  { command: "shiro memory", argv: ["memory", "path"] },
+  { command: "shiro memory", argv: ["memory", "forget", "some note"] },
+  { command: "shiro memory", argv: ["memory", "compact"] },
+  { command: "shiro doctor", argv: ["doctor"] },
+];
+
+describe("every command rejects an unknown flag: exit 2, one line that says what to run", () => {
+  for (const { command, argv } of COMMANDS) {
+    for (const flag of ["--jsn", "-z"]) {
+      test(`${argv.join(" ")} ${flag}`, async () => {
+        const run = await runShiro([...argv, flag], { baseURL: "http://127.0.0.1:9/v1" });
+        expect(run.code).toBe(2);
+        expect(run.stdout).toBe("");
+        const lines = run.stderr.trim().split("\n");
+        expect(lines).toHaveLength(1);
+        const where = command === "shiro" ? "" : ` for "${command}"`;
+        expect(lines[0]).toBe(`shiro: unknown option ${flag}${where}. Run ${command} --help for the list.`);
+      });
+    }
+  }
+
+  test("a flag value that breaks its setting's rule names the flag; the same rule names the variable", async () => {
+    const steps = await runShiro(["-p", "hi", "--max-steps", "0"], { baseURL: "http://127.0.0.1:9/v1" });
+    expect(steps.code).toBe(2);
+    expect(steps.stderr).toBe('shiro: --max-steps must be a whole number of at least 1, not "0".\n');
+    const spend = await runShiro(["-p", "hi", "--max-spend", "lots"], { baseURL: "http://127.0.0.1:9/v1" });
+    expect(spend.code).toBe(2);
+    expect(spend.stderr).toBe('shiro: --max-spend must be an amount in USD such as 2.50, not "lots".\n');
+    const env = await runShiro(["-p", "hi"], { baseURL: "http://127.0.0.1:9/v1", env: { SHIRO_MAX_STEPS: "1.5" } });
+    expect(env.code).toBe(2);
+    expect(env.stderr).toBe('shiro: SHIRO_MAX_STEPS must be a whole number of at least 1, not "1.5".\n');
+  });
+});
+
+/** What --help must show for each flag of a table: its spelling, short form, value and description. */
+function expectListed(help: string, table: FlagTable): void {
+  const lines = help.split("\n");
+  const start = lines.indexOf("Options:") + 1;
+  expect(start).toBeGreaterThan(0);
+  const options = lines.slice(start, lines.indexOf("", start));
+  expect(options).toHaveLength(Object.keys(table).length);
+  for (const [name, def] of Object.entries(table)) {
+    const negated = def.type === "boolean" && def.default === true;
+    const line = options.find((l) => new RegExp(`--${negated ? "no-" : ""}${name}\\b(?!-)`).test(l));
+    expect({ name, line }).toEqual({ name, line: expect.any(String) });
+    if (def.alias && !negated) expect(line).toContain(`-${def.alias}, --${name}`);
+    if (def.type === "string") expect(line).toContain(`--${name} <${def.valueHint}>`);
+    expect(line).toContain(negated ? def.negativeDescription! : def.description);
+  }
+}
+
+describe("--help is rendered from the flag tables", () => {
+  test("shiro --help lists every flag of MAIN_ARGS, with the usage, environment and exit codes around it", async () => {
+    const run = await runShiro(["--help"]);
+    expect(run.code).toBe(0);
+    expectListed(run.stdout, MAIN_ARGS);
+    for (const section of ["Usage:", "Options:", "Environment:", "Exit codes:"]) expect(run.stdout).toContain(section);
+  });
+
+  for (const [command, table] of [
+    ["sessions", SESSIONS_FLAGS],
+    ["memory", MEMORY_FLAGS],
+    ["doctor", DOCTOR_FLAGS],
+  ] as const) {
+    test(`shiro ${command} --help lists every flag of its table and does nothing else`, async () => {
+      const run = await runShiro([command, "--help"]);
+      expect(run.code).toBe(0);
+      expect(run.stderr).toBe("");
+      expect(run.stdout).toStartWith(`usage: shiro ${command}`);
+      expectListed(run.stdout, table);
+    });
+  }
+});

@@ -1,11 +1,11 @@
 import { readFileSync } from "node:fs";
 import * as v from "valibot";
 import type { AnyTool } from "../../lib/tools/define.ts";
-import { applyEdit, editFailureReason, type Edit } from "../../lib/tools/apply-edit.ts";
+import { applyEdits, editFailureReason, type Edit } from "../../lib/tools/apply-edit.ts";
 import { displayPath, resolveInWorkspace } from "../../lib/tools/workspace.ts";
 import { sanitize } from "./event-view.ts";
 import type { Theme } from "./theme.ts";
-import { unifiedDiff, type DiffLine } from "../../lib/unified-diff.ts";
+import { unifiedDiff, type DiffLine } from "../../lib/text/diff.ts";
 
 /** Diff lines shown in an approval before the rest is summarised. */
 const MAX_DIFF_LINES = 80;
@@ -73,17 +73,13 @@ function fileChange(
 }
 
 function applyAll(content: string, edits: Edit[]): { content: string } | { failure: string } {
-  let current = content;
-  for (const [index, edit] of edits.entries()) {
-    const outcome = applyEdit(current, edit);
-    if (outcome.type !== "applied") return { failure: (edits.length > 1 ? `edit ${index + 1}: ` : "") + editFailureReason(outcome, "the file") };
-    current = outcome.content;
-  }
-  return { content: current };
+  const outcome = applyEdits(content, edits);
+  if (outcome.type === "applied") return { content: outcome.content };
+  return { failure: (edits.length > 1 ? `edit ${outcome.index + 1}: ` : "") + editFailureReason(outcome.outcome, "the file") };
 }
 
 function paint(line: DiffLine, theme: Theme): string {
-  const text = sanitize(line.text);
+  const text = sanitize(line.text.replace(/\r$/, "")); // a CRLF file's lines keep their \r in the diff
   switch (line.kind) {
     case "hunk":
       return theme.hunk(text);

@@ -1,10 +1,10 @@
 import * as v from "valibot";
 import { ToolError } from "../errors.ts";
+import { formatLineChanges, unifiedDiff } from "../text/diff.ts";
 import { applyEdit, editFailureReason } from "./apply-edit.ts";
 import { writeFileAtomic } from "./atomic-write.ts";
 import { defineTool } from "./define.ts";
 import { loadEditTarget } from "./edit-target.ts";
-import { countLineChanges, formatLineChanges } from "./line-diff.ts";
 import { plural } from "./lines.ts";
 
 export const editFields = {
@@ -37,7 +37,7 @@ export const editFileTool = defineTool({
     const outcome = applyEdit(content, input);
     if (outcome.type !== "applied") throw new ToolError(`edit_file: ${editFailureReason(outcome, shown)}`);
     await writeFileAtomic(abs, outcome.content);
-    const changes = formatLineChanges(countLineChanges(content, outcome.content));
+    const changes = formatLineChanges(unifiedDiff(content, outcome.content));
     return {
       output: `Edited ${shown}: replaced ${plural(outcome.replacements, "occurrence")} (${changes} lines).`,
       summary: changes,

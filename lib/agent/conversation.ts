@@ -1,10 +1,10 @@
 import type { ModelMessage } from "ai";
 import type { EventSink, Usage } from "../events.ts";
 import type { AnyTool } from "../tools/define.ts";
-import { coreTools } from "../tools/index.ts";
+import { toolsFor } from "../tools/index.ts";
+import type { MemoryStore } from "../memory/store.ts";
 import { createNotebook, type Notebook } from "../notebook/notebook.ts";
 import { renderTodos } from "../notebook/render.ts";
-import { createTodoWriteTool } from "../notebook/todo-write-tool.ts";
 import type { Todo } from "../notebook/schema.ts";
 import { buildInstructions } from "./instructions.ts";
 import { keyRedactor, redactEvent } from "./redact-key.ts";
@@ -17,8 +17,8 @@ export type ConversationOptions = {
   /** The history array to work on (a live session's, shared so autosave sees every step). */
   history?: ModelMessage[];
   todos?: readonly Todo[];
-  /** Extra tools bound to this session (memory). */
-  extraTools?: readonly AnyTool[];
+  /** The project's memory store, whose tools the session gets (none with --no-memory). */
+  memory?: MemoryStore;
   /** The project-memory block, rendered once at the start of the session. */
   memoryBlock?: string;
   /** Called when a turn starts; returns the hook run after each of its steps (autosave, cost). */
@@ -49,7 +49,7 @@ export function createConversation(opts: ConversationOptions): Conversation {
   const { runtime } = opts;
   const history: ModelMessage[] = opts.history ?? [];
   const notebook = createNotebook(opts.todos);
-  const tools: AnyTool[] = [...coreTools, createTodoWriteTool(notebook), ...(opts.extraTools ?? [])];
+  const tools: AnyTool[] = toolsFor({ notebook, memory: opts.memory });
   const usage: Usage = { inputTokens: opts.usage?.inputTokens ?? 0, outputTokens: opts.usage?.outputTokens ?? 0 };
   const redact = keyRedactor(runtime.settings.apiKey);
 

@@ -1,7 +1,7 @@
 import { jsonSchema, type ToolSet } from "ai";
 import { toJsonSchema } from "@valibot/to-json-schema";
 import type { EventSink } from "../events.ts";
-import { runTool, type AnyTool } from "../tools/define.ts";
+import { runTool, subjectOf, type AnyTool } from "../tools/define.ts";
 
 /**
  * `signal`, when given with an allow, stops this one call without stopping the turn (the
@@ -29,17 +29,6 @@ function inputSchemaFor(tool: AnyTool) {
     schemaCache.set(tool, schema);
   }
   return schema;
-}
-
-/** The subject of a call for the screen and permissions; never throws on bad input. */
-export function subjectOf(tool: AnyTool | undefined, input: unknown): string | undefined {
-  if (!tool) return undefined;
-  try {
-    const subject = tool.subject(input as never);
-    return typeof subject === "string" ? subject : undefined;
-  } catch {
-    return undefined;
-  }
 }
 
 /**

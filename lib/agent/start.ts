@@ -1,5 +1,5 @@
 import type { ModelMessage } from "ai";
-import { createMemoryTools, openMemoryStore, renderMemoryBlock, type MemoryStore } from "../memory/index.ts";
+import { openMemoryStore, renderMemoryBlock, type MemoryStore } from "../memory/index.ts";
 import { restoreTodos } from "../notebook/restore.ts";
 import { continueSession, findSession } from "../sessions/find.ts";
 import { openLiveSession, type LiveSession } from "../sessions/live-session.ts";
@@ -68,7 +68,7 @@ export async function startConversation(opts: StartOptions): Promise<Started> {
     runtime,
     history: live.history as ModelMessage[],
     todos: restored.todos,
-    extraTools: memory ? createMemoryTools(memory) : [],
+    memory,
     memoryBlock,
     beginTurn: () => {
       const afterStep = live.beginTurn();

@@ -1,7 +1,7 @@
 import { streamText, type LanguageModel, type ModelMessage, type ToolSet, type AssistantModelMessage } from "ai";
 import type { EventSink, Usage } from "../events.ts";
-import type { AnyTool } from "../tools/define.ts";
-import { subjectOf, type CallLedger } from "./sdk-tools.ts";
+import { subjectOf, type AnyTool } from "../tools/define.ts";
+import type { CallLedger } from "./sdk-tools.ts";
 import { IncompleteStreamError } from "./provider-error.ts";
 import { MAX_SESSION_NESTING, nestedDeeperThan } from "../sessions/nesting.ts";
 

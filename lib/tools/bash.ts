@@ -44,7 +44,8 @@ export const bashTool = defineTool({
     "output to a file (cmd > /tmp/server.log 2>&1 &).",
   schema,
   mutates: true,
-  subject: (input) => input.command,
+  subject: { kind: "command", of: (input) => input.command },
+  defaultDecision: "ask",
   async execute(input, ctx) {
     if (ctx.signal.aborted) throw new ToolError("bash: not run, because the turn was interrupted before it started.");
     const requested = input.timeout ?? DEFAULT_BASH_TIMEOUT_MS;

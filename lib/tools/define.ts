@@ -21,22 +21,53 @@ export type ToolResult = {
   summary: string;
 };
 
+/**
+ * What kind of argument identifies a call. Permissions read it: a `path` is matched against rules
+ * relative to the workspace root (`./src/a.ts` as `src/a.ts`); a `command` is a bash line whose
+ * simple commands are judged one by one, read by the safety guard and checked for secrets files;
+ * a `pattern` or `text` is matched as written.
+ */
+export type SubjectKind = "path" | "command" | "pattern" | "text";
+
+export type ToolSubject<I> = {
+  kind: SubjectKind;
+  /** The argument on screen and for permission rules: the path, command, pattern or text. */
+  of: (input: I) => string;
+  /** For a path: the call shows the file's content, so a secrets file (.env, *.pem) is denied before any rule is read. */
+  readsContent?: boolean;
+};
+
+/** What a call gets when no config rule matches it. A tool that mutates is never allowed by default, whatever this says. */
+export type DefaultDecision = "allow" | "ask" | "deny";
+
 export type ToolDef<S extends v.GenericSchema = v.GenericSchema> = {
   name: string;
   description: string;
   schema: S;
   /** True for tools that change files or run commands: they need approval. */
   mutates: boolean;
-  /** The argument that identifies the call on screen and for permission rules (path, command, pattern). */
-  subject: (input: v.InferOutput<S>) => string;
+  subject: ToolSubject<v.InferOutput<S>>;
+  defaultDecision: DefaultDecision;
   execute: (input: v.InferOutput<S>, ctx: ToolContext) => Promise<ToolResult>;
 };
 
-export type AnyTool = ToolDef<v.GenericSchema>;
+/** Any tool, whatever its schema: its execute is only ever called with input runTool has parsed. */
+export type AnyTool = ToolDef<any>;
 
 /** Identity helper that keeps the schema's type attached to execute(). */
 export function defineTool<S extends v.GenericSchema>(def: ToolDef<S>): ToolDef<S> {
   return def;
+}
+
+/** The subject of a call as the model sent it (not yet parsed); undefined when the input has none. Never throws. */
+export function subjectOf(tool: AnyTool | undefined, input: unknown): string | undefined {
+  if (!tool) return undefined;
+  try {
+    const subject: unknown = tool.subject.of(input);
+    return typeof subject === "string" ? subject : undefined;
+  } catch {
+    return undefined;
+  }
 }
 
 /**
@@ -46,7 +77,7 @@ export function defineTool<S extends v.GenericSchema>(def: ToolDef<S>): ToolDef<
  * as anything but a ToolError.
  */
 export async function runTool(tool: AnyTool, rawInput: unknown, ctx: ToolContext): Promise<ToolResult> {
-  const parsed = v.safeParse(tool.schema, rawInput);
+  const parsed = v.safeParse<v.GenericSchema>(tool.schema, rawInput);
   if (!parsed.success) {
     const problems = parsed.issues
       .map((issue) => {

@@ -31,7 +31,8 @@ export const editFileTool = defineTool({
     "For several changes to one file use multi_edit; to create a file use write_file.",
   schema,
   mutates: true,
-  subject: (input) => input.path,
+  subject: { kind: "path", of: (input) => input.path },
+  defaultDecision: "ask",
   async execute(input, ctx) {
     const { abs, shown, content } = await loadEditTarget(ctx, "edit_file", input.path);
     const outcome = applyEdit(content, input);

@@ -26,7 +26,8 @@ export const multiEditTool = defineTool({
     "several edit_file calls on the same file; make sure earlier edits do not change text a later one looks for.",
   schema,
   mutates: true,
-  subject: (input) => input.path,
+  subject: { kind: "path", of: (input) => input.path },
+  defaultDecision: "ask",
   async execute(input, ctx) {
     const { abs, shown, content } = await loadEditTarget(ctx, "multi_edit", input.path);
     const total = input.edits.length;

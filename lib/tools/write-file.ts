@@ -19,7 +19,8 @@ export const writeFileTool = defineTool({
     "the parts you did not mean to touch. If you overwrite a file, read it first.",
   schema,
   mutates: true,
-  subject: (input) => input.path,
+  subject: { kind: "path", of: (input) => input.path },
+  defaultDecision: "ask",
   async execute(input, ctx) {
     const abs = resolveInWorkspace(ctx, input.path, "write_file");
     const shown = displayPath(ctx, abs);

@@ -2,7 +2,8 @@ import { describe, expect, test } from "bun:test";
 import { existsSync, readdirSync } from "node:fs";
 import { join } from "node:path";
 import type { AgentEvent } from "../../lib/events.ts";
-import { toSdkTools, subjectOf } from "../../lib/agent/sdk-tools.ts";
+import { toSdkTools } from "../../lib/agent/sdk-tools.ts";
+import { subjectOf } from "../../lib/tools/define.ts";
 import { coreTools } from "../../lib/tools/index.ts";
 import {
   createPermissionPolicy,

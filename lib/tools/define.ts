@@ -40,6 +40,19 @@ export type ToolSubject<I> = {
 /** What a call gets when no config rule matches it. A tool that mutates is never allowed by default, whatever this says. */
 export type DefaultDecision = "allow" | "ask" | "deny";
 
+/** Where a preview looks: the workspace root and the directory relative paths start from. */
+export type PreviewContext = Pick<ToolContext, "root" | "cwd">;
+
+/**
+ * What a file-changing call would do, for the approval prompt; `path` as displayed. `change`:
+ * the file before (undefined for a new file) and after. `unavailable`: the file cannot be read,
+ * and `fails`: the call will be refused; the tool reports the same to the model if it runs.
+ */
+export type ToolPreview =
+  | { type: "change"; path: string; before: string | undefined; after: string }
+  | { type: "unavailable"; path: string; why: string }
+  | { type: "fails"; path: string; why: string };
+
 export type ToolDef<S extends v.GenericSchema = v.GenericSchema> = {
   name: string;
   description: string;
@@ -48,6 +61,8 @@ export type ToolDef<S extends v.GenericSchema = v.GenericSchema> = {
   mutates: boolean;
   subject: ToolSubject<v.InferOutput<S>>;
   defaultDecision: DefaultDecision;
+  /** The change the call would make, computed without writing. Without one, the prompt shows the subject. */
+  preview?: (input: v.InferOutput<S>, ctx: PreviewContext) => ToolPreview;
   execute: (input: v.InferOutput<S>, ctx: ToolContext) => Promise<ToolResult>;
 };
 

@@ -5,6 +5,7 @@ import { applyEdit, editFailureReason } from "./apply-edit.ts";
 import { writeFileAtomic } from "./atomic-write.ts";
 import { defineTool } from "./define.ts";
 import { loadEditTarget } from "./edit-target.ts";
+import { previewEdits } from "./file-preview.ts";
 import { plural } from "./lines.ts";
 
 export const editFields = {
@@ -33,6 +34,7 @@ export const editFileTool = defineTool({
   mutates: true,
   subject: { kind: "path", of: (input) => input.path },
   defaultDecision: "ask",
+  preview: (input, ctx) => previewEdits(ctx, input.path, [input]),
   async execute(input, ctx) {
     const { abs, shown, content } = await loadEditTarget(ctx, "edit_file", input.path);
     const outcome = applyEdit(content, input);

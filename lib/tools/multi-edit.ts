@@ -6,6 +6,7 @@ import { writeFileAtomic } from "./atomic-write.ts";
 import { defineTool } from "./define.ts";
 import { editFields } from "./edit-file.ts";
 import { loadEditTarget } from "./edit-target.ts";
+import { previewEdits } from "./file-preview.ts";
 import { plural } from "./lines.ts";
 
 const schema = v.object({
@@ -28,6 +29,7 @@ export const multiEditTool = defineTool({
   mutates: true,
   subject: { kind: "path", of: (input) => input.path },
   defaultDecision: "ask",
+  preview: (input, ctx) => previewEdits(ctx, input.path, input.edits),
   async execute(input, ctx) {
     const { abs, shown, content } = await loadEditTarget(ctx, "multi_edit", input.path);
     const total = input.edits.length;

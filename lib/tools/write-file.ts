@@ -2,6 +2,7 @@ import * as v from "valibot";
 import { ToolError } from "../errors.ts";
 import { writeFileAtomic } from "./atomic-write.ts";
 import { defineTool } from "./define.ts";
+import { previewWrite } from "./file-preview.ts";
 import { countLines, plural } from "./lines.ts";
 import { statIfExists } from "./missing-path.ts";
 import { displayPath, resolveInWorkspace } from "./workspace.ts";
@@ -21,6 +22,7 @@ export const writeFileTool = defineTool({
   mutates: true,
   subject: { kind: "path", of: (input) => input.path },
   defaultDecision: "ask",
+  preview: (input, ctx) => previewWrite(ctx, input.path, input.content),
   async execute(input, ctx) {
     const abs = resolveInWorkspace(ctx, input.path, "write_file");
     const shown = displayPath(ctx, abs);

@@ -6,7 +6,7 @@ import { compactedEvent, pruneForWire } from "../prune/prune.ts";
 import { isMissingItemError, MISSING_ITEM_NOTICE } from "../prune/missing-item-error.ts";
 import { describeProviderError, retryDelayMs } from "./provider-error.ts";
 import { runStep } from "./step.ts";
-import { toSdkTools, type Approver, type CallLedger } from "./sdk-tools.ts";
+import { toSdkTools, type Approver } from "./sdk-tools.ts";
 
 export const DEFAULT_RETRY_BASE_MS = 1_000;
 
@@ -62,8 +62,7 @@ export async function runTurn(opts: TurnOptions): Promise<TurnResult> {
       break;
     }
     steps++;
-    const ledger: CallLedger = { summaries: new Map(), denied: new Set() };
-    const tools = toSdkTools(opts.tools, { root: opts.root, cwd: opts.cwd, signal: opts.signal, emit: opts.emit, approve: opts.approve, ledger, redact: opts.redact });
+    const tools = toSdkTools(opts.tools, { root: opts.root, cwd: opts.cwd, signal: opts.signal, emit: opts.emit, approve: opts.approve, redact: opts.redact });
 
     let outcome;
     for (let attempt = 1; ; attempt++) {
@@ -79,7 +78,6 @@ export async function runTurn(opts: TurnOptions): Promise<TurnResult> {
         messages: wire,
         tools,
         toolDefs: opts.tools,
-        ledger,
         signal: opts.signal,
         emit: opts.emit,
       });

@@ -1,4 +1,4 @@
-import type { Approval, Approver } from "../agent/sdk-tools.ts";
+import type { Approval, Approver } from "../agent/tool-call.ts";
 import type { AnyTool } from "../tools/define.ts";
 import { decideCall } from "./decide.ts";
 import { guardCommand } from "./guard.ts";

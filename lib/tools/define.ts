@@ -14,6 +14,12 @@ export type ToolContext = {
   onOutput?: (stream: "stdout" | "stderr", chunk: string) => void;
 };
 
+/**
+ * What the model reads for a call that was not approved: this, then the reason. Written by
+ * lib/agent/tool-call.ts; the pruned-span digest recognises it.
+ */
+export const NOT_RUN_PREFIX = "Not run: ";
+
 export type ToolResult = {
   /** What the model reads. */
   output: string;

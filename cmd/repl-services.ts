@@ -125,7 +125,7 @@ export function replServices(args: MainArgs, env: Env): (runtime: Runtime) => Re
         if (history.length === 0) return "Nothing to compact yet.";
         let summary: string;
         try {
-          summary = await generate(buildCompactPrompt(history as ModelMessage[]), signal, conversation);
+          summary = await generate(buildCompactPrompt(history as ModelMessage[], { tools: conversation.tools }), signal, conversation);
         } catch (error) {
           return `The summary request failed, so the transcript was kept as it was: ${describeProviderError(error).message}`;
         }

@@ -3,6 +3,7 @@ import { copyFileSync } from "node:fs";
 import { configPath, loadConfigFile, shiroHome } from "../lib/config/load.ts";
 import { resolveSettings, type Flags } from "../lib/config/resolve.ts";
 import { ShiroError } from "../lib/errors.ts";
+import { createNotebook } from "../lib/notebook/notebook.ts";
 import { applyCompactSummary, buildCompactPrompt } from "../lib/prune/compact-summary.ts";
 import { repairHistory } from "../lib/prune/repair.ts";
 import { validateHistory } from "../lib/prune/validate.ts";
@@ -11,6 +12,7 @@ import { acquireSession } from "../lib/sessions/ownership.ts";
 import { sessionPath } from "../lib/sessions/paths.ts";
 import type { SessionRecord } from "../lib/sessions/schema.ts";
 import { saveSession } from "../lib/sessions/store.ts";
+import { toolsFor } from "../lib/tools/index.ts";
 
 type Env = Record<string, string | undefined>;
 
@@ -48,7 +50,7 @@ export async function compactSessionCommand(idOrPrefix: string, flags: Flags, en
     const messages = current.messages as ModelMessage[];
     let summary: string;
     try {
-      summary = (await generateText({ model, ...buildCompactPrompt(messages), maxRetries: settings.maxRetries })).text;
+      summary = (await generateText({ model, ...buildCompactPrompt(messages, { tools: toolsFor({ notebook: createNotebook() }) }), maxRetries: settings.maxRetries })).text;
     } catch (error) {
       const { describeProviderError } = await import("../lib/agent/provider-error.ts");
       throw new ShiroError("provider", `the summary request failed, so the session was left as it was: ${describeProviderError(error).message}`);

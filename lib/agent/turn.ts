@@ -66,7 +66,7 @@ export async function runTurn(opts: TurnOptions): Promise<TurnResult> {
 
     let outcome;
     for (let attempt = 1; ; attempt++) {
-      const { messages: wire, report } = pruneForWire(closeDanglingToolCalls(opts.history), { thresholdTokens: opts.compactAtTokens });
+      const { messages: wire, report } = pruneForWire(closeDanglingToolCalls(opts.history), { thresholdTokens: opts.compactAtTokens, tools: opts.tools });
       const compacted = compactedReported ? undefined : compactedEvent(report);
       if (compacted) {
         opts.emit(compacted); // once per turn, not per step

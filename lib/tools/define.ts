@@ -59,6 +59,14 @@ export type ToolPreview =
   | { type: "unavailable"; path: string; why: string }
   | { type: "fails"; path: string; why: string };
 
+/** How a call reads in the one-line digest that stands for it once its content is pruned (lib/prune/digest.ts). */
+export type DigestHints<I> = {
+  /** Words after the subject that tell calls apart: `in src`, `from line 200`, `(2 edits)`. Sees the input as the model sent it. */
+  note?: (input: I) => string | undefined;
+  /** What one line of a multi-line result is, e.g. ["match", "matches"]. Default: lines. */
+  unit?: readonly [one: string, many: string];
+};
+
 export type ToolDef<S extends v.GenericSchema = v.GenericSchema> = {
   name: string;
   description: string;
@@ -69,6 +77,7 @@ export type ToolDef<S extends v.GenericSchema = v.GenericSchema> = {
   defaultDecision: DefaultDecision;
   /** The change the call would make, computed without writing. Without one, the prompt shows the subject. */
   preview?: (input: v.InferOutput<S>, ctx: PreviewContext) => ToolPreview;
+  digest?: DigestHints<v.InferOutput<S>>;
   execute: (input: v.InferOutput<S>, ctx: ToolContext) => Promise<ToolResult>;
 };
 
@@ -81,7 +90,7 @@ export function defineTool<S extends v.GenericSchema>(def: ToolDef<S>): ToolDef<
 }
 
 /** The subject of a call as the model sent it (not yet parsed); undefined when the input has none. Never throws. */
-export function subjectOf(tool: AnyTool | undefined, input: unknown): string | undefined {
+export function subjectOf(tool: Pick<AnyTool, "subject"> | undefined, input: unknown): string | undefined {
   if (!tool) return undefined;
   try {
     const subject: unknown = tool.subject.of(input);

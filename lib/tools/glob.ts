@@ -32,6 +32,7 @@ export const globTool = defineTool({
   mutates: false,
   subject: { kind: "pattern", of: (input) => input.pattern },
   defaultDecision: "allow",
+  digest: { note: (input) => (input.path ? `in ${input.path}` : undefined), unit: ["file", "files"] },
   async execute(input, ctx) {
     const base = resolveInWorkspace(ctx, input.path ?? ".", "glob");
     const shownBase = displayPath(ctx, base);

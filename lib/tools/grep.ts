@@ -46,6 +46,10 @@ export function createGrepTool(options: GrepToolOptions) {
     mutates: false,
     subject: { kind: "pattern", of: (input) => input.pattern },
     defaultDecision: "allow",
+    digest: {
+      note: (input) => [input.path && `in ${input.path}`, input.include && `(${input.include})`].filter(Boolean).join(" ") || undefined,
+      unit: ["match", "matches"],
+    },
     async execute(input, ctx) {
       try {
         new RegExp(input.pattern);

@@ -36,6 +36,7 @@ export const listDirTool = defineTool({
   mutates: false,
   subject: { kind: "path", of: (input) => input.path ?? "." },
   defaultDecision: "allow",
+  digest: { unit: ["entry", "entries"] },
   async execute(input, ctx) {
     const dir = resolveInWorkspace(ctx, input.path ?? ".", "list_dir");
     const shown = displayPath(ctx, dir);

@@ -29,6 +29,7 @@ export const multiEditTool = defineTool({
   mutates: true,
   subject: { kind: "path", of: (input) => input.path },
   defaultDecision: "ask",
+  digest: { note: (input) => `(${plural(input.edits.length, "edit")})` },
   preview: (input, ctx) => previewEdits(ctx, input.path, input.edits),
   async execute(input, ctx) {
     const { abs, shown, content } = await loadEditTarget(ctx, "multi_edit", input.path);

@@ -39,6 +39,7 @@ export const readFileTool = defineTool({
   mutates: false,
   subject: { kind: "path", of: (input) => input.path, readsContent: true },
   defaultDecision: "allow",
+  digest: { note: (input) => (input.offset !== undefined ? `from line ${input.offset}` : undefined) },
   async execute(input, ctx) {
     const abs = resolveInWorkspace(ctx, input.path, "read_file");
     const shown = displayPath(ctx, abs);

@@ -62,7 +62,8 @@ export async function runTurn(opts: TurnOptions): Promise<TurnResult> {
       break;
     }
     steps++;
-    const tools = toSdkTools(opts.tools, { root: opts.root, cwd: opts.cwd, signal: opts.signal, emit: opts.emit, approve: opts.approve, redact: opts.redact });
+    let stepOpen = true;
+    const tools = toSdkTools(opts.tools, { root: opts.root, cwd: opts.cwd, signal: opts.signal, emit: opts.emit, approve: opts.approve, redact: opts.redact, stepOpen: () => stepOpen });
 
     let outcome;
     for (let attempt = 1; ; attempt++) {
@@ -98,6 +99,7 @@ export async function runTurn(opts: TurnOptions): Promise<TurnResult> {
       if (!(await sleep(delay, opts.signal))) break;
     }
 
+    stepOpen = false; // a call still running now reports no result (tool-call.ts); the repair closes it
     opts.history.push(...outcome.messages);
     usage.inputTokens += outcome.usage.inputTokens;
     usage.outputTokens += outcome.usage.outputTokens;

@@ -46,6 +46,14 @@ test("a denied call is reported once and the model reads why; the tool does not 
   expect(await Bun.file(ws.path("x")).exists()).toBe(false);
 });
 
+test("a call that ends after its step is over reports no result: the history repair closes it", async () => {
+  const outcome = await runToolCall(bashTool, { command: "echo late" }, "call_5", { ...options(allow), stepOpen: () => false });
+  expect(outcome.output).toBe("Exit code 0\nlate\n");
+  expect(events.map((e) => e.type)).toEqual(["tool-output"]);
+  await expect(runToolCall(readFileTool, { path: "missing.txt" }, "call_6", { ...options(allow), stepOpen: () => false })).rejects.toThrow();
+  expect(events.map((e) => e.type)).toEqual(["tool-output"]);
+});
+
 test("a failure is reported as tool-error and rethrown for the SDK's error result", async () => {
   await expect(runToolCall(readFileTool, { path: "missing.txt" }, "call_3", options(allow))).rejects.toThrow("read_file: missing.txt does not exist");
   expect(events).toEqual([{ type: "tool-error", id: "call_3", tool: "read_file", error: expect.stringContaining("missing.txt does not exist") }]);

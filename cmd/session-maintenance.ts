@@ -3,6 +3,7 @@ import { copyFileSync } from "node:fs";
 import { loadSettings, shiroHome } from "../lib/config/load.ts";
 import type { Flags } from "../lib/config/resolve.ts";
 import { ShiroError } from "../lib/errors.ts";
+import { createNotebook } from "../lib/notebook/notebook.ts";
 import { compactTranscript } from "../lib/prune/compact-summary.ts";
 import { repairHistory } from "../lib/prune/repair.ts";
 import { validateHistory } from "../lib/prune/validate.ts";
@@ -13,6 +14,7 @@ import type { SessionRecord } from "../lib/sessions/schema.ts";
 import { saveSession } from "../lib/sessions/store.ts";
 import { COMMON_FLAGS, parseFlags, type FlagTable } from "./args.ts";
 import { commandHelp } from "./help.ts";
+import { toolsFor } from "../lib/tools/index.ts";
 
 type Env = Record<string, string | undefined>;
 
@@ -56,7 +58,7 @@ export async function compactSessionCommand(idOrPrefix: string, flags: Flags, en
   return withSessionHeld(home, record, async () => {
     const current = findSession(home, record.id); // re-read under the lock: the latest version
     const messages = current.messages as ModelMessage[];
-    const outcome = await compactTranscript(messages, (request) => generate({ model, settings }, request));
+    const outcome = await compactTranscript(messages, (request) => generate({ model, settings }, request), { tools: toolsFor({ notebook: createNotebook() }) });
     if (outcome.type === "failed") throw new ShiroError("provider", `the summary request failed, so the session was left as it was: ${outcome.message}`);
     if (outcome.type === "unusable") throw new ShiroError("provider", "the model's summary was empty or unusable, so the session was left as it was.");
     const replacement = outcome.messages;

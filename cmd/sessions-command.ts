@@ -6,6 +6,9 @@ import { formatSessionTable, sessionJson, sessionRows } from "../lib/sessions/li
 import { exportSession, renderTranscript } from "../lib/sessions/transcript.ts";
 import { COMMON_FLAGS, MODEL_FLAGS, flagsFrom, parseFlags, type FlagTable } from "./args.ts";
 import { commandHelp } from "./help.ts";
+import { subjectsOf } from "../lib/sessions/transcript-items.ts";
+import { createNotebook } from "../lib/notebook/notebook.ts";
+import { toolsFor } from "../lib/tools/index.ts";
 
 const USAGE = "usage: shiro sessions [list] [--json] [--all] | show <id> | rm <id> | export <id> --format md|json | compact <id> | repair <id> [--write]";
 
@@ -51,7 +54,7 @@ export async function runSessionsCommand(argv: string[], env: Record<string, str
       return 0;
     }
     case "show":
-      process.stdout.write(renderTranscript(findSession(home, id())) + "\n");
+      process.stdout.write(renderTranscript(findSession(home, id()), transcriptOptions()) + "\n");
       return 0;
     case "rm":
     case "remove":
@@ -60,7 +63,7 @@ export async function runSessionsCommand(argv: string[], env: Record<string, str
     case "export": {
       const format = args.format ?? "md";
       if (format !== "md" && format !== "json") throw new ShiroError("usage", `--format must be md or json, not "${format}".`);
-      process.stdout.write(exportSession(findSession(home, id()), format));
+      process.stdout.write(exportSession(findSession(home, id()), format, transcriptOptions()));
       return 0;
     }
     case "compact": {
@@ -74,4 +77,9 @@ export async function runSessionsCommand(argv: string[], env: Record<string, str
     default:
       throw new ShiroError("usage", `unknown sessions command "${sub}". ${USAGE}`);
   }
+}
+
+/** Tool calls shown with the subjects the live screen gives them (memory tools, which need a store, by their first argument). */
+function transcriptOptions() {
+  return { subjectOf: subjectsOf(toolsFor({ notebook: createNotebook() })) };
 }

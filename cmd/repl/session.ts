@@ -137,7 +137,7 @@ export async function openReplSession(args: MainArgs, env: Env, startRuntime: Ru
     async compact(signal: AbortSignal): Promise<string> {
       const before = live.history.length;
       if (before === 0) return "Nothing to compact yet.";
-      const outcome = await compactTranscript(live.history, (request) => ask(request, signal));
+      const outcome = await compactTranscript(live.history, (request) => ask(request, signal), { tools: conversation.tools });
       if (outcome.type === "failed") return `The summary request failed, so the transcript was kept as it was: ${outcome.message}`;
       if (outcome.type === "unusable") return "The model's summary was empty or unusable, so the transcript was kept as it was.";
       live.replace(outcome.messages);

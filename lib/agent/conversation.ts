@@ -1,10 +1,10 @@
 import type { LiveSession } from "../sessions/live-session.ts";
 import type { EventSink, Usage } from "../events.ts";
 import type { AnyTool } from "../tools/define.ts";
-import { coreTools } from "../tools/index.ts";
+import { toolsFor } from "../tools/index.ts";
+import type { MemoryStore } from "../memory/store.ts";
 import { createNotebook, type Notebook } from "../notebook/notebook.ts";
 import { renderTodos } from "../notebook/render.ts";
-import { createTodoWriteTool } from "../notebook/todo-write-tool.ts";
 import type { Todo } from "../notebook/schema.ts";
 import { buildInstructions } from "./instructions.ts";
 import { keyRedactor, redactEvent } from "./redact-key.ts";
@@ -20,8 +20,8 @@ export type ConversationOptions = {
   /** Owns the history and the usage totals; every step goes through it (autosave, cost). */
   session: ConversationSession;
   todos?: readonly Todo[];
-  /** Extra tools bound to this session (memory). */
-  extraTools?: readonly AnyTool[];
+  /** The project's memory store, whose tools the session gets (none with --no-memory). */
+  memory?: MemoryStore;
   /** The project-memory block, rendered once at the start of the session. */
   memoryBlock?: string;
 };
@@ -49,7 +49,7 @@ export function createConversation(opts: ConversationOptions): Conversation {
   const { session } = opts;
   let runtime = opts.runtime;
   const notebook = createNotebook(opts.todos);
-  const tools: AnyTool[] = [...coreTools, createTodoWriteTool(notebook), ...(opts.extraTools ?? [])];
+  const tools: AnyTool[] = toolsFor({ notebook, memory: opts.memory });
 
   const conversation: Conversation = {
     get history() {

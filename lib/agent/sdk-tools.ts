@@ -1,14 +1,7 @@
 import { jsonSchema, type ToolSet } from "ai";
 import { toJsonSchema } from "@valibot/to-json-schema";
-import type { EventSink } from "../events.ts";
-import { runTool, type AnyTool } from "../tools/define.ts";
-import type { Approver } from "../approval.ts";
-
-/** Per-step bookkeeping the stream reader needs from the tools' execute functions. */
-export type CallLedger = {
-  summaries: Map<string, string>;
-  denied: Set<string>;
-};
+import type { AnyTool } from "../tools/define.ts";
+import { runToolCall, type ToolCallOptions } from "./tool-call.ts";
 
 const schemaCache = new WeakMap<AnyTool, ReturnType<typeof jsonSchema>>();
 
@@ -22,58 +15,14 @@ function inputSchemaFor(tool: AnyTool) {
   return schema;
 }
 
-/** The subject of a call for the screen and permissions; never throws on bad input. */
-export function subjectOf(tool: AnyTool | undefined, input: unknown): string | undefined {
-  if (!tool) return undefined;
-  try {
-    const subject = tool.subject(input as never);
-    return typeof subject === "string" ? subject : undefined;
-  } catch {
-    return undefined;
-  }
-}
-
-/**
- * Adapts shiro's tools to the SDK's ToolSet. Each call is approved, run through runTool (parse,
- * execute, truncate) and reported; a denial becomes a readable result, a failure a thrown
- * ToolError that the SDK turns into an error result for the model.
- */
-export function toSdkTools(
-  tools: readonly AnyTool[],
-  opts: {
-    root: string;
-    cwd: string;
-    signal: AbortSignal;
-    emit: EventSink;
-    approve: Approver;
-    ledger: CallLedger;
-    /** Applied to everything a tool prints or returns (the API key must not reach the model or a file). */
-    redact?: (text: string) => string;
-  },
-): ToolSet {
+/** shiro's tools as the SDK's ToolSet: each execute is one runToolCall (tool-call.ts), which reports the call. */
+export function toSdkTools(tools: readonly AnyTool[], opts: ToolCallOptions): ToolSet {
   const set: ToolSet = {};
-  const redact = opts.redact ?? ((text: string) => text);
   for (const def of tools) {
     set[def.name] = {
       description: def.description,
       inputSchema: inputSchemaFor(def),
-      execute: async (input: unknown, { toolCallId }: { toolCallId: string }) => {
-        const subject = subjectOf(def, input) ?? "";
-        const decision = await opts.approve({ tool: def, input, subject, id: toolCallId });
-        if (!decision.allow) {
-          opts.ledger.denied.add(toolCallId);
-          opts.emit({ type: "tool-denied", id: toolCallId, tool: def.name, subject: subject || undefined, reason: decision.reason });
-          return `Not run: ${decision.reason}`;
-        }
-        const result = await runTool(def, input, {
-          root: opts.root,
-          cwd: opts.cwd,
-          signal: decision.signal ? AbortSignal.any([opts.signal, decision.signal]) : opts.signal,
-          onOutput: (stream, chunk) => opts.emit({ type: "tool-output", id: toolCallId, tool: def.name, stream, chunk: redact(chunk) }),
-        });
-        opts.ledger.summaries.set(toolCallId, result.summary);
-        return redact(result.output);
-      },
+      execute: async (input: unknown, { toolCallId }: { toolCallId: string }) => (await runToolCall(def, input, toolCallId, opts)).output,
     } as ToolSet[string];
   }
   return set;

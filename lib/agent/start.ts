@@ -1,4 +1,4 @@
-import { createMemoryTools, openMemoryStore, renderMemoryBlock, type MemoryStore } from "../memory/index.ts";
+import { openMemoryStore, renderMemoryBlock, type MemoryStore } from "../memory/index.ts";
 import { restoreTodos } from "../notebook/restore.ts";
 import { continueSession, findSession } from "../sessions/find.ts";
 import { openLiveSession, type LiveSession } from "../sessions/live-session.ts";
@@ -66,7 +66,7 @@ export async function startConversation(opts: StartOptions): Promise<Started> {
     runtime,
     session: live,
     todos: restored.todos,
-    extraTools: memory ? createMemoryTools(memory) : [],
+    memory,
     memoryBlock,
   });
   conversation.notebook.onChange(() => live.touch());

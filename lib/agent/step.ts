@@ -1,7 +1,6 @@
 import { streamText, type LanguageModel, type ModelMessage, type ToolSet, type AssistantModelMessage } from "ai";
 import type { EventSink, Usage } from "../events.ts";
-import type { AnyTool } from "../tools/define.ts";
-import { subjectOf, type CallLedger } from "./sdk-tools.ts";
+import { subjectOf, type AnyTool } from "../tools/define.ts";
 import { IncompleteStreamError } from "./provider-error.ts";
 import { MAX_SESSION_NESTING, nestedDeeperThan } from "../sessions/nesting.ts";
 
@@ -27,7 +26,6 @@ export type StepInput = {
   messages: ModelMessage[];
   tools: ToolSet;
   toolDefs: readonly AnyTool[];
-  ledger: CallLedger;
   signal: AbortSignal;
   emit: EventSink;
 };
@@ -35,7 +33,9 @@ export type StepInput = {
 /**
  * One request to the model and the tool calls it makes. Never throws: provider failures come
  * back in `error`, and an aborted step still returns what was said so far, so the history
- * stays complete (dangling calls are closed by the repair before the next request).
+ * stays complete (dangling calls are closed by the repair before the next request). The stream
+ * gives `tool-start` and `tool-call`; a call that reaches a tool reports the rest itself
+ * (tool-call.ts), and one the SDK could not hand to a tool gets its `tool-error` here.
  */
 export async function runStep(input: StepInput): Promise<StepOutcome> {
   const { emit } = input;
@@ -45,6 +45,8 @@ export async function runStep(input: StepInput): Promise<StepOutcome> {
   let partialText = "";
   const calls: { toolCallId: string; toolName: string; input: unknown }[] = [];
   const results: { toolCallId: string; toolName: string; output: string; error: boolean }[] = [];
+  // Calls the SDK could not hand to a tool (unknown name, unreadable arguments).
+  const unrunnable = new Set<string>();
 
   const result = streamText({
     model: input.model,
@@ -78,18 +80,17 @@ export async function runStep(input: StepInput): Promise<StepOutcome> {
           outcome.sawOutput = true;
           calls.push({ toolCallId: part.toolCallId, toolName: part.toolName, input: part.input });
           emit({ type: "tool-call", id: part.toolCallId, tool: part.toolName, input: part.input, subject: subjectOf(byName.get(part.toolName), part.input) });
+          if (part.invalid) unrunnable.add(part.toolCallId); // no tool runs it, so its error is reported here
           break;
         case "tool-result": {
           const output = typeof part.output === "string" ? part.output : JSON.stringify(part.output);
           results.push({ toolCallId: part.toolCallId, toolName: part.toolName, output, error: false });
-          if (input.ledger.denied.has(part.toolCallId)) break; // already reported as tool-denied
-          emit({ type: "tool-result", id: part.toolCallId, tool: part.toolName, summary: input.ledger.summaries.get(part.toolCallId) ?? "", output });
           break;
         }
         case "tool-error": {
           const message = errorText(part.error);
           results.push({ toolCallId: part.toolCallId, toolName: part.toolName, output: message, error: true });
-          emit({ type: "tool-error", id: part.toolCallId, tool: part.toolName, error: message });
+          if (unrunnable.has(part.toolCallId)) emit({ type: "tool-error", id: part.toolCallId, tool: part.toolName, error: message });
           break;
         }
         case "finish-step":

@@ -7,7 +7,7 @@ import { isMissingItemError, MISSING_ITEM_NOTICE } from "../prune/missing-item-e
 import { describeProviderError, retryDelayMs } from "./provider-error.ts";
 import { runStep } from "./step.ts";
 import type { Approver } from "../approval.ts";
-import { toSdkTools, type CallLedger } from "./sdk-tools.ts";
+import { toSdkTools } from "./sdk-tools.ts";
 
 /**
  * The owner of the history a turn works on (the session). The turn never changes an array it was
@@ -80,12 +80,12 @@ export async function runTurn(opts: TurnOptions): Promise<TurnResult> {
       break;
     }
     steps++;
-    const ledger: CallLedger = { summaries: new Map(), denied: new Set() };
-    const tools = toSdkTools(opts.tools, { root: opts.root, cwd: opts.cwd, signal: opts.signal, emit: opts.emit, approve: opts.approve, ledger, redact: opts.redact });
+    let stepOpen = true;
+    const tools = toSdkTools(opts.tools, { root: opts.root, cwd: opts.cwd, signal: opts.signal, emit: opts.emit, approve: opts.approve, redact: opts.redact, stepOpen: () => stepOpen });
 
     let outcome;
     for (let attempt = 1; ; attempt++) {
-      const { messages: wire, report } = pruneForWire(closeDanglingToolCalls(session.history), { pruneAtTokens: opts.pruneAtTokens });
+      const { messages: wire, report } = pruneForWire(closeDanglingToolCalls(session.history), { pruneAtTokens: opts.pruneAtTokens, tools: opts.tools });
       const compacted = compactedReported ? undefined : compactedEvent(report);
       if (compacted) {
         opts.emit(compacted); // once per turn, not per step
@@ -97,7 +97,6 @@ export async function runTurn(opts: TurnOptions): Promise<TurnResult> {
         messages: wire,
         tools,
         toolDefs: opts.tools,
-        ledger,
         signal: opts.signal,
         emit: opts.emit,
       });
@@ -118,6 +117,7 @@ export async function runTurn(opts: TurnOptions): Promise<TurnResult> {
       if (!(await sleep(delay, opts.signal))) break;
     }
 
+    stepOpen = false; // a call still running now reports no result (tool-call.ts); the repair closes it
     usage.inputTokens += outcome.usage.inputTokens;
     usage.outputTokens += outcome.usage.outputTokens;
     if (outcome.usage.cachedInputTokens) usage.cachedInputTokens = (usage.cachedInputTokens ?? 0) + outcome.usage.cachedInputTokens;

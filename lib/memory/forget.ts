@@ -51,7 +51,8 @@ export function createForgetTool(store: MemoryStore) {
       "The result lists what was removed.",
     schema,
     mutates: false, // writes only shiro's own store, never the user's files
-    subject: (input) => input.text,
+    subject: { kind: "text", of: (input) => input.text },
+    defaultDecision: "allow",
     async execute(input) {
       const result = await forgetNotes(store, input.text);
       if (!result.ok) throw new ToolError(`forget: ${result.message}`);

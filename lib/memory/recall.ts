@@ -93,7 +93,8 @@ export function createRecallTool(store: MemoryStore) {
       "verbatim when memory is compacted.",
     schema,
     mutates: false, // writes only hit counts in shiro's own store
-    subject: (input) => input.query,
+    subject: { kind: "text", of: (input) => input.query },
+    defaultDecision: "allow",
     async execute(input) {
       const result = await recallNotes(store, input.query);
       if (!result.ok) throw new ToolError(`recall: ${result.message}`);

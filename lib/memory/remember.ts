@@ -87,7 +87,9 @@ export function createRememberTool(store: MemoryStore) {
     ].join("\n"),
     schema,
     mutates: false, // writes only shiro's own store, never the user's files
-    subject: (input) => input.text,
+    subject: { kind: "text", of: (input) => input.text },
+    defaultDecision: "allow",
+    digest: { note: (input) => `(${input.kind})` },
     async execute(input) {
       const result = await rememberNote(store, input);
       if (!result.ok) throw new ToolError(`remember: ${result.message}`);

@@ -10,5 +10,5 @@ import type { MemoryStore } from "./store.ts";
  * ToolError, so the model gets a tool error result naming the problem and the store is unchanged.
  */
 export function createMemoryTools(store: MemoryStore): AnyTool[] {
-  return [createRememberTool(store), createRecallTool(store), createForgetTool(store)] as AnyTool[];
+  return [createRememberTool(store), createRecallTool(store), createForgetTool(store)];
 }

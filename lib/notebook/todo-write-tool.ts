@@ -31,15 +31,15 @@ const DESCRIPTION = [
  * `todo_write`, bound to one session's notebook. Invalid input never reaches execute (runTool
  * rejects it with the failing path, e.g. "todos.2.status: must be one of …"), so a bad call
  * leaves the previous list in place. Not a mutating tool: it changes no file and needs no approval.
- * Returned as AnyTool, ready for the loop's tool list (the same widening lib/tools/index.ts does).
  */
 export function createTodoWriteTool(notebook: Notebook): AnyTool {
-  const tool = defineTool({
+  return defineTool({
     name: "todo_write",
     description: DESCRIPTION,
     schema,
     mutates: false,
-    subject: (input) => `${input.todos.length} ${input.todos.length === 1 ? "task" : "tasks"}`,
+    subject: { kind: "text", of: (input) => `${input.todos.length} ${input.todos.length === 1 ? "task" : "tasks"}` },
+    defaultDecision: "allow",
     async execute(input) {
       notebook.replace(input.todos);
       const todos = notebook.todos();
@@ -54,5 +54,4 @@ export function createTodoWriteTool(notebook: Notebook): AnyTool {
       return { output, summary };
     },
   });
-  return tool as unknown as AnyTool;
 }

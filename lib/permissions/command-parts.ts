@@ -35,6 +35,25 @@ export function commandParts(command: string, depth = 0): CommandPart[] {
   return parts;
 }
 
+/**
+ * Every word a bash line hands to a program, quotes removed, with redirection targets and heredoc
+ * bodies, through the same nesting as commandParts (`cd` included). Text nested too deeply to read
+ * comes back whole. Pure.
+ */
+export function commandWords(command: string, depth = 0): string[] {
+  if (depth > MAX_NESTING) return [command];
+  const parsed = parseShell(command);
+  const words: string[] = [];
+  for (const simple of parsed.commands) {
+    for (const word of simple.words) words.push(word.text);
+    for (const redirect of simple.redirects) if (redirect.target) words.push(redirect.target.text);
+    words.push(...simple.heredocs);
+    for (const script of scriptsRunBy(simple)) words.push(...commandWords(script, depth + 1));
+  }
+  for (const inner of parsed.substitutions) words.push(...commandWords(inner, depth + 1));
+  return words;
+}
+
 function writesFile(command: ShellCommand): boolean {
   return command.redirects.some((redirect) => {
     if (!redirect.op.includes(">")) return false;

@@ -1,6 +1,6 @@
 import { posix } from "node:path";
 import { commandParts } from "./command-parts.ts";
-import { defaultDecision, isProtectedSecret } from "./defaults.ts";
+import { defaultDecision, isProtectedSecret, type GatedTool } from "./defaults.ts";
 import { lastMatchingRule, type PermissionRule } from "./rules.ts";
 import type { Decision } from "../config/permission-schema.ts";
 
@@ -13,28 +13,20 @@ export type Verdict = {
   matched: string;
 };
 
-/** Tools whose subject is a file path; their paths are matched relative to the workspace root. */
-const PATH_TOOLS = new Set(["read_file", "write_file", "edit_file", "multi_edit", "list_dir"]);
-
 const STRICTNESS: Record<Decision, number> = { allow: 0, ask: 1, deny: 2 };
 
 /**
  * What the config rules (last match wins) or, failing them, the tool's default say about a call.
- * A secrets file for read_file is denied before any rule is read. For bash each simple command
- * in the line (nested ones included, `cd` left out) is judged on its own, the whole line too when
- * a rule matches it, and the strictest answer wins: `"git status*": "allow"` does not let
- * `git status; rm -rf src` through, and `"npm publish*": "deny"` also stops `cd pkg && npm publish`.
- * Pure.
+ * A secrets file is denied before any rule is read (defaults.ts). A path subject is matched
+ * relative to the workspace root. For a command each simple command in the line (nested ones
+ * included, `cd` left out) is judged on its own, the whole line too when a rule matches it, and
+ * the strictest answer wins: `"git status*": "allow"` does not let `git status; rm -rf src`
+ * through, and `"npm publish*": "deny"` also stops `cd pkg && npm publish`. Pure.
  */
-export function decideCall(
-  rules: readonly PermissionRule[],
-  tool: { name: string; mutates: boolean },
-  subject: string,
-  where: { root: string; cwd: string },
-): Verdict {
-  if (isProtectedSecret(tool.name, subject)) return { decision: "deny", matched: subject };
-  if (tool.name !== "bash") {
-    const matched = PATH_TOOLS.has(tool.name) ? workspacePath(subject, where) : subject;
+export function decideCall(rules: readonly PermissionRule[], tool: GatedTool, subject: string, where: { root: string; cwd: string }): Verdict {
+  if (isProtectedSecret(tool, subject)) return { decision: "deny", matched: subject };
+  if (tool.subject.kind !== "command") {
+    const matched = tool.subject.kind === "path" ? workspacePath(subject, where) : subject;
     const rule = lastMatchingRule(rules, tool.name, matched);
     return { decision: rule?.decision ?? defaultDecision(tool, matched), rule, matched };
   }

@@ -51,7 +51,7 @@ export type PermissionPolicy = {
 
 /**
  * The decision engine every tool call goes through, in this order:
- * 1. the guard (bash only; every mode, --yolo included),
+ * 1. the guard (command subjects, i.e. bash; every mode, --yolo included),
  * 2. deny rules and deny defaults (nothing overrides them),
  * 3. the repeat guard (the third identical call in a turn asks; headless: denied),
  * 4. allow, or ask: granted by an earlier "always", by --yolo, by the user, or denied headless.
@@ -75,7 +75,7 @@ export function createPermissionPolicy(opts: PermissionPolicyOptions): Permissio
   };
 
   const approve: Approver = async ({ tool, input, subject, id }) => {
-    if (tool.name === "bash" && subject) {
+    if (tool.subject.kind === "command" && subject) {
       const refusal = guardCommand(subject, { root: where.root, cwd: where.cwd, home: opts.home, allow: guardAllow });
       if (refusal) return deny(guardReason(refusal));
     }
@@ -83,8 +83,8 @@ export function createPermissionPolicy(opts: PermissionPolicyOptions): Permissio
     const verdict = decideCall(rules, tool, subject, where);
     if (verdict.decision === "deny") return deny(denyReason(tool.name, subject, verdict));
 
-    const needsApproval = verdict.decision === "ask" && !grants.covers(tool.name, subject) && !opts.yolo;
-    const always = () => grantFor(tool.name, subject);
+    const needsApproval = verdict.decision === "ask" && !grants.covers(tool, subject) && !opts.yolo;
+    const always = () => grantFor(tool, subject);
     const count = repeats.record(tool, input);
     if (count >= REPEAT_LIMIT) {
       if (!ask) return deny(repeatReason(tool.name, count, false));

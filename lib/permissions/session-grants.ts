@@ -1,8 +1,12 @@
+import type { SubjectKind } from "../tools/define.ts";
 import { commandParts } from "./command-parts.ts";
 import { matchPattern } from "./match-pattern.ts";
 
-/** An "always" answer: the whole tool, or for bash the commands starting with one program (`git *`). */
+/** An "always" answer: the whole tool, or for a command tool (bash) the commands starting with one program (`git *`). */
 export type Grant = { tool: string; pattern?: string };
+
+/** The tool a grant is asked about: its name, and whether its subject is a command line. */
+type GrantedTool = { name: string; subject: { kind: SubjectKind } };
 
 /**
  * "Always" answers for one session. Held in memory only and never written anywhere, so they end
@@ -11,7 +15,7 @@ export type Grant = { tool: string; pattern?: string };
  */
 export type SessionGrants = {
   add(grant: Grant): void;
-  covers(tool: string, subject: string): boolean;
+  covers(tool: GrantedTool, subject: string): boolean;
   list(): readonly Grant[];
 };
 
@@ -22,9 +26,9 @@ export function createSessionGrants(): SessionGrants {
       if (!grants.some((g) => g.tool === grant.tool && g.pattern === grant.pattern)) grants.push({ ...grant });
     },
     covers(tool, subject) {
-      const mine = grants.filter((grant) => grant.tool === tool);
+      const mine = grants.filter((grant) => grant.tool === tool.name);
       if (mine.some((grant) => grant.pattern === undefined)) return true;
-      if (tool !== "bash" || mine.length === 0) return false;
+      if (tool.subject.kind !== "command" || mine.length === 0) return false;
       // Every command in the line must be covered, and none may write files by redirection.
       const parts = commandParts(subject);
       return (
@@ -41,11 +45,11 @@ export function createSessionGrants(): SessionGrants {
   };
 }
 
-/** What "always" grants for this call: bash → the first program of the command (`git *`); any other tool → all of it. */
-export function grantFor(tool: string, subject: string): Grant {
-  if (tool !== "bash") return { tool };
+/** What "always" grants for this call: a command → its first program (`git *`); any other subject → the whole tool. */
+export function grantFor(tool: GrantedTool, subject: string): Grant {
+  if (tool.subject.kind !== "command") return { tool: tool.name };
   const program = commandParts(subject)[0]?.program;
-  return program ? { tool, pattern: `${program} *` } : { tool, pattern: subject.trim() };
+  return program ? { tool: tool.name, pattern: `${program} *` } : { tool: tool.name, pattern: subject.trim() };
 }
 
 /** A grant in words, for the question and the screen: "bash commands starting with git". */

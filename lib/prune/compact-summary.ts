@@ -1,5 +1,5 @@
 import type { ModelMessage } from "ai";
-import { digestToolCall } from "./digest.ts";
+import { digestToolCall, toolsByName, type DigestedTool } from "./digest.ts";
 import { partsOf, type AnyPart } from "./item-ids.ts";
 
 /** The summary's sections, in order; `/compact` asks for them as `## ` headings. */
@@ -16,6 +16,8 @@ export type CompactPromptOptions = {
   maxTranscriptChars?: number;
   /** How much of each tool result is quoted under its digest line. */
   toolExcerptChars?: number;
+  /** The session's tools, whose definitions say how a call reads in its digest line. */
+  tools?: readonly DigestedTool[];
 };
 
 const DEFAULT_MAX_TRANSCRIPT_CHARS = 240_000;
@@ -49,6 +51,7 @@ export function buildCompactPrompt(messages: readonly ModelMessage[], options: C
 export function transcriptForSummary(messages: readonly ModelMessage[], options: CompactPromptOptions = {}): string {
   const max = options.maxTranscriptChars ?? DEFAULT_MAX_TRANSCRIPT_CHARS;
   const excerpt = options.toolExcerptChars ?? DEFAULT_TOOL_EXCERPT_CHARS;
+  const toolNamed = toolsByName(options.tools);
   const results = new Map<string, AnyPart>();
   for (const m of messages) for (const p of partsOf(m)) if (p.type === "tool-result") results.set(p.toolCallId as string, p);
 
@@ -64,7 +67,8 @@ export function transcriptForSummary(messages: readonly ModelMessage[], options:
       if (p.type === "text" && typeof p.text === "string" && p.text.trim()) lines.push(p.text.trim());
       else if (p.type === "tool-call") {
         const result = results.get(p.toolCallId as string);
-        lines.push(`> ${digestToolCall({ toolName: p.toolName as string, input: p.input }, result ? { output: result.output as never } : undefined)}`);
+        const call = { toolName: p.toolName as string, input: p.input };
+        lines.push(`> ${digestToolCall(call, result ? { output: result.output as never } : undefined, toolNamed(call.toolName))}`);
         const body = result ? resultText(result.output) : "";
         if (body && excerpt > 0) lines.push(indent(body.length > excerpt ? body.slice(0, excerpt) + " …" : body));
       } else if (p.type === "file" || p.type === "image") lines.push(`[${p.type}${typeof p.filename === "string" ? " " + p.filename : ""}]`);
@@ -139,10 +143,14 @@ export type CompactOutcome = { type: "compacted"; messages: ModelMessage[] } | {
  * messages that replace the transcript. A failed request (`ask` throws) or an unusable summary
  * leaves the transcript to the caller untouched. Never throws.
  */
-export async function compactTranscript(messages: readonly ModelMessage[], ask: (request: { instructions: string; messages: ModelMessage[] }) => Promise<string>): Promise<CompactOutcome> {
+export async function compactTranscript(
+  messages: readonly ModelMessage[],
+  ask: (request: { instructions: string; messages: ModelMessage[] }) => Promise<string>,
+  options: CompactPromptOptions = {},
+): Promise<CompactOutcome> {
   let summary: string;
   try {
-    summary = await ask(buildCompactPrompt(messages));
+    summary = await ask(buildCompactPrompt(messages, options));
   } catch (error) {
     return { type: "failed", message: error instanceof Error ? error.message : String(error) };
   }

@@ -4,13 +4,11 @@ import type { ToolDigest } from "./digest.ts";
 const MAX_TOOLS = 10;
 /** Paths named per file-changing tool. */
 const MAX_PATHS = 5;
-/** Tools whose subjects are worth listing: the files a session changed. */
-const CHANGES_FILES = /edit|write|patch|create|delete|move|rename/i;
 
 /**
  * One line standing for many digest lines, once the digest itself would crowd the request: how
- * many calls, per tool how many and how many failed, and for file-changing tools the paths they
- * touched (most touched first). E.g. `2,900 earlier calls, condensed: read_file ×1,200,
+ * many calls, per tool how many and how many failed, and for file-changing tools (a mutating tool
+ * with a path subject, see digest.ts) the paths they touched (most touched first). E.g. `2,900 earlier calls, condensed: read_file ×1,200,
  * bash ×900 (120 failed), edit_file ×300 on 14 paths (src/a.ts, lib/db.ts, …)`. Deterministic
  * and bounded whatever the number of calls.
  */
@@ -21,10 +19,7 @@ export function rollUpDigests(digests: readonly ToolDigest[]): string {
     if (!entry) byTool.set(d.tool, (entry = { count: 0, failed: 0, paths: new Map() }));
     entry.count++;
     if (d.failed) entry.failed++;
-    if (d.subject && CHANGES_FILES.test(d.tool)) {
-      const path = d.subject.replace(/ \(.*\)$| from line \d+$/, "");
-      entry.paths.set(path, (entry.paths.get(path) ?? 0) + 1);
-    }
+    if (d.changed) entry.paths.set(d.changed, (entry.paths.get(d.changed) ?? 0) + 1);
   }
   const tools = [...byTool.entries()].sort((a, b) => b[1].count - a[1].count); // stable: ties keep first appearance
   const parts = tools.slice(0, MAX_TOOLS).map(([tool, e]) => {

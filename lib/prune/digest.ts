@@ -1,29 +1,53 @@
 import type { ToolResultPart } from "ai";
+import { BASH_EXITED, BASH_INTERRUPTED, BASH_KILLED, BASH_TIMED_OUT } from "../tools/bash.ts";
+import { NOT_RUN_PREFIX, subjectOf, type AnyTool } from "../tools/define.ts";
 import { INTERRUPTED_RESULT } from "./repair.ts";
 
 type ToolResultOutput = ToolResultPart["output"];
 
-/** One pruned call, described: the pieces of its digest line, and whether it failed. */
-export type ToolDigest = { tool: string; subject: string; outcome: string; failed: boolean; line: string };
+/** What the digest reads off a tool's definition (lib/tools/define.ts). */
+export type DigestedTool = Pick<AnyTool, "name" | "mutates" | "subject" | "digest">;
+
+/**
+ * One pruned call, described: the pieces of its digest line, whether it failed, and the file it
+ * changed (a mutating tool with a path subject) for the roll-up.
+ */
+export type ToolDigest = { tool: string; subject: string; outcome: string; failed: boolean; line: string; changed?: string };
 
 /**
  * The deterministic one-line digest of a tool call whose content pruning removed, e.g.
  * `bash "bun test" → exit 1, 3 failures` or `edit_file src/a.ts → Edited src/a.ts: replaced 1
  * occurrence (+3 -1 lines).` It tells the model which tool ran, on what, and how it ended, so a
- * decision made forty messages back is not contradicted with confidence. Heuristic by design
- * (exit codes, error lines, test counts, line counts), bounded in length, and a pure function of
- * the call and its result, so the pruned prefix of the request is identical from step to step.
+ * decision made forty messages back is not contradicted with confidence. The subject and its note
+ * come from the tool's definition (`tool`; a tool not given, such as one an old session used, is
+ * described by its first string argument); the outcome is read from the result (exit codes, error
+ * lines, test counts, line counts). Bounded in length, and a pure function of the call, its
+ * result and the tool, so the pruned prefix of the request is identical from step to step.
  */
-export function digestToolCall(call: { toolName: string; input: unknown }, result?: { output: ToolResultOutput }): string {
-  return digestOf(call, result).line;
+export function digestToolCall(call: { toolName: string; input: unknown }, result?: { output: ToolResultOutput }, tool?: DigestedTool): string {
+  return digestOf(call, result, tool).line;
 }
 
 /** The digest line and its pieces (for the roll-up of the oldest lines, see digest-rollup.ts). */
-export function digestOf(call: { toolName: string; input: unknown }, result?: { output: ToolResultOutput }): ToolDigest {
-  const subject = describeToolInput(call.toolName, call.input);
-  const outcome = describeToolOutcome(call.toolName, result?.output);
+export function digestOf(call: { toolName: string; input: unknown }, result?: { output: ToolResultOutput }, tool?: DigestedTool): ToolDigest {
+  const subject = describeToolInput(call.input, tool);
+  const outcome = describeToolOutcome(result?.output, tool);
   const failed = /^(error|denied|not run|no result|interrupted|timed out|killed)\b|^exit (?!0\b)/.test(outcome);
-  return { tool: call.toolName, subject, outcome, failed, line: `${call.toolName}${subject ? " " + subject : ""} → ${outcome}` };
+  const changed = tool?.mutates && tool.subject.kind === "path" ? pathOf(call.input, tool) : undefined;
+  return {
+    tool: call.toolName,
+    subject,
+    outcome,
+    failed,
+    line: `${call.toolName}${subject ? " " + subject : ""} → ${outcome}`,
+    ...(changed ? { changed } : {}),
+  };
+}
+
+/** A lookup by name for the tools a digest may meet. */
+export function toolsByName(tools: readonly DigestedTool[] | undefined): (name: string) => DigestedTool | undefined {
+  const byName = new Map((tools ?? []).map((tool) => [tool.name, tool]));
+  return (name) => byName.get(name);
 }
 
 /** Heads the text block that replaces pruned tool calls, so the model reads the lines as a record. */
@@ -32,30 +56,41 @@ export const DIGEST_HEADER = "[tool calls pruned from context, outputs not shown
 const SUBJECT_MAX = 80;
 const OUTCOME_MAX = 100;
 
-/** What the call was about: the command, path or pattern, quoted when it is free text. */
-export function describeToolInput(toolName: string, input: unknown): string {
-  if (!input || typeof input !== "object") return typeof input === "string" ? quote(input) : "";
-  const o = input as Record<string, unknown>;
-  const str = (key: string) => (typeof o[key] === "string" && (o[key] as string).length > 0 ? (o[key] as string) : undefined);
-  const path = str("path") ?? str("file_path") ?? str("filePath");
-  if (str("command")) return quote(str("command")!);
-  if (str("pattern")) return quote(str("pattern")!) + (path ? ` in ${clip(path)}` : "") + (str("include") ? ` (${clip(str("include")!, 30)})` : "");
-  if (path) {
-    const extra =
-      Array.isArray(o.edits) ? ` (${plural(o.edits.length, "edit")})`
-      : typeof o.offset === "number" ? ` from line ${o.offset}`
-      : "";
-    return clip(path) + extra;
+/** What the call was about: the path as it is, a command, pattern or text quoted, and the tool's note. */
+export function describeToolInput(input: unknown, tool?: DigestedTool): string {
+  if (typeof input === "string") return quote(input); // arguments replaced by a note (step.ts)
+  if (!tool) {
+    const first = firstString(input);
+    return first ? quote(first) : "";
   }
-  if (Array.isArray(o.todos)) return plural(o.todos.length, "task");
-  if (str("text")) return (str("kind") ? `(${clip(str("kind")!, 20)}) ` : "") + quote(str("text")!);
-  for (const key of ["query", "terms", "url", "name", "id"]) if (str(key)) return quote(str(key)!);
-  if (Array.isArray(o.terms)) return quote(o.terms.join(" "));
-  return "";
+  const subject = subjectOf(tool, input);
+  if (!subject) return "";
+  const note = safely(() => tool.digest?.note?.(input));
+  return (tool.subject.kind === "path" ? clip(subject) : quote(subject)) + (note ? ` ${clip(note)}` : "");
+}
+
+/** The first non-empty string among an object's values: a reading of a call whose tool is not known. */
+function firstString(input: unknown): string | undefined {
+  if (!input || typeof input !== "object" || Array.isArray(input)) return undefined;
+  return Object.values(input).find((value): value is string => typeof value === "string" && value.length > 0);
+}
+
+function pathOf(input: unknown, tool: DigestedTool): string | undefined {
+  const path = subjectOf(tool, input);
+  return path ? clip(path) : undefined;
+}
+
+function safely(note: () => string | undefined): string | undefined {
+  try {
+    const text: unknown = note();
+    return typeof text === "string" ? text : undefined;
+  } catch {
+    return undefined;
+  }
 }
 
 /** How the call ended, from its result, in a few words. */
-export function describeToolOutcome(toolName: string, output: ToolResultOutput | undefined): string {
+export function describeToolOutcome(output: ToolResultOutput | undefined, tool?: DigestedTool): string {
   if (!output) return "no result";
   switch (output.type) {
     case "execution-denied":
@@ -68,25 +103,18 @@ export function describeToolOutcome(toolName: string, output: ToolResultOutput |
     }
     case "text":
     case "json":
-      return describeText(toolName, textOf(output.value));
+      return describeText(textOf(output.value), tool);
     case "content":
-      return describeText(toolName, output.value.map((p) => (p.type === "text" ? p.text : `[${p.type}]`)).join("\n"));
+      return describeText(output.value.map((p) => (p.type === "text" ? p.text : `[${p.type}]`)).join("\n"), tool);
     default:
       return "done";
   }
 }
 
-/** Nouns for a multi-line result, by tool; anything else counts lines. */
-const LINE_NOUN: Record<string, [string, string]> = {
-  grep: ["match", "matches"],
-  glob: ["file", "files"],
-  list_dir: ["entry", "entries"],
-};
-
-function describeText(toolName: string, text: string): string {
+function describeText(text: string, tool: DigestedTool | undefined): string {
   const trimmed = text.trim();
   if (!trimmed || trimmed === "(no output)") return "no output";
-  if (trimmed.startsWith("Not run: ")) return `not run: ${clip(trimmed.slice(9), 60)}`;
+  if (trimmed.startsWith(NOT_RUN_PREFIX)) return `not run: ${clip(trimmed.slice(NOT_RUN_PREFIX.length), 60)}`;
   const head = firstLine(trimmed);
   const shell = shellEnd(head);
   if (shell) {
@@ -96,20 +124,21 @@ function describeText(toolName: string, text: string): string {
   const lines = contentLines(trimmed);
   // A one-line status ("Edited a.ts: …", "No matches for …") says it best; file content is counted.
   if (lines.length <= 1 && head.length <= OUTCOME_MAX && !/^\s*\d+\t/.test(head)) return clip(head, OUTCOME_MAX);
-  const [one, many] = LINE_NOUN[toolName] ?? ["line", "lines"];
+  const [one, many] = tool?.digest?.unit ?? ["line", "lines"];
   const truncated = /\[(output truncated|Stopped at)/.test(trimmed) ? " (truncated)" : "";
   return plural(lines.length, one, many) + truncated;
 }
 
-/** The first line of shiro's bash result: exit code, timeout, signal or interruption. */
+/** The first line of a bash result (lib/tools/bash.ts): exit code, timeout, signal or interruption. */
 function shellEnd(head: string): string | undefined {
-  let m = /^Exit code (-?\d+|null)/.exec(head);
-  if (m) return `exit ${m[1]}`;
-  m = /^Command timed out after ([\d.]+\s*m?s)/.exec(head);
-  if (m) return `timed out after ${m[1]}`;
-  m = /^Killed by (\w+)/.exec(head);
-  if (m) return `killed by ${m[1]}`;
-  if (/^Interrupted by the user/.test(head)) return "interrupted";
+  const after = (prefix: string, pattern: RegExp) => (head.startsWith(prefix) ? pattern.exec(head.slice(prefix.length))?.[1] : undefined);
+  const code = after(BASH_EXITED, /^(-?\d+|null)/);
+  if (code !== undefined) return `exit ${code}`;
+  const duration = after(BASH_TIMED_OUT, /^([\d.]+\s*m?s)/);
+  if (duration !== undefined) return `timed out after ${duration}`;
+  const signal = after(BASH_KILLED, /^(\w+)/);
+  if (signal !== undefined) return `killed by ${signal}`;
+  if (head.startsWith(BASH_INTERRUPTED)) return "interrupted";
   return undefined;
 }
 

@@ -4,6 +4,7 @@ import { isReasoningPart, partsOf, withParts } from "./item-ids.ts";
 import { memoByIdentity } from "./memo.ts";
 import { detachOrphanedItems, dropOrphanedResults, stripItemIds } from "./repair.ts";
 import { CHARS_PER_TOKEN, estimateTokens } from "./tokens.ts";
+import type { DigestedTool } from "./digest.ts";
 import { pruneToolContent } from "./tool-content.ts";
 
 /** Messages whose tool content is kept, tried in order; the first rung that fits wins. */
@@ -16,6 +17,8 @@ export type PruneOptions = {
   /** Prune when the estimate is above this (settings.pruneAtTokens). Required: the default is applied once, in lib/config. */
   pruneAtTokens: number;
   ladder?: readonly number[];
+  /** The session's tools, whose definitions say how a pruned call reads in its digest line. */
+  tools?: readonly DigestedTool[];
 };
 
 export type PruneReport = {
@@ -73,7 +76,7 @@ export function pruneForWire(messages: readonly ModelMessage[], options: PruneOp
   let best = result(inline, {});
   if (best.report.fits) return best;
   for (const rung of options.ladder ?? PRUNE_LADDER) {
-    const cut = pruneToolContent(inline, { keepLast: rung, maxDigestChars: threshold * CHARS_PER_TOKEN * MAX_DIGEST_SHARE });
+    const cut = pruneToolContent(inline, { keepLast: rung, maxDigestChars: threshold * CHARS_PER_TOKEN * MAX_DIGEST_SHARE, tools: options.tools });
     const candidate = result(dropOrphanedResults(cut.messages), { rung, digested: cut.digested, rolledUp: cut.rolledUp });
     if (candidate.report.fits) return candidate;
     if (candidate.report.tokensAfter < best.report.tokensAfter) best = candidate;

@@ -1,5 +1,5 @@
 import type { ModelMessage, ToolResultPart } from "ai";
-import { DIGEST_HEADER, digestOf, type ToolDigest } from "./digest.ts";
+import { DIGEST_HEADER, digestOf, toolsByName, type DigestedTool, type ToolDigest } from "./digest.ts";
 import { rollUpDigests } from "./digest-rollup.ts";
 import { partsOf, type AnyPart } from "./item-ids.ts";
 
@@ -12,6 +12,8 @@ export type ToolContentOptions = {
    * Unlimited by default.
    */
   maxDigestChars?: number;
+  /** The session's tools, whose definitions say how their calls read in a digest line. */
+  tools?: readonly DigestedTool[];
 };
 
 /** The roll-up boundary moves in steps of this many calls, so the pruned prefix rarely changes. */
@@ -49,7 +51,8 @@ export function pruneToolContent(
     }
   }
   // Calls are met again in the same order below, so digests are matched by position.
-  const digests = calls.map((call) => digestFor(call, results.get(call.toolCallId as string)));
+  const toolNamed = toolsByName(options.tools);
+  const digests = calls.map((call) => digestFor(call, results.get(call.toolCallId as string), toolNamed(call.toolName as string)));
   const rolledUp = oldestOverBudget(digests, options.maxDigestChars);
   let rollUp = rolledUp > 0 ? rollUpDigests(digests.slice(0, rolledUp)) : undefined;
   let next = 0;
@@ -156,12 +159,12 @@ function mergeRun(run: readonly ModelMessage[], lineOfNext: () => string | undef
   return content;
 }
 
-/** Digests are cached per call part (with the result they were made from). */
-const digestCache = new WeakMap<AnyPart, { result: AnyPart | undefined; digest: ToolDigest }>();
-function digestFor(call: AnyPart, result: AnyPart | undefined): ToolDigest {
+/** Digests are cached per call part (with the result and the tool they were made from). */
+const digestCache = new WeakMap<AnyPart, { result: AnyPart | undefined; tool: DigestedTool | undefined; digest: ToolDigest }>();
+function digestFor(call: AnyPart, result: AnyPart | undefined, tool: DigestedTool | undefined): ToolDigest {
   const cached = digestCache.get(call);
-  if (cached && cached.result === result) return cached.digest;
-  const digest = digestOf({ toolName: call.toolName as string, input: call.input }, result ? { output: result.output as ToolResultPart["output"] } : undefined);
-  digestCache.set(call, { result, digest });
+  if (cached && cached.result === result && cached.tool === tool) return cached.digest;
+  const digest = digestOf({ toolName: call.toolName as string, input: call.input }, result ? { output: result.output as ToolResultPart["output"] } : undefined, tool);
+  digestCache.set(call, { result, tool, digest });
   return digest;
 }

@@ -1,4 +1,5 @@
 import type { ModelMessage } from "ai";
+import { subjectOf as subjectFromDefinition, type AnyTool } from "../tools/define.ts";
 
 /** A message history flattened into what a reader wants to see, in order. */
 export type TranscriptItem =
@@ -8,24 +9,29 @@ export type TranscriptItem =
   | { type: "tool-call"; tool: string; subject: string }
   | { type: "tool-result"; tool: string; text: string; error: boolean };
 
-/** The subject of a call (its path, command or pattern). lib/agent/sdk-tools.ts subjectOf fits. */
+/** The subject of a call (its path, command, pattern or text), by tool name. */
 export type SubjectOf = (tool: string, input: unknown) => string | undefined;
 
-const SUBJECT_KEYS = ["path", "file_path", "command", "pattern", "query", "url"];
-
-/** Without the tool definitions at hand: the first of the usual subject fields, else the first string. */
-export const guessSubject: SubjectOf = (_tool, input) => {
+/** Without the tool's definition at hand: the input itself when it is a string, else its first string argument. */
+export const firstStringArgument: SubjectOf = (_tool, input) => {
   if (!input || typeof input !== "object") return typeof input === "string" ? input : undefined;
-  const record = input as Record<string, unknown>;
-  for (const key of SUBJECT_KEYS) if (typeof record[key] === "string") return record[key] as string;
-  return Object.values(record).find((value): value is string => typeof value === "string");
+  return Object.values(input).find((value): value is string => typeof value === "string");
 };
+
+/** Subjects as the tools' definitions give them (toolsFor), the live screen's; other tools by firstStringArgument. */
+export function subjectsOf(tools: readonly Pick<AnyTool, "name" | "subject">[]): SubjectOf {
+  const byName = new Map(tools.map((tool) => [tool.name, tool]));
+  return (name, input) => {
+    const tool = byName.get(name);
+    return tool ? subjectFromDefinition(tool, input) : firstStringArgument(name, input);
+  };
+}
 
 /**
  * Flattens messages. Reasoning, files and provider bookkeeping are left out; a reader wants
  * what was said and done. Never throws on shapes it does not know (they are skipped).
  */
-export function transcriptItems(messages: readonly ModelMessage[], subjectOf: SubjectOf = guessSubject): TranscriptItem[] {
+export function transcriptItems(messages: readonly ModelMessage[], subjectOf: SubjectOf = firstStringArgument): TranscriptItem[] {
   const items: TranscriptItem[] = [];
   for (const message of messages) {
     const content: unknown = message.content;

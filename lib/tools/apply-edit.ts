@@ -27,6 +27,26 @@ export function applyEdit(content: string, edit: Edit): EditOutcome {
   return { type: "applied", content: content.slice(0, at) + newString + content.slice(at + oldString.length), replacements: 1 };
 }
 
+export type EditsOutcome =
+  | { type: "applied"; content: string; replacements: number }
+  | { type: "failed"; index: number; outcome: Exclude<EditOutcome, { type: "applied" }> };
+
+/**
+ * Edits applied in order, each to the text the ones before it left; all or nothing. Pure. What
+ * multi_edit writes and what the approval preview shows for edit_file and multi_edit.
+ */
+export function applyEdits(content: string, edits: readonly Edit[]): EditsOutcome {
+  let current = content;
+  let replacements = 0;
+  for (const [index, edit] of edits.entries()) {
+    const outcome = applyEdit(current, edit);
+    if (outcome.type !== "applied") return { type: "failed", index, outcome };
+    current = outcome.content;
+    replacements += outcome.replacements;
+  }
+  return { type: "applied", content: current, replacements };
+}
+
 /** The model-facing reason an edit did not apply; `path` as displayed. */
 export function editFailureReason(outcome: Exclude<EditOutcome, { type: "applied" }>, path: string): string {
   switch (outcome.type) {

@@ -20,6 +20,16 @@ const DRAIN_AFTER_EXIT_MS = 200;
  */
 const SHIRO_ONLY_SECRETS = ["SHIRO_API_KEY"];
 
+/**
+ * How the first line of a bash result starts, by how the command ended; the pruned-span digest
+ * (lib/prune/digest.ts) reads them back. `Exit code 1`, `Command timed out after 120s; …`,
+ * `Killed by SIGKILL.`, `Interrupted by the user; …`.
+ */
+export const BASH_EXITED = "Exit code ";
+export const BASH_TIMED_OUT = "Command timed out after ";
+export const BASH_KILLED = "Killed by ";
+export const BASH_INTERRUPTED = "Interrupted by the user";
+
 const schema = v.object({
   command: v.pipe(v.string(), v.minLength(1, "command must not be empty"), v.description("The command line, run by bash.")),
   timeout: v.optional(
@@ -44,7 +54,8 @@ export const bashTool = defineTool({
     "output to a file (cmd > /tmp/server.log 2>&1 &).",
   schema,
   mutates: true,
-  subject: (input) => input.command,
+  subject: { kind: "command", of: (input) => input.command },
+  defaultDecision: "ask",
   async execute(input, ctx) {
     if (ctx.signal.aborted) throw new ToolError("bash: not run, because the turn was interrupted before it started.");
     const requested = input.timeout ?? DEFAULT_BASH_TIMEOUT_MS;
@@ -57,22 +68,20 @@ export const bashTool = defineTool({
     const body = run.output || "(no output)";
     const effects = "Its effects are unknown: check what it changed before running it again.";
     switch (run.end) {
-      case "timeout": {
-        const after = `timed out after ${seconds(timeoutMs)}`;
+      case "timeout":
         return {
-          output: `Command ${after}; it was killed with every process it started. ${effects}${clampNote}\n${body}`,
-          summary: after,
+          output: `${BASH_TIMED_OUT}${seconds(timeoutMs)}; it was killed with every process it started. ${effects}${clampNote}\n${body}`,
+          summary: `timed out after ${seconds(timeoutMs)}`,
         };
-      }
       case "interrupted":
         return {
-          output: `Interrupted by the user; the command was killed with every process it started. ${effects}\n${body}`,
+          output: `${BASH_INTERRUPTED}; the command was killed with every process it started. ${effects}\n${body}`,
           summary: "interrupted",
         };
       case "exited":
         return run.signal
-          ? { output: `Killed by ${run.signal}.${clampNote}\n${body}`, summary: `killed by ${run.signal}` }
-          : { output: `Exit code ${run.exitCode}${clampNote}\n${body}`, summary: `exit ${run.exitCode}` };
+          ? { output: `${BASH_KILLED}${run.signal}.${clampNote}\n${body}`, summary: `killed by ${run.signal}` }
+          : { output: `${BASH_EXITED}${run.exitCode}${clampNote}\n${body}`, summary: `exit ${run.exitCode}` };
       default:
         return run.end satisfies never;
     }

@@ -15,11 +15,57 @@ export type ToolContext = {
   onOutput?: (stream: "stdout" | "stderr", chunk: string) => void;
 };
 
+/**
+ * What the model reads for a call that was not approved: this, then the reason. Written by
+ * lib/agent/tool-call.ts; the pruned-span digest recognises it.
+ */
+export const NOT_RUN_PREFIX = "Not run: ";
+
 export type ToolResult = {
   /** What the model reads. */
   output: string;
   /** One line for the screen, e.g. "42 lines" or "exit 1". */
   summary: string;
+};
+
+/**
+ * What kind of argument identifies a call. Permissions read it: a `path` is matched against rules
+ * relative to the workspace root (`./src/a.ts` as `src/a.ts`); a `command` is a bash line whose
+ * simple commands are judged one by one, read by the safety guard and checked for secrets files;
+ * a `pattern` or `text` is matched as written.
+ */
+export type SubjectKind = "path" | "command" | "pattern" | "text";
+
+export type ToolSubject<I> = {
+  kind: SubjectKind;
+  /** The argument on screen and for permission rules: the path, command, pattern or text. */
+  of: (input: I) => string;
+  /** For a path: the call shows the file's content, so a secrets file (.env, *.pem) is denied before any rule is read. */
+  readsContent?: boolean;
+};
+
+/** What a call gets when no config rule matches it. A tool that mutates is never allowed by default, whatever this says. */
+export type DefaultDecision = "allow" | "ask" | "deny";
+
+/** Where a preview looks: the workspace root and the directory relative paths start from. */
+export type PreviewContext = Pick<ToolContext, "root" | "cwd">;
+
+/**
+ * What a file-changing call would do, for the approval prompt; `path` as displayed. `change`:
+ * the file before (undefined for a new file) and after. `unavailable`: the file cannot be read,
+ * and `fails`: the call will be refused; the tool reports the same to the model if it runs.
+ */
+export type ToolPreview =
+  | { type: "change"; path: string; before: string | undefined; after: string }
+  | { type: "unavailable"; path: string; why: string }
+  | { type: "fails"; path: string; why: string };
+
+/** How a call reads in the one-line digest that stands for it once its content is pruned (lib/prune/digest.ts). */
+export type DigestHints<I> = {
+  /** Words after the subject that tell calls apart: `in src`, `from line 200`, `(2 edits)`. Sees the input as the model sent it. */
+  note?: (input: I) => string | undefined;
+  /** What one line of a multi-line result is, e.g. ["match", "matches"]. Default: lines. */
+  unit?: readonly [one: string, many: string];
 };
 
 export type ToolDef<S extends v.GenericSchema = v.GenericSchema> = {
@@ -28,16 +74,31 @@ export type ToolDef<S extends v.GenericSchema = v.GenericSchema> = {
   schema: S;
   /** True for tools that change files or run commands: they need approval. */
   mutates: boolean;
-  /** The argument that identifies the call on screen and for permission rules (path, command, pattern). */
-  subject: (input: v.InferOutput<S>) => string;
+  subject: ToolSubject<v.InferOutput<S>>;
+  defaultDecision: DefaultDecision;
+  /** The change the call would make, computed without writing. Without one, the prompt shows the subject. */
+  preview?: (input: v.InferOutput<S>, ctx: PreviewContext) => ToolPreview;
+  digest?: DigestHints<v.InferOutput<S>>;
   execute: (input: v.InferOutput<S>, ctx: ToolContext) => Promise<ToolResult>;
 };
 
-export type AnyTool = ToolDef<v.GenericSchema>;
+/** Any tool, whatever its schema: its execute is only ever called with input runTool has parsed. */
+export type AnyTool = ToolDef<any>;
 
 /** Identity helper that keeps the schema's type attached to execute(). */
 export function defineTool<S extends v.GenericSchema>(def: ToolDef<S>): ToolDef<S> {
   return def;
+}
+
+/** The subject of a call as the model sent it (not yet parsed); undefined when the input has none. Never throws. */
+export function subjectOf(tool: Pick<AnyTool, "subject"> | undefined, input: unknown): string | undefined {
+  if (!tool) return undefined;
+  try {
+    const subject: unknown = tool.subject.of(input);
+    return typeof subject === "string" ? subject : undefined;
+  } catch {
+    return undefined;
+  }
 }
 
 /**
@@ -47,7 +108,7 @@ export function defineTool<S extends v.GenericSchema>(def: ToolDef<S>): ToolDef<
  * as anything but a ToolError.
  */
 export async function runTool(tool: AnyTool, rawInput: unknown, ctx: ToolContext): Promise<ToolResult> {
-  const parsed = v.safeParse(tool.schema, rawInput);
+  const parsed = v.safeParse<v.GenericSchema>(tool.schema, rawInput);
   if (!parsed.success) {
     const problems = parsed.issues.map((issue) => issueText(issue)).join("; ");
     throw new ToolError(`${tool.name}: invalid arguments (${problems}). Check the tool's parameters and call it again.`);

@@ -1,10 +1,11 @@
 import * as v from "valibot";
 import { ToolError } from "../errors.ts";
 import { writeWorkspaceFile } from "../fs/atomic-write.ts";
+import { formatLineChanges, unifiedDiff } from "../text/diff.ts";
 import { applyEdit, editFailureReason } from "./apply-edit.ts";
 import { defineTool } from "./define.ts";
 import { loadEditTarget } from "./edit-target.ts";
-import { countLineChanges, formatLineChanges } from "./line-diff.ts";
+import { previewEdits } from "./file-preview.ts";
 import { plural } from "./lines.ts";
 
 export const editFields = {
@@ -31,13 +32,15 @@ export const editFileTool = defineTool({
     "For several changes to one file use multi_edit; to create a file use write_file.",
   schema,
   mutates: true,
-  subject: (input) => input.path,
+  subject: { kind: "path", of: (input) => input.path },
+  defaultDecision: "ask",
+  preview: (input, ctx) => previewEdits(ctx, input.path, [input]),
   async execute(input, ctx) {
     const { abs, shown, content } = await loadEditTarget(ctx, "edit_file", input.path);
     const outcome = applyEdit(content, input);
     if (outcome.type !== "applied") throw new ToolError(`edit_file: ${editFailureReason(outcome, shown)}`);
     await writeWorkspaceFile(abs, outcome.content);
-    const changes = formatLineChanges(countLineChanges(content, outcome.content));
+    const changes = formatLineChanges(unifiedDiff(content, outcome.content));
     return {
       output: `Edited ${shown}: replaced ${plural(outcome.replacements, "occurrence")} (${changes} lines).`,
       summary: changes,

@@ -30,7 +30,9 @@ export const globTool = defineTool({
     "To search file contents use grep.",
   schema,
   mutates: false,
-  subject: (input) => input.pattern,
+  subject: { kind: "pattern", of: (input) => input.pattern },
+  defaultDecision: "allow",
+  digest: { note: (input) => (input.path ? `in ${input.path}` : undefined), unit: ["file", "files"] },
   async execute(input, ctx) {
     const base = resolveInWorkspace(ctx, input.path ?? ".", "glob");
     const shownBase = displayPath(ctx, base);

@@ -44,7 +44,12 @@ export function createGrepTool(options: GrepToolOptions) {
       ".gitignore'd, binary and secrets files. Use glob to find files by name and read_file to see a match in context.",
     schema,
     mutates: false,
-    subject: (input) => input.pattern,
+    subject: { kind: "pattern", of: (input) => input.pattern },
+    defaultDecision: "allow",
+    digest: {
+      note: (input) => [input.path && `in ${input.path}`, input.include && `(${input.include})`].filter(Boolean).join(" ") || undefined,
+      unit: ["match", "matches"],
+    },
     async execute(input, ctx) {
       try {
         new RegExp(input.pattern);

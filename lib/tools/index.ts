@@ -1,5 +1,9 @@
+import type { MemoryStore } from "../memory/store.ts";
+import { createMemoryTools } from "../memory/tools.ts";
+import type { Notebook } from "../notebook/notebook.ts";
+import { createTodoWriteTool } from "../notebook/todo-write-tool.ts";
 import { bashTool } from "./bash.ts";
-import type { AnyTool, ToolDef } from "./define.ts";
+import type { AnyTool } from "./define.ts";
 import { editFileTool } from "./edit-file.ts";
 import { globTool } from "./glob.ts";
 import { grepTool } from "./grep.ts";
@@ -10,16 +14,8 @@ import { writeFileTool } from "./write-file.ts";
 
 export { displayPath, resolveInWorkspace } from "./workspace.ts";
 
-/**
- * Erases a tool's input type so it fits AnyTool. Safe because runTool parses the input with the
- * tool's own schema before execute sees it; needed because AnyTool's execute takes `unknown`.
- */
-export function asAnyTool(tool: ToolDef<any>): AnyTool {
-  return tool as unknown as AnyTool;
-}
-
-/** The tools every session gets, in the order the model sees them. */
-export const coreTools: AnyTool[] = [
+/** The tools that need nothing but the workspace, in the order the model sees them. */
+export const coreTools: readonly AnyTool[] = [
   readFileTool,
   writeFileTool,
   editFileTool,
@@ -28,4 +24,16 @@ export const coreTools: AnyTool[] = [
   grepTool,
   listDirTool,
   bashTool,
-].map(asAnyTool);
+];
+
+export type ToolsContext = {
+  /** The session's task list, which todo_write replaces. */
+  notebook: Notebook;
+  /** The project's memory store; without one (`--no-memory`) remember, recall and forget are not offered. */
+  memory?: MemoryStore;
+};
+
+/** Every tool a session gets, in the order the model sees them: the core tools, todo_write, then memory. */
+export function toolsFor(context: ToolsContext): AnyTool[] {
+  return [...coreTools, createTodoWriteTool(context.notebook), ...(context.memory ? createMemoryTools(context.memory) : [])];
+}

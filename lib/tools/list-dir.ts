@@ -34,7 +34,9 @@ export const listDirTool = defineTool({
     "Use it to get oriented in a project; use glob to find files by name anywhere.",
   schema,
   mutates: false,
-  subject: (input) => input.path ?? ".",
+  subject: { kind: "path", of: (input) => input.path ?? "." },
+  defaultDecision: "allow",
+  digest: { unit: ["entry", "entries"] },
   async execute(input, ctx) {
     const dir = resolveInWorkspace(ctx, input.path ?? ".", "list_dir");
     const shown = displayPath(ctx, dir);

@@ -1,11 +1,12 @@
 import * as v from "valibot";
 import { ToolError } from "../errors.ts";
 import { writeWorkspaceFile } from "../fs/atomic-write.ts";
-import { applyEdit, editFailureReason } from "./apply-edit.ts";
+import { formatLineChanges, unifiedDiff } from "../text/diff.ts";
+import { applyEdits, editFailureReason } from "./apply-edit.ts";
 import { defineTool } from "./define.ts";
 import { editFields } from "./edit-file.ts";
 import { loadEditTarget } from "./edit-target.ts";
-import { countLineChanges, formatLineChanges } from "./line-diff.ts";
+import { previewEdits } from "./file-preview.ts";
 import { plural } from "./lines.ts";
 
 const schema = v.object({
@@ -26,28 +27,26 @@ export const multiEditTool = defineTool({
     "several edit_file calls on the same file; make sure earlier edits do not change text a later one looks for.",
   schema,
   mutates: true,
-  subject: (input) => input.path,
+  subject: { kind: "path", of: (input) => input.path },
+  defaultDecision: "ask",
+  digest: { note: (input) => `(${plural(input.edits.length, "edit")})` },
+  preview: (input, ctx) => previewEdits(ctx, input.path, input.edits),
   async execute(input, ctx) {
     const { abs, shown, content } = await loadEditTarget(ctx, "multi_edit", input.path);
     const total = input.edits.length;
-    let current = content;
-    let replacements = 0;
-    for (const [index, edit] of input.edits.entries()) {
-      const outcome = applyEdit(current, edit);
-      if (outcome.type !== "applied") {
-        const earlier = index > 0 ? ` Edits 1-${index} were applied before it, in memory only: check they did not change this text.` : "";
-        throw new ToolError(
-          `multi_edit: edit ${index + 1} of ${total} failed: ${editFailureReason(outcome, shown)}${earlier} ` +
-            `No changes were written; fix that edit and send all of them again.`,
-        );
-      }
-      current = outcome.content;
-      replacements += outcome.replacements;
+    const outcome = applyEdits(content, input.edits);
+    if (outcome.type === "failed") {
+      const { index } = outcome;
+      const earlier = index > 0 ? ` Edits 1-${index} were applied before it, in memory only: check they did not change this text.` : "";
+      throw new ToolError(
+        `multi_edit: edit ${index + 1} of ${total} failed: ${editFailureReason(outcome.outcome, shown)}${earlier} ` +
+          `No changes were written; fix that edit and send all of them again.`,
+      );
     }
-    await writeWorkspaceFile(abs, current);
-    const changes = formatLineChanges(countLineChanges(content, current));
+    await writeWorkspaceFile(abs, outcome.content);
+    const changes = formatLineChanges(unifiedDiff(content, outcome.content));
     return {
-      output: `Edited ${shown}: applied ${plural(total, "edit")} (${plural(replacements, "replacement")}, ${changes} lines).`,
+      output: `Edited ${shown}: applied ${plural(total, "edit")} (${plural(outcome.replacements, "replacement")}, ${changes} lines).`,
       summary: changes,
     };
   },

@@ -35,7 +35,9 @@ export const readFileTool = defineTool({
     `Read a file before editing it, and read several files in parallel when you need them.`,
   schema,
   mutates: false,
-  subject: (input) => input.path,
+  subject: { kind: "path", of: (input) => input.path, readsContent: true },
+  defaultDecision: "allow",
+  digest: { note: (input) => (input.offset !== undefined ? `from line ${input.offset}` : undefined) },
   async execute(input, ctx) {
     const abs = resolveInWorkspace(ctx, input.path, "read_file");
     const shown = displayPath(ctx, abs);

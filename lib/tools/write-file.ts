@@ -2,6 +2,7 @@ import * as v from "valibot";
 import { ToolError } from "../errors.ts";
 import { writeWorkspaceFile } from "../fs/atomic-write.ts";
 import { defineTool } from "./define.ts";
+import { previewWrite } from "./file-preview.ts";
 import { countLines, plural } from "./lines.ts";
 import { statIfExists } from "./missing-path.ts";
 import { displayPath, resolveInWorkspace } from "./workspace.ts";
@@ -19,7 +20,9 @@ export const writeFileTool = defineTool({
     "the parts you did not mean to touch. If you overwrite a file, read it first.",
   schema,
   mutates: true,
-  subject: (input) => input.path,
+  subject: { kind: "path", of: (input) => input.path },
+  defaultDecision: "ask",
+  preview: (input, ctx) => previewWrite(ctx, input.path, input.content),
   async execute(input, ctx) {
     const abs = resolveInWorkspace(ctx, input.path, "write_file");
     const shown = displayPath(ctx, abs);

@@ -2,7 +2,8 @@ import { describe, expect, test } from "bun:test";
 import { existsSync, readdirSync } from "node:fs";
 import { join } from "node:path";
 import type { AgentEvent } from "../../lib/events.ts";
-import { toSdkTools, subjectOf } from "../../lib/agent/sdk-tools.ts";
+import { toSdkTools } from "../../lib/agent/sdk-tools.ts";
+import { subjectOf } from "../../lib/tools/define.ts";
 import { coreTools } from "../../lib/tools/index.ts";
 import {
   createPermissionPolicy,
@@ -27,7 +28,7 @@ const inputFor: Record<string, (subject: string) => unknown> = {
 };
 
 let callId = 0;
-/** Asks the policy about one call the way lib/agent/sdk-tools.ts does. */
+/** Asks the policy about one call the way lib/agent/tool-call.ts does. */
 function call(policy: ReturnType<typeof createPermissionPolicy>, name: string, subject: string) {
   const def = tool(name);
   const input = inputFor[name]!(subject);
@@ -120,7 +121,6 @@ describe("headless", () => {
       signal: new AbortController().signal,
       emit: (event) => events.push(event),
       approve: policy.approve,
-      ledger: { summaries: new Map(), denied: new Set() },
     });
     const execute = tools.write_file!.execute as (input: unknown, opts: { toolCallId: string }) => Promise<string>;
     const output = await execute({ path: "a.txt", content: "hi" }, { toolCallId: "call_w" });

@@ -1,10 +1,17 @@
 import { describe, expect, test } from "bun:test";
-import { describeToolInput, describeToolOutcome, digestOf, digestToolCall } from "../../lib/prune/digest.ts";
+import { createMemoryStore } from "../../lib/memory/store.ts";
+import { createNotebook } from "../../lib/notebook/notebook.ts";
+import { describeToolInput, describeToolOutcome, digestOf, digestToolCall as digestWith, toolsByName } from "../../lib/prune/digest.ts";
 import { rollUpDigests } from "../../lib/prune/digest-rollup.ts";
 import { INTERRUPTED_RESULT } from "../../lib/prune/repair.ts";
+import { toolsFor } from "../../lib/tools/index.ts";
+import { tempDir } from "../support/cli.ts";
 import { bunTest, realisticCall, rng } from "./fixtures.ts";
 
 const text = (value: string) => ({ output: { type: "text" as const, value } });
+const toolNamed = toolsByName(toolsFor({ notebook: createNotebook(), memory: createMemoryStore({ home: tempDir(), projectRoot: tempDir() }) }));
+/** The digest as a session makes it: with the definition of the tool called. */
+const digestToolCall = (call: { toolName: string; input: unknown }, result?: Parameters<typeof digestWith>[1]) => digestWith(call, result, toolNamed(call.toolName));
 
 describe("digestToolCall", () => {
   test("a failing test run: command, exit code and counts", () => {
@@ -58,21 +65,34 @@ describe("digestToolCall", () => {
     expect(digestToolCall(edit)).toBe("edit_file a.ts → no result");
   });
 
-  test("unknown tools and odd inputs still give a readable line", () => {
+  test("the task list and memory tools: the subject their definitions give, with its note", () => {
     expect(digestToolCall({ toolName: "remember", input: { kind: "gotcha", text: "migrate before seed" } }, text("Remembered."))).toBe(
-      'remember (gotcha) "migrate before seed" → Remembered.',
+      'remember "migrate before seed" (gotcha) → Remembered.',
     );
-    expect(digestToolCall({ toolName: "todo_write", input: { todos: [1, 2, 3] } }, text("ok"))).toBe("todo_write 3 tasks → ok");
-    expect(digestToolCall({ toolName: "mystery", input: null }, { output: { type: "json", value: { ok: true } } })).toBe('mystery → {"ok":true}');
-    expect(describeToolInput("x", { command: "a\n  b" })).toBe('"a b"');
+    expect(digestToolCall({ toolName: "todo_write", input: { todos: [1, 2, 3] } }, text("ok"))).toBe('todo_write "3 tasks" → ok');
+    expect(digestToolCall({ toolName: "recall", input: { query: "seed order" } }, text("Nothing matches."))).toBe('recall "seed order" → Nothing matches.');
+    expect(digestToolCall({ toolName: "list_dir", input: {} }, text("./\n  a.ts\n  b/"))).toBe("list_dir . → 3 entries");
+  });
+
+  test("a tool with no definition at hand (an old session's, a made-up name) reads by its first string argument", () => {
+    expect(digestWith({ toolName: "mystery", input: null }, { output: { type: "json", value: { ok: true } } })).toBe('mystery → {"ok":true}');
+    expect(digestWith({ toolName: "deploy", input: { target: "prod", dryRun: false } }, text("Deployed."))).toBe('deploy "prod" → Deployed.');
+    expect(describeToolInput({ command: "a\n  b" })).toBe('"a b"');
+    expect(digestWith({ toolName: "grep", input: { pattern: "x" } }, text("a:1: x\nb:2: x"))).toBe('grep "x" → 2 lines');
+  });
+
+  test("arguments replaced by a note are quoted as they are", () => {
+    expect(digestToolCall({ toolName: "bash", input: "[arguments nested too deep; not kept]" }, text("Exit code 0\nok"))).toBe(
+      'bash "[arguments nested too deep; not kept]" → exit 0, 1 line of output',
+    );
   });
 
   test("bounded: long commands and outcomes are clipped to one short line", () => {
     const line = digestToolCall({ toolName: "bash", input: { command: "echo " + "x".repeat(500) } }, text("Exit code 0\n" + "y".repeat(10_000)));
     expect(line).not.toContain("\n");
     expect(line.length).toBeLessThan(200);
-    expect(describeToolOutcome("edit_file", { type: "text", value: "z".repeat(1000) })).toBe("1 line");
-    expect(describeToolOutcome("read_file", { type: "text", value: "1\tconst a = 1;" })).toBe("1 line");
+    expect(describeToolOutcome({ type: "text", value: "z".repeat(1000) }, toolNamed("edit_file"))).toBe("1 line");
+    expect(describeToolOutcome({ type: "text", value: "1\tconst a = 1;" }, toolNamed("read_file"))).toBe("1 line");
   });
 
   test("deterministic and short for every realistic call", () => {
@@ -89,7 +109,8 @@ describe("digestToolCall", () => {
 });
 
 describe("rollUpDigests", () => {
-  const d = (tool: string, subject: string, outcome: string) => digestOf({ toolName: tool, input: tool === "bash" ? { command: subject } : { path: subject } }, { output: { type: "text", value: outcome } });
+  const d = (tool: string, subject: string, outcome: string) =>
+    digestOf({ toolName: tool, input: tool === "bash" ? { command: subject } : { path: subject } }, { output: { type: "text", value: outcome } }, toolNamed(tool));
 
   test("counts per tool, failures, and the paths file-changing tools touched (most touched first)", () => {
     const digests = [
@@ -102,6 +123,14 @@ describe("rollUpDigests", () => {
       d("bash", "bun test", "Exit code 0\n 0 fail"),
     ];
     expect(rollUpDigests(digests)).toBe("7 earlier calls, condensed: edit_file ×3 on 2 paths (src/c.ts, src/b.ts), bash ×3 (1 failed), read_file ×1");
+  });
+
+  test("the paths listed are those of mutating path tools, by their definitions: not todo_write's task counts", () => {
+    // The old name match (/edit|write|…/) took todo_write for a file tool and listed "3 tasks" as a path.
+    const todos = digestOf({ toolName: "todo_write", input: { todos: [1, 2, 3] } }, { output: { type: "text", value: "ok" } }, toolNamed("todo_write"));
+    const multi = digestOf({ toolName: "multi_edit", input: { path: "a.ts", edits: [{}, {}] } }, { output: { type: "text", value: "Edited a.ts." } }, toolNamed("multi_edit"));
+    const read = digestOf({ toolName: "read_file", input: { path: "b.ts", offset: 5 } }, { output: { type: "text", value: "5\tx" } }, toolNamed("read_file"));
+    expect(rollUpDigests([todos, multi, read])).toBe("3 earlier calls, condensed: todo_write ×1, multi_edit ×1 on 1 path (a.ts), read_file ×1");
   });
 
   test("bounded whatever the number of calls and tools", () => {

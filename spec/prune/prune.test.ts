@@ -8,6 +8,8 @@ import { DEFAULT_PRUNE_AT_TOKENS } from "../../lib/config/defaults.ts";
 import { pruneToolContent } from "../../lib/prune/tool-content.ts";
 import { validateHistory } from "../../lib/prune/validate.ts";
 import { plainTheme, renderEvent } from "../../lib/render.ts";
+import { createNotebook } from "../../lib/notebook/notebook.ts";
+import { toolsFor } from "../../lib/tools/index.ts";
 import { callIdsIn, deepFreeze, idMaker, itemIdsIn, longToolLoop, randomHistory, step, user } from "./fixtures.ts";
 
 const partsOf = (m: ModelMessage) => (typeof m.content === "string" ? [] : (m.content as any[]));
@@ -94,6 +96,15 @@ describe("pruneForWire", () => {
     expect(callIdsIn(messages)).toEqual(callIdsIn(history).slice(1));
     expect(report.digested).toBe(1);
     expect(digestLines(messages)).toEqual(['- bash "ls 1" → exit 0, 1 line of output']);
+  });
+
+  test("the digest lines read the session's tool definitions when given them", () => {
+    const ids = idMaker();
+    const grep = (n: number) => ({ name: "grep", input: { pattern: `p${n}`, path: "src" }, output: "src/a.ts:1: x\n".repeat(200) });
+    const history = deepFreeze([user("go"), ...step(ids, "chat", { calls: [grep(1)] }), ...step(ids, "chat", { calls: [grep(2)] }), ...step(ids, "chat", { text: "done" })]);
+    const tools = toolsFor({ notebook: createNotebook() });
+    expect(digestLines(pruneForWire(history, { pruneAtTokens: 100, ladder: [2], tools }).messages)).toEqual(['- grep "p1" in src → 200 matches']);
+    expect(digestLines(pruneForWire(history, { pruneAtTokens: 100, ladder: [2] }).messages)).toEqual(['- grep "p1" → 200 lines']);
   });
 
   test("a 300-step session at the default threshold: fits, digests what it removed, reports once-per-turn numbers", () => {

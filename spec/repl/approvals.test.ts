@@ -4,7 +4,6 @@ import { createTheme } from "../../cmd/repl/theme.ts";
 import { createPermissionPolicy } from "../../lib/permissions/index.ts";
 import type { AnyTool } from "../../lib/tools/define.ts";
 import { coreTools } from "../../lib/tools/index.ts";
-import { unifiedDiff } from "../../lib/unified-diff.ts";
 import { tempDir } from "../support/cli.ts";
 
 /**
@@ -60,35 +59,5 @@ describe("approvals through the permission policy", () => {
     const { call } = gateAnswering(["once", "once"]);
     expect(await call(bashTool, "make", { command: "make" })).toEqual({ allowed: true, asked: true });
     expect(await call(bashTool, "make", { command: "make" })).toEqual({ allowed: true, asked: true });
-  });
-});
-
-describe("unified diff", () => {
-  test("one changed line with context and counts", () => {
-    const before = "a\nb\nc\nd\ne\nf\ng\nh\n";
-    const after = "a\nb\nc\nd\nE\nf\ng\nh\n";
-    const diff = unifiedDiff(before, after);
-    expect(diff.added).toBe(1);
-    expect(diff.removed).toBe(1);
-    expect(diff.lines.map((l) => `${l.kind[0]}${l.text}`)).toEqual(["h@@ -2,7 +2,7 @@", "cb", "cc", "cd", "re", "aE", "cf", "cg", "ch"]);
-  });
-
-  test("a new file is all additions", () => {
-    const diff = unifiedDiff("", "x\ny\n");
-    expect([diff.added, diff.removed]).toEqual([2, 0]);
-    expect(diff.lines[0]!.text).toBe("@@ -0,0 +1,2 @@");
-  });
-
-  test("distant changes make separate hunks", () => {
-    const lines = Array.from({ length: 30 }, (_, i) => `line ${i}`);
-    const changed = [...lines];
-    changed[2] = "two";
-    changed[25] = "twenty-five";
-    const diff = unifiedDiff(lines.join("\n"), changed.join("\n"));
-    expect(diff.lines.filter((l) => l.kind === "hunk")).toHaveLength(2);
-  });
-
-  test("no change, no hunks", () => {
-    expect(unifiedDiff("same\n", "same\n").lines).toEqual([]);
   });
 });

@@ -125,7 +125,8 @@ describe("bash", () => {
   test("invalid arguments, and the command as subject", async () => {
     expect(await errorOf(bash({}))).toStartWith("bash: invalid arguments (command:");
     expect(await errorOf(bash({ command: "ls", timeout: 0 }))).toStartWith("bash: invalid arguments (timeout:");
-    expect(bashTool.subject({ command: "git status" })).toBe("git status");
+    expect(bashTool.subject).toMatchObject({ kind: "command" });
+    expect(bashTool.subject.of({ command: "git status" })).toBe("git status");
   });
 });
 

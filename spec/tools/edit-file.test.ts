@@ -1,7 +1,6 @@
 import { afterEach, beforeEach, describe, expect, test } from "bun:test";
 import { readFileSync } from "node:fs";
 import { editFileTool } from "../../lib/tools/edit-file.ts";
-import { countLineChanges } from "../../lib/tools/line-diff.ts";
 import { errorOf, makeWorkspace, runTool, type Workspace } from "./fixture.ts";
 
 let ws: Workspace;
@@ -71,15 +70,5 @@ describe("edit_file", () => {
     );
     ws.write({ "b.bin": new Uint8Array([97, 0, 98]) });
     expect(await errorOf(edit({ path: "b.bin", oldString: "a", newString: "c" }))).toContain("is a binary file");
-  });
-});
-
-describe("countLineChanges", () => {
-  test("counts changed lines the way a diff does", () => {
-    expect(countLineChanges("a\nb\nc\n", "a\nB\nc\n")).toEqual({ added: 1, removed: 1 });
-    expect(countLineChanges("a\nc\n", "a\nb\nc\n")).toEqual({ added: 1, removed: 0 });
-    expect(countLineChanges("a\nb\nc\nd\n", "b\nd\n")).toEqual({ added: 0, removed: 2 });
-    expect(countLineChanges("x\n", "x\n")).toEqual({ added: 0, removed: 0 });
-    expect(countLineChanges("", "a\nb")).toEqual({ added: 2, removed: 0 });
   });
 });

@@ -2,9 +2,10 @@
 import { expect } from "bun:test";
 import { mkdirSync, rmSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
-import { runTool as runAnyTool, type ToolContext, type ToolDef, type ToolResult } from "../../lib/tools/define.ts";
-import { asAnyTool } from "../../lib/tools/index.ts";
+import type { ToolContext } from "../../lib/tools/define.ts";
 import { tempDir } from "../support/cli.ts";
+
+export { runTool } from "../../lib/tools/define.ts";
 
 export type Workspace = {
   root: string;
@@ -45,9 +46,4 @@ export async function errorOf(promise: Promise<unknown>): Promise<string> {
     return (error as Error).message;
   }
   throw new Error("expected the call to fail, but it succeeded");
-}
-
-/** define.ts's runTool (parse, execute, truncate) for a tool whose input type is still attached. */
-export function runTool(tool: ToolDef<any>, rawInput: unknown, ctx: ToolContext): Promise<ToolResult> {
-  return runAnyTool(asAnyTool(tool), rawInput, ctx);
 }

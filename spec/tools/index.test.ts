@@ -1,10 +1,18 @@
 import { describe, expect, test } from "bun:test";
 import { toJsonSchema } from "@valibot/to-json-schema";
-import { coreTools } from "../../lib/tools/index.ts";
+import { createMemoryStore } from "../../lib/memory/store.ts";
+import { createNotebook } from "../../lib/notebook/notebook.ts";
+import { toolsFor } from "../../lib/tools/index.ts";
+import { tempDir } from "../support/cli.ts";
 
-describe("coreTools", () => {
-  test("lists the eight core tools by their exact names", () => {
-    expect(coreTools.map((tool) => tool.name)).toEqual([
+/** Every tool a session gets, memory on. Nothing is written until a memory tool runs. */
+function sessionTools() {
+  return toolsFor({ notebook: createNotebook(), memory: createMemoryStore({ home: tempDir(), projectRoot: tempDir() }) });
+}
+
+describe("toolsFor", () => {
+  test("lists every tool a session gets, by their exact names, in the order the model sees them", () => {
+    expect(sessionTools().map((tool) => tool.name)).toEqual([
       "read_file",
       "write_file",
       "edit_file",
@@ -13,16 +21,27 @@ describe("coreTools", () => {
       "grep",
       "list_dir",
       "bash",
+      "todo_write",
+      "remember",
+      "recall",
+      "forget",
     ]);
   });
 
+  test("without a memory store the memory tools are not offered", () => {
+    const names = toolsFor({ notebook: createNotebook() }).map((tool) => tool.name);
+    expect(names).toContain("todo_write");
+    expect(names).not.toContain("remember");
+    expect(names).toHaveLength(9);
+  });
+
   test("only the tools that change files or run commands need approval", () => {
-    const mutating = coreTools.filter((tool) => tool.mutates).map((tool) => tool.name);
+    const mutating = sessionTools().filter((tool) => tool.mutates).map((tool) => tool.name);
     expect(mutating).toEqual(["write_file", "edit_file", "multi_edit", "bash"]);
   });
 
   test("every tool has a description and an object JSON schema the model can read", () => {
-    for (const tool of coreTools) {
+    for (const tool of sessionTools()) {
       expect(tool.description.length).toBeGreaterThan(80);
       const schema = toJsonSchema(tool.schema, { errorMode: "ignore" }) as { type: string; properties: Record<string, unknown> };
       expect(schema.type).toBe("object");
@@ -30,13 +49,19 @@ describe("coreTools", () => {
     }
   });
 
-  test("the subject is the path, pattern or command", () => {
-    const subject = (name: string, input: unknown) => coreTools.find((tool) => tool.name === name)!.subject(input);
-    expect(subject("read_file", { path: "src/a.ts" })).toBe("src/a.ts");
-    expect(subject("multi_edit", { path: "b.ts", edits: [] })).toBe("b.ts");
-    expect(subject("grep", { pattern: "TODO" })).toBe("TODO");
-    expect(subject("glob", { pattern: "**/*.ts" })).toBe("**/*.ts");
-    expect(subject("list_dir", {})).toBe(".");
-    expect(subject("bash", { command: "bun test" })).toBe("bun test");
+  test("the subject is the path, pattern, command or text, and says which", () => {
+    const tools = sessionTools();
+    const subject = (name: string, input: unknown) => {
+      const tool = tools.find((t) => t.name === name)!;
+      return [tool.subject.kind, tool.subject.of(input)];
+    };
+    expect(subject("read_file", { path: "src/a.ts" })).toEqual(["path", "src/a.ts"]);
+    expect(subject("multi_edit", { path: "b.ts", edits: [] })).toEqual(["path", "b.ts"]);
+    expect(subject("grep", { pattern: "TODO" })).toEqual(["pattern", "TODO"]);
+    expect(subject("glob", { pattern: "**/*.ts" })).toEqual(["pattern", "**/*.ts"]);
+    expect(subject("list_dir", {})).toEqual(["path", "."]);
+    expect(subject("bash", { command: "bun test" })).toEqual(["command", "bun test"]);
+    expect(subject("todo_write", { todos: [{}, {}] })).toEqual(["text", "2 tasks"]);
+    expect(subject("remember", { kind: "fact", text: "x" })).toEqual(["text", "x"]);
   });
 });

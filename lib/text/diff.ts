@@ -10,8 +10,10 @@ type Op = { kind: "context" | "added" | "removed"; text: string; oldNo: number; 
 
 /**
  * A unified diff of two texts, line by line: `@@ -a,b +c,d @@` hunks with three lines of context.
- * Common leading and trailing lines are matched first, the rest by longest common subsequence.
- * Pure. The approval prompt shows it; the counts are the `+A -D` summary.
+ * Lines are split as read_file splits them (on "\n", a trailing "\r" kept, so a change of line
+ * endings is a change). Common leading and trailing lines are matched first, the rest by longest
+ * common subsequence; a changed block too large for that counts whole. Pure. The approval prompt
+ * shows the lines; `added` and `removed` are the edit tools' `+A -D` summary.
  */
 export function unifiedDiff(before: string, after: string): UnifiedDiff {
   const ops = diffOps(splitLines(before), splitLines(after));
@@ -53,9 +55,15 @@ export function unifiedDiff(before: string, after: string): UnifiedDiff {
   return { lines, added, removed };
 }
 
+/** `+3 -1`, the summary form of a diff's counts. */
+export function formatLineChanges(changes: { added: number; removed: number }): string {
+  return `+${changes.added} -${changes.removed}`;
+}
+
+/** As lib/tools/lines.ts splitLines: no phantom empty line after a final newline. */
 function splitLines(text: string): string[] {
   if (text === "") return [];
-  const lines = text.split(/\r?\n/);
+  const lines = text.split("\n");
   if (lines.at(-1) === "") lines.pop();
   return lines;
 }
@@ -80,13 +88,15 @@ function diffOps(a: string[], b: string[]): Op[] {
     for (const text of midA) push("removed", text);
     for (const text of midB) push("added", text);
   } else {
-    // LCS table from the end, then walk forward.
+    // LCS lengths of every pair of suffixes, in one flat table (row x, column y), then walk forward.
     const n = midA.length;
     const m = midB.length;
-    const table = Array.from({ length: n + 1 }, () => new Uint32Array(m + 1));
+    const width = m + 1;
+    const table = new Uint32Array((n + 1) * width);
+    const at = (x: number, y: number) => table[x * width + y]!;
     for (let x = n - 1; x >= 0; x--) {
       for (let y = m - 1; y >= 0; y--) {
-        table[x]![y] = midA[x] === midB[y] ? table[x + 1]![y + 1]! + 1 : Math.max(table[x + 1]![y]!, table[x]![y + 1]!);
+        table[x * width + y] = midA[x] === midB[y] ? at(x + 1, y + 1) + 1 : Math.max(at(x + 1, y), at(x, y + 1));
       }
     }
     let x = 0;
@@ -95,7 +105,7 @@ function diffOps(a: string[], b: string[]): Op[] {
       if (x < n && y < m && midA[x] === midB[y]) {
         push("context", midA[x++]!);
         y++;
-      } else if (x < n && (y >= m || table[x + 1]![y]! >= table[x]![y + 1]!)) push("removed", midA[x++]!);
+      } else if (x < n && (y >= m || at(x + 1, y) >= at(x, y + 1))) push("removed", midA[x++]!);
       else push("added", midB[y++]!);
     }
   }

@@ -1,0 +1,56 @@
+import type { Approver } from "../approval.ts";
+import type { EventSink } from "../events.ts";
+import { NOT_RUN_PREFIX, runTool, subjectOf, type AnyTool } from "../tools/define.ts";
+
+export type ToolCallOptions = {
+  root: string;
+  cwd: string;
+  /** The turn's signal. */
+  signal: AbortSignal;
+  emit: EventSink;
+  approve: Approver;
+  /** Applied to everything a tool prints or returns (the API key must not reach the model or a file). */
+  redact?: (text: string) => string;
+  /**
+   * False once the step the call belongs to is over (aborted, or the SDK failed under it). A call
+   * that ends after that reports neither tool-result nor tool-error: the turn has moved on, and the
+   * history repair closes the call. Default: always open.
+   */
+  stepOpen?: () => boolean;
+};
+
+/** `output` is what the model reads; `summary` the screen's line ("" when denied). */
+export type ToolCallOutcome = { output: string; summary: string; denied: boolean };
+
+/**
+ * One tool call from approval to its report. Emits, in order: `tool-denied` (and the model reads
+ * NOT_RUN_PREFIX + the reason), or `tool-output` chunks while it runs and then `tool-result`. A
+ * failure (bad input, a ToolError, an approver that throws) is emitted as `tool-error` and
+ * rethrown, so the SDK gives the model an error result. The result or error of a call that ends
+ * after its step (see stepOpen) is not reported. `tool-start` and `tool-call` come before,
+ * from the stream (step.ts).
+ */
+export async function runToolCall(tool: AnyTool, input: unknown, id: string, opts: ToolCallOptions): Promise<ToolCallOutcome> {
+  const redact = opts.redact ?? ((text: string) => text);
+  let result;
+  try {
+    const subject = subjectOf(tool, input) ?? "";
+    const decision = await opts.approve({ tool, input, subject, id });
+    if (!decision.allow) {
+      opts.emit({ type: "tool-denied", id, tool: tool.name, subject: subject || undefined, reason: decision.reason });
+      return { output: `${NOT_RUN_PREFIX}${decision.reason}`, summary: "", denied: true };
+    }
+    result = await runTool(tool, input, {
+      root: opts.root,
+      cwd: opts.cwd,
+      signal: decision.signal ? AbortSignal.any([opts.signal, decision.signal]) : opts.signal,
+      onOutput: (stream, chunk) => opts.emit({ type: "tool-output", id, tool: tool.name, stream, chunk: redact(chunk) }),
+    });
+  } catch (error) {
+    if (opts.stepOpen?.() ?? true) opts.emit({ type: "tool-error", id, tool: tool.name, error: error instanceof Error ? error.message : String(error) });
+    throw error;
+  }
+  const output = redact(result.output);
+  if (opts.stepOpen?.() ?? true) opts.emit({ type: "tool-result", id, tool: tool.name, summary: result.summary, output });
+  return { output, summary: result.summary, denied: false };
+}

@@ -1,0 +1,39 @@
+import { expect, test } from "bun:test";
+import * as v from "valibot";
+import { previewCall } from "../../cmd/repl/approval-preview.ts";
+import { createTheme } from "../../cmd/repl/theme.ts";
+import { defineTool, type AnyTool } from "../../lib/tools/define.ts";
+import { coreTools } from "../../lib/tools/index.ts";
+import { makeWorkspace } from "../tools/fixture.ts";
+
+const theme = createTheme(false);
+const tool = (name: string) => coreTools.find((t) => t.name === name)!;
+
+test("a tool with a preview shows its diff; a command shows its lines; anything else its arguments", () => {
+  const ws = makeWorkspace();
+  try {
+    ws.write({ "a.txt": "a\r\nb\r\n" });
+    const where = { root: ws.root, cwd: ws.root };
+    expect(previewCall(tool("edit_file"), { path: "a.txt", oldString: "b", newString: "B" }, "a.txt", where, theme)).toEqual([
+      "edit_file wants to run: a.txt  +1 -1",
+      "    @@ -1,2 +1,2 @@",
+      "     a",
+      "    -b",
+      "    +B",
+    ]);
+    expect(previewCall(tool("bash"), { command: "ls\npwd" }, "ls\npwd", where, theme)).toEqual(["bash wants to run:", "    ls", "    pwd"]);
+    const deploy: AnyTool = defineTool({
+      name: "deploy",
+      description: "",
+      schema: v.object({ target: v.string() }),
+      mutates: true,
+      subject: { kind: "text", of: (input) => input.target },
+      defaultDecision: "ask",
+      execute: async () => ({ output: "", summary: "" }),
+    });
+    expect(previewCall(deploy, { target: "prod" }, "prod", where, theme)).toEqual(["deploy wants to run: prod", '    {"target":"prod"}']);
+    expect(previewCall(tool("write_file"), { path: "x" }, "x", where, theme)[1]).toBe("    (its arguments are invalid; the tool will refuse them)");
+  } finally {
+    ws.cleanup();
+  }
+});

@@ -1,4 +1,4 @@
-import type { SessionChoice } from "../lib/agent/start.ts";
+import type { SessionChoice } from "../lib/app/start.ts";
 import { parseArgs } from "citty";
 import { DEFAULT_MAX_STEPS } from "../lib/config/defaults.ts";
 import { PRESET_NAMES } from "../lib/config/presets.ts";

@@ -51,7 +51,7 @@ export async function compactSessionCommand(idOrPrefix: string, flags: Flags, en
   const messages = record.messages as ModelMessage[];
   if (messages.length === 0) throw new ShiroError("usage", `session ${record.id} has no messages to compact.`);
   const { settings } = await loadSettings(flags, env);
-  const { createModel } = await import("../lib/model.ts");
+  const { createModel } = await import("../lib/provider/model.ts");
   const { generate } = await import("../lib/agent/generate.ts");
   const model = await createModel(settings);
   // Held for the whole exchange, so no other shiro changes the session while the model summarises it.

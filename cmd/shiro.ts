@@ -10,8 +10,8 @@ import { helpText } from "./help.ts";
 
 /** Subcommands, loaded only when named. */
 const SUBCOMMANDS: Record<string, () => Promise<(argv: string[], env: Record<string, string | undefined>) => Promise<number>>> = {
-  memory: async () => (await import("./memory-command.ts")).runMemoryCommand,
-  sessions: async () => (await import("./sessions-command.ts")).runSessionsCommand,
+  memory: async () => (await import("./memory.ts")).runMemoryCommand,
+  sessions: async () => (await import("./sessions.ts")).runSessionsCommand,
   doctor: async () => (await import("./session-maintenance.ts")).runDoctorCommand,
 };
 
@@ -32,7 +32,7 @@ async function main(argv: string[]): Promise<number> {
     return runHeadless(args, process.env);
   }
   if (args.json) throw new ShiroError("usage", '--json is for headless runs: add -p "your request" or pipe the prompt in.');
-  const { runRepl } = await import("./repl.ts");
+  const { runRepl } = await import("./repl/main.ts");
   return runRepl(args, process.env);
 }
 

@@ -2,7 +2,7 @@ import type { Approver } from "../../lib/approval.ts";
 import type { AskAnswer, PermissionQuestion } from "../../lib/permissions/policy.ts";
 import { previewCall } from "./approval-preview.ts";
 import { toolCallLine } from "../../lib/render.ts";
-import type { Key } from "./keys.ts";
+import type { Key } from "./input/keys.ts";
 import type { Theme } from "./theme.ts";
 
 /** A question for the user about one call: lib/permissions' question (`why` defaults to approval). */

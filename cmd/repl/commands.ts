@@ -1,6 +1,6 @@
 import { renderTodos } from "../../lib/notebook/render.ts";
 import { formatUsd } from "../../lib/sessions/pricing.ts";
-import { commandHelpLines, type SlashName } from "../../lib/slash-commands.ts";
+import { commandHelpLines, type SlashName } from "../../lib/prompt/slash-commands.ts";
 import type { ReplSession } from "./session.ts";
 import type { Theme } from "./theme.ts";
 

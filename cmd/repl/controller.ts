@@ -1,16 +1,16 @@
 import type { AgentEvent } from "../../lib/events.ts";
-import type { HistoryStore } from "../../lib/prompt-history.ts";
+import type { HistoryStore } from "../../lib/prompt/history.ts";
 import { renderTodos } from "../../lib/notebook/render.ts";
 import type { Todo } from "../../lib/notebook/schema.ts";
-import { createPromptQueue, describeQueue } from "../../lib/prompt-queue.ts";
-import { parseInput, unknownCommandHint } from "../../lib/slash-commands.ts";
+import { createPromptQueue, describeQueue } from "../../lib/prompt/queue.ts";
+import { parseInput, unknownCommandHint } from "../../lib/prompt/slash-commands.ts";
 import { answerFor, createApprovalGate } from "./approval-gate.ts";
 import { runCommand } from "./commands.ts";
 import { createEventView } from "./event-view.ts";
 import { headerLines, statusLine } from "./header.ts";
-import { createInputBox } from "./input-box.ts";
-import type { Key } from "./keys.ts";
-import type { Screen } from "./screen.ts";
+import { createInputBox } from "./input/input-box.ts";
+import type { Key } from "./input/keys.ts";
+import type { Screen } from "./input/screen.ts";
 import type { ReplSession } from "./session.ts";
 import type { Theme } from "./theme.ts";
 

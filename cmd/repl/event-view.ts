@@ -1,6 +1,6 @@
 import type { AgentEvent } from "../../lib/events.ts";
 import { renderEvent, sanitize } from "../../lib/render.ts";
-import type { Screen } from "./screen.ts";
+import type { Screen } from "./input/screen.ts";
 import type { Theme } from "./theme.ts";
 
 /** Live output lines shown per tool call; the model still gets its own (head and tail) copy. */

@@ -1,6 +1,6 @@
 import type { Conversation } from "../../lib/agent/conversation.ts";
 import type { Runtime } from "../../lib/agent/runtime.ts";
-import { statusSegments } from "../../lib/status-line.ts";
+import { statusSegments } from "../../lib/prompt/status-line.ts";
 import type { Theme } from "./theme.ts";
 
 /**

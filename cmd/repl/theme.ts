@@ -1,5 +1,5 @@
 import { createColors } from "picocolors";
-import type { StatusTone } from "../../lib/status-line.ts";
+import type { StatusTone } from "../../lib/prompt/status-line.ts";
 
 /** The loop's colours by meaning. With colour off every function returns its input unchanged. */
 export type Theme = ReturnType<typeof createTheme>;

@@ -2,7 +2,7 @@ import type { LanguageModel, ModelMessage } from "ai";
 import type { Settings } from "../config/resolve.ts";
 import { ShiroError } from "../errors.ts";
 import type { Usage } from "../events.ts";
-import { describeProviderError } from "./provider-error.ts";
+import { describeProviderError } from "../provider/provider-error.ts";
 import { keyRedactor } from "./redact-key.ts";
 
 /** A request made outside a turn: no tools, one answer. */

@@ -1,8 +1,8 @@
 import { streamText, type LanguageModel, type ModelMessage, type ToolSet, type AssistantModelMessage } from "ai";
 import type { EventSink, Usage } from "../events.ts";
 import { subjectOf, type AnyTool } from "../tools/define.ts";
-import { IncompleteStreamError } from "./provider-error.ts";
-import { MAX_SESSION_NESTING, nestedDeeperThan } from "../sessions/nesting.ts";
+import { IncompleteStreamError } from "../provider/provider-error.ts";
+import { MAX_SESSION_NESTING, nestedDeeperThan } from "../fs/nesting.ts";
 
 /** Room for the record, the message and the part around a tool call's arguments within MAX_SESSION_NESTING. */
 const MAX_INPUT_NESTING = MAX_SESSION_NESTING - 16;
@@ -133,7 +133,7 @@ export async function runStep(input: StepInput): Promise<StepOutcome> {
 }
 
 /**
- * The messages with any tool call's arguments nested too deep for a session (sessions/nesting.ts)
+ * The messages with any tool call's arguments nested too deep for a session (lib/fs/nesting.ts)
  * replaced by a note. Only a broken or hostile model sends such arguments, and no tool accepts
  * them, but kept as they are they would make the session impossible to save, load or send again.
  * Returns the same array when there is nothing to replace.

@@ -1,6 +1,6 @@
 import { existsSync, readFileSync, renameSync } from "node:fs";
 import * as v from "valibot";
-import { issueText } from "../schema-issue.ts";
+import { issueText } from "../text/schema-issue.ts";
 
 /** Longest reason quoted in a notice about a file that could not be read. */
 const MAX_REASON_CHARS = 300;

@@ -1,6 +1,3 @@
-import * as v from "valibot";
-import { ToolError } from "../errors.ts";
-import { defineTool } from "../tools/define.ts";
 import type { MemoryEntry } from "./schema.ts";
 import type { MemoryStore } from "./store.ts";
 import { normalizeNoteText, notes } from "./text.ts";
@@ -35,28 +32,5 @@ export function forgetNotes(store: MemoryStore, text: string): Promise<ForgetRes
   return store.update<ForgetResult>((entries) => {
     const result = forgetEntries(entries, text);
     return result.ok && result.removed.length > 0 ? { entries: result.entries, result } : { result };
-  });
-}
-
-const schema = v.object({
-  text: v.pipe(v.string(), v.description("Part of the note's text; every note containing it is removed (case-insensitive).")),
-});
-
-export function createForgetTool(store: MemoryStore) {
-  return defineTool({
-    name: "forget",
-    description:
-      "Remove notes from this project's memory: every note whose text contains the given text (case-insensitive). Use it when a " +
-      "note turned out wrong or stale, then remember the correction. Be specific: a short text can match several notes. " +
-      "The result lists what was removed.",
-    schema,
-    mutates: false, // writes only shiro's own store, never the user's files
-    subject: { kind: "text", of: (input) => input.text },
-    defaultDecision: "allow",
-    async execute(input) {
-      const result = await forgetNotes(store, input.text);
-      if (!result.ok) throw new ToolError(`forget: ${result.message}`);
-      return { output: result.message, summary: result.removed.length === 0 ? "none matched" : `${notes(result.removed.length)} removed` };
-    },
   });
 }

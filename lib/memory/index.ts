@@ -6,7 +6,6 @@ export { createMemoryStore, openMemoryStore, serializeMemory, type MemoryChange,
 export { addEntry, checkNote, rememberNote, type AddResult } from "./remember.ts";
 export { recallEntries, recallNotes, type RecallResult } from "./recall.ts";
 export { forgetEntries, forgetNotes, type ForgetResult } from "./forget.ts";
-export { createMemoryTools } from "./tools.ts";
 export { MEMORY_BLOCK_HEADER, rankNotes, renderMemoryBlock } from "./boot-block.ts";
 export { formatNotes, formatNotesJson } from "./notes-list.ts";
 export { planCompaction, type CompactionPlan } from "./compaction-plan.ts";

@@ -1,6 +1,3 @@
-import * as v from "valibot";
-import { ToolError } from "../errors.ts";
-import { defineTool } from "../tools/define.ts";
 import { RECALL_MAX_MATCHES } from "./limits.ts";
 import { createdTime, newestFirst } from "./recency.ts";
 import type { MemoryEntry } from "./schema.ts";
@@ -75,30 +72,5 @@ export function recallNotes(store: MemoryStore, query: string): Promise<RecallRe
   return store.update<RecallResult>((entries) => {
     const result = recallEntries(entries, query, store.now());
     return result.ok && result.matched > 0 ? { entries: result.entries, result } : { result };
-  });
-}
-
-const schema = v.object({
-  query: v.pipe(v.string(), v.description("A few words the note would contain. Every word must appear.")),
-});
-
-export function createRecallTool(store: MemoryStore) {
-  return defineTool({
-    name: "recall",
-    description:
-      "Search this project's memory (notes saved with remember in this or earlier sessions). Every word of the query must appear " +
-      'in a note, case-insensitively, so use a few distinctive words: "migration seed" finds the note about their order, not every ' +
-      `note mentioning either word. Returns up to the ${RECALL_MAX_MATCHES} most recent matches as (kind) text lines. ` +
-      "The most used notes are already in your instructions; recall finds the rest. A recalled note counts as used, which keeps it " +
-      "verbatim when memory is compacted.",
-    schema,
-    mutates: false, // writes only hit counts in shiro's own store
-    subject: { kind: "text", of: (input) => input.query },
-    defaultDecision: "allow",
-    async execute(input) {
-      const result = await recallNotes(store, input.query);
-      if (!result.ok) throw new ToolError(`recall: ${result.message}`);
-      return { output: result.message, summary: result.matched === 0 ? "no match" : `${notes(result.matched)} matched` };
-    },
   });
 }

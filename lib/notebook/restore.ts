@@ -1,5 +1,5 @@
 import * as v from "valibot";
-import { issueText } from "../schema-issue.ts";
+import { issueText } from "../text/schema-issue.ts";
 import { Todo } from "./schema.ts";
 
 export type RestoredTodos = {

@@ -1,5 +1,5 @@
 import type { ToolSubject } from "../tools/define.ts";
-import { isSensitivePath } from "../tools/sensitive-path.ts";
+import { isSensitivePath } from "../fs/sensitive-path.ts";
 import { commandWords } from "./command-parts.ts";
 import type { Decision } from "../config/permission-schema.ts";
 

@@ -1,6 +1,6 @@
 import type { ModelMessage } from "ai";
 import * as v from "valibot";
-import { issueText } from "../schema-issue.ts";
+import { issueText } from "../text/schema-issue.ts";
 
 /**
  * The session record, `$SHIRO_HOME/sessions/<id>.json`. There is deliberately no field that

@@ -1,5 +1,5 @@
 import * as v from "valibot";
-import { MAX_SESSION_NESTING, nestedDeeperThan } from "./nesting.ts";
+import { MAX_SESSION_NESTING, nestedDeeperThan } from "../fs/nesting.ts";
 import { describeIssue, SessionRecord, SessionSummary, summarize } from "./schema.ts";
 
 /**

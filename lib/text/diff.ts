@@ -60,7 +60,7 @@ export function formatLineChanges(changes: { added: number; removed: number }): 
   return `+${changes.added} -${changes.removed}`;
 }
 
-/** As lib/tools/lines.ts splitLines: no phantom empty line after a final newline. */
+/** As lib/text/lines.ts splitLines: no phantom empty line after a final newline. */
 function splitLines(text: string): string[] {
   if (text === "") return [];
   const lines = text.split("\n");

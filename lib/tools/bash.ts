@@ -1,7 +1,7 @@
 import * as v from "valibot";
 import { ToolError } from "../errors.ts";
 import { defineTool, type ToolContext } from "./define.ts";
-import { HeadTailBuffer } from "./head-tail.ts";
+import { HeadTailBuffer } from "../text/head-tail.ts";
 
 export const DEFAULT_BASH_TIMEOUT_MS = 120_000;
 export const MAX_BASH_TIMEOUT_MS = 600_000;

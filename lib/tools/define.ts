@@ -1,6 +1,6 @@
 import * as v from "valibot";
 import { ToolError } from "../errors.ts";
-import { issueText } from "../schema-issue.ts";
+import { issueText } from "../text/schema-issue.ts";
 
 /** Results longer than this are cut, with a note telling the model how to see the rest. */
 export const MAX_TOOL_RESULT_CHARS = 30_000;

@@ -2,11 +2,11 @@ import * as v from "valibot";
 import { ToolError } from "../errors.ts";
 import { writeWorkspaceFile } from "../fs/atomic-write.ts";
 import { formatLineChanges, unifiedDiff } from "../text/diff.ts";
-import { applyEdit, editFailureReason } from "./apply-edit.ts";
+import { applyEdit, editFailureReason } from "./edit/apply-edit.ts";
 import { defineTool } from "./define.ts";
-import { loadEditTarget } from "./edit-target.ts";
-import { previewEdits } from "./file-preview.ts";
-import { plural } from "./lines.ts";
+import { loadEditTarget } from "./edit/edit-target.ts";
+import { previewEdits } from "./edit/file-preview.ts";
+import { plural } from "../text/lines.ts";
 
 export const editFields = {
   oldString: v.pipe(

@@ -3,11 +3,11 @@ import { isAbsolute, join } from "node:path";
 import * as v from "valibot";
 import { ToolError } from "../errors.ts";
 import { defineTool } from "./define.ts";
-import { createIgnoreFilter } from "./ignore-filter.ts";
-import { plural } from "./lines.ts";
-import { describeMissing, statIfExists } from "./missing-path.ts";
-import { walk } from "./walk.ts";
-import { displayPath, resolveInWorkspace } from "./workspace.ts";
+import { createIgnoreFilter } from "../fs/ignore-filter.ts";
+import { plural } from "../text/lines.ts";
+import { describeMissing, statIfExists } from "../fs/missing-path.ts";
+import { walk } from "../fs/walk.ts";
+import { displayPath, resolveInWorkspace } from "../fs/workspace.ts";
 
 export const MAX_GLOB_RESULTS = 1000;
 

@@ -1,14 +1,14 @@
 import { basename, dirname, relative, sep } from "node:path";
 import * as v from "valibot";
 import { ToolError } from "../errors.ts";
-import { BINARY_SNIFF_BYTES, looksBinary } from "./binary.ts";
+import { BINARY_SNIFF_BYTES, looksBinary } from "../fs/binary.ts";
 import { defineTool } from "./define.ts";
-import { searchBuiltin, type GrepMatch, type GrepQuery } from "./grep-builtin.ts";
-import { searchRipgrep } from "./grep-ripgrep.ts";
-import { clipLine, plural } from "./lines.ts";
-import { describeMissing, statIfExists } from "./missing-path.ts";
-import { isSensitivePath } from "./sensitive-path.ts";
-import { displayPath, resolveInWorkspace } from "./workspace.ts";
+import { searchBuiltin, type GrepMatch, type GrepQuery } from "./grep/builtin.ts";
+import { searchRipgrep } from "./grep/ripgrep.ts";
+import { clipLine, plural } from "../text/lines.ts";
+import { describeMissing, statIfExists } from "../fs/missing-path.ts";
+import { isSensitivePath } from "../fs/sensitive-path.ts";
+import { displayPath, resolveInWorkspace } from "../fs/workspace.ts";
 
 export const MAX_GREP_MATCHES = 250;
 export const MAX_GREP_LINE_CHARS = 300;

@@ -1,18 +1,20 @@
 import type { MemoryStore } from "../memory/store.ts";
-import { createMemoryTools } from "../memory/tools.ts";
 import type { Notebook } from "../notebook/notebook.ts";
-import { createTodoWriteTool } from "../notebook/todo-write-tool.ts";
 import { bashTool } from "./bash.ts";
 import type { AnyTool } from "./define.ts";
 import { editFileTool } from "./edit-file.ts";
+import { createForgetTool } from "./forget.ts";
 import { globTool } from "./glob.ts";
 import { grepTool } from "./grep.ts";
 import { listDirTool } from "./list-dir.ts";
 import { multiEditTool } from "./multi-edit.ts";
 import { readFileTool } from "./read-file.ts";
+import { createRecallTool } from "./recall.ts";
+import { createRememberTool } from "./remember.ts";
+import { createTodoWriteTool } from "./todo-write.ts";
 import { writeFileTool } from "./write-file.ts";
 
-export { displayPath, resolveInWorkspace } from "./workspace.ts";
+export { displayPath, resolveInWorkspace } from "../fs/workspace.ts";
 
 /** The tools that need nothing but the workspace, in the order the model sees them. */
 export const coreTools: readonly AnyTool[] = [
@@ -33,7 +35,16 @@ export type ToolsContext = {
   memory?: MemoryStore;
 };
 
+/**
+ * The three memory tools, bound to one project's store. Not offered at all with `--no-memory`.
+ * Each refusal (unknown kind, empty or over-long text, duplicate, full store, empty query) is a
+ * ToolError, so the model gets a tool error result naming the problem and the store is unchanged.
+ */
+export function memoryTools(store: MemoryStore): AnyTool[] {
+  return [createRememberTool(store), createRecallTool(store), createForgetTool(store)];
+}
+
 /** Every tool a session gets, in the order the model sees them: the core tools, todo_write, then memory. */
 export function toolsFor(context: ToolsContext): AnyTool[] {
-  return [...coreTools, createTodoWriteTool(context.notebook), ...(context.memory ? createMemoryTools(context.memory) : [])];
+  return [...coreTools, createTodoWriteTool(context.notebook), ...(context.memory ? memoryTools(context.memory) : [])];
 }

@@ -2,11 +2,11 @@ import { readlinkSync } from "node:fs";
 import * as v from "valibot";
 import { ToolError } from "../errors.ts";
 import { defineTool } from "./define.ts";
-import { createIgnoreFilter } from "./ignore-filter.ts";
-import { plural } from "./lines.ts";
-import { describeMissing, statIfExists } from "./missing-path.ts";
-import { walk, type WalkEntry } from "./walk.ts";
-import { displayPath, resolveInWorkspace } from "./workspace.ts";
+import { createIgnoreFilter } from "../fs/ignore-filter.ts";
+import { plural } from "../text/lines.ts";
+import { describeMissing, statIfExists } from "../fs/missing-path.ts";
+import { walk, type WalkEntry } from "../fs/walk.ts";
+import { displayPath, resolveInWorkspace } from "../fs/workspace.ts";
 
 export const DEFAULT_LIST_DEPTH = 2;
 export const MAX_LIST_DEPTH = 10;

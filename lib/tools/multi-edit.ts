@@ -2,12 +2,12 @@ import * as v from "valibot";
 import { ToolError } from "../errors.ts";
 import { writeWorkspaceFile } from "../fs/atomic-write.ts";
 import { formatLineChanges, unifiedDiff } from "../text/diff.ts";
-import { applyEdits, editFailureReason } from "./apply-edit.ts";
+import { applyEdits, editFailureReason } from "./edit/apply-edit.ts";
 import { defineTool } from "./define.ts";
 import { editFields } from "./edit-file.ts";
-import { loadEditTarget } from "./edit-target.ts";
-import { previewEdits } from "./file-preview.ts";
-import { plural } from "./lines.ts";
+import { loadEditTarget } from "./edit/edit-target.ts";
+import { previewEdits } from "./edit/file-preview.ts";
+import { plural } from "../text/lines.ts";
 
 const schema = v.object({
   path: v.pipe(v.string(), v.minLength(1, "path must not be empty"), v.description("File to edit, relative to the working directory.")),

@@ -1,11 +1,11 @@
 import * as v from "valibot";
 import { ToolError } from "../errors.ts";
-import { looksBinary } from "./binary.ts";
+import { looksBinary } from "../fs/binary.ts";
 import { defineTool, MAX_TOOL_RESULT_CHARS } from "./define.ts";
-import { clipLine, numberedLine, plural, splitLines } from "./lines.ts";
-import { describeMissing, statIfExists } from "./missing-path.ts";
-import { isSensitivePath } from "./sensitive-path.ts";
-import { displayPath, realpathOrSelf, resolveInWorkspace } from "./workspace.ts";
+import { clipLine, numberedLine, plural, splitLines } from "../text/lines.ts";
+import { describeMissing, statIfExists } from "../fs/missing-path.ts";
+import { isSensitivePath } from "../fs/sensitive-path.ts";
+import { displayPath, realpathOrSelf, resolveInWorkspace } from "../fs/workspace.ts";
 
 export const DEFAULT_READ_LINES = 2000;
 export const MAX_LINE_CHARS = 2000;

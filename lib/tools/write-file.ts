@@ -2,10 +2,10 @@ import * as v from "valibot";
 import { ToolError } from "../errors.ts";
 import { writeWorkspaceFile } from "../fs/atomic-write.ts";
 import { defineTool } from "./define.ts";
-import { previewWrite } from "./file-preview.ts";
-import { countLines, plural } from "./lines.ts";
-import { statIfExists } from "./missing-path.ts";
-import { displayPath, resolveInWorkspace } from "./workspace.ts";
+import { previewWrite } from "./edit/file-preview.ts";
+import { countLines, plural } from "../text/lines.ts";
+import { statIfExists } from "../fs/missing-path.ts";
+import { displayPath, resolveInWorkspace } from "../fs/workspace.ts";
 
 const schema = v.object({
   path: v.pipe(v.string(), v.minLength(1, "path must not be empty"), v.description("File to write, relative to the working directory.")),

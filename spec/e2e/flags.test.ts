@@ -1,8 +1,8 @@
 import { describe, expect, test } from "bun:test";
 import { MAIN_ARGS, type FlagTable } from "../../cmd/args.ts";
-import { MEMORY_FLAGS } from "../../cmd/memory-command.ts";
+import { MEMORY_FLAGS } from "../../cmd/memory.ts";
 import { DOCTOR_FLAGS } from "../../cmd/session-maintenance.ts";
-import { SESSIONS_FLAGS } from "../../cmd/sessions-command.ts";
+import { SESSIONS_FLAGS } from "../../cmd/sessions.ts";
 import { runShiro } from "../support/cli.ts";
 
 /** Every command line, sub-command by sub-command, that takes flags. */

@@ -2,7 +2,7 @@ import { describe, expect, test } from "bun:test";
 import { readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { APICallError, RetryError } from "ai";
-import { MISSING_ITEM_NOTICE, isMissingItemError, missingItemId } from "../../lib/prune/missing-item-error.ts";
+import { MISSING_ITEM_NOTICE, isMissingItemError, missingItemId } from "../../lib/provider/missing-item.ts";
 import { describeWithShared } from "../support/shared-fixtures.ts";
 
 /** The recorded provider error bodies in `dir` (../shared/fixtures/openai/errors), with their HTTP status. */

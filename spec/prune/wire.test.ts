@@ -9,7 +9,7 @@ import type { FakeServer, Reply } from "../support/fake-openai.ts";
 import { useFakeServer } from "../support/use-fake-server.ts";
 import { pruneForWire } from "../../lib/prune/prune.ts";
 import { closeDanglingToolCalls, detachOrphanedItems, dropOrphanedResults, inlineHistory } from "../../lib/prune/repair.ts";
-import { isMissingItemError, missingItemId } from "../../lib/prune/missing-item-error.ts";
+import { isMissingItemError, missingItemId } from "../../lib/provider/missing-item.ts";
 import { validateHistory } from "../../lib/prune/validate.ts";
 
 (globalThis as { AI_SDK_LOG_WARNINGS?: boolean }).AI_SDK_LOG_WARNINGS = false;

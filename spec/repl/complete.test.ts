@@ -1,7 +1,7 @@
 import { describe, expect, test } from "bun:test";
 import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { applyCompletion, commonPrefix, findCompletion } from "../../lib/complete.ts";
+import { applyCompletion, commonPrefix, findCompletion } from "../../lib/prompt/complete.ts";
 import { tempDir } from "../support/cli.ts";
 
 function workspace(): string {

@@ -2,7 +2,7 @@ import { describe, expect, test } from "bun:test";
 import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { createHash } from "node:crypto";
 import { dirname, join } from "node:path";
-import { appendEntry, HISTORY_MAX_ENTRIES, historyPath, openHistory, startWalk, walkDown, walkUp } from "../../lib/prompt-history.ts";
+import { appendEntry, HISTORY_MAX_ENTRIES, historyPath, openHistory, startWalk, walkDown, walkUp } from "../../lib/prompt/history.ts";
 import { tempDir } from "../support/cli.ts";
 
 describe("appendEntry", () => {

@@ -1,7 +1,7 @@
 import { expect, test } from "bun:test";
 import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
-import { historyPath } from "../../lib/prompt-history.ts";
+import { historyPath } from "../../lib/prompt/history.ts";
 import type { Reply } from "../support/fake-openai.ts";
 import { tempDir } from "../support/cli.ts";
 import { KEYS, lastUserText, usePty } from "./pty.ts";

@@ -1,7 +1,7 @@
 import { expect, test } from "bun:test";
 import { writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { SLASH_COMMANDS } from "../../lib/slash-commands.ts";
+import { SLASH_COMMANDS } from "../../lib/prompt/slash-commands.ts";
 import type { Reply } from "../support/fake-openai.ts";
 import { tempDir } from "../support/cli.ts";
 import { KEYS, usePty } from "./pty.ts";

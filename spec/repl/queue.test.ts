@@ -1,5 +1,5 @@
 import { describe, expect, test } from "bun:test";
-import { createPromptQueue, describeQueue } from "../../lib/prompt-queue.ts";
+import { createPromptQueue, describeQueue } from "../../lib/prompt/queue.ts";
 
 describe("the prompt queue", () => {
   test("runs in the order typed", () => {

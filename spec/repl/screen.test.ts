@@ -1,5 +1,5 @@
 import { describe, expect, test } from "bun:test";
-import { createScreen, type LiveView, type ScreenMode } from "../../cmd/repl/screen.ts";
+import { createScreen, type LiveView, type ScreenMode } from "../../cmd/repl/input/screen.ts";
 import { createVt } from "./vt.ts";
 
 /** A screen 20 columns wide writing into the terminal model, with everything it wrote. */

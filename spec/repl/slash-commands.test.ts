@@ -1,5 +1,5 @@
 import { describe, expect, test } from "bun:test";
-import { closestCommand, commandHelpLines, commandsStartingWith, parseInput, SLASH_COMMANDS, unknownCommandHint } from "../../lib/slash-commands.ts";
+import { closestCommand, commandHelpLines, commandsStartingWith, parseInput, SLASH_COMMANDS, unknownCommandHint } from "../../lib/prompt/slash-commands.ts";
 
 describe("parseInput", () => {
   test("a known command with and without arguments", () => {

@@ -1,6 +1,6 @@
 import { describe, expect, test } from "bun:test";
 import type { ModelMessage } from "ai";
-import { formatTokenCount, statusSegments, statusText } from "../../lib/status-line.ts";
+import { formatTokenCount, statusSegments, statusText } from "../../lib/prompt/status-line.ts";
 
 /** A history whose estimate (JSON length / 4) is about `tokens`. */
 function historyOf(tokens: number): ModelMessage[] {

@@ -1,7 +1,7 @@
 import { describe, expect, test } from "bun:test";
-import { createKeyDecoder } from "../../cmd/repl/keys.ts";
-import { editLine, lineOf, moveLine } from "../../cmd/repl/line-edit.ts";
-import { layoutInput, scrollInput } from "../../cmd/repl/input-layout.ts";
+import { createKeyDecoder } from "../../cmd/repl/input/keys.ts";
+import { editLine, lineOf, moveLine } from "../../cmd/repl/input/line-edit.ts";
+import { layoutInput, scrollInput } from "../../cmd/repl/input/input-layout.ts";
 
 describe("key decoding", () => {
   const keys = (...chunks: string[]) => {

@@ -2,7 +2,7 @@ import { afterEach, beforeEach, describe, expect, test } from "bun:test";
 import { existsSync, mkdirSync, readFileSync } from "node:fs";
 import { bashTool } from "../../lib/tools/bash.ts";
 import type { ToolContext } from "../../lib/tools/define.ts";
-import { HeadTailBuffer } from "../../lib/tools/head-tail.ts";
+import { HeadTailBuffer } from "../../lib/text/head-tail.ts";
 import { errorOf, makeWorkspace, runTool, type Workspace } from "./fixture.ts";
 
 let ws: Workspace;

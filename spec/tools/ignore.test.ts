@@ -1,7 +1,7 @@
 import { afterEach, beforeEach, describe, expect, test } from "bun:test";
-import { matchIgnoreRules, parseGitignore } from "../../lib/tools/ignore.ts";
-import { createIgnoreFilter } from "../../lib/tools/ignore-filter.ts";
-import { walk } from "../../lib/tools/walk.ts";
+import { matchIgnoreRules, parseGitignore } from "../../lib/fs/ignore.ts";
+import { createIgnoreFilter } from "../../lib/fs/ignore-filter.ts";
+import { walk } from "../../lib/fs/walk.ts";
 import { makeWorkspace, type Workspace } from "./fixture.ts";
 
 /** Whether `path` is ignored by a one-file .gitignore holding `text`. */

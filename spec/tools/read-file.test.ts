@@ -1,7 +1,7 @@
 import { afterEach, beforeEach, describe, expect, test } from "bun:test";
 import { mkdirSync, symlinkSync } from "node:fs";
 import { readFileTool } from "../../lib/tools/read-file.ts";
-import { isSensitivePath } from "../../lib/tools/sensitive-path.ts";
+import { isSensitivePath } from "../../lib/fs/sensitive-path.ts";
 import { errorOf, makeWorkspace, runTool, type Workspace } from "./fixture.ts";
 
 let ws: Workspace;

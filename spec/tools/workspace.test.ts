@@ -4,7 +4,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { readFileTool } from "../../lib/tools/read-file.ts";
 import { writeFileTool } from "../../lib/tools/write-file.ts";
-import { displayPath, resolveInWorkspace } from "../../lib/tools/workspace.ts";
+import { displayPath, resolveInWorkspace } from "../../lib/fs/workspace.ts";
 import { errorOf, makeWorkspace, runTool, type Workspace } from "./fixture.ts";
 
 let ws: Workspace;

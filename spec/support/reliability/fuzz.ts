@@ -6,7 +6,7 @@
  *   `shiro -r <id> -p …` against the strict server;
  * - memory: `shiro memory list`, and for one case in three a `shiro -p` that remembers a note;
  * - config: `shiro -p …`;
- * - history: the prompt-history loader (lib/prompt-history.ts, used by the interactive loop), in process.
+ * - history: the prompt-history loader (lib/prompt/history.ts, used by the interactive loop), in process.
  *
  * Every case: no crash (exit code, stack trace, catch-all), every message about the file one line.
  * A file shiro cannot use is reported naming the file, and its bytes survive: a session is left
@@ -249,7 +249,7 @@ export async function runFuzzCheck(opts: FuzzOptions): Promise<Figure> {
   let rejections = 0;
   let history: HistoryModule | undefined;
   try {
-    const mod = (await import("../../../lib/prompt-history.ts")) as Partial<HistoryModule>;
+    const mod = (await import("../../../lib/prompt/history.ts")) as Partial<HistoryModule>;
     if (typeof mod.openHistory === "function" && typeof mod.historyPath === "function") history = mod as HistoryModule;
   } catch {}
   const targets = history ? TARGETS : TARGETS.filter((t) => t !== "history");
@@ -299,7 +299,7 @@ export async function runFuzzCheck(opts: FuzzOptions): Promise<Figure> {
   if (skipped > 0) f.notes.stoppedEarly = `${skipped} of ${cases.length} cases not run (time budget)`;
   f.notes.byTarget = Object.entries(byTarget).map(([k, n]) => `${k} ${n}`).join(", ");
   f.notes.stillUsable = usableCount;
-  f.notes.history = history ? "included (lib/prompt-history.ts openHistory)" : "skipped: lib/prompt-history.ts has no loader yet";
+  f.notes.history = history ? "included (lib/prompt/history.ts openHistory)" : "skipped: lib/prompt/history.ts has no loader yet";
   // Requests the strict server refused: histories in usable-but-odd session files it would not accept.
   f.notes.serverRejections = rejections;
   return f;

@@ -1,7 +1,7 @@
 import { expect, test } from "bun:test";
 import { createNotebook } from "../../lib/notebook/notebook.ts";
 import type { Todo } from "../../lib/notebook/schema.ts";
-import { createTodoWriteTool } from "../../lib/notebook/todo-write-tool.ts";
+import { createTodoWriteTool } from "../../lib/tools/todo-write.ts";
 import { runTool, type ToolContext } from "../../lib/tools/define.ts";
 import { ToolError } from "../../lib/errors.ts";
 

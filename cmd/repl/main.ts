@@ -1,12 +1,12 @@
-import pkg from "../package.json" with { type: "json" };
-import { loadRuntime } from "../lib/agent/runtime.ts";
-import { openHistory } from "../lib/prompt-history.ts";
-import type { MainArgs } from "./args.ts";
-import { createRepl } from "./repl/controller.ts";
-import { createKeyDecoder } from "./repl/keys.ts";
-import { createScreen, type ScreenMode } from "./repl/screen.ts";
-import { openReplSession } from "./repl/session.ts";
-import { colorEnabled, createTheme } from "./repl/theme.ts";
+import pkg from "../../package.json" with { type: "json" };
+import { loadRuntime } from "../../lib/app/load-runtime.ts";
+import { openHistory } from "../../lib/prompt/history.ts";
+import type { MainArgs } from "../args.ts";
+import { createRepl } from "./controller.ts";
+import { createKeyDecoder } from "./input/keys.ts";
+import { createScreen, type ScreenMode } from "./input/screen.ts";
+import { openReplSession } from "./session.ts";
+import { colorEnabled, createTheme } from "./theme.ts";
 
 const BRACKETED_PASTE_ON = "\x1b[?2004h";
 const BRACKETED_PASTE_OFF = "\x1b[?2004l";

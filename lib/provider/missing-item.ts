@@ -1,4 +1,4 @@
-import { providerMessage } from "../provider-message.ts";
+import { providerMessage } from "./message.ts";
 /** Shown once when a turn was rescued by re-sending its history inline. */
 export const MISSING_ITEM_NOTICE = "the provider no longer had part of this session stored. Re-sent the history inline and carried on.";
 

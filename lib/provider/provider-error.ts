@@ -1,6 +1,6 @@
 import { APICallError, JSONParseError, RetryError, TypeValidationError } from "ai";
-import { ProviderIdleError } from "../fetch-idle-timeout.ts";
-import { providerMessage } from "../provider-message.ts";
+import { ProviderIdleError } from "./idle-timeout.ts";
+import { providerMessage } from "./message.ts";
 
 /** Longest provider message shown; a provider or proxy can send a whole HTML page. */
 const MAX_MESSAGE_CHARS = 400;

@@ -1,5 +1,5 @@
-import { ToolError } from "../errors.ts";
-import type { GrepMatch, GrepQuery, GrepResult } from "./grep-builtin.ts";
+import { ToolError } from "../../errors.ts";
+import type { GrepMatch, GrepQuery, GrepResult } from "./builtin.ts";
 
 /**
  * Flags that make ripgrep find what the built-in search finds: hidden files included, .git and

@@ -1,4 +1,4 @@
-import { editDistance } from "./text/edit-distance.ts";
+import { editDistance } from "../text/edit-distance.ts";
 
 /**
  * The interactive loop's slash commands. This one table feeds parsing, `/help` and Tab

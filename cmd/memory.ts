@@ -45,7 +45,7 @@ export async function runMemoryCommand(argv: string[], env: Record<string, strin
       return 0;
     }
     case "compact": {
-      const { createModel } = await import("../lib/model.ts");
+      const { createModel } = await import("../lib/provider/model.ts");
       const { generate } = await import("../lib/agent/generate.ts");
       const { settings } = await loadSettings(flagsFrom(args), env);
       const model = await createModel(settings);

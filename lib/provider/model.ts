@@ -1,6 +1,6 @@
 import type { LanguageModel } from "ai";
-import type { Settings } from "./config/resolve.ts";
-import { withIdleTimeout } from "./fetch-idle-timeout.ts";
+import type { Settings } from "../config/resolve.ts";
+import { withIdleTimeout } from "./idle-timeout.ts";
 
 /**
  * Builds the language model for these settings. Imported lazily by the commands that talk to a

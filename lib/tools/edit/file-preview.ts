@@ -1,7 +1,7 @@
 import { readFileSync } from "node:fs";
 import { applyEdits, editFailureReason, type Edit } from "./apply-edit.ts";
-import type { PreviewContext, ToolPreview } from "./define.ts";
-import { displayPath, resolveInWorkspace } from "./workspace.ts";
+import type { PreviewContext, ToolPreview } from "../define.ts";
+import { displayPath, resolveInWorkspace } from "../../fs/workspace.ts";
 
 /** edit_file's and multi_edit's preview: the edits applied to the file as it is now. */
 export function previewEdits(ctx: PreviewContext, path: string, edits: readonly Edit[]): ToolPreview {

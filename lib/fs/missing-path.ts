@@ -1,6 +1,6 @@
 import { readdirSync, statSync, type Stats } from "node:fs";
 import { basename, dirname } from "node:path";
-import { closeMatches } from "./close-matches.ts";
+import { closeMatches } from "../text/close-matches.ts";
 
 /**
  * What to tell the model when `abs` does not exist: similar names in the same directory when

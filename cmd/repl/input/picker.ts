@@ -1,6 +1,6 @@
-import { applyCompletion, commonPrefix, findCompletion, type CompleteOptions, type Completion } from "../../lib/complete.ts";
+import { applyCompletion, commonPrefix, findCompletion, type CompleteOptions, type Completion } from "../../../lib/prompt/complete.ts";
 import type { LineState } from "./line-edit.ts";
-import type { Theme } from "./theme.ts";
+import type { Theme } from "../theme.ts";
 
 /** Candidate rows shown under the input at once. */
 const PICKER_ROWS = 8;

@@ -1,9 +1,9 @@
 import { readdirSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { commandsStartingWith } from "./slash-commands.ts";
-import { createIgnoreFilter } from "./tools/ignore-filter.ts";
-import { walk } from "./tools/walk.ts";
-import { isInside } from "./tools/workspace.ts";
+import { createIgnoreFilter } from "../fs/ignore-filter.ts";
+import { walk } from "../fs/walk.ts";
+import { isInside } from "../fs/workspace.ts";
 
 /** Most candidates offered for one Tab. */
 export const MAX_CANDIDATES = 50;

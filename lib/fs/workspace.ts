@@ -1,7 +1,7 @@
 import { lstatSync, realpathSync } from "node:fs";
 import { basename, dirname, isAbsolute, join, relative, resolve, sep } from "node:path";
 import { ToolError } from "../errors.ts";
-import type { ToolContext } from "./define.ts";
+import type { ToolContext } from "../tools/define.ts";
 
 type Where = Pick<ToolContext, "root" | "cwd">;
 

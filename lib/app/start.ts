@@ -3,8 +3,8 @@ import { restoreTodos } from "../notebook/restore.ts";
 import { continueSession, findSession } from "../sessions/find.ts";
 import { openLiveSession, type LiveSession } from "../sessions/live-session.ts";
 import type { SessionRecord } from "../sessions/schema.ts";
-import { createConversation, type Conversation } from "./conversation.ts";
-import type { Runtime } from "./runtime.ts";
+import { createConversation, type Conversation } from "../agent/conversation.ts";
+import type { Runtime } from "../agent/runtime.ts";
 
 /** Which session to work in: a new one, the newest for this directory (-c), or one by id (-r). */
 export type SessionChoice = { type: "new" } | { type: "continue" } | { type: "resume"; idOrPrefix: string } | { type: "record"; record: SessionRecord };

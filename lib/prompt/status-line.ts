@@ -1,7 +1,7 @@
 import type { ModelMessage } from "ai";
-import type { Usage } from "./events.ts";
-import { contextGauge, estimateTokens, type ContextLevel } from "./prune/tokens.ts";
-import { formatUsd } from "./sessions/pricing.ts";
+import type { Usage } from "../events.ts";
+import { contextGauge, estimateTokens, type ContextLevel } from "../prune/tokens.ts";
+import { formatUsd } from "../sessions/pricing.ts";
 
 /** How a segment should look; the terminal edge maps tones to colours (or to nothing). */
 export type StatusTone = "dim" | "normal" | "amber" | "red";

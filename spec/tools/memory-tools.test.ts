@@ -1,16 +1,16 @@
 import { describe, expect, test } from "bun:test";
 import { existsSync, readFileSync } from "node:fs";
 import { toJsonSchema } from "@valibot/to-json-schema";
-import { createMemoryTools } from "../../lib/memory/tools.ts";
+import { memoryTools } from "../../lib/tools/index.ts";
 import { MEMORY_MAX_ENTRIES } from "../../lib/memory/limits.ts";
 import { serializeMemory } from "../../lib/memory/store.ts";
 import { writeStateFileSync } from "../../lib/fs/atomic-write.ts";
 import { ToolError } from "../../lib/errors.ts";
-import { call, entry, freshStore, readStoreFile } from "./support/memory.ts";
+import { call, entry, freshStore, readStoreFile } from "../memory/support/memory.ts";
 
 function setup() {
   const s = freshStore();
-  return { ...s, tools: createMemoryTools(s.store) };
+  return { ...s, tools: memoryTools(s.store) };
 }
 
 async function refusal(promise: Promise<unknown>): Promise<string> {

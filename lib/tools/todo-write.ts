@@ -1,9 +1,9 @@
 import * as v from "valibot";
-import { defineTool, type AnyTool } from "../tools/define.ts";
-import type { Notebook } from "./notebook.ts";
-import { renderTodos } from "./render.ts";
-import { checkTodos } from "./rules.ts";
-import { TodoList } from "./schema.ts";
+import type { Notebook } from "../notebook/notebook.ts";
+import { renderTodos } from "../notebook/render.ts";
+import { checkTodos } from "../notebook/rules.ts";
+import { TodoList } from "../notebook/schema.ts";
+import { defineTool, type AnyTool } from "./define.ts";
 
 const schema = v.object(
   {

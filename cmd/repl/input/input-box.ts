@@ -1,9 +1,9 @@
-import type { CompleteOptions } from "../../lib/complete.ts";
-import { startWalk, walkDown, walkUp, type HistoryStore, type HistoryWalk } from "../../lib/prompt-history.ts";
+import type { CompleteOptions } from "../../../lib/prompt/complete.ts";
+import { startWalk, walkDown, walkUp, type HistoryStore, type HistoryWalk } from "../../../lib/prompt/history.ts";
 import type { Key } from "./keys.ts";
 import { EMPTY_LINE, editLine, lineOf, moveLine, type LineState } from "./line-edit.ts";
 import { acceptPicker, movePicker, pickerRows, pressTab, type Picker } from "./picker.ts";
-import type { Theme } from "./theme.ts";
+import type { Theme } from "../theme.ts";
 
 export type InputBox = {
   line(): LineState;

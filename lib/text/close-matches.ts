@@ -1,4 +1,4 @@
-import { editDistance } from "../text/edit-distance.ts";
+import { editDistance } from "./edit-distance.ts";
 
 /**
  * Names from `candidates` that look like a mistyped `wanted`: same name in another case, same

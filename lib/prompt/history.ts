@@ -1,8 +1,8 @@
 import { join } from "node:path";
 import * as v from "valibot";
-import { writeStateFileSync } from "./fs/atomic-write.ts";
-import { projectHash } from "./fs/project-root.ts";
-import { readJsonFile } from "./fs/read-json.ts";
+import { writeStateFileSync } from "../fs/atomic-write.ts";
+import { projectHash } from "../fs/project-root.ts";
+import { readJsonFile } from "../fs/read-json.ts";
 
 /** Prompts kept per project directory; the oldest fall off. */
 export const HISTORY_MAX_ENTRIES = 200;

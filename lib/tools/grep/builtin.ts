@@ -1,8 +1,8 @@
 import { readFile } from "node:fs/promises";
-import { looksBinary } from "./binary.ts";
-import { createIgnoreFilter } from "./ignore-filter.ts";
-import { splitLines } from "./lines.ts";
-import { walk } from "./walk.ts";
+import { looksBinary } from "../../fs/binary.ts";
+import { createIgnoreFilter } from "../../fs/ignore-filter.ts";
+import { splitLines } from "../../text/lines.ts";
+import { walk } from "../../fs/walk.ts";
 
 export type GrepQuery = {
   /** A regular expression, already checked to compile in JavaScript. */

@@ -1,8 +1,8 @@
-import { ToolError } from "../errors.ts";
-import { looksBinary } from "./binary.ts";
-import type { ToolContext } from "./define.ts";
-import { describeMissing, statIfExists } from "./missing-path.ts";
-import { displayPath, resolveInWorkspace } from "./workspace.ts";
+import { ToolError } from "../../errors.ts";
+import { looksBinary } from "../../fs/binary.ts";
+import type { ToolContext } from "../define.ts";
+import { describeMissing, statIfExists } from "../../fs/missing-path.ts";
+import { displayPath, resolveInWorkspace } from "../../fs/workspace.ts";
 
 /**
  * Loads the file an edit tool is about to change: inside the workspace, existing, a regular text

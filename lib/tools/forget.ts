@@ -1,0 +1,29 @@
+import * as v from "valibot";
+import { ToolError } from "../errors.ts";
+import { forgetNotes } from "../memory/forget.ts";
+import type { MemoryStore } from "../memory/store.ts";
+import { notes } from "../memory/text.ts";
+import { defineTool } from "./define.ts";
+
+const schema = v.object({
+  text: v.pipe(v.string(), v.description("Part of the note's text; every note containing it is removed (case-insensitive).")),
+});
+
+export function createForgetTool(store: MemoryStore) {
+  return defineTool({
+    name: "forget",
+    description:
+      "Remove notes from this project's memory: every note whose text contains the given text (case-insensitive). Use it when a " +
+      "note turned out wrong or stale, then remember the correction. Be specific: a short text can match several notes. " +
+      "The result lists what was removed.",
+    schema,
+    mutates: false, // writes only shiro's own store, never the user's files
+    subject: { kind: "text", of: (input) => input.text },
+    defaultDecision: "allow",
+    async execute(input) {
+      const result = await forgetNotes(store, input.text);
+      if (!result.ok) throw new ToolError(`forget: ${result.message}`);
+      return { output: result.message, summary: result.removed.length === 0 ? "none matched" : `${notes(result.removed.length)} removed` };
+    },
+  });
+}

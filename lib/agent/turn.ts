@@ -7,6 +7,7 @@ import { isMissingItemError, MISSING_ITEM_NOTICE } from "../provider/missing-ite
 import { describeProviderError, retryDelayMs } from "../provider/provider-error.ts";
 import { runStep } from "./step.ts";
 import type { Approver } from "../approval.ts";
+import type { Settings } from "../config/resolve.ts";
 import { toSdkTools } from "./sdk-tools.ts";
 
 /**
@@ -28,11 +29,11 @@ export type TurnOptions = {
   tools: readonly AnyTool[];
   /** Rebuilt before every step, so a todo_write on step one is visible to step two. */
   instructions: () => string;
-  /** Estimated-token threshold past which the request is pruned (the local history never is). */
-  pruneAtTokens: number;
-  maxSteps: number;
-  maxRetries: number;
-  retryBaseMs: number;
+  /**
+   * The settings a turn reads: `pruneAtTokens` (estimated tokens past which the request is pruned;
+   * the local history never is), the step cap, and the retry count and backoff.
+   */
+  settings: Pick<Settings, "pruneAtTokens" | "maxSteps" | "maxRetries" | "retryBaseMs">;
   root: string;
   cwd: string;
   signal: AbortSignal;
@@ -61,7 +62,7 @@ export async function runTurn(opts: TurnOptions): Promise<TurnResult> {
   const { session } = opts;
   const startLength = session.history.length;
   const usage: Usage = { inputTokens: 0, outputTokens: 0 };
-  const baseMs = opts.retryBaseMs;
+  const { settings } = opts;
   let steps = 0;
   let status: TurnStatus = "success";
   let errorMessage: string | undefined;
@@ -73,9 +74,9 @@ export async function runTurn(opts: TurnOptions): Promise<TurnResult> {
       status = "interrupted";
       break;
     }
-    if (steps >= opts.maxSteps) {
+    if (steps >= settings.maxSteps) {
       status = "step-cap";
-      errorMessage = `stopped after ${opts.maxSteps} steps (the step cap). Raise it with --max-steps, or ask shiro to continue.`;
+      errorMessage = `stopped after ${settings.maxSteps} steps (the step cap). Raise it with --max-steps, or ask shiro to continue.`;
       opts.emit({ type: "error", message: errorMessage });
       break;
     }
@@ -85,7 +86,7 @@ export async function runTurn(opts: TurnOptions): Promise<TurnResult> {
 
     let outcome;
     for (let attempt = 1; ; attempt++) {
-      const { messages: wire, report } = pruneForWire(closeDanglingToolCalls(session.history), { pruneAtTokens: opts.pruneAtTokens, tools: opts.tools });
+      const { messages: wire, report } = pruneForWire(closeDanglingToolCalls(session.history), { pruneAtTokens: settings.pruneAtTokens, tools: opts.tools });
       const compacted = compactedReported ? undefined : compactedEvent(report);
       if (compacted) {
         opts.emit(compacted); // once per turn, not per step
@@ -111,9 +112,9 @@ export async function runTurn(opts: TurnOptions): Promise<TurnResult> {
         continue;
       }
       const failure = describeProviderError(outcome.error);
-      if (!failure.retryable || attempt > opts.maxRetries) break;
-      const delay = retryDelayMs(attempt, baseMs, failure.retryAfterMs);
-      opts.emit({ type: "notice", message: `${failure.message}; retrying in ${formatDelay(delay)} (attempt ${attempt + 1} of ${opts.maxRetries + 1})` });
+      if (!failure.retryable || attempt > settings.maxRetries) break;
+      const delay = retryDelayMs(attempt, settings.retryBaseMs, failure.retryAfterMs);
+      opts.emit({ type: "notice", message: `${failure.message}; retrying in ${formatDelay(delay)} (attempt ${attempt + 1} of ${settings.maxRetries + 1})` });
       if (!(await sleep(delay, opts.signal))) break;
     }
 

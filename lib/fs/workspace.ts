@@ -1,9 +1,9 @@
 import { lstatSync, realpathSync } from "node:fs";
 import { basename, dirname, isAbsolute, join, relative, resolve, sep } from "node:path";
 import { ToolError } from "../errors.ts";
-import type { ToolContext } from "../tools/define.ts";
 
-type Where = Pick<ToolContext, "root" | "cwd">;
+/** Where paths resolve: the workspace root, and the directory relative paths start from. */
+export type Where = { root: string; cwd: string };
 
 /**
  * The absolute path a tool argument names: resolved against ctx.cwd and required to stay inside
@@ -31,7 +31,7 @@ export function resolveInWorkspace(ctx: Where, path: string, tool?: string): str
 }
 
 /** How a path is shown to the model and on screen: relative to ctx.cwd, "." for cwd itself. */
-export function displayPath(ctx: Pick<ToolContext, "cwd">, abs: string): string {
+export function displayPath(ctx: Pick<Where, "cwd">, abs: string): string {
   return relative(ctx.cwd, abs) || ".";
 }
 

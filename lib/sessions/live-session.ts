@@ -129,23 +129,21 @@ export function openLiveSession(opts: OpenSessionOptions): LiveSession {
   let closed = false;
 
   function snapshot(): SessionRecord {
-    const record: SessionRecord = {
-      version: base.version,
-      id: base.id,
-      createdAt: base.createdAt,
+    // Every field of the record comes from base unless the running session changes it, so a field
+    // added to the schema survives a save without a line here.
+    const { costUsd: _cost, ...kept } = base;
+    return {
+      ...kept,
       updatedAt: now().toISOString(),
-      cwd: base.cwd,
       provider,
       model,
       title: base.title || titleFromMessages(messages),
       inputTokens: totals.inputTokens,
       outputTokens: totals.outputTokens,
+      ...(totals.costUsd !== undefined ? { costUsd: totals.costUsd } : {}),
       notebook: { ...base.notebook, todos: [...(opts.todos ? opts.todos() : Array.isArray(base.notebook.todos) ? base.notebook.todos : [])] },
       messages,
     };
-    if (totals.costUsd !== undefined) record.costUsd = totals.costUsd;
-    if (base.forkedFrom !== undefined) record.forkedFrom = base.forkedFrom;
-    return record;
   }
 
   /** Adds `usage` to the totals, priced at the model in use now; an unpriced call makes the session unpriced. */

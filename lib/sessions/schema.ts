@@ -65,8 +65,8 @@ function partProblem(part: unknown): string | undefined {
 
 const Version = v.literal(SESSION_VERSION, (issue) => `unsupported version ${JSON.stringify(issue.input)} (this shiro reads version ${SESSION_VERSION}; was it written by a newer one?)`);
 
-/** The small fields at the top of the file: everything a listing shows. */
-const headerEntries = {
+/** The small fields at the top of the file: everything a listing shows. A new session field goes here. */
+export const headerEntries = {
   version: Version,
   id: SessionId,
   createdAt: Timestamp,

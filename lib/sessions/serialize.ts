@@ -1,6 +1,6 @@
 import * as v from "valibot";
 import { MAX_SESSION_NESTING, nestedDeeperThan } from "../fs/nesting.ts";
-import { describeIssue, SessionRecord, SessionSummary, summarize } from "./schema.ts";
+import { describeIssue, headerEntries, SessionRecord, SessionSummary, summarize } from "./schema.ts";
 
 /**
  * The file layout, valid JSON throughout:
@@ -16,25 +16,16 @@ import { describeIssue, SessionRecord, SessionSummary, summarize } from "./schem
 export const SESSION_FILE_TAIL = "\n}\n";
 
 /**
- * Serialises a record from its known fields only, in a fixed order. Anything else on the
- * object (it is typed, but JavaScript does not stop a caller) never reaches the disk.
+ * Serialises a record from the schema's fields only, in the schema's order (the message count
+ * after the title). Anything else on the object (it is typed, but JavaScript does not stop a
+ * caller) never reaches the disk; a field added to the schema's header is written with no change here.
  */
 export function serializeSession(record: SessionRecord): string {
-  const header: Record<string, unknown> = {
-    version: record.version,
-    id: record.id,
-    createdAt: record.createdAt,
-    updatedAt: record.updatedAt,
-    cwd: record.cwd,
-    provider: record.provider,
-    model: record.model,
-    title: record.title,
-    messageCount: record.messages.length,
-    inputTokens: record.inputTokens,
-    outputTokens: record.outputTokens,
-  };
-  if (record.costUsd !== undefined) header.costUsd = record.costUsd;
-  if (record.forkedFrom !== undefined) header.forkedFrom = record.forkedFrom;
+  const header: Record<string, unknown> = {};
+  for (const key of Object.keys(headerEntries) as (keyof typeof headerEntries)[]) {
+    if (record[key] !== undefined) header[key] = record[key];
+    if (key === "title") header.messageCount = record.messages.length;
+  }
   const head = JSON.stringify(header);
   const notebook = JSON.stringify({ ...record.notebook, todos: record.notebook.todos ?? [] });
   return `${head.slice(0, -1)},\n"notebook":${notebook},"messages":${JSON.stringify(record.messages)}${SESSION_FILE_TAIL}`;

@@ -1,0 +1,128 @@
+// The layers, enforced: which folder may import which (docs/architecture.md draws the same map).
+// A new arrow is a design decision: add it to ALLOWED in the same change, with the reason in the
+// docs; an arrow that closes a cycle is refused whatever the table says.
+import { describe, expect, test } from "bun:test";
+import { readFileSync } from "node:fs";
+import { dirname, join, normalize } from "node:path";
+
+const ROOT = join(import.meta.dir, "..");
+
+/**
+ * A folder of lib/ (or a leaf file at its root, by its name) → what it may import. `x:type` allows
+ * type-only imports of x: the shape of a thing, not its code. cmd/ is the edge and may import any
+ * of lib/; lib/ never imports cmd/.
+ */
+const ALLOWED: Record<string, readonly string[]> = {
+  errors: [],
+  events: [],
+  text: [],
+  approval: ["tools:type"],
+  render: ["events"],
+  config: ["errors"],
+  fs: ["errors", "text"],
+  provider: ["config", "errors"],
+  notebook: ["text", "errors"],
+  memory: ["errors", "fs", "text"],
+  tools: ["errors", "fs", "text", "memory", "notebook", "config"],
+  permissions: ["approval", "config", "fs", "tools", "errors"],
+  prune: ["events", "tools", "text"],
+  sessions: ["errors", "events", "fs", "text", "tools"],
+  prompt: ["events", "fs", "prune", "sessions", "text"],
+  agent: ["approval", "config", "errors", "events", "fs", "memory", "notebook", "provider", "prune", "tools", "text", "sessions:type"],
+  app: ["agent", "config", "errors", "fs", "memory", "notebook", "provider", "sessions"],
+};
+
+type Edge = { from: string; to: string; file: string; typeOnly: boolean };
+
+/** The layer of a source path: "cmd", or lib's folder, or a leaf file at lib's root. */
+function layerOf(path: string): string {
+  const [top, second] = path.split("/");
+  if (top === "cmd") return "cmd";
+  return second!.endsWith(".ts") ? second!.slice(0, -3) : second!;
+}
+
+/** Every relative import (static, re-export and dynamic) between layers of cmd/ and lib/. */
+function importEdges(): Edge[] {
+  const edges: Edge[] = [];
+  const statement = /^\s*(import|export)\s+(type\s+)?[^;]*?\bfrom\s+["'](\.{1,2}\/[^"']+)["']/gms;
+  const dynamic = /import\(\s*["'](\.{1,2}\/[^"']+)["']\s*\)|^\s*import\s+["'](\.{1,2}\/[^"']+)["']/gm;
+  for (const file of new Bun.Glob("{cmd,lib}/**/*.ts").scanSync(ROOT)) {
+    const text = readFileSync(join(ROOT, file), "utf8");
+    const found: { spec: string; typeOnly: boolean }[] = [];
+    for (const m of text.matchAll(statement)) found.push({ spec: m[3]!, typeOnly: Boolean(m[2]) });
+    for (const m of text.matchAll(dynamic)) found.push({ spec: (m[1] ?? m[2])!, typeOnly: false });
+    for (const { spec, typeOnly } of found) {
+      const target = normalize(join(dirname(file), spec));
+      if (!/^(lib|cmd)\//.test(target)) continue;
+      const from = layerOf(file);
+      const to = layerOf(target);
+      if (from !== to) edges.push({ from, to, file, typeOnly });
+    }
+  }
+  return edges;
+}
+
+/** A cycle among the layers, as a path that starts and ends at the same layer, or undefined. */
+function findCycle(edges: readonly Edge[]): string[] | undefined {
+  const next = new Map<string, Set<string>>();
+  for (const e of edges) (next.get(e.from) ?? next.set(e.from, new Set()).get(e.from)!).add(e.to);
+  const state = new Map<string, "open" | "done">();
+  const stack: string[] = [];
+  const visit = (layer: string): string[] | undefined => {
+    if (state.get(layer) === "done") return undefined;
+    if (state.get(layer) === "open") return [...stack.slice(stack.indexOf(layer)), layer];
+    state.set(layer, "open");
+    stack.push(layer);
+    for (const to of next.get(layer) ?? []) {
+      const cycle = visit(to);
+      if (cycle) return cycle;
+    }
+    stack.pop();
+    state.set(layer, "done");
+    return undefined;
+  };
+  for (const layer of next.keys()) {
+    const cycle = visit(layer);
+    if (cycle) return cycle;
+  }
+  return undefined;
+}
+
+const edges = importEdges();
+
+describe("the layers", () => {
+  test("the import walk sees the tree (a broken walk would pass every check below)", () => {
+    expect(edges.some((e) => e.from === "cmd" && e.to === "agent")).toBe(true);
+    expect(edges.some((e) => e.from === "agent" && e.to === "tools")).toBe(true);
+    expect(edges.some((e) => e.from === "agent" && e.to === "sessions" && e.typeOnly)).toBe(true);
+  });
+
+  test("lib/ never imports cmd/", () => {
+    expect(edges.filter((e) => e.from !== "cmd" && e.to === "cmd").map((e) => e.file)).toEqual([]);
+  });
+
+  test("every layer of lib/ is in the table, so a new folder needs a decision", () => {
+    const layers = new Set(edges.flatMap((e) => [e.from, e.to]).filter((l) => l !== "cmd"));
+    expect([...layers].filter((l) => !(l in ALLOWED))).toEqual([]);
+  });
+
+  test("every import crosses an allowed arrow", () => {
+    const refused = edges
+      .filter((e) => e.from !== "cmd")
+      .filter((e) => {
+        const allowed = ALLOWED[e.from] ?? [];
+        return !allowed.includes(e.to) && !(e.typeOnly && allowed.includes(`${e.to}:type`));
+      })
+      .map((e) => `${e.file}: ${e.from} → ${e.to}${e.typeOnly ? " (type)" : ""}`);
+    expect(refused).toEqual([]);
+  });
+
+  test("no cycle between layers", () => {
+    expect(findCycle(edges)).toBeUndefined();
+  });
+
+  test("the cycle check finds a cycle when there is one", () => {
+    const edge = (from: string, to: string): Edge => ({ from, to, file: "x.ts", typeOnly: false });
+    expect(findCycle([edge("a", "b"), edge("b", "c"), edge("c", "a")])).toEqual(["a", "b", "c", "a"]);
+  });
+});

@@ -78,12 +78,14 @@ export function createRepl(deps: ReplDeps) {
       render();
     },
   });
+  const toolNamed = (name: string) => session.conversation().tools.find((t) => t.name === name);
   const view = createEventView(screen, theme, {
     activity: (text) => {
       activity = text;
       render();
     },
-    announce: (tool) => !session.conversation().tools.find((t) => t.name === tool)?.mutates,
+    announce: (tool) => !toolNamed(tool)?.mutates,
+    runsCommand: (tool) => toolNamed(tool)?.subject.kind === "command",
     quietDenial: (id) => gate.answeredNo(id),
   });
 

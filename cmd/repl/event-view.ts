@@ -13,6 +13,8 @@ export type ViewHooks = {
   activity(text: string | undefined): void;
   /** False when someone else names the call (the approval gate does, for tools that change things). */
   announce(tool: string): boolean;
+  /** True for a tool that runs a command (its subject is a command line): ctrl-c stops it. */
+  runsCommand(tool: string): boolean;
   /** True when the user's own answer already said this call was not run. */
   quietDenial(id: string): boolean;
 };
@@ -64,7 +66,7 @@ export function createEventView(screen: Screen, theme: Theme, hooks: ViewHooks):
           return;
         case "tool-call":
           if (hooks.announce(event.tool)) line(renderEvent(event, theme));
-          activity(event.tool === "bash" ? "running bash · ctrl-c stops the command" : `running ${event.tool}`);
+          activity(hooks.runsCommand(event.tool) ? `running ${event.tool} · ctrl-c stops the command` : `running ${event.tool}`);
           return;
         case "tool-output":
           showOutput(event.id, event.chunk);

@@ -82,7 +82,7 @@ export const openrouterChat: ChatDialect = {
       message: { refusal: null, reasoning: turn.reasoning || null, reasoning_details: reasoningDetails(turn) },
       extra: { provider: OPENROUTER_PROVIDER },
     }),
-  // HTTP 200 all along: a chunk with a top-level `error` beside an empty choice, then [DONE].
+  // HTTP 200 all along: a chunk with a top-level `error` beside an empty choice (and the usage so far), then [DONE].
   streamError: (turn, error: StreamError) => [
     frame(
       envelopeOf(turn)([{ index: 0, delta: { role: "assistant", content: "" }, finish_reason: null, native_finish_reason: null, logprobs: null }], {
@@ -91,6 +91,7 @@ export const openrouterChat: ChatDialect = {
           message: error.message,
           ...(error.raw !== undefined && { metadata: { raw: error.raw, provider_name: OPENROUTER_PROVIDER } }),
         },
+        usage: openrouterUsage(turn.usage),
       }),
     ),
     DONE,

@@ -16,7 +16,7 @@
 //   const s = await serve.with({ vendor: "vllm", models: { "qwen": { contextWindow: 8192 } } })(...replies);
 //   s.overflows  // requests refused for not fitting the window (expected, so not in s.errors)
 //
-// Standalone: `bun spec/support/fake-openai.ts --script replies.json` prints FAKE_OPENAI_URL=… and serves.
+// Standalone: `bun spec/support/fake-openai.ts --script replies.json [--vendor <mode>]` prints FAKE_OPENAI_URL=… and serves.
 export type {
   CapturedRequest,
   ChatQuirks,

@@ -1,9 +1,13 @@
 // Vendor modes on the Chat Completions wire, read as raw bytes: each mode's quirks are on the wire as the real
 // server sends them (see vendors/*.ts for which server does what).
 import { afterEach, describe, expect, test } from "bun:test";
+import { createOpenAI } from "@ai-sdk/openai";
+import { jsonSchema, streamText, tool } from "ai";
 import { startFakeServer } from "../fake-openai.ts";
 import { post } from "./testing.ts";
 import type { FakeServer, Reply, StartOptions } from "./types.ts";
+
+(globalThis as { AI_SDK_LOG_WARNINGS?: boolean }).AI_SDK_LOG_WARNINGS = false;
 
 let server: FakeServer | undefined;
 afterEach(async () => {
@@ -224,5 +228,25 @@ describe("gateway quirks", () => {
     expect(continuations.length).toBeGreaterThan(0);
     for (const c of continuations) expect(c).toMatchObject({ type: "function", function: { name: "" } });
     expect(calls.filter((c: any) => c.id !== "").map((c: any) => c.function.name)).toEqual(["weather", "time"]);
+  });
+});
+
+describe("through the stock @ai-sdk/openai chat client", () => {
+  const weather = tool({ inputSchema: jsonSchema<{ city: string }>({ type: "object", properties: { city: { type: "string" } } }) });
+  const run = async (vendor: StartOptions["vendor"]) => {
+    server = await startFakeServer({ vendor, replies: [{ reasoning: "r", text: "Hi", toolCalls: [{ name: "weather", input: { city: "Oslo" } }] }] });
+    const errors: any[] = [];
+    const result = streamText({ model: createOpenAI({ baseURL: server.url, apiKey: "test" }).chat("m"), prompt: "W", tools: { weather }, maxRetries: 0, onError: ({ error }) => void errors.push(error) });
+    for await (const _ of result.fullStream);
+    return { errors, calls: errors.length ? [] : (await result.toolCalls).map((c) => c.input) };
+  };
+
+  test("mistral's index-less tool call is rejected by its chunk schema (the failure issue 13 reports)", async () => {
+    const { errors } = await run("mistral");
+    expect(String(errors[0]?.message)).toContain("Type validation failed");
+  });
+
+  test.each(["deepseek", "llamacpp", "vllm", "ollama", "openrouter", "groq", "xai", "azure"] as const)("%s: tool calls parse", async (vendor) => {
+    expect(await run(vendor)).toEqual({ errors: [], calls: [{ city: "Oslo" }] });
   });
 });

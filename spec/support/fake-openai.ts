@@ -9,17 +9,32 @@
 //
 // In a spec, take servers from useFakeServer() (use-fake-server.ts): it makes those two checks after every test.
 //
-// Standalone: `bun spec/support/fake-openai.ts --script replies.json` prints FAKE_OPENAI_URL=… and serves.
+// Vendor modes imitate other OpenAI-compatible servers (Mistral, DeepSeek, llama.cpp, vLLM, ollama, OpenRouter,
+// Groq, xAI, Azure, LM Studio, stateless Responses servers): their stream quirks, the history they insist on,
+// their context-length errors and model-metadata endpoints. See fake-openai/vendors/README.md.
+//
+//   const s = await serve.with({ vendor: "vllm", models: { "qwen": { contextWindow: 8192 } } })(...replies);
+//   s.overflows  // requests refused for not fitting the window (expected, so not in s.errors)
+//
+// Standalone: `bun spec/support/fake-openai.ts --script replies.json [--vendor <mode>]` prints FAKE_OPENAI_URL=… and serves.
 export type {
   CapturedRequest,
+  ChatQuirks,
   FakeServer,
   FaultReply,
   HttpErrorReply,
+  ModelLimits,
+  Overflow,
+  OverflowStyle,
   RawReply,
   Reply,
   ScriptedToolCall,
+  StartOptions,
+  StreamErrorReply,
   TurnReply,
+  VendorMode,
 } from "./fake-openai/types.ts";
+export { estimateInputTokens } from "./fake-openai/context-limit.ts";
 export { startFakeServer } from "./fake-openai/server.ts";
 
 if (import.meta.main) {

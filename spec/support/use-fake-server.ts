@@ -1,8 +1,14 @@
 import { afterEach } from "bun:test";
-import { startFakeServer, type FakeServer, type Reply } from "./fake-openai.ts";
+import { startFakeServer, type FakeServer, type Reply, type StartOptions } from "./fake-openai.ts";
+
+/** Everything startFakeServer takes but the replies: vendor mode, models with context windows, quirks. */
+export type ServeOptions = Omit<StartOptions, "replies">;
 
 /** `const s = await serve(...replies)`: a fresh strict fake server for this test. */
 export type Serve = ((...replies: Reply[]) => Promise<FakeServer>) & {
+  /** The same, for a server started with options: `await serve.with({ vendor: "mistral" })(...replies)`.
+   *  Its rejections and leftovers are checked like any other; its `overflows` are not (they are expected). */
+  with(options: ServeOptions): (...replies: Reply[]) => Promise<FakeServer>;
   /** This test means the server to reject requests (a forgotten item, a broken history); `reason` says why. */
   allowRejections(reason: string): void;
   /** This test means to leave scripted replies unrequested (a turn cut short on purpose); `reason` says why. */
@@ -37,16 +43,18 @@ export function useFakeServer(): Serve {
     });
     if (problems.length > 0) throw new Error(`strict fake server: ${problems.join("; ")}`);
   });
-  const serve = async (...replies: Reply[]) => {
-    const server = await startFakeServer({ replies });
+  const start = async (options: ServeOptions, replies: Reply[]) => {
+    const server = await startFakeServer({ ...options, replies });
     servers.push(server);
     return server;
   };
+  const serve = (...replies: Reply[]) => start({}, replies);
   const reasonOf = (what: string, reason: string) => {
     if (reason.trim() === "") throw new Error(`serve.${what} needs a reason`);
     return reason;
   };
   return Object.assign(serve, {
+    with: (options: ServeOptions) => (...replies: Reply[]) => start(options, replies),
     allowRejections: (reason: string) => void (rejections = reasonOf("allowRejections", reason)),
     allowLeftovers: (reason: string) => void (leftovers = reasonOf("allowLeftovers", reason)),
   });

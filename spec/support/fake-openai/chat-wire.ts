@@ -2,9 +2,11 @@
 // the recorded streams in shared/fixtures/openai/chat: a role delta, content deltas, tool_calls deltas (id and
 // name first, then argument fragments), a finish_reason chunk, a `choices: []` usage chunk when
 // stream_options.include_usage is set, then `data: [DONE]`. Reasoning in the reply is ignored on this wire.
+// This is the default dialect; vendors/ holds the others.
 import { callId, completionId } from "./ids.ts";
-import { argumentsOf, splitArgs, splitText, usageFor, type Usage } from "./reply.ts";
+import { splitArgs, splitText, type Usage } from "./reply.ts";
 import type { TurnReply } from "./types.ts";
+import { openaiStreamError, resolveTurn, type ChatDialect, type ChatTurn } from "./vendors/chat-kit.ts";
 
 export function chatUsage(u: Usage) {
   return {
@@ -23,19 +25,16 @@ export function chatUsage(u: Usage) {
 
 type Chunk = Record<string, unknown>;
 
-function chunkFactory(body: any) {
-  const id = completionId();
-  const created = Math.floor(Date.now() / 1000);
-  const withUsage = body.stream_options?.include_usage === true;
+function chunkFactory(turn: ChatTurn) {
   return (choices: unknown[], extra: Chunk = {}): Chunk => ({
-    id,
+    id: turn.id,
     object: "chat.completion.chunk",
-    created,
-    model: body.model,
+    created: turn.created,
+    model: turn.model,
     service_tier: "default",
     system_fingerprint: "fp_fake0000001",
     choices,
-    ...(withUsage ? { usage: null } : {}),
+    ...(turn.includeUsage ? { usage: null } : {}),
     ...extra,
   });
 }
@@ -47,18 +46,13 @@ const choice = (delta: unknown, finish_reason: string | null = null) => ({
   finish_reason,
 });
 
-/** Resolve scripted tool calls once, so the stream and the non-streaming body agree on ids. */
-function resolvedCalls(reply: TurnReply) {
-  return (reply.toolCalls ?? []).map((c) => ({ id: c.id ?? callId(), name: c.name, args: argumentsOf(c) }));
-}
-
-export function buildChatChunks(reply: TurnReply, body: any): Chunk[] {
-  const chunk = chunkFactory(body);
-  const calls = resolvedCalls(reply);
+export function openaiChunks(turn: ChatTurn): Chunk[] {
+  const chunk = chunkFactory(turn);
+  const { calls } = turn;
   // A tool-only turn starts with content:null, as the real API does (content "" would open an empty text part).
-  const hasText = reply.text !== undefined || calls.length === 0;
+  const hasText = turn.text !== undefined || calls.length === 0;
   const chunks: Chunk[] = [chunk([choice({ role: "assistant", content: hasText ? "" : null, refusal: null })])];
-  for (const content of splitText(reply.text ?? "")) chunks.push(chunk([choice({ content })]));
+  for (const content of splitText(turn.text ?? "")) chunks.push(chunk([choice({ content })]));
   calls.forEach((call, index) => {
     chunks.push(
       chunk([
@@ -70,10 +64,47 @@ export function buildChatChunks(reply: TurnReply, body: any): Chunk[] {
     for (const fragment of splitArgs(call.args))
       chunks.push(chunk([choice({ tool_calls: [{ index, function: { arguments: fragment } }] })]));
   });
-  chunks.push(chunk([choice({}, calls.length > 0 ? "tool_calls" : "stop")]));
-  if (body.stream_options?.include_usage === true)
-    chunks.push(chunk([], { usage: chatUsage(usageFor(reply, body, false)) }));
+  chunks.push(chunk([choice({}, turn.finish)]));
+  if (turn.includeUsage) chunks.push(chunk([], { usage: chatUsage(turn.usage) }));
   return chunks;
+}
+
+/** OpenAI's own chat wire, the default. Reasoning is not streamed on it. */
+export const openaiChat: ChatDialect = {
+  reasoning: false,
+  completionId,
+  callId: () => callId(),
+  stream: (turn) => [...openaiChunks(turn).map(chatFrame), chatFrame("[DONE]")],
+  completion: (turn) => ({
+    id: turn.id,
+    object: "chat.completion",
+    created: turn.created,
+    model: turn.model,
+    choices: [
+      {
+        index: 0,
+        message: {
+          role: "assistant",
+          content: turn.text ?? (turn.calls.length > 0 ? null : ""),
+          refusal: null,
+          annotations: [],
+          ...(turn.calls.length > 0 && {
+            tool_calls: turn.calls.map((c) => ({ id: c.id, type: "function", function: { name: c.name, arguments: c.args } })),
+          }),
+        },
+        logprobs: null,
+        finish_reason: turn.finish,
+      },
+    ],
+    usage: chatUsage(turn.usage),
+    service_tier: "default",
+    system_fingerprint: "fp_fake0000001",
+  }),
+  streamError: (_turn, error) => openaiStreamError(error),
+};
+
+export function buildChatChunks(reply: TurnReply, body: any): Chunk[] {
+  return openaiChunks(resolveTurn(reply, body, openaiChat));
 }
 
 /** Chunks a broken stream sends before its fault: the role delta and the text deltas, no finish or usage. */
@@ -88,30 +119,5 @@ export function chatFrame(chunk: Chunk | "[DONE]"): string {
 
 /** Non-streaming body (stream absent or false), for callers such as generateText. */
 export function buildChatCompletion(reply: TurnReply, body: any): Chunk {
-  const calls = resolvedCalls(reply);
-  return {
-    id: completionId(),
-    object: "chat.completion",
-    created: Math.floor(Date.now() / 1000),
-    model: body.model,
-    choices: [
-      {
-        index: 0,
-        message: {
-          role: "assistant",
-          content: reply.text ?? (calls.length > 0 ? null : ""),
-          refusal: null,
-          annotations: [],
-          ...(calls.length > 0 && {
-            tool_calls: calls.map((c) => ({ id: c.id, type: "function", function: { name: c.name, arguments: c.args } })),
-          }),
-        },
-        logprobs: null,
-        finish_reason: calls.length > 0 ? "tool_calls" : "stop",
-      },
-    ],
-    usage: chatUsage(usageFor(reply, body, false)),
-    service_tier: "default",
-    system_fingerprint: "fp_fake0000001",
-  };
+  return openaiChat.completion(resolveTurn(reply, body, openaiChat));
 }

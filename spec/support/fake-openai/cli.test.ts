@@ -11,10 +11,10 @@ afterEach(() => {
   for (const child of children.splice(0)) if (child.exitCode === null) child.kill();
 });
 
-function start(replies: Reply[]) {
+function start(replies: Reply[], args: string[] = []) {
   const file = join(mkdtempSync(join(tmpdir(), "fake-openai-cli-")), "script.json");
   writeFileSync(file, JSON.stringify(replies));
-  const child = Bun.spawn(["bun", entry, "--script", file], { stdout: "pipe", stderr: "pipe" });
+  const child = Bun.spawn(["bun", entry, "--script", file, ...args], { stdout: "pipe", stderr: "pipe" });
   children.push(child);
   return child;
 }
@@ -63,4 +63,17 @@ test("exits on SIGTERM with replies left; protocol violations go to stderr and e
   child.kill("SIGTERM");
   expect(await child.exited).toBe(1);
   expect(await new Response(child.stderr).text()).toContain("unexpected endpoint POST /v1/completions");
+});
+
+test("--vendor serves that vendor mode; an unknown one is refused", async () => {
+  const child = start([{ text: "hi" }], ["--vendor", "ollama"]);
+  const url = (await firstLine(child)).line.replace("FAKE_OPENAI_URL=", "");
+  const res = await fetch(`${url}/chat/completions`, { method: "POST", body: JSON.stringify({ model: "m", stream: true, messages: [{ role: "user", content: "hi" }] }) });
+  const body = await res.text();
+  expect(body).toContain('"system_fingerprint":"fp_ollama"');
+  expect(body).not.toContain("[DONE]");
+  child.kill("SIGTERM");
+  expect(await child.exited).toBe(0);
+  const bad = start([], ["--vendor", "nope"]);
+  expect(await bad.exited).toBe(2);
 });

@@ -1,8 +1,9 @@
-// Standalone mode for demos and benchmarks: `bun spec/support/fake-openai.ts --script replies.json`.
+// Standalone mode for demos and benchmarks: `bun spec/support/fake-openai.ts --script replies.json [--vendor <mode>]`.
 // Prints exactly one stdout line, FAKE_OPENAI_URL=…, serves the script, and exits once every reply is consumed
 // and nothing happened for 2 s, or on SIGTERM/SIGINT. Protocol violations go to stderr and make the exit code 1.
 import { createFakeServer } from "./server.ts";
-import type { Reply } from "./types.ts";
+import type { Reply, VendorMode } from "./types.ts";
+import { VENDORS } from "./vendors/index.ts";
 
 const IDLE_EXIT_MS = 2000;
 
@@ -10,7 +11,13 @@ export async function runCli(argv: string[]): Promise<void> {
   const at = argv.indexOf("--script");
   const file = at >= 0 ? argv[at + 1] : undefined;
   if (!file) {
-    console.error("usage: bun spec/support/fake-openai.ts --script <replies.json>");
+    console.error("usage: bun spec/support/fake-openai.ts --script <replies.json> [--vendor <mode>]");
+    process.exit(2);
+  }
+  const v = argv.indexOf("--vendor");
+  const vendor = v >= 0 ? argv[v + 1] : undefined;
+  if (vendor !== undefined && !(vendor in VENDORS)) {
+    console.error(`fake-openai: unknown vendor "${vendor}" (one of ${Object.keys(VENDORS).join(", ")})`);
     process.exit(2);
   }
   const replies: unknown = await Bun.file(file).json();
@@ -21,6 +28,7 @@ export async function runCli(argv: string[]): Promise<void> {
 
   const { server, stats } = await createFakeServer({
     replies: replies as Reply[],
+    vendor: vendor as VendorMode | undefined,
     onError: (message) => console.error(`fake-openai: rejected: ${message}`),
   });
   console.log(`FAKE_OPENAI_URL=${server.url}`);

@@ -14,11 +14,12 @@ export function errorBody(
   return { error: { message, type, param, code } };
 }
 
-/** A request the fake refuses. `note` is what goes into `server.errors` (more context than the body). */
+/** A request the fake refuses. `note` is what goes into `server.errors` (more context than the body).
+ *  The body is OpenAI-shaped unless a vendor mode answers in its own shape. */
 export class Rejection {
   constructor(
     readonly status: number,
-    readonly body: OpenAIErrorBody,
+    readonly body: OpenAIErrorBody | Record<string, unknown>,
     readonly note: string,
   ) {}
 }

@@ -47,3 +47,14 @@ export function requestId(): string {
 export function encryptedContent(id: string): string {
   return `gAAAAAB${Buffer.from(JSON.stringify({ fake: true, id })).toString("base64")}`;
 }
+
+/** `len` characters from `alphabet`: random ones, then the process-wide counter in hex (so ids never repeat).
+ *  For vendor call ids with their own lengths and alphabets (Mistral's 9, ollama's 8 lowercase). */
+export function uniqueToken(len: number, alphabet = ALNUM): string {
+  counter += 1;
+  let s = "";
+  for (let i = 0; i < len - 4; i++) s += alphabet[Math.floor(Math.random() * alphabet.length)];
+  return s + hex(counter, 4);
+}
+
+export { randomHex, randomAlnum };

@@ -1,16 +1,18 @@
 // Reply classification and the pieces both wires derive from a scripted turn: text/argument chunking and usage.
-import type { FaultReply, HttpErrorReply, RawReply, Reply, ScriptedToolCall, TurnReply } from "./types.ts";
+import type { FaultReply, HttpErrorReply, RawReply, Reply, ScriptedToolCall, StreamErrorReply, TurnReply } from "./types.ts";
 
 export type ClassifiedReply =
   | { kind: "raw"; reply: RawReply }
   | { kind: "http"; reply: HttpErrorReply }
   | { kind: "fault"; reply: FaultReply }
+  | { kind: "stream-error"; reply: StreamErrorReply }
   | { kind: "turn"; reply: TurnReply };
 
 /** Order matters: a raw reply may carry a status too, so it is recognised first. */
 export function classify(reply: Reply): ClassifiedReply {
   if ("raw" in reply && typeof reply.raw === "string") return { kind: "raw", reply };
   if ("fault" in reply && reply.fault) return { kind: "fault", reply };
+  if ("streamError" in reply && reply.streamError) return { kind: "stream-error", reply };
   if ("status" in reply && typeof reply.status === "number") return { kind: "http", reply: reply as HttpErrorReply };
   return { kind: "turn", reply: reply as TurnReply };
 }

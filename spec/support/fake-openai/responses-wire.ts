@@ -7,6 +7,12 @@ import type { IssuedItem } from "./items.ts";
 import { argumentsOf, splitArgs, splitText, usageFor, type Usage } from "./reply.ts";
 import type { TurnReply } from "./types.ts";
 
+/** How a server shapes its Responses stream. OpenAI's: stored items, reasoning as summaries, argument deltas.
+ *  Stateless servers (vendors/stateless.ts): `store: false` always, reasoning as `reasoning_text` content, and
+ *  some (LM Studio) send a function call's arguments only in `function_call_arguments.done`. */
+export type ResponsesStyle = { stateless: boolean; reasoning: "summary" | "text"; argumentDeltas: boolean };
+export const OPENAI_RESPONSES: ResponsesStyle = { stateless: false, reasoning: "summary", argumentDeltas: true };
+
 export type BuiltResponse = {
   id: string;
   /** Stream events in order (without the SSE framing). */
@@ -17,7 +23,7 @@ export type BuiltResponse = {
   issued: IssuedItem[];
 };
 
-function envelope(id: string, body: any, createdAt: number, status: string, output: unknown[], usage: unknown) {
+function envelope(id: string, body: any, createdAt: number, status: string, output: unknown[], usage: unknown, style = OPENAI_RESPONSES) {
   return {
     id,
     object: "response",
@@ -26,7 +32,7 @@ function envelope(id: string, body: any, createdAt: number, status: string, outp
     background: false,
     completed_at: status === "completed" ? createdAt : null,
     error: null,
-    incomplete_details: null,
+    incomplete_details: status === "incomplete" ? { reason: "max_output_tokens" } : null,
     instructions: body.instructions ?? null,
     max_output_tokens: body.max_output_tokens ?? null,
     max_tool_calls: body.max_tool_calls ?? null,
@@ -38,7 +44,7 @@ function envelope(id: string, body: any, createdAt: number, status: string, outp
     reasoning: { effort: body.reasoning?.effort ?? null, summary: body.reasoning?.summary ?? null },
     safety_identifier: null,
     service_tier: status === "completed" ? "default" : "auto",
-    store: body.store ?? true,
+    store: style.stateless ? false : (body.store ?? true),
     temperature: body.temperature ?? 1,
     text: { format: { type: "text" }, verbosity: "medium" },
     tool_choice: body.tool_choice ?? "auto",
@@ -62,22 +68,39 @@ export function responsesUsage(u: Usage) {
   };
 }
 
-export function buildResponsesTurn(reply: TurnReply, body: any): BuiltResponse {
+export function buildResponsesTurn(reply: TurnReply, body: any, style = OPENAI_RESPONSES): BuiltResponse {
   const id = itemId("resp");
   const createdAt = Math.floor(Date.now() / 1000);
-  const stored = body.store !== false;
-  const withEncrypted = Array.isArray(body.include) && body.include.includes("reasoning.encrypted_content");
+  const stored = !style.stateless && body.store !== false;
+  const withEncrypted = !style.stateless && Array.isArray(body.include) && body.include.includes("reasoning.encrypted_content");
+  const cut = reply.finish === "length";
   const events: Record<string, unknown>[] = [];
   const output: Record<string, unknown>[] = [];
   const issued: IssuedItem[] = [];
   const emit = (type: string, fields: Record<string, unknown>) =>
     events.push({ type, sequence_number: events.length, ...fields });
 
-  emit("response.created", { response: envelope(id, body, createdAt, "in_progress", [], null) });
-  emit("response.in_progress", { response: envelope(id, body, createdAt, "in_progress", [], null) });
+  emit("response.created", { response: envelope(id, body, createdAt, "in_progress", [], null, style) });
+  emit("response.in_progress", { response: envelope(id, body, createdAt, "in_progress", [], null, style) });
 
   let reasoningId: string | undefined;
-  if (reply.reasoning !== undefined) {
+  if (reply.reasoning !== undefined && style.reasoning === "text") {
+    // Stateless servers stream the reasoning itself as content (reasoning_text), not a summary.
+    const rs = itemId("rs");
+    reasoningId = rs;
+    const output_index = output.length;
+    const text = reply.reasoning;
+    const at = { item_id: rs, output_index, content_index: 0 };
+    emit("response.output_item.added", { output_index, item: { id: rs, type: "reasoning", status: "in_progress", summary: [], content: [] } });
+    emit("response.content_part.added", { ...at, part: { type: "reasoning_text", text: "" } });
+    for (const delta of splitText(text)) emit("response.reasoning_text.delta", { ...at, delta });
+    emit("response.reasoning_text.done", { ...at, text });
+    emit("response.content_part.done", { ...at, part: { type: "reasoning_text", text } });
+    const item = { id: rs, type: "reasoning", status: "completed", summary: [], content: [{ type: "reasoning_text", text }] };
+    emit("response.output_item.done", { output_index, item });
+    output.push(item);
+    issued.push({ id: rs, kind: "reasoning", stored });
+  } else if (reply.reasoning !== undefined) {
     const rs = itemId("rs");
     reasoningId = rs;
     const output_index = output.length;
@@ -113,7 +136,7 @@ export function buildResponsesTurn(reply: TurnReply, body: any): BuiltResponse {
     for (const delta of splitText(text)) emit("response.output_text.delta", { ...at, delta, logprobs: [] });
     emit("response.output_text.done", { ...at, text, logprobs: [] });
     emit("response.content_part.done", { ...at, part: part(text) });
-    const item = { id: msg, type: "message", status: "completed", content: [part(text)], role: "assistant" };
+    const item = { id: msg, type: "message", status: cut ? "incomplete" : "completed", content: [part(text)], role: "assistant" };
     emit("response.output_item.done", { output_index, item });
     output.push(item);
     issued.push({ id: msg, kind: "message", reasoningId, stored });
@@ -126,8 +149,8 @@ export function buildResponsesTurn(reply: TurnReply, body: any): BuiltResponse {
     const args = argumentsOf(call);
     const base = { id: fc, type: "function_call", arguments: "", call_id, name: call.name };
     emit("response.output_item.added", { output_index, item: { ...base, status: "in_progress" } });
-    for (const delta of splitArgs(args))
-      emit("response.function_call_arguments.delta", { item_id: fc, output_index, delta });
+    if (style.argumentDeltas)
+      for (const delta of splitArgs(args)) emit("response.function_call_arguments.delta", { item_id: fc, output_index, delta });
     emit("response.function_call_arguments.done", { item_id: fc, output_index, arguments: args });
     const item = { ...base, status: "completed", arguments: args };
     emit("response.output_item.done", { output_index, item });
@@ -136,15 +159,32 @@ export function buildResponsesTurn(reply: TurnReply, body: any): BuiltResponse {
   }
 
   const usage = responsesUsage(usageFor(reply, body, true));
-  const final = envelope(id, body, createdAt, "completed", output, usage);
-  emit("response.completed", { response: final });
+  // Output cut off at the token limit: status "incomplete" (reason max_output_tokens), ended by response.incomplete.
+  const final = envelope(id, body, createdAt, cut ? "incomplete" : "completed", output, usage, style);
+  emit(cut ? "response.incomplete" : "response.completed", { response: final });
   return { id, events, final, issued };
+}
+
+export type ResponsesError = { message: string; code?: string | number | null; type?: string; param?: string | null };
+
+/** A stream that fails after it started (HTTP 200): the opening events (and `text`, if any), then an `error`
+ *  event in the nested shape and/or `response.failed` whose `response.error` is {code, message}. */
+export function responsesFailure(text: string | undefined, body: any, error: ResponsesError, form: "both" | "error" | "failed" = "both", style = OPENAI_RESPONSES) {
+  const events = responsesFaultPrefix(text, body, style);
+  const created = events[0]!.response as Record<string, unknown>;
+  const emit = (type: string, fields: Record<string, unknown>) => events.push({ type, sequence_number: events.length, ...fields });
+  const code = error.code ?? null;
+  if (form !== "failed")
+    emit("error", { error: { type: error.type ?? "server_error", code, message: error.message, param: error.param ?? null } });
+  if (form !== "error")
+    emit("response.failed", { response: { ...created, status: "failed", error: { code, message: error.message }, usage: null } });
+  return events;
 }
 
 /** The events a broken stream gets to send before its fault: the envelope events and, when the fault has
  *  text, the message item's opening events and text deltas (no done/completed events). */
-export function responsesFaultPrefix(text: string | undefined, body: any): Record<string, unknown>[] {
-  const { events } = buildResponsesTurn({ text: text ?? "" }, body);
+export function responsesFaultPrefix(text: string | undefined, body: any, style = OPENAI_RESPONSES): Record<string, unknown>[] {
+  const { events } = buildResponsesTurn({ text: text ?? "" }, body, style);
   let last = events.findIndex((e) => e.type === "response.in_progress");
   events.forEach((e, i) => {
     if (e.type === "response.output_text.delta") last = i;

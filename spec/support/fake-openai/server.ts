@@ -3,15 +3,22 @@
 // mid-body and `hang` must flush headers before sending nothing (Bun.serve defers headers to the first chunk).
 import http from "node:http";
 import type { Socket } from "node:net";
-import { buildChatChunks, buildChatCompletion, chatFaultPrefix, chatFrame } from "./chat-wire.ts";
+import { chatFaultPrefix, chatFrame } from "./chat-wire.ts";
+import { checkContextWindow } from "./context-limit.ts";
 import { badJson, defaultErrorBody, missingField, missingModel, noReplyLeft, type Rejection, unknownRoute } from "./errors.ts";
 import { requestId } from "./ids.ts";
 import { entryFor, ItemStore, type ContextEntry, type IssuedItem } from "./items.ts";
+import { isMetadataProbe, serveMetadata, type MetadataAnswer } from "./metadata.ts";
 import { classify, sleep } from "./reply.ts";
-import { buildResponsesTurn, itemsInRawStream, responsesFaultPrefix, responsesFrame } from "./responses-wire.ts";
-import type { CapturedRequest, FakeServer, FaultReply, HttpErrorReply, RawReply, Reply, StartOptions, TurnReply } from "./types.ts";
+import { buildResponsesTurn, itemsInRawStream, responsesFailure, responsesFaultPrefix, responsesFrame } from "./responses-wire.ts";
+import type { CapturedRequest, FakeServer, FaultReply, HttpErrorReply, Overflow, RawReply, Reply, StartOptions, StreamErrorReply, TurnReply } from "./types.ts";
 import { validateChatRequest } from "./validate-chat.ts";
 import { validateResponsesRequest } from "./validate-responses.ts";
+import { resolveTurn } from "./vendors/chat-kit.ts";
+import { EchoLedger } from "./vendors/echo-rules.ts";
+import { PLAIN, VENDORS } from "./vendors/index.ts";
+import { applyChatQuirks, beforeFinish } from "./vendors/quirks.ts";
+import { rejectItemReference, withoutItemIds } from "./vendors/stateless.ts";
 
 /** Activity counters for the standalone runner (idle detection). */
 export type ServerStats = { inflight: number; lastActivity: number };
@@ -26,6 +33,11 @@ export async function createFakeServer(opts: InternalOptions = {}): Promise<{ se
   const queue: Reply[] = [...(opts.replies ?? [])];
   const requests: CapturedRequest[] = [];
   const errors: string[] = [];
+  const overflows: Overflow[] = [];
+  // No vendor: the plain OpenAI fake. A vendor brings its dialects, rules and metadata endpoints.
+  const spec = opts.vendor ? VENDORS[opts.vendor] : PLAIN;
+  const stateless = spec.responses.stateless;
+  const ledger = new EchoLedger(spec.echo);
   const items = new ItemStore();
   const sockets = new Set<Socket>();
   const stats: ServerStats = { inflight: 0, lastActivity: Date.now() };
@@ -60,19 +72,33 @@ export async function createFakeServer(opts: InternalOptions = {}): Promise<{ se
     } catch {}
     requests.push({ wire, method, path, headers: lowerCaseHeaders(req.headers), body });
 
-    if (wire === "other") return void reject(res, unknownRoute(method, path));
+    if (wire === "other") {
+      // Metadata probes are answered (or refused with the server's own 404) without counting as violations.
+      if (opts.vendor && isMetadataProbe(method, path))
+        return void sendMetadata(res, serveMetadata(opts.vendor, method, path, parsed ? body : undefined, opts.models));
+      return void reject(res, unknownRoute(method, path));
+    }
     if (!parsed || body == null || typeof body !== "object") return void reject(res, badJson(path));
     if (typeof body.model !== "string" || body.model === "") return void reject(res, missingModel(path));
 
     let context: ContextEntry[] = [];
     if (wire === "chat") {
       if (!Array.isArray(body.messages)) return void reject(res, missingField(path, "messages"));
-      const rejection = validateChatRequest(body);
+      const rejection = validateChatRequest(body) ?? ledger.check(body);
       if (rejection) return void reject(res, rejection);
     } else {
-      const result = validateResponsesRequest(body, items);
+      const refused = stateless ? rejectItemReference(body) : undefined;
+      if (refused) return void reject(res, refused);
+      const result = validateResponsesRequest(stateless ? withoutItemIds(body) : body, items);
       if (!result.ok) return void reject(res, result.rejection);
       context = result.context;
+    }
+    const over = checkContextWindow(wire, body, opts.models, opts.overflow ?? spec.overflow, spec.responses);
+    if (over) {
+      overflows.push(over.overflow);
+      if (over.frames) void streamFrames(res, over.frames, 0, true);
+      else sendJson(res, over.status, over.json);
+      return undefined;
     }
     if (queue.length === 0) return void reject(res, noReplyLeft(requests.length));
     return { wire, body, context };
@@ -80,7 +106,7 @@ export async function createFakeServer(opts: InternalOptions = {}): Promise<{ se
 
   /** Remember a response's output items so later requests may reference them (and chain to it). */
   function registerResponse(responseId: string | undefined, issued: IssuedItem[], a: Accepted) {
-    const stored = a.body.store !== false;
+    const stored = !stateless && a.body.store !== false;
     for (const item of issued) items.issue(item);
     if (responseId) {
       const outputs = issued.map((item) => entryFor(item, "previous response", false));
@@ -95,12 +121,14 @@ export async function createFakeServer(opts: InternalOptions = {}): Promise<{ se
         return sendHttpError(res, c.reply, a.body.model);
       case "raw":
         if (a.wire === "responses" && (c.reply.status ?? 200) === 200) {
-          const { responseId, issued } = itemsInRawStream(c.reply.raw, a.body.store !== false);
+          const { responseId, issued } = itemsInRawStream(c.reply.raw, !stateless && a.body.store !== false);
           registerResponse(responseId, issued, a);
         }
         return sendRaw(res, c.reply);
       case "fault":
         return sendFault(res, socket, c.reply, a);
+      case "stream-error":
+        return sendStreamError(res, c.reply, a);
       case "turn":
         return sendTurn(res, c.reply, a);
     }
@@ -109,22 +137,41 @@ export async function createFakeServer(opts: InternalOptions = {}): Promise<{ se
   async function sendTurn(res: http.ServerResponse, reply: TurnReply, a: Accepted) {
     const stream = a.body.stream === true;
     if (a.wire === "responses") {
-      const built = buildResponsesTurn(reply, a.body);
+      const built = buildResponsesTurn(reply, a.body, spec.responses);
       registerResponse(built.id, built.issued, a);
       if (!stream) return sendJson(res, 200, built.final);
       return streamFrames(res, built.events.map(responsesFrame), reply.delayMs ?? 0, true);
     }
-    if (!stream) return sendJson(res, 200, buildChatCompletion(reply, a.body));
-    const frames = [...buildChatChunks(reply, a.body).map(chatFrame), chatFrame("[DONE]")];
-    return streamFrames(res, frames, reply.delayMs ?? 0, true);
+    const turn = resolveTurn(reply, a.body, spec.chat);
+    ledger.record(turn);
+    if (!stream) return sendJson(res, 200, spec.chat.completion(turn));
+    return streamFrames(res, applyChatQuirks(spec.chat.stream(turn), opts.chatQuirks), reply.delayMs ?? 0, true);
+  }
+
+  // An error inside a 200 stream, after the reply's text, in the vendor's form. Issues no items.
+  async function sendStreamError(res: http.ServerResponse, reply: StreamErrorReply, a: Accepted) {
+    const error = reply.streamError;
+    if (a.body.stream !== true) {
+      const status = typeof error.code === "number" ? error.code : 500;
+      return sendJson(res, status, { error: { message: error.message, type: error.type ?? "server_error", param: null, code: error.code ?? null } });
+    }
+    if (a.wire === "responses") {
+      const events = responsesFailure(reply.text, a.body, error, error.form, spec.responses);
+      return streamFrames(res, events.map(responsesFrame), 0, true);
+    }
+    const turn = resolveTurn({ text: reply.text ?? "" }, a.body, spec.chat);
+    const frames = [...beforeFinish(spec.chat.stream(turn)), ...spec.chat.streamError(turn, error)];
+    return streamFrames(res, applyChatQuirks(frames, opts.chatQuirks), 0, true);
   }
 
   // Fault streams issue nothing: the client never saw their items complete, so references to them 404.
   async function sendFault(res: http.ServerResponse, socket: Socket, reply: FaultReply, a: Accepted) {
     const prefix =
       a.wire === "responses"
-        ? responsesFaultPrefix(reply.text, a.body).map(responsesFrame)
-        : chatFaultPrefix(reply.text, a.body).map(chatFrame);
+        ? responsesFaultPrefix(reply.text, a.body, spec.responses).map(responsesFrame)
+        : opts.vendor
+          ? applyChatQuirks(beforeFinish(spec.chat.stream(resolveTurn({ text: reply.text ?? "" }, a.body, spec.chat))), opts.chatQuirks)
+          : chatFaultPrefix(reply.text, a.body).map(chatFrame);
     switch (reply.fault) {
       case "hang":
         // Headers (and any text) then silence, until the client aborts or the server closes.
@@ -193,6 +240,8 @@ export async function createFakeServer(opts: InternalOptions = {}): Promise<{ se
     push: (...replies) => void queue.push(...replies),
     requests,
     errors,
+    overflows,
+    vendor: opts.vendor,
     pending: () => queue.length,
     forgetItems: () => items.forgetAll(),
     close() {
@@ -216,6 +265,11 @@ export async function startFakeServer(opts?: StartOptions): Promise<FakeServer> 
 function sendJson(res: http.ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}) {
   res.writeHead(status, { "content-type": "application/json", "x-request-id": requestId(), ...headers });
   res.end(typeof body === "string" ? body : JSON.stringify(body, null, 2));
+}
+
+function sendMetadata(res: http.ServerResponse, answer: MetadataAnswer) {
+  res.writeHead(answer.status, { "content-type": answer.contentType ?? "application/json", "x-request-id": requestId() });
+  res.end(typeof answer.body === "string" ? answer.body : JSON.stringify(answer.body));
 }
 
 function sendHttpError(res: http.ServerResponse, reply: HttpErrorReply, model: string) {

@@ -4,7 +4,8 @@
  *  (so a test can send malformed JSON arguments). `id` is the call id (`call_…`); generated when absent. */
 export type ScriptedToolCall = { name: string; input: unknown | string; id?: string };
 
-/** A normal model turn. Streams reasoning (Responses wire only), then text, then tool calls. */
+/** A normal model turn. Streams reasoning (Responses wire; on chat only in vendor modes whose servers stream it),
+ *  then text, then tool calls. */
 export type TurnReply = {
   text?: string;
   reasoning?: string;
@@ -13,6 +14,9 @@ export type TurnReply = {
   usage?: { input: number; output: number; cached?: number };
   /** Pause between stream events, for slow turns. */
   delayMs?: number;
+  /** "length": the output was cut off at the token limit (chat finish_reason "length"; Responses status
+   *  "incomplete" with reason max_output_tokens). Default: a normal finish. */
+  finish?: "length";
 };
 
 /** An HTTP error reply. `body` defaults to the OpenAI-shaped body for that status; a string body is sent verbatim. */
@@ -29,7 +33,66 @@ export type FaultReply = { fault: "reset" | "hang" | "truncate" | "malformed"; t
  *  so follow-up requests that reference them validate. Status defaults to 200, contentType to text/event-stream. */
 export type RawReply = { raw: string; contentType?: string; status?: number };
 
-export type Reply = TurnReply | HttpErrorReply | FaultReply | RawReply;
+/** An error inside an HTTP 200 stream, after `text` (if any) was streamed. Its shape follows the server's vendor:
+ *  chat: OpenAI `data: {"error":…}`, OpenRouter a chunk with a top-level `error: {code, message, metadata: {raw}}`,
+ *  Groq an `event: error` frame; Responses: an `error` event and/or `response.failed` (`form`, default both). */
+export type StreamErrorReply = {
+  streamError: {
+    message: string;
+    code?: string | number;
+    type?: string;
+    /** OpenRouter: the upstream's own words, sent as `error.metadata.raw`. */
+    raw?: string;
+    /** Responses wire only: which events carry the error. */
+    form?: "both" | "error" | "failed";
+  };
+  text?: string;
+};
+
+export type Reply = TurnReply | HttpErrorReply | FaultReply | RawReply | StreamErrorReply;
+
+/** The real server a fake imitates: its stream quirks, the history it insists on, its error wordings and
+ *  its model-metadata endpoints. See vendors/README.md. Absent: the plain OpenAI fake (unchanged behaviour). */
+export type VendorMode =
+  | "openai"
+  | "azure"
+  | "mistral"
+  | "deepseek"
+  | "llamacpp"
+  | "vllm"
+  | "lmstudio"
+  | "ollama"
+  | "openrouter"
+  | "groq"
+  | "xai"
+  | "stateless";
+
+/** Whose context-length rejection a request over the window gets. Defaults to the vendor's own. */
+export type OverflowStyle = "openai" | "vllm" | "llamacpp" | "openrouter" | "groq";
+
+/** A model the fake serves. `contextWindow` is what it runs with (enforced, and reported by the vendor's
+ *  metadata endpoint); `maxContext` is the model's native maximum where a vendor reports both (ollama's
+ *  model_info vs num_ctx, LM Studio's max vs loaded, llama.cpp's n_ctx_train vs n_ctx); default contextWindow. */
+export type ModelLimits = { contextWindow: number; maxContext?: number; maxOutputTokens?: number };
+
+/** Chat-wire quirks of gateways, layered on any vendor: tool-call `index` counted from 1 (Bedrock-backed
+ *  gateways), continuation deltas repeating `id: ""` and `function.name: ""` (Alibaba DashScope). */
+export type ChatQuirks = { toolIndexFrom?: number; emptyContinuationIdentity?: boolean };
+
+/** A request the fake rejected because it did not fit the model's window (expected by the test, so not in `errors`). */
+export type Overflow = {
+  wire: "responses" | "chat";
+  model: string;
+  /** The fake's estimate of the input: ceil(chars / 4) of messages|input + instructions + tools, as JSON. */
+  estimatedInput: number;
+  /** max_tokens / max_completion_tokens / max_output_tokens, 0 when absent. */
+  requestedOutput: number;
+  contextWindow: number;
+  style: OverflowStyle;
+  /** HTTP status sent (200 for the in-stream form). */
+  status: number;
+  message: string;
+};
 
 export type CapturedRequest = {
   /** "other" for requests to paths the fake does not serve (those are rejected with 404). */
@@ -51,6 +114,10 @@ export type FakeServer = {
   requests: CapturedRequest[];
   /** Every protocol violation the server rejected, human-readable. */
   errors: string[];
+  /** Every request rejected for not fitting its model's context window (not protocol errors). */
+  overflows: Overflow[];
+  /** The vendor mode this server imitates, if any. */
+  vendor?: VendorMode;
   /** Scripted replies not consumed yet. */
   pending(): number;
   /** From now on, references to items issued before this call get the real 404 "Item with id '…' not found.". */
@@ -58,4 +125,14 @@ export type FakeServer = {
   close(): Promise<void>;
 };
 
-export type StartOptions = { replies?: Reply[] };
+export type StartOptions = {
+  replies?: Reply[];
+  /** Imitate this server. Absent: the plain OpenAI fake, where any path but the two wires is a protocol error. */
+  vendor?: VendorMode;
+  /** Models with a context window: enforced on both wires and reported by the vendor's metadata endpoints. */
+  models?: Record<string, ModelLimits>;
+  /** Override the vendor's context-length error wording. */
+  overflow?: OverflowStyle;
+  /** Gateway quirks on top of the vendor's chat stream. */
+  chatQuirks?: ChatQuirks;
+};

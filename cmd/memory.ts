@@ -47,11 +47,12 @@ export async function runMemoryCommand(argv: string[], env: Record<string, strin
     case "compact": {
       const { createModel } = await import("../lib/provider/model.ts");
       const { generate } = await import("../lib/agent/generate.ts");
+      const { callOptions } = await import("../lib/provider/call-options.ts");
       const { settings } = await loadSettings(flagsFrom(args), env);
       const model = await createModel(settings);
       const outcome = await compactMemory({
         store: createMemoryStore(opts),
-        generate: (prompt) => generate({ model, settings }, { prompt }),
+        generate: (prompt) => generate({ model, settings, callOptions: callOptions(settings) }, { prompt }),
       });
       if (outcome.notice) process.stderr.write(`shiro: ${outcome.notice}\n`);
       process.stdout.write(outcome.message + "\n");

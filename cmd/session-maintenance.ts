@@ -53,12 +53,13 @@ export async function compactSessionCommand(idOrPrefix: string, flags: Flags, en
   const { settings } = await loadSettings(flags, env);
   const { createModel } = await import("../lib/provider/model.ts");
   const { generate } = await import("../lib/agent/generate.ts");
+  const { callOptions } = await import("../lib/provider/call-options.ts");
   const model = await createModel(settings);
   // Held for the whole exchange, so no other shiro changes the session while the model summarises it.
   return withSessionHeld(home, record, async () => {
     const current = findSession(home, record.id); // re-read under the lock: the latest version
     const messages = current.messages as ModelMessage[];
-    const outcome = await compactTranscript(messages, (request) => generate({ model, settings }, request), { tools: toolsFor({ notebook: createNotebook() }) });
+    const outcome = await compactTranscript(messages, (request) => generate({ model, settings, callOptions: callOptions(settings) }, request), { tools: toolsFor({ notebook: createNotebook() }) });
     if (outcome.type === "failed") throw new ShiroError("provider", `the summary request failed, so the session was left as it was: ${outcome.message}`);
     if (outcome.type === "unusable") throw new ShiroError("provider", "the model's summary was empty or unusable, so the session was left as it was.");
     const replacement = outcome.messages;

@@ -55,6 +55,13 @@ async function report(error: unknown, debug: boolean): Promise<number> {
 const EXIT_BACKSTOP_MS = 30_000;
 
 const argv = process.argv.slice(2);
+// The AI SDK prints its warnings (an option a model ignores, reasoning it could not send back) as
+// Node process warnings, which read like crashes. They are for developers: shown with --debug only.
+(globalThis as { AI_SDK_LOG_WARNINGS?: unknown }).AI_SDK_LOG_WARNINGS = argv.includes("--debug")
+  ? (options: { warnings: unknown[] }) => {
+      for (const warning of options.warnings) process.stderr.write(`shiro: debug: AI SDK warning: ${JSON.stringify(warning)}\n`);
+    }
+  : false;
 // No top-level await: the binary is compiled to bytecode, which needs a plain script, and that
 // is what makes start-up fast.
 main(argv)

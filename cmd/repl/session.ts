@@ -4,6 +4,7 @@ import { generate, type GenerateRequest } from "../../lib/agent/generate.ts";
 import type { Runtime } from "../../lib/agent/runtime.ts";
 import { startConversation, type SessionChoice } from "../../lib/app/start.ts";
 import { compactMemory, formatNotes, type MemoryStore } from "../../lib/memory/index.ts";
+import { callOptions } from "../../lib/provider/call-options.ts";
 import { createModel } from "../../lib/provider/model.ts";
 import type { Todo } from "../../lib/notebook/schema.ts";
 import { createPermissionPolicy, type AskAnswer, type PermissionQuestion } from "../../lib/permissions/index.ts";
@@ -107,7 +108,7 @@ export async function openReplSession(args: MainArgs, env: Env, startRuntime: Ru
     /** `/model <id>`: later turns use it, and the session records and prices them with it. */
     async switchModel(model: string): Promise<void> {
       const settings = { ...runtime.settings, model };
-      runtime = { ...runtime, settings, model: await createModel(settings) };
+      runtime = { ...runtime, settings, model: await createModel(settings), callOptions: callOptions(settings) };
       conversation.useRuntime(runtime);
       live.setModel(settings.provider, settings.model);
     },

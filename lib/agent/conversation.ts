@@ -79,6 +79,7 @@ export function createConversation(opts: ConversationOptions): Conversation {
       const redact = keyRedactor(runtime.settings.apiKey);
       const result = await runTurn({
         model: runtime.model,
+        callOptions: runtime.callOptions,
         session,
         tools,
         instructions: conversation.instructions,

@@ -2,6 +2,7 @@ import type { LanguageModel, ModelMessage } from "ai";
 import type { Settings } from "../config/resolve.ts";
 import { ShiroError } from "../errors.ts";
 import type { Usage } from "../events.ts";
+import type { CallOptions } from "../provider/call-options.ts";
 import { describeProviderError } from "../provider/provider-error.ts";
 import { keyRedactor } from "./redact-key.ts";
 
@@ -20,11 +21,15 @@ export type GenerateOptions = {
  * its usage handed to `book`. Resolves with the answer's text; a provider failure is thrown as
  * ShiroError("provider") whose message is one line without the key.
  */
-export async function generate(target: { model: LanguageModel; settings: Pick<Settings, "maxRetries" | "apiKey"> }, request: GenerateRequest, opts: GenerateOptions = {}): Promise<string> {
+export async function generate(
+  target: { model: LanguageModel; settings: Pick<Settings, "maxRetries" | "apiKey">; callOptions?: CallOptions },
+  request: GenerateRequest,
+  opts: GenerateOptions = {},
+): Promise<string> {
   const { generateText } = await import("ai");
   let result;
   try {
-    result = await generateText({ model: target.model, ...request, abortSignal: opts.signal, maxRetries: target.settings.maxRetries } as Parameters<typeof generateText>[0]);
+    result = await generateText({ ...target.callOptions, model: target.model, ...request, abortSignal: opts.signal, maxRetries: target.settings.maxRetries } as Parameters<typeof generateText>[0]);
   } catch (error) {
     throw new ShiroError("provider", keyRedactor(target.settings.apiKey)(describeProviderError(error).message), { cause: error });
   }

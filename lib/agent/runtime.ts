@@ -1,6 +1,7 @@
 import type { LanguageModel } from "ai";
 import type { Settings } from "../config/resolve.ts";
 import type { ConfigFile } from "../config/schema.ts";
+import type { CallOptions } from "../provider/call-options.ts";
 import type { ProjectDoc } from "./project-docs.ts";
 import type { Environment } from "./instructions.ts";
 
@@ -13,4 +14,6 @@ export type Runtime = {
   model: LanguageModel;
   env: Environment;
   projectDocs: ProjectDoc[];
+  /** Provider options for every model call, built once from the settings (lib/provider/call-options.ts). */
+  callOptions: CallOptions;
 };

@@ -1,6 +1,8 @@
 import { streamText, type LanguageModel, type ModelMessage, type ToolSet, type AssistantModelMessage } from "ai";
 import type { EventSink, Usage } from "../events.ts";
 import { subjectOf, type AnyTool } from "../tools/define.ts";
+import type { CallOptions } from "../provider/call-options.ts";
+import { REASONING_DETAILS_KEY } from "../provider/reasoning-details.ts";
 import { IncompleteStreamError } from "../provider/provider-error.ts";
 import { MAX_SESSION_NESTING, nestedDeeperThan } from "../fs/nesting.ts";
 
@@ -22,6 +24,7 @@ export type StepOutcome = {
 
 export type StepInput = {
   model: LanguageModel;
+  callOptions: CallOptions;
   instructions: string;
   messages: ModelMessage[];
   tools: ToolSet;
@@ -47,8 +50,11 @@ export async function runStep(input: StepInput): Promise<StepOutcome> {
   const results: { toolCallId: string; toolName: string; output: string; error: boolean }[] = [];
   // Calls the SDK could not hand to a tool (unknown name, unreadable arguments).
   const unrunnable = new Set<string>();
+  // OpenRouter's reasoning_details for this step (lib/provider/reasoning-details.ts), to send back.
+  let details: unknown[] | undefined;
 
   const result = streamText({
+    ...input.callOptions,
     model: input.model,
     instructions: input.instructions,
     messages: input.messages,
@@ -94,6 +100,7 @@ export async function runStep(input: StepInput): Promise<StepOutcome> {
           break;
         }
         case "finish-step":
+          details = (part.providerMetadata?.shiro?.[REASONING_DETAILS_KEY] as unknown[] | undefined) ?? details;
           outcome.usage = {
             inputTokens: part.usage.inputTokens ?? 0,
             outputTokens: part.usage.outputTokens ?? 0,
@@ -121,7 +128,7 @@ export async function runStep(input: StepInput): Promise<StepOutcome> {
 
   if (!outcome.aborted && !outcome.error) {
     try {
-      outcome.messages = withKeepableInputs((await result.response).messages as ModelMessage[]);
+      outcome.messages = withReasoningDetails(withKeepableInputs((await result.response).messages as ModelMessage[]), details);
       return outcome;
     } catch (error) {
       outcome.error = error;
@@ -146,6 +153,18 @@ function withKeepableInputs(messages: ModelMessage[]): ModelMessage[] {
     m.role === "assistant" && typeof m.content !== "string" && deep(m)
       ? { ...m, content: m.content.map((p) => (p.type === "tool-call" && nestedDeeperThan(p.input, MAX_INPUT_NESTING) ? { ...p, input: DEEP_INPUT_NOTE } : p)) }
       : m,
+  );
+}
+
+/**
+ * The step's assistant message carrying the server's `reasoning_details`, where the compatible
+ * client sends them back (as a field of that message in the next request), and where the
+ * session file keeps them. Unchanged when there are none.
+ */
+function withReasoningDetails(messages: ModelMessage[], details: unknown[] | undefined): ModelMessage[] {
+  if (!details || details.length === 0) return messages;
+  return messages.map((m) =>
+    m.role === "assistant" ? ({ ...m, providerOptions: { ...m.providerOptions, openaiCompatible: { ...m.providerOptions?.openaiCompatible, [REASONING_DETAILS_KEY]: details as never } } } as ModelMessage) : m,
   );
 }
 

@@ -8,6 +8,7 @@ import { describeProviderError, retryDelayMs } from "../provider/provider-error.
 import { runStep } from "./step.ts";
 import type { Approver } from "../approval.ts";
 import type { Settings } from "../config/resolve.ts";
+import type { CallOptions } from "../provider/call-options.ts";
 import { toSdkTools } from "./sdk-tools.ts";
 
 /**
@@ -25,6 +26,8 @@ export type TurnHistory = {
 
 export type TurnOptions = {
   model: LanguageModel;
+  /** Provider options for every request of the turn (Runtime.callOptions). */
+  callOptions: CallOptions;
   session: TurnHistory;
   tools: readonly AnyTool[];
   /** Rebuilt before every step, so a todo_write on step one is visible to step two. */
@@ -94,6 +97,7 @@ export async function runTurn(opts: TurnOptions): Promise<TurnResult> {
       }
       outcome = await runStep({
         model: opts.model,
+        callOptions: opts.callOptions,
         instructions: opts.instructions(),
         messages: wire,
         tools,

@@ -4,6 +4,7 @@ import { findProjectRoot } from "../fs/project-root.ts";
 import type { Environment } from "../agent/instructions.ts";
 import { loadProjectDocs } from "../agent/project-docs.ts";
 import type { Runtime } from "../agent/runtime.ts";
+import { callOptions } from "../provider/call-options.ts";
 import { createModel } from "../provider/model.ts";
 
 /** Loads config, applies precedence, builds the model and reads the project's instruction files. */
@@ -18,5 +19,5 @@ export async function loadRuntime(flags: Flags, processEnv: Record<string, strin
     platform: `${process.platform} ${process.arch}`,
     shell: "bash",
   };
-  return { home, config, settings, model, env, projectDocs: await loadProjectDocs(root, cwd) };
+  return { home, config, settings, model, env, projectDocs: await loadProjectDocs(root, cwd), callOptions: callOptions(settings) };
 }

@@ -4,6 +4,9 @@
  */
 export type Api = "responses" | "chat";
 
+/** The client library that speaks to the server (see Settings.client). */
+export type Client = "openai" | "compatible";
+
 export type Preset = { baseURL: string; keyEnv?: string; api: Api; defaultModel?: string };
 
 export const PRESETS = {
@@ -11,8 +14,15 @@ export const PRESETS = {
   openrouter: { baseURL: "https://openrouter.ai/api/v1", keyEnv: "OPENROUTER_API_KEY", api: "chat" },
   groq: { baseURL: "https://api.groq.com/openai/v1", keyEnv: "GROQ_API_KEY", api: "chat" },
   deepseek: { baseURL: "https://api.deepseek.com/v1", keyEnv: "DEEPSEEK_API_KEY", api: "chat", defaultModel: "deepseek-chat" },
+  xai: { baseURL: "https://api.x.ai/v1", keyEnv: "XAI_API_KEY", api: "chat", defaultModel: "grok-code-fast-1" },
+  mistral: { baseURL: "https://api.mistral.ai/v1", keyEnv: "MISTRAL_API_KEY", api: "chat", defaultModel: "devstral-medium-latest" },
+  together: { baseURL: "https://api.together.xyz/v1", keyEnv: "TOGETHER_API_KEY", api: "chat" },
+  fireworks: { baseURL: "https://api.fireworks.ai/inference/v1", keyEnv: "FIREWORKS_API_KEY", api: "chat" },
+  gemini: { baseURL: "https://generativelanguage.googleapis.com/v1beta/openai", keyEnv: "GEMINI_API_KEY", api: "chat", defaultModel: "gemini-2.5-flash" },
   ollama: { baseURL: "http://localhost:11434/v1", api: "chat" },
   lmstudio: { baseURL: "http://localhost:1234/v1", api: "chat" },
+  vllm: { baseURL: "http://localhost:8000/v1", api: "chat" },
+  llamacpp: { baseURL: "http://localhost:8080/v1", api: "chat" },
 } as const satisfies Record<string, Preset>;
 
 export type PresetName = keyof typeof PRESETS;
@@ -26,4 +36,21 @@ export function isLocalURL(url: string): boolean {
   } catch {
     return false;
   }
+}
+
+/**
+ * The client for a base URL: OpenAI's own API and Azure OpenAI get the OpenAI client (item
+ * references, `store`, reasoning summaries); every other server gets the client written for
+ * compatible servers, which accepts what they really send (tool calls without `index`,
+ * `reasoning_content`, chunks without choices).
+ */
+export function clientForHost(url: string): Client {
+  let host: string;
+  try {
+    host = new URL(url).hostname.toLowerCase();
+  } catch {
+    return "compatible";
+  }
+  const openai = host === "api.openai.com" || host.endsWith(".openai.azure.com") || host.endsWith(".cognitiveservices.azure.com") || host.endsWith(".services.ai.azure.com");
+  return openai ? "openai" : "compatible";
 }

@@ -9,7 +9,7 @@ import {
   DEFAULT_RETRY_BASE_MS,
 } from "./defaults.ts";
 import type { ConfigFile } from "./schema.ts";
-import { PRESETS, isLocalURL, type Api, type PresetName } from "./presets.ts";
+import { PRESETS, clientForHost, isLocalURL, type Api, type Client, type PresetName } from "./presets.ts";
 
 /** Command-line values that override everything else (cmd/args.ts flagsFrom builds them). */
 export type Flags = {
@@ -29,6 +29,18 @@ export type Settings = {
   /** Undefined only for local servers. Never written to any file. */
   apiKey: string | undefined;
   api: Api;
+  /**
+   * Which client talks to the server: `openai` (@ai-sdk/openai, for OpenAI and Azure OpenAI) or
+   * `compatible` (@ai-sdk/openai-compatible, for every other Chat Completions server). Chosen by
+   * host; config `client` / env `SHIRO_CLIENT` override it.
+   */
+  client: Client;
+  /**
+   * Responses wire: whether the server keeps output items, so later requests may point at them
+   * (`item_reference`). On for the OpenAI client, off elsewhere (stateless servers get the whole
+   * history inline); config `store` overrides (off for OpenAI organisations with zero data retention).
+   */
+  store: boolean;
   maxSteps: number;
   maxRetries: number;
   /** Estimated tokens past which the request is pruned (config `compactAtTokens`, env `SHIRO_COMPACT_AT`). */
@@ -67,6 +79,11 @@ export function resolveSettings(flags: Flags, env: Env, config: ConfigFile): Set
     throw new ShiroError("usage", `--api must be "responses" or "chat", not "${apiRaw}".`);
   }
 
+  const clientRaw = env.SHIRO_CLIENT || config.client || clientForHost(baseURL);
+  if (clientRaw !== "openai" && clientRaw !== "compatible") {
+    throw new ShiroError("config", `SHIRO_CLIENT must be "openai" or "compatible", not "${clientRaw}".`);
+  }
+
   const keyEnv = "keyEnv" in preset ? preset.keyEnv : undefined;
   // A named preset's own variable wins over OPENAI_API_KEY, so an OpenAI key is never sent to another vendor.
   const presetKey = keyEnv ? env[keyEnv] : undefined;
@@ -89,6 +106,8 @@ export function resolveSettings(flags: Flags, env: Env, config: ConfigFile): Set
     baseURL,
     apiKey,
     api: apiRaw,
+    client: clientRaw,
+    store: config.store ?? clientRaw === "openai",
     maxSteps: flags.maxSteps ?? fromEnv("SHIRO_MAX_STEPS", MAX_STEPS) ?? config.maxSteps ?? DEFAULT_MAX_STEPS,
     maxRetries: numberFromEnv(env, "SHIRO_MAX_RETRIES") ?? config.maxRetries ?? DEFAULT_MAX_RETRIES,
     pruneAtTokens: numberFromEnv(env, "SHIRO_COMPACT_AT") ?? config.compactAtTokens ?? DEFAULT_PRUNE_AT_TOKENS,

@@ -13,6 +13,8 @@ export const ConfigFile = v.strictObject({
   baseURL: v.optional(v.pipe(v.string(), v.url("must be a URL such as http://localhost:11434/v1"))),
   apiKey: v.optional(v.pipe(v.string(), v.nonEmpty("must not be empty"))),
   api: v.optional(v.picklist(["responses", "chat"], 'must be "responses" or "chat"')),
+  client: v.optional(v.picklist(["openai", "compatible"], 'must be "openai" or "compatible"')),
+  store: v.optional(v.boolean("must be true or false")),
   maxSteps: v.optional(v.pipe(v.number("must be a number"), v.integer("must be a whole number"), v.minValue(1, "must be at least 1"))),
   maxRetries: v.optional(v.pipe(v.number("must be a number"), v.integer("must be a whole number"), v.minValue(0, "must be 0 or more"))),
   compactAtTokens: v.optional(v.pipe(v.number("must be a number"), v.integer("must be a whole number"), v.minValue(1000, "must be at least 1000"))),

@@ -1,20 +1,45 @@
 import type { LanguageModel } from "ai";
 import type { Settings } from "../config/resolve.ts";
+import { compatibleUsage } from "./compatible-usage.ts";
 import { withIdleTimeout } from "./idle-timeout.ts";
+import { reasoningDetailsExtractor } from "./reasoning-details.ts";
+import { withReasoningTextAsSummary } from "./responses-stream.ts";
 
 /**
  * Builds the language model for these settings. Imported lazily by the commands that talk to a
  * model, so `--version` and `--help` never load the AI SDK.
+ *
+ * - Chat Completions with the `compatible` client: @ai-sdk/openai-compatible, which accepts what
+ *   real servers send (tool calls without `index`, `reasoning_content` / `reasoning`, usage-only
+ *   chunks), sends `reasoning_content` back, and here also reads OpenRouter's `reasoning_details`
+ *   and every form of cached and reasoning token counts.
+ * - Everything else: @ai-sdk/openai (Chat Completions or Responses). A Responses server that is
+ *   not OpenAI gets its `reasoning_text` deltas read as reasoning.
  */
 export async function createModel(settings: Settings, fetchImpl?: typeof fetch): Promise<LanguageModel> {
+  // A stalled provider is given up after settings.idleTimeoutMs instead of Bun's silent five minutes.
+  const timed = withIdleTimeout(fetchImpl ?? fetch, settings.idleTimeoutMs);
+  // Local servers ignore the key, but the clients insist on sending one.
+  const apiKey = settings.apiKey ?? "local";
+  if (settings.api === "chat" && settings.client === "compatible") {
+    const { createOpenAICompatible } = await import("@ai-sdk/openai-compatible");
+    const provider = createOpenAICompatible({
+      baseURL: settings.baseURL,
+      apiKey,
+      name: settings.provider,
+      fetch: timed,
+      includeUsage: true,
+      metadataExtractor: reasoningDetailsExtractor,
+      convertUsage: compatibleUsage,
+    });
+    return provider.chatModel(settings.model);
+  }
   const { createOpenAI } = await import("@ai-sdk/openai");
   const provider = createOpenAI({
     baseURL: settings.baseURL,
-    // Local servers ignore the key, but the client insists on sending one.
-    apiKey: settings.apiKey ?? "local",
+    apiKey,
     name: settings.provider,
-    // A stalled provider is given up after settings.idleTimeoutMs instead of Bun's silent five minutes.
-    fetch: withIdleTimeout(fetchImpl ?? fetch, settings.idleTimeoutMs),
+    fetch: settings.api === "responses" && settings.client === "compatible" ? withReasoningTextAsSummary(timed) : timed,
   });
   return settings.api === "chat" ? provider.chat(settings.model) : provider.responses(settings.model);
 }

@@ -60,6 +60,9 @@ export async function startShiro(opts: PtyOptions): Promise<Pty> {
     SHIRO_HOME: join(home, ".shiro-neko"),
     TERM: "xterm-256color",
     SHIRO_BASE_URL: opts.baseURL,
+    // The fake server is on 127.0.0.1, which would get the client for compatible servers; the
+    // default tests exercise the OpenAI client (item references, store). Vendor tests unset it.
+    SHIRO_CLIENT: "openai",
     SHIRO_RETRY_BASE_MS: "20",
     ...opts.env,
   };

@@ -38,6 +38,9 @@ export function shiroEnv(home: string, baseURL: string | undefined, extra: Recor
     HOME: home,
     SHIRO_HOME: join(home, ".shiro-neko"),
     NO_COLOR: "1",
+    // The fake server is on 127.0.0.1, which would get the client for compatible servers; the
+    // default tests exercise the OpenAI client (item references, store). Vendor tests unset it.
+    SHIRO_CLIENT: "openai",
     SHIRO_RETRY_BASE_MS: "20",
     ...(baseURL ? { SHIRO_BASE_URL: baseURL } : {}),
     ...extra,

@@ -1,0 +1,40 @@
+/** Chat Completions `usage` as the servers send it; every field optional, some vendor-only. */
+type RawUsage = {
+  prompt_tokens?: number | null;
+  completion_tokens?: number | null;
+  total_tokens?: number | null;
+  prompt_tokens_details?: { cached_tokens?: number | null } | null;
+  completion_tokens_details?: { reasoning_tokens?: number | null } | null;
+  /** DeepSeek's name for cached input. */
+  prompt_cache_hit_tokens?: number | null;
+};
+
+/** The AI SDK's usage shape (LanguageModelV4Usage). */
+export type SdkUsage = {
+  inputTokens: { total: number | undefined; noCache: number | undefined; cacheRead: number | undefined; cacheWrite: undefined };
+  outputTokens: { total: number | undefined; text: number | undefined; reasoning: number | undefined };
+  raw?: Record<string, never>;
+};
+
+/**
+ * Usage from a compatible server, read the ways servers report it:
+ * - cached input as `prompt_tokens_details.cached_tokens` (OpenAI, vLLM, …) or
+ *   `prompt_cache_hit_tokens` (DeepSeek);
+ * - reasoning inside `completion_tokens` (OpenAI's rule) or outside it (xAI): when `total_tokens`
+ *   shows the reasoning was not counted in the completion, it is added, so output and cost include it.
+ */
+export function compatibleUsage(raw: unknown): SdkUsage {
+  const usage = (raw ?? {}) as RawUsage;
+  if (raw == null) return { inputTokens: { total: undefined, noCache: undefined, cacheRead: undefined, cacheWrite: undefined }, outputTokens: { total: undefined, text: undefined, reasoning: undefined } };
+  const prompt = usage.prompt_tokens ?? 0;
+  const completion = usage.completion_tokens ?? 0;
+  const reasoning = usage.completion_tokens_details?.reasoning_tokens ?? 0;
+  const cached = usage.prompt_tokens_details?.cached_tokens ?? usage.prompt_cache_hit_tokens ?? 0;
+  const reasoningApart = reasoning > 0 && typeof usage.total_tokens === "number" && usage.total_tokens >= prompt + completion + reasoning;
+  const output = reasoningApart ? completion + reasoning : completion;
+  return {
+    inputTokens: { total: prompt, noCache: prompt - cached, cacheRead: cached, cacheWrite: undefined },
+    outputTokens: { total: output, text: Math.max(0, output - reasoning), reasoning },
+    raw: raw as Record<string, never>,
+  };
+}

@@ -2,6 +2,7 @@ import type { SessionChoice } from "../lib/app/start.ts";
 import { parseArgs } from "citty";
 import { DEFAULT_MAX_STEPS } from "../lib/config/defaults.ts";
 import { PRESET_NAMES } from "../lib/config/presets.ts";
+import { THINKING_LEVELS, VARIANT_NAMES } from "../lib/config/variants.ts";
 import { parseMaxSpendUsd, parseMaxSteps, type Flags } from "../lib/config/resolve.ts";
 import { ShiroError } from "../lib/errors.ts";
 
@@ -46,7 +47,9 @@ export const MAIN_ARGS = {
   "base-url": { type: "string", valueHint: "url", description: "OpenAI-compatible endpoint (env SHIRO_BASE_URL / OPENAI_BASE_URL)" },
   api: { type: "string", valueHint: "wire", description: "responses (default) or chat, for servers that only speak Chat Completions" },
   provider: { type: "string", valueHint: "name", description: `preset: ${PRESET_NAMES.join(", ")}` },
-  "max-steps": { type: "string", valueHint: "n", description: `step cap per turn (default ${DEFAULT_MAX_STEPS})` },
+  "max-steps": { type: "string", valueHint: "n", description: `step cap per turn (default ${DEFAULT_MAX_STEPS}; the agent's own)` },
+  agent: { type: "string", valueHint: "name", description: `agent variant: ${VARIANT_NAMES.join(", ")} (config "agent"; docs/agents.md)` },
+  think: { type: "string", valueHint: "level", description: `thinking level: ${THINKING_LEVELS.join(", ")} (config "thinking")` },
   memory: {
     type: "boolean",
     default: true,
@@ -69,7 +72,7 @@ export const COMMON_FLAGS = pick(MAIN_ARGS, ["debug", "help"]);
 export const MODEL_FLAGS = pick(MAIN_ARGS, ["model", "base-url", "api", "provider"]);
 
 /** The flags that are settings: what flagsFrom reads. A table may hold any of them. */
-const SETTING_FLAGS = pick(MAIN_ARGS, ["model", "base-url", "api", "provider", "max-steps", "max-spend"]);
+const SETTING_FLAGS = pick(MAIN_ARGS, ["model", "base-url", "api", "provider", "max-steps", "max-spend", "agent", "think"]);
 
 /**
  * The settings given on the command line, as resolveSettings takes them. The one place that maps
@@ -86,6 +89,8 @@ export function flagsFrom(values: Partial<FlagValues<typeof SETTING_FLAGS>>): Fl
     provider: values.provider,
     maxSteps: maxSteps === undefined ? undefined : parseMaxSteps(maxSteps, "--max-steps"),
     maxSpendUsd: maxSpend === undefined ? undefined : parseMaxSpendUsd(maxSpend, "--max-spend"),
+    agent: values.agent,
+    thinking: values.think,
   };
 }
 

@@ -3,7 +3,14 @@
  * interactive loop both consume these; nothing in lib/ writes to the terminal itself.
  */
 /** Token counts as the provider reported them. `cachedInputTokens` (part of inputTokens) is billed at the cache rate. */
-export type Usage = { inputTokens: number; outputTokens: number; cachedInputTokens?: number };
+export type Usage = {
+  inputTokens: number;
+  outputTokens: number;
+  /** Part of inputTokens served from the provider's cache, billed at the cache rate. */
+  cachedInputTokens?: number;
+  /** Part of outputTokens spent reasoning, when the provider reports it. */
+  reasoningTokens?: number;
+};
 
 export type AgentEvent =
   | { type: "text"; text: string }

@@ -27,7 +27,7 @@ const ALLOWED: Record<string, readonly string[]> = {
   permissions: ["approval", "config", "fs", "tools", "errors"],
   prune: ["events", "tools", "text"],
   sessions: ["errors", "events", "fs", "text", "tools"],
-  prompt: ["events", "fs", "prune", "sessions", "text"],
+  prompt: ["config", "events", "fs", "prune", "sessions", "text"],
   agent: ["approval", "config", "errors", "events", "fs", "memory", "notebook", "provider", "prune", "tools", "text", "sessions:type"],
   app: ["agent", "config", "errors", "fs", "memory", "notebook", "provider", "sessions"],
 };

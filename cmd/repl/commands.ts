@@ -1,6 +1,7 @@
 import { renderTodos } from "../../lib/notebook/render.ts";
 import { formatUsd } from "../../lib/sessions/pricing.ts";
 import { commandHelpLines, type SlashName } from "../../lib/prompt/slash-commands.ts";
+import { THINKING_LEVELS, VARIANTS, VARIANT_NAMES } from "../../lib/config/variants.ts";
 import type { ReplSession } from "./session.ts";
 import type { Theme } from "./theme.ts";
 
@@ -11,6 +12,8 @@ export type CommandEnv = {
   /** Aborted by esc, ctrl-c or exit while the command runs. */
   signal: AbortSignal;
   print(text: string): void;
+  /** The last reasoning block the model streamed, in full. */
+  lastReasoning(): string;
 };
 
 const KEYS = [
@@ -58,6 +61,27 @@ export async function runCommand(name: SlashName, args: string, env: CommandEnv)
       if (/\s/.test(args)) return env.print(theme.warn("usage: /model <id>, e.g. /model gpt-5-mini"));
       await session.switchModel(args);
       env.print(`model: ${args} from the next prompt on.`);
+    },
+    agent: async () => {
+      const name = args.trim();
+      const current = session.runtime().settings.agent;
+      if (!name) {
+        const rows = VARIANT_NAMES.map((v) => `  ${v === current ? "›" : " "} ${v.padEnd(8)} ${VARIANTS[v].summary}`);
+        return env.print([`agent: ${current}`, ...rows, theme.dim("/agent <name> switches (tab after /agent picks)")].join("\n"));
+      }
+      await session.switchAgent(name);
+      const { settings } = session.runtime();
+      env.print(`agent: ${settings.agent} (thinking ${settings.thinking}, up to ${settings.maxSteps} steps) from the next prompt on.`);
+    },
+    think: async () => {
+      const level = args.trim();
+      if (!level) return env.print(`thinking: ${session.runtime().settings.thinking} (${THINKING_LEVELS.join(", ")}; tab after /think picks)`);
+      await session.setThinking(level);
+      env.print(`thinking: ${level} from the next prompt on.`);
+    },
+    reasoning: () => {
+      const text = env.lastReasoning();
+      env.print(text ? theme.dim(text.trim()) : "No reasoning in this session yet.");
     },
     exit: () => {},
   };

@@ -50,6 +50,8 @@ export function createRepl(deps: ReplDeps) {
   const queue = createPromptQueue();
   let hint: string | undefined;
   let activity: string | undefined;
+  /** The last lines of the reasoning streaming now, shown above the spinner. */
+  let thinking: readonly string[] | undefined;
   let frame = 0;
   let spinner: ReturnType<typeof setInterval> | undefined;
   let turn: Turn | undefined;
@@ -87,6 +89,10 @@ export function createRepl(deps: ReplDeps) {
     announce: (tool) => !toolNamed(tool)?.mutates,
     runsCommand: (tool) => toolNamed(tool)?.subject.kind === "command",
     quietDenial: (id) => gate.answeredNo(id),
+    reasoning: (lines) => {
+      thinking = lines;
+      render();
+    },
   });
 
   function render(): void {
@@ -97,6 +103,9 @@ export function createRepl(deps: ReplDeps) {
     if (screen.mode === "plain" && !waiting && line.text === "") return screen.setLive(undefined);
     const above: string[] = [];
     if (turn && screen.mode === "rich") {
+      // The reasoning streaming now: its last lines, dimmed, one row each (cut to the width).
+      const width = screen.columns() - 4;
+      for (const text of thinking ?? []) above.push(theme.dim(`  ${text.length > width ? text.slice(0, Math.max(width - 1, 1)) + "…" : text}`));
       above.push(theme.dim(`${SPINNER[frame % SPINNER.length]} ${activity ?? "working"} · esc to interrupt`));
       if (queue.size > 0) above.push(theme.dim(describeQueue(queue.items())));
     }
@@ -151,7 +160,7 @@ export function createRepl(deps: ReplDeps) {
     if (parsed.type === "unknown") return void print(theme.warn(unknownCommandHint(parsed.name, parsed.closest)));
     command = new AbortController();
     try {
-      return await runCommand(parsed.name, parsed.args, { signal: command.signal, session, theme, print });
+      return await runCommand(parsed.name, parsed.args, { signal: command.signal, session, theme, print, lastReasoning: view.lastReasoning });
     } catch (error) {
       print(theme.error(`/${parsed.name} failed: ${error instanceof Error ? error.message : String(error)}`));
     } finally {

@@ -7,6 +7,8 @@ import type { Theme } from "./theme.ts";
 const MAX_SHOWN_OUTPUT_LINES = 400;
 const OUTPUT_INDENT = "    ";
 const CHARS_PER_TOKEN = 4;
+/** Lines of a reasoning block shown live under the transcript while it streams. */
+const LIVE_REASONING_LINES = 4;
 
 export type ViewHooks = {
   /** What the turn is doing now, for the status row; undefined when it is over. */
@@ -17,10 +19,14 @@ export type ViewHooks = {
   runsCommand(tool: string): boolean;
   /** True when the user's own answer already said this call was not run. */
   quietDenial(id: string): boolean;
+  /** The last lines of the reasoning streaming now (dimmed in the live area); undefined when it ends. */
+  reasoning(lines: readonly string[] | undefined): void;
 };
 
 export type EventView = {
   handle(event: AgentEvent): void;
+  /** The last reasoning block in full (for /reasoning); "" when there was none. */
+  lastReasoning(): string;
 };
 
 /**
@@ -29,9 +35,12 @@ export type EventView = {
  * line; bash output live and indented; errors red. `activity` feeds the status row shown while
  * the turn runs ("thinking · ~120 tokens", "running bash").
  */
-export function createEventView(screen: Screen, theme: Theme, hooks: ViewHooks): EventView {
+export function createEventView(screen: Screen, theme: Theme, hooks: ViewHooks, now: () => number = Date.now): EventView {
   const { activity } = hooks;
   let reasoningChars = 0;
+  let reasoningText = "";
+  let reasoningStarted = 0;
+  let lastBlock = "";
   const output = new Map<string, { lines: number; atLineStart: boolean; hidden: boolean }>();
 
   const line = (text: string) => {
@@ -40,8 +49,12 @@ export function createEventView(screen: Screen, theme: Theme, hooks: ViewHooks):
   };
   const settleReasoning = () => {
     if (reasoningChars === 0) return;
-    line(theme.dim(`✻ thought · ~${Math.ceil(reasoningChars / CHARS_PER_TOKEN)} tokens`));
+    hooks.reasoning(undefined);
+    const seconds = Math.round((now() - reasoningStarted) / 1000);
+    line(theme.dim(`✻ thought for ${seconds}s · ~${Math.ceil(reasoningChars / CHARS_PER_TOKEN).toLocaleString("en-US")} tokens · /reasoning shows it`));
+    lastBlock = reasoningText;
     reasoningChars = 0;
+    reasoningText = "";
   };
   const endOutput = (id: string) => {
     const shown = output.get(id);
@@ -58,7 +71,10 @@ export function createEventView(screen: Screen, theme: Theme, hooks: ViewHooks):
           screen.write(sanitize(event.text));
           return;
         case "reasoning":
+          if (reasoningChars === 0) reasoningStarted = now();
           reasoningChars += event.text.length;
+          reasoningText += event.text;
+          hooks.reasoning(lastLines(sanitize(reasoningText), LIVE_REASONING_LINES));
           activity(`thinking · ~${Math.ceil(reasoningChars / CHARS_PER_TOKEN)} tokens`);
           return;
         case "tool-start":
@@ -102,6 +118,7 @@ export function createEventView(screen: Screen, theme: Theme, hooks: ViewHooks):
           return event satisfies never;
       }
     },
+    lastReasoning: () => (reasoningChars > 0 ? reasoningText : lastBlock),
   };
 
   function showOutput(id: string, chunk: string) {
@@ -128,4 +145,9 @@ export function createEventView(screen: Screen, theme: Theme, hooks: ViewHooks):
     }
     screen.write(text);
   }
+}
+
+/** The last `count` non-empty lines of `text`. */
+function lastLines(text: string, count: number): string[] {
+  return text.split("\n").map((l) => l.trimEnd()).filter(Boolean).slice(-count);
 }

@@ -6,7 +6,7 @@ import type { Theme } from "./theme.ts";
 /**
  * The lines shown when the loop starts:
  *
- *   shiro 0.1.0 · gpt-5 · ~/src/app · new session
+ *   shiro 0.1.0 · gpt-5 · default agent, thinking medium · ~/src/app · new session
  *   edits and commands ask first: y once · a always · n deny
  *   /help lists commands · esc interrupts · ctrl-d exits
  */
@@ -23,7 +23,7 @@ export function headerLines(opts: {
   const dot = theme.dim(" · ");
   const session = opts.sessionLabel ? `session ${opts.sessionLabel}` : "new session";
   return [
-    [theme.bold(`shiro ${opts.version}`), runtime.settings.model, cwd, theme.dim(session)].join(dot),
+    [theme.bold(`shiro ${opts.version}`), runtime.settings.model, `${runtime.settings.agent} agent, thinking ${runtime.settings.thinking}`, cwd, theme.dim(session)].join(dot),
     opts.yolo
       ? theme.warn("--yolo: edits and commands run without asking")
       : theme.dim("edits and commands ask first: y once · a always · n deny"),

@@ -6,6 +6,7 @@ import { startConversation, type SessionChoice } from "../../lib/app/start.ts";
 import { compactMemory, formatNotes, type MemoryStore } from "../../lib/memory/index.ts";
 import { callOptions } from "../../lib/provider/call-options.ts";
 import { createModel } from "../../lib/provider/model.ts";
+import { resolveSettings } from "../../lib/config/resolve.ts";
 import type { Todo } from "../../lib/notebook/schema.ts";
 import { createPermissionPolicy, type AskAnswer, type PermissionQuestion } from "../../lib/permissions/index.ts";
 import { compactTranscript } from "../../lib/prune/compact-summary.ts";
@@ -73,6 +74,16 @@ export async function openReplSession(args: MainArgs, env: Env, startRuntime: Ru
   /** One request outside a turn (/compact, /memory): abortable, its tokens booked in the session. */
   const ask = (request: GenerateRequest, signal: AbortSignal) => generate(runtime, request, { signal, book: (usage) => live.book(usage) });
 
+  /** A level from --think or /think; the variant's own level applies otherwise. */
+  let thinkingOverride = args.flags.thinking;
+  /** Settings resolved again (the same precedence) with the loop's choices: model, variant, level. */
+  const reconfigure = async (change: { agent?: string; thinking?: string }) => {
+    const flags = { ...args.flags, model: runtime.settings.model, agent: change.agent ?? runtime.settings.agent, thinking: change.thinking ?? thinkingOverride };
+    const settings = resolveSettings(flags, env, runtime.config);
+    runtime = { ...runtime, settings, callOptions: callOptions(settings) };
+    conversation.useRuntime(runtime);
+  };
+
   const startNotices = await open(sessionChoice(args));
   // However the process ends (even a forced exit), the session is flushed and released.
   process.on("exit", () => live.close());
@@ -111,6 +122,13 @@ export async function openReplSession(args: MainArgs, env: Env, startRuntime: Ru
       runtime = { ...runtime, settings, model: await createModel(settings), callOptions: callOptions(settings) };
       conversation.useRuntime(runtime);
       live.setModel(settings.provider, settings.model);
+    },
+    /** `/agent <name>`: the variant's tools, step cap, thinking and appendix from the next turn. Throws ShiroError for an unknown name. */
+    switchAgent: (agent: string) => reconfigure({ agent }),
+    /** `/think <level>`: overrides the variant's level for the rest of the session. Throws ShiroError for an unknown level. */
+    async setThinking(level: string): Promise<void> {
+      await reconfigure({ thinking: level });
+      thinkingOverride = level;
     },
     /** `/save`. */
     save: () => (live.save() ? `Saved ${live.history.length} messages to session ${label(live)}.` : "Nothing to save yet: the session has no messages."),

@@ -2,6 +2,7 @@ import type { LiveSession } from "../sessions/live-session.ts";
 import type { EventSink, Usage } from "../events.ts";
 import type { AnyTool } from "../tools/define.ts";
 import { toolsFor } from "../tools/index.ts";
+import { VARIANTS } from "../config/variants.ts";
 import type { MemoryStore } from "../memory/store.ts";
 import { createNotebook, type Notebook } from "../notebook/notebook.ts";
 import { renderTodos } from "../notebook/render.ts";
@@ -49,14 +50,17 @@ export function createConversation(opts: ConversationOptions): Conversation {
   const { session } = opts;
   let runtime = opts.runtime;
   const notebook = createNotebook(opts.todos);
-  const tools: AnyTool[] = toolsFor({ notebook, memory: opts.memory });
+  const toolsWith = (rt: Runtime) => toolsFor({ notebook, memory: opts.memory, readOnly: VARIANTS[rt.settings.agent].readOnly });
+  let tools: AnyTool[] = toolsWith(runtime);
 
   const conversation: Conversation = {
     get history() {
       return session.history;
     },
     notebook,
-    tools,
+    get tools() {
+      return tools;
+    },
     get usage() {
       const { inputTokens, outputTokens } = session.totals();
       return { inputTokens, outputTokens };
@@ -66,6 +70,7 @@ export function createConversation(opts: ConversationOptions): Conversation {
     },
     useRuntime(next) {
       runtime = next;
+      tools = toolsWith(next);
     },
     instructions: () =>
       buildInstructions({
@@ -73,13 +78,19 @@ export function createConversation(opts: ConversationOptions): Conversation {
         projectDocs: runtime.projectDocs,
         memory: opts.memoryBlock,
         todos: renderTodos(notebook.todos()),
+        tools: tools.map((t) => t.name),
+        agent: runtime.settings.agent,
       }),
     async runPrompt(prompt, io) {
-      session.append([{ role: "user", content: prompt }]);
+      // The variant and thinking level this turn ran with, kept with its prompt in the session
+      // for the user's information (no provider reads the "shiro" namespace).
+      const ranWith = { agent: runtime.settings.agent, thinking: runtime.settings.thinking };
+      session.append([{ role: "user", content: prompt, providerOptions: { shiro: ranWith } }]);
       const redact = keyRedactor(runtime.settings.apiKey);
       const result = await runTurn({
         model: runtime.model,
         callOptions: runtime.callOptions,
+        onCallOptions: (options) => (runtime = { ...runtime, callOptions: options }),
         session,
         tools,
         instructions: conversation.instructions,

@@ -1,5 +1,13 @@
+import type { VariantName } from "../config/variants.ts";
+import deep from "./prompts/agent-deep.md" with { type: "text" };
+import plan from "./prompts/agent-plan.md" with { type: "text" };
+import quick from "./prompts/agent-quick.md" with { type: "text" };
+import review from "./prompts/agent-review.md" with { type: "text" };
 import base from "./prompts/system.md" with { type: "text" };
 import type { ProjectDoc } from "./project-docs.ts";
+
+/** What each variant adds to the system prompt (default adds nothing). */
+const APPENDIX: Record<VariantName, string> = { default: "", quick, deep, plan, review };
 
 export type Environment = { cwd: string; root: string; date: string; platform: string; shell: string };
 
@@ -11,11 +19,33 @@ export type InstructionParts = {
   memory?: string;
   /** The rendered task list (empty string when the list is empty). Rebuilt every step. */
   todos?: string;
+  /** The names of the tools offered: the rules that follow speak only of what the model can do. */
+  tools?: readonly string[];
+  agent?: VariantName;
 };
+
+/** The rules that depend on the tools the model actually has. */
+function toolRules(tools: readonly string[]): string[] {
+  const has = (name: string) => tools.includes(name);
+  const rules: string[] = [];
+  const edits = has("edit_file") || has("write_file");
+  if (edits) {
+    rules.push("- Make the smallest change that does the job, in the style of the surrounding code.");
+    if (has("edit_file")) rules.push("- Prefer edit_file/multi_edit for changes to existing files; write_file is for new files or full rewrites.");
+  } else rules.push("- You cannot change files here: describe the change instead (file, place, new text).");
+  if (has("bash")) {
+    rules.push("- After changing code, run the project's tests or a quick check with bash when one exists, and report the outcome honestly.");
+    rules.push("- Destructive or irreversible commands (deleting outside the workspace, force pushes, dropping data) are the user's to run, not yours.");
+  } else rules.push("- You cannot run commands here: say which command should be run, and why, when one would settle a question.");
+  return rules;
+}
 
 /** Builds the system prompt. Pure; called before every step so the task list is always current. */
 export function buildInstructions(parts: InstructionParts): string {
-  const sections = [base.trim()];
+  const tools = parts.tools ?? ["edit_file", "write_file", "bash"];
+  const sections = [[base.trim(), ...toolRules(tools)].join("\n")];
+  const appendix = parts.agent ? APPENDIX[parts.agent].trim() : "";
+  if (appendix) sections.push(appendix);
   const { env } = parts;
   sections.push(
     [

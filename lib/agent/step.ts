@@ -105,6 +105,7 @@ export async function runStep(input: StepInput): Promise<StepOutcome> {
             inputTokens: part.usage.inputTokens ?? 0,
             outputTokens: part.usage.outputTokens ?? 0,
             ...(part.usage.inputTokenDetails?.cacheReadTokens ? { cachedInputTokens: part.usage.inputTokenDetails.cacheReadTokens } : {}),
+            ...(part.usage.outputTokenDetails?.reasoningTokens ? { reasoningTokens: part.usage.outputTokenDetails.reasoningTokens } : {}),
           };
           outcome.wantsMore = part.finishReason === "tool-calls" || calls.length > 0;
           // A stream that stops without its completion event is not an answer, even if the SDK keeps the partial text.

@@ -8,7 +8,7 @@ import { describeProviderError, retryDelayMs } from "../provider/provider-error.
 import { runStep } from "./step.ts";
 import type { Approver } from "../approval.ts";
 import type { Settings } from "../config/resolve.ts";
-import type { CallOptions } from "../provider/call-options.ts";
+import { hasReasoningControl, withoutReasoning, type CallOptions } from "../provider/call-options.ts";
 import { toSdkTools } from "./sdk-tools.ts";
 
 /**
@@ -28,6 +28,8 @@ export type TurnOptions = {
   model: LanguageModel;
   /** Provider options for every request of the turn (Runtime.callOptions). */
   callOptions: CallOptions;
+  /** The turn had to change them (a server refused the thinking level): keep these for the session. */
+  onCallOptions?: (options: CallOptions) => void;
   session: TurnHistory;
   tools: readonly AnyTool[];
   /** Rebuilt before every step, so a todo_write on step one is visible to step two. */
@@ -66,6 +68,7 @@ export async function runTurn(opts: TurnOptions): Promise<TurnResult> {
   const startLength = session.history.length;
   const usage: Usage = { inputTokens: 0, outputTokens: 0 };
   const { settings } = opts;
+  let callOptions = opts.callOptions;
   let steps = 0;
   let status: TurnStatus = "success";
   let errorMessage: string | undefined;
@@ -97,7 +100,7 @@ export async function runTurn(opts: TurnOptions): Promise<TurnResult> {
       }
       outcome = await runStep({
         model: opts.model,
-        callOptions: opts.callOptions,
+        callOptions,
         instructions: opts.instructions(),
         messages: wire,
         tools,
@@ -116,6 +119,14 @@ export async function runTurn(opts: TurnOptions): Promise<TurnResult> {
         continue;
       }
       const failure = describeProviderError(outcome.error);
+      if (hasReasoningControl(callOptions) && refusesReasoningControl(failure)) {
+        // The server does not take a thinking level: drop it for the rest of the session and resend.
+        callOptions = withoutReasoning(callOptions);
+        opts.onCallOptions?.(callOptions);
+        opts.emit({ type: "notice", message: REASONING_DROPPED_NOTICE });
+        attempt--;
+        continue;
+      }
       if (!failure.retryable || attempt > settings.maxRetries) break;
       const delay = retryDelayMs(attempt, settings.retryBaseMs, failure.retryAfterMs);
       opts.emit({ type: "notice", message: `${failure.message}; retrying in ${formatDelay(delay)} (attempt ${attempt + 1} of ${settings.maxRetries + 1})` });
@@ -126,6 +137,7 @@ export async function runTurn(opts: TurnOptions): Promise<TurnResult> {
     usage.inputTokens += outcome.usage.inputTokens;
     usage.outputTokens += outcome.usage.outputTokens;
     if (outcome.usage.cachedInputTokens) usage.cachedInputTokens = (usage.cachedInputTokens ?? 0) + outcome.usage.cachedInputTokens;
+    if (outcome.usage.reasoningTokens) usage.reasoningTokens = (usage.reasoningTokens ?? 0) + outcome.usage.reasoningTokens;
     session.append(outcome.messages, outcome.usage);
     opts.emit({ type: "step", step: steps, usage: outcome.usage });
 
@@ -147,6 +159,13 @@ export async function runTurn(opts: TurnOptions): Promise<TurnResult> {
   if (closed !== session.history) session.replace(closed);
   opts.emit({ type: "done", status, steps, usage });
   return { status, steps, usage, ...(errorMessage ? { error: errorMessage } : {}), messages: session.history.slice(startLength) };
+}
+
+export const REASONING_DROPPED_NOTICE = "the server does not take a thinking level for this model; shiro sends requests without one from now on";
+
+/** A 400-class refusal that names the reasoning parameter (reasoning_effort, reasoning, reasoning.effort). */
+function refusesReasoningControl(failure: { status?: number; message: string }): boolean {
+  return failure.status !== undefined && failure.status >= 400 && failure.status < 500 && /reasoning/i.test(failure.message);
 }
 
 function formatDelay(ms: number): string {

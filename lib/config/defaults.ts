@@ -6,6 +6,9 @@
 
 export const DEFAULT_PROVIDER = "openai";
 
+/** The agent variant when none is named (`--agent`, config `agent`). */
+export const DEFAULT_AGENT = "default";
+
 /** The model when neither the user nor the preset names one. */
 export const DEFAULT_MODEL = "gpt-5-mini";
 

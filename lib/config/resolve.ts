@@ -1,5 +1,6 @@
 import { ShiroError } from "../errors.ts";
 import {
+  DEFAULT_AGENT,
   DEFAULT_IDLE_TIMEOUT_MS,
   DEFAULT_MAX_RETRIES,
   DEFAULT_MAX_STEPS,
@@ -9,6 +10,7 @@ import {
   DEFAULT_RETRY_BASE_MS,
 } from "./defaults.ts";
 import type { ConfigFile } from "./schema.ts";
+import { THINKING_LEVELS, VARIANTS, VARIANT_NAMES, isThinking, isVariantName, type Thinking, type VariantName } from "./variants.ts";
 import { PRESETS, clientForHost, isLocalURL, type Api, type Client, type PresetName } from "./presets.ts";
 
 /** Command-line values that override everything else (cmd/args.ts flagsFrom builds them). */
@@ -19,6 +21,8 @@ export type Flags = {
   provider?: string;
   maxSteps?: number;
   maxSpendUsd?: number;
+  agent?: string;
+  thinking?: string;
 };
 
 /** Every setting a run reads, after precedence is applied. Nothing downstream re-reads env or flags. */
@@ -41,6 +45,12 @@ export type Settings = {
    * history inline); config `store` overrides (off for OpenAI organisations with zero data retention).
    */
   store: boolean;
+  /** The agent variant (lib/config/variants.ts): its tools, step cap, thinking and prompt appendix. */
+  agent: VariantName;
+  /** How hard the model thinks: `--think`, config `thinking`, else the variant's level. */
+  thinking: Thinking;
+  /** True when the level was chosen (flag, config or a variant other than default), not left to the server. */
+  thinkingChosen: boolean;
   maxSteps: number;
   maxRetries: number;
   /** Estimated tokens past which the request is pruned (config `compactAtTokens`, env `SHIRO_COMPACT_AT`). */
@@ -79,6 +89,12 @@ export function resolveSettings(flags: Flags, env: Env, config: ConfigFile): Set
     throw new ShiroError("usage", `--api must be "responses" or "chat", not "${apiRaw}".`);
   }
 
+  const agent = flags.agent ?? config.agent ?? DEFAULT_AGENT;
+  if (!isVariantName(agent)) throw new ShiroError("usage", `unknown agent "${agent}". Use one of: ${VARIANT_NAMES.join(", ")}.`);
+  const variant = VARIANTS[agent];
+  const thinkingRaw = flags.thinking ?? config.thinking;
+  if (thinkingRaw !== undefined && !isThinking(thinkingRaw)) throw new ShiroError("usage", `unknown thinking level "${thinkingRaw}". Use one of: ${THINKING_LEVELS.join(", ")}.`);
+
   const clientRaw = env.SHIRO_CLIENT || config.client || clientForHost(baseURL);
   if (clientRaw !== "openai" && clientRaw !== "compatible") {
     throw new ShiroError("config", `SHIRO_CLIENT must be "openai" or "compatible", not "${clientRaw}".`);
@@ -108,7 +124,10 @@ export function resolveSettings(flags: Flags, env: Env, config: ConfigFile): Set
     api: apiRaw,
     client: clientRaw,
     store: config.store ?? clientRaw === "openai",
-    maxSteps: flags.maxSteps ?? fromEnv("SHIRO_MAX_STEPS", MAX_STEPS) ?? config.maxSteps ?? DEFAULT_MAX_STEPS,
+    agent,
+    thinking: thinkingRaw ?? variant.thinking,
+    thinkingChosen: thinkingRaw !== undefined || agent !== DEFAULT_AGENT,
+    maxSteps: flags.maxSteps ?? fromEnv("SHIRO_MAX_STEPS", MAX_STEPS) ?? config.maxSteps ?? variant.maxSteps,
     maxRetries: numberFromEnv(env, "SHIRO_MAX_RETRIES") ?? config.maxRetries ?? DEFAULT_MAX_RETRIES,
     pruneAtTokens: numberFromEnv(env, "SHIRO_COMPACT_AT") ?? config.compactAtTokens ?? DEFAULT_PRUNE_AT_TOKENS,
     idleTimeoutMs: numberFromEnv(env, "SHIRO_IDLE_TIMEOUT_MS") ?? config.idleTimeoutMs ?? DEFAULT_IDLE_TIMEOUT_MS,

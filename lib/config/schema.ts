@@ -1,5 +1,6 @@
 import * as v from "valibot";
 import { PRESET_NAMES } from "./presets.ts";
+import { THINKING_LEVELS, VARIANT_NAMES } from "./variants.ts";
 import { GuardConfig, PermissionConfig } from "./permission-schema.ts";
 
 /**
@@ -15,6 +16,8 @@ export const ConfigFile = v.strictObject({
   api: v.optional(v.picklist(["responses", "chat"], 'must be "responses" or "chat"')),
   client: v.optional(v.picklist(["openai", "compatible"], 'must be "openai" or "compatible"')),
   store: v.optional(v.boolean("must be true or false")),
+  agent: v.optional(v.picklist(VARIANT_NAMES, `must be one of ${VARIANT_NAMES.join(", ")}`)),
+  thinking: v.optional(v.picklist(THINKING_LEVELS, `must be one of ${THINKING_LEVELS.join(", ")}`)),
   maxSteps: v.optional(v.pipe(v.number("must be a number"), v.integer("must be a whole number"), v.minValue(1, "must be at least 1"))),
   maxRetries: v.optional(v.pipe(v.number("must be a number"), v.integer("must be a whole number"), v.minValue(0, "must be 0 or more"))),
   compactAtTokens: v.optional(v.pipe(v.number("must be a number"), v.integer("must be a whole number"), v.minValue(1000, "must be at least 1000"))),

@@ -1,6 +1,6 @@
 import { readdirSync } from "node:fs";
 import { join, resolve } from "node:path";
-import { commandsStartingWith } from "./slash-commands.ts";
+import { argumentChoices, commandsStartingWith } from "./slash-commands.ts";
 import { createIgnoreFilter } from "../fs/ignore-filter.ts";
 import { walk } from "../fs/walk.ts";
 import { isInside } from "../fs/workspace.ts";
@@ -12,7 +12,7 @@ const MAX_WALKED_ENTRIES = 20_000;
 
 /** The word at the cursor, what it could become, and where it sits in the line. */
 export type Completion = {
-  kind: "command" | "path";
+  kind: "command" | "argument" | "path";
   /** The word being completed spans [start, end) of the line. */
   start: number;
   end: number;
@@ -43,6 +43,11 @@ export function findCompletion(line: string, cursor: number, opts: CompleteOptio
   if (start === 0 && word.startsWith("/")) {
     const candidates = commandsStartingWith(word);
     return candidates.length > 0 ? { kind: "command", start, end, candidates } : undefined;
+  }
+  const argument = /^\/(\w+) $/.exec(line.slice(0, start));
+  if (argument && !word.startsWith("@")) {
+    const candidates = argumentChoices(argument[1]!.toLowerCase()).filter((choice) => choice.startsWith(word));
+    return candidates.length > 0 ? { kind: "argument", start, end, candidates } : undefined;
   }
   if (!word.startsWith("@")) return undefined;
   const candidates = pathCandidates(word.slice(1), opts).map((path) => `@${path}`);

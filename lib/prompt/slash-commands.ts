@@ -1,3 +1,4 @@
+import { THINKING_LEVELS, VARIANT_NAMES } from "../config/variants.ts";
 import { editDistance } from "../text/edit-distance.ts";
 
 /**
@@ -16,8 +17,18 @@ export const SLASH_COMMANDS = [
   { name: "save", args: "", summary: "save this session now" },
   { name: "clear", args: "", summary: "start a new empty conversation (clears the task list)" },
   { name: "model", args: "<id>", summary: "switch the model (no id: show the current one)" },
+  { name: "agent", args: "[name]", summary: "switch the agent variant (no name: list them; tab picks)" },
+  { name: "think", args: "[level]", summary: "set the thinking level (no level: show it; tab picks)" },
+  { name: "reasoning", args: "", summary: "show the last reasoning block in full" },
   { name: "exit", args: "", summary: "leave shiro" },
 ] as const satisfies readonly { name: string; args: string; summary: string }[];
+
+/** The fixed choices a command's argument takes, for Tab: `/agent <tab>`, `/think <tab>`. */
+export function argumentChoices(command: string): string[] {
+  if (command === "agent") return [...VARIANT_NAMES];
+  if (command === "think") return [...THINKING_LEVELS];
+  return [];
+}
 
 export type SlashName = (typeof SLASH_COMMANDS)[number]["name"];
 

@@ -33,6 +33,8 @@ export type ToolsContext = {
   notebook: Notebook;
   /** The project's memory store; without one (`--no-memory`) remember, recall and forget are not offered. */
   memory?: MemoryStore;
+  /** A read-only agent (plan, review): no tool that writes files or runs commands is offered. */
+  readOnly?: boolean;
 };
 
 /**
@@ -46,5 +48,6 @@ export function memoryTools(store: MemoryStore): AnyTool[] {
 
 /** Every tool a session gets, in the order the model sees them: the core tools, todo_write, then memory. */
 export function toolsFor(context: ToolsContext): AnyTool[] {
-  return [...coreTools, createTodoWriteTool(context.notebook), ...(context.memory ? memoryTools(context.memory) : [])];
+  const all = [...coreTools, createTodoWriteTool(context.notebook), ...(context.memory ? memoryTools(context.memory) : [])];
+  return context.readOnly ? all.filter((tool) => !tool.mutates && tool.subject.kind !== "command") : all;
 }

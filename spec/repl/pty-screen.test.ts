@@ -13,7 +13,7 @@ test("the header names version, model, directory, session and approvals", async 
   const pty = await start({ baseURL: s.url, args: ["-m", "test-model"] });
   await pty.waitForPrompt(1);
   const [first, second, third] = pty.screen().split("\n");
-  expect(first).toMatch(/^shiro \d+\.\d+\.\d+ · test-model · .+shiro-work-\w+ · new session$/);
+  expect(first).toMatch(/^shiro \d+\.\d+\.\d+ · test-model · default agent, thinking medium · .+shiro-work-\w+ · new session$/);
   expect(second).toBe("edits and commands ask first: y once · a always · n deny");
   expect(third).toContain("/help");
   expect(pty.screen()).toContain("test-model · context 0% · 0 tokens");
@@ -47,6 +47,14 @@ test("/help lists every command; unknown commands get the closest name; each com
   pty.line("/model other-model");
   await pty.waitFor("model: other-model from the next prompt on.");
   await pty.waitFor("other-model · context 0%");
+  pty.line("/agent review");
+  await pty.waitFor("agent: review (thinking high, up to 50 steps) from the next prompt on.");
+  pty.line("/think low");
+  await pty.waitFor("thinking: low from the next prompt on.");
+  pty.line("/agent nope");
+  await pty.waitFor('unknown agent "nope". Use one of: default, quick, deep, plan, review.');
+  pty.line("/reasoning");
+  await pty.waitFor("No reasoning in this session yet.");
   expect(s.requests).toHaveLength(0);
 }, 20_000);
 
@@ -64,10 +72,13 @@ test("reasoning collapses to one line, tools show one line each, errors are red"
   pty.line("look");
   await pty.waitFor("notes.txt has two lines.");
   const screen = pty.screen();
-  expect(screen).toMatch(/✻ thought · ~\d+ tokens\n→ read_file notes.txt\n  ✓ read_file: 2 lines\n→ read_file missing.txt\n  ✗ read_file: /);
+  expect(screen).toMatch(/✻ thought for \d+s · ~\d+ tokens · \/reasoning shows it\n→ read_file notes.txt\n  ✓ read_file: 2 lines\n→ read_file missing.txt\n  ✗ read_file: /);
   expect(screen).not.toContain("carefully"); // the reasoning itself is not printed
-  expect(pty.raw()).toContain("\x1b[31m  ✗ read_file"); // red
   await pty.waitForPrompt(2);
+  pty.line("/reasoning");
+  await pty.waitFor("thinking about which file to read first, carefully"); // but can be opened
+  expect(pty.raw()).toContain("\x1b[31m  ✗ read_file"); // red
+  await pty.waitForPrompt(3);
   pty.line("again");
   await pty.waitFor("error:");
   expect(pty.raw()).toMatch(/\x1b\[31merror: /);

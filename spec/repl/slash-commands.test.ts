@@ -1,3 +1,4 @@
+import { findCompletion } from "../../lib/prompt/complete.ts";
 import { describe, expect, test } from "bun:test";
 import { closestCommand, commandHelpLines, commandsStartingWith, parseInput, SLASH_COMMANDS, unknownCommandHint } from "../../lib/prompt/slash-commands.ts";
 
@@ -42,7 +43,14 @@ test("every command is in /help, with its arguments", () => {
 
 test("the issue's commands are all in the table", () => {
   const names: string[] = SLASH_COMMANDS.map((c) => c.name).sort();
-  expect(names).toEqual(["clear", "compact", "cost", "exit", "help", "memory", "model", "notes", "resume", "save", "sessions", "todos"].sort());
+  expect(names).toEqual(["agent", "clear", "compact", "cost", "exit", "help", "memory", "model", "notes", "reasoning", "resume", "save", "sessions", "think", "todos"].sort());
+});
+
+test("Tab after /agent and /think offers their choices", () => {
+  const where = { root: "/nowhere", cwd: "/nowhere" };
+  expect(findCompletion("/agent ", 7, where)?.candidates).toEqual(["default", "quick", "deep", "plan", "review"]);
+  expect(findCompletion("/think h", 8, where)?.candidates).toEqual(["high"]);
+  expect(findCompletion("/model g", 8, where)).toBeUndefined();
 });
 
 test("commandsStartingWith feeds completion", () => {

@@ -1,5 +1,4 @@
-import { mkdtempSync, realpathSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { makeTempDir } from "./temp-dirs.ts";
 import { join } from "node:path";
 
 const repo = join(import.meta.dir, "..", "..");
@@ -25,7 +24,7 @@ export type RunOptions = {
 
 /** A fresh directory under the OS temp dir, with symlinks resolved (macOS /var → /private/var). */
 export function tempDir(prefix = "shiro-spec-"): string {
-  return realpathSync(mkdtempSync(join(tmpdir(), prefix)));
+  return makeTempDir(prefix); // removed when the run ends
 }
 
 /**

@@ -1,12 +1,12 @@
 // Test isolation: nothing a test runs may touch the real home directory or use a real key.
-import { mkdtempSync } from "node:fs";
-import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { makeTempDir } from "./temp-dirs.ts";
 
-const home = mkdtempSync(join(tmpdir(), "shiro-test-home-"));
+const home = makeTempDir("shiro-test-home-");
 process.env.HOME = home;
 process.env.SHIRO_HOME = join(home, ".shiro-neko");
 for (const key of ["OPENAI_API_KEY", "SHIRO_API_KEY", "OPENAI_BASE_URL", "SHIRO_BASE_URL", "SHIRO_MODEL"]) {
   delete process.env[key];
 }
 process.env.NO_COLOR = "1";
+

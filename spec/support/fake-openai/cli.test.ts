@@ -1,7 +1,7 @@
 // Standalone mode: `bun spec/support/fake-openai.ts --script replies.json` for demos and benchmarks.
 import { afterEach, expect, test } from "bun:test";
-import { mkdtempSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { writeFileSync } from "node:fs";
+import { tempDir } from "../cli.ts";
 import { join, resolve } from "node:path";
 import type { Reply } from "./types.ts";
 
@@ -12,7 +12,7 @@ afterEach(() => {
 });
 
 function start(replies: Reply[], args: string[] = []) {
-  const file = join(mkdtempSync(join(tmpdir(), "fake-openai-cli-")), "script.json");
+  const file = join(tempDir("fake-openai-cli-"), "script.json");
   writeFileSync(file, JSON.stringify(replies));
   const child = Bun.spawn(["bun", entry, "--script", file, ...args], { stdout: "pipe", stderr: "pipe" });
   children.push(child);

@@ -20,6 +20,11 @@ export type StepOutcome = {
   /** Anything was shown to the user (text, reasoning, a tool call): a retry would repeat it. */
   sawOutput: boolean;
   aborted: boolean;
+  /**
+   * The server stopped the output at its token limit (finish reason `length`). `usable` then says
+   * whether anything of use came before the cut: text, or a tool call that can run.
+   */
+  truncated?: { usable: boolean };
   error?: unknown;
 };
 
@@ -113,6 +118,12 @@ export async function runStep(input: StepInput): Promise<StepOutcome> {
                   ...(part.usage.inputTokenDetails?.cacheReadTokens ? { cachedInputTokens: part.usage.inputTokenDetails.cacheReadTokens } : {}),
                 };
           outcome.wantsMore = part.finishReason === "tool-calls" || calls.length > 0;
+          if (part.finishReason === "length") {
+            // Cut off: only a call that can run is worth another step; a call cut mid-arguments would be sent again, cut again.
+            const runnable = calls.some((c) => !unrunnable.has(c.toolCallId));
+            outcome.truncated = { usable: runnable || partialText.trim() !== "" };
+            outcome.wantsMore = runnable;
+          }
           // A stream that stops without its completion event is not an answer, even if the SDK keeps the partial text.
           if (part.finishReason === "interrupted" || part.finishReason === "error") outcome.error ??= new IncompleteStreamError();
           break;

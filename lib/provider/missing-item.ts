@@ -31,14 +31,21 @@ const NOT_ABOUT_ITEMS = new Set([401, 403, 408, 409, 429]);
  * fails identically every time: OpenAI's "Item with id '…' not found" (the item is not stored any
  * more), or any other 4xx/5xx answering a request that carried `item_reference`s — a server that
  * never stored them words it its own way (ollama's 400 "unknown input item type", vLLM's 500).
+ * Not for a context-window overflow, which inlining would only make worse.
  * The answer is `inlineHistory` and one retry, only when nothing has been shown yet.
  */
 export function isMissingItemError(error: unknown): boolean {
   if (missingItemId(error) !== undefined) return true;
   const e = unwrap(error);
   if (!e || typeof e.statusCode !== "number" || e.statusCode < 400 || e.statusCode > 599 || NOT_ABOUT_ITEMS.has(e.statusCode)) return false;
+  const text = providerMessage(e.responseBody) ?? (typeof e.message === "string" ? e.message : "");
+  // A request too long for the model is not cured by sending it inline: that only makes it longer.
+  if (CONTEXT_OVERFLOW.test(text) || String(e.responseBody ?? "").includes("context_length_exceeded")) return false;
   return carriesItemReferences(e.requestBodyValues);
 }
+
+/** The wordings servers use for a request that does not fit the model's context window. */
+const CONTEXT_OVERFLOW = /context (length|window|size)|maximum context|too many tokens|reduce the length/i;
 
 /** A Responses request body whose `input` refers to a stored item by id (`{ type: "item_reference" }`). */
 function carriesItemReferences(body: unknown): boolean {

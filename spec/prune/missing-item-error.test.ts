@@ -85,3 +85,14 @@ describe("isMissingItemError for a request that carried item references", () => 
     for (const status of [401, 403, 408, 409, 429]) expect({ status, missing: isMissingItemError(failed(status, withRefs)) }).toEqual({ status, missing: false });
   });
 });
+
+describeWithShared("fixtures/openai/errors", "isMissingItemError leaves a context overflow alone", (dir) => {
+  test("OpenAI's context_length_exceeded, even on a request with item references", () => {
+    const withRefs = { input: [{ type: "item_reference", id: "msg_1" }] };
+    for (const file of ["400-context-length-exceeded.json", "200-stream-error-context-length-exceeded.json"]) {
+      const body = readFileSync(join(dir, file), "utf8");
+      const error = new APICallError({ message: "failed", url: "u", requestBodyValues: withRefs, statusCode: 400, responseBody: body });
+      expect({ file, missing: isMissingItemError(error) }).toEqual({ file, missing: false });
+    }
+  });
+});

@@ -1,5 +1,6 @@
 import type { LanguageModel } from "ai";
 import type { Settings } from "../config/resolve.ts";
+import { withErrorChunksAsErrors } from "./chat-stream.ts";
 import { compatibleUsage, errorChunkUsageExtractor } from "./compatible-usage.ts";
 import { withIdleTimeout } from "./idle-timeout.ts";
 import { reasoningDetailsExtractor } from "./reasoning-details.ts";
@@ -15,7 +16,8 @@ import { withReasoningTextAsSummary } from "./responses-stream.ts";
  *   and every form of cached and reasoning token counts.
  *   It also keeps the usage of an in-stream error chunk, which the client itself drops.
  * - Everything else: @ai-sdk/openai (Chat Completions or Responses). A Responses server that is
- *   not OpenAI gets its `reasoning_text` deltas read as reasoning.
+ *   not OpenAI gets its `reasoning_text` deltas read as reasoning; on Chat Completions a chunk with
+ *   a top-level `error` beside its choices is made an error chunk, which this client reports.
  */
 export async function createModel(settings: Settings, fetchImpl?: typeof fetch): Promise<LanguageModel> {
   // A stalled provider is given up after settings.idleTimeoutMs instead of Bun's silent five minutes.
@@ -40,7 +42,7 @@ export async function createModel(settings: Settings, fetchImpl?: typeof fetch):
     baseURL: settings.baseURL,
     apiKey,
     name: settings.provider,
-    fetch: settings.api === "responses" && settings.client === "compatible" ? withReasoningTextAsSummary(timed) : timed,
+    fetch: settings.api === "chat" ? withErrorChunksAsErrors(timed) : settings.client === "compatible" ? withReasoningTextAsSummary(timed) : timed,
   });
   return settings.api === "chat" ? provider.chat(settings.model) : provider.responses(settings.model);
 }

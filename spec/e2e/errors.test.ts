@@ -80,6 +80,16 @@ describe("an error inside a 200 stream ends the turn as an error", () => {
       expect(s.requests.filter((r) => r.wire !== "other")).toHaveLength(1); // a 400-class error is not sent again
     });
 
+  test("the OpenAI client (set by hand) does not drop an error chunk beside its choices either", async () => {
+    for (const text of ["Let me", undefined]) {
+      const reply: Reply = { text, streamError: { message: "Provider returned error", code: 400, raw: "Upstream error: the request was blocked" } };
+      const { result, record } = await run({ vendor: "openrouter" }, [reply], { api: "chat", env: { SHIRO_CLIENT: "openai" } });
+      expect(result.code).toBe(1);
+      expect(record.status).toBe("error");
+      expect(record.error).toMatch(/^provider (reported an error|returned 400): Google AI Studio: Upstream error: the request was blocked$/);
+    }
+  });
+
   test("in text mode the server's message is one line on stderr, the exit code 1", async () => {
     const { result } = await run({ vendor: "groq" }, [{ streamError: { message: "Request blocked.\nContact support.", type: "invalid_request_error" } }], { api: "chat", json: false });
     expect(result.code).toBe(1);

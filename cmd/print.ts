@@ -74,10 +74,11 @@ export async function runHeadless(args: MainArgs, processEnv: Record<string, str
   process.on("exit", closeSession);
   for (const message of notices) emit({ type: "notice", message });
 
-  const resultRecord = (fields: { status: string; exitCode: number; steps: number; usage: { inputTokens: number; outputTokens: number }; costUsd: number | null; error: string | null }) =>
+  const resultRecord = (fields: { status: string; exitCode: number; steps: number; usage: { inputTokens: number; outputTokens: number }; costUsd: number | null; error: string | null; truncated?: boolean }) =>
     JSON.stringify({
       type: "result",
       ...fields,
+      truncated: fields.truncated ?? false,
       sessionId: live.history.length > 0 ? live.id : null,
       text: finalText,
       denied,
@@ -120,6 +121,7 @@ export async function runHeadless(args: MainArgs, processEnv: Record<string, str
         usage: result.usage,
         costUsd: costUsd(runtime.settings.model, result.usage) ?? null,
         error: result.error ?? null,
+        truncated: result.truncated ?? false,
       }),
     );
   } else {

@@ -3,6 +3,7 @@ import type { EventSink, Usage } from "../events.ts";
 import { subjectOf, type AnyTool } from "../tools/define.ts";
 import type { CallOptions } from "../provider/call-options.ts";
 import { REASONING_DETAILS_KEY } from "../provider/reasoning-details.ts";
+import { ERROR_CHUNK_USAGE_KEY, type ErrorChunkUsage } from "../provider/compatible-usage.ts";
 import { IncompleteStreamError } from "../provider/provider-error.ts";
 import { MAX_SESSION_NESTING, nestedDeeperThan } from "../fs/nesting.ts";
 
@@ -19,6 +20,11 @@ export type StepOutcome = {
   /** Anything was shown to the user (text, reasoning, a tool call): a retry would repeat it. */
   sawOutput: boolean;
   aborted: boolean;
+  /**
+   * The server stopped the output at its token limit (finish reason `length`). `usable` then says
+   * whether anything of use came before the cut: text, or a tool call that can run.
+   */
+  truncated?: { usable: boolean };
   error?: unknown;
 };
 
@@ -99,18 +105,30 @@ export async function runStep(input: StepInput): Promise<StepOutcome> {
           if (unrunnable.has(part.toolCallId)) emit({ type: "tool-error", id: part.toolCallId, tool: part.toolName, error: message });
           break;
         }
-        case "finish-step":
+        case "finish-step": {
           details = (part.providerMetadata?.shiro?.[REASONING_DETAILS_KEY] as unknown[] | undefined) ?? details;
-          outcome.usage = {
-            inputTokens: part.usage.inputTokens ?? 0,
-            outputTokens: part.usage.outputTokens ?? 0,
-            ...(part.usage.inputTokenDetails?.cacheReadTokens ? { cachedInputTokens: part.usage.inputTokenDetails.cacheReadTokens } : {}),
-            ...(part.usage.outputTokenDetails?.reasoningTokens ? { reasoningTokens: part.usage.outputTokenDetails.reasoningTokens } : {}),
-          };
+          // A step that ended on an error chunk still used the tokens that chunk reported (lib/provider/compatible-usage.ts).
+          const billed = part.providerMetadata?.shiro?.[ERROR_CHUNK_USAGE_KEY] as ErrorChunkUsage | undefined;
+          outcome.usage =
+            part.usage.inputTokens === undefined && billed
+              ? billed
+              : {
+                  inputTokens: part.usage.inputTokens ?? 0,
+                  outputTokens: part.usage.outputTokens ?? 0,
+                  ...(part.usage.inputTokenDetails?.cacheReadTokens ? { cachedInputTokens: part.usage.inputTokenDetails.cacheReadTokens } : {}),
+                  ...(part.usage.outputTokenDetails?.reasoningTokens ? { reasoningTokens: part.usage.outputTokenDetails.reasoningTokens } : {}),
+                };
           outcome.wantsMore = part.finishReason === "tool-calls" || calls.length > 0;
+          if (part.finishReason === "length") {
+            // Cut off: only a call that can run is worth another step; a call cut mid-arguments would be sent again, cut again.
+            const runnable = calls.some((c) => !unrunnable.has(c.toolCallId));
+            outcome.truncated = { usable: runnable || partialText.trim() !== "" };
+            outcome.wantsMore = runnable;
+          }
           // A stream that stops without its completion event is not an answer, even if the SDK keeps the partial text.
           if (part.finishReason === "interrupted" || part.finishReason === "error") outcome.error ??= new IncompleteStreamError();
           break;
+        }
         case "error":
           outcome.error ??= part.error;
           break;

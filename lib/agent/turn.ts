@@ -53,6 +53,8 @@ export type TurnResult = {
   steps: number;
   usage: Usage;
   error?: string;
+  /** The last step's output was cut off at the server's output limit (finish reason `length`). */
+  truncated?: boolean;
   /** What the turn added after the user message, as the session now holds it. */
   messages: ModelMessage[];
 };
@@ -74,6 +76,7 @@ export async function runTurn(opts: TurnOptions): Promise<TurnResult> {
   let errorMessage: string | undefined;
   let compactedReported = false;
   let inlinedThisTurn = false;
+  let truncated = false;
 
   for (;;) {
     if (opts.signal.aborted) {
@@ -151,14 +154,25 @@ export async function runTurn(opts: TurnOptions): Promise<TurnResult> {
       opts.emit({ type: "error", message: errorMessage });
       break;
     }
-    if (!outcome.wantsMore) break;
+    truncated = outcome.truncated !== undefined;
+    if (outcome.truncated && !outcome.truncated.usable) {
+      // Nothing to show for the step but a cut: not an answer.
+      status = "error";
+      errorMessage = CUT_OFF_EMPTY;
+      opts.emit({ type: "error", message: errorMessage });
+      break;
+    }
+    if (!outcome.wantsMore) {
+      if (truncated) opts.emit({ type: "notice", message: CUT_OFF_NOTICE });
+      break;
+    }
   }
 
   // Whatever happened, the stored history must be sendable next time.
   const closed = closeDanglingToolCalls(session.history);
   if (closed !== session.history) session.replace(closed);
   opts.emit({ type: "done", status, steps, usage });
-  return { status, steps, usage, ...(errorMessage ? { error: errorMessage } : {}), messages: session.history.slice(startLength) };
+  return { status, steps, usage, ...(errorMessage ? { error: errorMessage } : {}), ...(truncated ? { truncated } : {}), messages: session.history.slice(startLength) };
 }
 
 export const REASONING_DROPPED_NOTICE = "the server does not take a thinking level for this model; shiro sends requests without one from now on";
@@ -167,6 +181,11 @@ export const REASONING_DROPPED_NOTICE = "the server does not take a thinking lev
 function refusesReasoningControl(failure: { status?: number; message: string }): boolean {
   return failure.status !== undefined && failure.status >= 400 && failure.status < 500 && /reasoning/i.test(failure.message);
 }
+
+/** Said when the turn's answer stops at the server's output limit. */
+export const CUT_OFF_NOTICE = "the answer was cut off at the output limit; ask shiro to continue, or use a model with a larger output limit";
+/** The error when a step was cut off before any text or runnable tool call. */
+export const CUT_OFF_EMPTY = "the answer was cut off at the output limit before any text or tool call";
 
 function formatDelay(ms: number): string {
   return ms < 1000 ? `${Math.round(ms)}ms` : `${(ms / 1000).toFixed(ms < 10_000 ? 1 : 0)}s`;

@@ -38,3 +38,36 @@ export function compatibleUsage(raw: unknown): SdkUsage {
     raw: raw as Record<string, never>,
   };
 }
+
+/** The provider-metadata key (under `shiro`) of the usage an error chunk carried. */
+export const ERROR_CHUNK_USAGE_KEY = "errorChunkUsage";
+
+/** Token counts as shiro keeps them (lib/events.ts Usage), from a chunk the client did not read. */
+export type ErrorChunkUsage = { inputTokens: number; outputTokens: number; cachedInputTokens?: number };
+
+/**
+ * A metadata extractor for @ai-sdk/openai-compatible that keeps the `usage` of a chunk with a
+ * top-level `error` (OpenRouter sends the tokens already billed beside the error). The client stops
+ * reading such a chunk at its `error`, so without this a failed step would cost 0 tokens.
+ */
+export const errorChunkUsageExtractor = {
+  async extractMetadata() {
+    return undefined;
+  },
+  createStreamExtractor() {
+    let usage: ErrorChunkUsage | undefined;
+    return {
+      processChunk(chunk: unknown) {
+        const c = chunk as { error?: unknown; usage?: unknown } | null;
+        if (!c || typeof c !== "object" || c.error == null || c.usage == null) return;
+        const sdk = compatibleUsage(c.usage);
+        usage = {
+          inputTokens: sdk.inputTokens.total ?? 0,
+          outputTokens: sdk.outputTokens.total ?? 0,
+          ...(sdk.inputTokens.cacheRead ? { cachedInputTokens: sdk.inputTokens.cacheRead } : {}),
+        };
+      },
+      buildMetadata: () => (usage ? { shiro: { [ERROR_CHUNK_USAGE_KEY]: usage as never } } : undefined),
+    };
+  },
+};

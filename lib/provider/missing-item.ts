@@ -20,15 +20,40 @@ export function missingItemId(error: unknown): string | undefined {
 }
 
 /**
- * True for the provider's "Item with id '…' not found": the history refers to an item that is not
- * stored any more, so the same request fails identically every time. The answer is
- * `inlineHistory` and one retry — only when nothing has been shown yet.
+ * Statuses that answer a request carrying item references but say nothing about them: a bad key,
+ * a missing permission, a rate limit or a transient conflict. Inlining for those would throw the
+ * session's references away for no gain (and a rate limit is retried as such).
+ */
+const NOT_ABOUT_ITEMS = new Set([401, 403, 408, 409, 429]);
+
+/**
+ * True when the history's item references are the likely cause of the failure, so the same request
+ * fails identically every time: OpenAI's "Item with id '…' not found" (the item is not stored any
+ * more), or any other 4xx/5xx answering a request that carried `item_reference`s — a server that
+ * never stored them words it its own way (ollama's 400 "unknown input item type", vLLM's 500).
+ * Not for a context-window overflow, which inlining would only make worse.
+ * The answer is `inlineHistory` and one retry, only when nothing has been shown yet.
  */
 export function isMissingItemError(error: unknown): boolean {
-  return missingItemId(error) !== undefined;
+  if (missingItemId(error) !== undefined) return true;
+  const e = unwrap(error);
+  if (!e || typeof e.statusCode !== "number" || e.statusCode < 400 || e.statusCode > 599 || NOT_ABOUT_ITEMS.has(e.statusCode)) return false;
+  const text = providerMessage(e.responseBody) ?? (typeof e.message === "string" ? e.message : "");
+  // A request too long for the model is not cured by sending it inline: that only makes it longer.
+  if (CONTEXT_OVERFLOW.test(text) || String(e.responseBody ?? "").includes("context_length_exceeded")) return false;
+  return carriesItemReferences(e.requestBodyValues);
 }
 
-type ApiCallErrorShape = { statusCode?: unknown; responseBody?: unknown; message?: unknown };
+/** The wordings servers use for a request that does not fit the model's context window. */
+const CONTEXT_OVERFLOW = /context (length|window|size)|maximum context|too many tokens|reduce the length/i;
+
+/** A Responses request body whose `input` refers to a stored item by id (`{ type: "item_reference" }`). */
+function carriesItemReferences(body: unknown): boolean {
+  const input = (body as { input?: unknown } | undefined)?.input;
+  return Array.isArray(input) && input.some((item) => (item as { type?: unknown } | null)?.type === "item_reference");
+}
+
+type ApiCallErrorShape = { statusCode?: unknown; responseBody?: unknown; message?: unknown; requestBodyValues?: unknown };
 
 function unwrap(error: unknown): ApiCallErrorShape | undefined {
   for (let e = error, depth = 0; e && typeof e === "object" && depth < 4; depth++) {

@@ -1,6 +1,7 @@
-import { APICallError, JSONParseError, RetryError, TypeValidationError } from "ai";
+import { APICallError, InvalidResponseDataError, JSONParseError, RetryError, StreamProviderError, TypeValidationError } from "ai";
 import { ProviderIdleError } from "./idle-timeout.ts";
-import { providerMessage } from "./message.ts";
+import { errorMessageIn, providerMessage } from "./message.ts";
+import { describeInvalidResponseData, describeUnreadableShape } from "./unreadable-reply.ts";
 
 /** Longest provider message shown; a provider or proxy can send a whole HTML page. */
 const MAX_MESSAGE_CHARS = 400;
@@ -23,10 +24,35 @@ export class IncompleteStreamError extends Error {
   }
 }
 
-/** Turns whatever the SDK or fetch threw into a one-line, classified failure. Never throws. */
+/**
+ * Turns whatever the SDK or fetch threw, or a stream reported, into a one-line, classified failure.
+ * Never throws. Retryable are only failures a second identical request can escape: transport
+ * failures (refused or dropped connections, a stream cut or garbled in transit), an idle timeout,
+ * and statuses 408, 409, 429 and 5xx, whether over HTTP or as an error inside the stream. A reply
+ * that is valid JSON of a shape shiro cannot use is not: it would fail the same way again.
+ */
 export function describeProviderError(error: unknown): ProviderFailure {
   const failure = classify(error);
   return { ...failure, message: oneLine(failure.message) };
+}
+
+/** The tail of the message for a reply shiro cannot use: why it is not sent again. */
+const NOT_RETRIED = "shiro cannot read this reply (not retried: it would fail the same way)";
+
+/** The message for an error that arrived inside a stream (HTTP 200 all along). */
+function streamErrorMessage(detail: string): string {
+  return `provider reported an error: ${detail}`;
+}
+
+/** True for an error body that is a streamed event (`error`, `response.failed`) the SDK re-threw as an APICallError. */
+function isStreamedFrame(body: string | undefined): boolean {
+  if (!body || !body.startsWith("{")) return false;
+  try {
+    const type = (JSON.parse(body) as { type?: unknown }).type;
+    return type === "error" || type === "response.failed";
+  } catch {
+    return false;
+  }
 }
 
 function classify(error: unknown): ProviderFailure {
@@ -41,12 +67,22 @@ function classify(error: unknown): ProviderFailure {
       return { message: `the connection to the provider broke in the middle of its response (${error.cause.message})`, retryable: true };
     }
     const detail = clippedProviderMessage(error.responseBody) ?? error.message;
+    // The SDK throws an in-stream error that came before any output as an APICallError with a status
+    // it derived from the error's code; the server itself answered 200.
+    const streamed = isStreamedFrame(error.responseBody);
     return {
-      message: status ? `provider returned ${status}: ${detail}` : `provider request failed: ${detail}`,
+      message: streamed ? streamErrorMessage(detail) : status ? `provider returned ${status}: ${detail}` : `provider request failed: ${detail}`,
       status,
       retryable: error.isRetryable || status === undefined,
       retryAfterMs: retryAfter(error.responseHeaders),
     };
+  }
+  // An error inside an HTTP 200 stream (a chat chunk with a top-level `error`, Groq's `event: error`,
+  // Responses `error` / `response.failed` after output began). The SDK derived its status and
+  // retryability from the error's code (429 and 5xx retry); the payload may hold the vendor's reason.
+  if (StreamProviderError.isInstance(error)) {
+    const detail = clip(errorMessageIn(error.data) ?? error.message, 300);
+    return { message: streamErrorMessage(detail), status: error.statusCode, retryable: error.isRetryable };
   }
   if (error instanceof IncompleteStreamError) return { message: error.message, retryable: true };
   // Garbage in the event stream: a proxy or a provider bug. Nothing usable was read, so a retry is safe when nothing was shown.
@@ -54,9 +90,16 @@ function classify(error: unknown): ProviderFailure {
     const why = error.cause instanceof Error ? error.cause.message : "not JSON";
     return { message: `the provider's stream had an event that is not valid JSON (${why}): ${clip(error.text, 80)}`, retryable: true };
   }
+  // Valid JSON of a shape the client cannot use: the same request gets the same reply.
   if (TypeValidationError.isInstance(error)) {
-    const why = error.cause instanceof Error ? error.cause.message : "unexpected shape";
-    return { message: `the provider's stream had an event shiro could not read (${why})`, retryable: true };
+    const what = describeUnreadableShape(error.value, (error.cause as { issues?: unknown } | undefined)?.issues);
+    return { message: `the server sent ${what ?? `a reply of a shape shiro does not know (${clip(JSON.stringify(error.value) ?? "", 80)})`}; ${NOT_RETRIED}`, retryable: false };
+  }
+  if (InvalidResponseDataError.isInstance(error)) {
+    // The compatible client's word for a stream that stopped before its finish reason: cut in transit.
+    if (/ended without a finish reason/i.test(error.message)) return { message: new IncompleteStreamError().message, retryable: true };
+    const what = describeInvalidResponseData(error.message);
+    return { message: `the server sent ${what ?? `a reply shiro cannot use (${error.message})`}; ${NOT_RETRIED}`, retryable: false };
   }
   const message = error instanceof Error ? error.message : String(error);
   // Only a reply nested thousands of levels deep gets here (arguments the SDK copies recursively).

@@ -61,3 +61,38 @@ describe("isMissingItemError", () => {
     expect(MISSING_ITEM_NOTICE).toBe("the provider no longer had part of this session stored. Re-sent the history inline and carried on.");
   });
 });
+
+describe("isMissingItemError for a request that carried item references", () => {
+  const withRefs = { model: "m", input: [{ role: "user", content: "hi" }, { type: "item_reference", id: "fc_1" }] };
+  const inline = { model: "m", input: [{ role: "user", content: "hi" }, { type: "function_call", call_id: "c", name: "f", arguments: "{}" }] };
+  const failed = (statusCode: number, requestBodyValues: unknown, message = "whatever the server says") =>
+    new APICallError({ message, url: "http://127.0.0.1:11434/v1/responses", requestBodyValues, statusCode, responseBody: JSON.stringify({ error: { message } }) });
+
+  test("any 4xx/5xx in the server's own words: ollama's 400, vLLM's 500", () => {
+    expect(isMissingItemError(failed(400, withRefs, 'input[1]: unknown input item type: "item_reference"'))).toBe(true);
+    expect(isMissingItemError(failed(500, withRefs, "'role'"))).toBe(true);
+    expect(isMissingItemError(failed(422, withRefs))).toBe(true);
+    expect(isMissingItemError(new RetryError({ message: "failed", reason: "maxRetriesExceeded", errors: [failed(502, withRefs)] }))).toBe(true);
+  });
+
+  test("not when the request sent everything inline", () => {
+    expect(isMissingItemError(failed(400, inline))).toBe(false);
+    expect(isMissingItemError(failed(500, inline))).toBe(false);
+    expect(isMissingItemError(failed(400, undefined))).toBe(false);
+  });
+
+  test("not for statuses that say nothing about the history: auth, rate limits, conflicts, timeouts", () => {
+    for (const status of [401, 403, 408, 409, 429]) expect({ status, missing: isMissingItemError(failed(status, withRefs)) }).toEqual({ status, missing: false });
+  });
+});
+
+describeWithShared("fixtures/openai/errors", "isMissingItemError leaves a context overflow alone", (dir) => {
+  test("OpenAI's context_length_exceeded, even on a request with item references", () => {
+    const withRefs = { input: [{ type: "item_reference", id: "msg_1" }] };
+    for (const file of ["400-context-length-exceeded.json", "200-stream-error-context-length-exceeded.json"]) {
+      const body = readFileSync(join(dir, file), "utf8");
+      const error = new APICallError({ message: "failed", url: "u", requestBodyValues: withRefs, statusCode: 400, responseBody: body });
+      expect({ file, missing: isMissingItemError(error) }).toEqual({ file, missing: false });
+    }
+  });
+});

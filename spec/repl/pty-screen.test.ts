@@ -65,6 +65,8 @@ test("reasoning collapses to one line, tools show one line each, errors are red"
     { reasoning: "thinking about which file to read first, carefully", toolCalls: [{ name: "read_file", input: { path: "notes.txt" } }] },
     { toolCalls: [{ name: "read_file", input: { path: "missing.txt" } }] },
     { text: "notes.txt has two lines." },
+    // The second turn's request refers to stored items, so its 400 is answered by one re-send inline (turn.ts); that fails too.
+    { status: 400, body: { error: { message: "bad request from the fake", type: "invalid_request_error" } } },
     { status: 400, body: { error: { message: "bad request from the fake", type: "invalid_request_error" } } },
   );
   const pty = await start({ baseURL: s.url, cwd });

@@ -2,10 +2,9 @@ import { homedir } from "node:os";
 import type { Conversation } from "../../lib/agent/conversation.ts";
 import { generate, type GenerateRequest } from "../../lib/agent/generate.ts";
 import type { Runtime } from "../../lib/agent/runtime.ts";
-import { startConversation, type SessionChoice } from "../../lib/app/start.ts";
+import { runtimeWithModel } from "../../lib/app/load-runtime.ts";
+import { smallWindowWarning, startConversation, type SessionChoice } from "../../lib/app/start.ts";
 import { compactMemory, formatNotes, type MemoryStore } from "../../lib/memory/index.ts";
-import { callOptions } from "../../lib/provider/call-options.ts";
-import { createModel } from "../../lib/provider/model.ts";
 import type { Todo } from "../../lib/notebook/schema.ts";
 import { createPermissionPolicy, type AskAnswer, type PermissionQuestion } from "../../lib/permissions/index.ts";
 import { compactTranscript } from "../../lib/prune/compact-summary.ts";
@@ -105,12 +104,12 @@ export async function openReplSession(args: MainArgs, env: Env, startRuntime: Ru
       const notices = await open({ type: "resume", idOrPrefix: id });
       return { notices, message: `resumed session ${label(live)}: ${live.history.length} messages` };
     },
-    /** `/model <id>`: later turns use it, and the session records and prices them with it. */
-    async switchModel(model: string): Promise<void> {
-      const settings = { ...runtime.settings, model };
-      runtime = { ...runtime, settings, model: await createModel(settings), callOptions: callOptions(settings) };
+    /** `/model <id>`: later turns use it (and its context window), and the session records and prices them with it. Returns a warning when its window is too small. */
+    async switchModel(model: string): Promise<string | undefined> {
+      runtime = await runtimeWithModel(runtime, model);
       conversation.useRuntime(runtime);
-      live.setModel(settings.provider, settings.model);
+      live.setModel(runtime.settings.provider, runtime.settings.model);
+      return smallWindowWarning(runtime, conversation);
     },
     /** `/save`. */
     save: () => (live.save() ? `Saved ${live.history.length} messages to session ${label(live)}.` : "Nothing to save yet: the session has no messages."),

@@ -13,7 +13,7 @@ test("the header names version, model, directory, session and approvals", async 
   const pty = await start({ baseURL: s.url, args: ["-m", "test-model"] });
   await pty.waitForPrompt(1);
   const [first, second, third] = pty.screen().split("\n");
-  expect(first).toMatch(/^shiro \d+\.\d+\.\d+ · test-model · .+shiro-work-\w+ · new session$/);
+  expect(first).toMatch(/^shiro \d+\.\d+\.\d+ · test-model · window 1,000,000 tokens \(SHIRO_CONTEXT_WINDOW\) · .+shiro-work-\w+ · new session$/);
   expect(second).toBe("edits and commands ask first: y once · a always · n deny");
   expect(third).toContain("/help");
   expect(pty.screen()).toContain("test-model · context 0% · 0 tokens");

@@ -58,7 +58,7 @@ export async function runCommand(name: SlashName, args: string, env: CommandEnv)
       if (!args) return env.print(`model: ${settings.model} (${settings.provider}, ${settings.baseURL})`);
       if (/\s/.test(args)) return env.print(theme.warn("usage: /model <id>, e.g. /model gpt-5-mini"));
       const warning = await session.switchModel(args);
-      env.print(`model: ${args} from the next prompt on (${windowLabel(session.runtime().window.info)}).`);
+      env.print(`model: ${args} from the next prompt on; ${windowLabel(session.runtime().window.info)}.`);
       if (warning) warnAll([warning]);
     },
     exit: () => {},

@@ -47,8 +47,8 @@ export type ContextWindow = {
   learn(overflow: ContextOverflow, sent: { requestTokens: number; conversationTokens: number }): LearnedWindow;
 };
 
-/** A cached window below this is asked again: it is likely what the user is fixing right now. */
-const RECHECK_BELOW_TOKENS = 16_384;
+/** A cached window below this is asked again: that small, it gets the start-up warning, so it is likely what the user is fixing right now. */
+const RECHECK_BELOW_TOKENS = 8_192;
 const LOCAL_TIMEOUT_MS = 2_000;
 const REMOTE_TIMEOUT_MS = 5_000;
 

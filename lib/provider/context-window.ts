@@ -86,7 +86,7 @@ export async function resolveContextWindow(opts: ResolveWindowOptions): Promise<
     else if (table) base = { tokens: table.contextWindow, source: "built-in", from: "built-in table", ...(table.maxOutputTokens ? { maxOutputTokens: table.maxOutputTokens } : {}) };
     else base = { tokens: DEFAULT_CONTEXT_WINDOW, source: "default", from: "default" };
   }
-  const maxOutputTokens = configured.maxOutputTokens ?? base.maxOutputTokens ?? (base.source === "default" ? undefined : builtInLimits(settings.model)?.maxOutputTokens);
+  const maxOutputTokens = configured.maxOutputTokens ?? base.maxOutputTokens ?? builtInLimits(settings.model)?.maxOutputTokens;
 
   let info: ContextWindowInfo = { ...base, scale: 1, ...(kind ? { kind } : {}) };
   if (maxOutputTokens !== undefined) info.maxOutputTokens = maxOutputTokens;

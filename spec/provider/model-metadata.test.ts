@@ -1,5 +1,5 @@
 import { describe, expect, test } from "bun:test";
-import { askServer, probePlan, readModelList, readOllamaPs, readOllamaShow } from "../../lib/provider/model-metadata.ts";
+import { askServer, probePlan, readModelList, readOllamaPs, readOllamaShow, type ServerKind } from "../../lib/provider/model-metadata.ts";
 import type { VendorMode } from "../support/fake-openai.ts";
 import { useFakeServer } from "../support/use-fake-server.ts";
 
@@ -25,7 +25,7 @@ describe("probePlan: ask only what the server can answer", () => {
 describe("askServer against each vendor's metadata endpoint (fake server)", () => {
   const serve = useFakeServer();
   const models = { "qwen2.5-7b": { contextWindow: 8192, maxContext: 32768, maxOutputTokens: 2048 } };
-  const cases: [VendorMode, string, Record<string, number>][] = [
+  const cases: [VendorMode & ServerKind, string, { contextWindow: number; maxOutputTokens?: number }][] = [
     ["vllm", "vLLM /models", { contextWindow: 8192 }],
     ["lmstudio", "LM Studio /api/v0/models", { contextWindow: 8192 }],
     ["llamacpp", "llama.cpp /props", { contextWindow: 8192 }],

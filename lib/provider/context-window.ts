@@ -49,6 +49,7 @@ export type ContextWindow = {
 
 /** A cached window below this is asked again: that small, it gets the start-up warning, so it is likely what the user is fixing right now. */
 const RECHECK_BELOW_TOKENS = 8_192;
+/** For all of one ask (a detection tries up to four endpoints). */
 const LOCAL_TIMEOUT_MS = 2_000;
 const REMOTE_TIMEOUT_MS = 5_000;
 

@@ -38,7 +38,7 @@ export type AskOptions = {
   /** Sent as a bearer token (hosted `/models` may need it); never to another host than baseURL's. */
   apiKey?: string;
   fetch?: typeof fetch;
-  /** Per request. A server that does not answer in time is treated as one that does not know. */
+  /** For the whole ask, every candidate included: a server that does not answer in time does not know. */
   timeoutMs: number;
 };
 
@@ -52,14 +52,16 @@ const DETECT_ORDER: readonly ServerKind[] = ["other", "llamacpp", "ollama", "lms
  */
 export async function askServer(plan: Exclude<ProbePlan, { type: "none" }>, opts: AskOptions): Promise<ServerReport | undefined> {
   const kinds = plan.type === "kind" ? [plan.kind] : DETECT_ORDER;
+  const signal = AbortSignal.timeout(opts.timeoutMs);
   for (const kind of kinds) {
-    const report = await askKind(kind, opts).catch(() => undefined);
+    if (signal.aborted) return undefined;
+    const report = await askKind(kind, { ...opts, signal }).catch(() => undefined);
     if (report) return report;
   }
   return undefined;
 }
 
-async function askKind(kind: ServerKind, opts: AskOptions): Promise<ServerReport | undefined> {
+async function askKind(kind: ServerKind, opts: AskOptions & { signal: AbortSignal }): Promise<ServerReport | undefined> {
   const root = opts.baseURL.replace(/\/v1$/, "");
   switch (kind) {
     case "ollama": {
@@ -98,7 +100,7 @@ async function askKind(kind: ServerKind, opts: AskOptions): Promise<ServerReport
 const LIST_NAME: Partial<Record<ServerKind, string>> = { vllm: "vLLM", openrouter: "OpenRouter" };
 
 /** GET (or POST `body` as JSON) and parse; undefined for anything but a 200 with JSON. */
-async function getJson(opts: AskOptions, url: string, body?: unknown): Promise<unknown> {
+async function getJson(opts: AskOptions & { signal: AbortSignal }, url: string, body?: unknown): Promise<unknown> {
   const headers: Record<string, string> = { accept: "application/json" };
   if (opts.apiKey) headers.authorization = `Bearer ${opts.apiKey}`;
   if (body !== undefined) headers["content-type"] = "application/json";
@@ -106,7 +108,7 @@ async function getJson(opts: AskOptions, url: string, body?: unknown): Promise<u
     method: body === undefined ? "GET" : "POST",
     headers,
     ...(body !== undefined ? { body: JSON.stringify(body) } : {}),
-    signal: AbortSignal.timeout(opts.timeoutMs),
+    signal: opts.signal,
   });
   if (response.status !== 200) {
     await response.body?.cancel().catch(() => {});

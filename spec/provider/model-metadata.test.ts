@@ -58,12 +58,12 @@ describe("askServer against each vendor's metadata endpoint (fake server)", () =
     expect(await askServer({ type: "kind", kind: "vllm" }, { baseURL: "http://127.0.0.1:9/v1", model: "m", timeoutMs: 500 })).toBeUndefined();
   });
 
-  test("a server that does not answer in time is a server that does not know", async () => {
+  test("a server that does not answer in time is a server that does not know; the time limit covers a whole detection", async () => {
     const hung = Bun.serve({ port: 0, fetch: () => new Promise<Response>(() => {}) });
     try {
       const started = Date.now();
-      expect(await askServer({ type: "kind", kind: "vllm" }, { baseURL: `http://127.0.0.1:${hung.port}/v1`, model: "m", timeoutMs: 200 })).toBeUndefined();
-      expect(Date.now() - started).toBeLessThan(2000);
+      expect(await askServer({ type: "detect" }, { baseURL: `http://127.0.0.1:${hung.port}/v1`, model: "m", timeoutMs: 300 })).toBeUndefined();
+      expect(Date.now() - started).toBeLessThan(1000);
     } finally {
       hung.stop(true);
     }

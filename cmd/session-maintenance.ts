@@ -12,17 +12,18 @@ import { acquireSession } from "../lib/sessions/ownership.ts";
 import { sessionPath } from "../lib/sessions/paths.ts";
 import type { SessionRecord } from "../lib/sessions/schema.ts";
 import { saveSession } from "../lib/sessions/store.ts";
-import { COMMON_FLAGS, parseFlags, type FlagTable } from "./args.ts";
+import { COMMON_FLAGS, flagsFrom, MODEL_FLAGS, parseFlags, type FlagTable } from "./args.ts";
 import { commandHelp } from "./help.ts";
 import { toolsFor } from "../lib/tools/index.ts";
 
 type Env = Record<string, string | undefined>;
 
-const DOCTOR_USAGE = "usage: shiro doctor [--write]   (checks the newest session in this directory)";
+const DOCTOR_USAGE = "usage: shiro doctor [--write]   (shows the model's context window; checks the newest session in this directory)";
 
-/** `shiro doctor`'s flags. */
+/** `shiro doctor`'s flags: the model flags say which model's window to show. */
 export const DOCTOR_FLAGS = {
   write: { type: "boolean", description: "fix the problems found (a backup is kept)" },
+  ...MODEL_FLAGS,
   ...COMMON_FLAGS,
 } as const satisfies FlagTable;
 
@@ -100,12 +101,47 @@ export async function repairSessionCommand(idOrPrefix: string | undefined, opts:
   return 0;
 }
 
-/** `shiro doctor [--write]`: repairSessionCommand on the newest session in this directory. */
+/**
+ * `shiro doctor [--write]`: the model's context window and where it came from (asking the server
+ * as a session would, cache included), then repairSessionCommand on the newest session in this
+ * directory.
+ */
 export async function runDoctorCommand(argv: string[], env: Env): Promise<number> {
   const args = parseFlags(argv, DOCTOR_FLAGS, "shiro doctor");
   if (args.help) {
     process.stdout.write(commandHelp(DOCTOR_USAGE, DOCTOR_FLAGS));
     return 0;
   }
+  process.stdout.write((await windowReport(flagsFrom(args), env, process.cwd())).map((line) => line + "\n").join(""));
   return repairSessionCommand(undefined, { write: args.write, cwd: process.cwd() }, env);
+}
+
+/**
+ * What the window is and how a request divides it, as the start of a session would find it. The
+ * instructions are counted without the memory block (doctor reads no notes). Settings that do not
+ * resolve (no key, a bad config) are reported in one line, and the session check still runs.
+ */
+async function windowReport(flags: Flags, env: Env, cwd: string): Promise<string[]> {
+  const { loadRuntime } = await import("../lib/app/load-runtime.ts");
+  const { requestBudget, smallWindowNotice, windowLabel, formatTokens } = await import("../lib/agent/context-budget.ts");
+  const { buildInstructions } = await import("../lib/agent/instructions.ts");
+  const { createMemoryStore } = await import("../lib/memory/store.ts");
+  let runtime;
+  try {
+    runtime = await loadRuntime(flags, env, cwd);
+  } catch (error) {
+    if (error instanceof ShiroError) return [`Context window: not known, because the settings do not resolve: ${error.message}`];
+    throw error;
+  }
+  const { settings } = runtime;
+  const info = runtime.window.info;
+  const tools = toolsFor({ notebook: createNotebook(), memory: createMemoryStore({ home: runtime.home, projectRoot: runtime.env.root }) });
+  const instructions = buildInstructions({ env: runtime.env, projectDocs: runtime.projectDocs, memory: "", todos: "" });
+  const budget = requestBudget(info, { pruneAtTokens: settings.pruneAtTokens, instructions, tools });
+  const lines = [
+    `Model ${settings.model} at ${settings.baseURL}: ${windowLabel(info)}.`,
+    `  A request keeps ${formatTokens(budget.answerTokens)} for the answer${budget.outputTokens !== undefined ? " (sent as its output limit)" : ""}, about ${formatTokens(budget.overheadTokens)} for the instructions and tools, and prunes the conversation past ${formatTokens(budget.conversationTokens)} estimated tokens.`,
+  ];
+  if (budget.tooSmall) lines.push(`  warning: ${smallWindowNotice(settings.model, info, budget)}`);
+  return lines;
 }

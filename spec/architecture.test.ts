@@ -20,7 +20,7 @@ const ALLOWED: Record<string, readonly string[]> = {
   render: ["events"],
   config: ["errors"],
   fs: ["errors", "text"],
-  provider: ["config", "errors"],
+  provider: ["config", "errors", "fs"],
   notebook: ["text", "errors"],
   memory: ["errors", "fs", "text"],
   tools: ["errors", "fs", "text", "memory", "notebook", "config"],

@@ -1,3 +1,4 @@
+import { windowLabel } from "../../lib/agent/context-budget.ts";
 import { renderTodos } from "../../lib/notebook/render.ts";
 import { formatUsd } from "../../lib/sessions/pricing.ts";
 import { commandHelpLines, type SlashName } from "../../lib/prompt/slash-commands.ts";
@@ -59,8 +60,9 @@ export async function runCommand(name: SlashName, args: string, env: CommandEnv)
       const { settings } = session.runtime();
       if (!args) return env.print(`model: ${settings.model} (${settings.provider}, ${settings.baseURL})`);
       if (/\s/.test(args)) return env.print(theme.warn("usage: /model <id>, e.g. /model gpt-5-mini"));
-      await session.switchModel(args);
-      env.print(`model: ${args} from the next prompt on.`);
+      const warning = await session.switchModel(args);
+      env.print(`model: ${args} from the next prompt on; ${windowLabel(session.runtime().window.info)}.`);
+      if (warning) warnAll([warning]);
     },
     agent: async () => {
       const name = args.trim();

@@ -1,3 +1,4 @@
+import { requestBudget, windowLabel } from "../../lib/agent/context-budget.ts";
 import type { Conversation } from "../../lib/agent/conversation.ts";
 import type { Runtime } from "../../lib/agent/runtime.ts";
 import { statusSegments } from "../../lib/prompt/status-line.ts";
@@ -6,7 +7,7 @@ import type { Theme } from "./theme.ts";
 /**
  * The lines shown when the loop starts:
  *
- *   shiro 0.1.0 · gpt-5 · default agent, thinking medium · ~/src/app · new session
+ *   shiro 0.1.0 · gpt-5 · default agent, thinking medium · window 400,000 tokens (built-in table) · ~/src/app · new session
  *   edits and commands ask first: y once · a always · n deny
  *   /help lists commands · esc interrupts · ctrl-d exits
  */
@@ -23,7 +24,7 @@ export function headerLines(opts: {
   const dot = theme.dim(" · ");
   const session = opts.sessionLabel ? `session ${opts.sessionLabel}` : "new session";
   return [
-    [theme.bold(`shiro ${opts.version}`), runtime.settings.model, `${runtime.settings.agent} agent, thinking ${runtime.settings.thinking}`, cwd, theme.dim(session)].join(dot),
+    [theme.bold(`shiro ${opts.version}`), runtime.settings.model, `${runtime.settings.agent} agent, thinking ${runtime.settings.thinking}`, theme.dim(windowLabel(runtime.window.info)), cwd, theme.dim(session)].join(dot),
     opts.yolo
       ? theme.warn("--yolo: edits and commands run without asking")
       : theme.dim("edits and commands ask first: y once · a always · n deny"),
@@ -31,12 +32,17 @@ export function headerLines(opts: {
   ];
 }
 
-/** The status line before each prompt, coloured by tone (amber/red context). */
+/**
+ * The status line before each prompt, coloured by tone (amber/red context). Its percentage is of
+ * the conversation budget the next request gets, so 100% means "the next request is pruned" on a
+ * 4k model as on a 400k one.
+ */
 export function statusLine(runtime: Runtime, conversation: Conversation, cost: number | "unpriced" | undefined, theme: Theme): string {
+  const budget = requestBudget(runtime.window.info, { pruneAtTokens: runtime.settings.pruneAtTokens, instructions: conversation.instructions(), tools: conversation.tools });
   const segments = statusSegments({
     model: runtime.settings.model,
     messages: conversation.history,
-    pruneAtTokens: runtime.settings.pruneAtTokens,
+    pruneAtTokens: budget.conversationTokens,
     usage: conversation.usage,
     ...(cost !== undefined ? { cost } : {}),
   });

@@ -2,10 +2,10 @@ import { homedir } from "node:os";
 import type { Conversation } from "../../lib/agent/conversation.ts";
 import { generate, type GenerateRequest } from "../../lib/agent/generate.ts";
 import type { Runtime } from "../../lib/agent/runtime.ts";
-import { startConversation, type SessionChoice } from "../../lib/app/start.ts";
+import { runtimeWithModel } from "../../lib/app/load-runtime.ts";
+import { smallWindowWarning, startConversation, type SessionChoice } from "../../lib/app/start.ts";
 import { compactMemory, formatNotes, type MemoryStore } from "../../lib/memory/index.ts";
 import { callOptions } from "../../lib/provider/call-options.ts";
-import { createModel } from "../../lib/provider/model.ts";
 import { resolveSettings } from "../../lib/config/resolve.ts";
 import type { Todo } from "../../lib/notebook/schema.ts";
 import { createPermissionPolicy, type AskAnswer, type PermissionQuestion } from "../../lib/permissions/index.ts";
@@ -80,7 +80,7 @@ export async function openReplSession(args: MainArgs, env: Env, startRuntime: Ru
   const reconfigure = async (change: { agent?: string; thinking?: string }) => {
     const flags = { ...args.flags, model: runtime.settings.model, agent: change.agent ?? runtime.settings.agent, thinking: change.thinking ?? thinkingOverride };
     const settings = resolveSettings(flags, env, runtime.config);
-    runtime = { ...runtime, settings, callOptions: callOptions(settings) };
+    runtime = { ...runtime, settings, callOptions: callOptions(settings, runtime.window.info.requestOutputTokens) };
     conversation.useRuntime(runtime);
   };
 
@@ -116,12 +116,12 @@ export async function openReplSession(args: MainArgs, env: Env, startRuntime: Ru
       const notices = await open({ type: "resume", idOrPrefix: id });
       return { notices, message: `resumed session ${label(live)}: ${live.history.length} messages` };
     },
-    /** `/model <id>`: later turns use it, and the session records and prices them with it. */
-    async switchModel(model: string): Promise<void> {
-      const settings = { ...runtime.settings, model };
-      runtime = { ...runtime, settings, model: await createModel(settings), callOptions: callOptions(settings) };
+    /** `/model <id>`: later turns use it (and its context window), and the session records and prices them with it. Returns a warning when its window is too small. */
+    async switchModel(model: string): Promise<string | undefined> {
+      runtime = await runtimeWithModel(runtime, model);
       conversation.useRuntime(runtime);
-      live.setModel(settings.provider, settings.model);
+      live.setModel(runtime.settings.provider, runtime.settings.model);
+      return smallWindowWarning(runtime, conversation);
     },
     /** `/agent <name>`: the variant's tools, step cap, thinking and appendix from the next turn. Throws ShiroError for an unknown name. */
     switchAgent: (agent: string) => reconfigure({ agent }),

@@ -95,6 +95,7 @@ export function createConversation(opts: ConversationOptions): Conversation {
         tools,
         instructions: conversation.instructions,
         settings: runtime.settings,
+        window: runtime.window,
         root: runtime.env.root,
         cwd: runtime.env.cwd,
         signal: io.signal,

@@ -2,6 +2,7 @@ import type { LanguageModel } from "ai";
 import type { Settings } from "../config/resolve.ts";
 import type { ConfigFile } from "../config/schema.ts";
 import type { CallOptions } from "../provider/call-options.ts";
+import type { ContextWindow } from "../provider/context-window.ts";
 import type { ProjectDoc } from "./project-docs.ts";
 import type { Environment } from "./instructions.ts";
 
@@ -16,4 +17,6 @@ export type Runtime = {
   projectDocs: ProjectDoc[];
   /** Provider options for every model call, built once from the settings (lib/provider/call-options.ts). */
   callOptions: CallOptions;
+  /** The model's context window for this session (lib/provider/context-window.ts); a refusal can shrink it. */
+  window: ContextWindow;
 };

@@ -4,12 +4,15 @@ import type { AnyTool } from "../tools/define.ts";
 import { closeDanglingToolCalls, inlineHistory } from "../prune/repair.ts";
 import { compactedEvent, pruneForWire } from "../prune/prune.ts";
 import { isMissingItemError, MISSING_ITEM_NOTICE } from "../provider/missing-item.ts";
+import { contextOverflow } from "../provider/context-overflow.ts";
+import type { ContextWindow } from "../provider/context-window.ts";
 import { describeProviderError, retryDelayMs } from "../provider/provider-error.ts";
 import { runStep } from "./step.ts";
 import type { Approver } from "../approval.ts";
 import type { Settings } from "../config/resolve.ts";
 import { hasReasoningControl, withoutReasoning, type CallOptions } from "../provider/call-options.ts";
 import { toSdkTools } from "./sdk-tools.ts";
+import { overflowFailure, overflowNotice, requestBudget } from "./context-budget.ts";
 
 /**
  * The owner of the history a turn works on (the session). The turn never changes an array it was
@@ -35,10 +38,13 @@ export type TurnOptions = {
   /** Rebuilt before every step, so a todo_write on step one is visible to step two. */
   instructions: () => string;
   /**
-   * The settings a turn reads: `pruneAtTokens` (estimated tokens past which the request is pruned;
-   * the local history never is), the step cap, and the retry count and backoff.
+   * The settings a turn reads: `pruneAtTokens` (estimated tokens of conversation past which the
+   * request is pruned, unless the window allows less; the local history never is), the step cap,
+   * and the retry count and backoff.
    */
   settings: Pick<Settings, "pruneAtTokens" | "maxSteps" | "maxRetries" | "retryBaseMs">;
+  /** The model's context window: each request is budgeted to fit it, and a refusal teaches it. */
+  window: ContextWindow;
   root: string;
   cwd: string;
   signal: AbortSignal;
@@ -94,8 +100,12 @@ export async function runTurn(opts: TurnOptions): Promise<TurnResult> {
     const tools = toSdkTools(opts.tools, { root: opts.root, cwd: opts.cwd, signal: opts.signal, emit: opts.emit, approve: opts.approve, redact: opts.redact, stepOpen: () => stepOpen });
 
     let outcome;
+    let overflowRetried = false;
+    let overflowError: string | undefined;
     for (let attempt = 1; ; attempt++) {
-      const { messages: wire, report } = pruneForWire(closeDanglingToolCalls(session.history), { pruneAtTokens: settings.pruneAtTokens, tools: opts.tools });
+      const instructions = opts.instructions();
+      const budget = requestBudget(opts.window.info, { pruneAtTokens: settings.pruneAtTokens, instructions, tools: opts.tools });
+      const { messages: wire, report } = pruneForWire(closeDanglingToolCalls(session.history), { pruneAtTokens: budget.conversationTokens, tools: opts.tools });
       const compacted = compactedReported ? undefined : compactedEvent(report);
       if (compacted) {
         opts.emit(compacted); // once per turn, not per step
@@ -103,8 +113,8 @@ export async function runTurn(opts: TurnOptions): Promise<TurnResult> {
       }
       outcome = await runStep({
         model: opts.model,
-        callOptions,
-        instructions: opts.instructions(),
+        callOptions: budget.outputTokens === undefined ? callOptions : { ...callOptions, maxOutputTokens: budget.outputTokens },
+        instructions,
         messages: wire,
         tools,
         toolDefs: opts.tools,
@@ -118,6 +128,27 @@ export async function runTurn(opts: TurnOptions): Promise<TurnResult> {
         inlinedThisTurn = true;
         session.replace(inlineHistory(session.history));
         opts.emit({ type: "notice", message: MISSING_ITEM_NOTICE });
+        attempt--;
+        continue;
+      }
+      const overflow = contextOverflow(outcome.error);
+      if (overflow) {
+        // Too long for the model's context: waiting won't help, a shorter request will. Learn what
+        // the refusal says, prune the wire to the new budget and send again, once per step — unless
+        // even the most pruned wire cannot fit, which no retry would change.
+        const modelId = typeof opts.model === "string" ? opts.model : opts.model.modelId;
+        if (overflowRetried) {
+          overflowError = overflowFailure(modelId, opts.window.info, true);
+          break;
+        }
+        overflowRetried = true;
+        const learned = opts.window.learn(overflow, { requestTokens: report.tokensAfter + budget.overheadTokens, conversationTokens: report.tokensAfter });
+        const next = requestBudget(opts.window.info, { pruneAtTokens: settings.pruneAtTokens, instructions, tools: opts.tools });
+        if (!pruneForWire(closeDanglingToolCalls(session.history), { pruneAtTokens: next.conversationTokens, tools: opts.tools }).report.fits) {
+          overflowError = overflowFailure(modelId, opts.window.info, false);
+          break;
+        }
+        opts.emit({ type: "notice", message: overflowNotice(learned) });
         attempt--;
         continue;
       }
@@ -150,7 +181,7 @@ export async function runTurn(opts: TurnOptions): Promise<TurnResult> {
     }
     if (outcome.error) {
       status = "error";
-      errorMessage = describeProviderError(outcome.error).message;
+      errorMessage = overflowError ?? describeProviderError(outcome.error).message;
       opts.emit({ type: "error", message: errorMessage });
       break;
     }

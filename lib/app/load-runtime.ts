@@ -5,12 +5,16 @@ import type { Environment } from "../agent/instructions.ts";
 import { loadProjectDocs } from "../agent/project-docs.ts";
 import type { Runtime } from "../agent/runtime.ts";
 import { callOptions } from "../provider/call-options.ts";
+import { resolveContextWindow } from "../provider/context-window.ts";
 import { createModel } from "../provider/model.ts";
 
-/** Loads config, applies precedence, builds the model and reads the project's instruction files. */
+/**
+ * Loads config, applies precedence, builds the model, learns its context window (the config,
+ * else the server, asked once and cached, else the built-in table) and reads the project's
+ * instruction files.
+ */
 export async function loadRuntime(flags: Flags, processEnv: Record<string, string | undefined>, cwd: string): Promise<Runtime> {
   const { home, config, settings } = await loadSettings(flags, processEnv);
-  const model = await createModel(settings);
   const root = findProjectRoot(cwd);
   const env: Environment = {
     cwd,
@@ -19,5 +23,13 @@ export async function loadRuntime(flags: Flags, processEnv: Record<string, strin
     platform: `${process.platform} ${process.arch}`,
     shell: "bash",
   };
-  return { home, config, settings, model, env, projectDocs: await loadProjectDocs(root, cwd), callOptions: callOptions(settings) };
+  const [model, window, projectDocs] = await Promise.all([createModel(settings), resolveContextWindow({ settings, config, home }), loadProjectDocs(root, cwd)]);
+  return { home, config, settings, model, env, projectDocs, window, callOptions: callOptions(settings, window.info.requestOutputTokens) };
+}
+
+/** The runtime for another model on the same server (`/model`): its own client, options and window. */
+export async function runtimeWithModel(runtime: Runtime, modelId: string): Promise<Runtime> {
+  const settings = { ...runtime.settings, model: modelId };
+  const [model, window] = await Promise.all([createModel(settings), resolveContextWindow({ settings, config: runtime.config, home: runtime.home })]);
+  return { ...runtime, settings, model, window, callOptions: callOptions(settings, window.info.requestOutputTokens) };
 }

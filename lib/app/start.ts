@@ -3,6 +3,7 @@ import { restoreTodos } from "../notebook/restore.ts";
 import { continueSession, findSession } from "../sessions/find.ts";
 import { openLiveSession, type LiveSession } from "../sessions/live-session.ts";
 import type { SessionRecord } from "../sessions/schema.ts";
+import { requestBudget, smallWindowNotice } from "../agent/context-budget.ts";
 import { createConversation, type Conversation } from "../agent/conversation.ts";
 import type { Runtime } from "../agent/runtime.ts";
 
@@ -22,7 +23,7 @@ export type Started = {
   conversation: Conversation;
   live: LiveSession;
   memory: MemoryStore | undefined;
-  /** One-line notices for the user (a fork, dropped tasks, a corrupt memory store set aside, …). */
+  /** One-line notices for the user (a fork, dropped tasks, a corrupt memory store set aside, a window too small, …). */
   notices: string[];
 };
 
@@ -70,7 +71,20 @@ export async function startConversation(opts: StartOptions): Promise<Started> {
     memoryBlock,
   });
   conversation.notebook.onChange(() => live.touch());
+  const small = smallWindowWarning(runtime, conversation);
+  if (small) notices.push(small);
   return { conversation, live, memory, notices };
+}
+
+/**
+ * The warning, said once at start (and after `/model`), that the model's window leaves too little
+ * for the conversation once the instructions, tools and answer have their share; undefined when
+ * it is big enough. Better said now than discovered mid-task.
+ */
+export function smallWindowWarning(runtime: Runtime, conversation: Pick<Conversation, "instructions" | "tools">): string | undefined {
+  const window = runtime.window.info;
+  const budget = requestBudget(window, { pruneAtTokens: runtime.settings.pruneAtTokens, instructions: conversation.instructions(), tools: conversation.tools });
+  return budget.tooSmall ? smallWindowNotice(runtime.settings.model, window, budget) : undefined;
 }
 
 function chooseRecord(runtime: Runtime, choice: SessionChoice): SessionRecord | undefined {

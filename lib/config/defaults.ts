@@ -1,7 +1,8 @@
 /**
  * Every setting's built-in default: the last step of flag > environment > config file > preset >
- * default. Only `resolveSettings` applies them; everything downstream takes the resolved value as
- * a required parameter, so a default is never applied a second time somewhere else.
+ * default. Only `resolveSettings` applies them (the context window's, which can also come from the
+ * server, only `resolveContextWindow`); everything downstream takes the resolved value as a
+ * required parameter, so a default is never applied a second time somewhere else.
  */
 
 export const DEFAULT_PROVIDER = "openai";
@@ -24,6 +25,12 @@ export const DEFAULT_MAX_RETRIES = 3;
  * `SHIRO_COMPACT_AT`.
  */
 export const DEFAULT_PRUNE_AT_TOKENS = 120_000;
+
+/**
+ * The context window assumed when neither the config, the server nor the built-in table knows the
+ * model: what most hosted open models offer, and room for the default threshold and an answer.
+ */
+export const DEFAULT_CONTEXT_WINDOW = 128_000;
 
 /**
  * How long a provider may send nothing (no response headers, or no next piece of a streamed

@@ -53,8 +53,16 @@ export type Settings = {
   thinkingChosen: boolean;
   maxSteps: number;
   maxRetries: number;
-  /** Estimated tokens past which the request is pruned (config `compactAtTokens`, env `SHIRO_COMPACT_AT`). */
+  /**
+   * Estimated tokens of conversation past which the request is pruned (config `compactAtTokens`,
+   * env `SHIRO_COMPACT_AT`). A ceiling: a smaller context window lowers it (lib/agent/context-budget.ts).
+   */
   pruneAtTokens: number;
+  /**
+   * The context window of whatever model is used, as env `SHIRO_CONTEXT_WINDOW` states it; it wins
+   * over the config's `models` and anything the server says, so nothing is asked. Undefined: not set.
+   */
+  contextWindow: number | undefined;
   /** How long the provider may send nothing before a request is given up (0: never). */
   idleTimeoutMs: number;
   /** Refuse a new turn once the session has cost this much (`--max-spend`, config `maxSpendUsd`). */
@@ -130,6 +138,7 @@ export function resolveSettings(flags: Flags, env: Env, config: ConfigFile): Set
     maxSteps: flags.maxSteps ?? fromEnv("SHIRO_MAX_STEPS", MAX_STEPS) ?? config.maxSteps ?? variant.maxSteps,
     maxRetries: numberFromEnv(env, "SHIRO_MAX_RETRIES") ?? config.maxRetries ?? DEFAULT_MAX_RETRIES,
     pruneAtTokens: numberFromEnv(env, "SHIRO_COMPACT_AT") ?? config.compactAtTokens ?? DEFAULT_PRUNE_AT_TOKENS,
+    contextWindow: fromEnv("SHIRO_CONTEXT_WINDOW", CONTEXT_WINDOW),
     idleTimeoutMs: numberFromEnv(env, "SHIRO_IDLE_TIMEOUT_MS") ?? config.idleTimeoutMs ?? DEFAULT_IDLE_TIMEOUT_MS,
     maxSpendUsd: flags.maxSpendUsd ?? config.maxSpendUsd,
     retryBaseMs: fromEnv("SHIRO_RETRY_BASE_MS", RETRY_BASE_MS) ?? DEFAULT_RETRY_BASE_MS,
@@ -141,6 +150,7 @@ type NumberRule = { accepts: (value: number) => boolean; expected: string };
 
 const MAX_STEPS: NumberRule = { accepts: (n) => Number.isInteger(n) && n >= 1, expected: "a whole number of at least 1" };
 const MAX_SPEND_USD: NumberRule = { accepts: (n) => Number.isFinite(n) && n >= 0, expected: "an amount in USD such as 2.50" };
+const CONTEXT_WINDOW: NumberRule = { accepts: (n) => Number.isInteger(n) && n >= 1000, expected: "a whole number of tokens, at least 1000" };
 const RETRY_BASE_MS: NumberRule = { accepts: (n) => Number.isFinite(n) && n >= 0, expected: "a number of milliseconds, 0 or more" };
 
 /** `--max-steps <n>` (or `SHIRO_MAX_STEPS`): a usage error naming `source` unless a whole number ≥ 1. */

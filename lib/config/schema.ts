@@ -1,7 +1,25 @@
 import * as v from "valibot";
-import { PRESET_NAMES } from "./presets.ts";
+import { PRESET_NAMES, type PresetName } from "./presets.ts";
 import { THINKING_LEVELS, VARIANT_NAMES } from "./variants.ts";
 import { GuardConfig, PermissionConfig } from "./permission-schema.ts";
+
+const tokens = (min: number) => v.pipe(v.number("must be a number"), v.integer("must be a whole number"), v.minValue(min, `must be at least ${min}`));
+
+/** What the user knows about one model: its context window and the output limit shiro should ask for. */
+export const ModelLimitsConfig = v.strictObject({
+  contextWindow: v.optional(tokens(1000)),
+  maxOutputTokens: v.optional(tokens(1)),
+});
+export type ModelLimitsConfig = v.InferOutput<typeof ModelLimitsConfig>;
+
+/** `models: { "<model id>": { contextWindow, maxOutputTokens } }`, ids as the server spells them. */
+const ModelsConfig = v.record(v.pipe(v.string(), v.nonEmpty("must not be empty")), ModelLimitsConfig);
+
+/** Settings that apply only while a preset is in use: the same model id can run with another window elsewhere. */
+const PresetConfig = v.strictObject({ models: v.optional(ModelsConfig) });
+const PresetsConfig = v.strictObject(
+  Object.fromEntries(PRESET_NAMES.map((name) => [name, v.optional(PresetConfig)])) as Record<PresetName, v.OptionalSchema<typeof PresetConfig, undefined>>,
+);
 
 /**
  * The config file, `$SHIRO_HOME/config.json`. Strict: an unknown field is an error, so a typo
@@ -23,6 +41,8 @@ export const ConfigFile = v.strictObject({
   compactAtTokens: v.optional(v.pipe(v.number("must be a number"), v.integer("must be a whole number"), v.minValue(1000, "must be at least 1000"))),
   idleTimeoutMs: v.optional(v.pipe(v.number("must be a number"), v.integer("must be a whole number"), v.minValue(0, "must be 0 (never) or more"))),
   maxSpendUsd: v.optional(v.pipe(v.number("must be a number"), v.minValue(0, "must be 0 or more"))),
+  models: v.optional(ModelsConfig),
+  presets: v.optional(PresetsConfig),
   permission: v.optional(PermissionConfig),
   guard: v.optional(GuardConfig),
 });

@@ -11,7 +11,7 @@ export type StatusInput = {
   model: string;
   /** The conversation's history; its size is the context estimate. */
   messages: readonly ModelMessage[];
-  /** The prune threshold (settings.pruneAtTokens); the percentage is of this. */
+  /** The prune threshold of the conversation (its budget in the window, at most settings.pruneAtTokens); the percentage is of this. */
   pruneAtTokens: number;
   /** Tokens the provider reported for this session. */
   usage: Usage;

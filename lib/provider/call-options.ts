@@ -6,6 +6,8 @@ type OptionValue = string | boolean | string[] | Record<string, string | boolean
 /** What every model call carries besides its messages: spread into `streamText` and `generateText`. */
 export type CallOptions = {
   providerOptions?: Record<string, Record<string, OptionValue>>;
+  /** `max_tokens` / `max_output_tokens`: set only when the config gives the model a `maxOutputTokens`, fitted into its window. */
+  maxOutputTokens?: number;
 };
 
 type CallSettings = Pick<Settings, "api" | "client" | "store" | "model" | "provider" | "thinking" | "thinkingChosen">;
@@ -21,8 +23,15 @@ type CallSettings = Pick<Settings, "api" | "client" | "store" | "model" | "provi
  * - Chat, OpenAI client: the effort for OpenAI reasoning models.
  * - Chat, compatible client: the server's own reasoning control, only when a level was chosen
  *   (a server that rejects it gets it dropped: see withoutReasoning).
+ * - Both: the output limit, when `maxOutputTokens` is given (ContextWindowInfo.requestOutputTokens,
+ *   already fitted into the window; the turn lowers it if the window turns out smaller).
  */
-export function callOptions(settings: CallSettings): CallOptions {
+export function callOptions(settings: CallSettings, maxOutputTokens?: number): CallOptions {
+  const limit = maxOutputTokens !== undefined ? { maxOutputTokens } : {};
+  return { ...providerPart(settings), ...limit };
+}
+
+function providerPart(settings: CallSettings): CallOptions {
   const reasoning = settings.client === "openai" && isOpenAIReasoningModel(settings.model);
   if (settings.api === "responses") {
     const openai: Record<string, OptionValue> = { store: settings.store };

@@ -1,4 +1,6 @@
 import type { ModelMessage } from "ai";
+import { toJsonSchema } from "@valibot/to-json-schema";
+import type { AnyTool } from "../tools/define.ts";
 import { memoByIdentity } from "./memo.ts";
 
 export const CHARS_PER_TOKEN = 4;
@@ -12,7 +14,8 @@ const messageChars = memoByIdentity((m: ModelMessage) => JSON.stringify(m).lengt
 /**
  * `JSON.stringify(messages).length / 4`, rounded up: an estimate, good for deciding when to prune
  * and wrong enough that it must not be read as a token count (the provider's usage figures are the
- * real ones). The instructions and tool definitions are not counted. Computed per message with the
+ * real ones). Counts the conversation only: the instructions and tool definitions are counted apart
+ * (estimateTextTokens, estimateToolTokens) and budgeted apart. Computed per message with the
  * length cached by identity, which gives exactly the same number as stringifying the array (the
  * brackets and commas are added) without re-serialising the whole history before every step.
  */
@@ -22,9 +25,30 @@ export function estimateTokens(messages: readonly ModelMessage[]): number {
   return Math.ceil(chars / CHARS_PER_TOKEN);
 }
 
+/** The same estimate for a piece of text sent as it is (the instructions). */
+export function estimateTextTokens(text: string): number {
+  return Math.ceil(text.length / CHARS_PER_TOKEN);
+}
+
+const toolChars = memoByIdentity((tool: AnyTool) =>
+  JSON.stringify({ type: "function", name: tool.name, description: tool.description, parameters: toJsonSchema(tool.schema, { errorMode: "ignore" }) }).length,
+);
+
+/**
+ * The same estimate for the tool definitions a request carries: each as the JSON a server gets
+ * (name, description, JSON schema of its input). With a small window they matter: shiro's twelve
+ * tools are about 3k tokens.
+ */
+export function estimateToolTokens(tools: readonly AnyTool[]): number {
+  if (tools.length === 0) return 0;
+  let chars = 2 + tools.length - 1;
+  for (const tool of tools) chars += toolChars(tool);
+  return Math.ceil(chars / CHARS_PER_TOKEN);
+}
+
 export type ContextLevel = "normal" | "amber" | "red";
 
-/** For the status line: context as a percentage of the prune threshold (settings.pruneAtTokens), and its colour. */
+/** For the status line: context as a percentage of the prune threshold (the conversation budget), and its colour. */
 export function contextGauge(tokens: number, pruneAtTokens: number): { percent: number; level: ContextLevel } {
   const ratio = pruneAtTokens > 0 ? tokens / pruneAtTokens : 1;
   const level: ContextLevel = ratio >= RED_AT_RATIO ? "red" : ratio >= AMBER_AT_RATIO ? "amber" : "normal";

@@ -32,3 +32,16 @@ test("an unknown field (a typo) is reported, not ignored", async () => {
   writeFileSync(path, JSON.stringify({ modle: "x" }));
   await expect(loadConfigFile(path)).rejects.toThrow(/unknown field "modle"/);
 });
+
+test("model limits: per model and per preset; a wrong value or an unknown preset names the field", async () => {
+  const path = join(tempDir(), "config.json");
+  const config = { models: { "qwen2.5-coder": { contextWindow: 32768, maxOutputTokens: 4096 } }, presets: { ollama: { models: { "qwen2.5-coder": { contextWindow: 8192 } } } } };
+  writeFileSync(path, JSON.stringify(config));
+  expect(await loadConfigFile(path)).toEqual(config);
+  writeFileSync(path, JSON.stringify({ models: { m: { contextWindow: 512 } } }));
+  await expect(loadConfigFile(path)).rejects.toThrow(/field "models.m.contextWindow" must be at least 1000/);
+  writeFileSync(path, JSON.stringify({ models: { m: { context: 8192 } } }));
+  await expect(loadConfigFile(path)).rejects.toThrow(/unknown field "models.m.context"/);
+  writeFileSync(path, JSON.stringify({ presets: { olama: { models: {} } } }));
+  await expect(loadConfigFile(path)).rejects.toThrow(/unknown field "presets.olama"/);
+});

@@ -86,4 +86,10 @@ describe("resolveSettings precedence: flag > env > config > preset > default", (
     expect(resolveSettings({}, { ...key, SHIRO_COMPACT_AT: "5000" }, { compactAtTokens: 9000 }).pruneAtTokens).toBe(5000);
     expect(resolveSettings({}, key, { compactAtTokens: 9000 }).pruneAtTokens).toBe(9000);
   });
+
+  test("SHIRO_CONTEXT_WINDOW states the window of any model; a wrong value names the variable", () => {
+    expect(resolveSettings({}, { ...key, SHIRO_CONTEXT_WINDOW: "8192" }, {}).contextWindow).toBe(8192);
+    expect(resolveSettings({}, key, {}).contextWindow).toBeUndefined();
+    expect(() => resolveSettings({}, { ...key, SHIRO_CONTEXT_WINDOW: "8k" }, {})).toThrow(/SHIRO_CONTEXT_WINDOW must be a whole number of tokens, at least 1000, not "8k"/);
+  });
 });

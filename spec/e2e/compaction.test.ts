@@ -56,7 +56,7 @@ for (const { wire, flags } of WIRES) {
       const s = await serve({ toolCalls: [{ name: "bash", input: { command: "sleep 30" } }] }, { text: "next prompt works" });
       const child = Bun.spawn([...shiroCommand(), "-p", "wait", "--yolo", ...flags], {
         cwd: work,
-        env: { PATH: process.env.PATH!, HOME: home, SHIRO_HOME: join(home, ".shiro-neko"), SHIRO_BASE_URL: s.url },
+        env: { PATH: process.env.PATH!, HOME: home, SHIRO_HOME: join(home, ".shiro-neko"), SHIRO_BASE_URL: s.url, SHIRO_CONTEXT_WINDOW: "1000000" },
         stdout: "pipe",
         stderr: "pipe",
       });

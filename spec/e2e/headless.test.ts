@@ -154,7 +154,7 @@ for (const { wire, flags } of WIRES) {
       const home = tempDir();
       const child = Bun.spawn([...shiroCommand(), "-p", "hi", ...flags], {
         cwd: work,
-        env: { PATH: process.env.PATH!, HOME: home, SHIRO_HOME: join(home, "h"), SHIRO_BASE_URL: s.url },
+        env: { PATH: process.env.PATH!, HOME: home, SHIRO_HOME: join(home, "h"), SHIRO_BASE_URL: s.url, SHIRO_CONTEXT_WINDOW: "1000000" },
         stdout: "pipe",
         stderr: "pipe",
       });
@@ -264,7 +264,7 @@ for (const { wire, flags } of WIRES) {
 
 describe("headless process edges", () => {
   const serveEdge = useFakeServer();
-  const isolatedEnv = (home: string, url: string) => ({ PATH: process.env.PATH!, HOME: home, SHIRO_HOME: join(home, ".shiro-neko"), SHIRO_BASE_URL: url });
+  const isolatedEnv = (home: string, url: string) => ({ PATH: process.env.PATH!, HOME: home, SHIRO_HOME: join(home, ".shiro-neko"), SHIRO_BASE_URL: url, SHIRO_CONTEXT_WINDOW: "1000000" });
 
   test("with a -p prompt, an idle inherited stdin (a socket no one writes to) is not waited on", async () => {
     const s = await serveEdge({ text: "answered" });

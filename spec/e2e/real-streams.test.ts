@@ -171,7 +171,8 @@ describeWithShared("fixtures/real-streams", "real vendor streams replayed to the
       const status = Number(/-(\d{3})\.json$/.exec(rel)![1]);
       const words = oneLine(errorWords(JSON.parse(raw).error)).slice(0, 120);
       const retryable = [408, 409, 429].includes(status) || status >= 500;
-      test(`${rel}: HTTP ${status}, the server's message in one line${retryable ? ", retried" : ", exit 1 without a retry"}`, async () => {
+      const overflow = /maximum context length|context size|context_length_exceeded/i.test(words);
+      test(`${rel}: HTTP ${status}, ${overflow ? "a context refusal explained" : "the server's message in one line"}${retryable ? ", retried" : ", exit 1 without a retry"}`, async () => {
         const replies: Reply[] = [{ raw, status, contentType: "application/json" }, ...(retryable ? [FOLLOW_UP] : [])];
         const s = await serve.with({ vendor: mode })(...replies);
         const run = await runShiro(["-p", "replay", "--json", "--api", "chat"], { baseURL: s.url, env: clientEnv(vendor) });
@@ -184,8 +185,14 @@ describeWithShared("fixtures/real-streams", "real vendor streams replayed to the
         } else {
           expect(run.code).toBe(1);
           expect(record).toMatchObject({ status: "error", exitCode: 1 });
-          expect(record.error).toStartWith(`provider returned ${status}: `);
-          expect(record.error).toContain(words);
+          if (overflow) {
+            // A context-length refusal: the window is learned from it and the user told what to do.
+            expect(record.error).toContain("the model's context of");
+            expect(record.error).toContain("The session is intact.");
+          } else {
+            expect(record.error).toStartWith(`provider returned ${status}: `);
+            expect(record.error).toContain(words);
+          }
         }
         expect(run.stderr).toBe("");
       });

@@ -191,7 +191,7 @@ describe("crash safety and concurrency", () => {
     const { shiroCommand } = await import("../support/cli.ts");
     const child = Bun.spawn([...shiroCommand(), "-p", "loop forever", "--max-steps", "100"], {
       cwd: work,
-      env: { PATH: process.env.PATH!, HOME: home, SHIRO_HOME: join(home, ".shiro-neko"), SHIRO_BASE_URL: s.url },
+      env: { PATH: process.env.PATH!, HOME: home, SHIRO_HOME: join(home, ".shiro-neko"), SHIRO_BASE_URL: s.url, SHIRO_CONTEXT_WINDOW: "1000000" },
       stdout: "ignore",
       stderr: "ignore",
     });
@@ -218,7 +218,7 @@ test("autosave is debounced: a fast 40-step tool loop rewrites the session file 
   const { statSync, readdirSync: list } = await import("node:fs");
   const child = Bun.spawn([...shiroCommand(), "-p", "search", "--max-steps", "50"], {
     cwd: work,
-    env: { PATH: process.env.PATH!, HOME: home, SHIRO_HOME: join(home, ".shiro-neko"), SHIRO_BASE_URL: s.url },
+    env: { PATH: process.env.PATH!, HOME: home, SHIRO_HOME: join(home, ".shiro-neko"), SHIRO_BASE_URL: s.url, SHIRO_CONTEXT_WINDOW: "1000000" },
     stdout: "ignore",
     stderr: "ignore",
   });

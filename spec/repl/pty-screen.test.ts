@@ -13,10 +13,20 @@ test("the header names version, model, directory, session and approvals", async 
   const pty = await start({ baseURL: s.url, args: ["-m", "test-model"] });
   await pty.waitForPrompt(1);
   const [first, second, third] = pty.screen().split("\n");
-  expect(first).toMatch(/^shiro \d+\.\d+\.\d+ · test-model · default agent, thinking medium · .+shiro-work-\w+ · new session$/);
+  expect(first).toMatch(/^shiro \d+\.\d+\.\d+ · test-model · default agent, thinking medium · window 1,000,000 tokens \(SHIRO_CONTEXT_WINDOW\) · .+shiro-work-\w+ · new session$/);
   expect(second).toBe("edits and commands ask first: y once · a always · n deny");
   expect(third).toContain("/help");
   expect(pty.screen()).toContain("test-model · context 0% · 0 tokens");
+}, 20_000);
+
+test("the header shows the window and its source; a window too small to work in is said once at start", async () => {
+  const s = await serve.with({ vendor: "ollama", models: { "qwen2.5-7b": { contextWindow: 4096, maxContext: 32768 } } })();
+  const pty = await start({ baseURL: s.url, args: ["--provider", "ollama", "-m", "qwen2.5-7b"], env: { SHIRO_CONTEXT_WINDOW: undefined, SHIRO_CLIENT: undefined } });
+  await pty.waitForPrompt(1);
+  const screen = pty.screen();
+  expect(screen.split("\n")[0]).toContain(" · qwen2.5-7b · default agent, thinking medium · window 4,096 tokens (ollama /api/show) · ");
+  expect(screen.split("qwen2.5-7b has a context of 4,096 tokens (ollama /api/show), too small to work in")).toHaveLength(2);
+  expect(screen).toContain("OLLAMA_CONTEXT_LENGTH=32768");
 }, 20_000);
 
 test("/help lists every command; unknown commands get the closest name; each command answers", async () => {
@@ -45,7 +55,7 @@ test("/help lists every command; unknown commands get the closest name; each com
   pty.line("/cost");
   await pty.waitFor("tokens: 0 in · 0 out · 0 total");
   pty.line("/model other-model");
-  await pty.waitFor("model: other-model from the next prompt on.");
+  await pty.waitFor("model: other-model from the next prompt on; window 1,000,000 tokens (SHIRO_CONTEXT_WINDOW).");
   await pty.waitFor("other-model · context 0%");
   pty.line("/agent review");
   await pty.waitFor("agent: review (thinking high, up to 50 steps) from the next prompt on.");

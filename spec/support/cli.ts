@@ -41,6 +41,10 @@ export function shiroEnv(home: string, baseURL: string | undefined, extra: Recor
     // default tests exercise the OpenAI client (item references, store). Vendor tests unset it.
     SHIRO_CLIENT: "openai",
     SHIRO_RETRY_BASE_MS: "20",
+    // The plain fake has no context window and serves no model metadata (asking it is a protocol
+    // error), so the default tests state one: a known window is never asked about. The window tests
+    // unset it (CONTEXT_ENV in spec/e2e/context-window.test.ts).
+    SHIRO_CONTEXT_WINDOW: "1000000",
     ...(baseURL ? { SHIRO_BASE_URL: baseURL } : {}),
     ...extra,
   };

@@ -14,7 +14,8 @@ if (!process.env.SHIRO_BIN) {
   if (build.exitCode !== 0) process.exit(1);
 }
 const home = realpathSync(mkdtempSync(join(tmpdir(), "shiro-bench-")));
-const baseEnv = { PATH: process.env.PATH ?? "", HOME: home, SHIRO_HOME: join(home, ".shiro-neko") };
+// A stated context window: shiro asks a local server nothing about the model, so the figures are the loop's own.
+const baseEnv = { PATH: process.env.PATH ?? "", HOME: home, SHIRO_HOME: join(home, ".shiro-neko"), SHIRO_CONTEXT_WINDOW: "1000000" };
 
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
 const rows: [string, string][] = [];

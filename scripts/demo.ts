@@ -23,7 +23,10 @@ writeFileSync(
   'import { add } from "./add.mjs";\nif (add(2, 3) !== 5) { console.error("FAIL add(2, 3) =", add(2, 3)); process.exit(1); }\nconsole.log("ok add(2, 3) = 5");\n',
 );
 
+// In the mode of a plain OpenAI-compatible server: shiro asks it about the model's context window
+// (as it asks any server on this machine), and it answers like one.
 const server = await startFakeServer({
+  vendor: "openai",
   replies: [
     { text: "Let me look at the project.", toolCalls: [{ name: "list_dir", input: { path: "." } }] },
     { toolCalls: [{ name: "read_file", input: { path: "add.mjs" } }] },

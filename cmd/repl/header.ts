@@ -1,6 +1,5 @@
-import type { Conversation } from "../../lib/agent/conversation.ts";
 import type { Runtime } from "../../lib/agent/runtime.ts";
-import { statusSegments } from "../../lib/prompt/status-line.ts";
+import { statusSegments, type StatusInput } from "../../lib/prompt/status-line.ts";
 import type { Theme } from "./theme.ts";
 
 /**
@@ -31,13 +30,15 @@ export function headerLines(opts: {
   ];
 }
 
-/** The status line before each prompt, coloured by tone (amber/red context). */
-export function statusLine(runtime: Runtime, conversation: Conversation, cost: number | "unpriced" | undefined, theme: Theme): string {
+/** What the context meter reads: the request as sent, and the tokens of the context now (see StatusInput). */
+export type ContextMeasure = Pick<StatusInput, "wireTokens" | "contextTokens">;
+
+/** The status line under the prompt, coloured by tone (amber/red context). */
+export function statusLine(runtime: Runtime, measure: ContextMeasure, cost: number | "unpriced" | undefined, theme: Theme): string {
   const segments = statusSegments({
     model: runtime.settings.model,
-    messages: conversation.history,
+    ...measure,
     pruneAtTokens: runtime.settings.pruneAtTokens,
-    usage: conversation.usage,
     ...(cost !== undefined ? { cost } : {}),
   });
   return segments.map((segment) => theme.tone(segment.tone === "normal" ? "dim" : segment.tone, segment.text)).join(theme.dim(" · "));

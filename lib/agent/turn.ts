@@ -91,8 +91,10 @@ export async function runTurn(opts: TurnOptions): Promise<TurnResult> {
     const tools = toSdkTools(opts.tools, { root: opts.root, cwd: opts.cwd, signal: opts.signal, emit: opts.emit, approve: opts.approve, redact: opts.redact, stepOpen: () => stepOpen });
 
     let outcome;
+    let wireTokens = 0;
     for (let attempt = 1; ; attempt++) {
       const { messages: wire, report } = pruneForWire(closeDanglingToolCalls(session.history), { pruneAtTokens: settings.pruneAtTokens, tools: opts.tools });
+      wireTokens = report.tokensAfter;
       const compacted = compactedReported ? undefined : compactedEvent(report);
       if (compacted) {
         opts.emit(compacted); // once per turn, not per step
@@ -139,7 +141,7 @@ export async function runTurn(opts: TurnOptions): Promise<TurnResult> {
     if (outcome.usage.cachedInputTokens) usage.cachedInputTokens = (usage.cachedInputTokens ?? 0) + outcome.usage.cachedInputTokens;
     if (outcome.usage.reasoningTokens) usage.reasoningTokens = (usage.reasoningTokens ?? 0) + outcome.usage.reasoningTokens;
     session.append(outcome.messages, outcome.usage);
-    opts.emit({ type: "step", step: steps, usage: outcome.usage });
+    opts.emit({ type: "step", step: steps, usage: outcome.usage, wireTokens });
 
     if (outcome.aborted || opts.signal.aborted) {
       status = "interrupted";

@@ -9,6 +9,8 @@ export type Vt = {
   text(): string;
   /** The line the cursor is on (the input row while the loop waits). */
   cursorLine(): string;
+  /** The index, in text()'s lines, of the line the cursor is on. */
+  cursorRow(): number;
 };
 
 export function createVt(cols: number, rows: number): Vt {
@@ -131,5 +133,6 @@ export function createVt(cols: number, rows: number): Vt {
     cursorLine() {
       return line(row).join("").replace(/\s+$/, "");
     },
+    cursorRow: () => row,
   };
 }

@@ -70,7 +70,7 @@ export function paintOutcome(theme: LineTheme, outcome: CallOutcome, text: strin
  * exist. Use glob or list_dir …` reads `no such file src/a.ts`. The model still gets it all.
  */
 export function userFacingError(tool: string, message: string): string {
-  let text = sanitize(message).replace(/\s+/g, " ").trim();
+  let text = sanitize(message).replace(/\s+/g, " ").trim().replace(/^(Tool)?Error: /, "");
   for (const prefix of [`${tool}: `, `${tool} failed: `]) if (text.startsWith(prefix)) text = text.slice(prefix.length);
   const sentence = /^(.*?[^.\s][.!?])(?=\s+[A-Z(])/.exec(text);
   if (sentence) text = sentence[1]!;

@@ -7,7 +7,7 @@ import { pruneForWire } from "../../lib/prune/prune.ts";
 import { closeDanglingToolCalls } from "../../lib/prune/repair.ts";
 import { createPromptQueue, describeQueue } from "../../lib/prompt/queue.ts";
 import { parseInput, unknownCommandHint } from "../../lib/prompt/slash-commands.ts";
-import { OUTCOME_MARKS, paintOutcome, sanitize } from "../../lib/render.ts";
+import { OUTCOME_MARKS, paintOutcome, sanitize, userFacingError } from "../../lib/render.ts";
 import { firstLine, type TranscriptItem } from "../../lib/sessions/transcript-items.ts";
 import { renderMarkdown } from "../../lib/text/markdown.ts";
 import { fitRow, wrapHanging, wrapLine, wrapText } from "../../lib/text/wrap.ts";
@@ -253,12 +253,13 @@ export function createRepl(deps: ReplDeps) {
           break;
         }
         case "assistant":
-          put(renderMarkdown(sanitize(item.text), theme.markdown, width), "text");
+          put(renderMarkdown(sanitize(item.text), theme.markdown, width - 1), "text");
           break;
         case "tool-call": {
           const result = results.get(item.id);
           const outcome = result?.outcome ?? "interrupted";
-          const note = result && result.outcome !== "ok" ? ` · ${firstLine(result.text, 80)}` : "";
+          const why = result?.outcome === "error" ? userFacingError(item.tool, result.text) : result?.outcome !== "ok" ? firstLine(result?.text ?? "", 80) : "";
+          const note = why ? ` · ${why}` : "";
           put(wrapLine(paintOutcome(theme, outcome, `  ${OUTCOME_MARKS[outcome]} ${item.tool}${item.subject ? " " + firstLine(item.subject, 80) : ""}${note}`), width), "tool");
           break;
         }

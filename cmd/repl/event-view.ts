@@ -112,7 +112,8 @@ export function createEventView(theme: Theme, hooks: ViewHooks, now: () => numbe
       switch (event.type) {
         case "text": {
           activity("writing");
-          markdown ??= createMarkdownStream(theme.markdown, hooks.columns);
+          // One column short of the width, as the live area draws, so the line in progress wraps as it will stay.
+          markdown ??= createMarkdownStream(theme.markdown, () => hooks.columns() - 1);
           const rows = markdown.push(sanitize(event.text));
           if (rows.length > 0) hooks.write(rows, "text");
           hooks.changed();

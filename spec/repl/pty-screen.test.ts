@@ -127,7 +127,7 @@ test("/clear starts a new empty conversation and clears the task list", async ()
   const pty = await start({ baseURL: s.url });
   await pty.waitForPrompt(1);
   pty.line("plan");
-  await pty.waitFor("[~] step one");
+  await pty.waitFor("planned");
   await pty.waitForPrompt(2);
   pty.line("/clear");
   await pty.waitFor("Started a new conversation");

@@ -202,7 +202,7 @@ export function createEventView(theme: Theme, hooks: ViewHooks, now: () => numbe
     state.chars += text.length;
     const pieces = (state.partial + text).split("\n");
     state.partial = pieces.pop()!;
-    state.lines.push(...pieces);
+    for (const piece of pieces) state.lines.push(piece); // not push(...pieces): a huge chunk is past the argument limit
     // Past the limit only the tail matters (for the screen); /last falls back to the model's copy.
     if (state.chars > MAX_KEPT_OUTPUT_CHARS) state.kept = false;
     if (!state.kept && state.lines.length > OUTPUT_TAIL_LINES * 4) {

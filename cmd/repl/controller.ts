@@ -24,6 +24,8 @@ import type { Theme } from "./theme.ts";
 const PROMPT = "› ";
 const SPINNER = ["⠋", "⠙", "⠹", "⠸", "⠼", "⠴", "⠦", "⠧", "⠇", "⠏"];
 const SPINNER_MS = 120;
+/** A slash command still running after this long gets the spinner (most answer at once). */
+const COMMAND_SPINNER_AFTER_MS = 300;
 /** A second ctrl-c on an empty prompt within this long exits. */
 const CTRL_C_EXIT_WINDOW_MS = 2_000;
 /** Tasks named in the live panel under its progress line. */
@@ -79,6 +81,8 @@ export function createRepl(deps: ReplDeps) {
   let spinner: ReturnType<typeof setInterval> | undefined;
   let turn: Turn | undefined;
   let choosing: Choosing | undefined;
+  /** $PAGER has the terminal: nothing is drawn until it exits. */
+  let paging = false;
   /** A slash command that talks to the model (/compact, /memory): esc, ctrl-c and exit stop it. */
   let command: AbortController | undefined;
   let waiting: ((text: string | null) => void) | undefined;
@@ -174,6 +178,7 @@ export function createRepl(deps: ReplDeps) {
   }
 
   function render(): void {
+    if (paging) return; // the pager has the terminal
     if (exiting) return screen.setLive(undefined);
     if (choosing) return screen.setLive({ above: [theme.bold(choosing.title)], prompt: "", text: "", cursor: 0, below: choiceRows(choosing) });
     const ask = gate.pending();
@@ -188,6 +193,9 @@ export function createRepl(deps: ReplDeps) {
     const above: string[] = [];
     if (turn && screen.mode === "rich") {
       above.push(...view.liveRows(), ...taskPanel(), theme.dim(spinnerRow()));
+      if (queue.size > 0) above.push(theme.dim(describeQueue(queue.items())));
+    } else if (command && screen.mode === "rich" && Date.now() - activitySince >= COMMAND_SPINNER_AFTER_MS) {
+      above.push(theme.dim(spinnerRow())); // a command that asks the model (/compact, /memory)
       if (queue.size > 0) above.push(theme.dim(describeQueue(queue.items())));
     }
     const below = [...input.rows(theme), ...(hint ? [theme.dim(hint)] : [])];
@@ -328,6 +336,9 @@ export function createRepl(deps: ReplDeps) {
     }
     if (parsed.type === "unknown") return void print(theme.warn(unknownCommandHint(parsed.name, parsed.closest)));
     command = new AbortController();
+    activity = `/${parsed.name}`;
+    activitySince = Date.now();
+    if (screen.mode === "rich") spinner = setInterval(() => (frame++, render()), SPINNER_MS);
     try {
       return await runCommand(parsed.name, parsed.args, {
         signal: command.signal,
@@ -338,9 +349,14 @@ export function createRepl(deps: ReplDeps) {
         lastResult: view.lastResult,
         page: async (text) => {
           if (!deps.pager) return print(text);
+          paging = true;
           screen.setLive(undefined);
-          await deps.pager(text);
-          render();
+          try {
+            await deps.pager(text);
+          } finally {
+            paging = false;
+            render();
+          }
         },
         pickSession,
         replay: () => {
@@ -351,7 +367,9 @@ export function createRepl(deps: ReplDeps) {
     } catch (error) {
       print(theme.error(`/${parsed.name} failed: ${error instanceof Error ? error.message : String(error)}`));
     } finally {
+      clearInterval(spinner);
       command = undefined;
+      activity = undefined;
     }
   }
 

@@ -60,6 +60,27 @@ for (const cols of [60, 110]) {
   }, 20_000);
 }
 
+test("after a resize, new output wraps to the new width", async () => {
+  const paragraph = Array.from({ length: 40 }, (_, i) => `beta${String(i).padStart(2, "0")}`).join(" ");
+  const s = await serve({ text: paragraph + " one." }, { text: paragraph + " two." });
+  const pty = await start({ baseURL: s.url, cols: 110 });
+  await pty.waitForPrompt(1);
+  pty.line("wide");
+  await pty.waitForPrompt(2);
+  pty.resize(50);
+  await Bun.sleep(100); // SIGWINCH reaches shiro
+  pty.line("narrow");
+  await pty.waitFor("two.");
+  await pty.waitForPrompt(3);
+  const rows = pty.screen().split("\n").filter((r) => /beta\d\d/.test(r));
+  const split = rows.findIndex((r) => r.endsWith("one."));
+  expect(rows.slice(0, split + 1).some((r) => r.length > 60)).toBe(true);
+  for (const row of rows.slice(split + 1)) {
+    expect(row.length).toBeLessThan(50);
+    expect(row).toMatch(/^(beta\d\d )*(beta\d\d|two\.)$/);
+  }
+}, 20_000);
+
 test("error and approval lines wrap to the width too", async () => {
   const cwd = tempDir("shiro-work-");
   const s = await serve(

@@ -31,6 +31,8 @@ export type Pty = {
   /** Everything written so far, as written. */
   raw(): string;
   write(keys: string): void;
+  /** Resizes the terminal (shiro gets SIGWINCH); the emulator wraps later text at the new width. */
+  resize(cols: number, rows?: number): void;
   /** Types text and presses Enter in one go, as a fast typist would. */
   line(text: string): void;
   /** Resolves once the screen shows `pattern` at least `count` times (default 1); rejects after `timeoutMs` with the screen. */
@@ -111,6 +113,10 @@ export async function startShiro(opts: PtyOptions): Promise<Pty> {
     cursorLine: () => vt.cursorLine(),
     raw: () => raw,
     write: (keys) => void proc.terminal!.write(keys),
+    resize: (next, rows = opts.rows ?? 30) => {
+      vt.resize(next);
+      proc.terminal!.resize(next, rows);
+    },
     line: (t) => void proc.terminal!.write(t + KEYS.enter),
     waitFor: (pattern, { count = 1, timeoutMs } = {}) => waitUntil(`${String(pattern)} ×${count}`, () => occurrences(pattern) >= count, timeoutMs),
     waitUntil,

@@ -97,8 +97,11 @@ export function renderEvent(event: AgentEvent, theme: LineTheme = plainTheme, ca
       const subject = call.command ? ` · ${clip(call.command, COMMAND_MAX)}` : "";
       return paintOutcome(theme, outcome, `  ${OUTCOME_MARKS[outcome]} ${event.tool}${event.summary ? ": " + clip(event.summary) : ""}${subject}`);
     }
-    case "tool-error":
-      return theme.error(`  ${OUTCOME_MARKS.error} ${event.tool}: ${clip(userFacingError(event.tool, event.error), ERROR_MAX)}`);
+    case "tool-error": {
+      // A call the interrupt stopped before it started is interrupted, not broken.
+      const outcome: CallOutcome = /^(\w+: )?not run\b.*\binterrupted\b/i.test(event.error) ? "interrupted" : "error";
+      return paintOutcome(theme, outcome, `  ${OUTCOME_MARKS[outcome]} ${event.tool}: ${clip(userFacingError(event.tool, event.error), ERROR_MAX)}`);
+    }
     case "tool-denied":
       return theme.warn(`  ${OUTCOME_MARKS.denied} ${event.tool}${event.subject ? " " + clip(event.subject) : ""} not run: ${clip(event.reason, REASON_MAX)}`);
     case "compacted":

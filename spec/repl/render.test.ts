@@ -27,6 +27,9 @@ test("marks tell how a call ended: exit 0, exit 1, timed out, interrupted, error
   expect(renderEvent(result("timed out after 120s"), tagged)).toBe("<error>  ✗ bash: timed out after 120s</error>");
   expect(renderEvent(result("killed by SIGKILL"), tagged)).toBe("<error>  ✗ bash: killed by SIGKILL</error>");
   expect(renderEvent(result("interrupted"), tagged)).toBe("<stopped>  ■ bash: interrupted</stopped>");
+  expect(renderEvent({ type: "tool-error", id: "c", tool: "bash", error: "bash: not run, because the turn was interrupted before it started." }, tagged)).toBe(
+    "<stopped>  ■ bash: not run, because the turn was interrupted before it started</stopped>",
+  );
   expect(outcomeOfSummary("exit 10")).toBe("failed");
   expect(outcomeOfSummary("exit 0")).toBe("ok");
   expect(outcomeOfSummary("42 lines")).toBe("ok");

@@ -40,7 +40,7 @@ export const MAIN_ARGS = {
   prompt: { type: "string", alias: "p", valueHint: "text", valueOptional: true, description: "run headless with this prompt" },
   json: { type: "boolean", description: "headless: one JSON event per line on stdout (see docs/headless.md)" },
   continue: { type: "boolean", alias: "c", description: "continue the newest session in this directory" },
-  resume: { type: "string", alias: "r", valueHint: "id", description: "resume a session by id or unique prefix" },
+  resume: { type: "string", alias: "r", valueHint: "id", valueOptional: true, description: "resume a session by id or unique prefix (no id: pick one of this directory's)" },
   yolo: { type: "boolean", description: "allow tools that change files or run commands without asking" },
   "max-spend": { type: "string", valueHint: "usd", description: 'refuse to start a turn once the session has cost this much (config "maxSpendUsd")' },
   model: { type: "string", alias: "m", valueHint: "id", description: 'model id (env SHIRO_MODEL, config "model")' },
@@ -179,6 +179,7 @@ function checkUnknownFlags(argv: string[], defs: FlagTable, command: string): vo
 /** Which session the flags ask for: the newest here (-c), one by id (-r), or a new one. */
 export function sessionChoice(args: MainArgs): SessionChoice {
   if (args.continue) return { type: "continue" };
+  if (args.resume === "") throw new ShiroError("usage", "-r needs a session id here; run shiro -r alone in a terminal to pick one, or shiro sessions to list them.");
   if (args.resume !== undefined) return { type: "resume", idOrPrefix: args.resume };
   return { type: "new" };
 }

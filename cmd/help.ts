@@ -13,6 +13,7 @@ Usage:
   git diff | shiro -p "review"  piped stdin is added to the prompt
   shiro -c [-p "prompt"]        continue the newest session in this directory
   shiro -r <id> [-p "prompt"]   resume a session by id or unique prefix
+  shiro -r                      pick one of this directory's sessions to resume
   shiro sessions [list|show|rm|export|compact|repair]   saved sessions, for scripts
   shiro doctor [--write]        check (and fix) the newest session in this directory
   shiro memory list|forget|path|compact   project memory, for scripts

@@ -7,6 +7,14 @@ import { commandHelp } from "./help.ts";
 
 const USAGE = "usage: shiro memory list [--json] | forget <text> | path | compact";
 
+/** Each sub-command's own usage, for `shiro memory <sub> --help`. */
+const SUB_USAGE: Record<string, string> = {
+  list: "usage: shiro memory [list] [--json]   the project notes shiro remembers for this project",
+  forget: "usage: shiro memory forget <text>   remove the notes that match the text",
+  path: "usage: shiro memory path   where this project's notes are stored",
+  compact: "usage: shiro memory compact   the model merges duplicate and stale notes",
+};
+
 /** `shiro memory`'s flags; the model flags are for `compact`. */
 export const MEMORY_FLAGS = {
   json: { type: "boolean", description: "list: the notes as one JSON document" },
@@ -20,7 +28,7 @@ export async function runMemoryCommand(argv: string[], env: Record<string, strin
   const sub = first === undefined || first.startsWith("-") ? "list" : first;
   const args = parseFlags(sub === "list" && first !== "list" ? argv : rest, MEMORY_FLAGS, "shiro memory");
   if (args.help) {
-    process.stdout.write(commandHelp(USAGE, MEMORY_FLAGS));
+    process.stdout.write(commandHelp(first === undefined || first.startsWith("-") ? USAGE : (SUB_USAGE[sub] ?? USAGE), MEMORY_FLAGS));
     return 0;
   }
   const home = shiroHome(env);

@@ -12,6 +12,16 @@ import { toolsFor } from "../lib/tools/index.ts";
 
 const USAGE = "usage: shiro sessions [list] [--json] [--all] | show <id> | rm <id> | export <id> --format md|json | compact <id> | repair <id> [--write]";
 
+/** Each sub-command's own usage, for `shiro sessions <sub> --help`. */
+const SUB_USAGE: Record<string, string> = {
+  list: "usage: shiro sessions [list] [--json] [--all]   this directory's saved sessions, newest first (--all: every directory's)",
+  show: "usage: shiro sessions show <id>   the session as text: prompts, answers, one line per tool call with its mark",
+  rm: "usage: shiro sessions rm <id>   delete a saved session",
+  export: "usage: shiro sessions export <id> [--format md|json]   a Markdown transcript, or the JSON record",
+  compact: "usage: shiro sessions compact <id>   replace the session's conversation with the model's summary of it",
+  repair: "usage: shiro sessions repair <id> [--write]   check a session's history (and fix it, keeping a backup)",
+};
+
 /** `shiro sessions`' flags; the model flags are for `compact`. */
 export const SESSIONS_FLAGS = {
   json: { type: "boolean", description: "list: one JSON object per session" },
@@ -28,7 +38,7 @@ export async function runSessionsCommand(argv: string[], env: Record<string, str
   const sub = first === undefined || first.startsWith("-") ? "list" : first;
   const args = parseFlags(sub === "list" && first !== "list" ? argv : rest, SESSIONS_FLAGS, "shiro sessions");
   if (args.help) {
-    process.stdout.write(commandHelp(USAGE, SESSIONS_FLAGS));
+    process.stdout.write(commandHelp(first === undefined || first.startsWith("-") ? USAGE : (SUB_USAGE[sub === "remove" ? "rm" : sub] ?? USAGE), SESSIONS_FLAGS));
     return 0;
   }
   const home = shiroHome(env);

@@ -28,7 +28,8 @@ export type AgentEvent =
   | { type: "compacted"; before: number; after: number }
   | { type: "notice"; message: string }
   | { type: "error"; message: string }
-  | { type: "step"; step: number; usage: Usage }
+  /** A request is over. `wireTokens`: the estimated size of the request it sent, after pruning (what the context meter shows). */
+  | { type: "step"; step: number; usage: Usage; wireTokens?: number }
   | { type: "done"; status: TurnStatus; steps: number; usage: Usage };
 
 export type TurnStatus = "success" | "error" | "step-cap" | "interrupted";

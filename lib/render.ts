@@ -4,6 +4,14 @@ import type { AgentEvent } from "./events.ts";
 const SUBJECT_MAX = 100;
 const ERROR_MAX = 300;
 const REASON_MAX = 200;
+/** The command repeated on a command's result line (`✗ bash: exit 1 · bun test`). */
+const COMMAND_MAX = 60;
+
+/** What the screen knows of a call when its result arrives. */
+export type CallContext = {
+  /** The command line of a call that ran one: repeated on its result line, after its output. */
+  command?: string;
+};
 
 /** The colours a line may use, by meaning. The REPL passes its theme; headless text mode plainTheme. */
 export type LineTheme = {
@@ -11,10 +19,65 @@ export type LineTheme = {
   error(text: string): string;
   warn(text: string): string;
   toolName(text: string): string;
+  /** The mark of a call that worked. */
+  ok(text: string): string;
+  /** The mark and words of a call the user interrupted. */
+  stopped(text: string): string;
 };
 
 const same = (text: string) => text;
-export const plainTheme: LineTheme = { dim: same, error: same, warn: same, toolName: same };
+export const plainTheme: LineTheme = { dim: same, error: same, warn: same, toolName: same, ok: same, stopped: same };
+
+/**
+ * How a call ended, as its mark says: `✓` ok, `✗` failed (a command that exited non-zero, timed
+ * out or was killed), `✗` error (the tool itself refused or broke), `⊘` denied, `■` interrupted.
+ */
+export type CallOutcome = "ok" | "failed" | "error" | "denied" | "interrupted";
+
+export const OUTCOME_MARKS: Record<CallOutcome, string> = { ok: "✓", failed: "✗", error: "✗", denied: "⊘", interrupted: "■" };
+
+/**
+ * A successful result's outcome, read from its one-line summary: bash reports `exit N`,
+ * `timed out after …`, `killed by SIG…` and `interrupted` (lib/tools/bash.ts); anything else
+ * worked.
+ */
+export function outcomeOfSummary(summary: string): CallOutcome {
+  if (/^exit (?!0\b)\S/.test(summary) || /^(timed out|killed by)\b/.test(summary)) return "failed";
+  if (/^interrupted\b/.test(summary)) return "interrupted";
+  return "ok";
+}
+
+/** Colours a whole outcome line the way its mark means it. */
+export function paintOutcome(theme: LineTheme, outcome: CallOutcome, text: string): string {
+  switch (outcome) {
+    case "ok":
+      return theme.dim(text);
+    case "failed":
+    case "error":
+      return theme.error(text);
+    case "denied":
+      return theme.warn(text);
+    case "interrupted":
+      return theme.stopped(text);
+    default:
+      return outcome satisfies never;
+  }
+}
+
+/**
+ * A tool's error as the user reads it: the tool's own name taken off the front and the advice
+ * meant for the model (the sentences after the first) left out, so `read_file: src/a.ts does not
+ * exist. Use glob or list_dir …` reads `no such file src/a.ts`. The model still gets it all.
+ */
+export function userFacingError(tool: string, message: string): string {
+  let text = sanitize(message).replace(/\s+/g, " ").trim().replace(/^(Tool)?Error: /, "");
+  for (const prefix of [`${tool}: `, `${tool} failed: `]) if (text.startsWith(prefix)) text = text.slice(prefix.length);
+  const sentence = /^(.*?[^.\s][.!?])(?=\s+[A-Z(])/.exec(text);
+  if (sentence) text = sentence[1]!;
+  text = text.replace(/\.$/, "");
+  const missing = /^(\S+) does not exist\b(?: \(nor does its directory [^)]*\))?$/.exec(text);
+  return missing ? `no such file ${missing[1]}` : text;
+}
 
 /** The events shown as one line each: tool activity, notices, errors. */
 export type LineEvent = Extract<AgentEvent, { type: "tool-call" | "tool-result" | "tool-error" | "tool-denied" | "compacted" | "notice" | "error" }>;
@@ -23,18 +86,24 @@ export type LineEvent = Extract<AgentEvent, { type: "tool-call" | "tool-result" 
  * The line for an event that is shown as a line, or undefined for one that is not (streamed
  * text, output chunks, bookkeeping: the REPL draws those itself, headless text mode skips them).
  */
-export function renderEvent(event: LineEvent, theme?: LineTheme): string;
-export function renderEvent(event: AgentEvent, theme?: LineTheme): string | undefined;
-export function renderEvent(event: AgentEvent, theme: LineTheme = plainTheme): string | undefined {
+export function renderEvent(event: LineEvent, theme?: LineTheme, call?: CallContext): string;
+export function renderEvent(event: AgentEvent, theme?: LineTheme, call?: CallContext): string | undefined;
+export function renderEvent(event: AgentEvent, theme: LineTheme = plainTheme, call: CallContext = {}): string | undefined {
   switch (event.type) {
     case "tool-call":
       return toolCallLine(theme, event.tool, event.subject);
-    case "tool-result":
-      return theme.dim(`  ✓ ${event.tool}${event.summary ? ": " + clip(event.summary) : ""}`);
-    case "tool-error":
-      return theme.error(`  ✗ ${event.tool}: ${clip(event.error, ERROR_MAX)}`);
+    case "tool-result": {
+      const outcome = outcomeOfSummary(event.summary);
+      const subject = call.command ? ` · ${clip(call.command, COMMAND_MAX)}` : "";
+      return paintOutcome(theme, outcome, `  ${OUTCOME_MARKS[outcome]} ${event.tool}${event.summary ? ": " + clip(event.summary) : ""}${subject}`);
+    }
+    case "tool-error": {
+      // A call the interrupt stopped before it started is interrupted, not broken.
+      const outcome: CallOutcome = /^(\w+: )?not run\b.*\binterrupted\b/i.test(event.error) ? "interrupted" : "error";
+      return paintOutcome(theme, outcome, `  ${OUTCOME_MARKS[outcome]} ${event.tool}: ${clip(userFacingError(event.tool, event.error), ERROR_MAX)}`);
+    }
     case "tool-denied":
-      return theme.warn(`  ⊘ ${event.tool}${event.subject ? " " + clip(event.subject) : ""} not run: ${clip(event.reason, REASON_MAX)}`);
+      return theme.warn(`  ${OUTCOME_MARKS.denied} ${event.tool}${event.subject ? " " + clip(event.subject) : ""} not run: ${clip(event.reason, REASON_MAX)}`);
     case "compacted":
       return theme.dim(`context compacted: ${event.before} messages pruned to ${event.after} on the wire`);
     case "notice":

@@ -26,7 +26,7 @@ const ALLOWED: Record<string, readonly string[]> = {
   tools: ["errors", "fs", "text", "memory", "notebook", "config"],
   permissions: ["approval", "config", "fs", "tools", "errors"],
   prune: ["events", "tools", "text"],
-  sessions: ["errors", "events", "fs", "text", "tools"],
+  sessions: ["errors", "events", "fs", "render", "text", "tools"],
   prompt: ["config", "events", "fs", "prune", "sessions", "text"],
   agent: ["approval", "config", "errors", "events", "fs", "memory", "notebook", "provider", "prune", "tools", "text", "sessions:type"],
   app: ["agent", "config", "errors", "fs", "memory", "notebook", "provider", "sessions"],

@@ -1,7 +1,7 @@
 import type { Approver } from "../../lib/approval.ts";
 import type { AskAnswer, PermissionQuestion } from "../../lib/permissions/policy.ts";
 import { previewCall } from "./approval-preview.ts";
-import { toolCallLine } from "../../lib/render.ts";
+import { OUTCOME_MARKS, toolCallLine } from "../../lib/render.ts";
 import type { Key } from "./input/keys.ts";
 import type { Theme } from "./theme.ts";
 
@@ -62,10 +62,10 @@ export function createApprovalGate(deps: GateDeps): ApprovalGate {
       });
       current = undefined;
       deps.changed();
-      if (signal.aborted) deps.print(theme.warn("  not run: interrupted"));
+      if (signal.aborted) deps.print(theme.stopped(`  ${OUTCOME_MARKS.interrupted} not run: interrupted`));
       else if (choice === "once") deps.print(theme.ok("  allowed once"));
       else if (choice === "always") deps.print(theme.ok(`  allowed; ${question.always} will run without asking for the rest of this session`));
-      else deps.print(theme.warn("  denied; the model is told not to retry it"));
+      else deps.print(theme.warn(`  ${OUTCOME_MARKS.denied} denied; the model is told not to retry it`));
       if (signal.aborted || choice === "deny") refused.add(question.id);
       return choice;
     });

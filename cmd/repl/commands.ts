@@ -3,7 +3,8 @@ import { renderTodos } from "../../lib/notebook/render.ts";
 import { formatUsd } from "../../lib/sessions/pricing.ts";
 import { commandHelpLines, type SlashName } from "../../lib/prompt/slash-commands.ts";
 import { THINKING_LEVELS, VARIANTS, VARIANT_NAMES } from "../../lib/config/variants.ts";
-import type { ReplSession } from "./session.ts";
+import type { LastResult } from "./event-view.ts";
+import type { ReplSession, SessionOption } from "./session.ts";
 import type { Theme } from "./theme.ts";
 
 /** What the loop lends a command: the session, a way to print, and a signal to stop it. */
@@ -15,6 +16,14 @@ export type CommandEnv = {
   print(text: string): void;
   /** The last reasoning block the model streamed, in full. */
   lastReasoning(): string;
+  /** The last tool result, whole (a command's full output); undefined before the first. */
+  lastResult(): LastResult | undefined;
+  /** Shows long text through $PAGER when one is set, else prints it. */
+  page(text: string): Promise<void>;
+  /** The session picker; undefined when the user closed it. */
+  pickSession(options: readonly SessionOption[]): Promise<string | undefined>;
+  /** Prints the conversation so far, condensed (after a resume). */
+  replay(): void;
 };
 
 const KEYS = [
@@ -42,14 +51,25 @@ export async function runCommand(name: SlashName, args: string, env: CommandEnv)
     notes: async () => say(await session.notes()),
     memory: async () => say(await session.memory(env.signal)),
     compact: async () => say(await session.compact(env.signal)),
-    sessions: () => say(session.sessions()),
+    sessions: () => say(session.sessions(args.trim() !== "")),
     save: () => say(session.save()),
     resume: async () => {
-      const id = args.trim();
-      if (!id) return env.print(theme.warn("usage: /resume <id> — /sessions lists the ids."));
+      let id = args.trim();
+      if (!id) {
+        const options = session.resumable();
+        if (options.length === 0) return env.print("No saved sessions in this directory yet. /sessions --all lists every directory's; /resume <id> opens one.");
+        const picked = await env.pickSession(options);
+        if (!picked) return env.print(theme.dim("Kept the current session."));
+        id = picked;
+      }
       const resumed = await session.resume(id);
       warnAll(resumed.notices);
-      env.print(resumed.message);
+      env.replay();
+    },
+    last: async () => {
+      const result = env.lastResult();
+      if (!result) return env.print("No tool result in this session yet.");
+      await env.page(`${result.title}\n\n${result.text.replace(/\n+$/, "")}`);
     },
     cost: () => env.print(costReport(session)),
     clear: async () => {

@@ -1,28 +1,48 @@
+import type { ModelMessage } from "ai";
+import { requestBudget } from "../../lib/agent/context-budget.ts";
 import type { AgentEvent } from "../../lib/events.ts";
 import type { HistoryStore } from "../../lib/prompt/history.ts";
-import { renderTodos } from "../../lib/notebook/render.ts";
+import { renderTodo, renderTodos } from "../../lib/notebook/render.ts";
 import type { Todo } from "../../lib/notebook/schema.ts";
+import { pruneForWire } from "../../lib/prune/prune.ts";
+import { closeDanglingToolCalls } from "../../lib/prune/repair.ts";
 import { createPromptQueue, describeQueue } from "../../lib/prompt/queue.ts";
 import { parseInput, unknownCommandHint } from "../../lib/prompt/slash-commands.ts";
+import { OUTCOME_MARKS, paintOutcome, sanitize, userFacingError } from "../../lib/render.ts";
+import { firstLine, type TranscriptItem } from "../../lib/sessions/transcript-items.ts";
+import { renderMarkdown } from "../../lib/text/markdown.ts";
+import { fitRow, wrapHanging, wrapLine, wrapText } from "../../lib/text/wrap.ts";
 import { answerFor, createApprovalGate } from "./approval-gate.ts";
 import { runCommand } from "./commands.ts";
-import { createEventView } from "./event-view.ts";
-import { headerLines, statusLine } from "./header.ts";
+import { createEventView, type RowKind } from "./event-view.ts";
+import { headerLines, statusLine, type ContextMeasure } from "./header.ts";
 import { createInputBox } from "./input/input-box.ts";
 import type { Key } from "./input/keys.ts";
 import type { Screen } from "./input/screen.ts";
-import type { ReplSession } from "./session.ts";
+import type { ReplSession, SessionOption } from "./session.ts";
 import type { Theme } from "./theme.ts";
 
 const PROMPT = "› ";
 const SPINNER = ["⠋", "⠙", "⠹", "⠸", "⠼", "⠴", "⠦", "⠧", "⠇", "⠏"];
 const SPINNER_MS = 120;
+/** A slash command still running after this long gets the spinner (most answer at once). */
+const COMMAND_SPINNER_AFTER_MS = 300;
 /** A second ctrl-c on an empty prompt within this long exits. */
 const CTRL_C_EXIT_WINDOW_MS = 2_000;
+/** Tasks named in the live panel under its progress line. */
+const PANEL_ITEMS = 3;
+/** Transcript items a resumed session replays (the oldest beyond are counted). */
+const REPLAY_ITEMS = 60;
+/** Lines of a replayed prompt shown before the rest is counted. */
+const REPLAY_PROMPT_LINES = 3;
+/** Rows of the session picker shown at once. */
+const PICKER_ROWS = 8;
+/** Starts the line that ends a replay; the PTY specs look for it. */
+export const REPLAY_END = "── resumed session";
 
 export type ReplDeps = {
   /** Opens the session (its first conversation) once the loop's printer exists. */
-  openSession(onTodos: (todos: readonly Todo[]) => void): Promise<ReplSession>;
+  openSession(hooks: { onTodos(todos: readonly Todo[]): void; pickSession(options: readonly SessionOption[]): Promise<string | undefined> }): Promise<ReplSession>;
   screen: Screen;
   theme: Theme;
   history: HistoryStore;
@@ -33,15 +53,21 @@ export type ReplDeps = {
   home: string | undefined;
   /** Shown under the header (e.g. a history file that had to be set aside). */
   notices: string[];
+  /** Shows text through the user's $PAGER, the terminal handed over until it exits; absent when none is set. */
+  pager?: (text: string) => Promise<void>;
 };
 
 type Turn = { abort: AbortController; running: Map<string, { tool: string; stop: AbortController }> };
+type Choosing = { title: string; options: readonly SessionOption[]; selected: number; resolve: (id: string | undefined) => void };
 
 /**
  * The interactive loop: one prompt at a time through the same conversation the headless runner
  * uses. Keys arrive through `key()` whatever the loop is doing: at the prompt they edit and
- * submit; during a turn they edit a line that Enter queues; during an approval they answer it.
- * `run()` resolves with the exit code once the user leaves.
+ * submit; during a turn they edit a line that Enter queues; during an approval they answer it;
+ * while the session picker is open they choose. `run()` resolves with the exit code once the
+ * user leaves. What stays is written to the transcript, wrapped to the width at the time; the
+ * live area under it (the answer's line in progress, running output, the task panel, the
+ * spinner, the input and the status line) is redrawn.
  */
 export function createRepl(deps: ReplDeps) {
   const { screen, theme } = deps;
@@ -50,19 +76,44 @@ export function createRepl(deps: ReplDeps) {
   const queue = createPromptQueue();
   let hint: string | undefined;
   let activity: string | undefined;
-  /** The last lines of the reasoning streaming now, shown above the spinner. */
-  let thinking: readonly string[] | undefined;
+  let activitySince = 0;
+  let todos: readonly Todo[] = [];
   let frame = 0;
   let spinner: ReturnType<typeof setInterval> | undefined;
   let turn: Turn | undefined;
+  let choosing: Choosing | undefined;
+  /** $PAGER has the terminal: nothing is drawn until it exits. */
+  let paging = false;
   /** A slash command that talks to the model (/compact, /memory): esc, ctrl-c and exit stop it. */
   let command: AbortController | undefined;
   let waiting: ((text: string | null) => void) | undefined;
   let lastCtrlC = 0;
   let exiting = false;
   let exitCode = 0;
+  /** How prompts were shown in the input (a collapsed paste), by the text they send. */
+  const shownAs = new Map<string, string>();
+  /** The last request a turn sent, for the context meter; valid while the history is the one it ended with. */
+  let measured: { history: readonly ModelMessage[]; wire: number; tokens?: number } | undefined;
+  let estimated: { history: readonly ModelMessage[]; threshold: number; value: ContextMeasure } | undefined;
+  /** What the transcript ends with: to put a blank line between the answer and the lines around it. */
+  let lastKind: RowKind | "prompt" | "other" | undefined;
+  let lastBlank = true;
+  /** A turn has ended since the status line was last written to the transcript (plain and pipe screens only). */
+  let statusDue = true;
 
-  const print = (text: string) => (screen.endLine(), screen.write(text + "\n"));
+  const columns = () => screen.columns();
+  /** Writes finished rows to the transcript, with a blank line where the answer meets other lines. */
+  const put = (rows: readonly string[], kind: RowKind | "prompt" | "other") => {
+    if (rows.length === 0) return;
+    const switched = kind === "prompt" || (lastKind !== "prompt" && (kind === "text") !== (lastKind === "text"));
+    const blank = lastKind !== undefined && !lastBlank && rows[0] !== "" && switched;
+    render(); // the live area first, so rows just taken out of it (a finished line) are not drawn twice
+    screen.endLine();
+    screen.write((blank ? "\n" : "") + rows.join("\n") + "\n");
+    lastKind = kind;
+    lastBlank = rows.at(-1) === "";
+  };
+  const print = (text: string) => put(wrapText(text, columns()), "other");
   const where = { root: deps.workspace.root, cwd: deps.workspace.cwd };
   const input = createInputBox({
     history: deps.history,
@@ -74,50 +125,171 @@ export function createRepl(deps: ReplDeps) {
     permissions: (ask) => session.permissions(ask),
     where,
     theme,
-    print,
+    print: (text) => put(wrapText(text, columns()), "tool"),
     changed: () => {
       if (screen.mode === "pipe" && gate.pending()) print(gate.pending()!.question);
       render();
     },
   });
   const toolNamed = (name: string) => session.conversation().tools.find((t) => t.name === name);
-  const view = createEventView(screen, theme, {
+  const view = createEventView(theme, {
+    write: put,
+    columns,
     activity: (text) => {
+      if (text !== activity) activitySince = Date.now();
       activity = text;
       render();
     },
     announce: (tool) => !toolNamed(tool)?.mutates,
     runsCommand: (tool) => toolNamed(tool)?.subject.kind === "command",
     quietDenial: (id) => gate.answeredNo(id),
-    reasoning: (lines) => {
-      thinking = lines;
-      render();
-    },
+    changed: () => render(),
   });
 
+  /** The context meter: the last request a turn sent, or what the history would send now. */
+  function contextMeasure(): ContextMeasure {
+    const conversation = session.conversation();
+    const history = conversation.history;
+    if (measured?.history === history) {
+      return { wireTokens: measured.wire, contextTokens: measured.tokens ? { count: measured.tokens, estimated: false } : { count: measured.wire, estimated: true } };
+    }
+    if (history.length === 0) return { wireTokens: 0, contextTokens: { count: 0, estimated: true } };
+    const runtime = session.runtime();
+    const threshold = requestBudget(runtime.window.info, { pruneAtTokens: runtime.settings.pruneAtTokens, instructions: conversation.instructions(), tools: conversation.tools }).conversationTokens;
+    if (estimated?.history !== history || estimated.threshold !== threshold) {
+      const { report } = pruneForWire(closeDanglingToolCalls(history), { pruneAtTokens: threshold, tools: conversation.tools });
+      estimated = { history, threshold, value: { wireTokens: report.tokensAfter, contextTokens: { count: report.tokensAfter, estimated: true } } };
+    }
+    return estimated.value;
+  }
+  const status = () => statusLine(session.runtime(), session.conversation(), contextMeasure(), session.spent(), theme);
+
+  /** The task list while a turn runs: its progress line and the task(s) in hand. */
+  function taskPanel(): string[] {
+    if (todos.length === 0) return [];
+    const current = todos.filter((t) => t.status === "in_progress");
+    const next = current.length > 0 ? current : todos.filter((t) => t.status === "pending").slice(0, 1);
+    const width = columns() - 1;
+    return [renderTodos(todos).split("\n")[0]!, ...next.slice(0, PANEL_ITEMS).map((t) => "  " + renderTodo(t))].map((row) => theme.dim(fitRow(row, width)));
+  }
+
+  function spinnerRow(): string {
+    const [what, ...more] = (activity ?? "working").split(" · ");
+    const seconds = Math.floor((Date.now() - activitySince) / 1000);
+    return [`${SPINNER[frame % SPINNER.length]} ${what}`, ...(seconds >= 1 ? [`${seconds}s`] : []), ...more, "esc to interrupt"].join(" · ");
+  }
+
   function render(): void {
+    if (paging) return; // the pager has the terminal
     if (exiting) return screen.setLive(undefined);
+    if (choosing) return screen.setLive({ above: [theme.bold(choosing.title)], prompt: "", text: "", cursor: 0, below: choiceRows(choosing) });
     const ask = gate.pending();
-    if (ask) return screen.setLive({ above: [], prompt: ask.question, paintedPrompt: theme.warn(ask.question), text: "", cursor: 0, below: [] });
+    if (ask) {
+      // The question wrapped like any line; the cursor waits at its end.
+      const rows = wrapLine(ask.question, columns() - 1);
+      const lastRow = rows.at(-1)!;
+      return screen.setLive({ above: rows.slice(0, -1).map(theme.warn), prompt: lastRow, paintedPrompt: theme.warn(lastRow), text: "", cursor: 0, below: [] });
+    }
     const line = input.line();
     if (screen.mode === "plain" && !waiting && line.text === "") return screen.setLive(undefined);
     const above: string[] = [];
     if (turn && screen.mode === "rich") {
-      // The reasoning streaming now: its last lines, dimmed, one row each (cut to the width).
-      const width = screen.columns() - 4;
-      for (const text of thinking ?? []) above.push(theme.dim(`  ${text.length > width ? text.slice(0, Math.max(width - 1, 1)) + "…" : text}`));
-      above.push(theme.dim(`${SPINNER[frame % SPINNER.length]} ${activity ?? "working"} · esc to interrupt`));
+      above.push(...view.liveRows(), ...taskPanel(), theme.dim(spinnerRow()));
+      if (queue.size > 0) above.push(theme.dim(describeQueue(queue.items())));
+    } else if (command && screen.mode === "rich" && Date.now() - activitySince >= COMMAND_SPINNER_AFTER_MS) {
+      above.push(theme.dim(spinnerRow())); // a command that asks the model (/compact, /memory)
       if (queue.size > 0) above.push(theme.dim(describeQueue(queue.items())));
     }
     const below = [...input.rows(theme), ...(hint ? [theme.dim(hint)] : [])];
+    if (waiting && screen.mode === "rich") below.push(status());
     const painted = waiting ? theme.prompt(PROMPT) : theme.dim(PROMPT);
     screen.setLive({ above, prompt: PROMPT, paintedPrompt: painted, text: line.text, cursor: line.cursor, below });
+  }
+
+  function choiceRows(c: Choosing): string[] {
+    const first = Math.max(0, Math.min(c.selected - PICKER_ROWS + 1, c.options.length - PICKER_ROWS));
+    const width = columns() - 1;
+    const rows = c.options
+      .slice(first, first + PICKER_ROWS)
+      .map((option, i) => (first + i === c.selected ? theme.prompt(fitRow(`› ${option.label}`, width)) : theme.dim(fitRow(`  ${option.label}`, width))));
+    if (c.options.length > PICKER_ROWS) rows.push(theme.dim(`  (${c.selected + 1}/${c.options.length})`));
+    rows.push(theme.dim("up/down choose · enter resumes · esc starts a new session"));
+    return rows;
+  }
+
+  /** Opens the session picker; resolves with the chosen id, or undefined for esc. */
+  function pickSession(options: readonly SessionOption[]): Promise<string | undefined> {
+    return new Promise((resolve) => {
+      choosing = { title: "Resume which session? (this directory, newest first)", options, selected: 0, resolve };
+      render();
+    });
+  }
+
+  function choose(key: Key): void {
+    const c = choosing!;
+    const done = (id: string | undefined) => {
+      choosing = undefined;
+      c.resolve(id);
+    };
+    if (key.name === "up" || key.name === "down") c.selected = (c.selected + (key.name === "down" ? 1 : c.options.length - 1)) % c.options.length;
+    else if (key.name === "enter") done(c.options[c.selected]!.id);
+    else if (key.name === "escape" || key.name === "ctrl-c") done(undefined);
+    else if (key.name === "ctrl-d") {
+      done(undefined);
+      exit();
+    }
+    render();
+  }
+
+  /**
+   * The conversation so far, condensed, before the prompt of a resumed session: prompts (their
+   * first lines), answers rendered, one line per tool call with its mark.
+   */
+  function replay(): void {
+    const items = session.replayItems();
+    if (items.length === 0) return;
+    const results = new Map<string, Extract<TranscriptItem, { type: "tool-result" }>>();
+    for (const item of items) if (item.type === "tool-result") results.set(item.id, item);
+    const shown = items.filter((item) => item.type !== "tool-result" && item.type !== "system");
+    const hidden = shown.length - REPLAY_ITEMS;
+    if (hidden > 0) print(theme.dim(`… ${hidden} earlier ${hidden === 1 ? "item" : "items"} (shiro sessions show has them all)`));
+    const width = columns();
+    for (const item of shown.slice(-REPLAY_ITEMS)) {
+      switch (item.type) {
+        case "user": {
+          const lines = sanitize(item.text).trimEnd().split("\n");
+          const more = lines.length - REPLAY_PROMPT_LINES;
+          echo(lines.slice(0, REPLAY_PROMPT_LINES).join("\n") + (more > 0 ? `\n… ${more} more ${more === 1 ? "line" : "lines"}` : ""));
+          break;
+        }
+        case "assistant":
+          put(renderMarkdown(sanitize(item.text), theme.markdown, width - 1), "text");
+          break;
+        case "tool-call": {
+          const result = results.get(item.id);
+          const outcome = result?.outcome ?? "interrupted";
+          const why = result?.outcome === "error" ? userFacingError(item.tool, result.text) : result?.outcome !== "ok" ? firstLine(result?.text ?? "", 80) : "";
+          const note = why ? ` · ${why}` : "";
+          put(wrapLine(paintOutcome(theme, outcome, `  ${OUTCOME_MARKS[outcome]} ${item.tool}${item.subject ? " " + firstLine(item.subject, 80) : ""}${note}`), width), "tool");
+          break;
+        }
+        default:
+          break;
+      }
+    }
+  }
+
+  /** The prompt as sent, in the transcript: `› text`, its further lines indented. */
+  function echo(text: string): void {
+    const rows = text.split("\n").flatMap((line, i) => wrapHanging(i === 0 ? theme.prompt(PROMPT) : "  ", "  ", theme.user(line), columns()));
+    put(rows, "prompt");
   }
 
   async function runTurn(prompt: string): Promise<void> {
     const active: Turn = { abort: new AbortController(), running: new Map() };
     turn = active;
     activity = "working";
+    activitySince = Date.now();
     if (screen.mode === "rich") spinner = setInterval(() => (frame++, render()), SPINNER_MS);
     render();
     const approve = gate.approver({
@@ -128,12 +300,18 @@ export function createRepl(deps: ReplDeps) {
         return stop.signal;
       },
     });
+    let lastStep: { wire: number; tokens?: number } | undefined;
     const emit = (event: AgentEvent) => {
       if (event.type === "tool-result" || event.type === "tool-error" || event.type === "tool-denied") active.running.delete(event.id);
+      if (event.type === "step") {
+        const tokens = event.usage.inputTokens + event.usage.outputTokens;
+        lastStep = { wire: event.wireTokens ?? 0, ...(tokens > 0 ? { tokens } : {}) };
+      }
       view.handle(event);
     };
     try {
       await session.conversation().runPrompt(prompt, { emit, approve, signal: active.abort.signal });
+      if (lastStep) measured = { history: session.conversation().history, ...lastStep };
     } catch (error) {
       // runPrompt does not throw for provider or tool failures; anything else must not end the session.
       print(theme.error(`error: ${error instanceof Error ? error.message : String(error)}`));
@@ -141,15 +319,16 @@ export function createRepl(deps: ReplDeps) {
       clearInterval(spinner);
       turn = undefined;
       activity = undefined;
+      statusDue = true;
       render();
     }
   }
 
   /** Typed or queued, a line goes through here: echoed, then run as a command or a prompt. */
-  async function submit(text: string, queued: boolean): Promise<"exit" | undefined> {
-    const [first, ...rest] = text.split("\n");
-    if (queued) print("");
-    print(theme.prompt(PROMPT) + theme.user([first, ...rest.map((l) => "  " + l)].join("\n")));
+  async function submit(text: string): Promise<"exit" | undefined> {
+    const shown = shownAs.get(text) ?? text;
+    shownAs.delete(text);
+    echo(shown);
     const parsed = parseInput(text);
     if (parsed.type === "prompt") {
       const spend = session.beforeTurn();
@@ -159,18 +338,47 @@ export function createRepl(deps: ReplDeps) {
     }
     if (parsed.type === "unknown") return void print(theme.warn(unknownCommandHint(parsed.name, parsed.closest)));
     command = new AbortController();
+    activity = `/${parsed.name}`;
+    activitySince = Date.now();
+    if (screen.mode === "rich") spinner = setInterval(() => (frame++, render()), SPINNER_MS);
     try {
-      return await runCommand(parsed.name, parsed.args, { signal: command.signal, session, theme, print, lastReasoning: view.lastReasoning });
+      return await runCommand(parsed.name, parsed.args, {
+        signal: command.signal,
+        session,
+        theme,
+        print,
+        lastReasoning: view.lastReasoning,
+        lastResult: view.lastResult,
+        page: async (text) => {
+          if (!deps.pager) return print(text);
+          paging = true;
+          screen.setLive(undefined);
+          try {
+            await deps.pager(text);
+          } finally {
+            paging = false;
+            render();
+          }
+        },
+        pickSession,
+        replay: () => {
+          replay();
+          print(theme.dim(`${REPLAY_END} ${session.label() ?? ""} · ${session.conversation().history.length} messages ──`));
+        },
+      });
     } catch (error) {
       print(theme.error(`/${parsed.name} failed: ${error instanceof Error ? error.message : String(error)}`));
     } finally {
+      clearInterval(spinner);
       command = undefined;
+      activity = undefined;
     }
   }
 
   function readPrompt(): Promise<string | null> {
-    screen.endLine();
-    screen.write("\n" + statusLine(session.runtime(), session.conversation(), session.spent(), theme) + "\n");
+    // The status line lives under the input; a screen that cannot redraw gets it written once per turn.
+    if (screen.mode !== "rich" && statusDue) put(["", status()], "other");
+    statusDue = false;
     return new Promise((resolve) => {
       waiting = resolve;
       render();
@@ -199,8 +407,10 @@ export function createRepl(deps: ReplDeps) {
   }
 
   function enter(): void {
-    const text = input.enter();
-    if (text === undefined) return;
+    const entered = input.enter();
+    if (entered === undefined) return;
+    const { text, shown } = entered;
+    if (shown !== text) shownAs.set(text, shown);
     if (waiting) {
       const resolve = waiting;
       waiting = undefined;
@@ -236,6 +446,7 @@ export function createRepl(deps: ReplDeps) {
   return {
     key(key: Key): void {
       if (exiting) return;
+      if (choosing) return choose(key);
       if (gate.pending()) return answer(key);
       hint = undefined;
       if (key.name !== "ctrl-c") lastCtrlC = 0;
@@ -270,7 +481,7 @@ export function createRepl(deps: ReplDeps) {
       }
       render();
     },
-    /** The terminal changed size. */
+    /** The terminal changed size: the live area is drawn again; new transcript lines wrap to the new width. */
     redraw(): void {
       screen.setLive(undefined);
       render();
@@ -278,6 +489,8 @@ export function createRepl(deps: ReplDeps) {
     /** SIGTERM/SIGHUP: leave as if ctrl-d was pressed (the turn is aborted, its commands killed), exit code 130. */
     terminate(): void {
       exitCode = 130;
+      choosing?.resolve(undefined);
+      choosing = undefined;
       exit();
     },
     /** A SIGINT from outside the terminal counts as ctrl-c. */
@@ -285,14 +498,27 @@ export function createRepl(deps: ReplDeps) {
       this.key({ name: "ctrl-c" });
     },
     async run(): Promise<number> {
-      session = await deps.openSession((todos) => print(theme.dim(renderTodos(todos) || "tasks: (cleared)")));
+      session = await deps.openSession({
+        onTodos: (next) => {
+          todos = next;
+          // The panel shows the list live; a screen without a live area gets it written.
+          if (screen.mode !== "rich") print(theme.dim(renderTodos(next) || "tasks: (cleared)"));
+          render();
+        },
+        pickSession,
+      });
+      todos = session.conversation().notebook.todos();
       const notices = [...deps.notices, ...session.startNotices];
       print(headerLines({ version: deps.version, runtime: session.runtime(), home: deps.home, sessionLabel: session.label(), yolo: deps.yolo, theme }).join("\n"));
       for (const notice of notices) print(theme.warn(notice));
+      if (session.conversation().history.length > 0) {
+        replay();
+        print(theme.dim(`${REPLAY_END} ${session.label() ?? ""} · ${session.conversation().history.length} messages ──`));
+      }
       for (;;) {
         const queued = exiting ? undefined : queue.shift();
         const text = exiting ? null : (queued ?? (await readPrompt()));
-        if (text === null || (await submit(text, queued !== undefined)) === "exit" || exiting) break;
+        if (text === null || (await submit(text)) === "exit" || exiting) break;
       }
       exiting = true;
       queue.clear();
@@ -305,7 +531,7 @@ export function createRepl(deps: ReplDeps) {
         message = "Good bye.\n";
       }
       screen.endLine();
-      screen.write(message);
+      screen.write((lastBlank ? "" : "\n") + message);
       return exitCode;
     },
   };

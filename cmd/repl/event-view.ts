@@ -1,16 +1,28 @@
 import type { AgentEvent } from "../../lib/events.ts";
 import { renderEvent, sanitize } from "../../lib/render.ts";
-import type { Screen } from "./input/screen.ts";
+import { createMarkdownStream, type MarkdownStream } from "../../lib/text/markdown.ts";
+import { fitRow, wrapLine } from "../../lib/text/wrap.ts";
 import type { Theme } from "./theme.ts";
 
-/** Live output lines shown per tool call; the model still gets its own (head and tail) copy. */
-const MAX_SHOWN_OUTPUT_LINES = 400;
+/** Lines of a command's output kept in the transcript once it ends; the rest is counted, and /last shows it. */
+export const OUTPUT_TAIL_LINES = 10;
+/** Lines of a running command's output shown live under the transcript. */
+const LIVE_OUTPUT_LINES = 8;
+/** Output kept per call for /last (characters); past it the model's own copy stands in. */
+const MAX_KEPT_OUTPUT_CHARS = 4_000_000;
 const OUTPUT_INDENT = "    ";
 const CHARS_PER_TOKEN = 4;
 /** Lines of a reasoning block shown live under the transcript while it streams. */
 const LIVE_REASONING_LINES = 4;
 
+/** What a group of transcript rows is: the answer, or the tool and bookkeeping lines around it. */
+export type RowKind = "text" | "tool";
+
 export type ViewHooks = {
+  /** Writes finished rows to the transcript (each fits the width). */
+  write(rows: string[], kind: RowKind): void;
+  /** The terminal's width now. */
+  columns(): number;
   /** What the turn is doing now, for the status row; undefined when it is over. */
   activity(text: string | undefined): void;
   /** False when someone else names the call (the approval gate does, for tools that change things). */
@@ -19,131 +31,186 @@ export type ViewHooks = {
   runsCommand(tool: string): boolean;
   /** True when the user's own answer already said this call was not run. */
   quietDenial(id: string): boolean;
-  /** The last lines of the reasoning streaming now (dimmed in the live area); undefined when it ends. */
-  reasoning(lines: readonly string[] | undefined): void;
+  /** The live rows changed (the line being written, a command's output, the reasoning): redraw. */
+  changed(): void;
 };
+
+/** The whole of a finished call's result, for /last. */
+export type LastResult = { title: string; text: string };
 
 export type EventView = {
   handle(event: AgentEvent): void;
+  /** Rows for the live area, in order: the answer's line in progress, running commands' last lines, the reasoning streaming now. */
+  liveRows(): string[];
   /** The last reasoning block in full (for /reasoning); "" when there was none. */
   lastReasoning(): string;
+  /** The last tool result whole (a command's full output), or undefined before the first. */
+  lastResult(): LastResult | undefined;
 };
 
+/** A call whose output is arriving: its lines (all of them while `kept`), the unfinished last one, and lines let go. */
+type Running = { lines: string[]; partial: string; chars: number; kept: boolean; dropped: number };
+
 /**
- * Turns a turn's events into the transcript: text streamed as it arrives; reasoning collapsed to
- * one dim line with a token estimate; each tool call one line (tool + subject) and one outcome
- * line; bash output live and indented; errors red. `activity` feeds the status row shown while
- * the turn runs ("thinking · ~120 tokens", "running bash").
+ * Turns a turn's events into the transcript. The answer is Markdown rendered a line at a time
+ * (lib/text/markdown.ts): a finished line goes to the transcript, the line in progress stays in
+ * the live area. Reasoning collapses to one dim line with its duration and a token estimate. Each
+ * tool call is one line (tool + subject) and one outcome line whose mark says how it ended
+ * (lib/render.ts); a command's output shows live, and once it ends only its last
+ * OUTPUT_TAIL_LINES stay, after a `… N more lines` count (/last opens it whole). `activity`
+ * feeds the status row ("thinking · ~120 tokens", "running bash").
  */
-export function createEventView(screen: Screen, theme: Theme, hooks: ViewHooks, now: () => number = Date.now): EventView {
+export function createEventView(theme: Theme, hooks: ViewHooks, now: () => number = Date.now): EventView {
   const { activity } = hooks;
   let reasoningChars = 0;
   let reasoningText = "";
   let reasoningStarted = 0;
   let lastBlock = "";
-  const output = new Map<string, { lines: number; atLineStart: boolean; hidden: boolean }>();
+  let markdown: MarkdownStream | undefined;
+  let last: LastResult | undefined;
+  const running = new Map<string, Running>();
+  const subjects = new Map<string, string>();
 
-  const line = (text: string) => {
-    screen.endLine();
-    screen.write(text + "\n");
+  const tool = (text: string) => hooks.write(wrapLine(text, hooks.columns()), "tool");
+  const settleText = () => {
+    if (!markdown) return;
+    const rows = markdown.end();
+    markdown = undefined;
+    if (rows.length > 0) hooks.write(rows, "text");
+    hooks.changed();
   };
   const settleReasoning = () => {
     if (reasoningChars === 0) return;
-    hooks.reasoning(undefined);
     const seconds = Math.round((now() - reasoningStarted) / 1000);
-    line(theme.dim(`✻ thought for ${seconds}s · ~${Math.ceil(reasoningChars / CHARS_PER_TOKEN).toLocaleString("en-US")} tokens · /reasoning shows it`));
+    tool(theme.dim(`✻ thought for ${seconds}s · ~${Math.ceil(reasoningChars / CHARS_PER_TOKEN).toLocaleString("en-US")} tokens · /reasoning shows it`));
     lastBlock = reasoningText;
     reasoningChars = 0;
     reasoningText = "";
+    hooks.changed();
   };
-  const endOutput = (id: string) => {
-    const shown = output.get(id);
-    if (shown && !shown.atLineStart) screen.write("\n");
-    output.delete(id);
+  /** A call is over: its output's tail goes to the transcript, and its result is kept for /last. */
+  const finish = (id: string, title: string, fallback: string) => {
+    const state = running.get(id);
+    running.delete(id);
+    if (state?.partial) state.lines.push(state.partial);
+    const lines = state?.lines ?? [];
+    if (lines.length > 0) {
+      const width = hooks.columns();
+      const hidden = lines.length + (state?.dropped ?? 0) - OUTPUT_TAIL_LINES;
+      const rows = lines.slice(-OUTPUT_TAIL_LINES).map((l) => theme.dim(fitRow(OUTPUT_INDENT + l, width - 1)));
+      if (hidden > 0) rows.unshift(theme.dim(`${OUTPUT_INDENT}… ${hidden.toLocaleString("en-US")} more ${hidden === 1 ? "line" : "lines"} · /last shows all`));
+      hooks.write(rows, "tool");
+    }
+    last = { title, text: state?.kept && lines.length > 0 ? lines.join("\n") : fallback };
+    hooks.changed();
   };
 
   return {
     handle(event) {
       if (event.type !== "reasoning" && event.type !== "step") settleReasoning();
+      if (event.type !== "text" && event.type !== "step") settleText();
       switch (event.type) {
-        case "text":
+        case "text": {
           activity("writing");
-          screen.write(sanitize(event.text));
+          // One column short of the width, as the live area draws, so the line in progress wraps as it will stay.
+          markdown ??= createMarkdownStream(theme.markdown, () => hooks.columns() - 1);
+          const rows = markdown.push(sanitize(event.text));
+          if (rows.length > 0) hooks.write(rows, "text");
+          hooks.changed();
           return;
+        }
         case "reasoning":
           if (reasoningChars === 0) reasoningStarted = now();
           reasoningChars += event.text.length;
           reasoningText += event.text;
-          hooks.reasoning(lastLines(sanitize(reasoningText), LIVE_REASONING_LINES));
           activity(`thinking · ~${Math.ceil(reasoningChars / CHARS_PER_TOKEN)} tokens`);
+          hooks.changed();
           return;
         case "tool-start":
           activity(`preparing ${event.tool}`);
           return;
         case "tool-call":
-          if (hooks.announce(event.tool)) line(renderEvent(event, theme));
+          if (event.subject) subjects.set(event.id, event.subject);
+          if (hooks.announce(event.tool)) tool(renderEvent(event, theme));
           activity(hooks.runsCommand(event.tool) ? `running ${event.tool} · ctrl-c stops the command` : `running ${event.tool}`);
           return;
         case "tool-output":
           showOutput(event.id, event.chunk);
           return;
-        case "tool-result":
-          endOutput(event.id);
-          line(renderEvent(event, theme));
+        case "tool-result": {
+          const subject = subjects.get(event.id);
+          const command = hooks.runsCommand(event.tool) ? subject : undefined;
+          finish(event.id, `${event.tool}${subject ? " " + subject : ""} · ${event.summary}`, event.output);
+          subjects.delete(event.id);
+          tool(renderEvent(event, theme, { command }));
           activity("working");
           return;
-        case "tool-error":
-          endOutput(event.id);
-          line(renderEvent(event, theme));
+        }
+        case "tool-error": {
+          const subject = subjects.get(event.id);
+          finish(event.id, `${event.tool}${subject ? " " + subject : ""} · error`, event.error);
+          subjects.delete(event.id);
+          tool(renderEvent(event, theme));
           activity("working");
           return;
+        }
         case "tool-denied":
-          endOutput(event.id);
-          if (!hooks.quietDenial(event.id)) line(renderEvent(event, theme));
+          running.delete(event.id);
+          subjects.delete(event.id);
+          if (!hooks.quietDenial(event.id)) tool(renderEvent(event, theme));
           activity("working");
           return;
         case "compacted":
         case "notice":
         case "error":
-          line(renderEvent(event, theme));
+          tool(renderEvent(event, theme));
           return;
         case "step":
           return;
         case "done":
-          screen.endLine();
-          if (event.status === "interrupted") line(theme.warn("interrupted"));
+          if (event.status === "interrupted") tool(theme.warn("interrupted"));
+          running.clear();
           activity(undefined);
           return;
         default:
           return event satisfies never;
       }
     },
+    liveRows() {
+      const width = hooks.columns() - 1;
+      const rows = markdown ? [...markdown.pending()] : [];
+      for (const state of running.values()) {
+        const tail = [...state.lines.slice(-LIVE_OUTPUT_LINES), ...(state.partial ? [state.partial] : [])].slice(-LIVE_OUTPUT_LINES);
+        for (const line of tail) rows.push(theme.dim(fitRow(OUTPUT_INDENT + line, width)));
+      }
+      if (reasoningChars > 0) {
+        for (const text of lastLines(sanitize(reasoningText), LIVE_REASONING_LINES)) rows.push(theme.dim(fitRow(`  ${text}`, width)));
+      }
+      return rows;
+    },
     lastReasoning: () => (reasoningChars > 0 ? reasoningText : lastBlock),
+    lastResult: () => last,
   };
 
   function showOutput(id: string, chunk: string) {
-    let state = output.get(id);
+    let state = running.get(id);
     if (!state) {
-      screen.endLine();
-      state = { lines: 0, atLineStart: true, hidden: false };
-      output.set(id, state);
+      state = { lines: [], partial: "", chars: 0, kept: true, dropped: 0 };
+      running.set(id, state);
     }
-    if (state.hidden) return;
-    let text = "";
-    for (const piece of sanitize(chunk).split(/(?<=\n)/)) {
-      if (state.atLineStart) {
-        if (state.lines >= MAX_SHOWN_OUTPUT_LINES) {
-          text += theme.dim(`${OUTPUT_INDENT}… more output not shown here\n`);
-          state.hidden = true;
-          break;
-        }
-        text += OUTPUT_INDENT;
-      }
-      text += theme.dim(piece.replace(/\n$/, "")) + (piece.endsWith("\n") ? "\n" : "");
-      state.atLineStart = piece.endsWith("\n");
-      if (state.atLineStart) state.lines++;
+    const text = sanitize(chunk);
+    state.chars += text.length;
+    const pieces = (state.partial + text).split("\n");
+    state.partial = pieces.pop()!;
+    for (const piece of pieces) state.lines.push(piece); // not push(...pieces): a huge chunk is past the argument limit
+    // Past the limit only the tail matters (for the screen); /last falls back to the model's copy.
+    if (state.chars > MAX_KEPT_OUTPUT_CHARS) state.kept = false;
+    if (!state.kept && state.lines.length > OUTPUT_TAIL_LINES * 4) {
+      const dropped = state.lines.length - OUTPUT_TAIL_LINES;
+      state.lines.splice(0, dropped);
+      state.dropped += dropped;
     }
-    screen.write(text);
+    hooks.changed();
   }
 }
 

@@ -1,7 +1,7 @@
 import { requestBudget, windowLabel } from "../../lib/agent/context-budget.ts";
 import type { Conversation } from "../../lib/agent/conversation.ts";
 import type { Runtime } from "../../lib/agent/runtime.ts";
-import { statusSegments } from "../../lib/prompt/status-line.ts";
+import { statusSegments, type StatusInput } from "../../lib/prompt/status-line.ts";
 import type { Theme } from "./theme.ts";
 
 /**
@@ -32,18 +32,20 @@ export function headerLines(opts: {
   ];
 }
 
+/** What the context meter reads: the request as sent, and the tokens of the context now (see StatusInput). */
+export type ContextMeasure = Pick<StatusInput, "wireTokens" | "contextTokens">;
+
 /**
- * The status line before each prompt, coloured by tone (amber/red context). Its percentage is of
- * the conversation budget the next request gets, so 100% means "the next request is pruned" on a
- * 4k model as on a 400k one.
+ * The status line under the prompt, coloured by tone (amber/red context). Its percentage is of the
+ * conversation budget the next request gets, so 100% means "the next request is pruned" on a 4k
+ * model as on a 400k one.
  */
-export function statusLine(runtime: Runtime, conversation: Conversation, cost: number | "unpriced" | undefined, theme: Theme): string {
+export function statusLine(runtime: Runtime, conversation: Conversation, measure: ContextMeasure, cost: number | "unpriced" | undefined, theme: Theme): string {
   const budget = requestBudget(runtime.window.info, { pruneAtTokens: runtime.settings.pruneAtTokens, instructions: conversation.instructions(), tools: conversation.tools });
   const segments = statusSegments({
     model: runtime.settings.model,
-    messages: conversation.history,
+    ...measure,
     pruneAtTokens: budget.conversationTokens,
-    usage: conversation.usage,
     ...(cost !== undefined ? { cost } : {}),
   });
   return segments.map((segment) => theme.tone(segment.tone === "normal" ? "dim" : segment.tone, segment.text)).join(theme.dim(" · "));

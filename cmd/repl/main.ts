@@ -24,10 +24,13 @@ export async function runRepl(args: MainArgs, processEnv: Record<string, string 
   const history = openHistory(runtime.home, runtime.env.root);
   const stdout = process.stdout;
   const color = colorEnabled(processEnv, stdout.isTTY === true);
-  const mode: ScreenMode = !stdout.isTTY ? "pipe" : color ? "rich" : "plain";
+  // NO_COLOR turns colour off, not the redrawn live area: cursor movement is not colour. Only a
+  // terminal that cannot move the cursor (TERM=dumb) gets the one-row input.
+  const mode: ScreenMode = !stdout.isTTY ? "pipe" : processEnv.TERM === "dumb" ? "plain" : "rich";
   const screen = createScreen(stdout, mode);
+  const pagerCommand = processEnv.PAGER?.trim();
   const repl = createRepl({
-    openSession: (onTodos) => openReplSession(args, processEnv, runtime, { onTodos }),
+    openSession: (hooks) => openReplSession(args, processEnv, runtime, hooks),
     workspace: runtime.env,
     screen,
     theme: createTheme(color),
@@ -36,6 +39,7 @@ export async function runRepl(args: MainArgs, processEnv: Record<string, string 
     version: pkg.version,
     home: processEnv.HOME,
     notices: history.notice ? [history.notice] : [],
+    ...(pagerCommand ? { pager: (text: string) => page(pagerCommand, text) } : {}),
   });
 
   const stdin = process.stdin;
@@ -61,6 +65,27 @@ export async function runRepl(args: MainArgs, processEnv: Record<string, string 
       restore();
       process.exit(130);
     }, TERMINATE_GRACE_MS).unref();
+  };
+
+  /**
+   * Runs the pager (`sh -c "$PAGER"`) with `text` on its stdin and the terminal handed over:
+   * cooked mode, no bracketed paste, and shiro not reading keys until it exits.
+   */
+  const page = async (command: string, text: string) => {
+    stdin.off("data", onData);
+    stdin.pause();
+    restore();
+    try {
+      const proc = Bun.spawn(["sh", "-c", command], { stdin: "pipe", stdout: "inherit", stderr: "inherit" });
+      proc.stdin.write(text.endsWith("\n") ? text : text + "\n");
+      await proc.stdin.end();
+      await proc.exited;
+    } finally {
+      stdin.setRawMode(true);
+      if (mode === "rich") stdout.write(BRACKETED_PASTE_ON);
+      stdin.on("data", onData);
+      stdin.resume();
+    }
   };
 
   stdin.setRawMode(true);

@@ -17,6 +17,7 @@ import type { LiveSession } from "../../lib/sessions/live-session.ts";
 import { shortestUniquePrefix } from "../../lib/sessions/prefix.ts";
 import { formatUsd } from "../../lib/sessions/pricing.ts";
 import { listSessionIds } from "../../lib/sessions/store.ts";
+import { subjectsOf, transcriptItems, type TranscriptItem } from "../../lib/sessions/transcript-items.ts";
 import { sessionChoice, type MainArgs } from "../args.ts";
 
 type Env = Record<string, string | undefined>;
@@ -24,14 +25,24 @@ type Env = Record<string, string | undefined>;
 /** What the interactive loop works with; see openReplSession. */
 export type ReplSession = Awaited<ReturnType<typeof openReplSession>>;
 
+/** A saved session the picker offers: its id, and a line with its prefix, age, title and size. */
+export type SessionOption = { id: string; label: string };
+
+export type ReplSessionHooks = {
+  onTodos(todos: readonly Todo[]): void;
+  /** Lets the user choose among this directory's sessions (newest first); undefined: none chosen. */
+  pickSession(options: readonly SessionOption[]): Promise<string | undefined>;
+};
+
 /**
  * The interactive loop's session: the one live conversation (sessions, memory, the task list),
  * what it costs, the permission engine, and what the slash commands do with them. One live
  * session at a time: /clear and /resume close the current one (flushing it) before the next is
- * opened, so this process never holds two. Opens the first conversation (-c/-r honoured) before
- * it resolves; a ShiroError from -c/-r finding nothing ends the loop before it starts.
+ * opened, so this process never holds two. Opens the first conversation (-c/-r honoured; `-r`
+ * without an id asks `pickSession`) before it resolves; a ShiroError from -c/-r finding nothing
+ * ends the loop before it starts.
  */
-export async function openReplSession(args: MainArgs, env: Env, startRuntime: Runtime, opts: { onTodos(todos: readonly Todo[]): void }) {
+export async function openReplSession(args: MainArgs, env: Env, startRuntime: Runtime, opts: ReplSessionHooks) {
   let runtime = startRuntime;
   let live!: LiveSession;
   let conversation!: Conversation;
@@ -84,7 +95,24 @@ export async function openReplSession(args: MainArgs, env: Env, startRuntime: Ru
     conversation.useRuntime(runtime);
   };
 
-  const startNotices = await open(sessionChoice(args));
+  /** This directory's sessions as the picker lists them, newest first. */
+  const resumable = (): SessionOption[] => {
+    const listing = listSessions(runtime.home, { cwd: runtime.env.cwd, limit: RECENT_SESSIONS });
+    const rows = sessionRows(listing.sessions, { allIds: listing.allIds, now: new Date() });
+    const table = formatSessionTable(rows, { showCwd: false }).split("\n");
+    return listing.sessions.map((summary, i) => ({ id: summary.id, label: table[i]! }));
+  };
+  /** `-r` alone: the picker; nothing saved here, or esc, starts a new session. */
+  const firstChoice = async (): Promise<{ choice: SessionChoice; notice?: string }> => {
+    if (args.resume !== "") return { choice: sessionChoice(args) };
+    const options = resumable();
+    if (options.length === 0) return { choice: { type: "new" }, notice: "No saved sessions in this directory yet, so this is a new one." };
+    const id = await opts.pickSession(options);
+    return { choice: id ? { type: "resume", idOrPrefix: id } : { type: "new" } };
+  };
+
+  const first = await firstChoice();
+  const startNotices = [...(first.notice ? [first.notice] : []), ...(await open(first.choice))];
   // However the process ends (even a forced exit), the session is flushed and released.
   process.on("exit", () => live.close());
 
@@ -111,6 +139,10 @@ export async function openReplSession(args: MainArgs, env: Env, startRuntime: Ru
       createPermissionPolicy({ config: runtime.config, root: runtime.env.root, cwd: runtime.env.cwd, home: env.HOME || homedir(), yolo: args.yolo, interactive: true, ask: askUser }),
     /** `/clear`: a new, empty session. */
     clear: () => open({ type: "new" }),
+    /** This directory's saved sessions, newest first, for the picker (`/resume` alone). */
+    resumable,
+    /** The conversation so far as transcript items, subjects as the tools name them (for the replay). */
+    replayItems: (): TranscriptItem[] => transcriptItems(conversation.history, subjectsOf(conversation.tools)),
     /** `/resume <id>`: throws ShiroError when there is no such session (the current one then stays). */
     async resume(id: string): Promise<{ notices: readonly string[]; message: string }> {
       const notices = await open({ type: "resume", idOrPrefix: id });
@@ -132,13 +164,13 @@ export async function openReplSession(args: MainArgs, env: Env, startRuntime: Ru
     },
     /** `/save`. */
     save: () => (live.save() ? `Saved ${live.history.length} messages to session ${label(live)}.` : "Nothing to save yet: the session has no messages."),
-    /** `/sessions`. */
-    sessions(): string {
-      const listing = listSessions(runtime.home, { all: true, limit: RECENT_SESSIONS });
+    /** `/sessions`: this directory's, or (`all`) every directory's, newest first. */
+    sessions(all: boolean): string {
+      const listing = listSessions(runtime.home, all ? { all: true, limit: RECENT_SESSIONS } : { cwd: runtime.env.cwd, limit: RECENT_SESSIONS });
       const warnings = listing.warnings.map((w) => `warning: ${w}`);
-      if (listing.sessions.length === 0) return [...warnings, "No saved sessions yet."].join("\n");
-      const table = formatSessionTable(sessionRows(listing.sessions, { allIds: listing.allIds, now: new Date() }), { userHome: env.HOME, showCwd: true });
-      return [...warnings, table, "", "Resume one with /resume <id>."].join("\n");
+      if (listing.sessions.length === 0) return [...warnings, all ? "No saved sessions yet." : "No saved sessions in this directory yet. /sessions --all lists every directory's."].join("\n");
+      const table = formatSessionTable(sessionRows(listing.sessions, { allIds: listing.allIds, now: new Date() }), { userHome: env.HOME, showCwd: all });
+      return [...warnings, table, "", "Resume one with /resume <id>, or /resume alone to pick."].join("\n");
     },
     /** `/notes`. */
     async notes(): Promise<string> {

@@ -1,5 +1,7 @@
 import { createColors } from "picocolors";
 import type { StatusTone } from "../../lib/prompt/status-line.ts";
+import type { TokenKind } from "../../lib/text/highlight.ts";
+import type { MarkdownStyle } from "../../lib/text/markdown.ts";
 
 /** The loop's colours by meaning. With colour off every function returns its input unchanged. */
 export type Theme = ReturnType<typeof createTheme>;
@@ -24,11 +26,14 @@ export function createTheme(enabled: boolean) {
     toolName: (text: string) => c.bold(c.cyan(text)),
     ok: c.green,
     error: c.red,
+    /** An interrupted call: its own colour, neither success nor failure. */
+    stopped: c.magenta,
     warn: c.yellow,
     added: c.green,
     removed: c.red,
     hunk: c.cyan,
     amber,
+    markdown: markdownStyle(enabled, c),
     tone(tone: StatusTone, text: string): string {
       switch (tone) {
         case "dim":
@@ -43,5 +48,38 @@ export function createTheme(enabled: boolean) {
           return tone satisfies never;
       }
     },
+  };
+}
+
+type Colors = ReturnType<typeof createColors>;
+
+/** Rendered Markdown's look: bold headings, cyan inline code, dim quote and code bars, underlined links. */
+function markdownStyle(enabled: boolean, c: Colors): MarkdownStyle {
+  const token: Record<TokenKind, (text: string) => string> = {
+    keyword: c.magenta,
+    string: c.green,
+    comment: c.dim,
+    number: c.yellow,
+    title: c.blue,
+    type: c.cyan,
+    attr: c.cyan,
+    meta: c.dim,
+    addition: c.green,
+    deletion: c.red,
+  };
+  return {
+    color: enabled,
+    heading: (text, level) => (level <= 2 ? c.bold(c.underline(text)) : c.bold(text)),
+    bold: c.bold,
+    italic: c.italic,
+    strike: c.strikethrough,
+    code: c.cyan,
+    link: c.underline,
+    url: c.dim,
+    quote: c.dim,
+    bullet: c.dim,
+    rule: c.dim,
+    gutter: c.dim,
+    token: (kind, text) => token[kind](text),
   };
 }

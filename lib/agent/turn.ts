@@ -102,10 +102,12 @@ export async function runTurn(opts: TurnOptions): Promise<TurnResult> {
     let outcome;
     let overflowRetried = false;
     let overflowError: string | undefined;
+    let wireTokens = 0;
     for (let attempt = 1; ; attempt++) {
       const instructions = opts.instructions();
       const budget = requestBudget(opts.window.info, { pruneAtTokens: settings.pruneAtTokens, instructions, tools: opts.tools });
       const { messages: wire, report } = pruneForWire(closeDanglingToolCalls(session.history), { pruneAtTokens: budget.conversationTokens, tools: opts.tools });
+      wireTokens = report.tokensAfter;
       const compacted = compactedReported ? undefined : compactedEvent(report);
       if (compacted) {
         opts.emit(compacted); // once per turn, not per step
@@ -173,7 +175,7 @@ export async function runTurn(opts: TurnOptions): Promise<TurnResult> {
     if (outcome.usage.cachedInputTokens) usage.cachedInputTokens = (usage.cachedInputTokens ?? 0) + outcome.usage.cachedInputTokens;
     if (outcome.usage.reasoningTokens) usage.reasoningTokens = (usage.reasoningTokens ?? 0) + outcome.usage.reasoningTokens;
     session.append(outcome.messages, outcome.usage);
-    opts.emit({ type: "step", step: steps, usage: outcome.usage });
+    opts.emit({ type: "step", step: steps, usage: outcome.usage, wireTokens });
 
     if (outcome.aborted || opts.signal.aborted) {
       status = "interrupted";

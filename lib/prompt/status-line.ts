@@ -1,6 +1,4 @@
-import type { ModelMessage } from "ai";
-import type { Usage } from "../events.ts";
-import { contextGauge, estimateTokens, type ContextLevel } from "../prune/tokens.ts";
+import { contextGauge, type ContextLevel } from "../prune/tokens.ts";
 import { formatUsd } from "../sessions/pricing.ts";
 
 /** How a segment should look; the terminal edge maps tones to colours (or to nothing). */
@@ -9,28 +7,37 @@ export type StatusSegment = { text: string; tone: StatusTone };
 
 export type StatusInput = {
   model: string;
-  /** The conversation's history; its size is the context estimate. */
-  messages: readonly ModelMessage[];
+  /**
+   * Estimated tokens of the request as sent, after pruning (the turn reports it with each step;
+   * before the first request, what the history would send now). The same estimate pruning uses.
+   */
+  wireTokens: number;
   /** The prune threshold of the conversation (its budget in the window, at most settings.pruneAtTokens); the percentage is of this. */
   pruneAtTokens: number;
-  /** Tokens the provider reported for this session. */
-  usage: Usage;
+  /**
+   * Tokens in the context now: the provider's count for the last request (its input and its
+   * output), or an estimate (`estimated`, shown with "~") before any request reported one.
+   * Not the session's billed total: that is /cost's.
+   */
+  contextTokens: { count: number; estimated: boolean };
   /** USD so far; "unpriced" when the model has no price; left out, no cost segment is shown. */
   cost?: number | "unpriced";
 };
 
 /**
- * The line shown before each prompt: `gpt-5 · context 12% · 15.2k tokens · $0.0412`.
- * The context share uses the same estimate as compaction (JSON length / 4 of the history) against
- * the compaction threshold, so 100% is "compaction is due": normal below two thirds, amber from
- * two thirds, red from 90%. Pure.
+ * The status line under the prompt: `gpt-5 · context 12% · 15.2k tokens · $0.0412`.
+ * The context share is the request actually sent, after pruning, measured with the estimate
+ * pruning uses (JSON length / 4) against the pruning threshold: normal below two thirds, amber
+ * from two thirds, red from 90%. Since pruning keeps the request within the threshold, it reads
+ * past 100% only when even the smallest request is too big. Pure.
  */
 export function statusSegments(input: StatusInput): StatusSegment[] {
-  const gauge = contextGauge(estimateTokens(input.messages), input.pruneAtTokens);
+  const gauge = contextGauge(input.wireTokens, input.pruneAtTokens);
+  const tokens = input.contextTokens;
   const segments: StatusSegment[] = [
     { text: input.model, tone: "normal" },
     { text: `context ${gauge.percent}%`, tone: toneOf(gauge.level) },
-    { text: `${formatTokenCount(input.usage.inputTokens + input.usage.outputTokens)} tokens`, tone: "dim" },
+    { text: `${tokens.estimated && tokens.count > 0 ? "~" : ""}${formatTokenCount(tokens.count)} tokens`, tone: "dim" },
   ];
   if (input.cost !== undefined) segments.push({ text: input.cost === "unpriced" ? "unpriced" : formatUsd(input.cost), tone: "dim" });
   return segments;

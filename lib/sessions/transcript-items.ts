@@ -1,13 +1,16 @@
 import type { ModelMessage } from "ai";
-import { subjectOf as subjectFromDefinition, type AnyTool } from "../tools/define.ts";
+import { OUTCOME_MARKS, type CallOutcome } from "../render.ts";
+import { BASH_EXITED, BASH_INTERRUPTED, BASH_KILLED, BASH_TIMED_OUT } from "../tools/bash.ts";
+import { NOT_RUN_PREFIX, subjectOf as subjectFromDefinition, type AnyTool } from "../tools/define.ts";
 
 /** A message history flattened into what a reader wants to see, in order. */
 export type TranscriptItem =
   | { type: "user"; text: string }
   | { type: "assistant"; text: string }
   | { type: "system"; text: string }
-  | { type: "tool-call"; tool: string; subject: string }
-  | { type: "tool-result"; tool: string; text: string; error: boolean };
+  | { type: "tool-call"; id: string; tool: string; subject: string }
+  /** `outcome` is the mark the live screen gave the call (lib/render.ts). */
+  | { type: "tool-result"; id: string; tool: string; text: string; error: boolean; outcome: CallOutcome };
 
 /** The subject of a call (its path, command, pattern or text), by tool name. */
 export type SubjectOf = (tool: string, input: unknown) => string | undefined;
@@ -52,7 +55,7 @@ export function transcriptItems(messages: readonly ModelMessage[], subjectOf: Su
         if (!Array.isArray(content)) break;
         for (const part of content) {
           if (part?.type === "text" && typeof part.text === "string" && part.text.trim()) items.push({ type: "assistant", text: part.text });
-          else if (part?.type === "tool-call") items.push({ type: "tool-call", tool: String(part.toolName), subject: safeSubject(subjectOf, String(part.toolName), part.input) });
+          else if (part?.type === "tool-call") items.push({ type: "tool-call", id: String(part.toolCallId), tool: String(part.toolName), subject: safeSubject(subjectOf, String(part.toolName), part.input) });
           else if (part?.type === "tool-result") items.push(resultItem(part));
         }
         break;
@@ -67,25 +70,44 @@ export function transcriptItems(messages: readonly ModelMessage[], subjectOf: Su
   return items;
 }
 
-function resultItem(part: { toolName?: unknown; output?: unknown }): TranscriptItem {
+function resultItem(part: { toolCallId?: unknown; toolName?: unknown; output?: unknown }): TranscriptItem {
   const output = (part.output ?? {}) as { type?: string; value?: unknown; reason?: string };
-  const tool = String(part.toolName);
+  const base = { type: "tool-result" as const, id: String(part.toolCallId), tool: String(part.toolName) };
   switch (output.type) {
-    case "text":
-      return { type: "tool-result", tool, text: String(output.value), error: false };
-    case "error-text":
-      return { type: "tool-result", tool, text: String(output.value), error: true };
+    case "text": {
+      const text = String(output.value);
+      return { ...base, text, error: false, outcome: textOutcome(base.tool, text) };
+    }
+    case "error-text": {
+      const text = String(output.value);
+      return { ...base, text, error: true, outcome: /^interrupted before it finished\b/.test(text) ? "interrupted" : "error" };
+    }
     case "json":
-      return { type: "tool-result", tool, text: JSON.stringify(output.value) ?? "", error: false };
+      return { ...base, text: JSON.stringify(output.value) ?? "", error: false, outcome: "ok" };
     case "error-json":
-      return { type: "tool-result", tool, text: JSON.stringify(output.value) ?? "", error: true };
+      return { ...base, text: JSON.stringify(output.value) ?? "", error: true, outcome: "error" };
     case "execution-denied":
-      return { type: "tool-result", tool, text: `denied${output.reason ? `: ${output.reason}` : ""}`, error: true };
+      return { ...base, text: `denied${output.reason ? `: ${output.reason}` : ""}`, error: true, outcome: "denied" };
     case "content":
-      return { type: "tool-result", tool, text: textOf(output.value), error: false };
+      return { ...base, text: textOf(output.value), error: false, outcome: "ok" };
     default:
-      return { type: "tool-result", tool, text: "", error: false };
+      return { ...base, text: "", error: false, outcome: "ok" };
   }
+}
+
+/** A text result's outcome: denied (NOT_RUN_PREFIX), or for bash how the command ended (lib/tools/bash.ts). */
+function textOutcome(tool: string, text: string): CallOutcome {
+  if (text.startsWith(NOT_RUN_PREFIX)) return "denied";
+  if (tool !== "bash") return "ok";
+  if (text.startsWith(BASH_INTERRUPTED)) return "interrupted";
+  if (text.startsWith(BASH_TIMED_OUT) || text.startsWith(BASH_KILLED)) return "failed";
+  const code = text.startsWith(BASH_EXITED) ? /^-?\d+/.exec(text.slice(BASH_EXITED.length))?.[0] : undefined;
+  return code !== undefined && code !== "0" ? "failed" : "ok";
+}
+
+/** `✗ bash: Exit code 1 (40 lines)`: a result's mark, tool and abbreviated text, as `sessions show` prints it. */
+export function resultLine(item: Extract<TranscriptItem, { type: "tool-result" }>): string {
+  return `${OUTCOME_MARKS[item.outcome]} ${item.tool}${item.text ? ": " + abbreviate(item.text) : ""}`;
 }
 
 function textOf(parts: unknown): string {

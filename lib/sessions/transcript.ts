@@ -1,7 +1,8 @@
 import type { SessionRecord } from "./schema.ts";
 import { formatUsd } from "./pricing.ts";
 import { serializeSession } from "./serialize.ts";
-import { abbreviate, firstLine, lineCountNote, transcriptItems, type SubjectOf, type TranscriptItem } from "./transcript-items.ts";
+import { OUTCOME_MARKS } from "../render.ts";
+import { firstLine, lineCountNote, resultLine, transcriptItems, type SubjectOf, type TranscriptItem } from "./transcript-items.ts";
 
 export type TranscriptOptions = {
   /** Names a tool call's subject; defaults to a guess from its input (transcript-items.ts). */
@@ -34,7 +35,7 @@ export function renderTranscript(record: SessionRecord, opts: TranscriptOptions 
         out.push(`→ ${item.tool}${item.subject ? " " + oneLine(item.subject) : ""}`);
         break;
       case "tool-result":
-        out.push(`  ${item.error ? "✗" : "✓"} ${item.tool}${item.text ? ": " + abbreviate(item.text) : ""}`);
+        out.push(`  ${resultLine(item)}`);
         break;
       default:
         item satisfies never;
@@ -85,7 +86,7 @@ function markdown(record: SessionRecord, opts: TranscriptOptions): string {
         out.push(`- **${item.tool}**${item.subject ? " " + code(oneLine(item.subject)) : ""}`);
         break;
       case "tool-result":
-        out.push(`  - ${item.error ? "✗" : "✓"} ${item.text.trim() ? code(firstLine(item.text)) + lineCountNote(item.text) : "(no output)"}`);
+        out.push(`  - ${OUTCOME_MARKS[item.outcome]} ${item.text.trim() ? code(firstLine(item.text)) + lineCountNote(item.text) : "(no output)"}`);
         break;
       default:
         item satisfies never;

@@ -30,3 +30,10 @@ test("the start-up path imports neither ai nor @ai-sdk", () => {
   expect(seen.size).toBeGreaterThan(2);
   expect([...packages].filter((p) => p === "ai" || p.startsWith("@ai-sdk/"))).toEqual([]);
 });
+
+test("highlight.js is never imported statically: it is required on the first code block (lib/text/highlight.ts)", () => {
+  const glob = new Bun.Glob("{cmd,lib}/**/*.ts");
+  const root = join(import.meta.dir, "..", "..");
+  const importers = [...glob.scanSync(root)].filter((file) => staticImports(join(root, file)).some((spec) => spec.startsWith("highlight.js")));
+  expect(importers).toEqual([]);
+});

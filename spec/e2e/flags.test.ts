@@ -89,4 +89,25 @@ describe("--help is rendered from the flag tables", () => {
       expectListed(run.stdout, table);
     });
   }
+
+  test("every sub-command answers --help with its own usage instead of running", async () => {
+    const subs = [
+      ["sessions", "list"],
+      ["sessions", "show"],
+      ["sessions", "rm"],
+      ["sessions", "export"],
+      ["sessions", "compact"],
+      ["sessions", "repair"],
+      ["memory", "list"],
+      ["memory", "forget"],
+      ["memory", "path"],
+      ["memory", "compact"],
+    ] as const;
+    for (const [command, sub] of subs) {
+      const run = await runShiro([command, sub, "--help"]);
+      expect(run.code).toBe(0);
+      expect(run.stderr).toBe("");
+      expect(run.stdout.split("\n")[0]).toStartWith(sub === "list" ? `usage: shiro ${command} [list]` : `usage: shiro ${command} ${sub}`);
+    }
+  }, 30_000);
 });

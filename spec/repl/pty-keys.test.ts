@@ -23,7 +23,7 @@ test("ctrl-c while bash runs kills the command within a second and the turn goes
   expect(running(marker)).toBe(true);
   const pressed = Date.now();
   pty.write(KEYS.ctrlC);
-  await pty.waitFor("✓ bash: interrupted");
+  await pty.waitFor(`■ bash: interrupted · echo started; ${marker}`);
   expect(Date.now() - pressed).toBeLessThan(1_000);
   await pty.waitFor("the command was stopped, moving on");
   expect(running(marker)).toBe(false);

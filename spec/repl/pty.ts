@@ -8,8 +8,10 @@ import { createVt } from "./vt.ts";
 
 export const KEYS = { enter: "\r", esc: "\x1b", up: "\x1b[A", down: "\x1b[B", tab: "\t", ctrlC: "\x03", ctrlD: "\x04" } as const;
 
-/** The status line printed before each prompt. */
-const STATUS_LINE = /context \d+% · [\d.]+[kM]? tokens/;
+/** The status line under the input while the loop waits for a prompt. */
+export const STATUS_LINE = /context \d+% · ~?[\d.]+[kM]? tokens/;
+/** The line that ends a resumed session's replay (cmd/repl/controller.ts REPLAY_END). */
+const REPLAY_END = "── resumed session";
 
 export type PtyOptions = {
   baseURL: string;
@@ -29,13 +31,18 @@ export type Pty = {
   /** Everything written so far, as written. */
   raw(): string;
   write(keys: string): void;
+  /** Resizes the terminal (shiro gets SIGWINCH); the emulator wraps later text at the new width. */
+  resize(cols: number, rows?: number): void;
   /** Types text and presses Enter in one go, as a fast typist would. */
   line(text: string): void;
   /** Resolves once the screen shows `pattern` at least `count` times (default 1); rejects after `timeoutMs` with the screen. */
   waitFor(pattern: string | RegExp, opts?: { count?: number; timeoutMs?: number }): Promise<void>;
   /** Resolves once the input row reads `› text` exactly. */
   waitForInput(text: string): Promise<void>;
-  /** Resolves once the loop has come back to its prompt for the `n`th time (1 = the first prompt). */
+  /**
+   * Resolves once the loop waits at its prompt (the status line under the input) with at least
+   * `n - 1` prompts sent since it started or last replayed a session (1 = the first prompt).
+   */
   waitForPrompt(n: number): Promise<void>;
   /** Resolves once `check` holds for the screen; rejects after `timeoutMs` with the screen. */
   waitUntil(what: string, check: () => boolean, timeoutMs?: number): Promise<void>;
@@ -110,12 +117,23 @@ export async function startShiro(opts: PtyOptions): Promise<Pty> {
     cursorLine: () => vt.cursorLine(),
     raw: () => raw,
     write: (keys) => void proc.terminal!.write(keys),
+    resize: (next, rows = opts.rows ?? 30) => {
+      vt.resize(next);
+      proc.terminal!.resize(next, rows);
+    },
     line: (t) => void proc.terminal!.write(t + KEYS.enter),
     waitFor: (pattern, { count = 1, timeoutMs } = {}) => waitUntil(`${String(pattern)} ×${count}`, () => occurrences(pattern) >= count, timeoutMs),
     waitUntil,
     waitForInput: (text) => waitUntil(`the input to read "› ${text}"`, () => vt.cursorLine() === `› ${text}`.trimEnd()),
     waitForPrompt: (n) =>
-      waitUntil(`prompt #${n}`, () => occurrences(STATUS_LINE) >= n && vt.cursorLine().startsWith("›") && !vt.text().endsWith("esc to interrupt")),
+      waitUntil(`prompt #${n}`, () => {
+        const lines = vt.text().split("\n");
+        if (!STATUS_LINE.test(lines.at(-1) ?? "") || !vt.cursorLine().startsWith("›")) return false;
+        const since = lines.findLastIndex((l) => l.startsWith(REPLAY_END));
+        const cursor = vt.cursorRow();
+        const sent = lines.filter((l, i) => i > since && i !== cursor && l.startsWith("› ")).length;
+        return sent >= n - 1;
+      }),
     exited: proc.exited,
     home,
     cwd,

@@ -1,7 +1,14 @@
 import { expect, test } from "bun:test";
-import { clip, plainTheme, renderEvent, sanitize, type LineTheme } from "../../lib/render.ts";
+import { clip, outcomeOfSummary, plainTheme, renderEvent, sanitize, userFacingError, type LineTheme } from "../../lib/render.ts";
 
-const tagged: LineTheme = { dim: (t) => `<dim>${t}</dim>`, error: (t) => `<error>${t}</error>`, warn: (t) => `<warn>${t}</warn>`, toolName: (t) => `<tool>${t}</tool>` };
+const tagged: LineTheme = {
+  dim: (t) => `<dim>${t}</dim>`,
+  error: (t) => `<error>${t}</error>`,
+  warn: (t) => `<warn>${t}</warn>`,
+  toolName: (t) => `<tool>${t}</tool>`,
+  ok: (t) => `<ok>${t}</ok>`,
+  stopped: (t) => `<stopped>${t}</stopped>`,
+};
 
 test("one line per tool event, the same words in the REPL and headless text mode", () => {
   const denied = { type: "tool-denied", id: "c1", tool: "bash", subject: "rm -rf build", reason: "the user denied this call." } as const;
@@ -11,6 +18,31 @@ test("one line per tool event, the same words in the REPL and headless text mode
   expect(renderEvent({ type: "tool-result", id: "c2", tool: "read_file", summary: "42 lines", output: "" })).toBe("  ✓ read_file: 42 lines");
   expect(renderEvent({ type: "tool-error", id: "c3", tool: "edit_file", error: "x".repeat(400) })!.length).toBe("  ✗ edit_file: ".length + 300);
   expect(renderEvent({ type: "text", text: "hi" })).toBeUndefined();
+});
+
+test("marks tell how a call ended: exit 0, exit 1, timed out, interrupted, error, denied", () => {
+  const result = (summary: string) => ({ type: "tool-result", id: "c", tool: "bash", summary, output: "" }) as const;
+  expect(renderEvent(result("exit 0"), tagged, { command: "bun test" })).toBe("<dim>  ✓ bash: exit 0 · bun test</dim>");
+  expect(renderEvent(result("exit 1"), tagged, { command: "bun test" })).toBe("<error>  ✗ bash: exit 1 · bun test</error>");
+  expect(renderEvent(result("timed out after 120s"), tagged)).toBe("<error>  ✗ bash: timed out after 120s</error>");
+  expect(renderEvent(result("killed by SIGKILL"), tagged)).toBe("<error>  ✗ bash: killed by SIGKILL</error>");
+  expect(renderEvent(result("interrupted"), tagged)).toBe("<stopped>  ■ bash: interrupted</stopped>");
+  expect(renderEvent({ type: "tool-error", id: "c", tool: "bash", error: "bash: not run, because the turn was interrupted before it started." }, tagged)).toBe(
+    "<stopped>  ■ bash: not run, because the turn was interrupted before it started</stopped>",
+  );
+  expect(outcomeOfSummary("exit 10")).toBe("failed");
+  expect(outcomeOfSummary("exit 0")).toBe("ok");
+  expect(outcomeOfSummary("42 lines")).toBe("ok");
+});
+
+test("error lines are written for the user, not copied from what the model reads", () => {
+  expect(userFacingError("read_file", "read_file: src/a.ts does not exist. Use glob or list_dir to find the right path.")).toBe("no such file src/a.ts");
+  expect(userFacingError("read_file", "read_file: src/a.ts does not exist. Did you mean src/b.ts?")).toBe("no such file src/a.ts");
+  expect(userFacingError("list_dir", "list_dir: notes.txt is a file. Use read_file to read it.")).toBe("notes.txt is a file");
+  expect(userFacingError("bash", "bash: invalid arguments (command: must not be empty). Check the tool's parameters and call it again.")).toBe(
+    "invalid arguments (command: must not be empty)",
+  );
+  expect(renderEvent({ type: "tool-error", id: "c", tool: "read_file", error: "read_file: a.ts does not exist. Use glob." })).toBe("  ✗ read_file: no such file a.ts");
 });
 
 test("text from the model cannot reach the terminal as an escape sequence", () => {

@@ -55,7 +55,7 @@ describe("the rich screen", () => {
   });
 });
 
-describe("the plain screen (NO_COLOR)", () => {
+describe("the plain screen (TERM=dumb)", () => {
   test("no escape codes, and the input waits for the output line to end", () => {
     const { screen, vt, raw } = setup("plain");
     screen.setLive(input("typed"));

@@ -37,13 +37,13 @@ test("the hint is one line with the closest name and the way to the list", () =>
 test("every command is in /help, with its arguments", () => {
   const help = commandHelpLines().join("\n");
   for (const command of SLASH_COMMANDS) expect(help).toContain(`/${command.name}`);
-  expect(help).toContain("/resume <id>");
+  expect(help).toContain("/resume [id]");
   expect(help).toContain("/model <id>");
 });
 
 test("the issue's commands are all in the table", () => {
   const names: string[] = SLASH_COMMANDS.map((c) => c.name).sort();
-  expect(names).toEqual(["agent", "clear", "compact", "cost", "exit", "help", "memory", "model", "notes", "reasoning", "resume", "save", "sessions", "think", "todos"].sort());
+  expect(names).toEqual(["agent", "clear", "compact", "cost", "exit", "help", "last", "memory", "model", "notes", "reasoning", "resume", "save", "sessions", "think", "todos"].sort());
 });
 
 test("Tab after /agent and /think offers their choices", () => {

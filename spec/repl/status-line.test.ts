@@ -1,23 +1,19 @@
 import { describe, expect, test } from "bun:test";
-import type { ModelMessage } from "ai";
 import { formatTokenCount, statusSegments, statusText } from "../../lib/prompt/status-line.ts";
 
-/** A history whose estimate (JSON length / 4) is about `tokens`. */
-function historyOf(tokens: number): ModelMessage[] {
-  const overhead = JSON.stringify([{ role: "user", content: "" }]).length;
-  return [{ role: "user", content: "x".repeat(tokens * 4 - overhead) }];
-}
-
-const base = { model: "gpt-5", pruneAtTokens: 1000, usage: { inputTokens: 15_000, outputTokens: 230 } };
+const base = { model: "gpt-5", pruneAtTokens: 1000, wireTokens: 100, contextTokens: { count: 15_230, estimated: false } };
 
 describe("the status line", () => {
-  test("shows model, context share, session tokens", () => {
-    const segments = statusSegments({ ...base, messages: historyOf(100) });
-    expect(statusText(segments)).toBe("gpt-5 · context 10% · 15.2k tokens");
+  test("shows model, the sent request's share of the threshold, and the tokens of the current context", () => {
+    expect(statusText(statusSegments(base))).toBe("gpt-5 · context 10% · 15.2k tokens");
+  });
+
+  test("an estimate of the tokens is marked as one", () => {
+    expect(statusText(statusSegments({ ...base, contextTokens: { count: 1200, estimated: true } }))).toBe("gpt-5 · context 10% · ~1.2k tokens");
   });
 
   test("context is normal below two thirds, amber from two thirds, red from 90%", () => {
-    const tone = (tokens: number) => statusSegments({ ...base, messages: historyOf(tokens) })[1]!;
+    const tone = (tokens: number) => statusSegments({ ...base, wireTokens: tokens })[1]!;
     expect(tone(660)).toEqual({ text: "context 66%", tone: "dim" });
     expect(tone(667).tone).toBe("amber");
     expect(tone(899).tone).toBe("amber");
@@ -26,14 +22,14 @@ describe("the status line", () => {
   });
 
   test("the cost segment appears only when a cost is given", () => {
-    expect(statusText(statusSegments({ ...base, messages: [] }))).not.toContain("$");
-    expect(statusText(statusSegments({ ...base, messages: [], cost: 0.04123 }))).toEndWith("· $0.0412");
-    expect(statusText(statusSegments({ ...base, messages: [], cost: "unpriced" }))).toEndWith("· unpriced");
-    expect(statusText(statusSegments({ ...base, messages: [], cost: 0 }))).toEndWith("· $0.00");
+    expect(statusText(statusSegments(base))).not.toContain("$");
+    expect(statusText(statusSegments({ ...base, cost: 0.04123 }))).toEndWith("· $0.0412");
+    expect(statusText(statusSegments({ ...base, cost: "unpriced" }))).toEndWith("· unpriced");
+    expect(statusText(statusSegments({ ...base, cost: 0 }))).toEndWith("· $0.00");
   });
 
   test("an empty conversation is 0%", () => {
-    expect(statusText(statusSegments({ ...base, messages: [], usage: { inputTokens: 0, outputTokens: 0 } }))).toBe("gpt-5 · context 0% · 0 tokens");
+    expect(statusText(statusSegments({ ...base, wireTokens: 0, contextTokens: { count: 0, estimated: true } }))).toBe("gpt-5 · context 0% · 0 tokens");
   });
 });
 

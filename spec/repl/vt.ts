@@ -9,9 +9,14 @@ export type Vt = {
   text(): string;
   /** The line the cursor is on (the input row while the loop waits). */
   cursorLine(): string;
+  /** The index, in text()'s lines, of the line the cursor is on. */
+  cursorRow(): number;
+  /** The terminal got narrower or wider: text from now on wraps at `cols` (lines already there stay). */
+  resize(cols: number): void;
 };
 
-export function createVt(cols: number, rows: number): Vt {
+export function createVt(width: number, rows: number): Vt {
+  let cols = width;
   const lines: string[][] = [[]];
   let row = 0;
   let col = 0;
@@ -130,6 +135,11 @@ export function createVt(cols: number, rows: number): Vt {
     },
     cursorLine() {
       return line(row).join("").replace(/\s+$/, "");
+    },
+    cursorRow: () => row,
+    resize(next) {
+      cols = next;
+      col = Math.min(col, cols - 1);
     },
   };
 }

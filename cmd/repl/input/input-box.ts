@@ -12,8 +12,9 @@ export type InputBox = {
   /**
    * Enter. Takes the picker's choice, or turns a trailing `\` into a new line; otherwise returns
    * the text to submit (recorded in the prompt history) and empties the box. Blank: undefined.
+   * `text` has every collapsed paste put back whole; `shown` is the line as the box showed it.
    */
-  enter(): string | undefined;
+  enter(): { text: string; shown: string } | undefined;
   /** Up/Down: the picker, then the lines of a multi-line input, then the history. */
   arrow(direction: "up" | "down"): void;
   /** Tab. Returns candidates to list when there are several and no picker can be drawn. */
@@ -25,9 +26,16 @@ export type InputBox = {
   edit(key: Key): void;
 };
 
+/** A paste of more lines than this shows as one `[pasted N lines]` placeholder. */
+export const PASTE_COLLAPSE_LINES = 8;
+/** …and so does a paste this long, however few lines it has. */
+const PASTE_COLLAPSE_CHARS = 2_000;
+
 /**
  * The line being typed, with its history walk and completion picker. The same box serves the
- * idle prompt and typing ahead during a turn.
+ * idle prompt and typing ahead during a turn. A large paste is kept aside and shows as a
+ * placeholder (`[pasted 80 lines]`), so the box stays a few rows tall; Enter sends it whole. A
+ * placeholder edited by hand is no longer one, and is sent as typed.
  */
 export function createInputBox(deps: {
   history: HistoryStore;
@@ -40,6 +48,20 @@ export function createInputBox(deps: {
   let line: LineState = EMPTY_LINE;
   let walk: HistoryWalk | undefined;
   let picker: Picker | undefined;
+  /** Placeholders in the line now, and the text each stands for. */
+  let pastes = new Map<string, string>();
+  const expand = (text: string) => {
+    let out = text;
+    for (const [placeholder, pasted] of pastes) out = out.split(placeholder).join(pasted);
+    return out;
+  };
+  const placeholderFor = (text: string): string => {
+    const lines = text.replace(/\n$/, "").split("\n").length;
+    const base = lines > 1 ? `[pasted ${lines} lines` : `[pasted ${text.length.toLocaleString("en-US")} characters`;
+    let label = `${base}]`;
+    for (let n = 2; pastes.has(label) || line.text.includes(label); n++) label = `${base} #${n}]`;
+    return label;
+  };
 
   return {
     line: () => line,
@@ -54,13 +76,15 @@ export function createInputBox(deps: {
         line = lineOf(line.text.slice(0, -1) + "\n");
         return undefined;
       }
-      const text = line.text;
-      if (text.trim() === "") return undefined;
+      const shown = line.text;
+      if (shown.trim() === "") return undefined;
+      const text = expand(shown);
       const notice = deps.history.add(text);
       if (notice) deps.onNotice(notice);
       line = EMPTY_LINE;
       walk = undefined;
-      return text;
+      pastes = new Map();
+      return { text, shown };
     },
     arrow(direction) {
       if (picker) return void (picker = movePicker(picker, direction));
@@ -92,8 +116,14 @@ export function createInputBox(deps: {
       line = EMPTY_LINE;
       walk = undefined;
       picker = undefined;
+      pastes = new Map();
     },
     edit(key) {
+      if (key.name === "paste" && (key.text.split("\n").length > PASTE_COLLAPSE_LINES || key.text.length >= PASTE_COLLAPSE_CHARS)) {
+        const placeholder = placeholderFor(key.text);
+        pastes.set(placeholder, key.text);
+        key = { name: "paste", text: placeholder };
+      }
       const next = editLine(line, key);
       if (!next) return;
       line = next;

@@ -15,10 +15,11 @@ export type LiveView = {
 };
 
 /**
- * - rich: a terminal with colour; the live view is redrawn in place with cursor movement.
- * - plain: a terminal without colour (NO_COLOR): not one escape code; the live view is the input
- *   on a single row, redrawn with carriage return, spaces and backspaces, and shown only while
- *   the output stands at the start of a line.
+ * - rich: a terminal; the live view is redrawn in place with cursor movement (with NO_COLOR too:
+ *   that turns colour off, not cursor movement).
+ * - plain: a terminal that cannot move the cursor (TERM=dumb): not one escape code; the live view
+ *   is the input on a single row, redrawn with carriage return, spaces and backspaces, and shown
+ *   only while the output stands at the start of a line.
  * - pipe: stdout is not a terminal: output only, the input is never echoed.
  */
 export type ScreenMode = "rich" | "plain" | "pipe";

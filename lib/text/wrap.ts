@@ -1,0 +1,55 @@
+/**
+ * Word wrapping for the terminal, by display width and aware of colour codes (a style open at a
+ * break is closed and reopened on the next row, so every row stands alone). Pure.
+ */
+
+/** Marks that start a line and hang its continuation rows under the text: `✗ read_file: …`. */
+const MARKS = new Set(["→", "✓", "✗", "⊘", "■", "•", "›", "✻", "…", "-", "*", "│"]);
+
+/**
+ * One line as rows of at most `width` columns, broken at spaces (a word longer than a row is cut).
+ * Continuation rows are indented under the text: past the line's leading spaces and, when the
+ * line starts with a mark and a space (`→ `, `✓ `, `• `), past the mark too. A line that fits is
+ * returned as it is.
+ */
+export function wrapLine(line: string, width: number): string[] {
+  const cols = Math.max(width, 8);
+  if (Bun.stringWidth(line) <= cols) return [line];
+  const plain = Bun.stripANSI(line);
+  const lead = /^ */.exec(plain)![0].length;
+  const [mark] = plain.slice(lead);
+  let hang = lead;
+  if (mark && MARKS.has(mark) && plain[lead + mark.length] === " ") hang += Bun.stringWidth(mark) + 1;
+  if (hang > cols / 2) hang = Math.min(lead, Math.floor(cols / 2));
+  const prefix = Bun.sliceAnsi(line, 0, hang);
+  const body = Bun.sliceAnsi(line, hang);
+  return wrapHanging(prefix, " ".repeat(hang), body, cols);
+}
+
+/** Every line of `text` wrapped (see wrapLine). */
+export function wrapText(text: string, width: number): string[] {
+  return text.split("\n").flatMap((line) => wrapLine(line, width));
+}
+
+/**
+ * `body` wrapped at word boundaries into rows of `width` columns: the first row starts with
+ * `first`, the rest with `rest` (the two should be the same width). Always at least one row.
+ */
+export function wrapHanging(first: string, rest: string, body: string, width: number): string[] {
+  const room = Math.max(width - Math.max(Bun.stringWidth(first), Bun.stringWidth(rest)), 4);
+  const rows = Bun.wrapAnsi(body, room, { hard: true }).split("\n");
+  return rows.map((row, i) => (i === 0 ? first : rest) + row);
+}
+
+/** Code and other preformatted text: cut into rows of `width` columns exactly, spaces kept. */
+export function wrapHard(first: string, rest: string, body: string, width: number): string[] {
+  const room = Math.max(width - Math.max(Bun.stringWidth(first), Bun.stringWidth(rest)), 4);
+  if (Bun.stringWidth(body) <= room) return [first + body];
+  const rows = Bun.wrapAnsi(body, room, { hard: true, wordWrap: false, trim: false }).split("\n");
+  return rows.map((row, i) => (i === 0 ? first : rest) + row);
+}
+
+/** A row cut to `width` columns with "…" at the end when it is longer. */
+export function fitRow(row: string, width: number): string {
+  return Bun.stringWidth(row) > width ? Bun.sliceAnsi(row, 0, Math.max(width, 2), { ellipsis: "…" }) : row;
+}

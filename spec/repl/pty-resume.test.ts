@@ -1,0 +1,80 @@
+// Resume shows where you were: the replay before the prompt, and the picker of this directory's sessions.
+import { expect, test } from "bun:test";
+import { writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { tempDir } from "../support/cli.ts";
+import { KEYS, usePty } from "./pty.ts";
+
+const { serve, start } = usePty();
+
+/** Runs one shiro that asks `prompt` and leaves once the answer `until` is on screen. */
+async function session(baseURL: string, home: string, cwd: string, prompt: string, until: string): Promise<void> {
+  const pty = await start({ baseURL, home, cwd });
+  await pty.waitForPrompt(1);
+  pty.line(prompt);
+  await pty.waitFor(until);
+  await pty.waitForPrompt(2);
+  pty.write(KEYS.ctrlD);
+  await pty.exited;
+}
+
+test("-c replays the conversation condensed before the prompt; -r alone opens a picker, newest first", async () => {
+  const home = tempDir("shiro-home-");
+  const cwd = tempDir("shiro-work-");
+  const elsewhere = tempDir("shiro-work-");
+  writeFileSync(join(cwd, "notes.txt"), "alpha\n");
+  const s = await serve(
+    { toolCalls: [{ name: "read_file", input: { path: "notes.txt" } }, { name: "read_file", input: { path: "gone.txt" } }] },
+    { text: "The **first** answer." },
+    { text: "the second answer" },
+    { text: "from elsewhere" },
+    { text: "continued the first" },
+  );
+  await session(s.url, home, cwd, "first question", "The first answer.");
+  await session(s.url, home, cwd, "second question", "the second answer");
+  await session(s.url, home, elsewhere, "other directory", "from elsewhere");
+
+  let pty = await start({ baseURL: s.url, home, cwd, args: ["-c"] });
+  await pty.waitForPrompt(1);
+  expect(pty.screen()).toMatch(/\n› second question\nthe second answer\n\n── resumed session [0-9a-f-]{8,} · 2 messages ──\n/);
+  pty.write(KEYS.ctrlD);
+  await pty.exited;
+
+  pty = await start({ baseURL: s.url, home, cwd, args: ["-r"] });
+  await pty.waitFor("Resume which session?");
+  const picker = pty.screen().split("\n");
+  const first = picker.findIndex((row) => row.startsWith("› "));
+  expect(picker[first]).toMatch(/^› [0-9a-f-]{8,} +just now +second question +2 msgs$/);
+  expect(picker[first + 1]).toMatch(/^ {2}[0-9a-f-]{8,} +just now +first question +4 msgs$/);
+  expect(pty.screen()).not.toContain("other directory");
+  pty.write(KEYS.down);
+  await pty.waitFor(/^› [0-9a-f-]{8,} +just now +first question/m);
+  pty.write(KEYS.enter);
+  await pty.waitForPrompt(1);
+  const replay = pty.screen();
+  expect(replay).toContain("› first question\n  ✓ read_file notes.txt\n  ✗ read_file gone.txt · no such file gone.txt");
+  expect(replay).toContain("\n\nThe first answer.\n\n── resumed session");
+  expect(pty.raw()).toContain("\x1b[1mfirst\x1b[22m"); // the answer rendered again
+  pty.line("go on");
+  await pty.waitFor("continued the first");
+  expect(JSON.stringify(s.requests.at(-1)!.body)).toContain("first question");
+
+  // /resume alone opens the same picker; esc keeps the session in use.
+  await pty.waitForPrompt(2);
+  pty.line("/resume");
+  await pty.waitFor("Resume which session?");
+  pty.write(KEYS.esc);
+  await pty.waitFor("Kept the current session.");
+  pty.line("/sessions");
+  await pty.waitFor("Resume one with /resume <id>, or /resume alone to pick.");
+  expect(pty.screen()).not.toContain("other directory");
+  pty.line("/sessions --all");
+  await pty.waitFor("other directory");
+}, 40_000);
+
+test("-r alone with nothing saved here starts a new session and says so", async () => {
+  const s = await serve();
+  const pty = await start({ baseURL: s.url, args: ["-r"] });
+  await pty.waitForPrompt(1);
+  expect(pty.screen()).toContain("No saved sessions in this directory yet, so this is a new one.");
+}, 20_000);

@@ -21,13 +21,39 @@ export function previewCall(tool: AnyTool, input: unknown, subject: string, wher
   const head = `${theme.bold(tool.name)} wants to run`;
   const parsed = v.safeParse<v.GenericSchema>(tool.schema, input);
   if (!parsed.success) return [`${head}: ${sanitize(subject)}`, theme.dim(`${INDENT}(its arguments are invalid; the tool will refuse them)`)];
-  if (tool.preview) return fileChange(head, tool.preview(parsed.output, where), theme);
+  if (tool.preview) {
+    const preview = tool.preview(parsed.output, where);
+    return Array.isArray(preview) ? fileChanges(head, preview, theme) : fileChange(head, preview as ToolPreview, theme);
+  }
   if (tool.subject.kind === "command") {
     const lines = sanitize(tool.subject.of(parsed.output)).split("\n");
     return lines.length === 1 ? [`${head}: ${lines[0]}`] : [`${head}:`, ...lines.map((l) => INDENT + l)];
   }
   const json = JSON.stringify(input) ?? "";
   return [`${head}: ${sanitize(subject)}`, theme.dim(INDENT + (json.length > 300 ? json.slice(0, 299) + "…" : json))];
+}
+
+/**
+ * A call that changes several files (apply_patch): one heading with the totals, then each file
+ * under its own line with its diff, so nothing it touches is left unshown.
+ */
+function fileChanges(head: string, previews: readonly ToolPreview[], theme: Theme): string[] {
+  if (previews.length === 1) return fileChange(head, previews[0]!, theme);
+  const sections = previews.map((preview) => fileChange(`${INDENT.slice(2)}${theme.bold("·")}`, preview, theme));
+  const totals = previews.reduce(
+    (sum, p) => {
+      const diff = diffOf(p);
+      return diff ? { added: sum.added + diff.added, removed: sum.removed + diff.removed } : sum;
+    },
+    { added: 0, removed: 0 },
+  );
+  return [`${head}: ${previews.length} files  ${theme.added(`+${totals.added}`)} ${theme.removed(`-${totals.removed}`)}`, ...sections.flat()];
+}
+
+function diffOf(preview: ToolPreview) {
+  if (preview.type === "change" || preview.type === "move") return unifiedDiff(preview.before ?? "", preview.after);
+  if (preview.type === "delete") return unifiedDiff(preview.before ?? "", "");
+  return undefined;
 }
 
 function fileChange(head: string, preview: ToolPreview, theme: Theme): string[] {
@@ -37,13 +63,22 @@ function fileChange(head: string, preview: ToolPreview, theme: Theme): string[] 
       return [`${head}: ${shown}`, theme.dim(`${INDENT}(no preview: ${preview.why})`)];
     case "fails":
       return [`${head}: ${shown}`, theme.warn(`${INDENT}this edit will fail: ${preview.why}`)];
-    case "change": {
-      const diff = unifiedDiff(preview.before ?? "", preview.after);
+    case "change":
+    case "move":
+    case "delete": {
+      const diff = diffOf(preview)!;
       const counts = `${theme.added(`+${diff.added}`)} ${theme.removed(`-${diff.removed}`)}`;
-      const label = preview.before === undefined ? `${shown} (new file)` : shown;
+      const label =
+        preview.type === "move"
+          ? `${shown} → ${sanitize(preview.to)}`
+          : preview.type === "delete"
+            ? `${shown} (delete)`
+            : preview.before === undefined
+              ? `${shown} (new file)`
+              : shown;
       const body = diff.lines.slice(0, MAX_DIFF_LINES).map((line) => INDENT + paint(line, theme));
       if (diff.lines.length > MAX_DIFF_LINES) body.push(theme.dim(`${INDENT}… ${diff.lines.length - MAX_DIFF_LINES} more diff lines`));
-      if (diff.lines.length === 0) body.push(theme.dim(`${INDENT}(no change)`));
+      if (diff.lines.length === 0) body.push(theme.dim(`${INDENT}${preview.type === "move" ? "(content unchanged)" : preview.type === "delete" && preview.before === undefined ? "(binary or unreadable)" : "(no change)"}`));
       return [`${head}: ${label}  ${counts}`, ...body];
     }
     default:

@@ -15,6 +15,7 @@ Usage:
   shiro -r <id> [-p "prompt"]   resume a session by id or unique prefix
   shiro sessions [list|show|rm|export|compact|repair]   saved sessions, for scripts
   shiro doctor [--write]        check (and fix) the newest session in this directory
+  shiro undo [<session>]        take back a session's last turn (files and conversation)
   shiro memory list|forget|path|compact   project memory, for scripts
   shiro <command> --help        a command's own options
 

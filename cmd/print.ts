@@ -7,6 +7,7 @@ import { startConversation } from "../lib/app/start.ts";
 import { createPermissionPolicy } from "../lib/permissions/index.ts";
 import { renderTodos } from "../lib/notebook/render.ts";
 import { costUsd, formatUsd } from "../lib/sessions/pricing.ts";
+import { describeTurnChanges } from "../lib/sessions/undo/report.ts";
 import { sessionChoice, type MainArgs } from "./args.ts";
 import { createOutput, onTerminationSignals } from "./headless-output.ts";
 import { readPipedStdin } from "./stdin.ts";
@@ -74,7 +75,16 @@ export async function runHeadless(args: MainArgs, processEnv: Record<string, str
   process.on("exit", closeSession);
   for (const message of notices) emit({ type: "notice", message });
 
-  const resultRecord = (fields: { status: string; exitCode: number; steps: number; usage: { inputTokens: number; outputTokens: number }; costUsd: number | null; error: string | null }) =>
+  const resultRecord = (fields: {
+    status: string;
+    exitCode: number;
+    steps: number;
+    usage: { inputTokens: number; outputTokens: number };
+    costUsd: number | null;
+    error: string | null;
+    /** What the turn changed: files (undoable with `shiro undo`) and commands run (not undoable). */
+    changes?: { files: number; unkept: number; commands: number } | null;
+  }) =>
     JSON.stringify({
       type: "result",
       ...fields,
@@ -120,10 +130,13 @@ export async function runHeadless(args: MainArgs, processEnv: Record<string, str
         usage: result.usage,
         costUsd: costUsd(runtime.settings.model, result.usage) ?? null,
         error: result.error ?? null,
+        changes: result.changes ?? null,
       }),
     );
   } else {
     endAnswerLine();
+    const changes = describeTurnChanges(result.changes, "shiro undo");
+    if (changes) process.stderr.write(changes + "\n");
     process.stderr.write("\n" + live.exitMessage());
   }
   return exitCode;

@@ -86,7 +86,8 @@ function fileChange(head: string, preview: ToolPreview, theme: Theme): string[] 
   }
 }
 
-function paint(line: DiffLine, theme: Theme): string {
+/** One diff line coloured for the screen: hunk headers, `+added`, `-removed`, ` context` (dim). */
+export function paint(line: DiffLine, theme: Theme): string {
   const text = sanitize(line.text.replace(/\r$/, "")); // a CRLF file's lines keep their \r in the diff
   switch (line.kind) {
     case "hunk":

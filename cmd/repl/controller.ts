@@ -4,6 +4,7 @@ import { renderTodos } from "../../lib/notebook/render.ts";
 import type { Todo } from "../../lib/notebook/schema.ts";
 import { createPromptQueue, describeQueue } from "../../lib/prompt/queue.ts";
 import { parseInput, unknownCommandHint } from "../../lib/prompt/slash-commands.ts";
+import { describeTurnChanges } from "../../lib/sessions/undo/report.ts";
 import { answerFor, createApprovalGate } from "./approval-gate.ts";
 import { runCommand } from "./commands.ts";
 import { createEventView } from "./event-view.ts";
@@ -58,6 +59,8 @@ export function createRepl(deps: ReplDeps) {
   /** A slash command that talks to the model (/compact, /memory): esc, ctrl-c and exit stop it. */
   let command: AbortController | undefined;
   let waiting: ((text: string | null) => void) | undefined;
+  /** A one-key question from a slash command (/undo's overwrite, /diff's pager): the next key answers it. */
+  let question: { text: string; answer: (key: string) => void } | undefined;
   let lastCtrlC = 0;
   let exiting = false;
   let exitCode = 0;
@@ -97,7 +100,7 @@ export function createRepl(deps: ReplDeps) {
 
   function render(): void {
     if (exiting) return screen.setLive(undefined);
-    const ask = gate.pending();
+    const ask = gate.pending() ?? (question ? { question: question.text } : undefined);
     if (ask) return screen.setLive({ above: [], prompt: ask.question, paintedPrompt: theme.warn(ask.question), text: "", cursor: 0, below: [] });
     const line = input.line();
     if (screen.mode === "plain" && !waiting && line.text === "") return screen.setLive(undefined);
@@ -133,7 +136,9 @@ export function createRepl(deps: ReplDeps) {
       view.handle(event);
     };
     try {
-      await session.conversation().runPrompt(prompt, { emit, approve, signal: active.abort.signal });
+      const result = await session.conversation().runPrompt(prompt, { emit, approve, signal: active.abort.signal });
+      const changes = describeTurnChanges(result.changes, "/undo");
+      if (changes) print(theme.dim(changes));
     } catch (error) {
       // runPrompt does not throw for provider or tool failures; anything else must not end the session.
       print(theme.error(`error: ${error instanceof Error ? error.message : String(error)}`));
@@ -160,12 +165,36 @@ export function createRepl(deps: ReplDeps) {
     if (parsed.type === "unknown") return void print(theme.warn(unknownCommandHint(parsed.name, parsed.closest)));
     command = new AbortController();
     try {
-      return await runCommand(parsed.name, parsed.args, { signal: command.signal, session, theme, print, lastReasoning: view.lastReasoning });
+      return await runCommand(parsed.name, parsed.args, {
+        signal: command.signal,
+        session,
+        theme,
+        print,
+        lastReasoning: view.lastReasoning,
+        ask: askKey,
+        setInput: (text) => input.set(text),
+        rows: () => (screen.mode === "pipe" ? undefined : (screen.rows?.() ?? 24)),
+      });
     } catch (error) {
       print(theme.error(`/${parsed.name} failed: ${error instanceof Error ? error.message : String(error)}`));
     } finally {
       command = undefined;
     }
+  }
+
+  /** Puts a command's question on screen; the next key resolves it (esc, ctrl-c and leaving answer "escape"). */
+  function askKey(text: string): Promise<string> {
+    return new Promise((resolve) => {
+      question = {
+        text,
+        answer: (key) => {
+          question = undefined;
+          resolve(key);
+        },
+      };
+      if (screen.mode === "pipe") print(text);
+      render();
+    });
   }
 
   function readPrompt(): Promise<string | null> {
@@ -190,6 +219,7 @@ export function createRepl(deps: ReplDeps) {
 
   function exit(): void {
     exiting = true;
+    question?.answer("escape");
     queue.clear();
     turn?.abort.abort();
     command?.abort();
@@ -237,6 +267,11 @@ export function createRepl(deps: ReplDeps) {
     key(key: Key): void {
       if (exiting) return;
       if (gate.pending()) return answer(key);
+      if (question) {
+        if (key.name === "ctrl-d") return exit();
+        question.answer(key.name === "text" ? key.text.toLowerCase() : key.name === "ctrl-c" ? "escape" : key.name);
+        return render();
+      }
       hint = undefined;
       if (key.name !== "ctrl-c") lastCtrlC = 0;
       switch (key.name) {

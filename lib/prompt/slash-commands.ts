@@ -11,6 +11,8 @@ export const SLASH_COMMANDS = [
   { name: "notes", args: "", summary: "show the project notes shiro remembers" },
   { name: "memory", args: "", summary: "merge overlapping project notes (asks the model)" },
   { name: "compact", args: "", summary: "shrink the conversation's context now" },
+  { name: "undo", args: "[files|conversation]", summary: "take back the last turn: its file changes and the conversation" },
+  { name: "diff", args: "[session]", summary: "what the last turn changed in the files (session: the whole session)" },
   { name: "cost", args: "", summary: "tokens used in this session, and the cost" },
   { name: "sessions", args: "", summary: "list saved sessions in this directory" },
   { name: "resume", args: "<id>", summary: "switch to a saved session" },
@@ -27,6 +29,8 @@ export const SLASH_COMMANDS = [
 export function argumentChoices(command: string): string[] {
   if (command === "agent") return [...VARIANT_NAMES];
   if (command === "think") return [...THINKING_LEVELS];
+  if (command === "undo") return ["files", "conversation"];
+  if (command === "diff") return ["session"];
   return [];
 }
 

@@ -21,6 +21,8 @@ export type InputBox = {
   /** Esc: closes the picker; false when there was none (so esc means interrupt). */
   closePicker(): boolean;
   clear(): void;
+  /** Replaces the text (the cursor at its end): a prompt given back for editing (/undo). */
+  set(text: string): void;
   /** Any editing key; other keys are ignored. */
   edit(key: Key): void;
 };
@@ -90,6 +92,11 @@ export function createInputBox(deps: {
     },
     clear() {
       line = EMPTY_LINE;
+      walk = undefined;
+      picker = undefined;
+    },
+    set(text) {
+      line = lineOf(text);
       walk = undefined;
       picker = undefined;
     },

@@ -34,6 +34,8 @@ export type Screen = {
   /** ctrl-l: wipe the terminal and redraw the live view at the top (rich only). */
   clear(): void;
   columns(): number;
+  /** Rows of the terminal (at least 6), for commands that page their output. */
+  rows?(): number;
 };
 
 type Out = { write(text: string): unknown; columns?: number; rows?: number };
@@ -130,5 +132,6 @@ export function createScreen(out: Out, mode: ScreenMode): Screen {
       out.write("\x1b[2J\x1b[H" + draw());
     },
     columns: cols,
+    rows: termRows,
   };
 }

@@ -39,7 +39,7 @@ export function previewCall(tool: AnyTool, input: unknown, subject: string, wher
  */
 function fileChanges(head: string, previews: readonly ToolPreview[], theme: Theme): string[] {
   if (previews.length === 1) return fileChange(head, previews[0]!, theme);
-  const sections = previews.map((preview) => fileChange(`${INDENT.slice(2)}${theme.bold("·")}`, preview, theme));
+  const sections = previews.map((preview) => fileChange(undefined, preview, theme));
   const totals = previews.reduce(
     (sum, p) => {
       const diff = diffOf(p);
@@ -56,13 +56,15 @@ function diffOf(preview: ToolPreview) {
   return undefined;
 }
 
-function fileChange(head: string, preview: ToolPreview, theme: Theme): string[] {
+/** One file's part of a preview; without `head` it is a section of a multi-file preview (`  a.txt  +1 -1`). */
+function fileChange(head: string | undefined, preview: ToolPreview, theme: Theme): string[] {
   const shown = sanitize(preview.path);
+  const title = (label: string) => (head === undefined ? `  ${label}` : `${head}: ${label}`);
   switch (preview.type) {
     case "unavailable":
-      return [`${head}: ${shown}`, theme.dim(`${INDENT}(no preview: ${preview.why})`)];
+      return [title(shown), theme.dim(`${INDENT}(no preview: ${preview.why})`)];
     case "fails":
-      return [`${head}: ${shown}`, theme.warn(`${INDENT}this edit will fail: ${preview.why}`)];
+      return [title(shown), theme.warn(`${INDENT}this edit will fail: ${preview.why}`)];
     case "change":
     case "move":
     case "delete": {
@@ -79,7 +81,7 @@ function fileChange(head: string, preview: ToolPreview, theme: Theme): string[] 
       const body = diff.lines.slice(0, MAX_DIFF_LINES).map((line) => INDENT + paint(line, theme));
       if (diff.lines.length > MAX_DIFF_LINES) body.push(theme.dim(`${INDENT}… ${diff.lines.length - MAX_DIFF_LINES} more diff lines`));
       if (diff.lines.length === 0) body.push(theme.dim(`${INDENT}${preview.type === "move" ? "(content unchanged)" : preview.type === "delete" && preview.before === undefined ? "(binary or unreadable)" : "(no change)"}`));
-      return [`${head}: ${label}  ${counts}`, ...body];
+      return [title(`${label}  ${counts}`), ...body];
     }
     default:
       return preview satisfies never;

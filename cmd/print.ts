@@ -83,7 +83,7 @@ export async function runHeadless(args: MainArgs, processEnv: Record<string, str
     costUsd: number | null;
     error: string | null;
     /** What the turn changed: files (undoable with `shiro undo`) and commands run (not undoable). */
-    changes?: { files: number; unkept: number; commands: number } | null;
+    changes: { files: number; unkept: number; commands: number } | null;
   }) =>
     JSON.stringify({
       type: "result",
@@ -99,7 +99,7 @@ export async function runHeadless(args: MainArgs, processEnv: Record<string, str
   if (spend === "over") {
     live.close();
     const message = `this session has cost ${formatUsd(live.totals().costUsd)}, at or past its ${formatUsd(maxSpend)} limit. Raise --max-spend or "maxSpendUsd", or start a new session.`;
-    if (args.json) out.write(resultRecord({ status: "spend-limit", exitCode: 4, steps: 0, usage: { inputTokens: 0, outputTokens: 0 }, costUsd: null, error: message }));
+    if (args.json) out.write(resultRecord({ status: "spend-limit", exitCode: 4, steps: 0, usage: { inputTokens: 0, outputTokens: 0 }, costUsd: null, error: message, changes: null }));
     throw new ShiroError("spend", message);
   }
   if (spend === "warn") emit({ type: "notice", message: `this session has cost ${formatUsd(live.totals().costUsd)}, over 80% of its ${formatUsd(maxSpend)} limit.` });

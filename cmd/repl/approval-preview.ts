@@ -81,7 +81,8 @@ function fileChange(head: string | undefined, preview: ToolPreview, theme: Theme
       const body = diff.lines.slice(0, MAX_DIFF_LINES).map((line) => INDENT + paint(line, theme));
       if (diff.lines.length > MAX_DIFF_LINES) body.push(theme.dim(`${INDENT}… ${diff.lines.length - MAX_DIFF_LINES} more diff lines`));
       if (diff.lines.length === 0) body.push(theme.dim(`${INDENT}${preview.type === "move" ? "(content unchanged)" : preview.type === "delete" && preview.before === undefined ? "(binary or unreadable)" : "(no change)"}`));
-      return [title(`${label}  ${counts}`), ...body];
+      const plainMove = preview.type === "move" && diff.lines.length === 0;
+      return [title(plainMove ? label : `${label}  ${counts}`), ...body];
     }
     default:
       return preview satisfies never;

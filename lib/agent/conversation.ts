@@ -112,25 +112,32 @@ export function createConversation(opts: ConversationOptions): Conversation {
       const recorder = beginRecording(prompt, emit);
       session.append([{ role: "user", content: prompt, providerOptions: { shiro: ranWith } }]);
       let commands = 0;
-      const result = await runTurn({
-        model: runtime.model,
-        callOptions: runtime.callOptions,
-        onCallOptions: (options) => (runtime = { ...runtime, callOptions: options }),
-        session,
-        tools,
-        instructions: conversation.instructions,
-        settings: runtime.settings,
-        root: runtime.env.root,
-        cwd: runtime.env.cwd,
-        signal: io.signal,
-        emit: (event) => {
-          if (event.type === "tool-result" && tools.find((t) => t.name === event.tool)?.subject.kind === "command") commands++;
-          emit(event);
-        },
-        approve: io.approve,
-        redact,
-        ...(recorder ? { journal: recorder } : {}),
-      });
+      let result: TurnResult;
+      try {
+        result = await runTurn({
+          model: runtime.model,
+          callOptions: runtime.callOptions,
+          onCallOptions: (options) => (runtime = { ...runtime, callOptions: options }),
+          session,
+          tools,
+          instructions: conversation.instructions,
+          settings: runtime.settings,
+          root: runtime.env.root,
+          cwd: runtime.env.cwd,
+          signal: io.signal,
+          emit: (event) => {
+            if (event.type === "tool-result" && tools.find((t) => t.name === event.tool)?.subject.kind === "command") commands++;
+            emit(event);
+          },
+          approve: io.approve,
+          redact,
+          ...(recorder ? { journal: recorder } : {}),
+        });
+      } catch (error) {
+        // Whatever ended the turn, what its tools did to the files is recorded.
+        await recorder?.end({ commands }).catch(() => {});
+        throw error;
+      }
       const changes = recorder ? await recorder.end({ commands }).catch((error: unknown) => void emit({ type: "notice", message: undoTrouble(error) })) : undefined;
       const ended = changes ? { ...result, changes } : result;
       return ended.error === undefined ? ended : { ...ended, error: redact(ended.error) };

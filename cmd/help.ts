@@ -16,6 +16,7 @@ Usage:
   shiro -r                      pick one of this directory's sessions to resume
   shiro sessions [list|show|rm|export|compact|repair]   saved sessions, for scripts
   shiro doctor [--write]        check (and fix) the newest session in this directory
+  shiro undo [<session>]        take back a session's last turn (files and conversation)
   shiro memory list|forget|path|compact   project memory, for scripts
   shiro <command> --help        a command's own options
 

@@ -7,6 +7,7 @@ import { startConversation } from "../lib/app/start.ts";
 import { createPermissionPolicy } from "../lib/permissions/index.ts";
 import { renderTodos } from "../lib/notebook/render.ts";
 import { costUsd, formatUsd } from "../lib/sessions/pricing.ts";
+import { describeTurnChanges } from "../lib/sessions/undo/report.ts";
 import { sessionChoice, type MainArgs } from "./args.ts";
 import { createOutput, onTerminationSignals } from "./headless-output.ts";
 import { readPipedStdin } from "./stdin.ts";
@@ -74,7 +75,17 @@ export async function runHeadless(args: MainArgs, processEnv: Record<string, str
   process.on("exit", closeSession);
   for (const message of notices) emit({ type: "notice", message });
 
-  const resultRecord = (fields: { status: string; exitCode: number; steps: number; usage: { inputTokens: number; outputTokens: number }; costUsd: number | null; error: string | null; truncated?: boolean }) =>
+  const resultRecord = (fields: {
+    status: string;
+    exitCode: number;
+    steps: number;
+    usage: { inputTokens: number; outputTokens: number };
+    costUsd: number | null;
+    error: string | null;
+    /** What the turn changed: files (undoable with `shiro undo`) and commands run (not undoable). */
+    changes: { files: number; unkept: number; commands: number } | null;
+    truncated?: boolean;
+  }) =>
     JSON.stringify({
       type: "result",
       ...fields,
@@ -90,7 +101,7 @@ export async function runHeadless(args: MainArgs, processEnv: Record<string, str
   if (spend === "over") {
     live.close();
     const message = `this session has cost ${formatUsd(live.totals().costUsd)}, at or past its ${formatUsd(maxSpend)} limit. Raise --max-spend or "maxSpendUsd", or start a new session.`;
-    if (args.json) out.write(resultRecord({ status: "spend-limit", exitCode: 4, steps: 0, usage: { inputTokens: 0, outputTokens: 0 }, costUsd: null, error: message }));
+    if (args.json) out.write(resultRecord({ status: "spend-limit", exitCode: 4, steps: 0, usage: { inputTokens: 0, outputTokens: 0 }, costUsd: null, error: message, changes: null }));
     throw new ShiroError("spend", message);
   }
   if (spend === "warn") emit({ type: "notice", message: `this session has cost ${formatUsd(live.totals().costUsd)}, over 80% of its ${formatUsd(maxSpend)} limit.` });
@@ -122,10 +133,13 @@ export async function runHeadless(args: MainArgs, processEnv: Record<string, str
         costUsd: costUsd(runtime.settings.model, result.usage) ?? null,
         error: result.error ?? null,
         truncated: result.truncated ?? false,
+        changes: result.changes ?? null,
       }),
     );
   } else {
     endAnswerLine();
+    const changes = describeTurnChanges(result.changes, "shiro undo");
+    if (changes) process.stderr.write(changes + "\n");
     process.stderr.write("\n" + live.exitMessage());
   }
   return exitCode;

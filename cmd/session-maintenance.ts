@@ -12,6 +12,7 @@ import { acquireSession } from "../lib/sessions/ownership.ts";
 import { sessionPath } from "../lib/sessions/paths.ts";
 import type { SessionRecord } from "../lib/sessions/schema.ts";
 import { saveSession } from "../lib/sessions/store.ts";
+import { openUndoJournal } from "../lib/sessions/undo/journal.ts";
 import { COMMON_FLAGS, flagsFrom, MODEL_FLAGS, parseFlags, type FlagTable } from "./args.ts";
 import { commandHelp } from "./help.ts";
 import { toolsFor } from "../lib/tools/index.ts";
@@ -65,6 +66,7 @@ export async function compactSessionCommand(idOrPrefix: string, flags: Flags, en
     if (outcome.type === "unusable") throw new ShiroError("provider", "the model's summary was empty or unusable, so the session was left as it was.");
     const replacement = outcome.messages;
     saveSession(home, { ...current, messages: replacement, updatedAt: new Date().toISOString() });
+    openUndoJournal(home, record.id).markCompact(); // undo stops here, as after /compact
     process.stdout.write(`Compacted session ${record.id}: ${messages.length} messages replaced by a summary.\n`);
     return 0;
   });

@@ -13,6 +13,7 @@ const SUBCOMMANDS: Record<string, () => Promise<(argv: string[], env: Record<str
   memory: async () => (await import("./memory.ts")).runMemoryCommand,
   sessions: async () => (await import("./sessions.ts")).runSessionsCommand,
   doctor: async () => (await import("./session-maintenance.ts")).runDoctorCommand,
+  undo: async () => (await import("./undo.ts")).runUndoCommand,
 };
 
 async function main(argv: string[]): Promise<number> {

@@ -21,7 +21,10 @@ export function previewCall(tool: AnyTool, input: unknown, subject: string, wher
   const head = `${theme.bold(tool.name)} wants to run`;
   const parsed = v.safeParse<v.GenericSchema>(tool.schema, input);
   if (!parsed.success) return [`${head}: ${sanitize(subject)}`, theme.dim(`${INDENT}(its arguments are invalid; the tool will refuse them)`)];
-  if (tool.preview) return fileChange(head, tool.preview(parsed.output, where), theme);
+  if (tool.preview) {
+    const preview = tool.preview(parsed.output, where);
+    return Array.isArray(preview) ? fileChanges(head, preview, theme) : fileChange(head, preview as ToolPreview, theme);
+  }
   if (tool.subject.kind === "command") {
     const lines = sanitize(tool.subject.of(parsed.output)).split("\n");
     return lines.length === 1 ? [`${head}: ${lines[0]}`] : [`${head}:`, ...lines.map((l) => INDENT + l)];
@@ -30,28 +33,64 @@ export function previewCall(tool: AnyTool, input: unknown, subject: string, wher
   return [`${head}: ${sanitize(subject)}`, theme.dim(INDENT + (json.length > 300 ? json.slice(0, 299) + "…" : json))];
 }
 
-function fileChange(head: string, preview: ToolPreview, theme: Theme): string[] {
+/**
+ * A call that changes several files (apply_patch): one heading with the totals, then each file
+ * under its own line with its diff, so nothing it touches is left unshown.
+ */
+function fileChanges(head: string, previews: readonly ToolPreview[], theme: Theme): string[] {
+  if (previews.length === 1) return fileChange(head, previews[0]!, theme);
+  const sections = previews.map((preview) => fileChange(undefined, preview, theme));
+  const totals = previews.reduce(
+    (sum, p) => {
+      const diff = diffOf(p);
+      return diff ? { added: sum.added + diff.added, removed: sum.removed + diff.removed } : sum;
+    },
+    { added: 0, removed: 0 },
+  );
+  return [`${head}: ${previews.length} files  ${theme.added(`+${totals.added}`)} ${theme.removed(`-${totals.removed}`)}`, ...sections.flat()];
+}
+
+function diffOf(preview: ToolPreview) {
+  if (preview.type === "change" || preview.type === "move") return unifiedDiff(preview.before ?? "", preview.after);
+  if (preview.type === "delete") return unifiedDiff(preview.before ?? "", "");
+  return undefined;
+}
+
+/** One file's part of a preview; without `head` it is a section of a multi-file preview (`  a.txt  +1 -1`). */
+function fileChange(head: string | undefined, preview: ToolPreview, theme: Theme): string[] {
   const shown = sanitize(preview.path);
+  const title = (label: string) => (head === undefined ? `  ${label}` : `${head}: ${label}`);
   switch (preview.type) {
     case "unavailable":
-      return [`${head}: ${shown}`, theme.dim(`${INDENT}(no preview: ${preview.why})`)];
+      return [title(shown), theme.dim(`${INDENT}(no preview: ${preview.why})`)];
     case "fails":
-      return [`${head}: ${shown}`, theme.warn(`${INDENT}this edit will fail: ${preview.why}`)];
-    case "change": {
-      const diff = unifiedDiff(preview.before ?? "", preview.after);
+      return [title(shown), theme.warn(`${INDENT}this edit will fail: ${preview.why}`)];
+    case "change":
+    case "move":
+    case "delete": {
+      const diff = diffOf(preview)!;
       const counts = `${theme.added(`+${diff.added}`)} ${theme.removed(`-${diff.removed}`)}`;
-      const label = preview.before === undefined ? `${shown} (new file)` : shown;
+      const label =
+        preview.type === "move"
+          ? `${shown} → ${sanitize(preview.to)}`
+          : preview.type === "delete"
+            ? `${shown} (delete)`
+            : preview.before === undefined
+              ? `${shown} (new file)`
+              : shown;
       const body = diff.lines.slice(0, MAX_DIFF_LINES).map((line) => INDENT + paint(line, theme));
       if (diff.lines.length > MAX_DIFF_LINES) body.push(theme.dim(`${INDENT}… ${diff.lines.length - MAX_DIFF_LINES} more diff lines`));
-      if (diff.lines.length === 0) body.push(theme.dim(`${INDENT}(no change)`));
-      return [`${head}: ${label}  ${counts}`, ...body];
+      if (diff.lines.length === 0) body.push(theme.dim(`${INDENT}${preview.type === "move" ? "(content unchanged)" : preview.type === "delete" && preview.before === undefined ? "(binary or unreadable)" : "(no change)"}`));
+      const plainMove = preview.type === "move" && diff.lines.length === 0;
+      return [title(plainMove ? label : `${label}  ${counts}`), ...body];
     }
     default:
       return preview satisfies never;
   }
 }
 
-function paint(line: DiffLine, theme: Theme): string {
+/** One diff line coloured for the screen: hunk headers, `+added`, `-removed`, ` context` (dim). */
+export function paint(line: DiffLine, theme: Theme): string {
   const text = sanitize(line.text.replace(/\r$/, "")); // a CRLF file's lines keep their \r in the diff
   switch (line.kind) {
     case "hunk":

@@ -3,6 +3,7 @@ import { renderTodos } from "../../lib/notebook/render.ts";
 import { formatUsd } from "../../lib/sessions/pricing.ts";
 import { commandHelpLines, type SlashName } from "../../lib/prompt/slash-commands.ts";
 import { THINKING_LEVELS, VARIANTS, VARIANT_NAMES } from "../../lib/config/variants.ts";
+import { changeLines } from "./diff-view.ts";
 import type { LastResult } from "./event-view.ts";
 import type { ReplSession, SessionOption } from "./session.ts";
 import type { Theme } from "./theme.ts";
@@ -24,6 +25,12 @@ export type CommandEnv = {
   pickSession(options: readonly SessionOption[]): Promise<string | undefined>;
   /** Prints the conversation so far, condensed (after a resume). */
   replay(): void;
+  /** Puts a one-key question under the transcript; resolves with the key: "y", " ", "enter", "escape", … */
+  ask(question: string): Promise<string>;
+  /** Puts text into the input, to edit and send again (/undo puts the undone prompt there). */
+  setInput(text: string): void;
+  /** Rows of the terminal, for paging; undefined when output is not a terminal (then nothing pages). */
+  rows(): number | undefined;
 };
 
 const KEYS = [
@@ -105,10 +112,42 @@ export async function runCommand(name: SlashName, args: string, env: CommandEnv)
       const text = env.lastReasoning();
       env.print(text ? theme.dim(text.trim()) : "No reasoning in this session yet.");
     },
+    undo: async () => {
+      const mode = args.trim().toLowerCase();
+      if (mode !== "" && mode !== "files" && mode !== "conversation") return env.print(theme.warn("usage: /undo [files|conversation]"));
+      const outcome = await session.undo(mode === "" ? "all" : mode, async (question) => (await env.ask(question)) === "y");
+      env.print(outcome.lines.join("\n"));
+      if (outcome.prompt !== undefined) {
+        env.setInput(outcome.prompt);
+        env.print(theme.dim("The prompt is back in the input: edit it and press enter, or clear it with ctrl-u."));
+      }
+    },
+    diff: async () => {
+      const scope = args.trim().toLowerCase();
+      if (scope !== "" && scope !== "session") return env.print(theme.warn("usage: /diff [session]"));
+      const { title, files } = session.diff(scope === "session" ? "session" : "turn");
+      await page([title, ...changeLines(files, session.shown, theme)], env);
+    },
     exit: () => {},
   };
   await handlers[name]();
   return name === "exit" ? "exit" : undefined;
+}
+
+/**
+ * Prints `lines` a screenful at a time when they do not fit: space or enter shows the next page,
+ * any other key stops. Without a terminal everything is printed at once.
+ */
+async function page(lines: readonly string[], env: CommandEnv): Promise<void> {
+  const rows = env.rows();
+  const height = rows === undefined ? lines.length : Math.max(rows - 3, 5);
+  for (let at = 0; at < lines.length; at += height) {
+    env.print(lines.slice(at, at + height).join("\n"));
+    const shown = at + height;
+    if (shown >= lines.length) return;
+    const key = await env.ask(`-- ${shown} of ${lines.length} lines · space or enter: more · q: stop -- `);
+    if (key !== " " && key !== "enter") return env.print(env.theme.dim(`(${lines.length - shown} more lines not shown)`));
+  }
 }
 
 function costReport(session: ReplSession): string {

@@ -12,6 +12,7 @@ import { OUTCOME_MARKS, paintOutcome, sanitize, userFacingError } from "../../li
 import { firstLine, type TranscriptItem } from "../../lib/sessions/transcript-items.ts";
 import { renderMarkdown } from "../../lib/text/markdown.ts";
 import { fitRow, wrapHanging, wrapLine, wrapText } from "../../lib/text/wrap.ts";
+import { describeTurnChanges } from "../../lib/sessions/undo/report.ts";
 import { answerFor, createApprovalGate } from "./approval-gate.ts";
 import { runCommand } from "./commands.ts";
 import { createEventView, type RowKind } from "./event-view.ts";
@@ -87,6 +88,8 @@ export function createRepl(deps: ReplDeps) {
   /** A slash command that talks to the model (/compact, /memory): esc, ctrl-c and exit stop it. */
   let command: AbortController | undefined;
   let waiting: ((text: string | null) => void) | undefined;
+  /** A one-key question from a slash command (/undo's overwrite, /diff's pager): the next key answers it. */
+  let question: { text: string; answer: (key: string) => void } | undefined;
   let lastCtrlC = 0;
   let exiting = false;
   let exitCode = 0;
@@ -183,7 +186,7 @@ export function createRepl(deps: ReplDeps) {
     if (paging) return; // the pager has the terminal
     if (exiting) return screen.setLive(undefined);
     if (choosing) return screen.setLive({ above: [theme.bold(choosing.title)], prompt: "", text: "", cursor: 0, below: choiceRows(choosing) });
-    const ask = gate.pending();
+    const ask = gate.pending() ?? (question ? { question: question.text } : undefined);
     if (ask) {
       // The question wrapped like any line; the cursor waits at its end.
       const rows = wrapLine(ask.question, columns() - 1);
@@ -310,8 +313,10 @@ export function createRepl(deps: ReplDeps) {
       view.handle(event);
     };
     try {
-      await session.conversation().runPrompt(prompt, { emit, approve, signal: active.abort.signal });
+      const result = await session.conversation().runPrompt(prompt, { emit, approve, signal: active.abort.signal });
       if (lastStep) measured = { history: session.conversation().history, ...lastStep };
+      const changes = describeTurnChanges(result.changes, "/undo");
+      if (changes) print(theme.dim(changes));
     } catch (error) {
       // runPrompt does not throw for provider or tool failures; anything else must not end the session.
       print(theme.error(`error: ${error instanceof Error ? error.message : String(error)}`));
@@ -365,6 +370,9 @@ export function createRepl(deps: ReplDeps) {
           replay();
           print(theme.dim(`${REPLAY_END} ${session.label() ?? ""} · ${session.conversation().history.length} messages ──`));
         },
+        ask: askKey,
+        setInput: (text) => input.set(text),
+        rows: () => (screen.mode === "pipe" ? undefined : (screen.rows?.() ?? 24)),
       });
     } catch (error) {
       print(theme.error(`/${parsed.name} failed: ${error instanceof Error ? error.message : String(error)}`));
@@ -373,6 +381,21 @@ export function createRepl(deps: ReplDeps) {
       command = undefined;
       activity = undefined;
     }
+  }
+
+  /** Puts a command's question on screen; the next key resolves it (esc, ctrl-c and leaving answer "escape"). */
+  function askKey(text: string): Promise<string> {
+    return new Promise((resolve) => {
+      question = {
+        text,
+        answer: (key) => {
+          question = undefined;
+          resolve(key);
+        },
+      };
+      if (screen.mode === "pipe") print(text);
+      render();
+    });
   }
 
   function readPrompt(): Promise<string | null> {
@@ -398,6 +421,7 @@ export function createRepl(deps: ReplDeps) {
 
   function exit(): void {
     exiting = true;
+    question?.answer("escape");
     queue.clear();
     turn?.abort.abort();
     command?.abort();
@@ -448,6 +472,11 @@ export function createRepl(deps: ReplDeps) {
       if (exiting) return;
       if (choosing) return choose(key);
       if (gate.pending()) return answer(key);
+      if (question) {
+        if (key.name === "ctrl-d") return exit();
+        question.answer(key.name === "text" ? key.text.toLowerCase() : key.name === "ctrl-c" ? "escape" : key.name);
+        return render();
+      }
       hint = undefined;
       if (key.name !== "ctrl-c") lastCtrlC = 0;
       switch (key.name) {

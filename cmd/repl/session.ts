@@ -18,6 +18,12 @@ import { shortestUniquePrefix } from "../../lib/sessions/prefix.ts";
 import { formatUsd } from "../../lib/sessions/pricing.ts";
 import { listSessionIds } from "../../lib/sessions/store.ts";
 import { subjectsOf, transcriptItems, type TranscriptItem } from "../../lib/sessions/transcript-items.ts";
+import { lastTurnChanges, sessionChanges, type FileChange } from "../../lib/sessions/undo/changes.ts";
+import type { UndoJournal } from "../../lib/sessions/undo/journal.ts";
+import { describeUndo } from "../../lib/sessions/undo/report.ts";
+import { applyUndo, planUndo, type UndoMode } from "../../lib/sessions/undo/restore.ts";
+import { restoreTodos } from "../../lib/notebook/restore.ts";
+import { displayPath } from "../../lib/fs/workspace.ts";
 import { sessionChoice, type MainArgs } from "../args.ts";
 
 type Env = Record<string, string | undefined>;
@@ -49,6 +55,7 @@ export async function openReplSession(args: MainArgs, env: Env, startRuntime: Ru
   /** The last session closed by /clear or /resume that had messages: what to offer on exit if the current one has none. */
   let previous: LiveSession | undefined;
   let memory: MemoryStore | undefined;
+  let undo!: UndoJournal;
   let stopTodos = () => {};
   const maxSpend = runtime.settings.maxSpendUsd;
 
@@ -78,10 +85,12 @@ export async function openReplSession(args: MainArgs, env: Env, startRuntime: Ru
     stopTodos();
     live = started.live;
     memory = started.memory;
+    undo = started.undo;
     conversation = started.conversation;
     stopTodos = conversation.notebook.onChange(opts.onTodos);
     return started.notices;
   };
+  const shown = (path: string) => displayPath(runtime.env, path);
   /** One request outside a turn (/compact, /memory): abortable, its tokens booked in the session. */
   const ask = (request: GenerateRequest, signal: AbortSignal) => generate(runtime, request, { signal, book: (usage) => live.book(usage) });
 
@@ -192,8 +201,45 @@ export async function openReplSession(args: MainArgs, env: Env, startRuntime: Ru
       if (outcome.type === "failed") return `The summary request failed, so the transcript was kept as it was: ${outcome.message}`;
       if (outcome.type === "unusable") return "The model's summary was empty or unusable, so the transcript was kept as it was.";
       live.replace(outcome.messages);
-      return `Compacted: ${before} messages replaced by a summary. The task list and project memory are unchanged.`;
+      undo.markCompact();
+      return `Compacted: ${before} messages replaced by a summary (/undo cannot go back past this). The task list and project memory are unchanged.`;
     },
+    /**
+     * `/undo [files|conversation]`: the latest turn not yet undone goes back (its files, its
+     * conversation and task list, or both). Files changed since that turn are listed and
+     * overwritten only if `confirm` says yes. Returns the lines to print, and the turn's prompt
+     * when the conversation went back (for the input).
+     */
+    async undo(mode: UndoMode, confirm: (question: string) => Promise<boolean>): Promise<{ lines: string[]; prompt?: string }> {
+      const plan = planUndo(undo, mode, live.history);
+      if (plan.type === "nothing") return { lines: [`Nothing to undo: ${plan.why}.`] };
+      if (plan.type === "compacted") return { lines: [`/undo stops here: ${plan.why}.`] };
+      const changed = plan.files.filter((file) => file.changedSince).map((file) => shown(file.path));
+      if (changed.length > 0) {
+        const question = `${changed.join(", ")} changed after that turn (outside shiro, or later). Overwrite ${changed.length === 1 ? "it" : "them"} with the version from before the turn? y overwrite · n cancel `;
+        if (!(await confirm(question))) return { lines: ["Nothing was undone."] };
+      }
+      const outcome = await applyUndo(undo, plan);
+      const turn = plan.conversationOf;
+      if (turn) {
+        live.replace(live.history.slice(0, turn.historyLength));
+        conversation.notebook.replace(restoreTodos(turn.todos).todos);
+      }
+      return { lines: describeUndo(plan, outcome, shown, "/undo"), ...(turn ? { prompt: turn.prompt } : {}) };
+    },
+    /** `/diff` (the last turn that changed files) and `/diff session` (every file the session changed, against its start). */
+    diff(scope: "turn" | "session"): { title: string; files: FileChange[] } {
+      if (scope === "session") {
+        const files = sessionChanges(undo);
+        return { title: files.length > 0 ? `What this session changed (${files.length === 1 ? "1 file" : `${files.length} files`}):` : "This session has not changed any file.", files };
+      }
+      const last = lastTurnChanges(undo);
+      if (!last) return { title: "The last turn changed no files (or they were undone).", files: [] };
+      const prompt = last.entry.prompt.length > 60 ? last.entry.prompt.slice(0, 59) + "…" : last.entry.prompt;
+      return { title: `What the turn ${JSON.stringify(prompt)} changed:`, files: last.files };
+    },
+    /** A path as the screen shows it: relative to where shiro runs. */
+    shown: (path: string) => shown(path),
     /** Flushes and releases the session; returns what to print on the way out. */
     exitMessage(): string {
       stopTodos();

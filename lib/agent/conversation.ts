@@ -1,5 +1,6 @@
 import type { LiveSession } from "../sessions/live-session.ts";
-import type { EventSink, Usage } from "../events.ts";
+import type { TurnChanges, UndoJournal } from "../sessions/undo/journal.ts";
+import type { AgentEvent, EventSink, Usage } from "../events.ts";
 import type { AnyTool } from "../tools/define.ts";
 import { toolsFor } from "../tools/index.ts";
 import { VARIANTS } from "../config/variants.ts";
@@ -25,7 +26,15 @@ export type ConversationOptions = {
   memory?: MemoryStore;
   /** The project-memory block, rendered once at the start of the session. */
   memoryBlock?: string;
+  /** The session's undo journal: each prompt's turn is recorded in it (files, task list, where the history stood). */
+  undo?: UndoJournal;
 };
+
+/**
+ * A turn's result, and what it changed: files (undoable) and commands run (not undoable), for the
+ * line at the turn's end. `changes` is absent without a journal, or when recording it failed.
+ */
+export type PromptResult = TurnResult & { changes?: TurnChanges };
 
 export type Conversation = {
   /** The session's history (read-only: the session changes it). */
@@ -39,7 +48,7 @@ export type Conversation = {
   useRuntime(runtime: Runtime): void;
   instructions(): string;
   /** Runs one user prompt to the end of its turn. Never throws for provider or tool failures. */
-  runPrompt(prompt: string, io: { emit: EventSink; approve: Approver; signal: AbortSignal }): Promise<TurnResult>;
+  runPrompt(prompt: string, io: { emit: EventSink; approve: Approver; signal: AbortSignal }): Promise<PromptResult>;
 };
 
 /**
@@ -52,6 +61,17 @@ export function createConversation(opts: ConversationOptions): Conversation {
   const notebook = createNotebook(opts.todos);
   const toolsWith = (rt: Runtime) => toolsFor({ notebook, memory: opts.memory, readOnly: VARIANTS[rt.settings.agent].readOnly });
   let tools: AnyTool[] = toolsWith(runtime);
+
+  /** The turn's record in the journal; without one (no journal, or it cannot be written) the turn runs unrecorded. */
+  const beginRecording = (prompt: string, emit: EventSink) => {
+    if (!opts.undo) return undefined;
+    try {
+      return opts.undo.beginTurn({ prompt, historyLength: session.history.length, todos: notebook.todos() });
+    } catch (error) {
+      emit({ type: "notice", message: undoTrouble(error) });
+      return undefined;
+    }
+  };
 
   const conversation: Conversation = {
     get history() {
@@ -80,32 +100,53 @@ export function createConversation(opts: ConversationOptions): Conversation {
         todos: renderTodos(notebook.todos()),
         tools: tools.map((t) => t.name),
         agent: runtime.settings.agent,
+        model: runtime.settings.model,
       }),
     async runPrompt(prompt, io) {
       // The variant and thinking level this turn ran with, kept with its prompt in the session
       // for the user's information (no provider reads the "shiro" namespace).
       const ranWith = { agent: runtime.settings.agent, thinking: runtime.settings.thinking };
-      session.append([{ role: "user", content: prompt, providerOptions: { shiro: ranWith } }]);
       const redact = keyRedactor(runtime.settings.apiKey);
-      const result = await runTurn({
-        model: runtime.model,
-        callOptions: runtime.callOptions,
-        onCallOptions: (options) => (runtime = { ...runtime, callOptions: options }),
-        session,
-        tools,
-        instructions: conversation.instructions,
-        settings: runtime.settings,
-        window: runtime.window,
-        root: runtime.env.root,
-        cwd: runtime.env.cwd,
-        signal: io.signal,
-        // Provider error text can echo the key back; it must not reach the screen or a log.
-        emit: (event) => io.emit(redactEvent(event, redact)),
-        approve: io.approve,
-        redact,
-      });
-      return result.error === undefined ? result : { ...result, error: redact(result.error) };
+      // Provider error text can echo the key back; it must not reach the screen or a log.
+      const emit = (event: AgentEvent) => io.emit(redactEvent(event, redact));
+      const recorder = beginRecording(prompt, emit);
+      session.append([{ role: "user", content: prompt, providerOptions: { shiro: ranWith } }]);
+      let commands = 0;
+      let result: TurnResult;
+      try {
+        result = await runTurn({
+          model: runtime.model,
+          callOptions: runtime.callOptions,
+          onCallOptions: (options) => (runtime = { ...runtime, callOptions: options }),
+          session,
+          tools,
+          instructions: conversation.instructions,
+          settings: runtime.settings,
+          window: runtime.window,
+          root: runtime.env.root,
+          cwd: runtime.env.cwd,
+          signal: io.signal,
+          emit: (event) => {
+            if (event.type === "tool-result" && tools.find((t) => t.name === event.tool)?.subject.kind === "command") commands++;
+            emit(event);
+          },
+          approve: io.approve,
+          redact,
+          ...(recorder ? { journal: recorder } : {}),
+        });
+      } catch (error) {
+        // Whatever ended the turn, what its tools did to the files is recorded.
+        await recorder?.end({ commands }).catch(() => {});
+        throw error;
+      }
+      const changes = recorder ? await recorder.end({ commands }).catch((error: unknown) => void emit({ type: "notice", message: undoTrouble(error) })) : undefined;
+      const ended = changes ? { ...result, changes } : result;
+      return ended.error === undefined ? ended : { ...ended, error: redact(ended.error) };
     },
   };
   return conversation;
+}
+
+function undoTrouble(error: unknown): string {
+  return `/undo cannot record this turn: ${error instanceof Error ? error.message : String(error)}`;
 }

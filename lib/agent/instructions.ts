@@ -22,16 +22,25 @@ export type InstructionParts = {
   /** The names of the tools offered: the rules that follow speak only of what the model can do. */
   tools?: readonly string[];
   agent?: VariantName;
+  /** The model id: GPT-5 and codex models are pointed to apply_patch, the edit format they are trained on. */
+  model?: string;
 };
 
+/** OpenAI's GPT-5 family and its codex models (also behind a router: `openai/gpt-5-mini`). */
+export function writesPatches(model: string | undefined): boolean {
+  return model !== undefined && /(^|[/:])(gpt-5|codex)/i.test(model);
+}
+
 /** The rules that depend on the tools the model actually has. */
-function toolRules(tools: readonly string[]): string[] {
+function toolRules(tools: readonly string[], model?: string): string[] {
   const has = (name: string) => tools.includes(name);
   const rules: string[] = [];
   const edits = has("edit_file") || has("write_file");
   if (edits) {
     rules.push("- Make the smallest change that does the job, in the style of the surrounding code.");
-    if (has("edit_file")) rules.push("- Prefer edit_file/multi_edit for changes to existing files; write_file is for new files or full rewrites.");
+    if (has("apply_patch") && writesPatches(model)) {
+      rules.push("- Edit files with apply_patch (the *** Begin Patch format): one call can add, update, move and delete several files.");
+    } else if (has("edit_file")) rules.push("- Prefer edit_file/multi_edit for changes to existing files; write_file is for new files or full rewrites.");
   } else rules.push("- You cannot change files here: describe the change instead (file, place, new text).");
   if (has("bash")) {
     rules.push("- After changing code, run the project's tests or a quick check with bash when one exists, and report the outcome honestly.");
@@ -43,7 +52,7 @@ function toolRules(tools: readonly string[]): string[] {
 /** Builds the system prompt. Pure; called before every step so the task list is always current. */
 export function buildInstructions(parts: InstructionParts): string {
   const tools = parts.tools ?? ["edit_file", "write_file", "bash"];
-  const sections = [[base.trim(), ...toolRules(tools)].join("\n")];
+  const sections = [[base.trim(), ...toolRules(tools, parts.model)].join("\n")];
   const appendix = parts.agent ? APPENDIX[parts.agent].trim() : "";
   if (appendix) sections.push(appendix);
   const { env } = parts;

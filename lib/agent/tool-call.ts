@@ -1,6 +1,6 @@
 import type { Approver } from "../approval.ts";
 import type { EventSink } from "../events.ts";
-import { NOT_RUN_PREFIX, runTool, subjectOf, type AnyTool } from "../tools/define.ts";
+import { NOT_RUN_PREFIX, runTool, subjectOf, type AnyTool, type FileJournal } from "../tools/define.ts";
 
 export type ToolCallOptions = {
   root: string;
@@ -17,6 +17,8 @@ export type ToolCallOptions = {
    * history repair closes the call. Default: always open.
    */
   stepOpen?: () => boolean;
+  /** The turn's record of changed files (/undo), handed to every tool. */
+  journal?: FileJournal;
 };
 
 /** `output` is what the model reads; `summary` the screen's line ("" when denied). */
@@ -45,6 +47,7 @@ export async function runToolCall(tool: AnyTool, input: unknown, id: string, opt
       cwd: opts.cwd,
       signal: decision.signal ? AbortSignal.any([opts.signal, decision.signal]) : opts.signal,
       onOutput: (stream, chunk) => opts.emit({ type: "tool-output", id, tool: tool.name, stream, chunk: redact(chunk) }),
+      ...(opts.journal ? { journal: opts.journal } : {}),
     });
   } catch (error) {
     if (opts.stepOpen?.() ?? true) opts.emit({ type: "tool-error", id, tool: tool.name, error: error instanceof Error ? error.message : String(error) });

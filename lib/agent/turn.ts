@@ -1,6 +1,6 @@
 import type { LanguageModel, ModelMessage } from "ai";
 import type { EventSink, TurnStatus, Usage } from "../events.ts";
-import type { AnyTool } from "../tools/define.ts";
+import type { AnyTool, FileJournal } from "../tools/define.ts";
 import { closeDanglingToolCalls, inlineHistory } from "../prune/repair.ts";
 import { compactedEvent, pruneForWire } from "../prune/prune.ts";
 import { isMissingItemError, MISSING_ITEM_NOTICE } from "../provider/missing-item.ts";
@@ -52,6 +52,8 @@ export type TurnOptions = {
   approve: Approver;
   /** Applied to tool output before the model or the screen sees it (removes the API key). */
   redact?: (text: string) => string;
+  /** Where file tools note a file before changing it, so /undo can restore the turn. */
+  journal?: FileJournal;
 };
 
 export type TurnResult = {
@@ -97,7 +99,7 @@ export async function runTurn(opts: TurnOptions): Promise<TurnResult> {
     }
     steps++;
     let stepOpen = true;
-    const tools = toSdkTools(opts.tools, { root: opts.root, cwd: opts.cwd, signal: opts.signal, emit: opts.emit, approve: opts.approve, redact: opts.redact, stepOpen: () => stepOpen });
+    const tools = toSdkTools(opts.tools, { root: opts.root, cwd: opts.cwd, signal: opts.signal, emit: opts.emit, approve: opts.approve, redact: opts.redact, stepOpen: () => stepOpen, journal: opts.journal });
 
     let outcome;
     let overflowRetried = false;

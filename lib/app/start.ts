@@ -4,6 +4,7 @@ import { continueSession, findSession } from "../sessions/find.ts";
 import { openLiveSession, type LiveSession } from "../sessions/live-session.ts";
 import type { SessionRecord } from "../sessions/schema.ts";
 import { requestBudget, smallWindowNotice } from "../agent/context-budget.ts";
+import { openUndoJournal, type UndoJournal } from "../sessions/undo/journal.ts";
 import { createConversation, type Conversation } from "../agent/conversation.ts";
 import type { Runtime } from "../agent/runtime.ts";
 
@@ -23,6 +24,8 @@ export type Started = {
   conversation: Conversation;
   live: LiveSession;
   memory: MemoryStore | undefined;
+  /** The session's undo journal (`$SHIRO_HOME/sessions/<id>.undo/`), kept across -c and /resume. */
+  undo: UndoJournal;
   /** One-line notices for the user (a fork, dropped tasks, a corrupt memory store set aside, a window too small, …). */
   notices: string[];
 };
@@ -62,6 +65,7 @@ export async function startConversation(opts: StartOptions): Promise<Started> {
     ...(opts.onSaveError ? { onSaveError: opts.onSaveError } : {}),
   });
   if (live.notice) notices.push(live.notice);
+  const undo = openUndoJournal(runtime.home, live.id);
 
   conversation = createConversation({
     runtime,
@@ -69,11 +73,12 @@ export async function startConversation(opts: StartOptions): Promise<Started> {
     todos: restored.todos,
     memory,
     memoryBlock,
+    undo,
   });
   conversation.notebook.onChange(() => live.touch());
   const small = smallWindowWarning(runtime, conversation);
   if (small) notices.push(small);
-  return { conversation, live, memory, notices };
+  return { conversation, live, memory, undo, notices };
 }
 
 /**

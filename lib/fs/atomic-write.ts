@@ -58,7 +58,7 @@ export function writeStateFileSync(path: string, data: string | Uint8Array, opts
  * keeps an existing file's permission bits, and writes through a symlink to its target rather than
  * replacing the link. Returns whether the file existed before.
  */
-export async function writeWorkspaceFile(path: string, content: string): Promise<{ existed: boolean }> {
+export async function writeWorkspaceFile(path: string, content: string | Uint8Array): Promise<{ existed: boolean }> {
   const target = await realpath(path).catch(() => path);
   const mode = await stat(target).then(
     (s) => s.mode & 0o7777,

@@ -39,6 +39,19 @@ export function decideCall(rules: readonly PermissionRule[], tool: GatedTool, su
     const rule = lastMatchingRule(rules, tool.name, piece);
     verdicts.push({ decision: rule?.decision ?? defaultDecision(tool, piece), rule, matched: piece });
   }
+  return strictestVerdict(verdicts);
+}
+
+/**
+ * A call that touches several paths (apply_patch, move_file): each path judged as decideCall
+ * judges a path subject, and the strictest answer wins, so `"write_file": {"docs/*": "allow"}`-style
+ * rules and the secrets deny hold for every file a patch names. Pure.
+ */
+export function decidePaths(rules: readonly PermissionRule[], tool: GatedTool, paths: readonly string[], where: { root: string; cwd: string }): Verdict {
+  return strictestVerdict(paths.map((path) => decideCall(rules, tool, path, where)));
+}
+
+function strictestVerdict(verdicts: readonly Verdict[]): Verdict {
   let strictest = verdicts[0];
   for (const verdict of verdicts) if (STRICTNESS[verdict.decision] > STRICTNESS[strictest!.decision]) strictest = verdict;
   return strictest!;

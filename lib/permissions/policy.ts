@@ -1,6 +1,7 @@
 import type { Approval, Approver } from "../approval.ts";
 import type { AnyTool } from "../tools/define.ts";
-import { decideCall } from "./decide.ts";
+import { subjectPaths } from "../tools/define.ts";
+import { decideCall, decidePaths } from "./decide.ts";
 import { guardCommand } from "./guard.ts";
 import { askFailedReason, declinedReason, denyReason, guardReason, headlessAskReason, repeatReason } from "./reasons.ts";
 import { REPEAT_LIMIT, createRepeatTracker } from "./repeat-guard.ts";
@@ -80,7 +81,8 @@ export function createPermissionPolicy(opts: PermissionPolicyOptions): Permissio
       if (refusal) return deny(guardReason(refusal));
     }
 
-    const verdict = decideCall(rules, tool, subject, where);
+    const paths = tool.subject.kind === "path" ? subjectPaths(tool, input) : undefined;
+    const verdict = paths ? decidePaths(rules, tool, paths, where) : decideCall(rules, tool, subject, where);
     if (verdict.decision === "deny") return deny(denyReason(tool.name, subject, verdict));
 
     const needsApproval = verdict.decision === "ask" && !grants.covers(tool, subject) && !opts.yolo;

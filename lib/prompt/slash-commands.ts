@@ -12,6 +12,8 @@ export const SLASH_COMMANDS = [
   { name: "memory", args: "", summary: "compact the project notes: the model merges duplicates and stale ones" },
   { name: "compact", args: "", summary: "replace the conversation with the model's summary of it, now" },
   { name: "cost", args: "", summary: "tokens billed in this session, and the cost" },
+  { name: "undo", args: "[files|conversation]", summary: "take back the last turn: its file changes and the conversation" },
+  { name: "diff", args: "[session]", summary: "what the last turn changed in the files (session: the whole session)" },
   { name: "last", args: "", summary: "show the last tool result whole (through $PAGER when set)" },
   { name: "sessions", args: "[--all]", summary: "list this directory's saved sessions (--all: every directory's)" },
   { name: "resume", args: "[id]", summary: "switch to a saved session (no id: pick one of this directory's)" },
@@ -28,6 +30,8 @@ export const SLASH_COMMANDS = [
 export function argumentChoices(command: string): string[] {
   if (command === "agent") return [...VARIANT_NAMES];
   if (command === "think") return [...THINKING_LEVELS];
+  if (command === "undo") return ["files", "conversation"];
+  if (command === "diff") return ["session"];
   return [];
 }
 

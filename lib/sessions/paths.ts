@@ -13,6 +13,11 @@ export function lockPath(home: string, id: string): string {
   return join(sessionsDir(home), `${id}.lock`);
 }
 
+/** `<sessions>/<id>.undo/`: what /undo restores (lib/sessions/undo/journal.ts). Removed with the session. */
+export function undoDir(home: string, id: string): string {
+  return join(sessionsDir(home), `${id}.undo`);
+}
+
 const SESSION_FILE = /^([0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12})\.json$/;
 
 /** The id of a session file name, or undefined for anything else in the directory (locks, temp files, set-aside files). */

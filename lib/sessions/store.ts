@@ -4,6 +4,7 @@ import { writeStateFileSync } from "../fs/atomic-write.ts";
 import { describeIssue, SessionId, SessionRecord } from "./schema.ts";
 import { parseSession, serializeSession } from "./serialize.ts";
 import { idFromFileName, sessionPath, sessionsDir } from "./paths.ts";
+import { removeUndoJournal } from "./undo/journal.ts";
 
 export type LoadResult =
   | { status: "ok"; record: SessionRecord }
@@ -58,11 +59,12 @@ export function listSessionIds(home: string): string[] {
 }
 
 /**
- * Deletes a session file. Returns false when there was none. Does not check ownership: use
+ * Deletes a session file, and its undo journal with it. Returns false when there was none. Does not check ownership: use
  * isSessionHeld first (cmd refuses to delete a session another shiro has open).
  */
 export function removeSession(home: string, id: string): boolean {
   if (!v.is(SessionId, id)) return false;
+  removeUndoJournal(home, id);
   try {
     unlinkSync(sessionPath(home, id));
     return true;

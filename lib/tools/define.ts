@@ -13,6 +13,20 @@ export type ToolContext = {
   signal: AbortSignal;
   /** Live output for the screen (bash). Not sent to the model. */
   onOutput?: (stream: "stdout" | "stderr", chunk: string) => void;
+  /** The turn's record of changed files, for /undo. Absent outside a session (unit tests, previews). */
+  journal?: FileJournal;
+};
+
+/**
+ * What a file tool tells the turn before it changes a file, so `/undo` can put it back. Every
+ * tool that writes, creates, moves or deletes a file awaits `before(abs)` for each path it is
+ * about to change (a move: both ends), after its checks and before the first byte is written.
+ * The first call for a path in a turn keeps its state (content and mode, or absence); later
+ * calls are cheap no-ops. A subagent doing work for the turn gets the same journal, so its edits
+ * count as the turn's. Never throws for a file it cannot keep (too large): that is recorded.
+ */
+export type FileJournal = {
+  before(abs: string): Promise<void>;
 };
 
 /**
@@ -40,8 +54,16 @@ export type ToolSubject<I> = {
   kind: SubjectKind;
   /** The argument on screen and for permission rules: the path, command, pattern or text. */
   of: (input: I) => string;
-  /** For a path: the call shows the file's content, so a secrets file (.env, *.pem) is denied before any rule is read. */
+  /**
+   * For a path: the call shows the file's content (or moves it where it can be read), so a secrets
+   * file (.env, *.pem) is denied before any rule is read.
+   */
   readsContent?: boolean;
+  /**
+   * For a call that touches several paths (apply_patch, move_file): each of them, as written.
+   * Permissions judge every one (the strictest answer wins); `of` is then only what the screen shows.
+   */
+  paths?: (input: I) => string[];
 };
 
 /** What a call gets when no config rule matches it. A tool that mutates is never allowed by default, whatever this says. */
@@ -57,6 +79,10 @@ export type PreviewContext = Pick<ToolContext, "root" | "cwd">;
  */
 export type ToolPreview =
   | { type: "change"; path: string; before: string | undefined; after: string }
+  /** The file would be removed; `before` is its text (undefined when it could not be read). */
+  | { type: "delete"; path: string; before: string | undefined }
+  /** The file would move to `to`, its text going from `before` to `after` (the same for a plain move). */
+  | { type: "move"; path: string; to: string; before: string; after: string }
   | { type: "unavailable"; path: string; why: string }
   | { type: "fails"; path: string; why: string };
 
@@ -76,8 +102,11 @@ export type ToolDef<S extends v.GenericSchema = v.GenericSchema> = {
   mutates: boolean;
   subject: ToolSubject<v.InferOutput<S>>;
   defaultDecision: DefaultDecision;
-  /** The change the call would make, computed without writing. Without one, the prompt shows the subject. */
-  preview?: (input: v.InferOutput<S>, ctx: PreviewContext) => ToolPreview;
+  /**
+   * The change the call would make, computed without writing; one entry per file for a call that
+   * changes several. Without one, the prompt shows the subject.
+   */
+  preview?: (input: v.InferOutput<S>, ctx: PreviewContext) => ToolPreview | readonly ToolPreview[];
   digest?: DigestHints<v.InferOutput<S>>;
   execute: (input: v.InferOutput<S>, ctx: ToolContext) => Promise<ToolResult>;
 };
@@ -96,6 +125,20 @@ export function subjectOf(tool: Pick<AnyTool, "subject"> | undefined, input: unk
   try {
     const subject: unknown = tool.subject.of(input);
     return typeof subject === "string" ? subject : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * Every path a call touches, for a tool that declares them (subject.paths); undefined for any
+ * other tool, or when the input (not yet parsed) has none. Never throws.
+ */
+export function subjectPaths(tool: Pick<AnyTool, "subject"> | undefined, input: unknown): string[] | undefined {
+  if (!tool?.subject.paths) return undefined;
+  try {
+    const paths: unknown = tool.subject.paths(input);
+    return Array.isArray(paths) && paths.length > 0 && paths.every((p) => typeof p === "string") ? paths : undefined;
   } catch {
     return undefined;
   }

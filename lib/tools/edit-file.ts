@@ -39,6 +39,7 @@ export const editFileTool = defineTool({
     const { abs, shown, content } = await loadEditTarget(ctx, "edit_file", input.path);
     const outcome = applyEdit(content, input);
     if (outcome.type !== "applied") throw new ToolError(`edit_file: ${editFailureReason(outcome, shown)}`);
+    await ctx.journal?.before(abs);
     await writeWorkspaceFile(abs, outcome.content);
     const changes = formatLineChanges(unifiedDiff(content, outcome.content));
     return {

@@ -1,12 +1,20 @@
 import type { MemoryStore } from "../memory/store.ts";
 import type { Notebook } from "../notebook/notebook.ts";
+import { applyPatchTool } from "./apply-patch.ts";
 import { bashTool } from "./bash.ts";
+import { deleteFileTool } from "./delete-file.ts";
 import type { AnyTool } from "./define.ts";
 import { editFileTool } from "./edit-file.ts";
 import { createForgetTool } from "./forget.ts";
+import { gitBlameTool } from "./git-blame.ts";
+import { gitDiffTool } from "./git-diff.ts";
+import { gitLogTool } from "./git-log.ts";
+import { gitShowTool } from "./git-show.ts";
+import { gitStatusTool } from "./git-status.ts";
 import { globTool } from "./glob.ts";
 import { grepTool } from "./grep.ts";
 import { listDirTool } from "./list-dir.ts";
+import { moveFileTool } from "./move-file.ts";
 import { multiEditTool } from "./multi-edit.ts";
 import { readFileTool } from "./read-file.ts";
 import { createRecallTool } from "./recall.ts";
@@ -22,10 +30,18 @@ export const coreTools: readonly AnyTool[] = [
   writeFileTool,
   editFileTool,
   multiEditTool,
+  applyPatchTool,
+  moveFileTool,
+  deleteFileTool,
   globTool,
   grepTool,
   listDirTool,
   bashTool,
+  gitStatusTool,
+  gitDiffTool,
+  gitLogTool,
+  gitShowTool,
+  gitBlameTool,
 ];
 
 export type ToolsContext = {

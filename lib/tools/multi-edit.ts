@@ -43,6 +43,7 @@ export const multiEditTool = defineTool({
           `No changes were written; fix that edit and send all of them again.`,
       );
     }
+    await ctx.journal?.before(abs);
     await writeWorkspaceFile(abs, outcome.content);
     const changes = formatLineChanges(unifiedDiff(content, outcome.content));
     return {

@@ -29,6 +29,7 @@ export const writeFileTool = defineTool({
     if (statIfExists(abs)?.isDirectory()) {
       throw new ToolError(`write_file: ${shown} is a directory. Give the path of a file inside it.`);
     }
+    await ctx.journal?.before(abs);
     const { existed } = await writeWorkspaceFile(abs, input.content);
     const lines = plural(countLines(input.content), "line");
     return existed

@@ -21,7 +21,8 @@ for (const { wire, flags } of WIRES) {
       const run = await runShiro(["-p", "review this change", "--agent", "review", "--json", ...flags], { baseURL: s.url, stdin: "diff --git a/x b/x\n" });
       expect(run.code).toBe(0);
       const body = s.requests[0]!.body;
-      expect(toolNames(body)).toEqual(["forget", "glob", "grep", "list_dir", "read_file", "recall", "remember", "todo_write"]);
+      // The git read tools stay: they change nothing.
+      expect(toolNames(body)).toEqual(["forget", "git_blame", "git_diff", "git_log", "git_show", "git_status", "glob", "grep", "list_dir", "read_file", "recall", "remember", "todo_write"]);
       const instructions = instructionsIn(body);
       expect(instructions).toContain("Mode: review.");
       expect(instructions).toContain("You cannot run commands here");

@@ -17,10 +17,15 @@ const serve = useFakeServer();
 /** No stated window (the harness's default), and the client shiro picks for a host that is not OpenAI. */
 const CONTEXT_ENV = { SHIRO_CONTEXT_WINDOW: undefined, SHIRO_CLIENT: undefined };
 const MODEL = "qwen2.5-7b";
-const WINDOW = 8192;
+/**
+ * A 12k window: small enough that a long task must be pruned to fit. (With shiro's twenty tool
+ * definitions and its instructions taking about 4.3k, an 8k window leaves under 2k for the
+ * conversation and is reported as too small to work in; see the small-window test.)
+ */
+const WINDOW = 12_288;
 const APIS = ["responses", "chat"] as const;
 
-/** Six files of about 500 estimated tokens each: a dozen reads are far more than an 8k window holds. */
+/** Six files of about 500 estimated tokens each: a dozen reads are far more than a 12k window holds. */
 function workspace(): string {
   const work = tempDir();
   for (let i = 0; i < 6; i++) writeFileSync(join(work, `part${i}.txt`), Array.from({ length: 40 }, (_, n) => `line ${n} of part ${i}: ${"y".repeat(30)}`).join("\n"));
@@ -55,7 +60,7 @@ const METADATA: [VendorMode, string][] = [
   ["openrouter", "GET /v1/models"],
 ];
 
-describe("the window from the server's metadata: a long task on an 8k model never overflows", () => {
+describe("the window from the server's metadata: a long task on a 12k model never overflows", () => {
   for (const api of APIS) {
     for (const [vendor, endpoint] of METADATA) {
       test(`${vendor} over ${api}: asked once at ${endpoint}; the window it runs with, not the model's maximum`, async () => {
@@ -98,7 +103,7 @@ describe("no metadata: the window is learned from the refusal", () => {
       const run = await runShiro(["-p", "read every part", "--json", "--api", api, "-m", MODEL, "--max-steps", "40"], { baseURL: s.url, cwd: work, home, env: CONTEXT_ENV });
       expect(run.code).toBe(0);
       expect(s.overflows).toHaveLength(1);
-      expect(notices(run.stdout)).toEqual(["the model's context is 8,192 tokens, smaller than shiro assumed; pruned the request to fit and carried on"]);
+      expect(notices(run.stdout)).toEqual(["the model's context is 12,288 tokens, smaller than shiro assumed; pruned the request to fit and carried on"]);
       expect(jsonLines(run.stdout).at(-1)).toMatchObject({ status: "success", text: "All parts read." });
       // A new process on the same session remembers the window: no second refusal, no notice.
       const again = await runShiro(["-c", "-p", "read more", "--json", "--api", api, "-m", MODEL, "--max-steps", "40"], { baseURL: s.url, cwd: work, home, env: CONTEXT_ENV });
@@ -132,11 +137,11 @@ describe("no metadata: the window is learned from the refusal", () => {
   for (const [style, api] of [["openai", "chat"], ["llamacpp", "responses"]] as [OverflowStyle, "chat" | "responses"][]) {
     test(`${style}'s wording over ${api} (the issue's example form) is learned too`, async () => {
       const work = workspace();
-      const s = await serve.with({ vendor: "openai", overflow: style, models: { [MODEL]: { contextWindow: WINDOW } } })(...longTask(10));
+      const s = await serve.with({ vendor: "openai", overflow: style, models: { [MODEL]: { contextWindow: WINDOW } } })(...longTask(16));
       const run = await runShiro(["-p", "read every part", "--json", "--api", api, "-m", MODEL, "--max-steps", "40"], { baseURL: s.url, cwd: work, env: CONTEXT_ENV });
       expect(run.code).toBe(0);
       expect(s.overflows).toHaveLength(1);
-      expect(notices(run.stdout)).toEqual(["the model's context is 8,192 tokens, smaller than shiro assumed; pruned the request to fit and carried on"]);
+      expect(notices(run.stdout)).toEqual(["the model's context is 12,288 tokens, smaller than shiro assumed; pruned the request to fit and carried on"]);
     }, 60_000);
   }
 });
@@ -150,7 +155,7 @@ describe("a request no pruning can fit", () => {
       const prompt = `please review this:\n${"z".repeat(40_000)}`;
       const run = await runShiro(["-p", prompt, "--api", api, "-m", MODEL], { baseURL: s.url, home, env: CONTEXT_ENV });
       expect(run.code).toBe(1);
-      expect(run.stderr).toContain("the request does not fit the model's context of 8,192 tokens");
+      expect(run.stderr).toContain("the request does not fit the model's context of 12,288 tokens");
       expect(run.stderr).toContain("/compact");
       expect(run.stderr).toContain("fewer tools");
       expect(s.overflows).toHaveLength(1);
@@ -162,13 +167,13 @@ describe("a request no pruning can fit", () => {
 });
 
 describe("known before it hurts", () => {
-  test("an ollama model running with 4,096 tokens: one warning at start, with ollama's fix", async () => {
-    const s = await serve.with({ vendor: "ollama", models: { [MODEL]: { contextWindow: 4096, maxContext: 32_768 } } })({ text: "hello" });
+  test("an ollama model running with 6,144 tokens: one warning at start, with ollama's fix", async () => {
+    const s = await serve.with({ vendor: "ollama", models: { [MODEL]: { contextWindow: 6144, maxContext: 32_768 } } })({ text: "hello" });
     const run = await runShiro(["-p", "hi", "--json", "--provider", "ollama", "-m", MODEL], { baseURL: s.url, env: CONTEXT_ENV });
     expect(run.code).toBe(0);
     const warnings = notices(run.stdout);
     expect(warnings).toHaveLength(1);
-    expect(warnings[0]).toStartWith(`${MODEL} has a context of 4,096 tokens (ollama /api/show), too small to work in`);
+    expect(warnings[0]).toStartWith(`${MODEL} has a context of 6,144 tokens (ollama /api/show), too small to work in`);
     expect(warnings[0]).toContain("OLLAMA_CONTEXT_LENGTH=32768");
   });
 
@@ -197,8 +202,8 @@ describe("known before it hurts", () => {
     expect((await runShiro(["-p", "hi", ...flags], { baseURL: s.url, cwd: work, home, env: CONTEXT_ENV })).code).toBe(0);
     const doctor = await runShiro(["doctor", ...flags], { baseURL: s.url, cwd: work, home, env: CONTEXT_ENV });
     expect(doctor.code).toBe(0);
-    expect(doctor.stdout).toContain(`Model ${MODEL} at ${s.url}: window 8,192 tokens (vLLM /models, cached).`);
-    expect(doctor.stdout).toMatch(/keeps 2,048 for the answer, about [\d,]+ for the instructions and tools, and prunes the conversation past [\d,]+ estimated tokens/);
+    expect(doctor.stdout).toContain(`Model ${MODEL} at ${s.url}: window 12,288 tokens (vLLM /models, cached).`);
+    expect(doctor.stdout).toMatch(/keeps 3,072 for the answer, about [\d,]+ for the instructions and tools, and prunes the conversation past [\d,]+ estimated tokens/);
     expect(doctor.stdout).toContain("is healthy");
     expect(probes(s)).toEqual(["GET /v1/models"]);
   });

@@ -143,9 +143,8 @@ describe("rules", () => {
 
   test("every mutating path tool from toolsFor has its rules matched on workspace paths, with no list of names to keep up", () => {
     const pathTools = tools.filter((t) => t.mutates && t.subject.kind === "path");
-    expect(pathTools.map((t) => t.name)).toEqual(["write_file", "edit_file", "multi_edit"]);
-    const deleteFile: GatedTool = { name: "delete_file", mutates: true, defaultDecision: "ask", subject: { kind: "path" } };
-    for (const gated of [...pathTools, deleteFile]) {
+    expect(pathTools.map((t) => t.name)).toEqual(["write_file", "edit_file", "multi_edit", "apply_patch", "move_file", "delete_file"]);
+    for (const gated of pathTools) {
       const config: PermissionConfig = { [gated.name]: { "src/*": "allow" } };
       for (const path of ["./src/a.ts", "src/../src/a.ts", "/w/proj/src/a.ts"]) {
         expect({ tool: gated.name, path, decision: decide(config, gated, path) }).toEqual({ tool: gated.name, path, decision: "allow" });

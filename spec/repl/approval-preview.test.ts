@@ -37,3 +37,33 @@ test("a tool with a preview shows its diff; a command shows its lines; anything 
     ws.cleanup();
   }
 });
+
+test("a patch shows every file it touches, a move both ends, a deletion what goes", () => {
+  const ws = makeWorkspace();
+  try {
+    ws.write({ "a.txt": "one\n", "old.txt": "x\n", "gone.txt": "bye\n" });
+    const where = { root: ws.root, cwd: ws.root };
+    const input = ["*** Begin Patch", "*** Update File: a.txt", "@@", "-one", "+ONE", "*** Update File: old.txt", "*** Move to: new.txt", "@@", "-x", "+y", "*** Delete File: gone.txt", "*** End Patch"].join("\n");
+    expect(previewCall(tool("apply_patch"), { input }, "", where, theme)).toEqual([
+      "apply_patch wants to run: 3 files  +2 -3",
+      "  a.txt  +1 -1",
+      "    @@ -1,1 +1,1 @@",
+      "    -one",
+      "    +ONE",
+      "  old.txt → new.txt  +1 -1",
+      "    @@ -1,1 +1,1 @@",
+      "    -x",
+      "    +y",
+      "  gone.txt (delete)  +0 -1",
+      "    @@ -1,1 +0,0 @@",
+      "    -bye",
+    ]);
+    expect(previewCall(tool("move_file"), { from: "old.txt", to: "dir/new.txt" }, "", where, theme)).toEqual([
+      "move_file wants to run: old.txt → dir/new.txt",
+      "    (content unchanged)",
+    ]);
+    expect(previewCall(tool("delete_file"), { path: "gone.txt" }, "", where, theme)[0]).toBe("delete_file wants to run: gone.txt (delete)  +0 -1");
+  } finally {
+    ws.cleanup();
+  }
+});

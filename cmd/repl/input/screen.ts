@@ -35,6 +35,8 @@ export type Screen = {
   /** ctrl-l: wipe the terminal and redraw the live view at the top (rich only). */
   clear(): void;
   columns(): number;
+  /** Rows of the terminal (at least 6), for commands that page their output. */
+  rows?(): number;
 };
 
 type Out = { write(text: string): unknown; columns?: number; rows?: number };
@@ -131,5 +133,6 @@ export function createScreen(out: Out, mode: ScreenMode): Screen {
       out.write("\x1b[2J\x1b[H" + draw());
     },
     columns: cols,
+    rows: termRows,
   };
 }

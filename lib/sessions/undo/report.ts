@@ -1,0 +1,47 @@
+import { plural } from "../../text/lines.ts";
+import type { TurnChanges } from "./journal.ts";
+import type { UndoOutcome, UndoPlan } from "./restore.ts";
+
+/**
+ * The line at the end of a turn: what it changed that `command` can restore, and what it ran that
+ * nothing can take back, e.g. `3 files changed · /undo to restore · bash ran 2 commands that /undo
+ * cannot revert`. "" when the turn did neither.
+ */
+export function describeTurnChanges(changes: TurnChanges | undefined, command: string): string {
+  if (!changes) return "";
+  const parts: string[] = [];
+  if (changes.files > 0) {
+    parts.push(`${plural(changes.files, "file")} changed`);
+    const restorable = changes.files - changes.unkept;
+    if (restorable > 0) parts.push(`${command} to restore${changes.unkept > 0 ? ` (not ${plural(changes.unkept, "file")} too large to keep)` : ""}`);
+    else parts.push(`too large for ${command} to keep`);
+  }
+  if (changes.commands > 0) parts.push(`bash ran ${plural(changes.commands, "command")} that ${command} cannot revert`);
+  return parts.join(" · ");
+}
+
+/**
+ * What an undo did, in lines for the user: the files put back (and how), the ones it could not,
+ * and where the conversation now stands. `shown` turns an absolute path into the one displayed;
+ * `command` is how the user undoes ("/undo", "shiro undo").
+ */
+export function describeUndo(plan: Extract<UndoPlan, { type: "undo" }>, outcome: UndoOutcome, shown: (path: string) => string, command: string): string[] {
+  const turn = plan.filesOf ?? plan.conversationOf!;
+  const quoted = JSON.stringify(turn.prompt.length > 60 ? turn.prompt.slice(0, 59) + "…" : turn.prompt);
+  const lines: string[] = [];
+  const verbs = { restore: "restored", remove: "removed", recreate: "recreated" } as const;
+  if (plan.filesOf) {
+    lines.push(plan.conversationOf ? `Undid the turn ${quoted}:` : `Put back the files of the turn ${quoted}:`);
+    for (const file of outcome.done) lines.push(`  ${verbs[file.action]} ${shown(file.path)}`);
+    for (const failure of outcome.failed) lines.push(`  could not put back ${shown(failure.path)}: ${failure.why}`);
+    for (const path of plan.unkept) lines.push(`  ${shown(path)} was too large to keep, so it stays as it is`);
+    if (outcome.done.length + outcome.failed.length + plan.unkept.length === 0) lines.push("  (its files were already as they were before it)");
+    if (!plan.conversationOf) lines.push("The conversation is unchanged.");
+  }
+  if (plan.conversationOf) {
+    if (!plan.filesOf) lines.push(`Took the conversation back to before ${quoted}; the files are unchanged.`);
+    else lines.push("The conversation is back to before that prompt.");
+  }
+  if (plan.filesOf && turn.commands > 0) lines.push(`bash ran ${plural(turn.commands, "command")} in that turn; ${command} cannot revert what they did.`);
+  return lines;
+}

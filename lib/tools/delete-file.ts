@@ -1,0 +1,38 @@
+import { readFile, rm } from "node:fs/promises";
+import * as v from "valibot";
+import { looksBinary } from "../fs/binary.ts";
+import { countLines, plural } from "../text/lines.ts";
+import { defineTool, type ToolPreview } from "./define.ts";
+import { fileOperand, regularFile } from "./move-file.ts";
+import { readFileSync } from "node:fs";
+
+const schema = v.object({
+  path: v.pipe(v.string(), v.minLength(1, "path must not be empty"), v.description("File to delete.")),
+});
+
+export const deleteFileTool = defineTool({
+  name: "delete_file",
+  description: "Delete one file (not a folder) inside the workspace. Reports what it removed.",
+  schema,
+  mutates: true,
+  subject: { kind: "path", of: (input) => input.path, readsContent: true },
+  defaultDecision: "ask",
+  preview(input, ctx): ToolPreview {
+    try {
+      const { abs, shown } = fileOperand(ctx, input.path, "delete_file");
+      const bytes = readFileSync(abs);
+      return { type: "delete", path: shown, before: looksBinary(bytes) ? undefined : new TextDecoder().decode(bytes) };
+    } catch (error) {
+      return { type: "unavailable", path: input.path, why: error instanceof Error ? error.message : String(error) };
+    }
+  },
+  async execute(input, ctx) {
+    const { abs, shown } = fileOperand(ctx, input.path, "delete_file");
+    await regularFile(abs, shown, "delete_file");
+    const bytes = await readFile(abs);
+    await ctx.journal?.before(abs);
+    await rm(abs);
+    const what = looksBinary(bytes) ? plural(bytes.length, "byte") : plural(countLines(new TextDecoder().decode(bytes)), "line");
+    return { output: `Deleted ${shown} (${what}).`, summary: `deleted, ${what}` };
+  },
+});

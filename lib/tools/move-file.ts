@@ -1,0 +1,76 @@
+import { copyFile, lstat, mkdir, rename, rm } from "node:fs/promises";
+import { dirname } from "node:path";
+import * as v from "valibot";
+import { ToolError } from "../errors.ts";
+import { describeMissing } from "../fs/missing-path.ts";
+import { isSensitivePath } from "../fs/sensitive-path.ts";
+import { displayPath, realpathOrSelf, resolveInWorkspace, type Where } from "../fs/workspace.ts";
+import { defineTool, type ToolPreview } from "./define.ts";
+
+const schema = v.object({
+  from: v.pipe(v.string(), v.minLength(1, "from must not be empty"), v.description("File to move.")),
+  to: v.pipe(v.string(), v.minLength(1, "to must not be empty"), v.description("New path; missing folders are created.")),
+});
+
+/** Resolves one end of a move or a deletion; refuses secrets files (moving one would let it be read). */
+export function fileOperand(ctx: Where, path: string, tool: string): { abs: string; shown: string } {
+  const abs = resolveInWorkspace(ctx, path, tool);
+  const shown = displayPath(ctx, abs);
+  if (isSensitivePath(abs) || isSensitivePath(realpathOrSelf(abs))) {
+    throw new ToolError(`${tool}: ${shown} is a secrets file (.env, .env.*, *.pem), which shiro does not move or delete. Ask the user to do it.`);
+  }
+  return { abs, shown };
+}
+
+/** The existing regular file at `abs`, or a ToolError saying why it is not one. */
+export async function regularFile(abs: string, shown: string, tool: string): Promise<void> {
+  const stats = await lstat(abs).catch((error: NodeJS.ErrnoException) => {
+    if (error.code === "ENOENT" || error.code === "ENOTDIR") return undefined;
+    throw error;
+  });
+  if (!stats) throw new ToolError(`${tool}: ${describeMissing(abs, shown)}`);
+  if (stats.isDirectory()) throw new ToolError(`${tool}: ${shown} is a directory; ${tool} works on files only. Use bash for a folder.`);
+  if (!stats.isFile()) throw new ToolError(`${tool}: ${shown} is not a regular file (a symlink or a device); use bash if you mean to change it.`);
+}
+
+export const moveFileTool = defineTool({
+  name: "move_file",
+  description: "Move or rename a file inside the workspace. Creates missing folders; refuses a missing source or an existing target.",
+  schema,
+  mutates: true,
+  subject: { kind: "path", of: (input) => `${input.from} → ${input.to}`, paths: (input) => [input.from, input.to], readsContent: true },
+  defaultDecision: "ask",
+  preview(input, ctx): ToolPreview {
+    try {
+      const from = fileOperand(ctx, input.from, "move_file");
+      const to = fileOperand(ctx, input.to, "move_file");
+      return { type: "move", path: from.shown, to: to.shown, before: "", after: "" };
+    } catch (error) {
+      return { type: "fails", path: input.from, why: error instanceof Error ? error.message : String(error) };
+    }
+  },
+  async execute(input, ctx) {
+    const from = fileOperand(ctx, input.from, "move_file");
+    const to = fileOperand(ctx, input.to, "move_file");
+    await regularFile(from.abs, from.shown, "move_file");
+    if (from.abs === to.abs) throw new ToolError(`move_file: ${from.shown} and ${to.shown} are the same path.`);
+    const occupied = await lstat(to.abs).then(
+      () => true,
+      () => false,
+    );
+    if (occupied) throw new ToolError(`move_file: ${to.shown} already exists. Delete it first (delete_file) or pick another name.`);
+    await ctx.journal?.before(from.abs);
+    await ctx.journal?.before(to.abs);
+    const folder = dirname(to.abs);
+    const made = await mkdir(folder, { recursive: true });
+    try {
+      await rename(from.abs, to.abs);
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code !== "EXDEV") throw error;
+      await copyFile(from.abs, to.abs); // another file system under the workspace (a mount)
+      await rm(from.abs);
+    }
+    const created = made ? ` (created ${displayPath(ctx, made)}/)` : "";
+    return { output: `Moved ${from.shown} to ${to.shown}${created}.`, summary: `moved to ${to.shown}` };
+  },
+});

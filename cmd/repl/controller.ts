@@ -31,6 +31,8 @@ export type ReplDeps = {
   yolo: boolean;
   version: string;
   home: string | undefined;
+  /** The prompt given on the command line (`shiro "…"`), sent as the first one. */
+  initialPrompt?: string;
   /** Shown under the header (e.g. a history file that had to be set aside). */
   notices: string[];
 };
@@ -98,7 +100,7 @@ export function createRepl(deps: ReplDeps) {
   function render(): void {
     if (exiting) return screen.setLive(undefined);
     const ask = gate.pending();
-    if (ask) return screen.setLive({ above: [], prompt: ask.question, paintedPrompt: theme.warn(ask.question), text: "", cursor: 0, below: [] });
+    if (ask) return screen.setLive({ above: [], prompt: ask.question, paintedPrompt: theme.warn(ask.question), text: ask.text ?? "", cursor: (ask.text ?? "").length, below: [] });
     const line = input.line();
     if (screen.mode === "plain" && !waiting && line.text === "") return screen.setLive(undefined);
     const above: string[] = [];
@@ -227,6 +229,11 @@ export function createRepl(deps: ReplDeps) {
   }
 
   function answer(key: Key): void {
+    if (gate.typing()) {
+      if (key.name === "ctrl-c") return interrupt();
+      if (key.name === "ctrl-d") return exit();
+      return gate.type(key);
+    }
     const meaning = answerFor(key);
     if (meaning === "interrupt") interrupt();
     else if (meaning === "exit") exit();
@@ -289,6 +296,12 @@ export function createRepl(deps: ReplDeps) {
       const notices = [...deps.notices, ...session.startNotices];
       print(headerLines({ version: deps.version, runtime: session.runtime(), home: deps.home, sessionLabel: session.label(), yolo: deps.yolo, theme }).join("\n"));
       for (const notice of notices) print(theme.warn(notice));
+      // `shiro "fix the bug in page.ts"`: the prompt from the command line goes first, like a typed one.
+      if (deps.initialPrompt) {
+        const notice = deps.history.add(deps.initialPrompt);
+        if (notice) print(theme.warn(notice));
+        queue.push(deps.initialPrompt);
+      }
       for (;;) {
         const queued = exiting ? undefined : queue.shift();
         const text = exiting ? null : (queued ?? (await readPrompt()));

@@ -36,6 +36,7 @@ export async function runRepl(args: MainArgs, processEnv: Record<string, string 
     version: pkg.version,
     home: processEnv.HOME,
     notices: history.notice ? [history.notice] : [],
+    initialPrompt: args.positional.join(" ").trim() || undefined,
   });
 
   const stdin = process.stdin;

@@ -18,7 +18,7 @@ const EXIT_BY_STATUS: Record<TurnStatus, number> = { success: 0, error: 1, "step
 /** `shiro -p`: one turn, no questions asked, events to stdout/stderr, exit code from the outcome. */
 export async function runHeadless(args: MainArgs, processEnv: Record<string, string | undefined>): Promise<number> {
   const piped = await readPipedStdin(args.promptGiven && Boolean(args.prompt));
-  const argPrompt = [args.prompt ?? "", ...(args.promptGiven ? args.positional : [])].join(" ").trim();
+  const argPrompt = [args.prompt ?? "", ...args.positional].join(" ").trim();
   const prompt = [argPrompt, piped].filter(Boolean).join("\n\n");
   if (!prompt) throw new ShiroError("usage", 'no prompt: pass one with -p "…" or pipe text on stdin.');
 
@@ -27,7 +27,11 @@ export async function runHeadless(args: MainArgs, processEnv: Record<string, str
 
   const controller = new AbortController();
   // If the reader of stdout goes away, there is no one to answer: wind the turn down.
-  const out = createOutput(process.stdout, () => controller.abort());
+  let readerGone = false;
+  const out = createOutput(process.stdout, () => {
+    readerGone = true;
+    controller.abort();
+  });
   const denied: { tool: string; subject?: string; reason: string }[] = [];
   let finalText = "";
   let textEndsWithNewline = true;
@@ -122,7 +126,8 @@ export async function runHeadless(args: MainArgs, processEnv: Record<string, str
   stopWatchingTodos();
   live.close();
 
-  const exitCode = EXIT_BY_STATUS[result.status];
+  // A reader that took what it wanted and left (`| head -1`) is not an interruption: exit 0.
+  const exitCode = readerGone && result.status === "interrupted" ? 0 : EXIT_BY_STATUS[result.status];
   if (args.json) {
     out.write(
       resultRecord({
@@ -140,7 +145,7 @@ export async function runHeadless(args: MainArgs, processEnv: Record<string, str
     endAnswerLine();
     const changes = describeTurnChanges(result.changes, "shiro undo");
     if (changes) process.stderr.write(changes + "\n");
-    process.stderr.write("\n" + live.exitMessage());
+    process.stderr.write(live.exitLine());
   }
   return exitCode;
 }

@@ -14,8 +14,15 @@ export type PermissionHook = (ask: (question: AskQuestion) => Promise<AskAnswer>
 const INTERRUPTED_REASON = "the user interrupted the turn before this call ran.";
 
 export type ApprovalGate = {
-  /** The question on screen now, if any: `allow? y once · a always (git *) · n deny · esc interrupts`. */
-  pending(): { question: string } | undefined;
+  /**
+   * The question on screen now, if any: `allow? y once · a always (git *) · n deny · esc interrupts`;
+   * after `n`, `what should shiro do instead?` with the line typed so far (`text`).
+   */
+  pending(): { question: string; text?: string } | undefined;
+  /** True while the user types what to do instead of a denied call: keys go to type(). */
+  typing(): boolean;
+  /** A key for that line: text edits it, Enter sends it with the denial (empty: just deny). */
+  type(key: Key): void;
   /** True once for a call the user was asked about and did not allow (the gate said so already). */
   answeredNo(id: string): boolean;
   /** The user's answer to the question on screen. */
@@ -40,7 +47,9 @@ export type GateDeps = {
 };
 
 export function createApprovalGate(deps: GateDeps): ApprovalGate {
-  let current: { label: string; resolve: (choice: AskAnswer) => void } | undefined;
+  let current: { label: string; id: string; resolve: (choice: AskAnswer) => void; instead?: string } | undefined;
+  /** What the user said to do instead, by call id, sent to the model with the denial. */
+  const instead = new Map<string, string>();
   let chain: Promise<unknown> = Promise.resolve();
   let turnSignal: AbortSignal | undefined;
   const asked = new Set<string>();
@@ -56,7 +65,7 @@ export function createApprovalGate(deps: GateDeps): ApprovalGate {
       if (question.why === "repeat") preview.splice(1, 0, theme.warn(`    (the same call for the ${ordinal(question.count ?? 3)} time this turn)`));
       deps.print(preview.join("\n"));
       const choice = await new Promise<AskAnswer>((resolve) => {
-        current = { label: question.always, resolve };
+        current = { label: question.always, id: question.id, resolve };
         signal.addEventListener("abort", () => resolve("deny"), { once: true });
         deps.changed();
       });
@@ -65,6 +74,7 @@ export function createApprovalGate(deps: GateDeps): ApprovalGate {
       if (signal.aborted) deps.print(theme.stopped(`  ${OUTCOME_MARKS.interrupted} not run: interrupted`));
       else if (choice === "once") deps.print(theme.ok("  allowed once"));
       else if (choice === "always") deps.print(theme.ok(`  allowed; ${question.always} will run without asking for the rest of this session`));
+      else if (instead.has(question.id)) deps.print(theme.warn(`  ${OUTCOME_MARKS.denied} denied; shiro is told: ${instead.get(question.id)}`));
       else deps.print(theme.warn(`  ${OUTCOME_MARKS.denied} denied; the model is told not to retry it`));
       if (signal.aborted || choice === "deny") refused.add(question.id);
       return choice;
@@ -77,10 +87,31 @@ export function createApprovalGate(deps: GateDeps): ApprovalGate {
   let policy: ReturnType<PermissionHook> | undefined;
 
   return {
-    pending: () => (current ? { question: `allow? y once · a always (${current.label}) · n deny · esc interrupts ` } : undefined),
+    pending: () => {
+      if (!current) return undefined;
+      if (current.instead !== undefined) return { question: "  what should shiro do instead? (enter alone just denies) › ", text: current.instead };
+      return { question: `allow? y once · a always (${current.label}) · n deny · esc interrupts ` };
+    },
     answeredNo: (id) => refused.delete(id),
     answer(choice) {
-      current?.resolve(choice);
+      if (!current) return;
+      if (choice !== "deny") return current.resolve(choice);
+      // `n`: ask what to do instead before the denial goes to the model.
+      current.instead = "";
+      deps.changed();
+    },
+    typing: () => current?.instead !== undefined,
+    type(key) {
+      if (!current || current.instead === undefined) return;
+      if (key.name === "enter") {
+        const said = current.instead.trim();
+        if (said) instead.set(current.id, said);
+        return current.resolve("deny");
+      }
+      if (key.name === "text" || key.name === "paste") current.instead += key.text.replace(/[\r\n]+/g, " ");
+      else if (key.name === "backspace") current.instead = current.instead.slice(0, -1);
+      else if (key.name === "escape") return current.resolve("deny");
+      deps.changed();
     },
     approver({ signal, register }) {
       turnSignal = signal;
@@ -94,7 +125,12 @@ export function createApprovalGate(deps: GateDeps): ApprovalGate {
         decisions = decided.catch(() => {});
         const decision = await decided;
         const wasAsked = asked.delete(call.id);
-        if (!decision.allow) return signal.aborted ? { allow: false, reason: INTERRUPTED_REASON } : decision;
+        if (!decision.allow) {
+          if (signal.aborted) return { allow: false, reason: INTERRUPTED_REASON };
+          const said = instead.get(call.id);
+          instead.delete(call.id);
+          return said ? { allow: false, reason: `${decision.reason} The user says what to do instead: ${said}` } : decision;
+        }
         if (call.tool.mutates && !wasAsked) deps.print(toolCallLine(deps.theme, call.tool.name, call.subject));
         return { allow: true, signal: register(call.id, call.tool.name) };
       };

@@ -52,6 +52,8 @@ export type ReplDeps = {
   yolo: boolean;
   version: string;
   home: string | undefined;
+  /** The prompt given on the command line (`shiro "…"`), sent as the first one. */
+  initialPrompt?: string;
   /** Shown under the header (e.g. a history file that had to be set aside). */
   notices: string[];
   /** Shows text through the user's $PAGER, the terminal handed over until it exits; absent when none is set. */
@@ -191,7 +193,8 @@ export function createRepl(deps: ReplDeps) {
       // The question wrapped like any line; the cursor waits at its end.
       const rows = wrapLine(ask.question, columns() - 1);
       const lastRow = rows.at(-1)!;
-      return screen.setLive({ above: rows.slice(0, -1).map(theme.warn), prompt: lastRow, paintedPrompt: theme.warn(lastRow), text: "", cursor: 0, below: [] });
+      const typed = "text" in ask ? (ask.text ?? "") : "";
+      return screen.setLive({ above: rows.slice(0, -1).map(theme.warn), prompt: lastRow, paintedPrompt: theme.warn(lastRow), text: typed, cursor: typed.length, below: [] });
     }
     const line = input.line();
     if (screen.mode === "plain" && !waiting && line.text === "") return screen.setLive(undefined);
@@ -461,6 +464,11 @@ export function createRepl(deps: ReplDeps) {
   }
 
   function answer(key: Key): void {
+    if (gate.typing()) {
+      if (key.name === "ctrl-c") return interrupt();
+      if (key.name === "ctrl-d") return exit();
+      return gate.type(key);
+    }
     const meaning = answerFor(key);
     if (meaning === "interrupt") interrupt();
     else if (meaning === "exit") exit();
@@ -543,6 +551,12 @@ export function createRepl(deps: ReplDeps) {
       if (session.conversation().history.length > 0) {
         replay();
         print(theme.dim(`${REPLAY_END} ${session.label() ?? ""} · ${session.conversation().history.length} messages ──`));
+      }
+      // `shiro "fix the bug in page.ts"`: the prompt from the command line goes first, like a typed one.
+      if (deps.initialPrompt) {
+        const notice = deps.history.add(deps.initialPrompt);
+        if (notice) print(theme.warn(notice));
+        queue.push(deps.initialPrompt);
       }
       for (;;) {
         const queued = exiting ? undefined : queue.shift();

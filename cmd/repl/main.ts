@@ -40,6 +40,7 @@ export async function runRepl(args: MainArgs, processEnv: Record<string, string 
     home: processEnv.HOME,
     notices: history.notice ? [history.notice] : [],
     ...(pagerCommand ? { pager: (text: string) => page(pagerCommand, text) } : {}),
+    initialPrompt: args.positional.join(" ").trim() || undefined,
   });
 
   const stdin = process.stdin;

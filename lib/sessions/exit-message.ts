@@ -30,3 +30,12 @@ export function exitMessage(opts: ExitMessageOptions): string {
   const lines = hints.map(([command, meaning]) => `  ${command.padEnd(width)}${meaning}`);
   return ["Good bye.", saved, "", "Resume it with:", ...lines, ""].join("\n");
 }
+
+/**
+ * The headless text mode's ending: one line on stderr that keeps the exit message's purpose (the
+ * id on screen as shiro exits) without its farewell block in every CI log. Ends with a newline.
+ */
+export function headlessExitLine(opts: Pick<ExitMessageOptions, "messageCount" | "idPrefix">): string {
+  if (opts.messageCount === 0) return "nothing was saved, so there is no session to resume\n";
+  return `saved session ${opts.idPrefix} · resume with shiro -r ${opts.idPrefix}\n`;
+}

@@ -2,7 +2,7 @@ import type { ModelMessage } from "ai";
 import type { Usage } from "../events.ts";
 import { systemProbe, type LivenessProbe } from "../fs/process-alive.ts";
 import { createAutosaver, type Timers } from "./autosave.ts";
-import { exitMessage } from "./exit-message.ts";
+import { exitMessage, headlessExitLine } from "./exit-message.ts";
 import { acquireSession } from "./ownership.ts";
 import { shortestUniquePrefix } from "./prefix.ts";
 import { checkSpend, costUsd, type SpendStatus } from "./pricing.ts";
@@ -78,6 +78,8 @@ export type LiveSession = {
   close(): void;
   /** The exit text (exit-message.ts) for what is on disk. */
   exitMessage(): string;
+  /** The one line headless text mode ends with (exit-message.ts). */
+  exitLine(): string;
 };
 
 /**
@@ -127,6 +129,12 @@ export function openLiveSession(opts: OpenSessionOptions): LiveSession {
   let model = base.model;
   let warned = false;
   let closed = false;
+
+  /** This session's shortest unique prefix among the saved ones (at least 8). */
+  function idPrefix(): string {
+    const ids = listSessionIds(opts.home);
+    return shortestUniquePrefix(base.id, ids.includes(base.id) ? ids : [...ids, base.id]);
+  }
 
   function snapshot(): SessionRecord {
     // Every field of the record comes from base unless the running session changes it, so a field
@@ -243,9 +251,9 @@ export function openLiveSession(opts: OpenSessionOptions): LiveSession {
       release();
     },
     exitMessage() {
-      const ids = listSessionIds(opts.home);
-      return exitMessage({ messageCount: savedCount, title: base.title || titleFromMessages(messages), idPrefix: shortestUniquePrefix(base.id, ids.includes(base.id) ? ids : [...ids, base.id]) });
+      return exitMessage({ messageCount: savedCount, title: base.title || titleFromMessages(messages), idPrefix: idPrefix() });
     },
+    exitLine: () => headlessExitLine({ messageCount: savedCount, idPrefix: idPrefix() }),
   };
 }
 

@@ -278,7 +278,7 @@ describe("headless process edges", () => {
     expect(await new Response(child.stdout).text()).toBe("answered\n");
   });
 
-  test("a reader that goes away (| head) stops the run quietly: no stack trace, session saved", async () => {
+  test("a reader that goes away (| head) stops the run quietly: status 0, no stack trace, session saved", async () => {
     const s = await serveEdge({ text: "x".repeat(200_000), delayMs: 1 });
     const home = tempDir();
     const { shiroCommand } = await import("../support/cli.ts");
@@ -288,6 +288,7 @@ describe("headless process edges", () => {
     const stderr = await Bun.file(join(home, "err.txt")).text();
     expect(stderr).not.toContain("    at ");
     expect(stderr).not.toContain("EPIPE");
+    expect((await Bun.file(join(home, "status.txt")).text()).trim()).toBe("0");
     const sessions = join(home, ".shiro-neko", "sessions");
     expect(require("node:fs").readdirSync(sessions).filter((n: string) => n.endsWith(".lock"))).toEqual([]);
   });

@@ -135,7 +135,7 @@ describe("finding sessions", () => {
 });
 
 describe("exit message, cost and spend", () => {
-  test("text mode prints the spec's exit message on stderr", async () => {
+  test("text mode ends with one line on stderr naming the saved session and how to resume it", async () => {
     const home = tempDir();
     const s = await serve({ text: "ok" });
     const run = await runShiro(["-p", "why does the pagination test fail?"], { baseURL: s.url, home });
@@ -144,9 +144,8 @@ describe("exit message, cost and spend", () => {
     const prefix = run.stderr.match(/shiro -r (\S+)/)![1]!;
     expect(id.startsWith(prefix)).toBe(true);
     expect(prefix.replace(/-/g, "").length).toBeGreaterThanOrEqual(8);
-    expect(run.stderr).toContain(
-      `Good bye.\nSaved 2 messages: "why does the pagination test fail?"\n\nResume it with:\n  shiro -c                    newest session in this directory\n  shiro -r ${prefix.padEnd(19)}this session by id\n`,
-    );
+    expect(run.stderr).toBe(`saved session ${prefix} · resume with shiro -r ${prefix}\n`);
+    expect(run.stderr).not.toContain("Good bye.");
   });
 
   test("the spend ceiling refuses a turn once passed (exit 4), and an unpriced model is never $0", async () => {

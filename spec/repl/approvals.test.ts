@@ -22,6 +22,7 @@ function gateAnswering(answers: ("once" | "always" | "deny")[]) {
       const question = gate.pending();
       if (!question) return;
       asked.push(question.question);
+      if (gate.typing()) return queueMicrotask(() => gate.type({ name: "enter" })); // nothing to say instead
       queueMicrotask(() => gate.answer(answers.shift() ?? "deny"));
     },
   });

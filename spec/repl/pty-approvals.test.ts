@@ -4,7 +4,7 @@ import { join } from "node:path";
 import type { Reply } from "../support/fake-openai.ts";
 import { tempDir } from "../support/cli.ts";
 import { toolOutputsIn } from "../support/requests.ts";
-import { usePty } from "./pty.ts";
+import { KEYS, usePty } from "./pty.ts";
 
 const { serve, start } = usePty();
 const count = (text: string, part: string) => text.split(part).length - 1;
@@ -39,6 +39,8 @@ test("y allows once, a allows the command's first word for the session, n denies
   await pty.waitFor("write_file wants to run: c.txt (new file)  +1 -0");
   await pty.waitUntil("the write question", () => pty!.cursorLine().startsWith("allow?"));
   pty.write("n");
+  await pty.waitFor("what should shiro do instead?");
+  pty.write(KEYS.enter); // nothing to add: just deny
   await pty.waitFor("denied; the model is told");
   await pty.waitFor("edit_file wants to run: a.txt", { count: 2 }); // y was once: the next edit asks again
   await pty.waitUntil("the second edit question", () => pty!.cursorLine().startsWith("allow?"));

@@ -120,6 +120,8 @@ test("marks tell the truth: exit 0, exit 1, denied, interrupted, in the loop and
   await answer("y", 1);
   await answer("y", 2);
   await answer("n", 3);
+  await pty.waitFor("what should shiro do instead?");
+  pty.write(KEYS.enter); // nothing to say instead: just deny
   await answer("y", 4);
   await pty.waitFor("    started");
   pty.write(KEYS.ctrlC);

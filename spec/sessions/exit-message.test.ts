@@ -1,5 +1,5 @@
 import { expect, test } from "bun:test";
-import { exitMessage } from "../../lib/sessions/exit-message.ts";
+import { exitMessage, headlessExitLine } from "../../lib/sessions/exit-message.ts";
 
 test("the exit message is exactly the spec's, columns aligned", () => {
   expect(exitMessage({ messageCount: 8, title: "why does the pagination test fail?", idPrefix: "0193ab2c" })).toBe(
@@ -30,4 +30,9 @@ test("a session with no messages says it was not saved and names no command", ()
   const text = exitMessage({ messageCount: 0, title: "", idPrefix: "0193ab2c" });
   expect(text).toBe("Good bye.\nNo messages were saved, so there is nothing to resume.\n");
   expect(text).not.toContain("shiro -");
+});
+
+test("the headless ending is one line: the session and how to resume it, or that nothing was saved", () => {
+  expect(headlessExitLine({ messageCount: 4, idPrefix: "01a230d3" })).toBe("saved session 01a230d3 · resume with shiro -r 01a230d3\n");
+  expect(headlessExitLine({ messageCount: 0, idPrefix: "01a230d3" })).toBe("nothing was saved, so there is no session to resume\n");
 });

@@ -41,7 +41,7 @@ export type FuzzOptions = {
 const TARGETS: Target[] = ["session", "session", "session", "memory", "memory", "config", "config", "history"];
 
 /** Lines shiro prints on stderr that are not part of a message about a file. */
-const KNOWN_LINE = /^(shiro: |error: |note: |→ |  [✓✗⊘■] |context compacted|tasks |\[[ x~!]\] |Good bye\.|Saved \d|No messages were saved|Resume it with:|  shiro -[cr]\b)/;
+const KNOWN_LINE = /^(shiro: |error: |note: |→ |  [✓✗⊘■] |context compacted|tasks |\[[ x~!]\] |Good bye\.|Saved \d|No messages were saved|Resume it with:|  shiro -[cr]\b|saved session |nothing was saved)/;
 
 /** A problem with how stderr reads: a message that runs over several lines. */
 function multiLine(stderr: string): string | undefined {

@@ -1,0 +1,52 @@
+// The prompt the way people type it, and answers with more than yes or no.
+import { expect, test } from "bun:test";
+import { existsSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { tempDir } from "../support/cli.ts";
+import { toolOutputsIn } from "../support/requests.ts";
+import { lastUserText, usePty } from "./pty.ts";
+
+const { serve, start } = usePty();
+
+test('shiro "…" starts the loop with that prompt sent, then waits for the next', async () => {
+  const s = await serve({ text: "Fixed the off-by-one in page.ts." });
+  const pty = await start({ baseURL: s.url, args: ["fix the bug in page.ts"] });
+  await pty.waitFor("Fixed the off-by-one in page.ts.");
+  await pty.waitForPrompt(1);
+  expect(s.requests).toHaveLength(1);
+  expect(lastUserText(s.requests[0]!.body)).toBe("fix the bug in page.ts");
+  expect(pty.screen()).toContain("› fix the bug in page.ts");
+}, 20_000);
+
+test("n at a question lets the user say what to do instead; the model gets it with the denial", async () => {
+  const cwd = tempDir();
+  const s = await serve({ toolCalls: [{ name: "write_file", input: { path: "out.txt", content: "x" } }] }, { text: "Understood, I will use notes.md." });
+  const pty = await start({ baseURL: s.url, cwd });
+  await pty.waitForPrompt(1);
+  pty.line("write it down");
+  await pty.waitFor("allow?");
+  pty.write("n");
+  await pty.waitFor("what should shiro do instead?");
+  pty.line("write it to notes.md instead");
+  await pty.waitFor("Understood, I will use notes.md.");
+  expect(existsSync(join(cwd, "out.txt"))).toBe(false);
+  const output = toolOutputsIn(s.requests[1]!.body).join("\n");
+  expect(output).toContain("The user declined this write_file call");
+  expect(output).toContain("write it to notes.md instead");
+}, 20_000);
+
+test("n then an empty line just denies", async () => {
+  const cwd = tempDir();
+  writeFileSync(join(cwd, "keep.txt"), "kept\n");
+  const s = await serve({ toolCalls: [{ name: "write_file", input: { path: "keep.txt", content: "gone" } }] }, { text: "Left it alone." });
+  const pty = await start({ baseURL: s.url, cwd });
+  await pty.waitForPrompt(1);
+  pty.line("overwrite keep.txt");
+  await pty.waitFor("allow?");
+  pty.write("n");
+  await pty.waitFor("what should shiro do instead?");
+  pty.line("");
+  await pty.waitFor("Left it alone.");
+  expect(toolOutputsIn(s.requests[1]!.body).join("\n")).not.toContain("what to do instead");
+  expect(pty.screen()).toContain("denied; the model is told not to retry it");
+}, 20_000);

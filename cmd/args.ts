@@ -47,6 +47,18 @@ export const MAIN_ARGS = {
   api: { type: "string", valueHint: "wire", description: "responses (default) or chat, for servers that only speak Chat Completions" },
   provider: { type: "string", valueHint: "name", description: `preset: ${PRESET_NAMES.join(", ")}` },
   "max-steps": { type: "string", valueHint: "n", description: `step cap per turn (default ${DEFAULT_MAX_STEPS})` },
+  sandbox: {
+    type: "boolean",
+    default: true,
+    description: "run commands in the sandbox (the default; docs/permissions.md)",
+    negativeDescription: 'run commands directly on this machine (config "sandbox": "off")',
+  },
+  network: {
+    type: "boolean",
+    default: true,
+    description: "let sandboxed commands use the network (the default)",
+    negativeDescription: 'cut sandboxed commands off the network (config "sandboxNetwork": false)',
+  },
   memory: {
     type: "boolean",
     default: true,
@@ -69,7 +81,7 @@ export const COMMON_FLAGS = pick(MAIN_ARGS, ["debug", "help"]);
 export const MODEL_FLAGS = pick(MAIN_ARGS, ["model", "base-url", "api", "provider"]);
 
 /** The flags that are settings: what flagsFrom reads. A table may hold any of them. */
-const SETTING_FLAGS = pick(MAIN_ARGS, ["model", "base-url", "api", "provider", "max-steps", "max-spend"]);
+const SETTING_FLAGS = pick(MAIN_ARGS, ["model", "base-url", "api", "provider", "max-steps", "max-spend", "sandbox", "network"]);
 
 /**
  * The settings given on the command line, as resolveSettings takes them. The one place that maps
@@ -86,6 +98,9 @@ export function flagsFrom(values: Partial<FlagValues<typeof SETTING_FLAGS>>): Fl
     provider: values.provider,
     maxSteps: maxSteps === undefined ? undefined : parseMaxSteps(maxSteps, "--max-steps"),
     maxSpendUsd: maxSpend === undefined ? undefined : parseMaxSpendUsd(maxSpend, "--max-spend"),
+    // Only the --no-… forms override the config: these flags are on unless turned off.
+    sandbox: values.sandbox === false ? false : undefined,
+    network: values.network === false ? false : undefined,
   };
 }
 

@@ -69,8 +69,8 @@ export async function runHeadless(args: MainArgs, processEnv: Record<string, str
     session: sessionChoice(args),
     onSaveError: (error) => emit({ type: "notice", message: `could not save the session: ${error instanceof Error ? error.message : String(error)}` }),
   });
-  // Whatever way the process ends, the session is flushed and released.
-  const closeSession = () => live.close();
+  // Whatever way the process ends, the session is flushed and released, and the sandbox ended.
+  const closeSession = () => (live.close(), runtime.commands.runner.close());
   process.on("exit", closeSession);
   for (const message of notices) emit({ type: "notice", message });
 
@@ -87,7 +87,7 @@ export async function runHeadless(args: MainArgs, processEnv: Record<string, str
   const maxSpend = runtime.settings.maxSpendUsd;
   const spend = live.checkSpend(maxSpend);
   if (spend === "over") {
-    live.close();
+    closeSession();
     const message = `this session has cost ${formatUsd(live.totals().costUsd)}, at or past its ${formatUsd(maxSpend)} limit. Raise --max-spend or "maxSpendUsd", or start a new session.`;
     if (args.json) out.write(resultRecord({ status: "spend-limit", exitCode: 4, steps: 0, usage: { inputTokens: 0, outputTokens: 0 }, costUsd: null, error: message }));
     throw new ShiroError("spend", message);
@@ -108,7 +108,7 @@ export async function runHeadless(args: MainArgs, processEnv: Record<string, str
   const result = await conversation.runPrompt(prompt, { emit, approve: policy.approve, signal: controller.signal });
   stopSignals();
   stopWatchingTodos();
-  live.close();
+  closeSession();
 
   const exitCode = EXIT_BY_STATUS[result.status];
   if (args.json) {

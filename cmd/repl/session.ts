@@ -74,8 +74,8 @@ export async function openReplSession(args: MainArgs, env: Env, startRuntime: Ru
   const ask = (request: GenerateRequest, signal: AbortSignal) => generate(runtime, request, { signal, book: (usage) => live.book(usage) });
 
   const startNotices = await open(sessionChoice(args));
-  // However the process ends (even a forced exit), the session is flushed and released.
-  process.on("exit", () => live.close());
+  // However the process ends (even a forced exit), the session is flushed and released, and the sandbox ended.
+  process.on("exit", () => (live.close(), runtime.commands.runner.close()));
 
   return {
     startNotices,
@@ -148,6 +148,7 @@ export async function openReplSession(args: MainArgs, env: Env, startRuntime: Ru
     exitMessage(): string {
       stopTodos();
       live.close();
+      runtime.commands.runner.close();
       // After /clear with nothing said since, point at the conversation that was saved.
       return live.history.length === 0 && previous ? previous.exitMessage() : live.exitMessage();
     },

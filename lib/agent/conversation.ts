@@ -49,7 +49,7 @@ export function createConversation(opts: ConversationOptions): Conversation {
   const { session } = opts;
   let runtime = opts.runtime;
   const notebook = createNotebook(opts.todos);
-  const tools: AnyTool[] = toolsFor({ notebook, memory: opts.memory });
+  const tools: AnyTool[] = toolsFor({ notebook, memory: opts.memory, commands: opts.runtime.commands });
 
   const conversation: Conversation = {
     get history() {

@@ -2,6 +2,7 @@ import type { LanguageModel } from "ai";
 import type { Settings } from "../config/resolve.ts";
 import type { ConfigFile } from "../config/schema.ts";
 import type { CallOptions } from "../provider/call-options.ts";
+import type { Commands } from "../sandbox/index.ts";
 import type { ProjectDoc } from "./project-docs.ts";
 import type { Environment } from "./instructions.ts";
 
@@ -16,4 +17,6 @@ export type Runtime = {
   projectDocs: ProjectDoc[];
   /** Provider options for every model call, built once from the settings (lib/provider/call-options.ts). */
   callOptions: CallOptions;
+  /** Where the tools run programs: the sandbox, or this machine (lib/sandbox). One per process. */
+  commands: Commands;
 };

@@ -2,6 +2,12 @@ import * as v from "valibot";
 import { PRESET_NAMES } from "./presets.ts";
 import { GuardConfig, PermissionConfig } from "./permission-schema.ts";
 
+/** Extra paths for the sandbox: absolute, `~/…`, or relative to the workspace root. */
+const SandboxPaths = v.array(
+  v.pipe(v.string("must be a path"), v.nonEmpty("must not be empty")),
+  'must be a list of paths such as ["~/.ssh", "../sibling"]',
+);
+
 /**
  * The config file, `$SHIRO_HOME/config.json`. Strict: an unknown field is an error, so a typo
  * is reported instead of silently ignored.
@@ -20,6 +26,10 @@ export const ConfigFile = v.strictObject({
   compactAtTokens: v.optional(v.pipe(v.number("must be a number"), v.integer("must be a whole number"), v.minValue(1000, "must be at least 1000"))),
   idleTimeoutMs: v.optional(v.pipe(v.number("must be a number"), v.integer("must be a whole number"), v.minValue(0, "must be 0 (never) or more"))),
   maxSpendUsd: v.optional(v.pipe(v.number("must be a number"), v.minValue(0, "must be 0 or more"))),
+  sandbox: v.optional(v.picklist(["on", "off"], 'must be "on" or "off"')),
+  sandboxNetwork: v.optional(v.boolean("must be true or false")),
+  sandboxWritable: v.optional(SandboxPaths),
+  sandboxReadable: v.optional(SandboxPaths),
   permission: v.optional(PermissionConfig),
   guard: v.optional(GuardConfig),
 });

@@ -1,11 +1,12 @@
 import type { MemoryStore } from "../memory/store.ts";
 import type { Notebook } from "../notebook/notebook.ts";
-import { bashTool } from "./bash.ts";
+import type { Commands } from "../sandbox/index.ts";
+import { bashTool, createBashTool } from "./bash.ts";
 import type { AnyTool } from "./define.ts";
 import { editFileTool } from "./edit-file.ts";
 import { createForgetTool } from "./forget.ts";
 import { globTool } from "./glob.ts";
-import { grepTool } from "./grep.ts";
+import { createGrepTool, grepTool } from "./grep.ts";
 import { listDirTool } from "./list-dir.ts";
 import { multiEditTool } from "./multi-edit.ts";
 import { readFileTool } from "./read-file.ts";
@@ -33,6 +34,8 @@ export type ToolsContext = {
   notebook: Notebook;
   /** The project's memory store; without one (`--no-memory`) remember, recall and forget are not offered. */
   memory?: MemoryStore;
+  /** Where bash and grep run programs (the session's sandbox); without it, directly (tests, digests). */
+  commands?: Commands;
 };
 
 /**
@@ -46,5 +49,9 @@ export function memoryTools(store: MemoryStore): AnyTool[] {
 
 /** Every tool a session gets, in the order the model sees them: the core tools, todo_write, then memory. */
 export function toolsFor(context: ToolsContext): AnyTool[] {
-  return [...coreTools, createTodoWriteTool(context.notebook), ...(context.memory ? memoryTools(context.memory) : [])];
+  const { commands } = context;
+  const core = commands
+    ? coreTools.map((tool) => (tool === bashTool ? createBashTool(commands) : tool === grepTool ? createGrepTool({ commands }) : tool))
+    : coreTools;
+  return [...core, createTodoWriteTool(context.notebook), ...(context.memory ? memoryTools(context.memory) : [])];
 }

@@ -61,6 +61,7 @@ export async function runHeadless(args: MainArgs, processEnv: Record<string, str
     home: processEnv.HOME || homedir(),
     yolo: args.yolo,
     interactive: false,
+    sandboxed: runtime.commands.runner.sandboxed,
   });
 
   const { conversation, live, notices } = await startConversation({
@@ -73,6 +74,10 @@ export async function runHeadless(args: MainArgs, processEnv: Record<string, str
   const closeSession = () => (live.close(), runtime.commands.runner.close());
   process.on("exit", closeSession);
   for (const message of notices) emit({ type: "notice", message });
+  const sandbox = runtime.commands.status;
+  if (sandbox.state === "unavailable") {
+    emit({ type: "notice", message: `sandbox unavailable: ${sandbox.why}. To get it: ${sandbox.fix}. Commands run directly on this machine, protected only by the guard and the permission rules.` });
+  }
 
   const resultRecord = (fields: { status: string; exitCode: number; steps: number; usage: { inputTokens: number; outputTokens: number }; costUsd: number | null; error: string | null }) =>
     JSON.stringify({

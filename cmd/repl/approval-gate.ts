@@ -40,7 +40,7 @@ export type GateDeps = {
 };
 
 export function createApprovalGate(deps: GateDeps): ApprovalGate {
-  let current: { label: string; resolve: (choice: AskAnswer) => void } | undefined;
+  let current: { label: string; outside: boolean; resolve: (choice: AskAnswer) => void } | undefined;
   let chain: Promise<unknown> = Promise.resolve();
   let turnSignal: AbortSignal | undefined;
   const asked = new Set<string>();
@@ -48,20 +48,27 @@ export function createApprovalGate(deps: GateDeps): ApprovalGate {
 
   const ask = (question: AskQuestion): Promise<AskAnswer> => {
     const signal = turnSignal;
-    asked.add(question.id);
+    const outside = question.why === "outside";
+    // A question about running outside the sandbox comes while the call runs, after it was approved.
+    if (!outside) asked.add(question.id);
     const next = chain.then(async (): Promise<AskAnswer> => {
       if (!signal || signal.aborted) return "deny";
       const { theme } = deps;
       const preview = previewCall(question.tool, question.input, question.subject, deps.where, theme);
       if (question.why === "repeat") preview.splice(1, 0, theme.warn(`    (the same call for the ${ordinal(question.count ?? 3)} time this turn)`));
+      if (outside) preview.splice(1, 0, theme.warn(`    failed in the sandbox: ${question.detail ?? "the sandbox stopped it"}`));
       deps.print(preview.join("\n"));
       const choice = await new Promise<AskAnswer>((resolve) => {
-        current = { label: question.always, resolve };
+        current = { label: question.always, outside, resolve };
         signal.addEventListener("abort", () => resolve("deny"), { once: true });
         deps.changed();
       });
       current = undefined;
       deps.changed();
+      if (outside) {
+        deps.print(signal.aborted ? theme.warn("  not run: interrupted") : choice === "deny" ? theme.warn("  kept in the sandbox") : theme.warn("  running once outside the sandbox"));
+        return choice;
+      }
       if (signal.aborted) deps.print(theme.warn("  not run: interrupted"));
       else if (choice === "once") deps.print(theme.ok("  allowed once"));
       else if (choice === "always") deps.print(theme.ok(`  allowed; ${question.always} will run without asking for the rest of this session`));
@@ -77,7 +84,10 @@ export function createApprovalGate(deps: GateDeps): ApprovalGate {
   let policy: ReturnType<PermissionHook> | undefined;
 
   return {
-    pending: () => (current ? { question: `allow? y once · a always (${current.label}) · n deny · esc interrupts ` } : undefined),
+    pending: () =>
+      current
+        ? { question: current.outside ? "run it once outside the sandbox? y yes · n no · esc interrupts " : `allow? y once · a always (${current.label}) · n deny · esc interrupts ` }
+        : undefined,
     answeredNo: (id) => refused.delete(id),
     answer(choice) {
       current?.resolve(choice);
@@ -96,7 +106,7 @@ export function createApprovalGate(deps: GateDeps): ApprovalGate {
         const wasAsked = asked.delete(call.id);
         if (!decision.allow) return signal.aborted ? { allow: false, reason: INTERRUPTED_REASON } : decision;
         if (call.tool.mutates && !wasAsked) deps.print(toolCallLine(deps.theme, call.tool.name, call.subject));
-        return { allow: true, signal: register(call.id, call.tool.name) };
+        return { ...decision, signal: register(call.id, call.tool.name) };
       };
     },
   };

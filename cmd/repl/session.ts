@@ -97,7 +97,16 @@ export async function openReplSession(args: MainArgs, env: Env, startRuntime: Ru
     },
     /** The permission engine around the loop's way of asking. */
     permissions: (askUser: (question: PermissionQuestion) => Promise<AskAnswer>) =>
-      createPermissionPolicy({ config: runtime.config, root: runtime.env.root, cwd: runtime.env.cwd, home: env.HOME || homedir(), yolo: args.yolo, interactive: true, ask: askUser }),
+      createPermissionPolicy({
+        config: runtime.config,
+        root: runtime.env.root,
+        cwd: runtime.env.cwd,
+        home: env.HOME || homedir(),
+        yolo: args.yolo,
+        interactive: true,
+        sandboxed: runtime.commands.runner.sandboxed,
+        ask: askUser,
+      }),
     /** `/clear`: a new, empty session. */
     clear: () => open({ type: "new" }),
     /** `/resume <id>`: throws ShiroError when there is no such session (the current one then stays). */

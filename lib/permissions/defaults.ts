@@ -1,6 +1,8 @@
 import type { ToolSubject } from "../tools/define.ts";
 import { isSensitivePath } from "../fs/sensitive-path.ts";
-import { commandWords } from "./command-parts.ts";
+import { posix } from "node:path";
+import { shellWords } from "./command-parts.ts";
+import { expandGlob } from "./fs-paths.ts";
 import type { Decision } from "../config/permission-schema.ts";
 
 /** What permissions read off a tool definition (lib/tools/define.ts); every tool fits. */
@@ -12,27 +14,33 @@ export type GatedTool = { name: string; mutates: boolean; defaultDecision: Decis
  * skip approval.
  */
 export function defaultDecision(tool: GatedTool, subject: string): Decision {
-  if (isProtectedSecret(tool, subject)) return "deny";
+  if (isProtectedSecret(tool, subject)) return "deny"; // no cwd: a glob is judged by decideCall, which knows it
   return tool.mutates && tool.defaultDecision === "allow" ? "ask" : tool.defaultDecision;
 }
 
-/** Where a secrets file may be named inside a word: `--include=.env`, `if=.env`, `open('.env')`. */
-const INSIDE_A_WORD = /[\s;|&<>()'"`$={}]+/;
+/** Where a secrets file may be named inside a word: `--include=.env`, `if=.env`, `open('.env')`, `HEAD:.env`. */
+const INSIDE_A_WORD = /[\s;|&<>()'"`$={}:,]+/;
 
 /**
  * A path tool that shows the file's content (read_file) given `.env`, `.env.*` (not `.env.example`)
  * or `*.pem`, and a command that names one (`cat .env`, `source .env.local`, `grep KEY < .env`).
  * Denied before config rules are consulted: a broad `"*": "allow"` written for convenience must
  * not open the secrets file too. A command's words are read by the shell parser, nested scripts
- * and heredocs included, and each is also looked through for a name inside it. This is a check of
- * the words, not a sandbox: a glob such as `.e*` is not recognised (docs/permissions.md says so).
+ * and heredocs included, and each is also looked through for a name inside it (`HEAD:.env` names
+ * `.env`, so `git show HEAD:.env` is refused: masking a file does not hide its blobs). With `cwd`,
+ * a glob is expanded on disk as bash would (`cat .e*`, `cat .[e]nv`). This is a check of the
+ * words, not a sandbox: what a program opens on its own (`grep -r KEY .`) is not seen.
  */
-export function isProtectedSecret(tool: Pick<GatedTool, "subject">, subject: string): boolean {
+export function isProtectedSecret(tool: Pick<GatedTool, "subject">, subject: string, cwd?: string): boolean {
   switch (tool.subject.kind) {
     case "path":
       return tool.subject.readsContent === true && isSensitivePath(subject);
     case "command":
-      return commandWords(subject).some((word) => word.split(INSIDE_A_WORD).some((part) => part !== "" && isSensitivePath(part)));
+      return shellWords(subject).some(
+        (word) =>
+          word.text.split(INSIDE_A_WORD).some((part) => part !== "" && isSensitivePath(part)) ||
+          (word.glob && cwd !== undefined && (expandGlob(posix.resolve(cwd, word.text)) ?? []).some((match) => isSensitivePath(match))),
+      );
     case "pattern":
     case "text":
       return false;

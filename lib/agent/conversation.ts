@@ -1,4 +1,5 @@
 import type { LiveSession } from "../sessions/live-session.ts";
+import type { ModelMessage } from "ai";
 import type { EventSink, Usage } from "../events.ts";
 import type { AnyTool } from "../tools/define.ts";
 import { toolsFor } from "../tools/index.ts";
@@ -7,7 +8,7 @@ import { createNotebook, type Notebook } from "../notebook/notebook.ts";
 import { renderTodos } from "../notebook/render.ts";
 import type { Todo } from "../notebook/schema.ts";
 import { buildInstructions } from "./instructions.ts";
-import { keyRedactor, redactEvent } from "./redact-key.ts";
+import { keyRedactor, redactDeep, redactEvent } from "./redact-key.ts";
 import type { Runtime } from "./runtime.ts";
 import type { Approver } from "../approval.ts";
 import { runTurn, type TurnResult } from "./turn.ts";
@@ -75,12 +76,21 @@ export function createConversation(opts: ConversationOptions): Conversation {
         todos: renderTodos(notebook.todos()),
       }),
     async runPrompt(prompt, io) {
-      session.append([{ role: "user", content: prompt }]);
       const redact = keyRedactor(runtime.settings.apiKey);
+      // Everything the session keeps goes through the redactor first: the model's text and tool
+      // arguments can carry the key too, and the history is saved and sent again.
+      const history = {
+        get history() {
+          return session.history;
+        },
+        append: (messages: readonly ModelMessage[], usage?: Usage) => session.append(redactDeep(messages, redact), usage),
+        replace: (messages: readonly ModelMessage[]) => session.replace(redactDeep(messages, redact)),
+      };
+      history.append([{ role: "user", content: prompt }]);
       const result = await runTurn({
         model: runtime.model,
         callOptions: runtime.callOptions,
-        session,
+        session: history,
         tools,
         instructions: conversation.instructions,
         settings: runtime.settings,

@@ -41,7 +41,8 @@ export function commandParts(command: string, depth = 0): CommandPart[] {
     const inv = unwrapCommand(simple.words);
     const part: CommandPart = { source: simple.source, program, writesFile: writesFile(simple) };
     if (inv) {
-      part.unwrapped = [inv.name, ...inv.args.map((arg) => arg.text)].join(" ");
+      // `xargs curl`: arguments come from the input, written `…` so that `curl *` matches.
+      part.unwrapped = [inv.name, ...inv.args.map((arg) => arg.text), ...(inv.moreArgs ? ["…"] : [])].join(" ");
       if (inv.program.expands || inv.program.glob) part.programExpands = true;
       if (inv.name === "git") {
         const git = parseGit(inv.args);

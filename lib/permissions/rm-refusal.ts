@@ -90,6 +90,14 @@ function physicalRefusal(text: string, abs: string, root: string): string | unde
 function globRefusal(text: string, where: Where): string | undefined {
   const pattern = posix.isAbsolute(text) ? text : where.cwd === undefined ? undefined : posix.join(where.cwd, text);
   if (pattern === undefined) return `it deletes a path that cannot be checked before it runs (the directory ${text} is relative to is unknown)`;
+  // The folder the glob ranges over, where it really is: `link/*` with `link -> /elsewhere`.
+  const segments = pattern.split("/");
+  const fixed = segments.slice(0, segments.findIndex((segment) => /[*?[]/.test(segment))).join("/") || "/";
+  const base = physicalPath(fixed, true);
+  const relBase = posix.relative(physicalPath(where.root, true), base);
+  if (relBase === ".." || relBase.startsWith("../") || posix.isAbsolute(relBase)) {
+    return `it deletes ${text}, in ${base}, which is outside the workspace ${where.root}`;
+  }
   const matches = expandGlob(pattern);
   if (matches === undefined) return `it deletes ${text}, which matches too many paths to check`;
   for (const match of matches) {

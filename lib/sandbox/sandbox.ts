@@ -159,7 +159,8 @@ export function createSandboxRunner(opts: SandboxRunnerOptions): CommandRunner {
     const secrets = opts.findSecrets();
     if (runner?.alive) {
       const fresh = secrets.filter((file) => !runner!.masked.has(file));
-      if (fresh.length === 0 || runner.children.size > 0) return { owner: runner, note: "" };
+      const running = [...runner.children.values()].some((child) => !child.exited);
+      if (fresh.length === 0 || running) return { owner: runner, note: "" };
       runner.proc.kill("SIGKILL");
       runner.alive = false;
       runner = start(secrets);

@@ -25,12 +25,13 @@ type Pending = {
   open: { 1: boolean; 2: boolean };
   exit: (exit: ChildExit) => void;
   exited: boolean;
-  stopped: Array<() => void>;
 };
 
 type Runner = {
   proc: ReturnType<typeof Bun.spawn<"pipe", "pipe", "pipe">>;
   children: Map<number, Pending>;
+  /** Who waits for a `stopped`, by child: kept apart, since a child can be forgotten before its group is gone. */
+  stopping: Map<number, Array<() => void>>;
   masked: Set<string>;
   alive: boolean;
   stderr: Promise<string>;
@@ -67,11 +68,14 @@ export function createSandboxRunner(opts: SandboxRunnerOptions): CommandRunner {
     const proc = Bun.spawn([opts.bwrap, ...args, "--", ...opts.runnerCommand], {
       cwd: "/",
       env: { PATH: opts.env.PATH ?? "/usr/bin:/bin", HOME: opts.env.HOME ?? "/", LANG: opts.env.LANG ?? "C.UTF-8" },
+      // A session of its own: ctrl-c in the terminal signals shiro's process group, which must not
+      // take the sandbox (and every background process in it) down with it.
+      detached: true,
       stdin: "pipe",
       stdout: "pipe",
       stderr: "pipe",
     });
-    const started: Runner = { proc, children: new Map(), masked: new Set(secrets), alive: true, stderr: new Response(proc.stderr).text() };
+    const started: Runner = { proc, children: new Map(), stopping: new Map(), masked: new Set(secrets), alive: true, stderr: new Response(proc.stderr).text() };
     // A runner that never says it is ready (a wrong program, a hung start) is given up on.
     const notReady = setTimeout(() => proc.kill("SIGKILL"), READY_TIMEOUT_MS);
     void readMessages<FromRunner>(proc.stdout, (message) => {
@@ -89,8 +93,9 @@ export function createSandboxRunner(opts: SandboxRunnerOptions): CommandRunner {
         finish(child, 1);
         finish(child, 2);
         child.exit({ exitCode: 126, signal: null });
-        for (const done of child.stopped.splice(0)) done();
       }
+      for (const waiting of started.stopping.values()) for (const done of waiting) done();
+      started.stopping.clear();
       started.children.clear();
       if (runner === started) runner = undefined;
     });
@@ -118,6 +123,11 @@ export function createSandboxRunner(opts: SandboxRunnerOptions): CommandRunner {
 
   const route = (owner: Runner, message: FromRunner) => {
     if (message.t === "ready") return;
+    if (message.t === "stopped") {
+      for (const done of owner.stopping.get(message.id) ?? []) done();
+      owner.stopping.delete(message.id);
+      return;
+    }
     const child = owner.children.get(message.id);
     if (!child) return;
     switch (message.t) {
@@ -136,9 +146,6 @@ export function createSandboxRunner(opts: SandboxRunnerOptions): CommandRunner {
         child.exit({ exitCode: 127, signal: null });
         finish(child, 1);
         return finish(child, 2);
-      case "stopped":
-        for (const done of child.stopped.splice(0)) done();
-        return;
       default:
         return message satisfies never;
     }
@@ -179,7 +186,7 @@ export function createSandboxRunner(opts: SandboxRunnerOptions): CommandRunner {
       const id = nextId++;
       let exit!: (exit: ChildExit) => void;
       const exited = new Promise<ChildExit>((resolve) => (exit = resolve));
-      const child = { id, owner, open: { 1: true, 2: true }, exit, exited: false, stopped: [] } as unknown as Pending;
+      const child = { id, owner, open: { 1: true, 2: true }, exit, exited: false } as unknown as Pending;
       const stdout = new ReadableStream<Uint8Array>({
         start: (c) => void (child.out = c),
         cancel: () => ((child.open[1] = false), forgetIfDone(child)),
@@ -200,7 +207,7 @@ export function createSandboxRunner(opts: SandboxRunnerOptions): CommandRunner {
         stop: () =>
           new Promise<void>((resolve) => {
             if (!owner.alive) return resolve();
-            child.stopped.push(resolve);
+            owner.stopping.set(id, [...(owner.stopping.get(id) ?? []), resolve]);
             send(owner, { t: "stop", id });
           }),
       };

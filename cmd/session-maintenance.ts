@@ -4,7 +4,7 @@ import { configPath, loadConfigFile, loadSettings, shiroHome } from "../lib/conf
 import { DEFAULT_SANDBOX, DEFAULT_SANDBOX_NETWORK } from "../lib/config/defaults.ts";
 import type { ConfigFile } from "../lib/config/schema.ts";
 import { findProjectRoot } from "../lib/fs/project-root.ts";
-import { openCommands } from "../lib/sandbox/index.ts";
+import { findSecretsFiles, openCommands } from "../lib/sandbox/index.ts";
 import type { Flags } from "../lib/config/resolve.ts";
 import { ShiroError } from "../lib/errors.ts";
 import { createNotebook } from "../lib/notebook/notebook.ts";
@@ -128,7 +128,8 @@ export async function runDoctorCommand(argv: string[], env: Env): Promise<number
 /** The sandbox as `shiro doctor` reports it: on with what it shows and hides, off, or unavailable with the fix. */
 function sandboxReport(config: ConfigFile, env: Env, home: string, cwd: string): string {
   const settings = { mode: config.sandbox ?? DEFAULT_SANDBOX, network: config.sandboxNetwork ?? DEFAULT_SANDBOX_NETWORK, writable: config.sandboxWritable ?? [], readable: config.sandboxReadable ?? [] };
-  const commands = openCommands({ settings, root: findProjectRoot(cwd), shiroHome: home, env, apiKey: undefined });
+  const root = findProjectRoot(cwd);
+  const commands = openCommands({ settings, root, shiroHome: home, env, apiKey: undefined });
   const status = commands.status;
   const userHome = env.HOME;
   const short = (path: string) => (userHome && path.startsWith(userHome + "/") ? "~" + path.slice(userHome.length) : path);
@@ -139,7 +140,7 @@ function sandboxReport(config: ConfigFile, env: Env, home: string, cwd: string):
         `sandbox: on (bubblewrap); commands shiro runs see the file system read-only except:`,
         `  writable: ${list(status.summary.writable)}, and a private /tmp`,
         `  hidden:   ${list(status.summary.hidden)}`,
-        `  masked:   ${list(status.summary.masked)}`,
+        `  masked:   ${list(findSecretsFiles(root))}`,
         `  network:  ${status.network ? "on" : "off"}`,
         "",
       ].join("\n");

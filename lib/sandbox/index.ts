@@ -12,6 +12,7 @@ import { createSandboxRunner } from "./sandbox.ts";
 import { findSecretsFiles } from "./secrets-scan.ts";
 
 export { findHelper, helperCache } from "./helpers.ts";
+export { findSecretsFiles } from "./secrets-scan.ts";
 export { childEnv } from "./child-env.ts";
 export { detectSandbox, installCommand, type SandboxSupport } from "./detect.ts";
 export { gitSafetyEnv } from "./git-safety.ts";
@@ -25,6 +26,7 @@ export type SandboxSettings = { mode: "on" | "off"; network: boolean; writable: 
 
 /** What the header and `shiro doctor` say about the sandbox. */
 export type SandboxStatus =
+  /** `summary.masked` is empty here: the secrets files are found each time the sandbox starts (findSecretsFiles). */
   | { state: "on"; network: boolean; summary: ProfileSummary }
   /** Turned off on purpose: `--no-sandbox` or config `"sandbox": "off"`. */
   | { state: "off" }
@@ -100,7 +102,8 @@ export function openCommands(opts: OpenCommandsOptions): Commands {
       findSecrets: () => findSecretsFiles(profile.root),
     }),
   );
-  const { summary } = bwrapArgs({ ...profile, tmp: "/tmp", secrets: findSecretsFiles(profile.root) });
+  // The masked files are found when the sandbox starts; searching the workspace here would slow every start-up.
+  const { summary } = bwrapArgs({ ...profile, tmp: "/tmp", secrets: [] });
   return { runner, host, status: { state: "on", network: opts.settings.network, summary }, helper };
 }
 

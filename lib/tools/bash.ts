@@ -41,66 +41,71 @@ const schema = v.object({
  * Without `commands` (tests, digests) commands run directly, without the key in their environment.
  */
 export function createBashTool(commands?: Commands) {
+  const sandboxed = commands?.status.state === "on";
   return defineTool({
-  name: "bash",
-  description:
-    "Run a shell command with `bash -lc` in the working directory and get its exit code and combined stdout/stderr. " +
-    "Each call starts a fresh shell: cd and exported variables do not carry over, so chain with && when needed. " +
-    "No input can be typed, so use non-interactive flags (git --no-pager, -y). " +
-    `Times out after ${DEFAULT_BASH_TIMEOUT_MS / 1000}s unless you pass timeout (ms, at most ${MAX_BASH_TIMEOUT_MS / 1000}s); ` +
-    "a timed-out command is killed with all its child processes. Long output keeps its beginning and end. " +
-    "Prefer read_file, grep, glob and list_dir over cat, grep, find and ls. Start servers in the background with " +
-    "output to a file (cmd > /tmp/server.log 2>&1 &).",
-  schema,
-  mutates: true,
-  subject: { kind: "command", of: (input) => input.command },
-  defaultDecision: "ask",
-  async execute(input, ctx) {
-    if (ctx.signal.aborted) throw new ToolError("bash: not run, because the turn was interrupted before it started.");
-    const requested = input.timeout ?? DEFAULT_BASH_TIMEOUT_MS;
-    const timeoutMs = Math.min(requested, MAX_BASH_TIMEOUT_MS);
-    const where = commands ?? defaultCommands(ctx.root);
-    const shell = where.helper("bash");
-    if (!shell) throw new ToolError("bash: no bash found in an absolute PATH entry outside the workspace, so no command can run.");
-    let run = await runInProcessGroup(where.runner, shell, input.command, ctx, timeoutMs);
-    let sandboxNote = "";
-    const why = where.runner.sandboxed && run.end === "exited" ? sandboxFailure(run.output, run.exitCode, sandboxView(where)) : undefined;
-    if (why) {
-      if (ctx.runOutside && (await ctx.runOutside(why))) {
-        run = await runInProcessGroup(where.host, shell, input.command, ctx, timeoutMs);
-        sandboxNote = `\n[shiro: this failed in the sandbox (${why}); the user let it run once outside the sandbox, and this is its result there.]`;
-      } else {
-        sandboxNote =
-          `\n[shiro: this looks stopped by the sandbox: ${why}. ` +
-          (ctx.runOutside ? "The user chose not to run it outside the sandbox. " : "") +
-          "Do not try to get around the sandbox; tell the user what the command needs, and they can widen the sandbox in the config (docs/permissions.md).]";
+    name: "bash",
+    description:
+      "Run a shell command with `bash -lc` in the working directory and get its exit code and combined stdout/stderr. " +
+      "Each call starts a fresh shell: cd and exported variables do not carry over, so chain with && when needed. " +
+      "No input can be typed, so use non-interactive flags (git --no-pager, -y). " +
+      `Times out after ${DEFAULT_BASH_TIMEOUT_MS / 1000}s unless you pass timeout (ms, at most ${MAX_BASH_TIMEOUT_MS / 1000}s); ` +
+      "a timed-out command is killed with all its child processes. Long output keeps its beginning and end. " +
+      "Prefer read_file, grep, glob and list_dir over cat, grep, find and ls. Start servers in the background with " +
+      "output to a file (cmd > /tmp/server.log 2>&1 &)." +
+      (sandboxed
+        ? " Commands run in a sandbox: only the workspace, /tmp (kept for this session) and package caches are writable, " +
+          "credentials and secrets files are hidden, and the API key is not in the environment. If the sandbox stops a command, say what it needs."
+        : ""),
+    schema,
+    mutates: true,
+    subject: { kind: "command", of: (input) => input.command },
+    defaultDecision: "ask",
+    async execute(input, ctx) {
+      if (ctx.signal.aborted) throw new ToolError("bash: not run, because the turn was interrupted before it started.");
+      const requested = input.timeout ?? DEFAULT_BASH_TIMEOUT_MS;
+      const timeoutMs = Math.min(requested, MAX_BASH_TIMEOUT_MS);
+      const where = commands ?? defaultCommands(ctx.root);
+      const shell = where.helper("bash");
+      if (!shell) throw new ToolError("bash: no bash found in an absolute PATH entry outside the workspace, so no command can run.");
+      let run = await runInProcessGroup(where.runner, shell, input.command, ctx, timeoutMs);
+      let sandboxNote = "";
+      const why = where.runner.sandboxed && run.end === "exited" ? sandboxFailure(run.output, run.exitCode, sandboxView(where)) : undefined;
+      if (why) {
+        if (ctx.runOutside && (await ctx.runOutside(why))) {
+          run = await runInProcessGroup(where.host, shell, input.command, ctx, timeoutMs);
+          sandboxNote = `\n[shiro: this failed in the sandbox (${why}); the user let it run once outside the sandbox, and this is its result there.]`;
+        } else {
+          sandboxNote =
+            `\n[shiro: this looks stopped by the sandbox: ${why}. ` +
+            (ctx.runOutside ? "The user chose not to run it outside the sandbox. " : "") +
+            "Do not try to get around the sandbox; tell the user what the command needs, and they can widen the sandbox in the config (docs/permissions.md).]";
+        }
       }
-    }
-    const clampNote =
-      requested > MAX_BASH_TIMEOUT_MS
-        ? `\n(timeout ${requested}ms is above the ${MAX_BASH_TIMEOUT_MS}ms maximum; used ${MAX_BASH_TIMEOUT_MS}ms)`
-        : "";
-    const body = run.output || "(no output)";
-    const effects = "Its effects are unknown: check what it changed before running it again.";
-    switch (run.end) {
-      case "timeout":
-        return {
-          output: `${BASH_TIMED_OUT}${seconds(timeoutMs)}; it was killed with every process it started. ${effects}${clampNote}\n${body}${sandboxNote}`,
-          summary: `timed out after ${seconds(timeoutMs)}`,
-        };
-      case "interrupted":
-        return {
-          output: `${BASH_INTERRUPTED}; the command was killed with every process it started. ${effects}\n${body}`,
-          summary: "interrupted",
-        };
-      case "exited":
-        return run.signal
-          ? { output: `${BASH_KILLED}${run.signal}.${clampNote}\n${body}${sandboxNote}`, summary: `killed by ${run.signal}` }
-          : { output: `${BASH_EXITED}${run.exitCode}${clampNote}\n${body}${sandboxNote}`, summary: `exit ${run.exitCode}` };
-      default:
-        return run.end satisfies never;
-    }
-  },
+      const clampNote =
+        requested > MAX_BASH_TIMEOUT_MS
+          ? `\n(timeout ${requested}ms is above the ${MAX_BASH_TIMEOUT_MS}ms maximum; used ${MAX_BASH_TIMEOUT_MS}ms)`
+          : "";
+      const body = run.output || "(no output)";
+      const effects = "Its effects are unknown: check what it changed before running it again.";
+      switch (run.end) {
+        case "timeout":
+          return {
+            output: `${BASH_TIMED_OUT}${seconds(timeoutMs)}; it was killed with every process it started. ${effects}${clampNote}\n${body}${sandboxNote}`,
+            summary: `timed out after ${seconds(timeoutMs)}`,
+          };
+        case "interrupted":
+          return {
+            output: `${BASH_INTERRUPTED}; the command was killed with every process it started. ${effects}\n${body}`,
+            summary: "interrupted",
+          };
+        case "exited":
+          return run.signal
+            ? { output: `${BASH_KILLED}${run.signal}.${clampNote}\n${body}${sandboxNote}`, summary: `killed by ${run.signal}` }
+            : { output: `${BASH_EXITED}${run.exitCode}${clampNote}\n${body}${sandboxNote}`, summary: `exit ${run.exitCode}` };
+        default:
+          return run.end satisfies never;
+      }
+    },
   });
 }
 

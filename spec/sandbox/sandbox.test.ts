@@ -3,7 +3,7 @@
 import { afterAll, describe, expect, test } from "bun:test";
 import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { openCommands, type Commands } from "../../lib/sandbox/index.ts";
+import { findSecretsFiles, openCommands, type Commands } from "../../lib/sandbox/index.ts";
 import { bwrapArgs } from "../../lib/sandbox/profile.ts";
 import { sandboxFailure } from "../../lib/sandbox/failure.ts";
 import { childEnv } from "../../lib/sandbox/child-env.ts";
@@ -65,7 +65,7 @@ describe.skipIf(unavailable !== undefined)("the sandbox (bubblewrap)", () => {
     expect(commands.status.state).toBe("on");
     if (commands.status.state !== "on") return;
     expect(commands.status.summary.hidden).toEqual(expect.arrayContaining([join(w.home, ".ssh"), join(w.home, ".aws"), join(w.home, ".netrc"), join(w.home, ".shiro-neko")]));
-    expect(commands.status.summary.masked).toEqual([join(w.root, ".env"), join(w.root, "src", "server.pem")]);
+    expect(findSecretsFiles(w.root)).toEqual([join(w.root, ".env"), join(w.root, "src", "server.pem")]);
   });
 
   test("the workspace is writable, the rest read-only, $SHIRO_HOME and credentials hidden, secrets masked", async () => {

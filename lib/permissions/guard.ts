@@ -47,7 +47,7 @@ const ASSIGNMENT = /^([A-Za-z_][A-Za-z0-9_]*)=([\s\S]*)$/;
 const DECLARE = new Set(["export", "local", "declare", "typeset", "readonly"]);
 const VARIABLE_COMMAND = /^\$(?:([A-Za-z_][A-Za-z0-9_]*)|\{([A-Za-z_][A-Za-z0-9_]*)\})$/;
 /** Variables that would undo what keeps git from running the repository's programs (lib/sandbox/git-safety.ts). */
-const GIT_SAFETY_VARIABLE = /^(?:GIT_CONFIG\w*|GIT_EXTERNAL_DIFF|GIT_PAGER|PAGER|GIT_SSH|GIT_SSH_COMMAND|GIT_ASKPASS|SSH_ASKPASS|GIT_EDITOR|GIT_SEQUENCE_EDITOR|GIT_EXEC_PATH|GIT_TEMPLATE_DIR)$/;
+const GIT_SAFETY_VARIABLE = /^(?:GIT_CONFIG\w*|GIT_EXTERNAL_DIFF|GIT_PAGER|GIT_SSH|GIT_SSH_COMMAND|GIT_ASKPASS|SSH_ASKPASS|GIT_EDITOR|GIT_SEQUENCE_EDITOR|GIT_EXEC_PATH|GIT_TEMPLATE_DIR)$/;
 const UNREADABLE = "shiro cannot check it without running it, and without the sandbox it is not run";
 
 /** Literal values given to variables earlier in the line: `X="rm -rf /"; $X` runs rm. */

@@ -139,6 +139,7 @@ function sandboxReport(config: ConfigFile, env: Env, home: string, cwd: string):
       return [
         `sandbox: on (bubblewrap); commands shiro runs see the file system read-only except:`,
         `  writable: ${list(status.summary.writable)}, and a private /tmp`,
+        `  kept read-only inside the workspace: ${list(status.summary.readOnly)}`,
         `  hidden:   ${list(status.summary.hidden)}`,
         `  masked:   ${list(findSecretsFiles(root))}`,
         `  network:  ${status.network ? "on" : "off"}`,

@@ -6,7 +6,7 @@ import { detectSandbox, type SandboxSupport } from "./detect.ts";
 import { gitSafetyEnv } from "./git-safety.ts";
 import { helperCache } from "./helpers.ts";
 import { createHostRunner, type CommandRunner } from "./process.ts";
-import { CREATED_CACHES, type PathKind, type ProfileSummary, bwrapArgs } from "./profile.ts";
+import { CREATED_CACHES, type PathKind, type ProfileSummary, bwrapArgs, systemPlaces } from "./profile.ts";
 import { RUNNER_ARG } from "./protocol.ts";
 import { createSandboxRunner } from "./sandbox.ts";
 import { findSecretsFiles } from "./secrets-scan.ts";
@@ -91,6 +91,7 @@ export function openCommands(opts: OpenCommandsOptions): Commands {
     writable: expand(opts.settings.writable),
     // The runner's own program must be visible even if it lives in a hidden place.
     readable: [...expand(opts.settings.readable), ...runnerFiles(runnerCommand)],
+    system: [...new Set(systemPlaces(process.getuid?.()).map((path) => realOrUndefined(path)).filter((path): path is string => path !== undefined))],
     kindOf,
   };
   const runner = withGit(

@@ -24,6 +24,24 @@ export const CACHE_PLACES = [
   ".cargo/registry", ".cargo/git", "go/pkg/mod", ".m2/repository", ".gradle/caches", ".nuget/packages", ".deno",
 ] as const;
 
+/**
+ * Sockets and runtime directories outside the home that hand out more than the sandbox allows: the
+ * container engines' sockets (root on the machine, for a member of the docker group) and the user's
+ * runtime directory (the session bus, which can start programs outside the sandbox, and agent
+ * sockets). A socket on a read-only mount can still be connected to, so they are hidden.
+ */
+export function systemPlaces(uid: number | undefined): string[] {
+  return [
+    ...(uid === undefined ? [] : [`/run/user/${uid}`]),
+    "/run/docker.sock",
+    "/var/run/docker.sock",
+    "/run/containerd",
+    "/run/podman",
+    "/run/crio",
+    "/run/dbus/system_bus_socket",
+  ];
+}
+
 /** The caches made when missing, so the first `npm install` or `pip install` works. */
 export const CREATED_CACHES = [".cache", ".npm"] as const;
 
@@ -45,12 +63,14 @@ export type ProfileInput = {
   readable: readonly string[];
   /** Secrets files inside the workspace (real paths): masked. */
   secrets: readonly string[];
+  /** Other places to hide (systemPlaces, real paths). */
+  system?: readonly string[];
   /** What is at a path on this machine; real paths in, no symlink following needed. */
   kindOf: (path: string) => PathKind;
 };
 
 /** What the sandbox shows, for `shiro doctor` and the docs: each list holds real paths. */
-export type ProfileSummary = { writable: string[]; hidden: string[]; readable: string[]; masked: string[] };
+export type ProfileSummary = { writable: string[]; hidden: string[]; readable: string[]; masked: string[]; readOnly: string[] };
 
 /**
  * The bubblewrap arguments (everything before `--`) of the sandbox, and what they do:
@@ -60,8 +80,10 @@ export type ProfileSummary = { writable: string[]; hidden: string[]; readable: s
  * - the whole file system read-only (`--ro-bind / /`), a fresh /dev and /proc (so no process
  *   outside the sandbox, and no other process's environment, can be seen);
  * - `/tmp` replaced by a directory of this session's;
- * - read-write: the workspace, the package caches present, `sandboxWritable`;
- * - hidden: `$SHIRO_HOME` and the credential places, unless the workspace is inside one;
+ * - read-write: the workspace (but its `.git/config` and `.git/hooks`), the package caches
+ *   present, `sandboxWritable`;
+ * - hidden: `$SHIRO_HOME`, the credential places and the system places (container sockets, the
+ *   user's runtime directory with its session bus), unless the workspace is inside one;
  * - read-only again: `sandboxReadable`;
  * - masked: the workspace's secrets files (reading one fails with "Permission denied").
  *
@@ -91,7 +113,7 @@ export function bwrapArgs(input: ProfileInput): { args: string[]; summary: Profi
     input.tmp,
     "/tmp",
   ];
-  const summary: ProfileSummary = { writable: [], hidden: [], readable: [], masked: [] };
+  const summary: ProfileSummary = { writable: [], hidden: [], readable: [], masked: [], readOnly: [] };
   const bound: string[] = [];
   const visible = (path: string) => !isInside("/tmp", path) || bound.some((dir) => isInside(dir, path));
 
@@ -104,12 +126,20 @@ export function bwrapArgs(input: ProfileInput): { args: string[]; summary: Profi
   }
 
   const credentials = input.home ? CREDENTIAL_PLACES.map((place) => join(input.home!, place)) : [];
-  for (const path of [input.shiroHome, ...credentials]) {
+  for (const path of [input.shiroHome, ...credentials, ...(input.system ?? [])]) {
     const kind = input.kindOf(path);
     if (kind === undefined || isInside(path, input.root) || !visible(path) || summary.hidden.includes(path)) continue;
     if (input.readable.some((shown) => isInside(shown, path))) continue; // shown on purpose
     args.push(...(kind === "dir" ? ["--tmpfs", path] : ["--ro-bind", "/dev/null", path]));
     summary.hidden.push(path);
+  }
+
+  // The repository's config and hooks run programs on this machine outside the sandbox (fsmonitor
+  // on the next `git status`, a hook on the next commit): a command may not plant them.
+  for (const path of [join(input.root, ".git", "config"), join(input.root, ".git", "hooks")]) {
+    if (input.kindOf(path) === undefined) continue;
+    args.push("--ro-bind", path, path);
+    summary.readOnly.push(path);
   }
 
   for (const path of input.readable) {

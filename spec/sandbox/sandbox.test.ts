@@ -114,12 +114,19 @@ describe.skipIf(unavailable !== undefined)("the sandbox (bubblewrap)", () => {
     expect(r.output).toContain("restarted the sandbox");
   });
 
-  test("git run here executes no program from the repository's config", async () => {
+  test("git run here executes no program from the repository's config, and no command can plant one", async () => {
     const git = findHelper("git", { path: process.env.PATH, root: w.root });
     if (!git) return;
-    await run(commands, "git init -q && git config core.pager 'touch PAGER-RAN; cat' && git config core.fsmonitor 'touch FSMON-RAN' && git config alias.st '!touch ALIAS-RAN' && mkdir -p .git/hooks && printf '#!/bin/sh\\ntouch HOOK-RAN\\n' > .git/hooks/pre-commit && chmod +x .git/hooks/pre-commit", w.root);
-    await run(commands, "git status; git st; git -c user.name=a -c user.email=a@b commit -q --allow-empty -m x; git log -1 | cat", w.root);
+    const host = (script: string) => Bun.spawnSync(["bash", "-c", script], { cwd: w.root });
+    // A hostile checkout, as shipped: written from outside the sandbox.
+    host("git init -q && git config core.pager 'touch PAGER-RAN; cat' && git config core.fsmonitor 'touch FSMON-RAN' && git config alias.st '!touch ALIAS-RAN' && printf '#!/bin/sh\\ntouch HOOK-RAN\\n' > .git/hooks/pre-commit && chmod +x .git/hooks/pre-commit");
+    const fresh = open(w); // .git/config exists now, so this sandbox keeps it read-only
+    await run(fresh, "git status; git st; git -c user.name=a -c user.email=a@b commit -q --allow-empty -m x; git log -1 | cat", w.root);
     for (const marker of ["PAGER-RAN", "FSMON-RAN", "ALIAS-RAN", "HOOK-RAN"]) expect(existsSync(join(w.root, marker)) ? marker : "").toBe("");
+    const planted = await run(fresh, "git config core.fsmonitor 'touch PLANTED'; echo x > .git/hooks/post-checkout", w.root);
+    expect(planted.output).toMatch(/Read-only file system|could not lock config file/);
+    expect(readFileSync(join(w.root, ".git", "config"), "utf8")).not.toContain("PLANTED");
+    expect(existsSync(join(w.root, ".git", "hooks", "post-checkout"))).toBe(false);
   });
 });
 

@@ -40,7 +40,7 @@ const PROGRAM_KEYS: ReadonlyArray<readonly [RegExp, (key: string) => string]> = 
  * The environment that neutralises the programs a hostile repository can make git run: always
  * fsmonitor, hooks and the pager; and, for settings the workspace's own `.git/config` (with its
  * includes) defines, external diff and textconv programs, filters, merge drivers, ssh/askpass/
- * editor/gpg/credential programs and `!` aliases. The user's global config is left as it is: it
+ * editor/gpg/credential programs and aliases. The user's global config is left as it is: it
  * is theirs. `git` is the helper found by findHelper; without it, or outside a repository, only
  * the fixed settings are returned. Runs `git config --local` (which starts no other program).
  */
@@ -48,7 +48,8 @@ export function gitSafetyEnv(root: string, git: string | undefined): Record<stri
   const pairs: Array<readonly [string, string]> = [...ALWAYS];
   for (const [key, value] of git && existsSync(join(root, ".git")) ? localConfig(root, git) : []) {
     if (key.startsWith("alias.")) {
-      if (value.trimStart().startsWith("!")) pairs.push([key, `!echo "shiro: the alias git ${key.slice(6)} from this repository's config is not run" >&2; exit 1`]);
+      // Any alias: `!…` runs a command, and one like `p = push --force` hides what git does from the guard.
+      pairs.push([key, `!echo "shiro: the alias git ${key.slice(6)} from this repository's config is not run" >&2; exit 1`]);
       continue;
     }
     const rule = PROGRAM_KEYS.find(([pattern]) => pattern.test(key));

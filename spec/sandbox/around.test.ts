@@ -89,15 +89,16 @@ describe.skipIf(!git)("git run by shiro, without the sandbox", () => {
     sh(
       "git init -q && echo a > f.txt && echo '*.txt diff=evil' > .gitattributes && git add -A && git commit -qm 1 && echo b >> f.txt && " +
         "git config diff.evil.textconv 'touch TEXTCONV-RAN; cat' && git config diff.external 'touch EXTERNAL-RAN' && git config core.pager 'touch PAGER-RAN; cat' && " +
-        "git config core.fsmonitor 'touch FSMONITOR-RAN' && git config alias.st '!touch ALIAS-RAN' && " +
+        "git config core.fsmonitor 'touch FSMONITOR-RAN' && git config alias.st '!touch ALIAS-RAN' && git config alias.lg 'log --oneline' && " +
         "printf '#!/bin/sh\\ntouch HOOK-RAN\\n' > .git/hooks/pre-commit && chmod +x .git/hooks/pre-commit",
     );
     const env = gitSafetyEnv(root, git);
     expect(env.GIT_CONFIG_COUNT).toBeDefined();
     const runner = createHostRunner({ PATH: process.env.PATH ?? "", HOME: root, GIT_AUTHOR_NAME: "a", GIT_AUTHOR_EMAIL: "a@b", GIT_COMMITTER_NAME: "a", GIT_COMMITTER_EMAIL: "a@b" });
-    const child = runner.spawn(["bash", "-c", "git status; git diff; git log -p | cat; git st; git commit -qam 2"], { cwd: root, env });
-    const [out] = await Promise.all([new Response(child.stdout).text(), new Response(child.stderr).text(), child.exited]);
+    const child = runner.spawn(["bash", "-c", "git status; git diff; git log -p | cat; git st; git lg; git commit -qam 2"], { cwd: root, env });
+    const [out, err] = await Promise.all([new Response(child.stdout).text(), new Response(child.stderr).text(), child.exited]);
     expect(out).toContain("+b");
+    expect(err).toContain("the alias git lg from this repository's config is not run"); // even one that only runs git
     for (const marker of ["TEXTCONV-RAN", "EXTERNAL-RAN", "PAGER-RAN", "FSMONITOR-RAN", "ALIAS-RAN", "HOOK-RAN"]) expect(existsSync(join(root, marker)) ? marker : "").toBe("");
   });
 });

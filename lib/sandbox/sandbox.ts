@@ -1,6 +1,7 @@
-import { mkdtempSync, rmSync } from "node:fs";
+import { mkdtempSync, readdirSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { isHolderAlive, selfHolder } from "../fs/process-alive.ts";
 import { bwrapArgs, type ProfileInput } from "./profile.ts";
 import { failedChild, type Child, type ChildExit, type CommandRunner } from "./process.ts";
 import { readMessages, type FromRunner, type ToRunner } from "./protocol.ts";
@@ -38,6 +39,27 @@ type Runner = {
 };
 
 const DIED = "shiro: the sandbox stopped unexpectedly";
+/** A session's /tmp on this machine: `shiro-sandbox-tmp-<pid>-<start ms>-XXXXXX`, so a later shiro can tell whose it was. */
+const TMP_PREFIX = "shiro-sandbox-tmp-";
+
+/**
+ * Removes the /tmp directories of sandboxes whose shiro is gone without cleaning up (killed with
+ * SIGKILL, a crash): the process's exit removes its own, but nothing else can.
+ */
+function sweepStaleTmp(): void {
+  let names: string[];
+  try {
+    names = readdirSync(tmpdir());
+  } catch {
+    return;
+  }
+  for (const name of names) {
+    const owner = new RegExp(`^${TMP_PREFIX}(\\d+)-(\\d+)-`).exec(name);
+    if (!owner || isHolderAlive({ pid: Number(owner[1]), startedAt: Number(owner[2]) })) continue;
+    rmSync(join(tmpdir(), name), { recursive: true, force: true });
+  }
+}
+
 /** How long the runner may take to start before the sandbox is given up on for that command. */
 const READY_TIMEOUT_MS = 10_000;
 
@@ -63,7 +85,11 @@ export function createSandboxRunner(opts: SandboxRunnerOptions): CommandRunner {
   process.on("exit", cleanUp);
 
   const start = (secrets: string[]): Runner => {
-    tmp ??= mkdtempSync(join(tmpdir(), "shiro-sandbox-tmp-"));
+    if (!tmp) {
+      sweepStaleTmp();
+      const self = selfHolder();
+      tmp = mkdtempSync(join(tmpdir(), `${TMP_PREFIX}${self.pid}-${self.startedAt}-`));
+    }
     const { args } = bwrapArgs({ ...opts.profile, tmp, secrets });
     const proc = Bun.spawn([opts.bwrap, ...args, "--", ...opts.runnerCommand], {
       cwd: "/",

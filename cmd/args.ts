@@ -50,6 +50,18 @@ export const MAIN_ARGS = {
   "max-steps": { type: "string", valueHint: "n", description: `step cap per turn (default ${DEFAULT_MAX_STEPS}; the agent's own)` },
   agent: { type: "string", valueHint: "name", description: `agent variant: ${VARIANT_NAMES.join(", ")} (config "agent"; docs/agents.md)` },
   think: { type: "string", valueHint: "level", description: `thinking level: ${THINKING_LEVELS.join(", ")} (config "thinking")` },
+  sandbox: {
+    type: "boolean",
+    default: true,
+    description: "run commands in the sandbox (the default; docs/permissions.md)",
+    negativeDescription: 'run commands directly on this machine (config "sandbox": "off")',
+  },
+  network: {
+    type: "boolean",
+    default: true,
+    description: "let sandboxed commands use the network (the default)",
+    negativeDescription: 'cut sandboxed commands off the network (config "sandboxNetwork": false)',
+  },
   memory: {
     type: "boolean",
     default: true,
@@ -72,7 +84,7 @@ export const COMMON_FLAGS = pick(MAIN_ARGS, ["debug", "help"]);
 export const MODEL_FLAGS = pick(MAIN_ARGS, ["model", "base-url", "api", "provider"]);
 
 /** The flags that are settings: what flagsFrom reads. A table may hold any of them. */
-const SETTING_FLAGS = pick(MAIN_ARGS, ["model", "base-url", "api", "provider", "max-steps", "max-spend", "agent", "think"]);
+const SETTING_FLAGS = pick(MAIN_ARGS, ["model", "base-url", "api", "provider", "max-steps", "max-spend", "agent", "think", "sandbox", "network"]);
 
 /**
  * The settings given on the command line, as resolveSettings takes them. The one place that maps
@@ -91,6 +103,9 @@ export function flagsFrom(values: Partial<FlagValues<typeof SETTING_FLAGS>>): Fl
     maxSpendUsd: maxSpend === undefined ? undefined : parseMaxSpendUsd(maxSpend, "--max-spend"),
     agent: values.agent,
     thinking: values.think,
+    // Only the --no-… forms override the config: these flags are on unless turned off.
+    sandbox: values.sandbox === false ? false : undefined,
+    network: values.network === false ? false : undefined,
   };
 }
 

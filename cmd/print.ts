@@ -66,6 +66,7 @@ export async function runHeadless(args: MainArgs, processEnv: Record<string, str
     home: processEnv.HOME || homedir(),
     yolo: args.yolo,
     interactive: false,
+    sandboxed: runtime.commands.runner.sandboxed,
   });
 
   const { conversation, live, notices } = await startConversation({
@@ -74,10 +75,14 @@ export async function runHeadless(args: MainArgs, processEnv: Record<string, str
     session: sessionChoice(args),
     onSaveError: (error) => emit({ type: "notice", message: `could not save the session: ${error instanceof Error ? error.message : String(error)}` }),
   });
-  // Whatever way the process ends, the session is flushed and released.
-  const closeSession = () => live.close();
+  // Whatever way the process ends, the session is flushed and released, and the sandbox ended.
+  const closeSession = () => (live.close(), runtime.commands.runner.close());
   process.on("exit", closeSession);
   for (const message of notices) emit({ type: "notice", message });
+  const sandbox = runtime.commands.status;
+  if (sandbox.state === "unavailable") {
+    emit({ type: "notice", message: `sandbox unavailable: ${sandbox.why}. To get it: ${sandbox.fix}. Commands run directly on this machine, protected only by the guard and the permission rules.` });
+  }
 
   const resultRecord = (fields: {
     status: string;
@@ -103,7 +108,7 @@ export async function runHeadless(args: MainArgs, processEnv: Record<string, str
   const maxSpend = runtime.settings.maxSpendUsd;
   const spend = live.checkSpend(maxSpend);
   if (spend === "over") {
-    live.close();
+    closeSession();
     const message = `this session has cost ${formatUsd(live.totals().costUsd)}, at or past its ${formatUsd(maxSpend)} limit. Raise --max-spend or "maxSpendUsd", or start a new session.`;
     if (args.json) out.write(resultRecord({ status: "spend-limit", exitCode: 4, steps: 0, usage: { inputTokens: 0, outputTokens: 0 }, costUsd: null, error: message, changes: null }));
     throw new ShiroError("spend", message);
@@ -124,7 +129,7 @@ export async function runHeadless(args: MainArgs, processEnv: Record<string, str
   const result = await conversation.runPrompt(prompt, { emit, approve: policy.approve, signal: controller.signal });
   stopSignals();
   stopWatchingTodos();
-  live.close();
+  closeSession();
 
   // A reader that took what it wanted and left (`| head -1`) is not an interruption: exit 0.
   const exitCode = readerGone && result.status === "interrupted" ? 0 : EXIT_BY_STATUS[result.status];

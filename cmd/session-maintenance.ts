@@ -1,6 +1,10 @@
 import type { ModelMessage } from "ai";
 import { copyFileSync } from "node:fs";
-import { loadSettings, shiroHome } from "../lib/config/load.ts";
+import { configPath, loadConfigFile, loadSettings, shiroHome } from "../lib/config/load.ts";
+import { DEFAULT_SANDBOX, DEFAULT_SANDBOX_NETWORK } from "../lib/config/defaults.ts";
+import type { ConfigFile } from "../lib/config/schema.ts";
+import { findProjectRoot } from "../lib/fs/project-root.ts";
+import { findSecretsFiles, openCommands } from "../lib/sandbox/index.ts";
 import type { Flags } from "../lib/config/resolve.ts";
 import { ShiroError } from "../lib/errors.ts";
 import { createNotebook } from "../lib/notebook/notebook.ts";
@@ -19,7 +23,7 @@ import { toolsFor } from "../lib/tools/index.ts";
 
 type Env = Record<string, string | undefined>;
 
-const DOCTOR_USAGE = "usage: shiro doctor [--write]   (shows the model's context window; checks the newest session in this directory)";
+const DOCTOR_USAGE = "usage: shiro doctor [--write]   (checks the sandbox, shows the model's context window, checks the newest session in this directory)";
 
 /** `shiro doctor`'s flags: the model flags say which model's window to show. */
 export const DOCTOR_FLAGS = {
@@ -104,9 +108,10 @@ export async function repairSessionCommand(idOrPrefix: string | undefined, opts:
 }
 
 /**
- * `shiro doctor [--write]`: the model's context window and where it came from (asking the server
- * as a session would, cache included), then repairSessionCommand on the newest session in this
- * directory.
+ * `shiro doctor [--write]`: says whether commands run in the sandbox here (and if not, why and
+ * the command that installs it), the model's context window and where it came from (asking the
+ * server as a session would, cache included), then repairSessionCommand on the newest session in
+ * this directory, if there is one.
  */
 export async function runDoctorCommand(argv: string[], env: Env): Promise<number> {
   const args = parseFlags(argv, DOCTOR_FLAGS, "shiro doctor");
@@ -114,8 +119,54 @@ export async function runDoctorCommand(argv: string[], env: Env): Promise<number
     process.stdout.write(commandHelp(DOCTOR_USAGE, DOCTOR_FLAGS));
     return 0;
   }
-  process.stdout.write((await windowReport(flagsFrom(args), env, process.cwd())).map((line) => line + "\n").join(""));
-  return repairSessionCommand(undefined, { write: args.write, cwd: process.cwd() }, env);
+  const cwd = process.cwd();
+  const home = shiroHome(env);
+  process.stdout.write(sandboxReport(await loadConfigFile(configPath(home)), env, home, cwd));
+  process.stdout.write((await windowReport(flagsFrom(args), env, cwd)).map((line) => line + "\n").join(""));
+  if (!hasSessionHere(home, cwd)) {
+    process.stdout.write(`No saved session for ${cwd} to check.\n`);
+    return 0;
+  }
+  return repairSessionCommand(undefined, { write: args.write, cwd }, env);
+}
+
+/** The sandbox as `shiro doctor` reports it: on with what it shows and hides, off, or unavailable with the fix. */
+function sandboxReport(config: ConfigFile, env: Env, home: string, cwd: string): string {
+  const settings = { mode: config.sandbox ?? DEFAULT_SANDBOX, network: config.sandboxNetwork ?? DEFAULT_SANDBOX_NETWORK, writable: config.sandboxWritable ?? [], readable: config.sandboxReadable ?? [] };
+  const root = findProjectRoot(cwd);
+  const commands = openCommands({ settings, root, shiroHome: home, env, apiKey: undefined });
+  const status = commands.status;
+  const userHome = env.HOME;
+  const short = (path: string) => (userHome && path.startsWith(userHome + "/") ? "~" + path.slice(userHome.length) : path);
+  const list = (paths: readonly string[]) => (paths.length > 0 ? paths.map(short).join(", ") : "(none)");
+  switch (status.state) {
+    case "on":
+      return [
+        `sandbox: on (bubblewrap); commands shiro runs see the file system read-only except:`,
+        `  writable: ${list(status.summary.writable)}, and a private /tmp`,
+        `  kept read-only inside the workspace: ${list(status.summary.readOnly)}`,
+        `  hidden:   ${list(status.summary.hidden)}`,
+        `  masked:   ${list(findSecretsFiles(root))}`,
+        `  network:  ${status.network ? "on" : "off"}`,
+        "",
+      ].join("\n");
+    case "off":
+      return `sandbox: off (config "sandbox": "off"); commands run directly on this machine, protected only by the guard and approvals.\n`;
+    case "unavailable":
+      return `sandbox: unavailable: ${status.why}.\n  to get it: ${status.fix}\n  until then commands run directly on this machine, protected only by the guard and approvals.\n`;
+    default:
+      return status satisfies never;
+  }
+}
+
+function hasSessionHere(home: string, cwd: string): boolean {
+  try {
+    continueSession(home, cwd);
+    return true;
+  } catch (error) {
+    if (error instanceof ShiroError && error.code === "usage") return false;
+    return true; // a broken session: repairSessionCommand reports it
+  }
 }
 
 /**

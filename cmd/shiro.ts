@@ -7,6 +7,7 @@ import pkg from "../package.json" with { type: "json" };
 import { EXIT_CODES, ShiroError } from "../lib/errors.ts";
 import { parseMainArgs } from "./args.ts";
 import { helpText } from "./help.ts";
+import { RUNNER_ARG } from "../lib/sandbox/protocol.ts";
 
 /** Subcommands, loaded only when named. */
 const SUBCOMMANDS: Record<string, () => Promise<(argv: string[], env: Record<string, string | undefined>) => Promise<number>>> = {
@@ -56,21 +57,30 @@ async function report(error: unknown, debug: boolean): Promise<number> {
 const EXIT_BACKSTOP_MS = 30_000;
 
 const argv = process.argv.slice(2);
-// The AI SDK prints its warnings (an option a model ignores, reasoning it could not send back) as
-// Node process warnings, which read like crashes. They are for developers: shown with --debug only.
-(globalThis as { AI_SDK_LOG_WARNINGS?: unknown }).AI_SDK_LOG_WARNINGS = argv.includes("--debug")
-  ? (options: { warnings: unknown[] }) => {
-      for (const warning of options.warnings) process.stderr.write(`shiro: debug: AI SDK warning: ${JSON.stringify(warning)}\n`);
-    }
-  : false;
-// No top-level await: the binary is compiled to bytecode, which needs a plain script, and that
-// is what makes start-up fast.
-main(argv)
-  .catch((error: unknown) => report(error, argv.includes("--debug")))
-  .then((code) => {
-    // Leave when the event loop empties: that is after stdout has drained, however slowly its
-    // reader takes it (a write callback fires before the data is out, so exiting there would cut
-    // the output). A handle left open by mistake must not keep shiro alive, hence the backstop.
-    process.exitCode = code;
-    setTimeout(() => process.exit(code), EXIT_BACKSTOP_MS).unref();
-  });
+if (argv[0] === RUNNER_ARG) {
+  // Inside the sandbox: this process is the runner that starts the session's commands (lib/sandbox).
+  void import("../lib/sandbox/runner-main.ts").then((runner) => runner.runRunner());
+} else {
+  runCli(argv);
+}
+
+function runCli(argv: string[]): void {
+  // The AI SDK prints its warnings (an option a model ignores, reasoning it could not send back) as
+  // Node process warnings, which read like crashes. They are for developers: shown with --debug only.
+  (globalThis as { AI_SDK_LOG_WARNINGS?: unknown }).AI_SDK_LOG_WARNINGS = argv.includes("--debug")
+    ? (options: { warnings: unknown[] }) => {
+        for (const warning of options.warnings) process.stderr.write(`shiro: debug: AI SDK warning: ${JSON.stringify(warning)}\n`);
+      }
+    : false;
+  // No top-level await: the binary is compiled to bytecode, which needs a plain script, and that
+  // is what makes start-up fast.
+  main(argv)
+    .catch((error: unknown) => report(error, argv.includes("--debug")))
+    .then((code) => {
+      // Leave when the event loop empties: that is after stdout has drained, however slowly its
+      // reader takes it (a write callback fires before the data is out, so exiting there would cut
+      // the output). A handle left open by mistake must not keep shiro alive, hence the backstop.
+      process.exitCode = code;
+      setTimeout(() => process.exit(code), EXIT_BACKSTOP_MS).unref();
+    });
+}

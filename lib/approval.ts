@@ -9,9 +9,10 @@ import type { AnyTool } from "./tools/define.ts";
 /**
  * `signal`, when given with an allow, stops this one call without stopping the turn (the
  * interactive loop's ctrl-c on a running bash): the tool sees it aborted and reports an
- * interrupted result the model can read, and the turn goes on.
+ * interrupted result the model can read, and the turn goes on. `runOutside`, when given with an
+ * allow, is the tool's way to ask for one run outside the sandbox (ToolContext.runOutside).
  */
-export type Approval = { allow: true; signal?: AbortSignal } | { allow: false; reason: string };
+export type Approval = { allow: true; signal?: AbortSignal; runOutside?: (why: string) => Promise<boolean> } | { allow: false; reason: string };
 
 /** Decides whether a call may run. Asked for every call, before it runs. */
 export type Approver = (call: { tool: AnyTool; input: unknown; subject: string; id: string }) => Promise<Approval>;

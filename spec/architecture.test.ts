@@ -23,13 +23,14 @@ const ALLOWED: Record<string, readonly string[]> = {
   provider: ["config", "errors", "fs"],
   notebook: ["text", "errors"],
   memory: ["errors", "fs", "text"],
-  tools: ["errors", "fs", "text", "memory", "notebook", "config"],
+  sandbox: ["fs"],
+  tools: ["errors", "fs", "text", "memory", "notebook", "config", "sandbox"],
   permissions: ["approval", "config", "fs", "tools", "errors"],
   prune: ["events", "tools", "text"],
   sessions: ["errors", "events", "fs", "render", "text", "tools"],
   prompt: ["config", "events", "fs", "prune", "sessions", "text"],
-  agent: ["approval", "config", "errors", "events", "fs", "memory", "notebook", "provider", "prune", "tools", "text", "sessions:type"],
-  app: ["agent", "config", "errors", "fs", "memory", "notebook", "provider", "sessions"],
+  agent: ["approval", "config", "errors", "events", "fs", "memory", "notebook", "provider", "prune", "tools", "text", "sessions:type", "sandbox:type"],
+  app: ["agent", "config", "errors", "fs", "memory", "notebook", "provider", "sessions", "sandbox"],
 };
 
 type Edge = { from: string; to: string; file: string; typeOnly: boolean };

@@ -47,7 +47,7 @@ export type GateDeps = {
 };
 
 export function createApprovalGate(deps: GateDeps): ApprovalGate {
-  let current: { label: string; id: string; resolve: (choice: AskAnswer) => void; instead?: string } | undefined;
+  let current: { label: string; id: string; outside: boolean; resolve: (choice: AskAnswer) => void; instead?: string } | undefined;
   /** What the user said to do instead, by call id, sent to the model with the denial. */
   const instead = new Map<string, string>();
   let chain: Promise<unknown> = Promise.resolve();
@@ -57,20 +57,27 @@ export function createApprovalGate(deps: GateDeps): ApprovalGate {
 
   const ask = (question: AskQuestion): Promise<AskAnswer> => {
     const signal = turnSignal;
-    asked.add(question.id);
+    const outside = question.why === "outside";
+    // A question about running outside the sandbox comes while the call runs, after it was approved.
+    if (!outside) asked.add(question.id);
     const next = chain.then(async (): Promise<AskAnswer> => {
       if (!signal || signal.aborted) return "deny";
       const { theme } = deps;
       const preview = previewCall(question.tool, question.input, question.subject, deps.where, theme);
       if (question.why === "repeat") preview.splice(1, 0, theme.warn(`    (the same call for the ${ordinal(question.count ?? 3)} time this turn)`));
+      if (outside) preview.splice(1, 0, theme.warn(`    failed in the sandbox: ${question.detail ?? "the sandbox stopped it"}`));
       deps.print(preview.join("\n"));
       const choice = await new Promise<AskAnswer>((resolve) => {
-        current = { label: question.always, id: question.id, resolve };
+        current = { label: question.always, id: question.id, outside, resolve };
         signal.addEventListener("abort", () => resolve("deny"), { once: true });
         deps.changed();
       });
       current = undefined;
       deps.changed();
+      if (outside) {
+        deps.print(signal.aborted ? theme.warn("  not run: interrupted") : choice === "deny" ? theme.warn("  kept in the sandbox") : theme.warn("  running once outside the sandbox"));
+        return choice;
+      }
       if (signal.aborted) deps.print(theme.stopped(`  ${OUTCOME_MARKS.interrupted} not run: interrupted`));
       else if (choice === "once") deps.print(theme.ok("  allowed once"));
       else if (choice === "always") deps.print(theme.ok(`  allowed; ${question.always} will run without asking for the rest of this session`));
@@ -90,12 +97,13 @@ export function createApprovalGate(deps: GateDeps): ApprovalGate {
     pending: () => {
       if (!current) return undefined;
       if (current.instead !== undefined) return { question: "  what should shiro do instead? (enter alone just denies) › ", text: current.instead };
+      if (current.outside) return { question: "run it once outside the sandbox? y yes · n no · esc interrupts " };
       return { question: `allow? y once · a always (${current.label}) · n deny · esc interrupts ` };
     },
     answeredNo: (id) => refused.delete(id),
     answer(choice) {
       if (!current) return;
-      if (choice !== "deny") return current.resolve(choice);
+      if (choice !== "deny" || current.outside) return current.resolve(choice);
       // `n`: ask what to do instead before the denial goes to the model.
       current.instead = "";
       deps.changed();
@@ -132,7 +140,7 @@ export function createApprovalGate(deps: GateDeps): ApprovalGate {
           return said ? { allow: false, reason: `${decision.reason} The user says what to do instead: ${said}` } : decision;
         }
         if (call.tool.mutates && !wasAsked) deps.print(toolCallLine(deps.theme, call.tool.name, call.subject));
-        return { allow: true, signal: register(call.id, call.tool.name) };
+        return { ...decision, signal: register(call.id, call.tool.name) };
       };
     },
   };

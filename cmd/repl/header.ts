@@ -2,6 +2,7 @@ import { requestBudget, windowLabel } from "../../lib/agent/context-budget.ts";
 import type { Conversation } from "../../lib/agent/conversation.ts";
 import type { Runtime } from "../../lib/agent/runtime.ts";
 import { statusSegments, type StatusInput } from "../../lib/prompt/status-line.ts";
+import type { SandboxStatus } from "../../lib/sandbox/index.ts";
 import type { Theme } from "./theme.ts";
 
 /**
@@ -9,6 +10,7 @@ import type { Theme } from "./theme.ts";
  *
  *   shiro 0.1.0 · gpt-5 · default agent, thinking medium · window 400,000 tokens (built-in table) · ~/src/app · new session
  *   edits and commands ask first: y once · a always · n deny
+ *   sandbox on: commands write only to the workspace · network on
  *   /help lists commands · esc interrupts · ctrl-d exits
  */
 export function headerLines(opts: {
@@ -28,8 +30,23 @@ export function headerLines(opts: {
     opts.yolo
       ? theme.warn("--yolo: edits and commands run without asking")
       : theme.dim("edits and commands ask first: y once · a always · n deny"),
+    sandboxLine(runtime.commands.status, theme),
     theme.dim("/help lists commands · esc interrupts · ctrl-d exits"),
   ];
+}
+
+/** What the sandbox is doing, in one line; unavailable or off is a warning that says what is left. */
+export function sandboxLine(status: SandboxStatus, theme: Pick<Theme, "dim" | "warn">): string {
+  switch (status.state) {
+    case "on":
+      return theme.dim(`sandbox on: commands write only to the workspace · network ${status.network ? "on" : "off"}`);
+    case "off":
+      return theme.warn("sandbox off (--no-sandbox or config \"sandbox\": \"off\"): commands run directly on this machine");
+    case "unavailable":
+      return theme.warn(`sandbox unavailable: ${status.why}. To get it: ${status.fix}. Until then only the guard and approvals protect this machine.`);
+    default:
+      return status satisfies never;
+  }
 }
 
 /** What the context meter reads: the request as sent, and the tokens of the context now (see StatusInput). */

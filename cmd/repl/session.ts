@@ -122,8 +122,8 @@ export async function openReplSession(args: MainArgs, env: Env, startRuntime: Ru
 
   const first = await firstChoice();
   const startNotices = [...(first.notice ? [first.notice] : []), ...(await open(first.choice))];
-  // However the process ends (even a forced exit), the session is flushed and released.
-  process.on("exit", () => live.close());
+  // However the process ends (even a forced exit), the session is flushed and released, and the sandbox ended.
+  process.on("exit", () => (live.close(), runtime.commands.runner.close()));
 
   return {
     startNotices,
@@ -145,7 +145,16 @@ export async function openReplSession(args: MainArgs, env: Env, startRuntime: Ru
     },
     /** The permission engine around the loop's way of asking. */
     permissions: (askUser: (question: PermissionQuestion) => Promise<AskAnswer>) =>
-      createPermissionPolicy({ config: runtime.config, root: runtime.env.root, cwd: runtime.env.cwd, home: env.HOME || homedir(), yolo: args.yolo, interactive: true, ask: askUser }),
+      createPermissionPolicy({
+        config: runtime.config,
+        root: runtime.env.root,
+        cwd: runtime.env.cwd,
+        home: env.HOME || homedir(),
+        yolo: args.yolo,
+        interactive: true,
+        sandboxed: runtime.commands.runner.sandboxed,
+        ask: askUser,
+      }),
     /** `/clear`: a new, empty session. */
     clear: () => open({ type: "new" }),
     /** This directory's saved sessions, newest first, for the picker (`/resume` alone). */
@@ -244,6 +253,7 @@ export async function openReplSession(args: MainArgs, env: Env, startRuntime: Ru
     exitMessage(): string {
       stopTodos();
       live.close();
+      runtime.commands.runner.close();
       // After /clear with nothing said since, point at the conversation that was saved.
       return live.history.length === 0 && previous ? previous.exitMessage() : live.exitMessage();
     },

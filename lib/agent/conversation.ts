@@ -1,4 +1,5 @@
 import type { LiveSession } from "../sessions/live-session.ts";
+import type { ModelMessage } from "ai";
 import type { TurnChanges, UndoJournal } from "../sessions/undo/journal.ts";
 import type { AgentEvent, EventSink, Usage } from "../events.ts";
 import type { AnyTool } from "../tools/define.ts";
@@ -9,7 +10,7 @@ import { createNotebook, type Notebook } from "../notebook/notebook.ts";
 import { renderTodos } from "../notebook/render.ts";
 import type { Todo } from "../notebook/schema.ts";
 import { buildInstructions } from "./instructions.ts";
-import { keyRedactor, redactEvent } from "./redact-key.ts";
+import { keyRedactor, redactDeep, redactEvent } from "./redact-key.ts";
 import type { Runtime } from "./runtime.ts";
 import type { Approver } from "../approval.ts";
 import { runTurn, type TurnResult } from "./turn.ts";
@@ -59,7 +60,7 @@ export function createConversation(opts: ConversationOptions): Conversation {
   const { session } = opts;
   let runtime = opts.runtime;
   const notebook = createNotebook(opts.todos);
-  const toolsWith = (rt: Runtime) => toolsFor({ notebook, memory: opts.memory, readOnly: VARIANTS[rt.settings.agent].readOnly });
+  const toolsWith = (rt: Runtime) => toolsFor({ notebook, memory: opts.memory, commands: rt.commands, readOnly: VARIANTS[rt.settings.agent].readOnly });
   let tools: AnyTool[] = toolsWith(runtime);
 
   /** The turn's record in the journal; without one (no journal, or it cannot be written) the turn runs unrecorded. */
@@ -107,10 +108,19 @@ export function createConversation(opts: ConversationOptions): Conversation {
       // for the user's information (no provider reads the "shiro" namespace).
       const ranWith = { agent: runtime.settings.agent, thinking: runtime.settings.thinking };
       const redact = keyRedactor(runtime.settings.apiKey);
+      // Everything the session keeps goes through the redactor first: the model's text and tool
+      // arguments can carry the key too, and the history is saved and sent again.
+      const history = {
+        get history() {
+          return session.history;
+        },
+        append: (messages: readonly ModelMessage[], usage?: Usage) => session.append(redactDeep(messages, redact), usage),
+        replace: (messages: readonly ModelMessage[]) => session.replace(redactDeep(messages, redact)),
+      };
       // Provider error text can echo the key back; it must not reach the screen or a log.
       const emit = (event: AgentEvent) => io.emit(redactEvent(event, redact));
       const recorder = beginRecording(prompt, emit);
-      session.append([{ role: "user", content: prompt, providerOptions: { shiro: ranWith } }]);
+      history.append([{ role: "user", content: prompt, providerOptions: { shiro: ranWith } }]);
       let commands = 0;
       let result: TurnResult;
       try {
@@ -118,7 +128,7 @@ export function createConversation(opts: ConversationOptions): Conversation {
           model: runtime.model,
           callOptions: runtime.callOptions,
           onCallOptions: (options) => (runtime = { ...runtime, callOptions: options }),
-          session,
+          session: history,
           tools,
           instructions: conversation.instructions,
           settings: runtime.settings,

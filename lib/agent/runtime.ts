@@ -3,6 +3,7 @@ import type { Settings } from "../config/resolve.ts";
 import type { ConfigFile } from "../config/schema.ts";
 import type { CallOptions } from "../provider/call-options.ts";
 import type { ContextWindow } from "../provider/context-window.ts";
+import type { Commands } from "../sandbox/index.ts";
 import type { ProjectDoc } from "./project-docs.ts";
 import type { Environment } from "./instructions.ts";
 
@@ -19,4 +20,6 @@ export type Runtime = {
   callOptions: CallOptions;
   /** The model's context window for this session (lib/provider/context-window.ts); a refusal can shrink it. */
   window: ContextWindow;
+  /** Where the tools run programs: the sandbox, or this machine (lib/sandbox). One per process. */
+  commands: Commands;
 };

@@ -46,6 +46,7 @@ export async function runToolCall(tool: AnyTool, input: unknown, id: string, opt
       root: opts.root,
       cwd: opts.cwd,
       signal: decision.signal ? AbortSignal.any([opts.signal, decision.signal]) : opts.signal,
+      ...(decision.runOutside ? { runOutside: decision.runOutside } : {}),
       onOutput: (stream, chunk) => opts.emit({ type: "tool-output", id, tool: tool.name, stream, chunk: redact(chunk) }),
       ...(opts.journal ? { journal: opts.journal } : {}),
     });

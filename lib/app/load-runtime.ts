@@ -1,4 +1,5 @@
 import { loadSettings } from "../config/load.ts";
+import { openCommands } from "../sandbox/index.ts";
 import type { Flags } from "../config/resolve.ts";
 import { findProjectRoot } from "../fs/project-root.ts";
 import type { Environment } from "../agent/instructions.ts";
@@ -10,8 +11,8 @@ import { createModel } from "../provider/model.ts";
 
 /**
  * Loads config, applies precedence, builds the model, learns its context window (the config,
- * else the server, asked once and cached, else the built-in table) and reads the project's
- * instruction files.
+ * else the server, asked once and cached, else the built-in table), reads the project's
+ * instruction files and sets up where commands run (the sandbox is started at the first command).
  */
 export async function loadRuntime(flags: Flags, processEnv: Record<string, string | undefined>, cwd: string): Promise<Runtime> {
   const { home, config, settings } = await loadSettings(flags, processEnv);
@@ -23,8 +24,9 @@ export async function loadRuntime(flags: Flags, processEnv: Record<string, strin
     platform: `${process.platform} ${process.arch}`,
     shell: "bash",
   };
+  const commands = openCommands({ settings: settings.sandbox, root, shiroHome: home, env: processEnv, apiKey: settings.apiKey });
   const [model, window, projectDocs] = await Promise.all([createModel(settings), resolveContextWindow({ settings, config, home }), loadProjectDocs(root, cwd)]);
-  return { home, config, settings, model, env, projectDocs, window, callOptions: callOptions(settings, window.info.requestOutputTokens) };
+  return { home, config, settings, model, env, projectDocs, window, callOptions: callOptions(settings, window.info.requestOutputTokens), commands };
 }
 
 /** The runtime for another model on the same server (`/model`): its own client, options and window. */

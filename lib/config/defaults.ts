@@ -43,3 +43,10 @@ export const DEFAULT_IDLE_TIMEOUT_MS = 300_000;
 
 /** First retry backoff; it doubles per attempt. Only tests change it (`SHIRO_RETRY_BASE_MS`). */
 export const DEFAULT_RETRY_BASE_MS = 1_000;
+
+/**
+ * Commands run in the sandbox (lib/sandbox) unless `--no-sandbox` or config `"sandbox": "off"`;
+ * the network stays on in it unless `--no-network` or config `"sandboxNetwork": false`.
+ */
+export const DEFAULT_SANDBOX = "on";
+export const DEFAULT_SANDBOX_NETWORK = true;

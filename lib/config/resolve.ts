@@ -8,6 +8,8 @@ import {
   DEFAULT_PROVIDER,
   DEFAULT_PRUNE_AT_TOKENS,
   DEFAULT_RETRY_BASE_MS,
+  DEFAULT_SANDBOX,
+  DEFAULT_SANDBOX_NETWORK,
 } from "./defaults.ts";
 import type { ConfigFile } from "./schema.ts";
 import { THINKING_LEVELS, VARIANTS, VARIANT_NAMES, isThinking, isVariantName, type Thinking, type VariantName } from "./variants.ts";
@@ -23,7 +25,18 @@ export type Flags = {
   maxSpendUsd?: number;
   agent?: string;
   thinking?: string;
+  /** False with `--no-sandbox`; undefined when the flag is not given. */
+  sandbox?: boolean;
+  /** False with `--no-network`; undefined when the flag is not given. */
+  network?: boolean;
 };
+
+/**
+ * Where commands run (lib/sandbox). `mode` "off": directly on this machine, on purpose.
+ * `network`: whether the sandbox has it. `writable` / `readable`: extra paths as the user wrote
+ * them (`~/.ssh`, `../sibling`), opened or shown in the sandbox.
+ */
+export type SandboxSettings = { mode: "on" | "off"; network: boolean; writable: string[]; readable: string[] };
 
 /** Every setting a run reads, after precedence is applied. Nothing downstream re-reads env or flags. */
 export type Settings = {
@@ -69,6 +82,8 @@ export type Settings = {
   maxSpendUsd: number | undefined;
   /** First retry backoff of a failed step, doubling per attempt. Tests shorten it (`SHIRO_RETRY_BASE_MS`). */
   retryBaseMs: number;
+  /** The sandbox: flag > config > default (on, with network). */
+  sandbox: SandboxSettings;
 };
 
 type Env = Record<string, string | undefined>;
@@ -142,6 +157,12 @@ export function resolveSettings(flags: Flags, env: Env, config: ConfigFile): Set
     idleTimeoutMs: numberFromEnv(env, "SHIRO_IDLE_TIMEOUT_MS") ?? config.idleTimeoutMs ?? DEFAULT_IDLE_TIMEOUT_MS,
     maxSpendUsd: flags.maxSpendUsd ?? config.maxSpendUsd,
     retryBaseMs: fromEnv("SHIRO_RETRY_BASE_MS", RETRY_BASE_MS) ?? DEFAULT_RETRY_BASE_MS,
+    sandbox: {
+      mode: flags.sandbox === false ? "off" : (config.sandbox ?? DEFAULT_SANDBOX),
+      network: flags.network ?? config.sandboxNetwork ?? DEFAULT_SANDBOX_NETWORK,
+      writable: config.sandboxWritable ?? [],
+      readable: config.sandboxReadable ?? [],
+    },
   };
 }
 

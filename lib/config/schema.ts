@@ -21,6 +21,12 @@ const PresetsConfig = v.strictObject(
   Object.fromEntries(PRESET_NAMES.map((name) => [name, v.optional(PresetConfig)])) as Record<PresetName, v.OptionalSchema<typeof PresetConfig, undefined>>,
 );
 
+/** Extra paths for the sandbox: absolute, `~/…`, or relative to the workspace root. */
+const SandboxPaths = v.array(
+  v.pipe(v.string("must be a path"), v.nonEmpty("must not be empty")),
+  'must be a list of paths such as ["~/.ssh", "../sibling"]',
+);
+
 /**
  * The config file, `$SHIRO_HOME/config.json`. Strict: an unknown field is an error, so a typo
  * is reported instead of silently ignored.
@@ -43,6 +49,10 @@ export const ConfigFile = v.strictObject({
   maxSpendUsd: v.optional(v.pipe(v.number("must be a number"), v.minValue(0, "must be 0 or more"))),
   models: v.optional(ModelsConfig),
   presets: v.optional(PresetsConfig),
+  sandbox: v.optional(v.picklist(["on", "off"], 'must be "on" or "off"')),
+  sandboxNetwork: v.optional(v.boolean("must be true or false")),
+  sandboxWritable: v.optional(SandboxPaths),
+  sandboxReadable: v.optional(SandboxPaths),
   permission: v.optional(PermissionConfig),
   guard: v.optional(GuardConfig),
 });

@@ -44,3 +44,8 @@ export type Todo = v.InferOutput<typeof Todo>;
 
 /** The whole list, as todo_write receives it and as the session record stores it. */
 export const TodoList = v.array(Todo, (issue) => `must be an array of { content, status, note? } (got ${issue.received})`);
+
+/** A task list longer than this is refused by todo_write: it is a plan, not a log. */
+export const TODO_MAX_ITEMS = 100;
+/** A task's content, or its note, longer than this is refused by todo_write, never cut. */
+export const TODO_TEXT_MAX_CHARS = 500;

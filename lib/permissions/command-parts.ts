@@ -1,5 +1,6 @@
+import { parseGit } from "./git-refusal.ts";
 import { SHELLS, shellScript, unwrapCommand } from "./invocation.ts";
-import { parseShell, type ShellCommand } from "./shell-parse.ts";
+import { parseShell, type ShellCommand, type ShellWord } from "./shell-parse.ts";
 
 /** One simple command of a bash line, for permission rules and "always" grants. */
 export type CommandPart = {
@@ -9,6 +10,15 @@ export type CommandPart = {
   program: string | undefined;
   /** Writes a file through `>`/`>>` (other than /dev/null or another descriptor). */
   writesFile: boolean;
+  /**
+   * The command as it runs, wrappers and assignments peeled and quotes removed, the program by
+   * its basename: `env X=1 /usr/bin/c''url -s x` → `curl -s x`. Undefined when nothing runs.
+   */
+  unwrapped?: string;
+  /** The program word is an expansion (`$(echo rm)`, `$X`): what runs is only known then. */
+  programExpands?: boolean;
+  /** The git settings given with `-c`/`--config-env`, and the git subcommand, when the program is git. */
+  git?: { sub: string | undefined; settings: string[] };
 };
 
 const MAX_NESTING = 6;
@@ -28,7 +38,18 @@ export function commandParts(command: string, depth = 0): CommandPart[] {
   for (const simple of parsed.commands) {
     const program = simple.words.find((word) => !ASSIGNMENT.test(word.text))?.text;
     if (program !== undefined && DIRECTORY_ONLY.has(program)) continue;
-    parts.push({ source: simple.source, program, writesFile: writesFile(simple) });
+    const inv = unwrapCommand(simple.words);
+    const part: CommandPart = { source: simple.source, program, writesFile: writesFile(simple) };
+    if (inv) {
+      // `xargs curl`: arguments come from the input, written `…` so that `curl *` matches.
+      part.unwrapped = [inv.name, ...inv.args.map((arg) => arg.text), ...(inv.moreArgs ? ["…"] : [])].join(" ");
+      if (inv.program.expands || inv.program.glob) part.programExpands = true;
+      if (inv.name === "git") {
+        const git = parseGit(inv.args);
+        part.git = { sub: git.sub, settings: git.settings };
+      }
+    }
+    parts.push(part);
     for (const script of scriptsRunBy(simple)) parts.push(...commandParts(script, depth + 1));
   }
   for (const inner of parsed.substitutions) parts.push(...commandParts(inner, depth + 1));
@@ -41,16 +62,22 @@ export function commandParts(command: string, depth = 0): CommandPart[] {
  * comes back whole. Pure.
  */
 export function commandWords(command: string, depth = 0): string[] {
-  if (depth > MAX_NESTING) return [command];
+  return shellWords(command, depth).map((word) => word.text);
+}
+
+/** commandWords, as the words they are: whether each has an unquoted glob or an expansion. */
+export function shellWords(command: string, depth = 0): ShellWord[] {
+  const text = (t: string): ShellWord => ({ text: t, expands: false, glob: false });
+  if (depth > MAX_NESTING) return [text(command)];
   const parsed = parseShell(command);
-  const words: string[] = [];
+  const words: ShellWord[] = [];
   for (const simple of parsed.commands) {
-    for (const word of simple.words) words.push(word.text);
-    for (const redirect of simple.redirects) if (redirect.target) words.push(redirect.target.text);
-    words.push(...simple.heredocs);
-    for (const script of scriptsRunBy(simple)) words.push(...commandWords(script, depth + 1));
+    words.push(...simple.words);
+    for (const redirect of simple.redirects) if (redirect.target) words.push(redirect.target);
+    words.push(...simple.heredocs.map(text));
+    for (const script of scriptsRunBy(simple)) words.push(...shellWords(script, depth + 1));
   }
-  for (const inner of parsed.substitutions) words.push(...commandWords(inner, depth + 1));
+  for (const inner of parsed.substitutions) words.push(...shellWords(inner, depth + 1));
   return words;
 }
 
@@ -65,6 +92,7 @@ function writesFile(command: ShellCommand): boolean {
 function scriptsRunBy(command: ShellCommand): string[] {
   const inv = unwrapCommand(command.words);
   if (!inv) return [];
+  if (inv.scripts.length > 0) return inv.scripts;
   if (inv.name === "eval") return [inv.args.map((arg) => arg.text).join(" ")];
   if (!SHELLS.has(inv.name)) return [];
   const script = shellScript(inv.args);

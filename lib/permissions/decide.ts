@@ -1,5 +1,7 @@
 import { posix } from "node:path";
 import { commandParts } from "./command-parts.ts";
+import { physicalPath } from "./fs-paths.ts";
+import { matchPattern } from "./match-pattern.ts";
 import { defaultDecision, isProtectedSecret, type GatedTool } from "./defaults.ts";
 import { lastMatchingRule, type PermissionRule } from "./rules.ts";
 import type { Decision } from "../config/permission-schema.ts";
@@ -21,23 +23,51 @@ const STRICTNESS: Record<Decision, number> = { allow: 0, ask: 1, deny: 2 };
  * relative to the workspace root. For a command each simple command in the line (nested ones
  * included, `cd` left out) is judged on its own, the whole line too when a rule matches it, and
  * the strictest answer wins: `"git status*": "allow"` does not let `git status; rm -rf src`
- * through, and `"npm publish*": "deny"` also stops `cd pkg && npm publish`. Pure.
+ * through, and `"npm publish*": "deny"` also stops `cd pkg && npm publish`.
+ *
+ * Each piece is matched as written and, when a rule matches it, as it runs: wrappers and
+ * assignments peeled, quotes removed, the program by its basename (CommandPart.unwrapped), so
+ * `"curl *": "deny"` also stops `/usr/bin/curl`, `env curl`, `c''url`, `X=1 curl`, `time curl`
+ * and `xargs curl`. The unwrapped form never loosens: it counts only through a rule that matches
+ * it, and the strictest answer still wins (`sudo git status` is not allowed by `"git status*"`).
+ * When a deny rule for the tool exists, a piece whose program is computed when it runs
+ * (`$(echo curl) x`) is denied: no rule can be checked against it. A path is matched where it is
+ * written and where it really is (a symlink `m -> migrations` is matched as `migrations/…` too).
+ * Reads the file system (real paths, globs), never changes it.
  */
 export function decideCall(rules: readonly PermissionRule[], tool: GatedTool, subject: string, where: { root: string; cwd: string }): Verdict {
-  if (isProtectedSecret(tool, subject)) return { decision: "deny", matched: subject };
+  if (isProtectedSecret(tool, subject, where.cwd)) return { decision: "deny", matched: subject };
+  if (tool.subject.kind === "path") {
+    const written = workspacePath(subject, where);
+    const real = workspacePath(physicalPath(posix.resolve(where.cwd, subject), true), { root: physicalPath(where.root, true), cwd: where.cwd });
+    if (real !== written && isProtectedSecret(tool, real)) return { decision: "deny", matched: real };
+    const forms = real === written ? [written] : [written, real];
+    return strictestVerdict(forms.map((matched) => {
+      const rule = lastMatchingRule(rules, tool.name, matched);
+      return { decision: rule?.decision ?? defaultDecision(tool, matched), rule, matched };
+    }));
+  }
   if (tool.subject.kind !== "command") {
-    const matched = tool.subject.kind === "path" ? workspacePath(subject, where) : subject;
-    const rule = lastMatchingRule(rules, tool.name, matched);
-    return { decision: rule?.decision ?? defaultDecision(tool, matched), rule, matched };
+    const rule = lastMatchingRule(rules, tool.name, subject);
+    return { decision: rule?.decision ?? defaultDecision(tool, subject), rule, matched: subject };
   }
   // The whole line counts only through a rule that matches it; each simple command also gets the default.
   const whole = subject.trim();
   const wholeRule = lastMatchingRule(rules, tool.name, whole);
   const verdicts: Verdict[] = wholeRule ? [{ decision: wholeRule.decision, rule: wholeRule, matched: whole }] : [];
-  const parts = [...new Set(commandParts(subject).map((part) => part.source))];
-  for (const piece of parts.length > 0 ? parts : [whole]) {
-    const rule = lastMatchingRule(rules, tool.name, piece);
-    verdicts.push({ decision: rule?.decision ?? defaultDecision(tool, piece), rule, matched: piece });
+  const parts = commandParts(subject);
+  const denyRule = [...rules].reverse().find((rule) => rule.decision === "deny" && matchPattern(rule.toolPattern, tool.name));
+  const seen = new Set<string>();
+  for (const part of parts.length > 0 ? parts : [{ source: whole, program: undefined, writesFile: false }]) {
+    if (seen.has(part.source)) continue;
+    seen.add(part.source);
+    const rule = lastMatchingRule(rules, tool.name, part.source);
+    verdicts.push({ decision: rule?.decision ?? defaultDecision(tool, part.source), rule, matched: part.source });
+    if (part.unwrapped !== undefined && part.unwrapped !== part.source) {
+      const unwrappedRule = lastMatchingRule(rules, tool.name, part.unwrapped);
+      if (unwrappedRule) verdicts.push({ decision: unwrappedRule.decision, rule: unwrappedRule, matched: part.unwrapped });
+    }
+    if (part.programExpands && denyRule) verdicts.push({ decision: "deny", rule: denyRule, matched: part.source });
   }
   return strictestVerdict(verdicts);
 }

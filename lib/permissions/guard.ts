@@ -1,7 +1,7 @@
 import { gitRefusal } from "./git-refusal.ts";
-import { SHELLS, shellScript, unwrapCommand, type Invocation } from "./invocation.ts";
+import { SHELLS, shellOptionProblem, shellScript, unwrapCommand, type Invocation } from "./invocation.ts";
 import { matchPattern } from "./match-pattern.ts";
-import { resolvePathWord, type Where } from "./path-word.ts";
+import { expandBraces, resolvePathWord, type Where } from "./path-word.ts";
 import { rmRefusal } from "./rm-refusal.ts";
 import { parseShell, pipelines, type ShellCommand } from "./shell-parse.ts";
 
@@ -22,6 +22,12 @@ export type GuardOptions = {
   home?: string;
   /** Config `guard.allow`: a refused piece matching one of these patterns is let through. */
   allow?: readonly string[];
+  /**
+   * True when the command will run in the sandbox (lib/sandbox). Then what the guard cannot read
+   * (a script fed to a shell from a pipe, a program name computed at run time) may run, because
+   * the sandbox holds whatever it does; without the sandbox it is refused.
+   */
+  sandboxed?: boolean;
 };
 
 /** Scripts inside scripts (`bash -c "sh -c '…'"`, `$(…)` in `$(…)`) deeper than this are refused unread. */
@@ -40,35 +46,47 @@ const INERT_GIT = new Set(["commit", "log", "show", "grep", "diff", "tag"]);
 const ASSIGNMENT = /^([A-Za-z_][A-Za-z0-9_]*)=([\s\S]*)$/;
 const DECLARE = new Set(["export", "local", "declare", "typeset", "readonly"]);
 const VARIABLE_COMMAND = /^\$(?:([A-Za-z_][A-Za-z0-9_]*)|\{([A-Za-z_][A-Za-z0-9_]*)\})$/;
+/** Variables that would undo what keeps git from running the repository's programs (lib/sandbox/git-safety.ts). */
+const GIT_SAFETY_VARIABLE = /^(?:GIT_CONFIG\w*|GIT_EXTERNAL_DIFF|GIT_PAGER|GIT_SSH|GIT_SSH_COMMAND|GIT_ASKPASS|SSH_ASKPASS|GIT_EDITOR|GIT_SEQUENCE_EDITOR|GIT_EXEC_PATH|GIT_TEMPLATE_DIR)$/;
+const UNREADABLE = "shiro cannot check it without running it, and without the sandbox it is not run";
 
 /** Literal values given to variables earlier in the line: `X="rm -rf /"; $X` runs rm. */
 type Variables = ReadonlyMap<string, string>;
+
+type Context = { where: Where; depth: number; known: Variables; sandboxed: boolean };
 
 /**
  * Checks a bash command line for things that destroy work: `rm -r`/`-f` outside the workspace or
  * on its root, `git reset --hard`, `git clean -f`, forced `git push`, `git branch -D`, SQL `DROP` /
  * `TRUNCATE`, `mkfs`, writes to disk devices, fork bombs and downloaded scripts piped into a shell.
- * Compound commands, subshells, `$(…)`, backticks, `bash -c`, `eval`, heredocs fed to a shell and
- * wrappers such as `sudo` and `env` are looked through. Pure; returns the first refusal that
- * `allow` does not cover. A seatbelt, not a sandbox: what a script file or Makefile does is not seen.
+ * Compound commands, subshells, `$(…)`, backticks, `bash -c`, `eval`, heredocs fed to a shell,
+ * brace lists and wrappers such as `sudo`, `env`, `setsid`, `flock`, `script -c` and `xargs` are
+ * looked through. Paths are judged where they really are (symlinks followed, globs expanded on
+ * disk), so the guard reads the file system; it never changes it. Unless `sandboxed`, it also
+ * refuses what it cannot read: a shell whose script is not literal (from a pipe, a here-string
+ * with an expansion, process substitution, `-O`/`-o` options, `env -S`), a program name that is
+ * an expansion (`$(echo rm) -rf x`), and changes to the variables that keep git safe. Returns
+ * the first refusal that `allow` does not cover. A seatbelt, not a sandbox: what a script file or
+ * Makefile does is not seen.
  */
 export function guardCommand(command: string, opts: GuardOptions): GuardRefusal | undefined {
   const where: Where = { root: opts.root, cwd: opts.cwd ?? opts.root, home: opts.home };
   const allowed = (refusal: GuardRefusal) => (opts.allow ?? []).some((pattern) => matchPattern(pattern, refusal.command));
-  return findRefusals(command, where, 0).find((refusal) => !allowed(refusal));
+  return findRefusals(command, { where, depth: 0, known: new Map(), sandboxed: opts.sandboxed === true }).find((refusal) => !allowed(refusal));
 }
 
-function findRefusals(src: string, start: Where, depth: number, known: Variables = new Map()): GuardRefusal[] {
-  if (depth > MAX_NESTING) return [{ command: src.trim(), why: "it nests scripts too deeply for shiro to check" }];
+function findRefusals(src: string, ctx: Context): GuardRefusal[] {
+  if (ctx.depth > MAX_NESTING) return [{ command: src.trim(), why: "it nests scripts too deeply for shiro to check" }];
   const refusals: GuardRefusal[] = [];
+  const nested = (script: string, where: Where, known: Variables) => findRefusals(script, { ...ctx, where, known, depth: ctx.depth + 1 });
   const bomb = FORK_BOMB.exec(src);
   if (bomb) refusals.push({ command: src.trim(), why: "it is a fork bomb, which freezes the machine" });
 
   const parsed = parseShell(src);
-  for (const inner of parsed.substitutions) refusals.push(...findRefusals(inner, start, depth + 1, known));
+  for (const inner of parsed.substitutions) refusals.push(...nested(inner, ctx.where, ctx.known));
 
-  let where = start;
-  const variables = new Map(known);
+  let where = ctx.where;
+  const variables = new Map(ctx.known);
   for (const pipeline of pipelines(parsed.commands)) {
     const invocations = pipeline.map((command) => unwrapCommand(command.words));
     const pipelineText = pipeline.map((command) => command.source).join(" | ");
@@ -89,13 +107,25 @@ function findRefusals(src: string, start: Where, depth: number, known: Variables
           refusals.push({ command: command.source, why: `it writes straight to the device ${target}` });
         }
       }
+      const gitVariable = gitSafetyChange(command, inv);
+      if (gitVariable && !ctx.sandboxed) refusals.push({ command: command.source, why: `it changes ${gitVariable}, which shiro sets so that git runs no program from the repository's config` });
       recordAssignments(command, variables);
       if (!inv) return;
       const variable = VARIABLE_COMMAND.exec(command.words.find((word) => !ASSIGNMENT.test(word.text))?.text ?? "");
       const value = variable ? variables.get(variable[1] ?? variable[2]!) : undefined;
       if (value !== undefined) {
-        const expanded = [value, ...inv.args.map((arg) => arg.text)].join(" ");
-        refusals.push(...findRefusals(expanded, where, depth + 1, variables));
+        const expanded = [value, ...inv.args.map((arg) => quote(arg.text))].join(" ");
+        refusals.push(...nested(expanded, where, variables));
+        return;
+      }
+      if (inv.program.brace && expandBraces(inv.program.text).length > 1) {
+        // `{rm,-rf,x}`: bash makes the words first; judge the command they make.
+        const expanded = [...expandBraces(inv.program.text).map(quote), ...inv.args.map((arg) => quote(arg.text))].join(" ");
+        refusals.push(...nested(expanded, where, variables));
+        return;
+      }
+      if ((inv.program.expands || inv.program.glob) && !ctx.sandboxed) {
+        refusals.push({ command: command.source, why: `its program name ${inv.program.text} is only known when it runs, so ${UNREADABLE}` });
         return;
       }
       if (inv.name === "cd" || inv.name === "pushd" || inv.name === "popd") {
@@ -104,10 +134,59 @@ function findRefusals(src: string, start: Where, depth: number, known: Variables
       }
       const why = invocationRefusal(inv, where);
       if (why) refusals.push({ command: command.source, why });
-      for (const script of nestedScripts(inv, command)) refusals.push(...findRefusals(script, where, depth + 1, variables));
+      const unreadable = ctx.sandboxed ? undefined : unreadableScript(inv, command, index);
+      // A script piped into a shell is refused as the whole pipeline, as `curl … | sh` is.
+      if (unreadable) refusals.push({ command: index > 0 ? pipelineText : command.source, why: unreadable });
+      for (const script of [...inv.scripts, ...nestedScripts(inv, command)]) refusals.push(...nested(script, where, variables));
     });
   }
   return refusals;
+}
+
+/** A word as bash would read it back: in single quotes unless it needs none. */
+function quote(text: string): string {
+  return /^[A-Za-z0-9_./=:@%+,-]+$/.test(text) ? text : `'${text.replaceAll("'", `'\\''`)}'`;
+}
+
+/** The git-safety variable a command sets or unsets (`GIT_CONFIG_COUNT=0 git log`, `export GIT_PAGER=…`, `env GIT_EXTERNAL_DIFF=…`), if any. */
+function gitSafetyChange(command: ShellCommand, inv: Invocation | undefined): string | undefined {
+  const names: string[] = [];
+  for (const word of command.words) {
+    const assignment = ASSIGNMENT.exec(word.text);
+    if (!assignment) break;
+    names.push(assignment[1]!);
+  }
+  const first = command.words.find((word) => !ASSIGNMENT.test(word.text))?.text;
+  if (first && (DECLARE.has(first) || first === "unset" || first === "env")) {
+    for (const word of command.words.slice(1)) names.push(ASSIGNMENT.exec(word.text)?.[1] ?? word.text);
+  }
+  if (inv?.wrappers.includes("env")) for (const word of command.words) names.push(ASSIGNMENT.exec(word.text)?.[1] ?? "");
+  return names.find((name) => GIT_SAFETY_VARIABLE.test(name));
+}
+
+/**
+ * Why a command's script cannot be read before it runs (only asked without the sandbox): a shell
+ * fed its script through a pipe, process substitution or an expanding here-string; shell options
+ * that change how a script is read; `env -S`.
+ */
+function unreadableScript(inv: Invocation, command: ShellCommand, index: number): string | undefined {
+  if (inv.splitString) return `it hands env -S a string that env splits into a command by its own rules, so ${UNREADABLE}`;
+  const sourcing = inv.name === "source" || inv.name === ".";
+  if (!SHELLS.has(inv.name) && !sourcing) return undefined;
+  const processSubstitution = inv.args.some((arg) => /^<\(/.test(arg.text)) || command.redirects.some((r) => r.op === "<" && /^<\(/.test(r.target?.text ?? ""));
+  if (processSubstitution) return `it runs a script that comes from another command (process substitution), so ${UNREADABLE}`;
+  if (sourcing) return undefined;
+  const option = shellOptionProblem(inv.args);
+  if (option) return `${option}, so ${UNREADABLE}`;
+  const script = shellScript(inv.args);
+  const operand = inv.args.find((arg) => !arg.text.startsWith("-") && !arg.text.startsWith("+"));
+  if (script === undefined && (operand === undefined || operand.text === "-" || /^\/dev\/(?:stdin|fd\/)/.test(operand.text))) {
+    const hereString = command.redirects.find((r) => r.op === "<<<");
+    if (hereString?.target?.expands) return `it feeds the shell a script built when it runs (a here-string with an expansion), so ${UNREADABLE}`;
+    const fromFile = command.redirects.some((r) => r.op === "<" || r.op === "<<" || r.op === "<<-" || r.op === "<<<");
+    if (index > 0 && !fromFile) return `it pipes a script into ${inv.name}, so ${UNREADABLE}`;
+  }
+  return undefined;
 }
 
 /** Remembers `X=value` and `export X=value` commands that assign and run nothing else. */
@@ -122,8 +201,8 @@ function recordAssignments(command: ShellCommand, variables: Map<string, string>
 
 function invocationRefusal(inv: Invocation, where: Where): string | undefined {
   const { name, args } = inv;
-  if (name === "rm") return rmRefusal(args, where);
-  if (name === "git") return gitRefusal(args);
+  if (name === "rm") return rmRefusal(args, where, { moreArgs: inv.moreArgs });
+  if (name === "git") return gitRefusal(args, where.cwd);
   if (name.startsWith("mkfs") || name === "mke2fs") return "it formats a file system, erasing everything on it";
   if (name === "dd") {
     const device = args.find((arg) => arg.text.startsWith("of=/dev/") && !HARMLESS_DEVICE.test(arg.text.slice(3)));

@@ -17,9 +17,15 @@ export type PermissionQuestion = {
   input: unknown;
   subject: string;
   id: string;
-  /** `approval`: the rules say ask. `repeat`: the model made the same call `count` times this turn. */
-  why: "approval" | "repeat";
+  /**
+   * `approval`: the rules say ask. `repeat`: the model made the same call `count` times this turn.
+   * `outside`: the call failed in the sandbox because of it (`detail` says how), and may run once
+   * outside it; "always" means once here.
+   */
+  why: "approval" | "repeat" | "outside";
   count?: number;
+  /** For `outside`: why the sandbox looks like the cause, as a clause. */
+  detail?: string;
   /** What answering "always" allows for the rest of the session, e.g. "bash commands starting with git". */
   always: string;
 };
@@ -37,6 +43,12 @@ export type PermissionPolicyOptions = {
   yolo: boolean;
   /** True when a person can answer questions; `ask` must then be given. */
   interactive: boolean;
+  /**
+   * True when commands run in the sandbox. The guard then lets through what only the sandbox can
+   * hold (a script it cannot read), and an interactive session may offer to run a command the
+   * sandbox stopped once outside it, after the guard has judged it as unsandboxed.
+   */
+  sandboxed?: boolean;
   /** Puts a question to the user. Should not throw; if it does, the call is denied. */
   ask?: (question: PermissionQuestion) => Promise<AskAnswer>;
 };
@@ -52,7 +64,8 @@ export type PermissionPolicy = {
 
 /**
  * The decision engine every tool call goes through, in this order:
- * 1. the guard (command subjects, i.e. bash; every mode, --yolo included),
+ * 1. the guard (command subjects, i.e. bash; every mode, --yolo included; what it cannot read is
+ *    refused unless the command runs sandboxed),
  * 2. deny rules and deny defaults (nothing overrides them),
  * 3. the repeat guard (the third identical call in a turn asks; headless: denied),
  * 4. allow, or ask: granted by an earlier "always", by --yolo, by the user, or denied headless.
@@ -75,9 +88,25 @@ export function createPermissionPolicy(opts: PermissionPolicyOptions): Permissio
     }
   };
 
-  const approve: Approver = async ({ tool, input, subject, id }) => {
+  const sandboxed = opts.sandboxed === true;
+  const guard = (subject: string, inSandbox: boolean) =>
+    guardCommand(subject, { root: where.root, cwd: where.cwd, home: opts.home, allow: guardAllow, sandboxed: inSandbox });
+
+  /** The call may run; a command in the sandbox may ask to run once outside it (interactive only). */
+  const allowCall = (call: { tool: AnyTool; input: unknown; subject: string; id: string }): Approval => {
+    if (!ask || !sandboxed || call.tool.subject.kind !== "command") return allow;
+    const runOutside = async (detail: string): Promise<boolean> => {
+      if (guard(call.subject, false)) return false; // outside the sandbox the guard refuses it
+      const answer = await askUser({ ...call, why: "outside", detail, always: "once, outside the sandbox" });
+      return answer === "once" || answer === "always";
+    };
+    return { allow: true, runOutside };
+  };
+
+  const approve: Approver = async (call) => {
+    const { tool, input, subject, id } = call;
     if (tool.subject.kind === "command" && subject) {
-      const refusal = guardCommand(subject, { root: where.root, cwd: where.cwd, home: opts.home, allow: guardAllow });
+      const refusal = guard(subject, sandboxed);
       if (refusal) return deny(guardReason(refusal));
     }
 
@@ -94,16 +123,16 @@ export function createPermissionPolicy(opts: PermissionPolicyOptions): Permissio
       if (answer instanceof Error) return deny(askFailedReason(tool.name, answer));
       if (answer === "deny") return deny(repeatReason(tool.name, count, true));
       if (answer === "always" && needsApproval) grants.add(always());
-      return allow;
+      return allowCall(call);
     }
 
-    if (!needsApproval) return allow;
+    if (!needsApproval) return allowCall(call);
     if (!ask) return deny(headlessAskReason(tool.name));
     const answer = await askUser({ tool, input, subject, id, why: "approval", always: describeGrant(always()) });
     if (answer instanceof Error) return deny(askFailedReason(tool.name, answer));
     if (answer === "deny") return deny(declinedReason(tool.name));
     if (answer === "always") grants.add(always());
-    return allow;
+    return allowCall(call);
   };
 
   return { approve, startTurn: () => repeats.reset(), grants: () => grants.list() };

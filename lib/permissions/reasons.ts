@@ -1,5 +1,6 @@
 import type { GuardRefusal } from "./guard.ts";
 import type { Verdict } from "./decide.ts";
+import { SECRETS_FILES } from "../fs/sensitive-path.ts";
 
 /**
  * The `reason` of each denial. The model reads it as the tool result ("Not run: …") and the user
@@ -18,7 +19,7 @@ export function denyReason(tool: string, subject: string, verdict: Verdict): str
   const what = subject ? `${tool} \`${verdict.matched}\`` : tool;
   if (!verdict.rule) {
     return (
-      `${what} is denied: it looks like a secrets file (.env, .env.*, *.pem), which shiro never reads. ` +
+      `${what} is denied: it looks like a secrets file (${SECRETS_FILES}), which shiro never reads. ` +
       `Do not read it another way (cat, grep, head); ask the user for the value you need, or read .env.example if there is one.`
     );
   }

@@ -14,6 +14,8 @@ export type ShellWord = {
   expands: boolean;
   /** Contains an unquoted `*`, `?` or `[`. */
   glob: boolean;
+  /** Contains an unquoted `{`, so bash may expand a brace list (`{rm,-rf,x}`) in it. */
+  brace?: boolean;
 };
 
 export type Separator = ";" | "&" | "&&" | "||" | "|" | "\n" | "(" | ")" | "end";
@@ -220,6 +222,7 @@ export function parseShell(src: string): ParsedShell {
       i += 2;
     } else {
       if (c === "*" || c === "?" || c === "[") w.glob = true;
+      if (c === "{") w.brace = true;
       w.text += c;
       i++;
     }

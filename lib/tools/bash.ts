@@ -2,24 +2,16 @@ import * as v from "valibot";
 import { ToolError } from "../errors.ts";
 import { defineTool, type ToolContext } from "./define.ts";
 import { HeadTailBuffer } from "../text/head-tail.ts";
+import { sandboxFailure, type CommandRunner, type Commands } from "../sandbox/index.ts";
+import { defaultCommands } from "./commands.ts";
 
 export const DEFAULT_BASH_TIMEOUT_MS = 120_000;
 export const MAX_BASH_TIMEOUT_MS = 600_000;
 /** Kept from the start and the end of the output; together well under runTool's 30,000-character cut. */
 const OUTPUT_HEAD_CHARS = 12_000;
 const OUTPUT_TAIL_CHARS = 12_000;
-/** How long a killed process group gets to exit after SIGTERM before it gets SIGKILL. */
-const KILL_GRACE_MS = 300;
 /** After the shell exits, how long to wait for background processes still holding its output open. */
 const DRAIN_AFTER_EXIT_MS = 200;
-/**
- * Variables that exist only for shiro and hold its credentials: no command the model runs needs
- * them, and `env` or `echo $SHIRO_API_KEY` would otherwise put the key in the tool output, the
- * session file and the next request. (OPENAI_API_KEY and the presets' variables stay: the user's
- * own programs and tests may use them.)
- */
-const SHIRO_ONLY_SECRETS = ["SHIRO_API_KEY"];
-
 /**
  * How the first line of a bash result starts, by how the command ended; the pruned-span digest
  * (lib/prune/digest.ts) reads them back. `Exit code 1`, `Command timed out after 120s; …`,
@@ -42,71 +34,99 @@ const schema = v.object({
   ),
 });
 
-export const bashTool = defineTool({
-  name: "bash",
-  description:
-    "Run a shell command with `bash -lc` in the working directory and get its exit code and combined stdout/stderr. " +
-    "Each call starts a fresh shell: cd and exported variables do not carry over, so chain with && when needed. " +
-    "No input can be typed, so use non-interactive flags (git --no-pager, -y). " +
-    `Times out after ${DEFAULT_BASH_TIMEOUT_MS / 1000}s unless you pass timeout (ms, at most ${MAX_BASH_TIMEOUT_MS / 1000}s); ` +
-    "a timed-out command is killed with all its child processes. Long output keeps its beginning and end. " +
-    "Prefer read_file, grep, glob and list_dir over cat, grep, find and ls. Start servers in the background with " +
-    "output to a file (cmd > /tmp/server.log 2>&1 &).",
-  schema,
-  mutates: true,
-  subject: { kind: "command", of: (input) => input.command },
-  defaultDecision: "ask",
-  async execute(input, ctx) {
-    if (ctx.signal.aborted) throw new ToolError("bash: not run, because the turn was interrupted before it started.");
-    const requested = input.timeout ?? DEFAULT_BASH_TIMEOUT_MS;
-    const timeoutMs = Math.min(requested, MAX_BASH_TIMEOUT_MS);
-    const run = await runInProcessGroup(input.command, ctx, timeoutMs);
-    const clampNote =
-      requested > MAX_BASH_TIMEOUT_MS
-        ? `\n(timeout ${requested}ms is above the ${MAX_BASH_TIMEOUT_MS}ms maximum; used ${MAX_BASH_TIMEOUT_MS}ms)`
-        : "";
-    const body = run.output || "(no output)";
-    const effects = "Its effects are unknown: check what it changed before running it again.";
-    switch (run.end) {
-      case "timeout":
-        return {
-          output: `${BASH_TIMED_OUT}${seconds(timeoutMs)}; it was killed with every process it started. ${effects}${clampNote}\n${body}`,
-          summary: `timed out after ${seconds(timeoutMs)}`,
-        };
-      case "interrupted":
-        return {
-          output: `${BASH_INTERRUPTED}; the command was killed with every process it started. ${effects}\n${body}`,
-          summary: "interrupted",
-        };
-      case "exited":
-        return run.signal
-          ? { output: `${BASH_KILLED}${run.signal}.${clampNote}\n${body}`, summary: `killed by ${run.signal}` }
-          : { output: `${BASH_EXITED}${run.exitCode}${clampNote}\n${body}`, summary: `exit ${run.exitCode}` };
-      default:
-        return run.end satisfies never;
-    }
-  },
-});
+/**
+ * The bash tool, running its commands through `commands` (lib/sandbox): in the sandbox when it is
+ * on. A command that fails in a way the sandbox caused says so; interactively the user is then
+ * offered to run it once outside (ctx.runOutside, which the permission policy supplies).
+ * Without `commands` (tests, digests) commands run directly, without the key in their environment.
+ */
+export function createBashTool(commands?: Commands) {
+  const sandboxed = commands?.status.state === "on";
+  return defineTool({
+    name: "bash",
+    description:
+      "Run a shell command with `bash -lc` in the working directory and get its exit code and combined stdout/stderr. " +
+      "Each call starts a fresh shell: cd and exported variables do not carry over, so chain with && when needed. " +
+      "No input can be typed, so use non-interactive flags (git --no-pager, -y). " +
+      `Times out after ${DEFAULT_BASH_TIMEOUT_MS / 1000}s unless you pass timeout (ms, at most ${MAX_BASH_TIMEOUT_MS / 1000}s); ` +
+      "a timed-out command is killed with all its child processes. Long output keeps its beginning and end. " +
+      "Prefer read_file, grep, glob and list_dir over cat, grep, find and ls. Start servers in the background with " +
+      "output to a file (cmd > /tmp/server.log 2>&1 &)." +
+      (sandboxed
+        ? " Commands run in a sandbox: only the workspace, /tmp (kept for this session) and package caches are writable, " +
+          "credentials and secrets files are hidden, and the API key is not in the environment. If the sandbox stops a command, say what it needs."
+        : ""),
+    schema,
+    mutates: true,
+    subject: { kind: "command", of: (input) => input.command },
+    defaultDecision: "ask",
+    async execute(input, ctx) {
+      if (ctx.signal.aborted) throw new ToolError("bash: not run, because the turn was interrupted before it started.");
+      const requested = input.timeout ?? DEFAULT_BASH_TIMEOUT_MS;
+      const timeoutMs = Math.min(requested, MAX_BASH_TIMEOUT_MS);
+      const where = commands ?? defaultCommands(ctx.root);
+      const shell = where.helper("bash");
+      if (!shell) throw new ToolError("bash: no bash found in an absolute PATH entry outside the workspace, so no command can run.");
+      let run = await runInProcessGroup(where.runner, shell, input.command, ctx, timeoutMs);
+      let sandboxNote = "";
+      const why = where.runner.sandboxed && run.end === "exited" ? sandboxFailure(run.output, run.exitCode, sandboxView(where)) : undefined;
+      if (why) {
+        if (ctx.runOutside && (await ctx.runOutside(why))) {
+          run = await runInProcessGroup(where.host, shell, input.command, ctx, timeoutMs);
+          sandboxNote = `\n[shiro: this failed in the sandbox (${why}); the user let it run once outside the sandbox, and this is its result there.]`;
+        } else {
+          sandboxNote =
+            `\n[shiro: this looks stopped by the sandbox: ${why}. ` +
+            (ctx.runOutside ? "The user chose not to run it outside the sandbox. " : "") +
+            "Do not try to get around the sandbox; tell the user what the command needs, and they can widen the sandbox in the config (docs/permissions.md).]";
+        }
+      }
+      const clampNote =
+        requested > MAX_BASH_TIMEOUT_MS
+          ? `\n(timeout ${requested}ms is above the ${MAX_BASH_TIMEOUT_MS}ms maximum; used ${MAX_BASH_TIMEOUT_MS}ms)`
+          : "";
+      const body = run.output || "(no output)";
+      const effects = "Its effects are unknown: check what it changed before running it again.";
+      switch (run.end) {
+        case "timeout":
+          return {
+            output: `${BASH_TIMED_OUT}${seconds(timeoutMs)}; it was killed with every process it started. ${effects}${clampNote}\n${body}${sandboxNote}`,
+            summary: `timed out after ${seconds(timeoutMs)}`,
+          };
+        case "interrupted":
+          return {
+            output: `${BASH_INTERRUPTED}; the command was killed with every process it started. ${effects}\n${body}`,
+            summary: "interrupted",
+          };
+        case "exited":
+          return run.signal
+            ? { output: `${BASH_KILLED}${run.signal}.${clampNote}\n${body}${sandboxNote}`, summary: `killed by ${run.signal}` }
+            : { output: `${BASH_EXITED}${run.exitCode}${clampNote}\n${body}${sandboxNote}`, summary: `exit ${run.exitCode}` };
+        default:
+          return run.end satisfies never;
+      }
+    },
+  });
+}
+
+/** The bash tool of tests and digests: commands run directly (see createBashTool). */
+export const bashTool = createBashTool();
+
+function sandboxView(commands: Commands): { network: boolean; hidden: readonly string[] } {
+  const status = commands.status;
+  return status.state === "on" ? { network: status.network, hidden: status.summary.hidden } : { network: true, hidden: [] };
+}
 
 type RunResult = { end: "exited" | "timeout" | "interrupted"; exitCode: number | null; signal: string | null; output: string };
 
 /**
- * Runs `bash -lc command` as the leader of a new process group (setsid), so that on timeout or
- * abort the whole tree, background jobs included, can be killed with one signal to the group.
+ * Runs `bash -lc command` through `runner` (which makes it the leader of a new process group), so
+ * that on timeout or abort the whole tree, background jobs included, is stopped with one request.
  * Chunks go to ctx.onOutput as they arrive. Resolves once the shell has exited and, if it was
  * stopped, once its group is gone.
  */
-async function runInProcessGroup(command: string, ctx: ToolContext, timeoutMs: number): Promise<RunResult> {
-  const env = { ...process.env };
-  for (const name of SHIRO_ONLY_SECRETS) delete env[name];
-  const proc = Bun.spawn(["bash", "-lc", command], {
-    cwd: ctx.cwd,
-    env,
-    detached: true, // setsid: the shell leads a new process group that can be killed as a whole
-    stdin: "ignore",
-    stdout: "pipe",
-    stderr: "pipe",
-  });
+async function runInProcessGroup(runner: CommandRunner, shell: string, command: string, ctx: ToolContext, timeoutMs: number): Promise<RunResult> {
+  const proc = runner.spawn([shell, "-lc", command], { cwd: ctx.cwd });
   const output = new HeadTailBuffer(OUTPUT_HEAD_CHARS, OUTPUT_TAIL_CHARS);
   const readers = [proc.stdout.getReader(), proc.stderr.getReader()] as const;
   const collect = (stream: "stdout" | "stderr") => (chunk: string) => {
@@ -124,13 +144,14 @@ async function runInProcessGroup(command: string, ctx: ToolContext, timeoutMs: n
   const stop = (reason: "timeout" | "interrupted") => {
     if (stopping) return;
     end = reason;
-    stopping = killGroup(proc.pid);
+    stopping = proc.stop();
   };
   const timer = setTimeout(() => stop("timeout"), timeoutMs);
   const onAbort = () => stop("interrupted");
   ctx.signal.addEventListener("abort", onAbort, { once: true });
+  let exit;
   try {
-    await proc.exited;
+    exit = await proc.exited;
     clearTimeout(timer); // a timeout or abort from now on would misreport a command that finished
     ctx.signal.removeEventListener("abort", onAbort);
     await stopping;
@@ -140,8 +161,8 @@ async function runInProcessGroup(command: string, ctx: ToolContext, timeoutMs: n
     ctx.signal.removeEventListener("abort", onAbort);
     for (const reader of readers) reader.cancel().catch(() => {});
   }
-  const signal = end === "exited" && proc.signalCode !== null ? String(proc.signalCode) : null;
-  return { end, exitCode: proc.exitCode, signal, output: output.text() };
+  const signal = end === "exited" ? exit.signal : null;
+  return { end, exitCode: exit.exitCode, signal, output: output.text() };
 }
 
 type ChunkReader = { read(): Promise<{ done: boolean; value?: Uint8Array }> };
@@ -160,26 +181,6 @@ async function pump(reader: ChunkReader, onChunk: (text: string) => void): Promi
   }
   const rest = decoder.decode();
   if (rest) onChunk(rest);
-}
-
-/** SIGTERM to the group, then SIGKILL to whatever is left after KILL_GRACE_MS. */
-async function killGroup(pgid: number): Promise<void> {
-  if (!signalGroup(pgid, "SIGTERM")) return;
-  for (let waited = 0; waited < KILL_GRACE_MS; waited += 20) {
-    await Bun.sleep(20);
-    if (!signalGroup(pgid, 0)) return;
-  }
-  signalGroup(pgid, "SIGKILL");
-}
-
-/** Sends `signal` to every process in the group; false when the group no longer exists. */
-function signalGroup(pgid: number, signal: NodeJS.Signals | 0): boolean {
-  try {
-    process.kill(-pgid, signal);
-    return true;
-  } catch {
-    return false;
-  }
 }
 
 function seconds(ms: number): string {

@@ -13,6 +13,12 @@ export type ToolContext = {
   signal: AbortSignal;
   /** Live output for the screen (bash). Not sent to the model. */
   onOutput?: (stream: "stdout" | "stderr", chunk: string) => void;
+  /**
+   * Asks whether a command that failed in the sandbox, because of the sandbox (`why`), may run
+   * once more outside it. Only the interactive loop gives one (never headless); it resolves false
+   * when the user says no or the command may not run outside (the guard).
+   */
+  runOutside?: (why: string) => Promise<boolean>;
   /** The turn's record of changed files, for /undo. Absent outside a session (unit tests, previews). */
   journal?: FileJournal;
 };

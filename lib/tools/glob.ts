@@ -7,7 +7,8 @@ import { createIgnoreFilter } from "../fs/ignore-filter.ts";
 import { plural } from "../text/lines.ts";
 import { describeMissing, statIfExists } from "../fs/missing-path.ts";
 import { walk } from "../fs/walk.ts";
-import { displayPath, resolveInWorkspace } from "../fs/workspace.ts";
+import { displayPath, realpathOrSelf, resolveInWorkspace } from "../fs/workspace.ts";
+import { isSensitivePath } from "../fs/sensitive-path.ts";
 
 export const MAX_GLOB_RESULTS = 1000;
 
@@ -26,7 +27,7 @@ export const globTool = defineTool({
     'Find files by name pattern. "*" matches within one directory level and "**" across levels, so "*.ts" finds ' +
     'files directly in path and "**/*.ts" finds them at any depth; "{a,b}" and "[abc]" work too. Returns file paths ' +
     `relative to the working directory, most recently modified first, at most ${MAX_GLOB_RESULTS}. Skips .git, ` +
-    "node_modules and anything .gitignore excludes, unless the pattern's fixed leading folders name them. " +
+    "node_modules and anything .gitignore excludes, unless the pattern's fixed leading folders name them, and secrets files. " +
     "To search file contents use grep.",
   schema,
   mutates: false,
@@ -71,7 +72,10 @@ export const globTool = defineTool({
   },
 });
 
-/** Files (and symlinks) below `start` whose path relative to the search base (`startRel` + entry) matches. */
+/**
+ * Files (and symlinks) below `start` whose path relative to the search base (`startRel` + entry)
+ * matches. Secrets files are left out, by name and by the real path a symlink leads to.
+ */
 function collect(pattern: string, startRel: string, start: string, root: string): Array<{ abs: string; mtimeMs: number }> {
   const glob = new Bun.Glob(pattern);
   const prefix = startRel ? `${startRel}/` : "";
@@ -79,6 +83,7 @@ function collect(pattern: string, startRel: string, start: string, root: string)
   for (const entry of walk(start, createIgnoreFilter(root))) {
     if (entry.kind !== "file" && entry.kind !== "symlink") continue;
     if (!glob.match(prefix + entry.rel)) continue;
+    if (isSensitivePath(entry.abs) || (entry.kind === "symlink" && isSensitivePath(realpathOrSelf(entry.abs)))) continue;
     found.push({ abs: entry.abs, mtimeMs: modifiedAt(entry.abs) });
   }
   return found;

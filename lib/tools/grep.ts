@@ -7,8 +7,10 @@ import { searchBuiltin, type GrepMatch, type GrepQuery } from "./grep/builtin.ts
 import { searchRipgrep } from "./grep/ripgrep.ts";
 import { clipLine, plural } from "../text/lines.ts";
 import { describeMissing, statIfExists } from "../fs/missing-path.ts";
-import { isSensitivePath } from "../fs/sensitive-path.ts";
-import { displayPath, resolveInWorkspace } from "../fs/workspace.ts";
+import { isSensitivePath, SECRETS_FILES } from "../fs/sensitive-path.ts";
+import { displayPath, isInside, realpathOrSelf, resolveInWorkspace } from "../fs/workspace.ts";
+import type { Commands } from "../sandbox/index.ts";
+import { defaultCommands } from "./commands.ts";
 
 export const MAX_GREP_MATCHES = 250;
 export const MAX_GREP_LINE_CHARS = 300;
@@ -29,12 +31,25 @@ const schema = v.object({
 });
 
 export type GrepToolOptions = {
-  /** Path of the ripgrep binary, or null to use the built-in search. Asked on every call. */
-  findRipgrep: () => string | null;
+  /** Path of the ripgrep binary, or null to use the built-in search. Default: `rg` as a helper of `commands` (lib/sandbox/helpers.ts). */
+  findRipgrep?: () => string | null;
+  /** Where ripgrep runs (the session's sandbox). Default: directly, without the key in its environment. */
+  commands?: Commands;
 };
 
+/**
+ * True when grep may show `file`'s lines: neither its name nor its real path is a secrets file,
+ * and its real path is inside the workspace (a symlink `notes.txt -> .env` or one leading out of
+ * the workspace is skipped). `realRoot` is the workspace root's real path.
+ */
+export function grepMayRead(file: string, realRoot: string): boolean {
+  if (isSensitivePath(file)) return false;
+  const real = realpathOrSelf(file);
+  return !isSensitivePath(real) && isInside(realRoot, real);
+}
+
 /** The grep tool; tests build one with `findRipgrep: () => null` to exercise the built-in search. */
-export function createGrepTool(options: GrepToolOptions) {
+export function createGrepTool(options: GrepToolOptions = {}) {
   return defineTool({
     name: "grep",
     description:
@@ -64,8 +79,9 @@ export function createGrepTool(options: GrepToolOptions) {
       const stats = statIfExists(target);
       if (!stats) throw new ToolError(`grep: ${describeMissing(target, shownTarget)}`);
       const targetIsFile = !stats.isDirectory();
-      if (targetIsFile && isSensitivePath(target)) {
-        throw new ToolError(`grep: ${shownTarget} is a secrets file (.env, .env.*, *.pem), which shiro does not search.`);
+      const realRoot = realpathOrSelf(ctx.root);
+      if (targetIsFile && !grepMayRead(target, realRoot)) {
+        throw new ToolError(`grep: ${shownTarget} is a secrets file (${SECRETS_FILES}), or leads to one, which shiro does not search.`);
       }
       if (targetIsFile && looksBinary(await Bun.file(target).slice(0, BINARY_SNIFF_BYTES).bytes())) {
         return { output: `${shownTarget} is a binary file; grep only searches text.`, summary: "binary file" };
@@ -75,7 +91,7 @@ export function createGrepTool(options: GrepToolOptions) {
       const include = input.include?.replace(/^(\.\/)+/, "");
       const includeGlob = include ? new Bun.Glob(include) : undefined;
       const accept = (file: string) => {
-        if (isSensitivePath(file)) return false;
+        if (!grepMayRead(file, realRoot)) return false;
         if (!includeGlob || !include) return true;
         return includeGlob.match(include.includes("/") ? relative(base, file).split(sep).join("/") : basename(file));
       };
@@ -89,14 +105,15 @@ export function createGrepTool(options: GrepToolOptions) {
         limit: MAX_GREP_MATCHES,
         signal: ctx.signal,
       };
-      const rg = options.findRipgrep();
-      const { matches, limitReached } = rg ? await searchRipgrep(rg, query) : await searchBuiltin(query);
+      const commands = options.commands ?? defaultCommands(ctx.root);
+      const rg = options.findRipgrep ? options.findRipgrep() : (commands.helper("rg") ?? null);
+      const { matches, limitReached } = rg ? await searchRipgrep(commands.runner, rg, query) : await searchBuiltin(query);
       return render(matches, limitReached, input.pattern, shownTarget, (file) => displayPath(ctx, file));
     },
   });
 }
 
-export const grepTool = createGrepTool({ findRipgrep: () => Bun.which("rg") });
+export const grepTool = createGrepTool();
 
 function render(matches: GrepMatch[], limitReached: boolean, pattern: string, shownTarget: string, show: (file: string) => string) {
   if (matches.length === 0) {

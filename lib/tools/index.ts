@@ -1,7 +1,8 @@
 import type { MemoryStore } from "../memory/store.ts";
 import type { Notebook } from "../notebook/notebook.ts";
+import type { Commands } from "../sandbox/index.ts";
 import { applyPatchTool } from "./apply-patch.ts";
-import { bashTool } from "./bash.ts";
+import { bashTool, createBashTool } from "./bash.ts";
 import { deleteFileTool } from "./delete-file.ts";
 import type { AnyTool } from "./define.ts";
 import { editFileTool } from "./edit-file.ts";
@@ -12,7 +13,7 @@ import { gitLogTool } from "./git-log.ts";
 import { gitShowTool } from "./git-show.ts";
 import { gitStatusTool } from "./git-status.ts";
 import { globTool } from "./glob.ts";
-import { grepTool } from "./grep.ts";
+import { createGrepTool, grepTool } from "./grep.ts";
 import { listDirTool } from "./list-dir.ts";
 import { moveFileTool } from "./move-file.ts";
 import { multiEditTool } from "./multi-edit.ts";
@@ -51,6 +52,8 @@ export type ToolsContext = {
   memory?: MemoryStore;
   /** A read-only agent (plan, review): no tool that writes files or runs commands is offered. */
   readOnly?: boolean;
+  /** Where bash and grep run programs (the session's sandbox); without it, directly (tests, digests). */
+  commands?: Commands;
 };
 
 /**
@@ -64,6 +67,10 @@ export function memoryTools(store: MemoryStore): AnyTool[] {
 
 /** Every tool a session gets, in the order the model sees them: the core tools, todo_write, then memory. */
 export function toolsFor(context: ToolsContext): AnyTool[] {
-  const all = [...coreTools, createTodoWriteTool(context.notebook), ...(context.memory ? memoryTools(context.memory) : [])];
+  const { commands } = context;
+  const core = commands
+    ? coreTools.map((tool) => (tool === bashTool ? createBashTool(commands) : tool === grepTool ? createGrepTool({ commands }) : tool))
+    : coreTools;
+  const all = [...core, createTodoWriteTool(context.notebook), ...(context.memory ? memoryTools(context.memory) : [])];
   return context.readOnly ? all.filter((tool) => !tool.mutates && tool.subject.kind !== "command") : all;
 }

@@ -4,7 +4,7 @@ import { looksBinary } from "../fs/binary.ts";
 import { defineTool, MAX_TOOL_RESULT_CHARS } from "./define.ts";
 import { clipLine, numberedLine, plural, splitLines } from "../text/lines.ts";
 import { describeMissing, statIfExists } from "../fs/missing-path.ts";
-import { isSensitivePath } from "../fs/sensitive-path.ts";
+import { isSensitivePath, SECRETS_FILES } from "../fs/sensitive-path.ts";
 import { displayPath, realpathOrSelf, resolveInWorkspace } from "../fs/workspace.ts";
 
 export const DEFAULT_READ_LINES = 2000;
@@ -31,7 +31,7 @@ export const readFileTool = defineTool({
     `so leave them out of edit_file's oldString. Returns up to ${DEFAULT_READ_LINES} lines (fewer if they are long); for long ` +
     `files pass offset and limit to read the part you need, and the result says how to continue. ` +
     `Lines over ${MAX_LINE_CHARS} characters are cut. ` +
-    `Refuses directories (use list_dir), binary files and secrets files (.env, .env.*, *.pem; .env.example is allowed). ` +
+    `Refuses directories (use list_dir), binary files and secrets files (${SECRETS_FILES}; .env.example is allowed). ` +
     `Read a file before editing it, and read several files in parallel when you need them.`,
   schema,
   mutates: false,
@@ -43,7 +43,7 @@ export const readFileTool = defineTool({
     const shown = displayPath(ctx, abs);
     if (isSensitivePath(abs) || isSensitivePath(realpathOrSelf(abs))) {
       throw new ToolError(
-        `read_file: ${shown} is a secrets file (.env, .env.*, *.pem), which shiro does not read. ` +
+        `read_file: ${shown} is a secrets file (${SECRETS_FILES}), which shiro does not read. ` +
           `Ask the user for the specific value you need, or read .env.example for the variable names.`,
       );
     }

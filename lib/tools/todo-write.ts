@@ -2,13 +2,24 @@ import * as v from "valibot";
 import type { Notebook } from "../notebook/notebook.ts";
 import { renderTodos } from "../notebook/render.ts";
 import { checkTodos } from "../notebook/rules.ts";
-import { TodoList } from "../notebook/schema.ts";
+import { TODO_MAX_ITEMS, TODO_TEXT_MAX_CHARS, Todo } from "../notebook/schema.ts";
 import { defineTool, type AnyTool } from "./define.ts";
+
+/**
+ * One task as todo_write takes it: the notebook's Todo, with the content and note capped so a
+ * model cannot fill every request (the list is in the instructions of each step) with one call.
+ */
+const CappedTodo = v.pipe(
+  Todo,
+  v.check((todo) => todo.content.length <= TODO_TEXT_MAX_CHARS, (issue) => `content is ${(issue.input as Todo).content.length} characters; the limit is ${TODO_TEXT_MAX_CHARS}. Keep a task to one short line`),
+  v.check((todo) => (todo.note?.length ?? 0) <= TODO_TEXT_MAX_CHARS, (issue) => `note is ${(issue.input as Todo).note?.length} characters; the limit is ${TODO_TEXT_MAX_CHARS}. Shorten it`),
+);
 
 const schema = v.object(
   {
     todos: v.pipe(
-      TodoList,
+      v.array(CappedTodo, (issue) => `must be an array of { content, status, note? } (got ${issue.received})`),
+      v.maxLength(TODO_MAX_ITEMS, (issue) => `has ${(issue.input as unknown[]).length} tasks; the limit is ${TODO_MAX_ITEMS}. Merge small steps and drop finished ones`),
       v.description(
         "The complete task list, in order. Each item: content (one line saying what to do), " +
           "status (pending | in_progress | completed | blocked), note (optional; required in practice for blocked: what blocks it).",

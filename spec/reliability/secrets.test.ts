@@ -60,12 +60,14 @@ describe.skipIf(!process.env.SHIRO_BIN)("an untrusted project cannot change shir
   });
 });
 
-test("a key in a command's output is redacted before the model, the screen or the session see it", async () => {
+test("no command has the key in its environment; a key a command prints from elsewhere is redacted before the model, the screen or the session see it", async () => {
   const key = "sk-live-printed-by-a-command-0042";
   const home = tempDir();
-  const s = await serve({ toolCalls: [{ name: "bash", input: { command: "echo token=$OPENAI_API_KEY" } }] }, { text: "done" });
-  const run = await runShiro(["-p", "show env", "--yolo", "--json"], { baseURL: s.url, home, env: { OPENAI_API_KEY: key } });
-  expect(toolOutputsIn(s.requests[1]!.body).join("")).toContain("token=[redacted API key]");
+  const work = tempDir();
+  writeFileSync(join(work, "notes.txt"), `token=${key}\n`);
+  const s = await serve({ toolCalls: [{ name: "bash", input: { command: "echo env=$OPENAI_API_KEY; cat notes.txt" } }] }, { text: "done" });
+  const run = await runShiro(["-p", "show env", "--yolo", "--json"], { baseURL: s.url, home, cwd: work, env: { OPENAI_API_KEY: key } });
+  expect(toolOutputsIn(s.requests[1]!.body).join("")).toContain("env=\ntoken=[redacted API key]");
   expect(JSON.stringify(s.requests.map((r) => r.body)).includes(key)).toBe(false);
   expect(run.stdout.includes(key)).toBe(false);
   const files = new Bun.Glob("**/*").scanSync({ cwd: home, dot: true });

@@ -12,10 +12,11 @@ test("the header names version, model, directory, session and approvals", async 
   const s = await serve();
   const pty = await start({ baseURL: s.url, args: ["-m", "test-model"] });
   await pty.waitForPrompt(1);
-  const [first, second, third] = pty.screen().split("\n");
+  const [first, second, third, fourth] = pty.screen().split("\n");
   expect(first).toMatch(/^shiro \d+\.\d+\.\d+ · test-model · default agent, thinking medium · window 1,000,000 tokens \(SHIRO_CONTEXT_WINDOW\) · .+shiro-work-\w+ · new session$/);
   expect(second).toBe("edits and commands ask first: y once · a always · n deny");
-  expect(third).toContain("/help");
+  expect(third).toMatch(/^sandbox (on: commands write only to the workspace · network on|unavailable: .+)$/);
+  expect(fourth).toContain("/help");
   expect(pty.screen()).toContain("test-model · context 0% · 0 tokens");
 }, 20_000);
 

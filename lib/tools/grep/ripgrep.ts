@@ -1,4 +1,5 @@
 import { ToolError } from "../../errors.ts";
+import type { CommandRunner } from "../../sandbox/index.ts";
 import type { GrepMatch, GrepQuery, GrepResult } from "./builtin.ts";
 
 /**
@@ -24,11 +25,13 @@ const RG_FLAGS = [
  * Grep through ripgrep at `rgPath`. The include glob and the secrets rule are applied to the
  * results (query.accept), not passed as --glob: ripgrep lets a --glob override .gitignore, the
  * built-in search does not. ripgrep is stopped as soon as the limit is passed or the signal aborts.
+ * It runs through `runner` (the sandbox, when on) and gets no option the model chose: the
+ * pattern goes after `--regexp` and the path after `--`, so `--pre` or `--files` in either is text.
  */
-export async function searchRipgrep(rgPath: string, query: GrepQuery): Promise<GrepResult> {
+export async function searchRipgrep(runner: CommandRunner, rgPath: string, query: GrepQuery): Promise<GrepResult> {
   const args = [...RG_FLAGS, ...(query.ignoreCase ? ["--ignore-case"] : []), "--regexp", query.pattern, "--", query.target];
-  const proc = Bun.spawn([rgPath, ...args], { cwd: query.root, stdin: "ignore", stdout: "pipe", stderr: "pipe" });
-  const stop = () => proc.kill();
+  const proc = runner.spawn([rgPath, ...args], { cwd: query.root });
+  const stop = () => void proc.stop();
   query.signal.addEventListener("abort", stop, { once: true });
   const stderr = new Response(proc.stderr).text();
   const matches: GrepMatch[] = [];
@@ -51,7 +54,7 @@ export async function searchRipgrep(rgPath: string, query: GrepQuery): Promise<G
   } finally {
     query.signal.removeEventListener("abort", stop);
   }
-  const exitCode = await proc.exited;
+  const { exitCode } = await proc.exited;
   if (exitCode === 2 && matches.length === 0 && !limitReached && !query.signal.aborted) {
     const message = (await stderr).trim().replace(/\s+/g, " ");
     if (/regex|pattern/i.test(message)) {

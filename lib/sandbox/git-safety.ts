@@ -1,0 +1,88 @@
+import { existsSync } from "node:fs";
+import { join } from "node:path";
+
+/**
+ * Settings laid over every git that shiro's children run, whatever the repository says: no
+ * fsmonitor program, no hooks, no pager. They arrive through `GIT_CONFIG_COUNT`/`KEY_n`/`VALUE_n`,
+ * which git ranks above every config file.
+ */
+const ALWAYS: ReadonlyArray<readonly [string, string]> = [
+  ["core.fsmonitor", "false"],
+  ["core.hooksPath", "/dev/null"],
+  ["core.pager", "cat"],
+];
+
+/**
+ * What git runs in place of an external diff program the repository configured: git's own diff of
+ * the two files, with every program switched off. Git calls it as `path old-file old-hex old-mode
+ * new-file new-hex new-mode`.
+ */
+const PLAIN_DIFF = `sh -c 'git --no-pager diff --no-ext-diff --no-textconv --no-index -- "$2" "$5"; exit 0' shiro-diff`;
+
+/** A repository-local setting that names a program, and the harmless value put over it. */
+const PROGRAM_KEYS: ReadonlyArray<readonly [RegExp, (key: string) => string]> = [
+  [/^diff\.external$/, () => PLAIN_DIFF],
+  [/^diff\..+\.command$/, () => PLAIN_DIFF],
+  [/^diff\..+\.textconv$/, () => "cat"],
+  [/^filter\..+\.(?:clean|smudge|process)$/, () => ""],
+  [/^filter\..+\.required$/, () => "false"],
+  [/^merge\..+\.driver$/, () => "false"],
+  [/^core\.(?:sshcommand|askpass|editor|gitproxy)$/, (key) => (key === "core.sshcommand" ? "ssh" : key === "core.editor" ? "false" : "")],
+  [/^sequence\.editor$/, () => "false"],
+  [/^gpg(?:\..+)?\.program$/, () => "gpg"],
+  [/^credential\.helper$/, () => ""],
+  [/^remote\..+\.uploadpack$/, () => "git-upload-pack"],
+  [/^remote\..+\.receivepack$/, () => "git-receive-pack"],
+  [/^pager\..+$/, () => "false"],
+];
+
+/**
+ * The environment that neutralises the programs a hostile repository can make git run: always
+ * fsmonitor, hooks and the pager; and, for settings the workspace's own `.git/config` (with its
+ * includes) defines, external diff and textconv programs, filters, merge drivers, ssh/askpass/
+ * editor/gpg/credential programs and aliases. The user's global config is left as it is: it
+ * is theirs. `git` is the helper found by findHelper; without it, or outside a repository, only
+ * the fixed settings are returned. Runs `git config --local` (which starts no other program).
+ */
+export function gitSafetyEnv(root: string, git: string | undefined): Record<string, string> {
+  const pairs: Array<readonly [string, string]> = [...ALWAYS];
+  for (const [key, value] of git && existsSync(join(root, ".git")) ? localConfig(root, git) : []) {
+    if (key.startsWith("alias.")) {
+      // Any alias: `!…` runs a command, and one like `p = push --force` hides what git does from the guard.
+      pairs.push([key, `!echo "shiro: the alias git ${key.slice(6)} from this repository's config is not run" >&2; exit 1`]);
+      continue;
+    }
+    const rule = PROGRAM_KEYS.find(([pattern]) => pattern.test(key));
+    if (rule && !pairs.some(([k]) => k === key)) pairs.push([key, rule[1](key)]);
+  }
+  const env: Record<string, string> = { GIT_CONFIG_COUNT: String(pairs.length), GIT_PAGER: "cat" };
+  pairs.forEach(([key, value], i) => {
+    env[`GIT_CONFIG_KEY_${i}`] = key;
+    env[`GIT_CONFIG_VALUE_${i}`] = value;
+  });
+  return env;
+}
+
+/** `[key, value]` for every entry of the repository's own config, keys lower-cased as git prints them. */
+function localConfig(root: string, git: string): Array<[string, string]> {
+  try {
+    const run = Bun.spawnSync([git, "config", "--local", "--includes", "--list", "-z"], {
+      cwd: root,
+      env: { PATH: process.env.PATH ?? "/usr/bin:/bin", GIT_CONFIG_NOSYSTEM: "1", HOME: "/nonexistent" },
+      stdin: "ignore",
+      stdout: "pipe",
+      stderr: "ignore",
+    });
+    if (run.exitCode !== 0) return [];
+    return run.stdout
+      .toString()
+      .split("\0")
+      .filter(Boolean)
+      .map((entry) => {
+        const newline = entry.indexOf("\n");
+        return newline === -1 ? [entry, ""] : [entry.slice(0, newline), entry.slice(newline + 1)];
+      });
+  } catch {
+    return [];
+  }
+}

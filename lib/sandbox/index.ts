@@ -1,0 +1,159 @@
+import { existsSync, mkdirSync, realpathSync, statSync } from "node:fs";
+import { homedir } from "node:os";
+import { isAbsolute, join, resolve } from "node:path";
+import { childEnv } from "./child-env.ts";
+import { detectSandbox, type SandboxSupport } from "./detect.ts";
+import { gitSafetyEnv } from "./git-safety.ts";
+import { helperCache } from "./helpers.ts";
+import { createHostRunner, type CommandRunner } from "./process.ts";
+import { CREATED_CACHES, type PathKind, type ProfileSummary, bwrapArgs, systemPlaces } from "./profile.ts";
+import { RUNNER_ARG } from "./protocol.ts";
+import { createSandboxRunner } from "./sandbox.ts";
+import { findSecretsFiles } from "./secrets-scan.ts";
+
+export { findHelper, helperCache } from "./helpers.ts";
+export { findSecretsFiles } from "./secrets-scan.ts";
+export { childEnv } from "./child-env.ts";
+export { detectSandbox, installCommand, type SandboxSupport } from "./detect.ts";
+export { gitSafetyEnv } from "./git-safety.ts";
+export { bwrapArgs, CACHE_PLACES, CREDENTIAL_PLACES, type ProfileInput, type ProfileSummary } from "./profile.ts";
+export { createHostRunner, failedChild, killGroup, type Child, type ChildExit, type CommandRunner, type SpawnOptions } from "./process.ts";
+export { RUNNER_ARG } from "./protocol.ts";
+export { sandboxFailure } from "./failure.ts";
+
+/** The sandbox settings (lib/config: `sandbox`, `sandboxNetwork`, `sandboxWritable`, `sandboxReadable`, the flags). */
+export type SandboxSettings = { mode: "on" | "off"; network: boolean; writable: readonly string[]; readable: readonly string[] };
+
+/** What the header and `shiro doctor` say about the sandbox. */
+export type SandboxStatus =
+  /** `summary.masked` is empty here: the secrets files are found each time the sandbox starts (findSecretsFiles). */
+  | { state: "on"; network: boolean; summary: ProfileSummary }
+  /** Turned off on purpose: `--no-sandbox` or config `"sandbox": "off"`. */
+  | { state: "off" }
+  /** Wanted but impossible here; commands run unsandboxed and the guard and approvals are all there is. */
+  | { state: "unavailable"; why: string; fix: string };
+
+/** Where every program shiro runs for the model goes, and what the sandbox is doing. */
+export type Commands = {
+  /** The sandbox when it is on and works here, else this machine directly. */
+  runner: CommandRunner;
+  /** This machine directly, for a command the user lets run once outside the sandbox. */
+  host: CommandRunner;
+  status: SandboxStatus;
+  /** A helper program (bash, rg, git) by name, resolved once (helpers.ts); undefined when missing. */
+  helper(name: string): string | undefined;
+};
+
+export type OpenCommandsOptions = {
+  settings: SandboxSettings;
+  /** Workspace root. */
+  root: string;
+  /** `$SHIRO_HOME`, hidden in the sandbox. */
+  shiroHome: string;
+  /** The environment shiro was started with. */
+  env: Record<string, string | undefined>;
+  /** The key shiro uses; no child's environment holds it. */
+  apiKey: string | undefined;
+  /** Starts the runner inside the sandbox; defaults to this program (see runnerCommand). */
+  runnerCommand?: readonly string[];
+};
+
+/**
+ * Sets up where commands run for one shiro process: resolves the helpers, checks whether the
+ * sandbox can run here (bubblewrap from PATH, or `SHIRO_BWRAP`), and builds the runners. Nothing
+ * is started until the first command. Every child of either runner gets the environment of
+ * childEnv (no key) and gitSafetyEnv (no programs from the repository's git config).
+ */
+export function openCommands(opts: OpenCommandsOptions): Commands {
+  const helper = helperCache({ path: opts.env.PATH, root: opts.root });
+  const git = () => helper("git");
+  const base = childEnv(opts.env, opts.apiKey);
+  const withGit = (runner: CommandRunner): CommandRunner => ({
+    sandboxed: runner.sandboxed,
+    spawn: (argv, spawnOpts) => runner.spawn(argv, { ...spawnOpts, env: { ...gitSafetyEnv(opts.root, git()), ...spawnOpts.env } }),
+    close: () => runner.close(),
+  });
+  const host = withGit(createHostRunner(base));
+  if (opts.settings.mode === "off") return { runner: host, host, status: { state: "off" }, helper };
+
+  const support = sandboxSupport(opts.env, helper);
+  if (!support.available) return { runner: host, host, status: { state: "unavailable", why: support.why, fix: support.fix }, helper };
+
+  const home = realOrUndefined(opts.env.HOME || homedir());
+  if (home) for (const cache of CREATED_CACHES) ensureDir(join(home, cache));
+  const runnerCommand = opts.runnerCommand ?? defaultRunnerCommand();
+  const expand = (paths: readonly string[]) => paths.map((path) => expandPath(path, home, opts.root)).filter((path): path is string => path !== undefined);
+  const profile = {
+    root: realOrUndefined(opts.root) ?? opts.root,
+    home,
+    shiroHome: realOrUndefined(opts.shiroHome) ?? resolve(opts.shiroHome),
+    network: opts.settings.network,
+    writable: expand(opts.settings.writable),
+    // The runner's own program must be visible even if it lives in a hidden place.
+    readable: [...expand(opts.settings.readable), ...runnerFiles(runnerCommand)],
+    system: [...new Set(systemPlaces(process.getuid?.()).map((path) => realOrUndefined(path)).filter((path): path is string => path !== undefined))],
+    kindOf,
+  };
+  const runner = withGit(
+    createSandboxRunner({
+      bwrap: support.bwrap,
+      profile,
+      runnerCommand,
+      env: { ...base, TMPDIR: "/tmp" },
+      findSecrets: () => findSecretsFiles(profile.root),
+    }),
+  );
+  // The masked files are found when the sandbox starts; searching the workspace here would slow every start-up.
+  const { summary } = bwrapArgs({ ...profile, tmp: "/tmp", secrets: [] });
+  return { runner, host, status: { state: "on", network: opts.settings.network, summary }, helper };
+}
+
+/** Whether the sandbox can run, with bubblewrap from `SHIRO_BWRAP` (a path; empty means none) or PATH. */
+export function sandboxSupport(env: Record<string, string | undefined>, helper: (name: string) => string | undefined): SandboxSupport {
+  const bwrap = env.SHIRO_BWRAP !== undefined ? env.SHIRO_BWRAP || undefined : helper("bwrap");
+  return detectSandbox(bwrap && existsSync(bwrap) ? bwrap : undefined);
+}
+
+/**
+ * How this program starts the runner: the compiled binary runs itself with RUNNER_ARG; from the
+ * source tree (development, tests) Bun runs runner-main.ts.
+ */
+export function defaultRunnerCommand(): string[] {
+  const compiled = Bun.main.startsWith("/$bunfs/");
+  return compiled ? [process.execPath, RUNNER_ARG] : [process.execPath, join(import.meta.dir, "runner-main.ts")];
+}
+
+function runnerFiles(command: readonly string[]): string[] {
+  return command.filter((part) => isAbsolute(part)).map((part) => realOrUndefined(part.endsWith(".ts") ? join(part, "..", "..") : part)).filter((p): p is string => p !== undefined);
+}
+
+function kindOf(path: string): PathKind {
+  try {
+    const stats = statSync(path);
+    return stats.isDirectory() ? "dir" : "file";
+  } catch {
+    return undefined;
+  }
+}
+
+/** `~/x`, an absolute path, or one relative to the workspace root, as its real path; undefined when it does not exist. */
+function expandPath(path: string, home: string | undefined, root: string): string | undefined {
+  const expanded = path === "~" || path.startsWith("~/") ? (home ? join(home, path.slice(1)) : undefined) : resolve(root, path);
+  return expanded === undefined ? undefined : realOrUndefined(expanded);
+}
+
+function realOrUndefined(path: string): string | undefined {
+  try {
+    return realpathSync(path);
+  } catch {
+    return undefined;
+  }
+}
+
+function ensureDir(path: string): void {
+  try {
+    mkdirSync(path, { recursive: true });
+  } catch {
+    // a read-only home: the cache stays read-only in the sandbox too
+  }
+}

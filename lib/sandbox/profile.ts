@@ -1,0 +1,158 @@
+import { isAbsolute, join } from "node:path";
+import { isInside } from "../fs/workspace.ts";
+
+/**
+ * Places under the home directory that hold credentials: hidden in the sandbox (an empty directory
+ * or an unreadable file in their place). `sandboxReadable` can show one again, read-only.
+ */
+export const CREDENTIAL_PLACES = [
+  ".ssh", ".aws", ".azure", ".config/gcloud", ".kube", ".docker", ".gnupg", ".password-store",
+  ".netrc", ".git-credentials", ".config/git/credentials", ".npmrc", ".yarnrc", ".yarnrc.yml", ".pypirc",
+  ".pgpass", ".my.cnf", ".vault-token", ".terraform.d", ".config/gh", ".config/hub", ".config/op",
+  ".cargo/credentials", ".cargo/credentials.toml", ".gem/credentials", ".m2/settings.xml",
+  ".gradle/gradle.properties", ".local/share/keyrings", ".mozilla", ".config/google-chrome",
+  ".config/chromium", ".config/BraveSoftware", ".shiro-neko", ".codex", ".claude", ".claude.json",
+] as const;
+
+/**
+ * Package-manager caches under the home directory: writable in the sandbox so installs work.
+ * Only the caches themselves, never a `bin` directory, so a command cannot replace a program the
+ * user runs later. `.cache` and `.npm` are created when missing; the rest only when present.
+ */
+export const CACHE_PLACES = [
+  ".cache", ".npm", ".bun/install/cache", ".yarn/berry/cache", ".pnpm-store", ".local/share/pnpm/store",
+  ".cargo/registry", ".cargo/git", "go/pkg/mod", ".m2/repository", ".gradle/caches", ".nuget/packages", ".deno",
+] as const;
+
+/**
+ * Sockets and runtime directories outside the home that hand out more than the sandbox allows: the
+ * container engines' sockets (root on the machine, for a member of the docker group) and the user's
+ * runtime directory (the session bus, which can start programs outside the sandbox, and agent
+ * sockets). A socket on a read-only mount can still be connected to, so they are hidden.
+ */
+export function systemPlaces(uid: number | undefined): string[] {
+  return [
+    ...(uid === undefined ? [] : [`/run/user/${uid}`]),
+    "/run/docker.sock",
+    "/var/run/docker.sock",
+    "/run/containerd",
+    "/run/podman",
+    "/run/crio",
+    "/run/dbus/system_bus_socket",
+  ];
+}
+
+/** The caches made when missing, so the first `npm install` or `pip install` works. */
+export const CREATED_CACHES = [".cache", ".npm"] as const;
+
+export type PathKind = "dir" | "file" | undefined;
+
+export type ProfileInput = {
+  /** The workspace root (real path): read-write. */
+  root: string;
+  /** The user's home directory (real path), if known: credentials are hidden and caches opened below it. */
+  home: string | undefined;
+  /** `$SHIRO_HOME` (real path): hidden. */
+  shiroHome: string;
+  /** The host directory that becomes the sandbox's /tmp, one per session. */
+  tmp: string;
+  network: boolean;
+  /** Config `sandboxWritable`, absolute and real. */
+  writable: readonly string[];
+  /** Config `sandboxReadable`, absolute and real: shown read-only even where hidden. */
+  readable: readonly string[];
+  /** Secrets files inside the workspace (real paths): masked. */
+  secrets: readonly string[];
+  /** Other places to hide (systemPlaces, real paths). */
+  system?: readonly string[];
+  /** What is at a path on this machine; real paths in, no symlink following needed. */
+  kindOf: (path: string) => PathKind;
+};
+
+/** What the sandbox shows, for `shiro doctor` and the docs: each list holds real paths. */
+export type ProfileSummary = { writable: string[]; hidden: string[]; readable: string[]; masked: string[]; readOnly: string[] };
+
+/**
+ * The bubblewrap arguments (everything before `--`) of the sandbox, and what they do:
+ *
+ * - new user, PID, IPC, UTS and cgroup namespaces; a new network namespace only without network;
+ *   every capability dropped; the sandbox dies with shiro;
+ * - the whole file system read-only (`--ro-bind / /`), a fresh /dev and /proc (so no process
+ *   outside the sandbox, and no other process's environment, can be seen);
+ * - `/tmp` replaced by a directory of this session's;
+ * - read-write: the workspace (but its `.git/config` and `.git/hooks`), the package caches
+ *   present, `sandboxWritable`;
+ * - hidden: `$SHIRO_HOME`, the credential places and the system places (container sockets, the
+ *   user's runtime directory with its session bus), unless the workspace is inside one;
+ * - read-only again: `sandboxReadable`;
+ * - masked: the workspace's secrets files (reading one fails with "Permission denied").
+ *
+ * Paths that do not exist are left out (bubblewrap cannot mount over nothing on a read-only file
+ * system), and so are hidden paths the private /tmp already covers. Pure.
+ */
+export function bwrapArgs(input: ProfileInput): { args: string[]; summary: ProfileSummary } {
+  const args = [
+    "--die-with-parent",
+    "--new-session",
+    "--unshare-user",
+    "--unshare-pid",
+    "--unshare-ipc",
+    "--unshare-uts",
+    "--unshare-cgroup-try",
+    ...(input.network ? [] : ["--unshare-net"]),
+    "--cap-drop",
+    "ALL",
+    "--ro-bind",
+    "/",
+    "/",
+    "--dev",
+    "/dev",
+    "--proc",
+    "/proc",
+    "--bind",
+    input.tmp,
+    "/tmp",
+  ];
+  const summary: ProfileSummary = { writable: [], hidden: [], readable: [], masked: [], readOnly: [] };
+  const bound: string[] = [];
+  const visible = (path: string) => !isInside("/tmp", path) || bound.some((dir) => isInside(dir, path));
+
+  const caches = input.home ? CACHE_PLACES.map((place) => join(input.home!, place)) : [];
+  for (const dir of [...caches, ...input.writable, input.root]) {
+    if (!isAbsolute(dir) || input.kindOf(dir) === undefined || summary.writable.includes(dir)) continue;
+    args.push("--bind", dir, dir);
+    bound.push(dir);
+    summary.writable.push(dir);
+  }
+
+  const credentials = input.home ? CREDENTIAL_PLACES.map((place) => join(input.home!, place)) : [];
+  for (const path of [input.shiroHome, ...credentials, ...(input.system ?? [])]) {
+    const kind = input.kindOf(path);
+    if (kind === undefined || isInside(path, input.root) || !visible(path) || summary.hidden.includes(path)) continue;
+    if (input.readable.some((shown) => isInside(shown, path))) continue; // shown on purpose
+    args.push(...(kind === "dir" ? ["--tmpfs", path] : ["--ro-bind", "/dev/null", path]));
+    summary.hidden.push(path);
+  }
+
+  // The repository's config and hooks run programs on this machine outside the sandbox (fsmonitor
+  // on the next `git status`, a hook on the next commit): a command may not plant them.
+  for (const path of [join(input.root, ".git", "config"), join(input.root, ".git", "hooks")]) {
+    if (input.kindOf(path) === undefined) continue;
+    args.push("--ro-bind", path, path);
+    summary.readOnly.push(path);
+  }
+
+  for (const path of input.readable) {
+    if (!isAbsolute(path) || input.kindOf(path) === undefined) continue;
+    args.push("--ro-bind", path, path);
+    summary.readable.push(path);
+  }
+
+  for (const file of input.secrets) {
+    if (input.kindOf(file) !== "file" || !visible(file)) continue;
+    args.push("--ro-bind", "/dev/null", file);
+    summary.masked.push(file);
+  }
+  args.push("--chdir", "/");
+  return { args, summary };
+}

@@ -1,0 +1,257 @@
+import { mkdtempSync, readdirSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { isHolderAlive, selfHolder } from "../fs/process-alive.ts";
+import { bwrapArgs, type ProfileInput } from "./profile.ts";
+import { failedChild, type Child, type ChildExit, type CommandRunner } from "./process.ts";
+import { readMessages, type FromRunner, type ToRunner } from "./protocol.ts";
+
+export type SandboxRunnerOptions = {
+  bwrap: string;
+  /** The profile without its per-start parts (the /tmp directory and the secrets found). */
+  profile: Omit<ProfileInput, "tmp" | "secrets">;
+  /** Starts the runner (runner-main.ts) inside the sandbox: the shiro binary with RUNNER_ARG. */
+  runnerCommand: readonly string[];
+  /** The base environment of every command (no key; TMPDIR=/tmp). */
+  env: Record<string, string>;
+  /** The workspace's secrets files now; asked before each command. */
+  findSecrets: () => string[];
+};
+
+type Pending = {
+  id: number;
+  owner: Runner;
+  out: ReadableStreamDefaultController<Uint8Array>;
+  err: ReadableStreamDefaultController<Uint8Array>;
+  open: { 1: boolean; 2: boolean };
+  exit: (exit: ChildExit) => void;
+  exited: boolean;
+};
+
+type Runner = {
+  proc: ReturnType<typeof Bun.spawn<"pipe", "pipe", "pipe">>;
+  children: Map<number, Pending>;
+  /** Who waits for a `stopped`, by child: kept apart, since a child can be forgotten before its group is gone. */
+  stopping: Map<number, Array<() => void>>;
+  masked: Set<string>;
+  alive: boolean;
+  stderr: Promise<string>;
+};
+
+const DIED = "shiro: the sandbox stopped unexpectedly";
+/** A session's /tmp on this machine: `shiro-sandbox-tmp-<pid>-<start ms>-XXXXXX`, so a later shiro can tell whose it was. */
+const TMP_PREFIX = "shiro-sandbox-tmp-";
+
+/**
+ * Removes the /tmp directories of sandboxes whose shiro is gone without cleaning up (killed with
+ * SIGKILL, a crash): the process's exit removes its own, but nothing else can.
+ */
+function sweepStaleTmp(): void {
+  let names: string[];
+  try {
+    names = readdirSync(tmpdir());
+  } catch {
+    return;
+  }
+  for (const name of names) {
+    const owner = new RegExp(`^${TMP_PREFIX}(\\d+)-(\\d+)-`).exec(name);
+    if (!owner || isHolderAlive({ pid: Number(owner[1]), startedAt: Number(owner[2]) })) continue;
+    rmSync(join(tmpdir(), name), { recursive: true, force: true });
+  }
+}
+
+/** How long the runner may take to start before the sandbox is given up on for that command. */
+const READY_TIMEOUT_MS = 10_000;
+
+/**
+ * Commands in the sandbox: one bubblewrap per session running the runner (runner-main.ts), which
+ * starts each command inside it. Started at the first command. Before each command the
+ * workspace is searched for secrets files again; when a new one has appeared and nothing is
+ * running, the sandbox is started afresh so the new file is masked too (background processes of
+ * the old one stop, and the command's output says so). `close()` ends it and removes its /tmp;
+ * so does the process's exit.
+ */
+export function createSandboxRunner(opts: SandboxRunnerOptions): CommandRunner {
+  let tmp: string | undefined;
+  let runner: Runner | undefined;
+  let nextId = 1;
+  let closed = false;
+
+  const cleanUp = () => {
+    if (runner?.alive) runner.proc.kill("SIGKILL");
+    if (tmp) rmSync(tmp, { recursive: true, force: true });
+    tmp = undefined;
+  };
+  process.on("exit", cleanUp);
+
+  const start = (secrets: string[]): Runner => {
+    if (!tmp) {
+      sweepStaleTmp();
+      const self = selfHolder();
+      tmp = mkdtempSync(join(tmpdir(), `${TMP_PREFIX}${self.pid}-${self.startedAt}-`));
+    }
+    const { args } = bwrapArgs({ ...opts.profile, tmp, secrets });
+    const proc = Bun.spawn([opts.bwrap, ...args, "--", ...opts.runnerCommand], {
+      cwd: "/",
+      env: { PATH: opts.env.PATH ?? "/usr/bin:/bin", HOME: opts.env.HOME ?? "/", LANG: opts.env.LANG ?? "C.UTF-8" },
+      // A session of its own: ctrl-c in the terminal signals shiro's process group, which must not
+      // take the sandbox (and every background process in it) down with it.
+      detached: true,
+      stdin: "pipe",
+      stdout: "pipe",
+      stderr: "pipe",
+    });
+    const started: Runner = { proc, children: new Map(), stopping: new Map(), masked: new Set(secrets), alive: true, stderr: new Response(proc.stderr).text() };
+    // A runner that never says it is ready (a wrong program, a hung start) is given up on.
+    const notReady = setTimeout(() => proc.kill("SIGKILL"), READY_TIMEOUT_MS);
+    void readMessages<FromRunner>(proc.stdout, (message) => {
+      if (message.t === "ready") clearTimeout(notReady);
+      route(started, message);
+    }).finally(async () => {
+      clearTimeout(notReady);
+      started.alive = false;
+      const why = (await started.stderr.catch(() => "")).trim();
+      for (const child of started.children.values()) {
+        if (child.exited) continue;
+        const text = `${DIED}${why ? `: ${why}` : ""}\n`;
+        if (child.open[2]) child.err.enqueue(new TextEncoder().encode(text));
+        child.exited = true;
+        finish(child, 1);
+        finish(child, 2);
+        child.exit({ exitCode: 126, signal: null });
+      }
+      for (const waiting of started.stopping.values()) for (const done of waiting) done();
+      started.stopping.clear();
+      started.children.clear();
+      if (runner === started) runner = undefined;
+    });
+    return started;
+  };
+
+  const finish = (child: Pending, s: 1 | 2) => {
+    if (child.open[s]) {
+      child.open[s] = false;
+      try {
+        (s === 1 ? child.out : child.err).close();
+      } catch {
+        // cancelled by the reader
+      }
+    }
+    forgetIfDone(child);
+  };
+
+  /** Once the child has exited and its output is read or unwanted, the runner can forget it. */
+  const forgetIfDone = (child: Pending) => {
+    if (!child.exited || child.open[1] || child.open[2] || !child.owner.children.has(child.id)) return;
+    child.owner.children.delete(child.id);
+    send(child.owner, { t: "release", id: child.id });
+  };
+
+  const route = (owner: Runner, message: FromRunner) => {
+    if (message.t === "ready") return;
+    if (message.t === "stopped") {
+      for (const done of owner.stopping.get(message.id) ?? []) done();
+      owner.stopping.delete(message.id);
+      return;
+    }
+    const child = owner.children.get(message.id);
+    if (!child) return;
+    switch (message.t) {
+      case "out":
+        if (child.open[message.s]) (message.s === 1 ? child.out : child.err).enqueue(new Uint8Array(Buffer.from(message.d, "base64")));
+        return;
+      case "eof":
+        return finish(child, message.s);
+      case "exit":
+        child.exited = true;
+        child.exit({ exitCode: message.code, signal: message.signal });
+        return forgetIfDone(child);
+      case "error":
+        if (child.open[2]) child.err.enqueue(new TextEncoder().encode(message.message + "\n"));
+        child.exited = true;
+        child.exit({ exitCode: 127, signal: null });
+        finish(child, 1);
+        return finish(child, 2);
+      default:
+        return message satisfies never;
+    }
+  };
+
+  const send = (owner: Runner, message: ToRunner) => {
+    if (!owner.alive) return;
+    try {
+      owner.proc.stdin.write(JSON.stringify(message) + "\n");
+      owner.proc.stdin.flush();
+    } catch {
+      // the runner is gone; its end is reported through its stdout closing
+    }
+  };
+
+  /** The runner for the next command, started afresh when new secrets files must be masked. */
+  const current = (): { owner: Runner; note: string } => {
+    const secrets = opts.findSecrets();
+    if (runner?.alive) {
+      const fresh = secrets.filter((file) => !runner!.masked.has(file));
+      const running = [...runner.children.values()].some((child) => !child.exited);
+      if (fresh.length === 0 || running) return { owner: runner, note: "" };
+      runner.proc.kill("SIGKILL");
+      runner.alive = false;
+      runner = start(secrets);
+      const note = `shiro: restarted the sandbox to hide the new secrets file ${fresh.join(", ")}; background processes started by earlier commands were stopped.\n`;
+      return { owner: runner, note };
+    }
+    runner = start(secrets);
+    return { owner: runner, note: "" };
+  };
+
+  return {
+    sandboxed: true,
+    spawn(argv, spawnOpts): Child {
+      if (closed) return failedChild("shiro: the sandbox is closed");
+      const { owner, note } = current();
+      const id = nextId++;
+      let exit!: (exit: ChildExit) => void;
+      const exited = new Promise<ChildExit>((resolve) => (exit = resolve));
+      const child = { id, owner, open: { 1: true, 2: true }, exit, exited: false } as unknown as Pending;
+      const stdout = new ReadableStream<Uint8Array>({
+        start: (c) => void (child.out = c),
+        cancel: () => ((child.open[1] = false), forgetIfDone(child)),
+      });
+      const stderr = new ReadableStream<Uint8Array>({
+        start: (c) => {
+          child.err = c;
+          if (note) c.enqueue(new TextEncoder().encode(note));
+        },
+        cancel: () => ((child.open[2] = false), forgetIfDone(child)),
+      });
+      owner.children.set(id, child);
+      send(owner, { t: "spawn", id, argv: [...argv], cwd: spawnOpts.cwd, env: { ...opts.env, ...spawnOpts.env } });
+      return {
+        stdout,
+        stderr,
+        exited,
+        stop: () =>
+          new Promise<void>((resolve) => {
+            if (!owner.alive) return resolve();
+            owner.stopping.set(id, [...(owner.stopping.get(id) ?? []), resolve]);
+            send(owner, { t: "stop", id });
+          }),
+      };
+    },
+    close() {
+      closed = true;
+      if (runner?.alive) {
+        runner.alive = false;
+        try {
+          runner.proc.stdin.end();
+        } catch {
+          // already gone
+        }
+        runner.proc.kill("SIGKILL");
+      }
+      runner = undefined;
+      cleanUp();
+      process.off("exit", cleanUp);
+    },
+  };
+}

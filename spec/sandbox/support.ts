@@ -1,0 +1,34 @@
+import { accessSync, constants, mkdtempSync, realpathSync } from "node:fs";
+import { join } from "node:path";
+import { detectSandbox } from "../../lib/sandbox/detect.ts";
+import { findHelper } from "../../lib/sandbox/helpers.ts";
+
+/** Why the sandboxed specs cannot run here, or undefined when bubblewrap works. Printed by the specs that skip. */
+export function sandboxUnavailable(): string | undefined {
+  const support = detectSandbox(findHelper("bwrap", { path: process.env.PATH, root: "/nonexistent-workspace" }));
+  return support.available ? undefined : `${support.why} (${support.fix})`;
+}
+
+const reported = new Set<string>();
+
+/** Says once per file, on stderr, that its sandbox tests skip and why: a skip must be visible. */
+export function reportSkip(file: string, why: string | undefined): void {
+  if (why && !reported.has(file)) {
+    reported.add(file);
+    process.stderr.write(`SKIP ${file}: the sandbox cannot run here: ${why}\n`);
+  }
+}
+
+/**
+ * A fresh temp dir outside /tmp (in /var/tmp when it is writable): the sandbox replaces /tmp, so a
+ * layout under it would be invisible inside, and the specs could not tell read-only from hidden.
+ */
+export function visibleTempDir(prefix: string): string {
+  let base = "/var/tmp";
+  try {
+    accessSync(base, constants.W_OK);
+  } catch {
+    base = require("node:os").tmpdir();
+  }
+  return realpathSync(mkdtempSync(join(base, prefix)));
+}

@@ -6,6 +6,7 @@ import { compactedEvent, pruneForWire } from "../prune/prune.ts";
 import { isMissingItemError, MISSING_ITEM_NOTICE } from "../provider/missing-item.ts";
 import { contextOverflow } from "../provider/context-overflow.ts";
 import type { ContextWindow } from "../provider/context-window.ts";
+import { withNextStep } from "../provider/next-step.ts";
 import { describeProviderError, retryDelayMs } from "../provider/provider-error.ts";
 import { runStep } from "./step.ts";
 import type { Approver } from "../approval.ts";
@@ -42,7 +43,7 @@ export type TurnOptions = {
    * request is pruned, unless the window allows less; the local history never is), the step cap,
    * and the retry count and backoff.
    */
-  settings: Pick<Settings, "pruneAtTokens" | "maxSteps" | "maxRetries" | "retryBaseMs">;
+  settings: Pick<Settings, "pruneAtTokens" | "maxSteps" | "maxRetries" | "retryBaseMs" | "baseURL" | "api" | "apiKeySource">;
   /** The model's context window: each request is budgeted to fit it, and a refusal teaches it. */
   window: ContextWindow;
   root: string;
@@ -156,7 +157,7 @@ export async function runTurn(opts: TurnOptions): Promise<TurnResult> {
         attempt--;
         continue;
       }
-      const failure = describeProviderError(outcome.error);
+      const failure = withNextStep(describeProviderError(outcome.error), settings);
       if (hasReasoningControl(callOptions) && refusesReasoningControl(failure)) {
         // The server does not take a thinking level: drop it for the rest of the session and resend.
         callOptions = withoutReasoning(callOptions);
@@ -185,7 +186,7 @@ export async function runTurn(opts: TurnOptions): Promise<TurnResult> {
     }
     if (outcome.error) {
       status = "error";
-      errorMessage = overflowError ?? describeProviderError(outcome.error).message;
+      errorMessage = overflowError ?? withNextStep(describeProviderError(outcome.error), settings).message;
       opts.emit({ type: "error", message: errorMessage });
       break;
     }

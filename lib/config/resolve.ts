@@ -45,6 +45,8 @@ export type Settings = {
   baseURL: string;
   /** Undefined only for local servers. Never written to any file. */
   apiKey: string | undefined;
+  /** Where the key came from (a variable's name, or `config "apiKey"`), for the advice on a 401. */
+  apiKeySource: string | undefined;
   api: Api;
   /**
    * Which client talks to the server: `openai` (@ai-sdk/openai, for OpenAI and Azure OpenAI) or
@@ -128,6 +130,7 @@ export function resolveSettings(flags: Flags, env: Env, config: ConfigFile): Set
   const presetKey = keyEnv ? env[keyEnv] : undefined;
   const openaiKey = presetName === "openai" ? env.OPENAI_API_KEY : undefined;
   const apiKey = env.SHIRO_API_KEY || presetKey || openaiKey || config.apiKey || undefined;
+  const apiKeySource = env.SHIRO_API_KEY ? "SHIRO_API_KEY" : presetKey ? keyEnv : openaiKey ? "OPENAI_API_KEY" : config.apiKey ? 'config "apiKey"' : undefined;
   if (!apiKey && !isLocalURL(baseURL)) {
     const named = keyEnv && keyEnv !== "OPENAI_API_KEY" ? `${keyEnv}, ` : "";
     throw new ShiroError(
@@ -144,6 +147,7 @@ export function resolveSettings(flags: Flags, env: Env, config: ConfigFile): Set
     model: flags.model ?? env.SHIRO_MODEL ?? config.model ?? defaultModel,
     baseURL,
     apiKey,
+    apiKeySource,
     api: apiRaw,
     client: clientRaw,
     store: config.store ?? clientRaw === "openai",

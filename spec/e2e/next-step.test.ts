@@ -1,0 +1,42 @@
+// Errors with a next step: what failed, and what to do about it, in one line.
+import { describe, expect, test } from "bun:test";
+import { createServer } from "node:net";
+import { runShiro } from "../support/cli.ts";
+import { useFakeServer } from "../support/use-fake-server.ts";
+
+const serve = useFakeServer();
+
+/** A port on 127.0.0.1 that nothing listens on (it was free a moment ago). */
+async function closedPort(): Promise<number> {
+  const server = createServer();
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  const port = (server.address() as { port: number }).port;
+  await new Promise<void>((resolve) => server.close(() => resolve()));
+  return port;
+}
+
+describe("errors with a next step", () => {
+  test("a local server that is not running: the URL, no retries, no advice from Bun", async () => {
+    const url = `http://127.0.0.1:${await closedPort()}/v1`;
+    const run = await runShiro(["-p", "hi", "--api", "chat"], { baseURL: url });
+    expect(run.code).toBe(1);
+    expect(run.stderr).toContain(`could not connect to ${url} (connection refused): is the server running?`);
+    expect(run.stderr).not.toContain("retrying");
+    expect(run.stderr).not.toContain("verbose");
+    expect(run.stderr).not.toContain("Is the computer able");
+  });
+
+  test("a 401 names where the key came from", async () => {
+    const s = await serve({ status: 401, body: { error: { message: "Incorrect API key provided.", type: "invalid_request_error", code: "invalid_api_key" } } });
+    const run = await runShiro(["-p", "hi"], { baseURL: s.url, env: { SHIRO_API_KEY: "sk-test-wrong-key-1234" } });
+    expect(run.code).toBe(1);
+    expect(run.stderr).toContain("the key came from SHIRO_API_KEY: check it is right for");
+  });
+
+  test("a 404 on the Responses wire suggests --api chat", async () => {
+    const s = await serve({ status: 404, body: { error: { message: "Not Found", type: "not_found" } } });
+    const run = await runShiro(["-p", "hi"], { baseURL: s.url });
+    expect(run.code).toBe(1);
+    expect(run.stderr).toContain("if this server only speaks Chat Completions, run with --api chat");
+  });
+});

@@ -24,6 +24,8 @@ import type { ReplSession, SessionOption } from "./session.ts";
 import type { Theme } from "./theme.ts";
 
 const PROMPT = "› ";
+/** Lines of a `!cmd`'s output shown as it runs; the model gets all of it (within the tool's limit). */
+const SHELL_LIVE_LINES = 40;
 const SPINNER = ["⠋", "⠙", "⠹", "⠸", "⠼", "⠴", "⠦", "⠧", "⠇", "⠏"];
 const SPINNER_MS = 120;
 /** A slash command still running after this long gets the spinner (most answer at once). */
@@ -316,7 +318,7 @@ export function createRepl(deps: ReplDeps) {
       view.handle(event);
     };
     try {
-      const result = await session.conversation().runPrompt(prompt, { emit, approve, signal: active.abort.signal });
+      const result = await session.conversation().runPrompt(session.withShellContext(prompt), { emit, approve, signal: active.abort.signal });
       if (lastStep) measured = { history: session.conversation().history, ...lastStep };
       const changes = describeTurnChanges(result.changes, "/undo");
       if (changes) print(theme.dim(changes));
@@ -332,11 +334,32 @@ export function createRepl(deps: ReplDeps) {
     }
   }
 
+  /** `!cmd`: the user's own command, run in the workspace; its output goes with the next prompt. */
+  async function shell(commandLine: string): Promise<void> {
+    command = new AbortController();
+    activity = `running ${commandLine}`;
+    render();
+    let shown = 0;
+    try {
+      const ran = await session.runShell(commandLine, command.signal, (chunk) => {
+        for (const line of chunk.split("\n")) if (line && shown++ < SHELL_LIVE_LINES) print(theme.dim(`    ${sanitize(line)}`));
+      });
+      if (ran.refused) return print(theme.error(ran.refused));
+      if (shown > SHELL_LIVE_LINES) print(theme.dim(`    … ${shown - SHELL_LIVE_LINES} more lines (the model gets the output with your next prompt)`));
+      else print(theme.dim("  (the output goes with your next prompt)"));
+    } finally {
+      command = undefined;
+      activity = undefined;
+      render();
+    }
+  }
+
   /** Typed or queued, a line goes through here: echoed, then run as a command or a prompt. */
   async function submit(text: string): Promise<"exit" | undefined> {
     const shown = shownAs.get(text) ?? text;
     shownAs.delete(text);
     echo(shown);
+    if (/^!\S/.test(text)) return void (await shell(text.slice(1).trim()));
     const parsed = parseInput(text);
     if (parsed.type === "prompt") {
       const spend = session.beforeTurn();

@@ -8,7 +8,8 @@ import { compactMemory, formatNotes, type MemoryStore } from "../../lib/memory/i
 import { callOptions } from "../../lib/provider/call-options.ts";
 import { resolveSettings } from "../../lib/config/resolve.ts";
 import type { Todo } from "../../lib/notebook/schema.ts";
-import { createPermissionPolicy, type AskAnswer, type PermissionQuestion } from "../../lib/permissions/index.ts";
+import { createPermissionPolicy, guardCommand, type AskAnswer, type PermissionQuestion } from "../../lib/permissions/index.ts";
+import { runTool } from "../../lib/tools/define.ts";
 import { compactTranscript } from "../../lib/prune/compact-summary.ts";
 import { findSession } from "../../lib/sessions/find.ts";
 import { listSessions } from "../../lib/sessions/list.ts";
@@ -121,6 +122,8 @@ export async function openReplSession(args: MainArgs, env: Env, startRuntime: Ru
   };
 
   const first = await firstChoice();
+  /** What `!cmd` showed since the last prompt, sent with the next one. */
+  const shellContext: string[] = [];
   const startNotices = [...(first.notice ? [first.notice] : []), ...(await open(first.choice))];
   // However the process ends (even a forced exit), the session is flushed and released, and the sandbox ended.
   process.on("exit", () => (live.close(), runtime.commands.runner.close()));
@@ -179,6 +182,31 @@ export async function openReplSession(args: MainArgs, env: Env, startRuntime: Ru
     async setThinking(level: string): Promise<void> {
       await reconfigure({ thinking: level });
       thinkingOverride = level;
+    },
+    /**
+     * `!cmd`: runs the user's own command in the workspace, through the same guard and sandbox as
+     * the model's (no approval: the user typed it). Its output is kept and goes with the next
+     * prompt as context. Resolves with what to show; never throws for the command's own failure.
+     */
+    async runShell(command: string, signal: AbortSignal, onOutput: (chunk: string) => void): Promise<{ refused?: string; output?: string }> {
+      const refusal = guardCommand(command, { root: runtime.env.root, cwd: runtime.env.cwd, home: env.HOME || homedir(), allow: runtime.config.guard?.allow, sandboxed: runtime.commands.status.state === "on" });
+      if (refusal) return { refused: `shiro's safety guard refused \`${refusal.command}\`: ${refusal.why}.` };
+      const bash = conversation.tools.find((t) => t.subject.kind === "command");
+      if (!bash) return { refused: "this agent cannot run commands (a read-only variant); /agent default to switch back" };
+      let output: string;
+      try {
+        output = (await runTool(bash, { command }, { root: runtime.env.root, cwd: runtime.env.cwd, signal, onOutput: (_stream, chunk) => onOutput(chunk) })).output;
+      } catch (error) {
+        output = error instanceof Error ? error.message : String(error);
+      }
+      shellContext.push(`$ ${command}\n${output.trimEnd()}`);
+      return { output };
+    },
+    /** The prompt with what `!cmd` showed since the last one, as context; takes it. */
+    withShellContext(prompt: string): string {
+      if (shellContext.length === 0) return prompt;
+      const context = shellContext.splice(0).join("\n\n");
+      return `I ran these commands in the workspace; their output, for context:\n\n${context}\n\n${prompt}`;
     },
     /** `/save`. */
     save: () => (live.save() ? `Saved ${live.history.length} messages to session ${label(live)}.` : "Nothing to save yet: the session has no messages."),

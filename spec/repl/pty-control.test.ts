@@ -50,3 +50,33 @@ test("n then an empty line just denies", async () => {
   expect(toolOutputsIn(s.requests[1]!.body).join("\n")).not.toContain("what to do instead");
   expect(pty.screen()).toContain("denied; the model is told not to retry it");
 }, 20_000);
+
+test("!cmd runs the command in the workspace, shows its output, and sends it with the next prompt", async () => {
+  const cwd = tempDir();
+  writeFileSync(join(cwd, "notes.txt"), "alpha\n");
+  const s = await serve({ text: "It printed alpha." });
+  const pty = await start({ baseURL: s.url, cwd });
+  await pty.waitForPrompt(1);
+  pty.line("!cat notes.txt");
+  await pty.waitFor("(the output goes with your next prompt)");
+  expect(pty.screen()).toContain("    alpha");
+  expect(s.requests).toHaveLength(0); // nothing goes to the model until the next prompt
+  pty.line("what did it print?");
+  await pty.waitFor("It printed alpha.");
+  const sent = lastUserText(s.requests[0]!.body);
+  expect(sent).toContain("$ cat notes.txt\nExit code 0\nalpha");
+  expect(sent.endsWith("what did it print?")).toBe(true);
+}, 20_000);
+
+test("!cmd goes through the guard: a command that destroys work is refused and not run", async () => {
+  const cwd = tempDir();
+  const outside = tempDir();
+  writeFileSync(join(outside, "keep.txt"), "kept\n");
+  const s = await serve();
+  const pty = await start({ baseURL: s.url, cwd });
+  await pty.waitForPrompt(1);
+  pty.line(`!rm -rf ${outside}`);
+  await pty.waitFor("safety guard refused");
+  expect(existsSync(join(outside, "keep.txt"))).toBe(true);
+  expect(s.requests).toHaveLength(0);
+}, 20_000);

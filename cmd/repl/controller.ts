@@ -1,5 +1,4 @@
 import type { ModelMessage } from "ai";
-import { requestBudget } from "../../lib/agent/context-budget.ts";
 import type { AgentEvent } from "../../lib/events.ts";
 import type { HistoryStore } from "../../lib/prompt/history.ts";
 import { renderTodo, renderTodos } from "../../lib/notebook/render.ts";
@@ -16,7 +15,7 @@ import { describeTurnChanges } from "../../lib/sessions/undo/report.ts";
 import { answerFor, createApprovalGate } from "./approval-gate.ts";
 import { runCommand } from "./commands.ts";
 import { createEventView, type RowKind } from "./event-view.ts";
-import { headerLines, statusLine, type ContextMeasure } from "./header.ts";
+import { conversationBudget, headerLines, statusLine, type ContextMeasure } from "./header.ts";
 import { createInputBox } from "./input/input-box.ts";
 import type { Key } from "./input/keys.ts";
 import type { Screen } from "./input/screen.ts";
@@ -154,22 +153,25 @@ export function createRepl(deps: ReplDeps) {
   });
 
   /** The context meter: the last request a turn sent, or what the history would send now. */
-  function contextMeasure(): ContextMeasure {
+  function contextMeasure(threshold: number): ContextMeasure {
     const conversation = session.conversation();
     const history = conversation.history;
     if (measured?.history === history) {
       return { wireTokens: measured.wire, contextTokens: measured.tokens ? { count: measured.tokens, estimated: false } : { count: measured.wire, estimated: true } };
     }
     if (history.length === 0) return { wireTokens: 0, contextTokens: { count: 0, estimated: true } };
-    const runtime = session.runtime();
-    const threshold = requestBudget(runtime.window.info, { pruneAtTokens: runtime.settings.pruneAtTokens, instructions: conversation.instructions(), tools: conversation.tools }).conversationTokens;
     if (estimated?.history !== history || estimated.threshold !== threshold) {
       const { report } = pruneForWire(closeDanglingToolCalls(history), { pruneAtTokens: threshold, tools: conversation.tools });
       estimated = { history, threshold, value: { wireTokens: report.tokensAfter, contextTokens: { count: report.tokensAfter, estimated: true } } };
     }
     return estimated.value;
   }
-  const status = () => statusLine(session.runtime(), session.conversation(), contextMeasure(), session.spent(), theme);
+  /** The status line; the budget is computed once for both the meter and its percentage (every redraw while waiting). */
+  const status = () => {
+    const runtime = session.runtime();
+    const budget = conversationBudget(runtime, session.conversation());
+    return statusLine(runtime, contextMeasure(budget), budget, session.spent(), theme);
+  };
 
   /** The task list while a turn runs: its progress line and the task(s) in hand. */
   function taskPanel(): string[] {

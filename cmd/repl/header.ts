@@ -35,6 +35,11 @@ export function headerLines(opts: {
   ];
 }
 
+/** The conversation's share of the next request (requestBudget): what the context meter is measured against. */
+export function conversationBudget(runtime: Runtime, conversation: Conversation): number {
+  return requestBudget(runtime.window.info, { pruneAtTokens: runtime.settings.pruneAtTokens, instructions: conversation.instructions(), tools: conversation.tools }).conversationTokens;
+}
+
 /** What the sandbox is doing, in one line; unavailable or off is a warning that says what is left. */
 export function sandboxLine(status: SandboxStatus, theme: Pick<Theme, "dim" | "warn">): string {
   switch (status.state) {
@@ -53,16 +58,15 @@ export function sandboxLine(status: SandboxStatus, theme: Pick<Theme, "dim" | "w
 export type ContextMeasure = Pick<StatusInput, "wireTokens" | "contextTokens">;
 
 /**
- * The status line under the prompt, coloured by tone (amber/red context). Its percentage is of the
- * conversation budget the next request gets, so 100% means "the next request is pruned" on a 4k
- * model as on a 400k one.
+ * The status line under the prompt, coloured by tone (amber/red context). Its percentage is of
+ * `budgetTokens`, the conversation budget the next request gets (conversationBudget), so 100%
+ * means "the next request is pruned" on a 4k model as on a 400k one.
  */
-export function statusLine(runtime: Runtime, conversation: Conversation, measure: ContextMeasure, cost: number | "unpriced" | undefined, theme: Theme): string {
-  const budget = requestBudget(runtime.window.info, { pruneAtTokens: runtime.settings.pruneAtTokens, instructions: conversation.instructions(), tools: conversation.tools });
+export function statusLine(runtime: Runtime, measure: ContextMeasure, budgetTokens: number, cost: number | "unpriced" | undefined, theme: Theme): string {
   const segments = statusSegments({
     model: runtime.settings.model,
     ...measure,
-    pruneAtTokens: budget.conversationTokens,
+    pruneAtTokens: budgetTokens,
     ...(cost !== undefined ? { cost } : {}),
   });
   return segments.map((segment) => theme.tone(segment.tone === "normal" ? "dim" : segment.tone, segment.text)).join(theme.dim(" · "));

@@ -1,6 +1,6 @@
 import type { LanguageModel, ModelMessage } from "ai";
 import type { EventSink, TurnStatus, Usage } from "../events.ts";
-import type { AnyTool, FileJournal } from "../tools/define.ts";
+import type { AnyTool } from "../tools/define.ts";
 import { closeDanglingToolCalls, inlineHistory } from "../prune/repair.ts";
 import { compactedEvent, pruneForWire } from "../prune/prune.ts";
 import { isMissingItemError, MISSING_ITEM_NOTICE } from "../provider/missing-item.ts";
@@ -13,6 +13,7 @@ import type { Approver } from "../approval.ts";
 import type { Settings } from "../config/resolve.ts";
 import { hasReasoningControl, withoutReasoning, type CallOptions } from "../provider/call-options.ts";
 import { toSdkTools } from "./sdk-tools.ts";
+import type { ToolCallOptions } from "./tool-call.ts";
 import { overflowFailure, overflowNotice, requestBudget } from "./context-budget.ts";
 
 /**
@@ -28,7 +29,11 @@ export type TurnHistory = {
   replace(messages: readonly ModelMessage[]): void;
 };
 
-export type TurnOptions = {
+/**
+ * What the turn needs: where and how its tool calls run (the same fields a call gets:
+ * ToolCallOptions), and the turn's own.
+ */
+export type TurnOptions = Pick<ToolCallOptions, "root" | "cwd" | "signal" | "approve" | "redact" | "journal"> & {
   model: LanguageModel;
   /** Provider options for every request of the turn (Runtime.callOptions). */
   callOptions: CallOptions;
@@ -46,15 +51,8 @@ export type TurnOptions = {
   settings: Pick<Settings, "pruneAtTokens" | "maxSteps" | "maxRetries" | "retryBaseMs" | "baseURL" | "api" | "apiKeySource">;
   /** The model's context window: each request is budgeted to fit it, and a refusal teaches it. */
   window: ContextWindow;
-  root: string;
-  cwd: string;
-  signal: AbortSignal;
+  /** Where the turn's events go (the tool calls report theirs through it too). */
   emit: EventSink;
-  approve: Approver;
-  /** Applied to tool output before the model or the screen sees it (removes the API key). */
-  redact?: (text: string) => string;
-  /** Where file tools note a file before changing it, so /undo can restore the turn. */
-  journal?: FileJournal;
 };
 
 export type TurnResult = {

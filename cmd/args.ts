@@ -84,7 +84,7 @@ export const COMMON_FLAGS = pick(MAIN_ARGS, ["debug", "help"]);
 export const MODEL_FLAGS = pick(MAIN_ARGS, ["model", "base-url", "api", "provider"]);
 
 /** The flags that are settings: what flagsFrom reads. A table may hold any of them. */
-const SETTING_FLAGS = pick(MAIN_ARGS, ["model", "base-url", "api", "provider", "max-steps", "max-spend", "agent", "think", "sandbox", "network"]);
+export const SETTING_FLAGS = pick(MAIN_ARGS, ["model", "base-url", "api", "provider", "max-steps", "max-spend", "agent", "think", "sandbox", "network"]);
 
 /**
  * The settings given on the command line, as resolveSettings takes them. The one place that maps

@@ -15,9 +15,10 @@ Usage:
   shiro -r <id> [-p "prompt"]   resume a session by id or unique prefix
   shiro -r                      pick one of this directory's sessions to resume
   shiro sessions [list|show|rm|export|compact|repair]   saved sessions, for scripts
-  shiro doctor [--write]        check (and fix) the newest session in this directory
+  shiro doctor [--write]        check the set-up (key, server, model, ripgrep, sandbox) and the newest session
   shiro undo [<session>]        take back a session's last turn (files and conversation)
   shiro memory list|forget|path|compact   project memory, for scripts
+  shiro config [set <key> <value>]      the settings in effect and where each came from; change one
   shiro <command> --help        a command's own options
 
 Options:

@@ -15,6 +15,7 @@ const SUBCOMMANDS: Record<string, () => Promise<(argv: string[], env: Record<str
   sessions: async () => (await import("./sessions.ts")).runSessionsCommand,
   doctor: async () => (await import("./session-maintenance.ts")).runDoctorCommand,
   undo: async () => (await import("./undo.ts")).runUndoCommand,
+  config: async () => (await import("./config.ts")).runConfigCommand,
 };
 
 async function main(argv: string[]): Promise<number> {

@@ -91,83 +91,149 @@ export type Settings = {
 type Env = Record<string, string | undefined>;
 
 /**
+ * Where a setting's value came from: a flag, a variable, the config file (its field), a preset,
+ * the agent variant, the built-in default, or nowhere (an optional setting left unset).
+ */
+export type SettingSource =
+  | { kind: "flag" | "env" | "file" | "preset" | "agent"; name: string }
+  | { kind: "default" }
+  | { kind: "unset" };
+
+/** Each setting by its config-file name (`compactAtTokens`, `sandboxNetwork`), and where its value came from. */
+export type SettingSources = Record<string, SettingSource>;
+
+const flag = (name: string): SettingSource => ({ kind: "flag", name });
+const envVar = (name: string): SettingSource => ({ kind: "env", name });
+const file = (name: string): SettingSource => ({ kind: "file", name });
+const BUILT_IN: SettingSource = { kind: "default" };
+
+/** One step of a setting's precedence: where the value would come from, and the value there (undefined: not given). */
+type Step<T> = readonly [SettingSource, T | undefined];
+
+/**
+ * The first step that has a value, recorded in `sources` under `key`: the one way precedence is
+ * applied, so what `shiro config` says is where a value came from is where it did come from.
+ */
+function pick<T>(sources: SettingSources, key: string, steps: readonly Step<T>[]): T | undefined {
+  for (const [source, value] of steps) {
+    if (value === undefined) continue;
+    sources[key] = source;
+    return value;
+  }
+  sources[key] = { kind: "unset" };
+  return undefined;
+}
+
+/** pick for a setting whose last step is a default, so it always has a value. */
+function pickSet<T>(sources: SettingSources, key: string, steps: readonly [...Step<T>[], readonly [SettingSource, T]]): T {
+  return pick(sources, key, steps) as T;
+}
+
+/**
  * Applies flag > environment > config file > preset > default, and checks that a key is
  * available when the server is not local. Pure: the environment is passed in. The config file
  * arrives validated (lib/config/load.ts) and flags arrive parsed (cmd/args.ts, with the rules
  * below), so what is checked here is the environment and how the sources combine.
  */
 export function resolveSettings(flags: Flags, env: Env, config: ConfigFile): Settings {
-  const presetName = (flags.provider ?? config.provider ?? DEFAULT_PROVIDER) as string;
+  return traceSettings(flags, env, config, { requireKey: true }).settings;
+}
+
+/**
+ * resolveSettings, also saying where each value came from (`shiro config`). With `requireKey`
+ * false a missing key is left undefined instead of refused (`shiro config` and `shiro doctor`
+ * report it rather than stop).
+ */
+export function traceSettings(flags: Flags, env: Env, config: ConfigFile, opts: { requireKey: boolean }): { settings: Settings; sources: SettingSources } {
+  const sources: SettingSources = {};
+  const presetName = pickSet<string>(sources, "provider", [[flag("--provider"), flags.provider], [file("provider"), config.provider], [BUILT_IN, DEFAULT_PROVIDER]]);
   if (!(presetName in PRESETS)) {
     throw new ShiroError("usage", `unknown provider "${presetName}". Use one of: ${Object.keys(PRESETS).join(", ")}.`);
   }
   const preset = PRESETS[presetName as PresetName];
-  const baseURL = (flags.baseURL ?? env.SHIRO_BASE_URL ?? env.OPENAI_BASE_URL ?? config.baseURL ?? preset.baseURL).replace(/\/+$/, "");
+  const fromPreset: SettingSource = { kind: "preset", name: presetName };
+  const baseURL = pickSet<string>(sources, "baseURL", [
+    [flag("--base-url"), flags.baseURL],
+    [envVar("SHIRO_BASE_URL"), env.SHIRO_BASE_URL],
+    [envVar("OPENAI_BASE_URL"), env.OPENAI_BASE_URL],
+    [file("baseURL"), config.baseURL],
+    [fromPreset, preset.baseURL],
+  ]).replace(/\/+$/, "");
   try {
     new URL(baseURL);
   } catch {
     throw new ShiroError("usage", `base URL "${baseURL}" is not a URL. Pass something like --base-url http://localhost:11434/v1.`);
   }
 
-  const apiRaw = flags.api ?? env.SHIRO_API ?? config.api ?? preset.api;
+  const apiRaw = pickSet<string>(sources, "api", [[flag("--api"), flags.api], [envVar("SHIRO_API"), env.SHIRO_API], [file("api"), config.api], [fromPreset, preset.api]]);
   if (apiRaw !== "responses" && apiRaw !== "chat") {
     throw new ShiroError("usage", `--api must be "responses" or "chat", not "${apiRaw}".`);
   }
 
-  const agent = flags.agent ?? config.agent ?? DEFAULT_AGENT;
+  const agent = pickSet<string>(sources, "agent", [[flag("--agent"), flags.agent], [file("agent"), config.agent], [BUILT_IN, DEFAULT_AGENT]]);
   if (!isVariantName(agent)) throw new ShiroError("usage", `unknown agent "${agent}". Use one of: ${VARIANT_NAMES.join(", ")}.`);
   const variant = VARIANTS[agent];
-  const thinkingRaw = flags.thinking ?? config.thinking;
+  const thinkingRaw = pick<string>(sources, "thinking", [[flag("--think"), flags.thinking], [file("thinking"), config.thinking]]);
   if (thinkingRaw !== undefined && !isThinking(thinkingRaw)) throw new ShiroError("usage", `unknown thinking level "${thinkingRaw}". Use one of: ${THINKING_LEVELS.join(", ")}.`);
+  if (thinkingRaw === undefined) sources.thinking = { kind: "agent", name: agent };
 
-  const clientRaw = env.SHIRO_CLIENT || config.client || clientForHost(baseURL);
+  const clientRaw = pickSet<string>(sources, "client", [[envVar("SHIRO_CLIENT"), env.SHIRO_CLIENT || undefined], [file("client"), config.client], [BUILT_IN, clientForHost(baseURL)]]);
   if (clientRaw !== "openai" && clientRaw !== "compatible") {
     throw new ShiroError("config", `SHIRO_CLIENT must be "openai" or "compatible", not "${clientRaw}".`);
   }
 
   const keyEnv = "keyEnv" in preset ? preset.keyEnv : undefined;
   // A named preset's own variable wins over OPENAI_API_KEY, so an OpenAI key is never sent to another vendor.
-  const presetKey = keyEnv ? env[keyEnv] : undefined;
-  const openaiKey = presetName === "openai" ? env.OPENAI_API_KEY : undefined;
-  const apiKey = env.SHIRO_API_KEY || presetKey || openaiKey || config.apiKey || undefined;
-  const apiKeySource = env.SHIRO_API_KEY ? "SHIRO_API_KEY" : presetKey ? keyEnv : openaiKey ? "OPENAI_API_KEY" : config.apiKey ? 'config "apiKey"' : undefined;
-  if (!apiKey && !isLocalURL(baseURL)) {
-    const named = keyEnv && keyEnv !== "OPENAI_API_KEY" ? `${keyEnv}, ` : "";
-    throw new ShiroError(
-      "config",
-      `no API key for ${baseURL}: set ${named}SHIRO_API_KEY or OPENAI_API_KEY, or "apiKey" in the config file, or point --base-url at a local server.`,
-    );
-  }
+  const apiKey = pick<string>(sources, "apiKey", [
+    [envVar("SHIRO_API_KEY"), env.SHIRO_API_KEY || undefined],
+    ...(keyEnv ? [[envVar(keyEnv), env[keyEnv] || undefined] as const] : []),
+    ...(presetName === "openai" ? [[envVar("OPENAI_API_KEY"), env.OPENAI_API_KEY || undefined] as const] : []),
+    [file("apiKey"), config.apiKey || undefined],
+  ]);
+  const keyFrom = sources.apiKey!;
+  const apiKeySource = keyFrom.kind === "env" ? keyFrom.name : keyFrom.kind === "file" ? 'config "apiKey"' : undefined;
+  if (!apiKey && !isLocalURL(baseURL) && opts.requireKey) throw missingKey(baseURL, keyEnv);
 
   const defaultModel = "defaultModel" in preset ? preset.defaultModel : DEFAULT_MODEL;
   const fromEnv = (name: string, rule: NumberRule) => (env[name] ? settingNumber(env[name], name, rule) : undefined);
+  const number = (key: string, steps: readonly [...Step<number>[], readonly [SettingSource, number]]) => pickSet<number>(sources, key, steps);
 
-  return {
+  const settings: Settings = {
     provider: presetName,
-    model: flags.model ?? env.SHIRO_MODEL ?? config.model ?? defaultModel,
+    model: pickSet<string>(sources, "model", [[flag("--model"), flags.model], [envVar("SHIRO_MODEL"), env.SHIRO_MODEL], [file("model"), config.model], ["defaultModel" in preset ? fromPreset : BUILT_IN, defaultModel]]),
     baseURL,
     apiKey,
     apiKeySource,
     api: apiRaw,
     client: clientRaw,
-    store: config.store ?? clientRaw === "openai",
+    store: pickSet<boolean>(sources, "store", [[file("store"), config.store], [BUILT_IN, clientRaw === "openai"]]),
     agent,
     thinking: thinkingRaw ?? variant.thinking,
     thinkingChosen: thinkingRaw !== undefined || agent !== DEFAULT_AGENT,
-    maxSteps: flags.maxSteps ?? fromEnv("SHIRO_MAX_STEPS", MAX_STEPS) ?? config.maxSteps ?? variant.maxSteps,
-    maxRetries: numberFromEnv(env, "SHIRO_MAX_RETRIES") ?? config.maxRetries ?? DEFAULT_MAX_RETRIES,
-    pruneAtTokens: numberFromEnv(env, "SHIRO_COMPACT_AT") ?? config.compactAtTokens ?? DEFAULT_PRUNE_AT_TOKENS,
-    contextWindow: fromEnv("SHIRO_CONTEXT_WINDOW", CONTEXT_WINDOW),
-    idleTimeoutMs: numberFromEnv(env, "SHIRO_IDLE_TIMEOUT_MS") ?? config.idleTimeoutMs ?? DEFAULT_IDLE_TIMEOUT_MS,
-    maxSpendUsd: flags.maxSpendUsd ?? config.maxSpendUsd,
-    retryBaseMs: fromEnv("SHIRO_RETRY_BASE_MS", RETRY_BASE_MS) ?? DEFAULT_RETRY_BASE_MS,
+    maxSteps: number("maxSteps", [[flag("--max-steps"), flags.maxSteps], [envVar("SHIRO_MAX_STEPS"), fromEnv("SHIRO_MAX_STEPS", MAX_STEPS)], [file("maxSteps"), config.maxSteps], [{ kind: "agent", name: agent }, variant.maxSteps]]),
+    maxRetries: number("maxRetries", [[envVar("SHIRO_MAX_RETRIES"), numberFromEnv(env, "SHIRO_MAX_RETRIES")], [file("maxRetries"), config.maxRetries], [BUILT_IN, DEFAULT_MAX_RETRIES]]),
+    pruneAtTokens: number("compactAtTokens", [[envVar("SHIRO_COMPACT_AT"), numberFromEnv(env, "SHIRO_COMPACT_AT")], [file("compactAtTokens"), config.compactAtTokens], [BUILT_IN, DEFAULT_PRUNE_AT_TOKENS]]),
+    contextWindow: pick<number>(sources, "contextWindow", [[envVar("SHIRO_CONTEXT_WINDOW"), fromEnv("SHIRO_CONTEXT_WINDOW", CONTEXT_WINDOW)]]),
+    idleTimeoutMs: number("idleTimeoutMs", [[envVar("SHIRO_IDLE_TIMEOUT_MS"), numberFromEnv(env, "SHIRO_IDLE_TIMEOUT_MS")], [file("idleTimeoutMs"), config.idleTimeoutMs], [BUILT_IN, DEFAULT_IDLE_TIMEOUT_MS]]),
+    maxSpendUsd: pick<number>(sources, "maxSpendUsd", [[flag("--max-spend"), flags.maxSpendUsd], [file("maxSpendUsd"), config.maxSpendUsd]]),
+    retryBaseMs: number("retryBaseMs", [[envVar("SHIRO_RETRY_BASE_MS"), fromEnv("SHIRO_RETRY_BASE_MS", RETRY_BASE_MS)], [BUILT_IN, DEFAULT_RETRY_BASE_MS]]),
     sandbox: {
-      mode: flags.sandbox === false ? "off" : (config.sandbox ?? DEFAULT_SANDBOX),
-      network: flags.network ?? config.sandboxNetwork ?? DEFAULT_SANDBOX_NETWORK,
-      writable: config.sandboxWritable ?? [],
-      readable: config.sandboxReadable ?? [],
+      mode: pickSet<"on" | "off">(sources, "sandbox", [[flag("--no-sandbox"), flags.sandbox === false ? "off" : undefined], [file("sandbox"), config.sandbox], [BUILT_IN, DEFAULT_SANDBOX]]),
+      network: pickSet<boolean>(sources, "sandboxNetwork", [[flag(flags.network ? "--network" : "--no-network"), flags.network], [file("sandboxNetwork"), config.sandboxNetwork], [BUILT_IN, DEFAULT_SANDBOX_NETWORK]]),
+      writable: pickSet<string[]>(sources, "sandboxWritable", [[file("sandboxWritable"), config.sandboxWritable], [BUILT_IN, []]]),
+      readable: pickSet<string[]>(sources, "sandboxReadable", [[file("sandboxReadable"), config.sandboxReadable], [BUILT_IN, []]]),
     },
   };
+  return { settings, sources };
+}
+
+/** The refusal when a remote server has no key: every place a key can be given. */
+export function missingKey(baseURL: string, keyEnv: string | undefined): ShiroError {
+  const named = keyEnv && keyEnv !== "OPENAI_API_KEY" ? `${keyEnv}, ` : "";
+  return new ShiroError(
+    "config",
+    `no API key for ${baseURL}: set ${named}SHIRO_API_KEY or OPENAI_API_KEY, or "apiKey" in the config file, or point --base-url at a local server.`,
+  );
 }
 
 /** What a numeric setting accepts, in the words of the message that rejects anything else. */

@@ -1,5 +1,6 @@
 import { describe, expect, test } from "bun:test";
 import { MAIN_ARGS, type FlagTable } from "../../cmd/args.ts";
+import { CONFIG_FLAGS } from "../../cmd/config.ts";
 import { MEMORY_FLAGS } from "../../cmd/memory.ts";
 import { DOCTOR_FLAGS } from "../../cmd/session-maintenance.ts";
 import { SESSIONS_FLAGS } from "../../cmd/sessions.ts";
@@ -21,6 +22,8 @@ const COMMANDS: { command: string; argv: string[] }[] = [
   { command: "shiro memory", argv: ["memory", "forget", "some note"] },
   { command: "shiro memory", argv: ["memory", "compact"] },
   { command: "shiro doctor", argv: ["doctor"] },
+  { command: "shiro config", argv: ["config"] },
+  { command: "shiro config", argv: ["config", "set", "model", "x"] },
 ];
 
 describe("every command rejects an unknown flag: exit 2, one line that says what to run", () => {
@@ -80,6 +83,7 @@ describe("--help is rendered from the flag tables", () => {
     ["sessions", SESSIONS_FLAGS],
     ["memory", MEMORY_FLAGS],
     ["doctor", DOCTOR_FLAGS],
+    ["config", CONFIG_FLAGS],
   ] as const) {
     test(`shiro ${command} --help lists every flag of its table and does nothing else`, async () => {
       const run = await runShiro([command, "--help"]);

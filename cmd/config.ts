@@ -1,0 +1,179 @@
+import { configPath, loadConfigFile, shiroHome } from "../lib/config/load.ts";
+import { traceSettings, type SettingSource, type SettingSources, type Settings } from "../lib/config/resolve.ts";
+import { isLocalURL } from "../lib/config/presets.ts";
+import type { ConfigFile } from "../lib/config/schema.ts";
+import { isSettableKey, parseConfigValue, SETTABLE_KEYS } from "../lib/config/set-value.ts";
+import { updateConfigFile } from "../lib/config/update-file.ts";
+import { ShiroError } from "../lib/errors.ts";
+import { editDistance } from "../lib/text/edit-distance.ts";
+import { COMMON_FLAGS, flagsFrom, parseFlags, SETTING_FLAGS, type FlagTable } from "./args.ts";
+import { commandHelp } from "./help.ts";
+
+type Env = Record<string, string | undefined>;
+
+const USAGE = "usage: shiro config [show] | set <key> <value> | unset <key> | path";
+
+const SUB_USAGE: Record<string, string> = {
+  show: "usage: shiro config [show] [flags]   the settings in effect and where each came from",
+  set: "usage: shiro config set <key> <value>   write one field of the user config file",
+  unset: "usage: shiro config unset <key>   remove one field from the user config file",
+  path: "usage: shiro config path   where the user config file is",
+};
+
+/** `shiro config`'s flags: the setting flags, so `shiro config -m x` shows what a run with them would use. */
+export const CONFIG_FLAGS = { ...SETTING_FLAGS, ...COMMON_FLAGS } as const satisfies FlagTable;
+
+/** `shiro config …`: the settings in effect, and changes to the user's config file. Returns the exit code. */
+export async function runConfigCommand(argv: string[], env: Env): Promise<number> {
+  const [first, ...rest] = argv;
+  const sub = first === undefined || first.startsWith("-") ? "show" : first;
+  const args = parseFlags(sub === "show" && first !== "show" ? argv : rest, CONFIG_FLAGS, "shiro config");
+  if (args.help) {
+    process.stdout.write(commandHelp(first === undefined || first.startsWith("-") ? USAGE : (SUB_USAGE[sub] ?? USAGE), CONFIG_FLAGS));
+    return 0;
+  }
+  const path = configPath(shiroHome(env));
+  switch (sub) {
+    case "show": {
+      if (args._.length > 0) throw new ShiroError("usage", `shiro config takes no words after it ("${args._[0]}"). ${USAGE}`);
+      const config = await loadConfigFile(path);
+      const { settings, sources } = traceSettings(flagsFrom(args), env, config, { requireKey: false });
+      process.stdout.write(showConfig(settings, sources, config, path));
+      return 0;
+    }
+    case "path":
+      process.stdout.write(path + "\n");
+      return 0;
+    case "set": {
+      const [key, ...words] = args._;
+      if (key === undefined || words.length === 0) throw new ShiroError("usage", `shiro config set needs a key and a value, e.g. shiro config set model gpt-5-mini.`);
+      checkKey(key);
+      const value = parseConfigValue(key, words.join(" "));
+      await updateConfigFile(path, (config) => ({ ...config, [key]: value }));
+      process.stdout.write(`saved ${key} = ${key === "apiKey" ? "(the key)" : JSON.stringify(value)} in ${path}\n`);
+      return 0;
+    }
+    case "unset": {
+      const [key, ...extra] = args._;
+      if (key === undefined || extra.length > 0) throw new ShiroError("usage", `shiro config unset needs one key, e.g. shiro config unset model.`);
+      checkKey(key);
+      let had = false;
+      await updateConfigFile(path, (config) => {
+        const record = config as Record<string, unknown>;
+        had = key in record;
+        delete record[key];
+        return config;
+      });
+      process.stdout.write(had ? `removed ${key} from ${path}\n` : `${key} was not set in ${path}; nothing changed\n`);
+      return 0;
+    }
+    default:
+      throw new ShiroError("usage", `unknown config command "${sub}". ${USAGE}`);
+  }
+}
+
+/** An unknown key is refused with the keys it most looks like, before the file is read. */
+function checkKey(key: string): void {
+  if (isSettableKey(key)) return;
+  const close = closeKeys(key);
+  const hint = close.length > 0 ? `Did you mean ${close.join(", ")}?` : "Run shiro config to see them all.";
+  throw new ShiroError("usage", `unknown config key "${key}". ${hint} Nothing was saved.`);
+}
+
+/** Keys a typo most likely meant: containing it, or within a few edits of it; best first, at most three. */
+function closeKeys(wanted: string): string[] {
+  const lower = wanted.toLowerCase();
+  const limit = Math.max(2, Math.floor(wanted.length / 3));
+  return SETTABLE_KEYS.map((key) => {
+    const candidate = key.toLowerCase();
+    const contains = candidate.includes(lower) || lower.includes(candidate);
+    return { key, score: contains ? 0 : editDistance(lower, candidate, limit) };
+  })
+    .filter((c) => c.score <= limit)
+    .sort((a, b) => a.score - b.score)
+    .slice(0, 3)
+    .map((c) => c.key);
+}
+
+/** The shown settings in order, each by its config-file name, with the value as shiro uses it. */
+function settingRows(settings: Settings): [string, string][] {
+  const json = (value: unknown) => (typeof value === "string" ? value : JSON.stringify(value));
+  const optional = (value: number | undefined, unset: string) => (value === undefined ? unset : String(value));
+  return [
+    ["provider", settings.provider],
+    ["model", settings.model],
+    ["baseURL", settings.baseURL],
+    ["apiKey", settings.apiKey ? "set" : "not set"],
+    ["api", settings.api],
+    ["client", settings.client],
+    ["store", json(settings.store)],
+    ["agent", settings.agent],
+    ["thinking", settings.thinking],
+    ["maxSteps", json(settings.maxSteps)],
+    ["maxRetries", json(settings.maxRetries)],
+    ["compactAtTokens", json(settings.pruneAtTokens)],
+    ["contextWindow", optional(settings.contextWindow, "not set")],
+    ["idleTimeoutMs", json(settings.idleTimeoutMs)],
+    ["maxSpendUsd", optional(settings.maxSpendUsd, "not set")],
+    ["sandbox", settings.sandbox.mode],
+    ["sandboxNetwork", json(settings.sandbox.network)],
+    ["sandboxWritable", json(settings.sandbox.writable)],
+    ["sandboxReadable", json(settings.sandbox.readable)],
+  ];
+}
+
+/** Where a value came from, in words: `flag --model`, `env SHIRO_MODEL`, `config file`, `preset groq`, `agent deep`, `default`. */
+export function describeSource(source: SettingSource | undefined): string {
+  switch (source?.kind) {
+    case "flag":
+      return `flag ${source.name}`;
+    case "env":
+      return `env ${source.name}`;
+    case "file":
+      return "config file";
+    case "preset":
+      return `preset ${source.name}`;
+    case "agent":
+      return `agent ${source.name}`;
+    case "default":
+      return "default";
+    case "unset":
+    case undefined:
+      return "not set";
+    default:
+      return source satisfies never;
+  }
+}
+
+/** The last column of a setting's line: where its value came from, or what being unset means. */
+function origin(key: string, settings: Settings, sources: SettingSources): string {
+  const source = sources[key];
+  if (source?.kind !== "unset") return source?.kind === "default" ? "(default)" : `(from ${describeSource(source)})`;
+  if (key === "apiKey") return isLocalURL(settings.baseURL) ? "(not needed for a local server)" : `(needed for ${settings.baseURL}: set SHIRO_API_KEY or the preset's variable)`;
+  if (key === "contextWindow") return "(asked from the server; shiro doctor shows it)";
+  if (key === "maxSpendUsd") return "(no spending limit)";
+  return "(not set)";
+}
+
+/**
+ * `shiro config`: one line per setting with its value and where it came from (the key itself
+ * never: only whether it is set and from where), then what only the file holds: per-model
+ * limits, per-preset settings, permission rules and the guard's exceptions.
+ */
+function showConfig(settings: Settings, sources: SettingSources, config: ConfigFile, path: string): string {
+  const rows = settingRows(settings);
+  const keyWidth = Math.max(...rows.map(([key]) => key.length)) + 2;
+  const valueWidth = Math.min(40, Math.max(...rows.map(([, value]) => value.length))) + 2;
+  const lines = [`Settings in effect (flag > environment > config file > preset > default). Config file: ${path}`];
+  for (const [key, value] of rows) lines.push(`  ${key.padEnd(keyWidth)}${value.padEnd(valueWidth)}${origin(key, settings, sources)}`);
+  const fileOnly: [string, unknown][] = [
+    ["models", config.models],
+    ["presets", config.presets],
+    ["guard", config.guard],
+  ];
+  const permission = Object.entries(config.permission ?? {});
+  lines.push("", permission.length > 0 ? "Permission rules (config file; the last matching rule wins):" : "Permission rules: none in the config file (shiro's defaults apply; docs/permissions.md).");
+  for (const [tool, rule] of permission) lines.push(`  ${tool}: ${JSON.stringify(rule)}`);
+  for (const [key, value] of fileOnly) if (value !== undefined) lines.push(`${key} (config file): ${JSON.stringify(value)}`);
+  return lines.join("\n") + "\n";
+}

@@ -1,0 +1,154 @@
+// `shiro config` through the binary: each setting's value and where it came from (flag, env,
+// config file, preset, default), the key never printed; `config set` / `unset` writing the user's
+// config file atomically, and refusing an unknown key, a bad value or a broken file without
+// touching it.
+import { describe, expect, test } from "bun:test";
+import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { runShiro, tempDir } from "../support/cli.ts";
+
+const SECRET = "sk-test-never-shown-0123456789";
+
+/** A home with a config file written as `config` (JSON), and the file's path. */
+function homeWith(config?: string): { home: string; file: string } {
+  const home = tempDir("shiro-home-");
+  const dir = join(home, ".shiro-neko");
+  mkdirSync(dir, { recursive: true });
+  const file = join(dir, "config.json");
+  if (config !== undefined) writeFileSync(file, config);
+  return { home, file };
+}
+
+/** The line of one setting in `shiro config`'s output. */
+function row(stdout: string, key: string): string {
+  const line = stdout.split("\n").find((l) => l.trimStart().startsWith(key + " "));
+  if (!line) throw new Error(`no line for ${key} in:\n${stdout}`);
+  return line.trim().replace(/\s+/g, " ");
+}
+
+describe("shiro config shows each setting and where it came from", () => {
+  test("flag, env, config file, preset and default each named; the key only as set, with its variable", async () => {
+    const { home } = homeWith(JSON.stringify({ maxSteps: 12, thinking: "high", apiKey: "sk-file-key-should-not-show" }));
+    const run = await runShiro(["config", "--model", "flag-model", "--provider", "groq"], {
+      home,
+      env: { GROQ_API_KEY: SECRET, SHIRO_COMPACT_AT: "50000", SHIRO_CONTEXT_WINDOW: undefined, SHIRO_CLIENT: undefined },
+    });
+    expect(run.stderr).toBe("");
+    expect(run.code).toBe(0);
+    expect(row(run.stdout, "model")).toBe("model flag-model (from flag --model)");
+    expect(row(run.stdout, "provider")).toBe("provider groq (from flag --provider)");
+    expect(row(run.stdout, "baseURL")).toBe("baseURL https://api.groq.com/openai/v1 (from preset groq)");
+    expect(row(run.stdout, "apiKey")).toBe("apiKey set (from env GROQ_API_KEY)");
+    expect(row(run.stdout, "compactAtTokens")).toBe("compactAtTokens 50000 (from env SHIRO_COMPACT_AT)");
+    expect(row(run.stdout, "maxSteps")).toBe("maxSteps 12 (from config file)");
+    expect(row(run.stdout, "thinking")).toBe("thinking high (from config file)");
+    expect(row(run.stdout, "maxRetries")).toBe("maxRetries 3 (default)");
+    expect(row(run.stdout, "contextWindow")).toStartWith("contextWindow not set (asked from the server");
+    expect(run.stdout).not.toContain(SECRET);
+    expect(run.stdout).not.toContain("sk-file-key");
+  });
+
+  test("without any key for a remote server it still shows everything and says the key is needed", async () => {
+    const run = await runShiro(["config"], { env: { SHIRO_CLIENT: undefined } });
+    expect(run.code).toBe(0);
+    expect(row(run.stdout, "apiKey")).toBe("apiKey not set (needed for https://api.openai.com/v1: set SHIRO_API_KEY or the preset's variable)");
+    expect(row(run.stdout, "model")).toBe("model gpt-5-mini (from preset openai)");
+    expect(row(run.stdout, "baseURL")).toBe("baseURL https://api.openai.com/v1 (from preset openai)");
+  });
+
+  test("the permission rules of the config file are listed", async () => {
+    const { home } = homeWith(JSON.stringify({ permission: { bash: { "git status*": "allow", "git push*": "deny" }, write_file: "ask" } }));
+    const run = await runShiro(["config"], { home, baseURL: "http://127.0.0.1:9/v1" });
+    expect(run.code).toBe(0);
+    expect(run.stdout).toContain('  bash: {"git status*":"allow","git push*":"deny"}\n');
+    expect(run.stdout).toContain('  write_file: "ask"\n');
+    expect(row(run.stdout, "baseURL")).toBe("baseURL http://127.0.0.1:9/v1 (from env SHIRO_BASE_URL)");
+    expect(row(run.stdout, "apiKey")).toBe("apiKey not set (not needed for a local server)");
+  });
+
+  test("a broken config file is reported in one line, exit 2", async () => {
+    const { home } = homeWith("{ not json");
+    const run = await runShiro(["config"], { home });
+    expect(run.code).toBe(2);
+    expect(run.stderr).toMatch(/^shiro: config file .*config\.json is not valid JSON .*Fix it or move it aside\.\n$/);
+  });
+});
+
+describe("shiro config set / unset write the user config file", () => {
+  test("set round trip: a number, a boolean, a choice, a string and JSON, each stored as its type and then shown from the file", async () => {
+    const { home, file } = homeWith(JSON.stringify({ model: "old" }, null, 2));
+    for (const [key, value] of [["maxSteps", "9"], ["sandboxNetwork", "false"], ["api", "chat"], ["model", "gpt-4.1"], ["sandboxReadable", '["~/.ssh"]']]) {
+      const run = await runShiro(["config", "set", key!, value!], { home });
+      expect(run.stderr).toBe("");
+      expect(run.code).toBe(0);
+      expect(run.stdout).toBe(`saved ${key} = ${value === "chat" || value === "gpt-4.1" ? JSON.stringify(value) : value} in ${file}\n`);
+    }
+    expect(JSON.parse(readFileSync(file, "utf8"))).toEqual({ model: "gpt-4.1", maxSteps: 9, sandboxNetwork: false, api: "chat", sandboxReadable: ["~/.ssh"] });
+    const shown = await runShiro(["config"], { home, baseURL: "http://127.0.0.1:9/v1" });
+    expect(row(shown.stdout, "maxSteps")).toBe("maxSteps 9 (from config file)");
+    expect(row(shown.stdout, "sandboxNetwork")).toBe("sandboxNetwork false (from config file)");
+    expect(row(shown.stdout, "model")).toBe("model gpt-4.1 (from config file)");
+
+    const unset = await runShiro(["config", "unset", "maxSteps"], { home });
+    expect(unset.code).toBe(0);
+    expect(unset.stdout).toBe(`removed maxSteps from ${file}\n`);
+    expect(JSON.parse(readFileSync(file, "utf8")).maxSteps).toBeUndefined();
+    expect((await runShiro(["config", "path"], { home })).stdout).toBe(file + "\n");
+  });
+
+  test("the key is saved but never echoed", async () => {
+    const { home, file } = homeWith();
+    const run = await runShiro(["config", "set", "apiKey", SECRET], { home });
+    expect(run.code).toBe(0);
+    expect(run.stdout).not.toContain(SECRET);
+    expect(JSON.parse(readFileSync(file, "utf8")).apiKey).toBe(SECRET);
+    const shown = await runShiro(["config"], { home, env: { SHIRO_CLIENT: undefined } });
+    expect(row(shown.stdout, "apiKey")).toBe("apiKey set (from config file)");
+    expect(shown.stdout).not.toContain(SECRET);
+  });
+
+  test("an unknown key: one line with the keys it looks like, exit 2, the file unchanged", async () => {
+    const before = JSON.stringify({ model: "kept" });
+    const { home, file } = homeWith(before);
+    const run = await runShiro(["config", "set", "modle", "x"], { home });
+    expect(run.code).toBe(2);
+    expect(run.stdout).toBe("");
+    expect(run.stderr).toBe('shiro: unknown config key "modle". Did you mean model, models? Nothing was saved.\n');
+    expect(readFileSync(file, "utf8")).toBe(before);
+  });
+
+  test("a value the field refuses: the schema's message, exit 2, the file unchanged", async () => {
+    const before = JSON.stringify({ model: "kept" });
+    const { home, file } = homeWith(before);
+    for (const [key, value, message] of [
+      ["maxSteps", "lots", 'field "maxSteps" must be a number'],
+      ["maxSteps", "0", 'field "maxSteps" must be at least 1'],
+      ["sandbox", "maybe", 'field "sandbox" must be "on" or "off"'],
+      ["store", "yes", 'field "store" must be true or false'],
+    ]) {
+      const run = await runShiro(["config", "set", key!, value!], { home });
+      expect(run.code).toBe(2);
+      expect(run.stderr).toBe(`shiro: not saved: ${message}. ${file} is unchanged.\n`);
+    }
+    const json = await runShiro(["config", "set", "permission", "{bash: ask"], { home });
+    expect(json.code).toBe(2);
+    expect(json.stderr).toStartWith('shiro: config "permission" takes JSON here');
+    expect(readFileSync(file, "utf8")).toBe(before);
+  });
+
+  test("a corrupt config file is reported and left exactly as it was", async () => {
+    const broken = '{ "model": "half';
+    const { home, file } = homeWith(broken);
+    const run = await runShiro(["config", "set", "model", "x"], { home });
+    expect(run.code).toBe(2);
+    expect(run.stderr).toMatch(/is not valid JSON .*Fix it or move it aside\.\n$/);
+    expect(readFileSync(file, "utf8")).toBe(broken);
+  });
+
+  test("set with no config file yet creates it under SHIRO_HOME", async () => {
+    const { home, file } = homeWith();
+    const run = await runShiro(["config", "set", "agent", "deep"], { home });
+    expect(run.code).toBe(0);
+    expect(readFileSync(file, "utf8")).toBe('{\n  "agent": "deep"\n}\n');
+  });
+});

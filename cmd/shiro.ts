@@ -13,7 +13,7 @@ import { RUNNER_ARG } from "../lib/sandbox/protocol.ts";
 const SUBCOMMANDS: Record<string, () => Promise<(argv: string[], env: Record<string, string | undefined>) => Promise<number>>> = {
   memory: async () => (await import("./memory.ts")).runMemoryCommand,
   sessions: async () => (await import("./sessions.ts")).runSessionsCommand,
-  doctor: async () => (await import("./session-maintenance.ts")).runDoctorCommand,
+  doctor: async () => (await import("./doctor.ts")).runDoctorCommand,
   undo: async () => (await import("./undo.ts")).runUndoCommand,
   config: async () => (await import("./config.ts")).runConfigCommand,
 };

@@ -18,7 +18,7 @@ const ALLOWED: Record<string, readonly string[]> = {
   text: [],
   approval: ["tools:type"],
   render: ["events"],
-  config: ["errors"],
+  config: ["errors", "fs"], // fs: update-file.ts writes the user config atomically
   fs: ["errors", "text"],
   provider: ["config", "errors", "fs"],
   notebook: ["text", "errors"],

@@ -136,7 +136,12 @@ const record = (value: unknown): Record<string, unknown> | undefined => (value &
 export function readModelList(body: unknown, model: string): (Limits & { field: string }) | undefined {
   const data = record(body)?.data;
   if (!Array.isArray(data)) return undefined;
-  const entry = record(data.find((m) => record(m)?.id === model));
+  return entryLimits(data.find((m) => record(m)?.id === model));
+}
+
+/** The limits one entry of a model list states (see readModelList), or undefined when it states no window. */
+export function entryLimits(value: unknown): (Limits & { field: string }) | undefined {
+  const entry = record(value);
   if (!entry) return undefined;
   const top = record(entry.top_provider);
   for (const [field, value] of [

@@ -152,17 +152,18 @@ describe("shiro doctor / sessions repair", () => {
   test("reports a broken saved history, fixes it with --write (keeping a backup), and the session works again", async () => {
     const home = tempDir();
     const work = tempDir();
-    const s = await serve({ text: "hello" });
+    // A server that lists its models: doctor checks the set-up (the model offered) before the session.
+    const s = await serve.with({ vendor: "openai", models: { "gpt-5-mini": { contextWindow: 1_000_000 } } })({ text: "hello" });
     await runShiro(["-p", "hi"], { baseURL: s.url, cwd: work, home });
     const path = sessionFileOf(home);
     const record = JSON.parse(require("node:fs").readFileSync(path, "utf8"));
     // A tool result whose call is gone: what a bad prune used to leave behind.
     record.messages.push({ role: "tool", content: [{ type: "tool-result", toolCallId: "call_gone", toolName: "bash", output: { type: "text", value: "x" } }] });
     writeFileSync(path, JSON.stringify(record));
-    const check = await runShiro(["doctor"], { cwd: work, home });
+    const check = await runShiro(["doctor"], { baseURL: s.url, cwd: work, home });
     expect(check.code).toBe(1);
     expect(check.stdout).toContain("call_gone");
-    const fix = await runShiro(["doctor", "--write"], { cwd: work, home });
+    const fix = await runShiro(["doctor", "--write"], { baseURL: s.url, cwd: work, home });
     expect(fix.code).toBe(0);
     expect(fix.stdout).toContain(".bak-");
     expect((await runShiro(["sessions", "repair", record.id], { home })).stdout).toContain("healthy");

@@ -205,6 +205,7 @@ describe("known before it hurts", () => {
     expect(doctor.stdout).toContain(`Model ${MODEL} at ${s.url}: window 12,288 tokens (vLLM /models, cached).`);
     expect(doctor.stdout).toMatch(/keeps 3,072 for the answer, about [\d,]+ for the instructions and tools, and prunes the conversation past [\d,]+ estimated tokens/);
     expect(doctor.stdout).toContain("is healthy");
-    expect(probes(s)).toEqual(["GET /v1/models"]);
+    // The session asked once for the window; doctor asks for the list (is the server up, is the model on it) and takes the window from the cache.
+    expect(probes(s)).toEqual(["GET /v1/models", "GET /v1/models"]);
   });
 });

@@ -2,7 +2,7 @@ import { describe, expect, test } from "bun:test";
 import { MAIN_ARGS, type FlagTable } from "../../cmd/args.ts";
 import { CONFIG_FLAGS } from "../../cmd/config.ts";
 import { MEMORY_FLAGS } from "../../cmd/memory.ts";
-import { DOCTOR_FLAGS } from "../../cmd/session-maintenance.ts";
+import { DOCTOR_FLAGS } from "../../cmd/doctor.ts";
 import { SESSIONS_FLAGS } from "../../cmd/sessions.ts";
 import { runShiro } from "../support/cli.ts";
 

@@ -1,0 +1,83 @@
+/**
+ * The set-up checks behind `shiro doctor`, as pure functions of what was found: the settings and
+ * where they came from, the server's answer to `GET /models`, whether ripgrep is on PATH. Each
+ * check is one line with a mark and, when it is not ok, what to do about it. cmd/doctor.ts
+ * gathers the facts and prints the lines.
+ */
+import { isLocalURL } from "../config/presets.ts";
+import type { SettingSource, Settings } from "../config/resolve.ts";
+import type { ModelListing } from "../provider/list-models.ts";
+
+/** ok: nothing to do. warn: shiro works, less well or less safely. fail: shiro cannot work like this. */
+export type Mark = "ok" | "warn" | "fail";
+
+export type Check = { mark: Mark; text: string; fix?: string };
+
+/** Where the key came from, in the words of `shiro config`. */
+function keyOrigin(source: SettingSource | undefined): string {
+  if (source?.kind === "env") return `from ${source.name}`;
+  if (source?.kind === "file") return 'from the config file\'s "apiKey"';
+  return "";
+}
+
+/** A key is needed for any server not on this machine; a local one needs none. */
+export function keyCheck(settings: Pick<Settings, "apiKey" | "baseURL" | "provider">, source: SettingSource | undefined, keyEnv: string | undefined): Check {
+  if (settings.apiKey) return { mark: "ok", text: `API key: set (${keyOrigin(source)})` };
+  if (isLocalURL(settings.baseURL)) return { mark: "ok", text: `API key: none, and none needed for a server on this machine (${settings.baseURL})` };
+  const variable = keyEnv ?? "SHIRO_API_KEY";
+  return {
+    mark: "fail",
+    text: `API key: none for ${settings.baseURL}`,
+    fix: `export ${variable}=… (or SHIRO_API_KEY), or shiro config set apiKey …, or point --base-url at a local server`,
+  };
+}
+
+/** Whether the server answers at all. A server with no model list still answers (and is ok). */
+export function endpointCheck(baseURL: string, listing: ModelListing): Check {
+  switch (listing.type) {
+    case "list":
+      return { mark: "ok", text: `server: ${baseURL} answers (${listing.models.length} model${listing.models.length === 1 ? "" : "s"} listed)` };
+    case "no-list":
+      if (listing.status === 401 || listing.status === 403) return { mark: "fail", text: `server: ${listing.why}`, fix: "check the key is the right one for this server (shiro config shows where it came from)" };
+      return { mark: "ok", text: `server: ${baseURL} answers (no model list: ${listing.why})` };
+    case "unreachable":
+      return { mark: "fail", text: `server: ${listing.why}`, fix: isLocalURL(baseURL) ? "start the server, or point --base-url (or config \"baseURL\") at the one that runs" : "check --base-url (or config \"baseURL\") and the network" };
+    default:
+      return listing satisfies never;
+  }
+}
+
+/** Whether the server offers the model, when it lists its models; ids that look alike are offered instead. */
+export function modelCheck(model: string, listing: ModelListing): Check | undefined {
+  if (listing.type !== "list") return listing.type === "no-list" && listing.status !== 401 && listing.status !== 403 ? { mark: "ok", text: `model ${model}: the server does not list its models, so it is not checked` } : undefined;
+  if (listing.models.some((m) => m.id === model)) return { mark: "ok", text: `model ${model}: offered by the server` };
+  const like = similarIds(model, listing.models.map((m) => m.id));
+  const offered = like.length > 0 ? like : listing.models.slice(0, 5).map((m) => m.id);
+  return {
+    mark: "fail",
+    text: `model ${model}: not in the server's list of ${listing.models.length}`,
+    fix: `use one it offers${offered.length > 0 ? ` (${offered.join(", ")}${like.length === 0 && listing.models.length > offered.length ? ", …" : ""})` : ""}: -m <id>, or shiro config set model <id>; /model in a session lists them all`,
+  };
+}
+
+/**
+ * The ids that begin most like the model (the longest shared start, at least 3 characters):
+ * `gpt-5-mini` for `gpt-5-mega`, `qwen2.5-7b` for `qwen2.5`. At most five.
+ */
+export function similarIds(model: string, ids: readonly string[]): string[] {
+  const wanted = model.toLowerCase();
+  const shared = (id: string) => {
+    const lower = id.toLowerCase();
+    let n = 0;
+    while (n < lower.length && lower[n] === wanted[n]) n++;
+    return n;
+  };
+  const best = Math.max(0, ...ids.map(shared));
+  return best < 3 ? [] : ids.filter((id) => shared(id) === best).slice(0, 5);
+}
+
+/** ripgrep makes the grep tool fast and gitignore-aware; without it a slower built-in search is used. */
+export function ripgrepCheck(found: string | undefined): Check {
+  if (found) return { mark: "ok", text: `ripgrep: ${found}` };
+  return { mark: "warn", text: "ripgrep: not on PATH; the grep tool falls back to a slower built-in search", fix: "install ripgrep (apt install ripgrep, brew install ripgrep, …)" };
+}

@@ -1,0 +1,97 @@
+// `shiro doctor` through the binary: the set-up checked line by line (the key and where it came
+// from, whether the server answers, whether it offers the model, the window, ripgrep, the
+// sandbox), each with a mark and what to do when it is not ok; exit 0 when nothing fails, even in
+// a directory without sessions, and 1 when something does.
+import { describe, expect, test } from "bun:test";
+import { mkdirSync } from "node:fs";
+import { join } from "node:path";
+import { runShiro, tempDir } from "../support/cli.ts";
+import { useFakeServer } from "../support/use-fake-server.ts";
+
+const serve = useFakeServer();
+
+/** A server that lists two models, the way OpenAI's own API does (nothing about windows). */
+const listing = () => serve.with({ vendor: "openai", models: { "gpt-5-mini": { contextWindow: 400_000 }, "gpt-4.1": { contextWindow: 1_000_000 } } })();
+
+const lines = (stdout: string) => stdout.split("\n");
+const marked = (stdout: string, mark: string) => lines(stdout).filter((l) => l.startsWith(mark + " "));
+
+describe("shiro doctor on a good set-up", () => {
+  test("every check ok, no session here: exit 0; the server asked once for its list", async () => {
+    const s = await listing();
+    const work = tempDir();
+    const run = await runShiro(["doctor"], { baseURL: s.url, cwd: work });
+    expect(run.stderr).toBe("");
+    expect(marked(run.stdout, "fail")).toEqual([]);
+    expect(run.code).toBe(0);
+    expect(run.stdout).toContain(`ok    API key: none, and none needed for a server on this machine (${s.url})\n`);
+    expect(run.stdout).toContain(`ok    server: ${s.url} answers (2 models listed)\n`);
+    expect(run.stdout).toContain("ok    model gpt-5-mini: offered by the server\n");
+    expect(run.stdout).toMatch(/^ok {4}ripgrep: \/\S+\/rg$/m);
+    expect(run.stdout).toContain(`ok    Model gpt-5-mini at ${s.url}: window 1,000,000 tokens`);
+    expect(run.stdout).toMatch(/^(ok|warn) +sandbox: /m);
+    expect(run.stdout).toContain(`no saved session for ${work} to check`);
+    expect(s.requests.map((r) => `${r.method} ${r.path}`)).toEqual(["GET /v1/models"]);
+  });
+
+  test("a key from the environment is named by its variable, never shown", async () => {
+    const s = await listing();
+    const run = await runShiro(["doctor"], { baseURL: s.url, env: { SHIRO_API_KEY: "sk-doctor-secret-42" } });
+    expect(run.code).toBe(0);
+    expect(run.stdout).toContain("ok    API key: set (from SHIRO_API_KEY)\n");
+    expect(run.stdout).not.toContain("sk-doctor-secret-42");
+    expect(s.requests[0]!.headers.authorization).toBe("Bearer sk-doctor-secret-42");
+  });
+});
+
+describe("shiro doctor on a broken set-up: the failing line says what to do, exit 1", () => {
+  test("no key for a server that is not on this machine (and nothing is sent there)", async () => {
+    const run = await runShiro(["doctor", "--base-url", "https://models.example.invalid/v1"]);
+    expect(run.code).toBe(1);
+    const at = lines(run.stdout).indexOf("fail  API key: none for https://models.example.invalid/v1");
+    expect(at).toBeGreaterThanOrEqual(0);
+    expect(lines(run.stdout)[at + 1]).toBe("      → export OPENAI_API_KEY=… (or SHIRO_API_KEY), or shiro config set apiKey …, or point --base-url at a local server");
+    expect(run.stdout).not.toContain("server:");
+  });
+
+  test("a local server nobody listens on is named with its URL", async () => {
+    const run = await runShiro(["doctor"], { baseURL: "http://127.0.0.1:9/v1" });
+    expect(run.code).toBe(1);
+    const at = lines(run.stdout).indexOf("fail  server: could not connect to http://127.0.0.1:9/v1 (connection refused: is the server running?)");
+    expect(at).toBeGreaterThanOrEqual(0);
+    expect(lines(run.stdout)[at + 1]).toStartWith("      → start the server, or point --base-url");
+    expect(run.stdout).not.toContain("Model gpt-5-mini at"); // no window report for a server that is not there
+  });
+
+  test("a model the server does not offer: its look-alikes are suggested", async () => {
+    const s = await listing();
+    const run = await runShiro(["doctor", "-m", "gpt-5-mega"], { baseURL: s.url });
+    expect(run.code).toBe(1);
+    const at = lines(run.stdout).indexOf("fail  model gpt-5-mega: not in the server's list of 2");
+    expect(at).toBeGreaterThanOrEqual(0);
+    expect(lines(run.stdout)[at + 1]).toBe("      → use one it offers (gpt-5-mini): -m <id>, or shiro config set model <id>; /model in a session lists them all");
+  });
+
+  test("ripgrep missing from PATH is a warning with the fix, not a failure", async () => {
+    const s = await listing();
+    const empty = tempDir();
+    mkdirSync(join(empty, "bin"));
+    const run = await runShiro(["doctor"], { baseURL: s.url, env: { PATH: join(empty, "bin") } });
+    expect(marked(run.stdout, "fail")).toEqual([]);
+    expect(run.code).toBe(0);
+    const at = lines(run.stdout).indexOf("warn  ripgrep: not on PATH; the grep tool falls back to a slower built-in search");
+    expect(at).toBeGreaterThanOrEqual(0);
+    expect(lines(run.stdout)[at + 1]).toStartWith("      → install ripgrep");
+  });
+
+  test("a broken config file is a failing line, and the other checks still run", async () => {
+    const s = await listing();
+    const home = tempDir();
+    mkdirSync(join(home, ".shiro-neko"), { recursive: true });
+    await Bun.write(join(home, ".shiro-neko", "config.json"), "{ nope");
+    const run = await runShiro(["doctor"], { baseURL: s.url, home });
+    expect(run.code).toBe(1);
+    expect(run.stdout).toMatch(/^fail {2}config file: config file .* is not valid JSON/m);
+    expect(run.stdout).toContain("ok    model gpt-5-mini: offered by the server");
+  });
+});

@@ -1,4 +1,3 @@
-import { windowLabel } from "../../lib/agent/context-budget.ts";
 import { renderTodos } from "../../lib/notebook/render.ts";
 import { formatUsd } from "../../lib/sessions/pricing.ts";
 import { commandHelpLines, type SlashName } from "../../lib/prompt/slash-commands.ts";
@@ -7,6 +6,8 @@ import { changeLines } from "./diff-view.ts";
 import type { LastResult } from "./event-view.ts";
 import type { ReplSession, SessionOption } from "./session.ts";
 import type { Theme } from "./theme.ts";
+import type { ChoiceRequest } from "./picker.ts";
+import { modelCommand } from "./model-command.ts";
 
 /** What the loop lends a command: the session, a way to print, and a signal to stop it. */
 export type CommandEnv = {
@@ -23,6 +24,8 @@ export type CommandEnv = {
   page(text: string): Promise<void>;
   /** The session picker; undefined when the user closed it. */
   pickSession(options: readonly SessionOption[]): Promise<string | undefined>;
+  /** A list to choose from (cmd/repl/picker.ts); absent when the screen cannot draw one (then the list is printed). */
+  pick?: (request: ChoiceRequest) => Promise<string | undefined>;
   /** Prints the conversation so far, condensed (after a resume). */
   replay(): void;
   /** Puts a one-key question under the transcript; resolves with the key: "y", " ", "enter", "escape", … */
@@ -83,14 +86,7 @@ export async function runCommand(name: SlashName, args: string, env: CommandEnv)
       warnAll(await session.clear());
       env.print(theme.dim("Started a new conversation; the task list is empty."));
     },
-    model: async () => {
-      const { settings } = session.runtime();
-      if (!args) return env.print(`model: ${settings.model} (${settings.provider}, ${settings.baseURL})`);
-      if (/\s/.test(args)) return env.print(theme.warn("usage: /model <id>, e.g. /model gpt-5-mini"));
-      const warning = await session.switchModel(args);
-      env.print(`model: ${args} from the next prompt on; ${windowLabel(session.runtime().window.info)}.`);
-      if (warning) warnAll([warning]);
-    },
+    model: () => modelCommand(args.trim(), env),
     agent: async () => {
       const name = args.trim();
       const current = session.runtime().settings.agent;

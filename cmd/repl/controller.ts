@@ -21,6 +21,7 @@ import type { Key } from "./input/keys.ts";
 import type { Screen } from "./input/screen.ts";
 import type { ReplSession, SessionOption } from "./session.ts";
 import type { Theme } from "./theme.ts";
+import { chooseKey, choiceRows, openChoice, type ChoiceRequest, type Choosing } from "./picker.ts";
 
 const PROMPT = "› ";
 /** Lines of a `!cmd`'s output shown as it runs; the model gets all of it (within the tool's limit). */
@@ -37,8 +38,6 @@ const PANEL_ITEMS = 3;
 const REPLAY_ITEMS = 60;
 /** Lines of a replayed prompt shown before the rest is counted. */
 const REPLAY_PROMPT_LINES = 3;
-/** Rows of the session picker shown at once. */
-const PICKER_ROWS = 8;
 /** Starts the line that ends a replay; the PTY specs look for it. */
 export const REPLAY_END = "── resumed session";
 
@@ -62,7 +61,6 @@ export type ReplDeps = {
 };
 
 type Turn = { abort: AbortController; running: Map<string, { tool: string; stop: AbortController }> };
-type Choosing = { title: string; options: readonly SessionOption[]; selected: number; resolve: (id: string | undefined) => void };
 
 /**
  * The interactive loop: one prompt at a time through the same conversation the headless runner
@@ -123,7 +121,7 @@ export function createRepl(deps: ReplDeps) {
   const where = { root: deps.workspace.root, cwd: deps.workspace.cwd };
   const input = createInputBox({
     history: deps.history,
-    complete: where,
+    complete: { ...where, choices: (command) => (command === "model" && session ? session.knownModels() : []) },
     canPick: screen.mode === "rich",
     onNotice: (text) => print(theme.warn(text)),
   });
@@ -191,7 +189,7 @@ export function createRepl(deps: ReplDeps) {
   function render(): void {
     if (paging) return; // the pager has the terminal
     if (exiting) return screen.setLive(undefined);
-    if (choosing) return screen.setLive({ above: [theme.bold(choosing.title)], prompt: "", text: "", cursor: 0, below: choiceRows(choosing) });
+    if (choosing) return screen.setLive({ above: [theme.bold(choosing.title)], prompt: "", text: "", cursor: 0, below: choiceRows(choosing, theme, columns() - 1) });
     const ask = gate.pending() ?? (question ? { question: question.text } : undefined);
     if (ask) {
       // The question wrapped like any line; the cursor waits at its end.
@@ -216,37 +214,27 @@ export function createRepl(deps: ReplDeps) {
     screen.setLive({ above, prompt: PROMPT, paintedPrompt: painted, text: line.text, cursor: line.cursor, below });
   }
 
-  function choiceRows(c: Choosing): string[] {
-    const first = Math.max(0, Math.min(c.selected - PICKER_ROWS + 1, c.options.length - PICKER_ROWS));
-    const width = columns() - 1;
-    const rows = c.options
-      .slice(first, first + PICKER_ROWS)
-      .map((option, i) => (first + i === c.selected ? theme.prompt(fitRow(`› ${option.label}`, width)) : theme.dim(fitRow(`  ${option.label}`, width))));
-    if (c.options.length > PICKER_ROWS) rows.push(theme.dim(`  (${c.selected + 1}/${c.options.length})`));
-    rows.push(theme.dim("up/down choose · enter resumes · esc starts a new session"));
-    return rows;
-  }
-
-  /** Opens the session picker; resolves with the chosen id, or undefined for esc. */
-  function pickSession(options: readonly SessionOption[]): Promise<string | undefined> {
+  /** Opens a choice list (the session picker, the model picker); resolves with the chosen id, or undefined for esc. */
+  function pick(request: ChoiceRequest): Promise<string | undefined> {
+    if (request.options.length === 0) return Promise.resolve(undefined);
     return new Promise((resolve) => {
-      choosing = { title: "Resume which session? (this directory, newest first)", options, selected: 0, resolve };
+      choosing = openChoice(request, resolve);
       render();
     });
   }
 
+  /** The session picker (`shiro -r`, `/resume`). */
+  function pickSession(options: readonly SessionOption[]): Promise<string | undefined> {
+    return pick({ title: "Resume which session? (this directory, newest first)", options, hint: "up/down choose · enter resumes · esc starts a new session" });
+  }
+
   function choose(key: Key): void {
     const c = choosing!;
-    const done = (id: string | undefined) => {
+    const outcome = chooseKey(c, key);
+    if (outcome.done) {
       choosing = undefined;
-      c.resolve(id);
-    };
-    if (key.name === "up" || key.name === "down") c.selected = (c.selected + (key.name === "down" ? 1 : c.options.length - 1)) % c.options.length;
-    else if (key.name === "enter") done(c.options[c.selected]!.id);
-    else if (key.name === "escape" || key.name === "ctrl-c") done(undefined);
-    else if (key.name === "ctrl-d") {
-      done(undefined);
-      exit();
+      c.resolve(outcome.id);
+      if (outcome.exit) exit();
     }
     render();
   }
@@ -394,6 +382,7 @@ export function createRepl(deps: ReplDeps) {
           }
         },
         pickSession,
+        pick: screen.mode === "rich" ? pick : undefined,
         replay: () => {
           replay();
           print(theme.dim(`${REPLAY_END} ${session.label() ?? ""} · ${session.conversation().history.length} messages ──`));

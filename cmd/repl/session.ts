@@ -6,6 +6,7 @@ import { runtimeWithModel } from "../../lib/app/load-runtime.ts";
 import { smallWindowWarning, startConversation, type SessionChoice } from "../../lib/app/start.ts";
 import { compactMemory, formatNotes, type MemoryStore } from "../../lib/memory/index.ts";
 import { callOptions } from "../../lib/provider/call-options.ts";
+import { listModels, type ModelListing } from "../../lib/provider/list-models.ts";
 import { resolveSettings } from "../../lib/config/resolve.ts";
 import type { Todo } from "../../lib/notebook/schema.ts";
 import { createPermissionPolicy, guardCommand, type AskAnswer, type PermissionQuestion } from "../../lib/permissions/index.ts";
@@ -28,6 +29,9 @@ import { displayPath } from "../../lib/fs/workspace.ts";
 import { sessionChoice, type MainArgs } from "../args.ts";
 
 type Env = Record<string, string | undefined>;
+
+/** How long `/model` waits for the server's list before saying it has none. */
+const MODEL_LIST_TIMEOUT_MS = 5_000;
 
 /** What the interactive loop works with; see openReplSession. */
 export type ReplSession = Awaited<ReturnType<typeof openReplSession>>;
@@ -58,6 +62,8 @@ export async function openReplSession(args: MainArgs, env: Env, startRuntime: Ru
   let memory: MemoryStore | undefined;
   let undo!: UndoJournal;
   let stopTodos = () => {};
+  /** The server's last answer to `/model`'s request for its models. */
+  let listing: ModelListing | undefined;
   const maxSpend = runtime.settings.maxSpendUsd;
 
   /** The shortest unique prefix (at least 8), as the exit message prints it. */
@@ -168,6 +174,16 @@ export async function openReplSession(args: MainArgs, env: Env, startRuntime: Ru
     async resume(id: string): Promise<{ notices: readonly string[]; message: string }> {
       const notices = await open({ type: "resume", idOrPrefix: id });
       return { notices, message: `resumed session ${label(live)}: ${live.history.length} messages` };
+    },
+    /** The server's models (`GET /models`), asked each time; the answer is kept for Tab after `/model `. Never throws. */
+    async listModels(signal?: AbortSignal): Promise<ModelListing> {
+      const { baseURL, apiKey } = runtime.settings;
+      listing = await listModels({ baseURL, ...(apiKey ? { apiKey } : {}), timeoutMs: MODEL_LIST_TIMEOUT_MS, ...(signal ? { signal } : {}) });
+      return listing;
+    },
+    /** The ids of the last list the server gave (empty before `/model` asked for one), for Tab completion. */
+    knownModels(): string[] {
+      return listing?.type === "list" ? listing.models.map((m) => m.id) : [];
     },
     /** `/model <id>`: later turns use it (and its context window), and the session records and prices them with it. Returns a warning when its window is too small. */
     async switchModel(model: string): Promise<string | undefined> {

@@ -25,6 +25,8 @@ export type CompleteOptions = {
   root: string;
   /** Relative `@` paths start here. */
   cwd: string;
+  /** Choices known only at run time for a command's argument (`/model <tab>`: the ids the server listed). */
+  choices?: (command: string) => readonly string[];
 };
 
 /**
@@ -46,7 +48,8 @@ export function findCompletion(line: string, cursor: number, opts: CompleteOptio
   }
   const argument = /^\/(\w+) $/.exec(line.slice(0, start));
   if (argument && !word.startsWith("@")) {
-    const candidates = argumentChoices(argument[1]!.toLowerCase()).filter((choice) => choice.startsWith(word));
+    const command = argument[1]!.toLowerCase();
+    const candidates = [...argumentChoices(command), ...(opts.choices?.(command) ?? [])].filter((choice) => choice.startsWith(word)).slice(0, MAX_CANDIDATES);
     return candidates.length > 0 ? { kind: "argument", start, end, candidates } : undefined;
   }
   if (!word.startsWith("@")) return undefined;

@@ -19,7 +19,7 @@ export const SLASH_COMMANDS = [
   { name: "resume", args: "[id]", summary: "switch to a saved session (no id: pick one of this directory's)" },
   { name: "save", args: "", summary: "save this session now" },
   { name: "clear", args: "", summary: "start a new empty conversation (clears the task list)" },
-  { name: "model", args: "<id>", summary: "switch the model (no id: show the current one)" },
+  { name: "model", args: "[id]", summary: "switch the model (no id: pick from the server's list; tab completes ids once listed)" },
   { name: "agent", args: "[name]", summary: "switch the agent variant (no name: list them; tab picks)" },
   { name: "think", args: "[level]", summary: "set the thinking level (no level: show it; tab picks)" },
   { name: "reasoning", args: "", summary: "show the last reasoning block in full" },

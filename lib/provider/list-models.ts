@@ -20,6 +20,8 @@ export type ListOptions = {
   /** Sent as a bearer token, to baseURL's host only. */
   apiKey?: string;
   timeoutMs: number;
+  /** Stops the request early (esc in the loop); reported like a timeout. */
+  signal?: AbortSignal;
   fetch?: typeof fetch;
 };
 
@@ -35,7 +37,7 @@ export async function listModels(opts: ListOptions): Promise<ModelListing> {
   if (opts.apiKey) headers.authorization = `Bearer ${opts.apiKey}`;
   let response: Response;
   try {
-    response = await (opts.fetch ?? fetch)(url, { headers, signal: AbortSignal.timeout(opts.timeoutMs) });
+    response = await (opts.fetch ?? fetch)(url, { headers, signal: opts.signal ? AbortSignal.any([opts.signal, AbortSignal.timeout(opts.timeoutMs)]) : AbortSignal.timeout(opts.timeoutMs) });
   } catch (error) {
     return { type: "unreachable", why: unreachableWhy(error, opts) };
   }
@@ -61,6 +63,7 @@ export async function listModels(opts: ListOptions): Promise<ModelListing> {
 function unreachableWhy(error: unknown, opts: ListOptions): string {
   const name = error instanceof Error ? error.name : "";
   const message = error instanceof Error ? error.message : String(error);
+  if (opts.signal?.aborted) return "the request was stopped";
   if (name === "TimeoutError" || name === "AbortError") return `${opts.baseURL} did not answer within ${Math.round(opts.timeoutMs / 100) / 10} s`;
   const code = (error as { code?: unknown })?.code;
   if (REFUSED.test(message) || code === "ECONNREFUSED" || code === "ConnectionRefused") {

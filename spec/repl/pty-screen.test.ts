@@ -31,7 +31,8 @@ test("the header shows the window and its source; a window too small to work in 
 }, 20_000);
 
 test("/help lists every command; unknown commands get the closest name; each command answers", async () => {
-  const s = await serve();
+  // A server that serves the model list (empty here): /model asks for it before switching.
+  const s = await serve.with({ vendor: "openai" })();
   const pty = await start({ baseURL: s.url });
   await pty.waitForPrompt(1);
   pty.line("/help");
@@ -68,7 +69,7 @@ test("/help lists every command; unknown commands get the closest name; each com
   await pty.waitFor('unknown agent "nope". Use one of: default, quick, deep, plan, review.');
   pty.line("/reasoning");
   await pty.waitFor("No reasoning in this session yet.");
-  expect(s.requests).toHaveLength(0);
+  expect(s.requests.map((r) => `${r.method} ${r.path}`)).toEqual(["GET /v1/models"]); // /model's list; nothing sent to the model
 }, 20_000);
 
 test("reasoning collapses to one line, tools show one line each, errors are red", async () => {

@@ -38,7 +38,7 @@ test("every command is in /help, with its arguments", () => {
   const help = commandHelpLines().join("\n");
   for (const command of SLASH_COMMANDS) expect(help).toContain(`/${command.name}`);
   expect(help).toContain("/resume [id]");
-  expect(help).toContain("/model <id>");
+  expect(help).toContain("/model [id]");
 });
 
 test("the issue's commands are all in the table", () => {
@@ -50,7 +50,10 @@ test("Tab after /agent and /think offers their choices", () => {
   const where = { root: "/nowhere", cwd: "/nowhere" };
   expect(findCompletion("/agent ", 7, where)?.candidates).toEqual(["default", "quick", "deep", "plan", "review"]);
   expect(findCompletion("/think h", 8, where)?.candidates).toEqual(["high"]);
-  expect(findCompletion("/model g", 8, where)).toBeUndefined();
+  expect(findCompletion("/model g", 8, where)).toBeUndefined(); // no list from the server yet
+  const listed = { ...where, choices: (command: string) => (command === "model" ? ["gpt-4.1", "gpt-5-mini", "o3"] : []) };
+  expect(findCompletion("/model g", 8, listed)?.candidates).toEqual(["gpt-4.1", "gpt-5-mini"]);
+  expect(findCompletion("/agent q", 8, listed)?.candidates).toEqual(["quick"]);
   expect(findCompletion("/undo ", 6, where)?.candidates).toEqual(["files", "conversation"]);
   expect(findCompletion("/diff s", 7, where)?.candidates).toEqual(["session"]);
 });

@@ -1,5 +1,5 @@
 import { describe, expect, test } from "bun:test";
-import { resolveSettings } from "../../lib/config/resolve.ts";
+import { resolveSettings, traceSettings } from "../../lib/config/resolve.ts";
 import { ShiroError } from "../../lib/errors.ts";
 
 describe("resolveSettings precedence: flag > env > config > preset > default", () => {
@@ -91,5 +91,33 @@ describe("resolveSettings precedence: flag > env > config > preset > default", (
     expect(resolveSettings({}, { ...key, SHIRO_CONTEXT_WINDOW: "8192" }, {}).contextWindow).toBe(8192);
     expect(resolveSettings({}, key, {}).contextWindow).toBeUndefined();
     expect(() => resolveSettings({}, { ...key, SHIRO_CONTEXT_WINDOW: "8k" }, {})).toThrow(/SHIRO_CONTEXT_WINDOW must be a whole number of tokens, at least 1000, not "8k"/);
+  });
+});
+
+describe("traceSettings: where each value came from, by the same precedence", () => {
+  test("each step of the model's precedence is named as the one that gave the value", () => {
+    const env = { SHIRO_API_KEY: "k", SHIRO_MODEL: "e" };
+    const at = (flags: Parameters<typeof traceSettings>[0], e: Record<string, string>, config: Parameters<typeof traceSettings>[2]) => traceSettings(flags, e, config, { requireKey: true });
+    expect(at({ model: "f" }, env, { model: "c" }).sources.model).toEqual({ kind: "flag", name: "--model" });
+    expect(at({}, env, { model: "c" }).sources.model).toEqual({ kind: "env", name: "SHIRO_MODEL" });
+    expect(at({}, { SHIRO_API_KEY: "k" }, { model: "c" }).sources.model).toEqual({ kind: "file", name: "model" });
+    expect(at({}, { SHIRO_API_KEY: "k" }, {}).sources.model).toEqual({ kind: "preset", name: "openai" });
+    expect(at({}, { OPENROUTER_API_KEY: "k" }, { provider: "openrouter" }).sources.model).toEqual({ kind: "default" });
+    expect(at({}, { SHIRO_API_KEY: "k" }, {}).sources.maxSteps).toEqual({ kind: "agent", name: "default" });
+    expect(at({}, { SHIRO_API_KEY: "k" }, {}).sources.maxSpendUsd).toEqual({ kind: "unset" });
+  });
+
+  test("the key's source is the variable that gave it; resolveSettings gives the same settings", () => {
+    const env = { GROQ_API_KEY: "gk", OPENAI_API_KEY: "sk" };
+    const traced = traceSettings({ provider: "groq" }, env, {}, { requireKey: true });
+    expect(traced.sources.apiKey).toEqual({ kind: "env", name: "GROQ_API_KEY" });
+    expect(traced.settings).toEqual(resolveSettings({ provider: "groq" }, env, {}));
+  });
+
+  test("without requireKey a missing key is left unset instead of refused", () => {
+    const traced = traceSettings({}, {}, {}, { requireKey: false });
+    expect(traced.settings.apiKey).toBeUndefined();
+    expect(traced.sources.apiKey).toEqual({ kind: "unset" });
+    expect(() => traceSettings({}, {}, {}, { requireKey: true })).toThrow(/no API key/);
   });
 });

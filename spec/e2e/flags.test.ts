@@ -106,6 +106,9 @@ describe("--help is rendered from the flag tables", () => {
       ["memory", "forget"],
       ["memory", "path"],
       ["memory", "compact"],
+      ["config", "set"],
+      ["config", "unset"],
+      ["config", "path"],
     ] as const;
     for (const [command, sub] of subs) {
       const run = await runShiro([command, sub, "--help"]);

@@ -219,7 +219,7 @@ export function traceSettings(flags: Flags, env: Env, config: ConfigFile, opts: 
     retryBaseMs: number("retryBaseMs", [[envVar("SHIRO_RETRY_BASE_MS"), fromEnv("SHIRO_RETRY_BASE_MS", RETRY_BASE_MS)], [BUILT_IN, DEFAULT_RETRY_BASE_MS]]),
     sandbox: {
       mode: pickSet<"on" | "off">(sources, "sandbox", [[flag("--no-sandbox"), flags.sandbox === false ? "off" : undefined], [file("sandbox"), config.sandbox], [BUILT_IN, DEFAULT_SANDBOX]]),
-      network: pickSet<boolean>(sources, "sandboxNetwork", [[flag(flags.network ? "--network" : "--no-network"), flags.network], [file("sandboxNetwork"), config.sandboxNetwork], [BUILT_IN, DEFAULT_SANDBOX_NETWORK]]),
+      network: pickSet<boolean>(sources, "sandboxNetwork", [[flag("--no-network"), flags.network], [file("sandboxNetwork"), config.sandboxNetwork], [BUILT_IN, DEFAULT_SANDBOX_NETWORK]]),
       writable: pickSet<string[]>(sources, "sandboxWritable", [[file("sandboxWritable"), config.sandboxWritable], [BUILT_IN, []]]),
       readable: pickSet<string[]>(sources, "sandboxReadable", [[file("sandboxReadable"), config.sandboxReadable], [BUILT_IN, []]]),
     },

@@ -21,13 +21,20 @@ const SUBCOMMANDS: Record<string, () => Promise<(argv: string[], env: Record<str
 async function main(argv: string[]): Promise<number> {
   const sub = argv[0] ? SUBCOMMANDS[argv[0]] : undefined;
   if (sub) return (await sub())(argv.slice(1), process.env);
-  const args = parseMainArgs(argv);
-  if (args.version) {
-    process.stdout.write(`shiro ${pkg.version}\n`);
+  // A lone --version or --help skips the flag parser (a few ms of cold code); with other flags
+  // they go through it like any flag.
+  const alone = argv.length === 1 ? argv[0] : undefined;
+  const version = alone === "--version" || alone === "-v";
+  const help = alone === "--help" || alone === "-h";
+  const args = version || help ? undefined : parseMainArgs(argv);
+  // Bun's own writer: touching process.stdout sets up Node's stream machinery, which costs more
+  // than the rest of --version put together.
+  if (version || args?.version) {
+    await Bun.write(Bun.stdout, `shiro ${pkg.version}\n`);
     return 0;
   }
-  if (args.help) {
-    process.stdout.write(helpText(pkg.version));
+  if (help || args?.help || !args) {
+    await Bun.write(Bun.stdout, helpText(pkg.version));
     return 0;
   }
   if (args.promptGiven || !process.stdin.isTTY) {
@@ -73,8 +80,7 @@ function runCli(argv: string[]): void {
         for (const warning of options.warnings) process.stderr.write(`shiro: debug: AI SDK warning: ${JSON.stringify(warning)}\n`);
       }
     : false;
-  // No top-level await: the binary is compiled to bytecode, which needs a plain script, and that
-  // is what makes start-up fast.
+  // No top-level await: the entry stays a plain module that runs to the end at once.
   main(argv)
     .catch((error: unknown) => report(error, argv.includes("--debug")))
     .then((code) => {

@@ -14,6 +14,10 @@ export async function compileShiro(outfile: string): Promise<void> {
     compile: { outfile, autoloadBunfig: false, autoloadDotenv: false },
     minify: true,
     bytecode: true,
+    // ESM with code splitting: each lazily imported part (the AI SDK, the loop, the sub-commands)
+    // is its own chunk inside the binary, loaded only when imported, so --version loads almost nothing.
+    format: "esm",
+    splitting: true,
     sourcemap: "linked",
     target: "bun",
   });

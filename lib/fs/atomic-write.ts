@@ -1,6 +1,6 @@
 import { randomBytes } from "node:crypto";
 import { closeSync, fsyncSync, mkdirSync, openSync, renameSync, unlinkSync, writeSync } from "node:fs";
-import { chmod, mkdir, realpath, rename, rm, stat, writeFile } from "node:fs/promises";
+import { chmod, mkdir, open, realpath, rename, rm, stat, writeFile } from "node:fs/promises";
 import { basename, dirname, join } from "node:path";
 
 // Two atomic writes with different contracts, kept apart by name: shiro's own state files
@@ -50,6 +50,39 @@ export function writeStateFileSync(path: string, data: string | Uint8Array, opts
   } catch {
     // Some file systems refuse fsync on a directory; the rename is still atomic.
   }
+}
+
+/**
+ * writeStateFileSync's contract with the slow part off the JavaScript thread: the thread pool
+ * writes and fsyncs the temp file; then, back on this thread, `commit()` says whether the write is
+ * still wanted (a newer save makes it stale) and the rename happens synchronously, so no other
+ * save can land between the check and the rename. On ext4, renaming over a file whose data is not
+ * yet on disk flushes it first, which is why the fsync comes before. Resolves true when it
+ * replaced the file; a stale write removes its temp file and resolves false.
+ */
+export async function writeStateFileInBackground(path: string, data: string, opts: { mode?: number; commit: () => boolean }): Promise<boolean> {
+  const dir = dirname(path);
+  await mkdir(dir, { recursive: true });
+  const tmp = join(dir, `.${basename(path)}.${process.pid}.${Date.now()}.${counter++}.tmp`);
+  let renamed = false;
+  try {
+    const file = await open(tmp, "w", opts.mode ?? 0o600);
+    try {
+      await file.writeFile(data);
+      await file.datasync();
+    } finally {
+      await file.close();
+    }
+    if (!opts.commit()) return false;
+    renameSync(tmp, path);
+    renamed = true;
+  } finally {
+    if (!renamed) await rm(tmp, { force: true });
+  }
+  const dirHandle = await open(dir, "r").catch(() => undefined);
+  await dirHandle?.sync().catch(() => {});
+  await dirHandle?.close();
+  return true;
 }
 
 /**

@@ -8,7 +8,7 @@ import { shortestUniquePrefix } from "./prefix.ts";
 import { checkSpend, costUsd, type SpendStatus } from "./pricing.ts";
 import { forkRecord, newSessionRecord } from "./record.ts";
 import type { SessionRecord } from "./schema.ts";
-import { listSessionIds, saveSession } from "./store.ts";
+import { listSessionIds, saveSession, saveSessionInBackground } from "./store.ts";
 import { sweepLeftovers } from "./sweep.ts";
 import { titleFromMessages } from "./title.ts";
 
@@ -173,9 +173,44 @@ export function openLiveSession(opts: OpenSessionOptions): LiveSession {
     }
   }
 
+  /**
+   * The save right after a step that changed the workspace: started at once, so a process killed
+   * a moment later still has the step on record, but written by the thread pool while the next
+   * request goes out (an fsync and a rename cost more than the rest of a tool step). One at a
+   * time; a step that ends while one is in flight is written when it lands. Every timed or
+   * explicit save bumps `generation`, which makes an older background write stale.
+   */
+  let generation = 0;
+  let inFlight = false;
+  let again = false;
+  function saveInBackground() {
+    if (inFlight) {
+      again = true;
+      return;
+    }
+    inFlight = true;
+    const mine = ++generation;
+    let started: Promise<boolean>;
+    try {
+      started = saveSessionInBackground(opts.home, snapshot(), () => generation === mine && !closed);
+    } catch (error) {
+      started = Promise.reject(error);
+    }
+    started
+      .catch((error: unknown) => opts.onSaveError?.(error))
+      .finally(() => {
+        inFlight = false;
+        if (again && !closed) {
+          again = false;
+          saveInBackground();
+        }
+      });
+  }
+
   const saver = createAutosaver({
     save: () => {
       const record = snapshot();
+      generation++;
       saveSession(opts.home, record);
       savedCount = record.messages.length;
       if (!base.title) base = { ...base, title: record.title };
@@ -210,7 +245,8 @@ export function openLiveSession(opts: OpenSessionOptions): LiveSession {
       messages = [...messages, ...added];
       if (usage) addUsage(usage);
       saver.schedule();
-      if (opts.changesWorkspace && calledTool(added, opts.changesWorkspace)) saveNow();
+      // The timer still writes it (or exit does): that save also brings savedCount up to date.
+      if (opts.changesWorkspace && calledTool(added, opts.changesWorkspace)) saveInBackground();
     },
     replace(next) {
       if (closed) return;

@@ -25,9 +25,20 @@ const ROLES = new Set(["system", "user", "assistant", "tool"]);
  * fail every turn of the session with an error nobody could act on.
  */
 const MessageLike = v.custom<ModelMessage>(
-  (value) => messageProblem(value) === undefined,
+  (value) => {
+    if (typeof value === "object" && value !== null && checkedMessages.has(value)) return true;
+    const ok = messageProblem(value) === undefined;
+    if (ok) checkedMessages.add(value as object);
+    return ok;
+  },
   (issue) => messageProblem(issue.input) ?? "must be a message",
 );
+
+/**
+ * Message objects already found well-formed. Every save validates the record, and messages are
+ * never changed in place, so each one is checked once, not once per save.
+ */
+const checkedMessages = new WeakSet<object>();
 
 function messageProblem(value: unknown): string | undefined {
   if (typeof value !== "object" || value === null || Array.isArray(value)) return "must be a message object with a role of system, user, assistant or tool";

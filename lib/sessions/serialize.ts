@@ -28,7 +28,23 @@ export function serializeSession(record: SessionRecord): string {
   }
   const head = JSON.stringify(header);
   const notebook = JSON.stringify({ ...record.notebook, todos: record.notebook.todos ?? [] });
-  return `${head.slice(0, -1)},\n"notebook":${notebook},"messages":${JSON.stringify(record.messages)}${SESSION_FILE_TAIL}`;
+  return `${head.slice(0, -1)},\n"notebook":${notebook},"messages":[${record.messages.map(messageJson).join(",")}]${SESSION_FILE_TAIL}`;
+}
+
+/**
+ * Each message's JSON, kept per message object: a session is saved after every tool step, and
+ * re-encoding the whole history each time made saving grow with the session. Messages are never
+ * changed in place (a session appends new objects or replaces the list), so an object's JSON
+ * stays true. The same bytes as JSON.stringify of the whole array.
+ */
+const encoded = new WeakMap<object, string>();
+function messageJson(message: SessionRecord["messages"][number]): string {
+  let json = encoded.get(message);
+  if (json === undefined) {
+    json = JSON.stringify(message);
+    encoded.set(message, json);
+  }
+  return json;
 }
 
 export type ParsedSession = { ok: true; record: SessionRecord } | { ok: false; reason: string };

@@ -1,6 +1,6 @@
 import { mkdirSync, readdirSync, readFileSync, unlinkSync } from "node:fs";
 import * as v from "valibot";
-import { writeStateFileSync } from "../fs/atomic-write.ts";
+import { writeStateFileInBackground, writeStateFileSync } from "../fs/atomic-write.ts";
 import { describeIssue, SessionId, SessionRecord } from "./schema.ts";
 import { parseSession, serializeSession } from "./serialize.ts";
 import { idFromFileName, sessionPath, sessionsDir } from "./paths.ts";
@@ -19,10 +19,24 @@ export type LoadResult =
  * touching the file. Only the process holding the session (ownership.ts) may call this.
  */
 export function saveSession(home: string, record: SessionRecord): void {
+  writeStateFileSync(sessionPath(home, record.id), prepare(home, record), { mode: 0o600 });
+}
+
+/**
+ * saveSession with the disk work off the JavaScript thread (writeStateFileInBackground): the
+ * record is checked and encoded now, the file replaced a few milliseconds later unless
+ * `commit()` says a newer save has happened meanwhile. Resolves true when it replaced the file.
+ */
+export function saveSessionInBackground(home: string, record: SessionRecord, commit: () => boolean): Promise<boolean> {
+  const data = prepare(home, record);
+  return writeStateFileInBackground(sessionPath(home, record.id), data, { mode: 0o600, commit });
+}
+
+function prepare(home: string, record: SessionRecord): string {
   const checked = v.safeParse(SessionRecord, record);
   if (!checked.success) throw new Error(`refusing to save session ${record.id}: ${describeIssue(checked.issues)}`);
   mkdirSync(sessionsDir(home), { recursive: true, mode: 0o700 });
-  writeStateFileSync(sessionPath(home, record.id), serializeSession(record), { mode: 0o600 });
+  return serializeSession(record);
 }
 
 /** Reads and validates one session. Never throws. */

@@ -2,7 +2,7 @@ import { expect, test } from "bun:test";
 import { readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import * as v from "valibot";
-import { writeStateFileSync } from "../../lib/fs/atomic-write.ts";
+import { writeStateFileInBackground, writeStateFileSync } from "../../lib/fs/atomic-write.ts";
 import { readJsonFile } from "../../lib/fs/read-json.ts";
 import { tempDir } from "../support/cli.ts";
 
@@ -37,4 +37,26 @@ test("a corrupt file is moved aside with its content intact, never wiped", () =>
     expect(readFileSync(result.movedTo!, "latin1")).toBe(bad);
   }
   expect(readdirSync(dir).filter((n) => n.includes(".corrupt-"))).toHaveLength(3);
+});
+
+test("a background write replaces the file when it is still wanted, and leaves no temp file", async () => {
+  const dir = tempDir();
+  const path = join(dir, "state.json");
+  writeStateFileSync(path, "old");
+  expect(await writeStateFileInBackground(path, "new", { commit: () => true })).toBe(true);
+  expect(readFileSync(path, "utf8")).toBe("new");
+  expect(readdirSync(dir)).toEqual(["state.json"]);
+});
+
+test("a background write made stale by a newer save is dropped: the newer file stays", async () => {
+  const dir = tempDir();
+  const path = join(dir, "state.json");
+  writeStateFileSync(path, "old");
+  let newest = 1;
+  const pending = writeStateFileInBackground(path, "from the older save", { commit: () => newest === 1 });
+  newest = 2;
+  writeStateFileSync(path, "from the newer save");
+  expect(await pending).toBe(false);
+  expect(readFileSync(path, "utf8")).toBe("from the newer save");
+  expect(readdirSync(dir)).toEqual(["state.json"]);
 });

@@ -147,7 +147,7 @@ test("a replaced history (the end-of-turn repair, /compact) is written on close"
   expect(findSession(home, live.id).messages).toEqual([{ role: "user", content: "summary" }]);
 });
 
-test("a step that called a workspace-changing tool is on disk at once; a read-only step waits for the timer", () => {
+test("a step that called a workspace-changing tool is written at once, off the step; a read-only step waits for the timer", async () => {
   const home = tempDir();
   const timers = { setTimeout: () => 1, clearTimeout: () => {} }; // the debounce never fires by itself
   const live = openLiveSession({ home, cwd: "/p", provider: "openai", model: "gpt-5", timers, changesWorkspace: (tool) => tool === "bash" });
@@ -155,7 +155,15 @@ test("a step that called a workspace-changing tool is on disk at once; a read-on
   live.append([{ role: "user", content: "hi" }, call("read_file")]);
   expect(existsSync(sessionPath(home, live.id))).toBe(false);
   live.append([call("bash")]);
+  // Not waited for by the step (the thread pool writes it), yet there without any timer firing.
+  for (let waited = 0; !existsSync(sessionPath(home, live.id)) && waited < 2_000; waited += 5) await Bun.sleep(5);
   expect(findSession(home, live.id).messages).toHaveLength(3);
+  live.append([call("read_file")]);
+  live.append([call("bash")]);
+  live.append([call("bash")]);
+  // Writes one at a time, the last step included once the one in flight lands.
+  for (let waited = 0; findSession(home, live.id).messages.length < 6 && waited < 2_000; waited += 5) await Bun.sleep(5);
+  expect(findSession(home, live.id).messages).toHaveLength(6);
   live.close();
 });
 

@@ -7,6 +7,7 @@ import { pruneForWire } from "../../lib/prune/prune.ts";
 import { closeDanglingToolCalls } from "../../lib/prune/repair.ts";
 import { createPromptQueue, describeQueue } from "../../lib/prompt/queue.ts";
 import { parseInput, unknownCommandHint } from "../../lib/prompt/slash-commands.ts";
+import { attachedPaths, attachMentions, describeAttachment, withoutAttachments } from "../../lib/prompt/attach.ts";
 import { OUTCOME_MARKS, paintOutcome, sanitize, userFacingError } from "../../lib/render.ts";
 import { firstLine, type TranscriptItem } from "../../lib/sessions/transcript-items.ts";
 import { renderMarkdown } from "../../lib/text/markdown.ts";
@@ -267,9 +268,11 @@ export function createRepl(deps: ReplDeps) {
     for (const item of shown.slice(-REPLAY_ITEMS)) {
       switch (item.type) {
         case "user": {
-          const lines = sanitize(item.text).trimEnd().split("\n");
+          const lines = sanitize(withoutAttachments(item.text)).trimEnd().split("\n");
           const more = lines.length - REPLAY_PROMPT_LINES;
           echo(lines.slice(0, REPLAY_PROMPT_LINES).join("\n") + (more > 0 ? `\n… ${more} more ${more === 1 ? "line" : "lines"}` : ""));
+          const files = attachedPaths(item.text);
+          if (files.length > 0) print(theme.dim(`  attached ${files.map(sanitize).join(", ")}`));
           break;
         }
         case "assistant":
@@ -356,6 +359,13 @@ export function createRepl(deps: ReplDeps) {
     }
   }
 
+  /** The prompt with its `@path` files attached (lib/prompt/attach.ts); a line on screen for each. */
+  function attach(prompt: string): string {
+    const { text, reports } = attachMentions(prompt, where);
+    for (const report of reports) print((report.kind === "refused" ? theme.warn : theme.dim)(`  ${describeAttachment(report)}`));
+    return text;
+  }
+
   /** Typed or queued, a line goes through here: echoed, then run as a command or a prompt. */
   async function submit(text: string): Promise<"exit" | undefined> {
     const shown = shownAs.get(text) ?? text;
@@ -367,7 +377,7 @@ export function createRepl(deps: ReplDeps) {
       const spend = session.beforeTurn();
       if (spend?.notice) print(theme.warn(spend.notice));
       if (spend?.refuse) return void print(theme.error(spend.refuse));
-      return void (await runTurn(text));
+      return void (await runTurn(attach(text)));
     }
     if (parsed.type === "unknown") return void print(theme.warn(unknownCommandHint(parsed.name, parsed.closest)));
     command = new AbortController();

@@ -38,6 +38,7 @@ const KEYS = [
   "esc interrupt the turn and drop queued prompts · type during a turn to queue",
   "ctrl-c stop a running command (the turn goes on) · at the prompt: clear the line, twice to exit",
   "ctrl-d exit (on an empty line) · up/down prompt history · tab complete /commands and @paths",
+  "ctrl-r search the prompt history (again: older; enter takes the match; esc gives the line back)",
 ];
 
 /**

@@ -19,6 +19,8 @@ import { createEventView, type RowKind } from "./event-view.ts";
 import { conversationBudget, headerLines, statusLine, type ContextMeasure } from "./header.ts";
 import { createInputBox } from "./input/input-box.ts";
 import type { Key } from "./input/keys.ts";
+import { openSearch, searchKey, searchView } from "./input/reverse-search.ts";
+import type { HistorySearch } from "../../lib/prompt/history-search.ts";
 import type { Screen } from "./input/screen.ts";
 import type { ReplSession, SessionOption } from "./session.ts";
 import type { Theme } from "./theme.ts";
@@ -87,6 +89,8 @@ export function createRepl(deps: ReplDeps) {
   let spinner: ReturnType<typeof setInterval> | undefined;
   let turn: Turn | undefined;
   let choosing: Choosing | undefined;
+  /** ctrl-r's search line, while open: it takes the input row; the input stays as it was under it. */
+  let searching: HistorySearch | undefined;
   /** $PAGER has the terminal: nothing is drawn until it exits. */
   let paging = false;
   /** A slash command that talks to the model (/compact, /memory): esc, ctrl-c and exit stop it. */
@@ -213,6 +217,10 @@ export function createRepl(deps: ReplDeps) {
     }
     const below = [...input.rows(theme), ...(hint ? [theme.dim(hint)] : [])];
     if (waiting && screen.mode === "rich") below.push(status());
+    if (searching) {
+      const shown = searchView(searching, line.text);
+      return screen.setLive({ above, prompt: shown.prompt, paintedPrompt: theme.dim(shown.prompt), text: shown.text, cursor: shown.cursor, below });
+    }
     const painted = waiting ? theme.prompt(PROMPT) : theme.dim(PROMPT);
     screen.setLive({ above, prompt: PROMPT, paintedPrompt: painted, text: line.text, cursor: line.cursor, below });
   }
@@ -521,6 +529,12 @@ export function createRepl(deps: ReplDeps) {
         return render();
       }
       hint = undefined;
+      if (searching) {
+        const step = searchKey(searching, key);
+        searching = step.type === "searching" ? step.search : undefined;
+        if (step.type === "accept") input.set(step.text);
+        return render();
+      }
       if (key.name !== "ctrl-c") lastCtrlC = 0;
       switch (key.name) {
         case "enter":
@@ -543,6 +557,10 @@ export function createRepl(deps: ReplDeps) {
           break;
         case "ctrl-l":
           screen.clear();
+          break;
+        case "ctrl-r":
+          input.closePicker();
+          searching = openSearch(deps.history.entries());
           break;
         case "up":
         case "down":

@@ -1,4 +1,5 @@
 import { windowLabel } from "../../lib/agent/context-budget.ts";
+import { initPrompt } from "../../lib/agent/init-prompt.ts";
 import { renderTodos } from "../../lib/notebook/render.ts";
 import { formatUsd } from "../../lib/sessions/pricing.ts";
 import { commandHelpLines, type SlashName } from "../../lib/prompt/slash-commands.ts";
@@ -31,6 +32,8 @@ export type CommandEnv = {
   setInput(text: string): void;
   /** Rows of the terminal, for paging; undefined when output is not a terminal (then nothing pages). */
   rows(): number | undefined;
+  /** Sends `prompt` to the model as a turn of its own once the command returns (/init). */
+  send(prompt: string): void;
 };
 
 const KEYS = [
@@ -59,6 +62,7 @@ export async function runCommand(name: SlashName, args: string, env: CommandEnv)
     notes: async () => say(await session.notes()),
     memory: async () => say(await session.memory(env.signal)),
     compact: async () => say(await session.compact(env.signal)),
+    init: () => env.send(initPrompt(session.runtime().env)),
     sessions: () => say(session.sessions(args.trim() !== "")),
     save: () => say(session.save()),
     resume: async () => {

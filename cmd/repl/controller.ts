@@ -374,6 +374,14 @@ export function createRepl(deps: ReplDeps) {
     return text;
   }
 
+  /** A prompt's turn, unless the spend limit refuses it. */
+  async function sendPrompt(prompt: string): Promise<undefined> {
+    const spend = session.beforeTurn();
+    if (spend?.notice) print(theme.warn(spend.notice));
+    if (spend?.refuse) return void print(theme.error(spend.refuse));
+    await runTurn(prompt);
+  }
+
   /** Typed or queued, a line goes through here: echoed, then run as a command or a prompt. */
   async function submit(text: string): Promise<"exit" | undefined> {
     const shown = shownAs.get(text) ?? text;
@@ -381,19 +389,15 @@ export function createRepl(deps: ReplDeps) {
     echo(shown);
     if (/^!\S/.test(text)) return void (await shell(text.slice(1).trim()));
     const parsed = parseInput(text);
-    if (parsed.type === "prompt") {
-      const spend = session.beforeTurn();
-      if (spend?.notice) print(theme.warn(spend.notice));
-      if (spend?.refuse) return void print(theme.error(spend.refuse));
-      return void (await runTurn(attach(text)));
-    }
+    if (parsed.type === "prompt") return sendPrompt(attach(text));
     if (parsed.type === "unknown") return void print(theme.warn(unknownCommandHint(parsed.name, parsed.closest)));
     command = new AbortController();
     activity = `/${parsed.name}`;
     activitySince = Date.now();
     if (screen.mode === "rich") spinner = setInterval(() => (frame++, render()), SPINNER_MS);
+    let send: string | undefined;
     try {
-      return await runCommand(parsed.name, parsed.args, {
+      const outcome = await runCommand(parsed.name, parsed.args, {
         signal: command.signal,
         session,
         theme,
@@ -419,7 +423,9 @@ export function createRepl(deps: ReplDeps) {
         ask: askKey,
         setInput: (text) => input.set(text),
         rows: () => (screen.mode === "pipe" ? undefined : (screen.rows?.() ?? 24)),
+        send: (prompt) => (send = prompt),
       });
+      if (outcome === "exit") return "exit";
     } catch (error) {
       print(theme.error(`/${parsed.name} failed: ${error instanceof Error ? error.message : String(error)}`));
     } finally {
@@ -427,6 +433,7 @@ export function createRepl(deps: ReplDeps) {
       command = undefined;
       activity = undefined;
     }
+    if (send !== undefined) return sendPrompt(send); // a command that is a turn (/init), run as one
   }
 
   /** Puts a command's question on screen; the next key resolves it (esc, ctrl-c and leaving answer "escape"). */

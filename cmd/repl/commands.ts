@@ -62,7 +62,11 @@ export async function runCommand(name: SlashName, args: string, env: CommandEnv)
     notes: async () => say(await session.notes()),
     memory: async () => say(await session.memory(env.signal)),
     compact: async () => say(await session.compact(env.signal)),
-    init: () => env.send(initPrompt(session.runtime().env)),
+    init: () => {
+      const canWrite = session.conversation().tools.some((tool) => tool.mutates && tool.subject.kind === "path");
+      if (!canWrite) return env.print(theme.warn(`/init needs an agent that can write files; ${session.runtime().settings.agent} cannot. /agent default switches back.`));
+      env.send(initPrompt(session.runtime().env));
+    },
     sessions: () => say(session.sessions(args.trim() !== "")),
     save: () => say(session.save()),
     resume: async () => {

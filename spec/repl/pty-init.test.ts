@@ -43,3 +43,12 @@ test("/init with an AGENTS.md already there asks for it to be improved, and n le
   await pty.waitFor("Left it as it was.");
   expect(readFileSync(join(cwd, "AGENTS.md"), "utf8")).toBe("# old notes\n");
 }, 20_000);
+
+test("/init under an agent that cannot write files says so and sends nothing", async () => {
+  const s = await serve();
+  const pty = await start({ baseURL: s.url, args: ["--agent", "review"] });
+  await pty.waitForPrompt(1);
+  pty.line("/init");
+  await pty.waitFor("/init needs an agent that can write files; review cannot. /agent default switches back.");
+  expect(s.requests).toHaveLength(0);
+}, 20_000);

@@ -3,7 +3,7 @@ import { expect, test } from "bun:test";
 import { mkdirSync, writeFileSync } from "node:fs";
 import { basename, join } from "node:path";
 import { tempDir } from "../support/cli.ts";
-import { lastUserText, usePty } from "./pty.ts";
+import { KEYS, lastUserText, usePty } from "./pty.ts";
 
 const { serve, start } = usePty();
 
@@ -68,4 +68,27 @@ test("a big file is cut, and both the screen and the model are told how much was
   expect(sent).toContain("  2000\tentry 2000");
   expect(sent).not.toContain("entry 2001");
   expect(sent).toContain("Call read_file with offset 2001 to read more.");
+}, 20_000);
+
+test("a resumed session shows the prompt as typed with an attached line, and /undo gives back the prompt without the file", async () => {
+  const cwd = project();
+  const home = tempDir("shiro-home-");
+  const s = await serve({ text: "First look." }, { text: "Second look." });
+  let pty = await start({ baseURL: s.url, cwd, home });
+  await pty.waitForPrompt(1);
+  pty.line("review @src/a.ts");
+  await pty.waitFor("First look.");
+  await pty.waitForPrompt(2);
+  pty.write(KEYS.ctrlD);
+  await pty.exited;
+
+  pty = await start({ baseURL: s.url, cwd, home, args: ["-c"] });
+  await pty.waitFor("── resumed session");
+  expect(pty.screen()).toContain("› review @src/a.ts\n  attached src/a.ts\n");
+  expect(pty.screen()).not.toContain("export const a = 1;");
+  pty.line("/undo conversation");
+  await pty.waitForInput("review @src/a.ts");
+  pty.write(KEYS.enter); // sent again: attached again, from the file as it is now
+  await pty.waitFor("Second look.");
+  expect(lastUserText(s.requests[1]!.body)).toContain("     1\texport const a = 1;");
 }, 20_000);

@@ -5,6 +5,7 @@ import { plainTheme, renderEvent } from "../lib/render.ts";
 import { loadRuntime } from "../lib/app/load-runtime.ts";
 import { startConversation } from "../lib/app/start.ts";
 import { createPermissionPolicy } from "../lib/permissions/index.ts";
+import { attachMentions, describeAttachment } from "../lib/prompt/attach.ts";
 import { renderTodos } from "../lib/notebook/render.ts";
 import { costUsd, formatUsd } from "../lib/sessions/pricing.ts";
 import { describeTurnChanges } from "../lib/sessions/undo/report.ts";
@@ -19,8 +20,7 @@ const EXIT_BY_STATUS: Record<TurnStatus, number> = { success: 0, error: 1, "step
 export async function runHeadless(args: MainArgs, processEnv: Record<string, string | undefined>): Promise<number> {
   const piped = await readPipedStdin(args.promptGiven && Boolean(args.prompt));
   const argPrompt = [args.prompt ?? "", ...args.positional].join(" ").trim();
-  const prompt = [argPrompt, piped].filter(Boolean).join("\n\n");
-  if (!prompt) throw new ShiroError("usage", 'no prompt: pass one with -p "…" or pipe text on stdin.');
+  if (!argPrompt && !piped) throw new ShiroError("usage", 'no prompt: pass one with -p "…" or pipe text on stdin.');
 
   const cwd = process.cwd();
   const runtime = await loadRuntime(args.flags, processEnv, cwd);
@@ -125,8 +125,11 @@ export async function runHeadless(args: MainArgs, processEnv: Record<string, str
   });
 
   const stopSignals = onTerminationSignals(() => controller.abort(), closeSession);
+  // `@path` in the prompt given as an argument attaches the file; piped text is sent as it came.
+  const attached = argPrompt ? attachMentions(argPrompt, runtime.env, { unscanned: piped }) : { text: piped, reports: [] };
+  for (const report of attached.reports) emit({ type: "notice", message: describeAttachment(report) });
   policy.startTurn();
-  const result = await conversation.runPrompt(prompt, { emit, approve: policy.approve, signal: controller.signal });
+  const result = await conversation.runPrompt(attached.text, { emit, approve: policy.approve, signal: controller.signal });
   stopSignals();
   stopWatchingTodos();
   closeSession();

@@ -28,7 +28,7 @@ const ALLOWED: Record<string, readonly string[]> = {
   permissions: ["approval", "config", "fs", "tools", "errors"],
   prune: ["events", "tools", "text"],
   sessions: ["errors", "events", "fs", "render", "text", "tools"],
-  prompt: ["config", "events", "fs", "prune", "sessions", "text"],
+  prompt: ["config", "events", "fs", "prune", "sessions", "text", "tools"],
   agent: ["approval", "config", "errors", "events", "fs", "memory", "notebook", "provider", "prune", "tools", "text", "sessions:type", "sandbox:type"],
   app: ["agent", "config", "errors", "fs", "memory", "notebook", "provider", "sessions", "sandbox"],
 };

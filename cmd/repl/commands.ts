@@ -1,3 +1,4 @@
+import { initPrompt } from "../../lib/agent/init-prompt.ts";
 import { renderTodos } from "../../lib/notebook/render.ts";
 import { formatUsd } from "../../lib/sessions/pricing.ts";
 import { commandHelpLines, type SlashName } from "../../lib/prompt/slash-commands.ts";
@@ -34,6 +35,8 @@ export type CommandEnv = {
   setInput(text: string): void;
   /** Rows of the terminal, for paging; undefined when output is not a terminal (then nothing pages). */
   rows(): number | undefined;
+  /** Sends `prompt` to the model as a turn of its own once the command returns (/init). */
+  send(prompt: string): void;
 };
 
 const KEYS = [
@@ -41,6 +44,7 @@ const KEYS = [
   "esc interrupt the turn and drop queued prompts · type during a turn to queue",
   "ctrl-c stop a running command (the turn goes on) · at the prompt: clear the line, twice to exit",
   "ctrl-d exit (on an empty line) · up/down prompt history · tab complete /commands and @paths",
+  "ctrl-r search the prompt history (again: older; enter takes the match; esc gives the line back)",
 ];
 
 /**
@@ -61,6 +65,11 @@ export async function runCommand(name: SlashName, args: string, env: CommandEnv)
     notes: async () => say(await session.notes()),
     memory: async () => say(await session.memory(env.signal)),
     compact: async () => say(await session.compact(env.signal)),
+    init: () => {
+      const canWrite = session.conversation().tools.some((tool) => tool.mutates && tool.subject.kind === "path");
+      if (!canWrite) return env.print(theme.warn(`/init needs an agent that can write files; ${session.runtime().settings.agent} cannot. /agent default switches back.`));
+      env.send(initPrompt(session.runtime().env));
+    },
     sessions: () => say(session.sessions(args.trim() !== "")),
     save: () => say(session.save()),
     resume: async () => {

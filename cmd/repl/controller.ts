@@ -7,6 +7,7 @@ import { pruneForWire } from "../../lib/prune/prune.ts";
 import { closeDanglingToolCalls } from "../../lib/prune/repair.ts";
 import { createPromptQueue, describeQueue } from "../../lib/prompt/queue.ts";
 import { parseInput, unknownCommandHint } from "../../lib/prompt/slash-commands.ts";
+import { attachedPaths, attachMentions, describeAttachment, withoutAttachments } from "../../lib/prompt/attach.ts";
 import { OUTCOME_MARKS, paintOutcome, sanitize, userFacingError } from "../../lib/render.ts";
 import { firstLine, type TranscriptItem } from "../../lib/sessions/transcript-items.ts";
 import { renderMarkdown } from "../../lib/text/markdown.ts";
@@ -18,6 +19,8 @@ import { createEventView, type RowKind } from "./event-view.ts";
 import { conversationBudget, headerLines, statusLine, type ContextMeasure } from "./header.ts";
 import { createInputBox } from "./input/input-box.ts";
 import type { Key } from "./input/keys.ts";
+import { openSearch, searchKey, searchView } from "./input/reverse-search.ts";
+import type { HistorySearch } from "../../lib/prompt/history-search.ts";
 import type { Screen } from "./input/screen.ts";
 import type { ReplSession, SessionOption } from "./session.ts";
 import type { Theme } from "./theme.ts";
@@ -84,6 +87,8 @@ export function createRepl(deps: ReplDeps) {
   let spinner: ReturnType<typeof setInterval> | undefined;
   let turn: Turn | undefined;
   let choosing: Choosing | undefined;
+  /** ctrl-r's search line, while open: it takes the input row; the input stays as it was under it. */
+  let searching: HistorySearch | undefined;
   /** $PAGER has the terminal: nothing is drawn until it exits. */
   let paging = false;
   /** A slash command that talks to the model (/compact, /memory): esc, ctrl-c and exit stop it. */
@@ -210,6 +215,10 @@ export function createRepl(deps: ReplDeps) {
     }
     const below = [...input.rows(theme), ...(hint ? [theme.dim(hint)] : [])];
     if (waiting && screen.mode === "rich") below.push(status());
+    if (searching) {
+      const shown = searchView(searching, line.text);
+      return screen.setLive({ above, prompt: shown.prompt, paintedPrompt: theme.dim(shown.prompt), text: shown.text, cursor: shown.cursor, below });
+    }
     const painted = waiting ? theme.prompt(PROMPT) : theme.dim(PROMPT);
     screen.setLive({ above, prompt: PROMPT, paintedPrompt: painted, text: line.text, cursor: line.cursor, below });
   }
@@ -255,9 +264,11 @@ export function createRepl(deps: ReplDeps) {
     for (const item of shown.slice(-REPLAY_ITEMS)) {
       switch (item.type) {
         case "user": {
-          const lines = sanitize(item.text).trimEnd().split("\n");
+          const lines = sanitize(withoutAttachments(item.text)).trimEnd().split("\n");
           const more = lines.length - REPLAY_PROMPT_LINES;
           echo(lines.slice(0, REPLAY_PROMPT_LINES).join("\n") + (more > 0 ? `\n… ${more} more ${more === 1 ? "line" : "lines"}` : ""));
+          const files = attachedPaths(item.text);
+          if (files.length > 0) print(theme.dim(`  attached ${files.map(sanitize).join(", ")}`));
           break;
         }
         case "assistant":
@@ -344,6 +355,21 @@ export function createRepl(deps: ReplDeps) {
     }
   }
 
+  /** The prompt with its `@path` files attached (lib/prompt/attach.ts); a line on screen for each. */
+  function attach(prompt: string): string {
+    const { text, reports } = attachMentions(prompt, where);
+    for (const report of reports) print((report.kind === "refused" ? theme.warn : theme.dim)(`  ${describeAttachment(report)}`));
+    return text;
+  }
+
+  /** A prompt's turn, unless the spend limit refuses it. */
+  async function sendPrompt(prompt: string): Promise<undefined> {
+    const spend = session.beforeTurn();
+    if (spend?.notice) print(theme.warn(spend.notice));
+    if (spend?.refuse) return void print(theme.error(spend.refuse));
+    await runTurn(prompt);
+  }
+
   /** Typed or queued, a line goes through here: echoed, then run as a command or a prompt. */
   async function submit(text: string): Promise<"exit" | undefined> {
     const shown = shownAs.get(text) ?? text;
@@ -351,19 +377,15 @@ export function createRepl(deps: ReplDeps) {
     echo(shown);
     if (/^!\S/.test(text)) return void (await shell(text.slice(1).trim()));
     const parsed = parseInput(text);
-    if (parsed.type === "prompt") {
-      const spend = session.beforeTurn();
-      if (spend?.notice) print(theme.warn(spend.notice));
-      if (spend?.refuse) return void print(theme.error(spend.refuse));
-      return void (await runTurn(text));
-    }
+    if (parsed.type === "prompt") return sendPrompt(attach(text));
     if (parsed.type === "unknown") return void print(theme.warn(unknownCommandHint(parsed.name, parsed.closest)));
     command = new AbortController();
     activity = `/${parsed.name}`;
     activitySince = Date.now();
     if (screen.mode === "rich") spinner = setInterval(() => (frame++, render()), SPINNER_MS);
+    let send: string | undefined;
     try {
-      return await runCommand(parsed.name, parsed.args, {
+      const outcome = await runCommand(parsed.name, parsed.args, {
         signal: command.signal,
         session,
         theme,
@@ -390,7 +412,9 @@ export function createRepl(deps: ReplDeps) {
         ask: askKey,
         setInput: (text) => input.set(text),
         rows: () => (screen.mode === "pipe" ? undefined : (screen.rows?.() ?? 24)),
+        send: (prompt) => (send = prompt),
       });
+      if (outcome === "exit") return "exit";
     } catch (error) {
       print(theme.error(`/${parsed.name} failed: ${error instanceof Error ? error.message : String(error)}`));
     } finally {
@@ -398,6 +422,7 @@ export function createRepl(deps: ReplDeps) {
       command = undefined;
       activity = undefined;
     }
+    if (send !== undefined) return sendPrompt(send); // a command that is a turn (/init), run as one
   }
 
   /** Puts a command's question on screen; the next key resolves it (esc, ctrl-c and leaving answer "escape"). */
@@ -500,6 +525,12 @@ export function createRepl(deps: ReplDeps) {
         return render();
       }
       hint = undefined;
+      if (searching) {
+        const step = searchKey(searching, key);
+        searching = step.type === "searching" ? step.search : undefined;
+        if (step.type === "accept") input.set(step.text);
+        return render();
+      }
       if (key.name !== "ctrl-c") lastCtrlC = 0;
       switch (key.name) {
         case "enter":
@@ -522,6 +553,10 @@ export function createRepl(deps: ReplDeps) {
           break;
         case "ctrl-l":
           screen.clear();
+          break;
+        case "ctrl-r":
+          input.closePicker();
+          searching = openSearch(deps.history.entries());
           break;
         case "up":
         case "down":

@@ -26,6 +26,7 @@ import { describeUndo } from "../../lib/sessions/undo/report.ts";
 import { applyUndo, planUndo, type UndoMode } from "../../lib/sessions/undo/restore.ts";
 import { restoreTodos } from "../../lib/notebook/restore.ts";
 import { displayPath } from "../../lib/fs/workspace.ts";
+import { withoutAttachments } from "../../lib/prompt/attach.ts";
 import { sessionChoice, type MainArgs } from "../args.ts";
 
 type Env = Record<string, string | undefined>;
@@ -278,7 +279,7 @@ export async function openReplSession(args: MainArgs, env: Env, startRuntime: Ru
         live.replace(live.history.slice(0, turn.historyLength));
         conversation.notebook.replace(restoreTodos(turn.todos).todos);
       }
-      return { lines: describeUndo(plan, outcome, shown, "/undo"), ...(turn ? { prompt: turn.prompt } : {}) };
+      return { lines: describeUndo(plan, outcome, shown, "/undo"), ...(turn ? { prompt: withoutAttachments(turn.prompt) } : {}) };
     },
     /** `/diff` (the last turn that changed files) and `/diff session` (every file the session changed, against its start). */
     diff(scope: "turn" | "session"): { title: string; files: FileChange[] } {

@@ -1,11 +1,9 @@
-import { readlinkSync } from "node:fs";
 import * as v from "valibot";
 import { ToolError } from "../errors.ts";
 import { defineTool } from "./define.ts";
-import { createIgnoreFilter } from "../fs/ignore-filter.ts";
 import { plural } from "../text/lines.ts";
 import { describeMissing, statIfExists } from "../fs/missing-path.ts";
-import { walk, type WalkEntry } from "../fs/walk.ts";
+import { treeListing } from "../fs/tree-listing.ts";
 import { displayPath, resolveInWorkspace } from "../fs/workspace.ts";
 
 export const DEFAULT_LIST_DEPTH = 2;
@@ -44,31 +42,10 @@ export const listDirTool = defineTool({
     if (!stats) throw new ToolError(`list_dir: ${describeMissing(dir, shown)}`);
     if (!stats.isDirectory()) throw new ToolError(`list_dir: ${shown} is a file. Use read_file to read it.`);
 
-    const lines = [`${shown}/`];
-    let count = 0;
-    let capped = false;
-    for (const entry of walk(dir, createIgnoreFilter(ctx.root), input.depth ?? DEFAULT_LIST_DEPTH)) {
-      if (count === MAX_LIST_ENTRIES) {
-        capped = true;
-        break;
-      }
-      lines.push(`${"  ".repeat(entry.depth)}${label(entry)}`);
-      count++;
-    }
-    if (count === 0) lines.push("  (empty, or everything in it is ignored)");
+    const { lines, count, capped } = treeListing(dir, ctx.root, shown, input.depth ?? DEFAULT_LIST_DEPTH, MAX_LIST_ENTRIES);
     if (capped) {
       lines.push(`\n[Stopped at ${MAX_LIST_ENTRIES} entries. List a subdirectory, or pass a smaller depth, to see the rest.]`);
     }
     return { output: lines.join("\n"), summary: `${capped ? "over " : ""}${plural(count, "entry", "entries")}` };
   },
 });
-
-function label(entry: WalkEntry): string {
-  if (entry.kind === "dir") return `${entry.name}/`;
-  if (entry.kind !== "symlink") return entry.name;
-  try {
-    return `${entry.name} -> ${readlinkSync(entry.abs)}`;
-  } catch {
-    return entry.name;
-  }
-}

@@ -82,7 +82,7 @@ test("Tab completes slash commands and @paths", async () => {
   await pty.waitForInput("summarise @notes.txt");
   pty.write("please" + KEYS.enter);
   await pty.waitFor("read it");
-  expect(lastUserText(s.requests[0]!.body)).toBe("summarise @notes.txt please");
+  expect(lastUserText(s.requests[0]!.body)).toBe('summarise @notes.txt please\n\n<attached path="notes.txt" lines="1">\n     1\thello\n</attached>');
   await pty.waitForPrompt(3);
   pty.write("email me@no" + KEYS.tab); // not at the start of a word: nothing happens
   await pty.waitForInput("email me@no");

@@ -25,7 +25,9 @@ export type KeyName =
   | "kill-to-start"
   | "ctrl-c"
   | "ctrl-d"
-  | "ctrl-l";
+  | "ctrl-l"
+  | "ctrl-r"
+  | "ctrl-g";
 
 const PASTE_START = "\x1b[200~";
 const PASTE_END = "\x1b[201~";
@@ -42,10 +44,12 @@ const CONTROL: Record<string, KeyName> = {
   "\x04": "ctrl-d",
   "\x05": "end",
   "\x06": "right",
+  "\x07": "ctrl-g",
   "\x0b": "kill-to-end",
   "\x0c": "ctrl-l",
   "\x0e": "down",
   "\x10": "up",
+  "\x12": "ctrl-r",
   "\x15": "kill-to-start",
   "\x17": "delete-word-back",
 };

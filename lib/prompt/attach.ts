@@ -1,0 +1,157 @@
+import { readFileSync } from "node:fs";
+import { resolve } from "node:path";
+import { looksBinary } from "../fs/binary.ts";
+import { statIfExists } from "../fs/missing-path.ts";
+import { isSensitivePath, SECRETS_FILES } from "../fs/sensitive-path.ts";
+import { treeListing } from "../fs/tree-listing.ts";
+import { displayPath, realpathOrSelf, resolveInWorkspace, type Where } from "../fs/workspace.ts";
+import { clipLine, numberedLine, plural, splitLines } from "../text/lines.ts";
+import { DEFAULT_LIST_DEPTH, MAX_LIST_ENTRIES } from "../tools/list-dir.ts";
+import { MAX_LINE_CHARS, MAX_READ_BYTES } from "../tools/read-file.ts";
+
+/** Lines of one attached file sent at most; the rest is left out (read_file can fetch it). */
+export const ATTACH_MAX_LINES = 2_000;
+/** Characters of one attached file's numbered lines sent at most. */
+export const ATTACH_MAX_CHARS = 100_000;
+
+/** What became of one `@path` in a prompt; each is one line on screen (`describeAttachment`). */
+export type AttachReport =
+  | { kind: "attached"; path: string; what: string }
+  | { kind: "refused"; path: string; why: string }
+  | { kind: "missing"; mention: string };
+
+/** A `@word` at the start of a word (or after "("), so `me@example.com` is not one. */
+const MENTION = /(^|[\s(])@([^\s]+)/g;
+/** Punctuation a sentence puts after a path: `see @a.ts, then…`; tried without when the whole word is no file. */
+const TRAILING_PUNCTUATION = /[.,;:!?)\]}"'`]+$/;
+/** The tail of a prompt that attachments were added to (see attachMentions). */
+const ATTACHED_TAIL = /(?:\n\n<attached path="[^"\n]*"[^>\n]*>\n[\s\S]*?\n<\/attached>)+$/;
+
+/**
+ * The prompt with every `@path` that names a file or directory in the workspace attached: the
+ * text stays as typed, and after it comes one `<attached path="…">` block per path (each once),
+ * a file as numbered lines (read_file's format, bounded by ATTACH_MAX_LINES and
+ * ATTACH_MAX_CHARS, with a note saying what was left out), a directory as list_dir's tree.
+ * Refused, with the reason in `reports`: paths outside the workspace (also through a symlink),
+ * secrets files, binary files, files over read_file's size limit. A `@word` that names nothing
+ * (a handle, a typo) is left as text and reported as missing. `unscanned` (text piped in) goes
+ * between the prompt and the blocks, its `@`s left alone. Reads files; never throws for them.
+ */
+export function attachMentions(prompt: string, where: Where, opts: { unscanned?: string } = {}): { text: string; reports: AttachReport[] } {
+  const reports: AttachReport[] = [];
+  const blocks: string[] = [];
+  const seen = new Set<string>();
+  for (const match of prompt.matchAll(MENTION)) {
+    const mention = match[2]!;
+    const path = existingPath(mention, where);
+    if (path === undefined) {
+      reports.push({ kind: "missing", mention: `@${mention}` });
+      continue;
+    }
+    const abs = resolve(where.cwd, path);
+    if (seen.has(abs)) continue;
+    seen.add(abs);
+    const attached = attachOne(path, where);
+    reports.push(attached.report);
+    if (attached.block) blocks.push(attached.block);
+  }
+  return { text: [prompt, ...(opts.unscanned ? [opts.unscanned] : []), ...blocks].join("\n\n"), reports };
+}
+
+/** The prompt as the user typed it: the attachment blocks attachMentions added taken off. */
+export function withoutAttachments(text: string): string {
+  return text.replace(ATTACHED_TAIL, "");
+}
+
+/** The paths of the blocks attachMentions added to `text`, in order. */
+export function attachedPaths(text: string): string[] {
+  const tail = ATTACHED_TAIL.exec(text)?.[0] ?? "";
+  return [...tail.matchAll(/\n\n<attached path="([^"\n]*)"/g)].map((m) => m[1]!.replace(/%22/g, '"'));
+}
+
+/** The one line the screen shows for a report. */
+export function describeAttachment(report: AttachReport): string {
+  switch (report.kind) {
+    case "attached":
+      return `attached ${report.path} (${report.what})`;
+    case "refused":
+      return `not attached: ${report.why}`;
+    case "missing":
+      return `${report.mention} names no file here; sent as text`;
+    default:
+      return report satisfies never;
+  }
+}
+
+/** The mention as a path that exists, or without its trailing punctuation; undefined when neither does. */
+function existingPath(mention: string, where: Where): string | undefined {
+  const bare = mention.replace(TRAILING_PUNCTUATION, "");
+  for (const candidate of bare && bare !== mention ? [mention, bare] : [mention]) {
+    if (statIfExistsQuietly(resolve(where.cwd, candidate))) return candidate;
+  }
+  return undefined;
+}
+
+function statIfExistsQuietly(abs: string) {
+  try {
+    return statIfExists(abs);
+  } catch {
+    return undefined; // unreadable: treated as absent, then refused by the read below if it exists
+  }
+}
+
+function attachOne(path: string, where: Where): { report: AttachReport; block?: string } {
+  let abs: string;
+  try {
+    abs = resolveInWorkspace(where, path);
+  } catch (error) {
+    return { report: { kind: "refused", path, why: error instanceof Error ? error.message : String(error) } };
+  }
+  const shown = displayPath(where, abs);
+  const refuse = (why: string) => ({ report: { kind: "refused" as const, path: shown, why: `${shown} ${why}` } });
+  if (isSensitivePath(abs) || isSensitivePath(realpathOrSelf(abs))) return refuse(`is a secrets file (${SECRETS_FILES}), which shiro does not send`);
+  const stats = statIfExistsQuietly(abs);
+  if (!stats) return refuse("cannot be read");
+  if (stats.isDirectory()) {
+    const listing = treeListing(abs, where.root, shown, DEFAULT_LIST_DEPTH, MAX_LIST_ENTRIES);
+    if (listing.capped) listing.lines.push(`[Stopped at ${MAX_LIST_ENTRIES} entries; list_dir on a subdirectory shows the rest.]`);
+    const what = `directory listing, ${listing.capped ? "over " : ""}${plural(listing.count, "entry", "entries")}`;
+    return { report: { kind: "attached", path: `${shown}/`, what }, block: block(`${shown}/`, 'kind="directory"', listing.lines.join("\n")) };
+  }
+  if (!stats.isFile()) return refuse("is not a regular file");
+  if (stats.size > MAX_READ_BYTES) return refuse(`is ${(stats.size / 1024 / 1024).toFixed(1)} MB, too large to attach; ask for the part you need`);
+  let bytes: Uint8Array;
+  try {
+    bytes = readFileSync(abs);
+  } catch (error) {
+    return refuse(`cannot be read (${error instanceof Error ? error.message : String(error)})`);
+  }
+  if (looksBinary(bytes)) return refuse("is a binary file, which cannot be attached as text");
+  const lines = splitLines(new TextDecoder().decode(bytes));
+  if (lines.length === 0) return { report: { kind: "attached", path: shown, what: "empty" }, block: block(shown, 'lines="0"', `${shown} is empty.`) };
+  const numbered = numberedWindow(lines);
+  const whole = numbered.shown === lines.length;
+  const what = whole ? plural(lines.length, "line") : `lines 1-${count(numbered.shown)} of ${count(lines.length)}; the rest left out`;
+  const note = whole ? "" : `\n\n[Showing lines 1-${numbered.shown} of ${lines.length} in ${shown}. Call read_file with offset ${numbered.shown + 1} to read more.]`;
+  return { report: { kind: "attached", path: shown, what }, block: block(shown, `lines="${lines.length}"`, numbered.body + note) };
+}
+
+/** The first lines, numbered as read_file numbers them, within the line and character bounds. */
+function numberedWindow(lines: readonly string[]): { body: string; shown: number } {
+  const out: string[] = [];
+  let chars = 0;
+  for (const [i, line] of lines.entries()) {
+    if (out.length === ATTACH_MAX_LINES) break;
+    const numbered = numberedLine(i + 1, clipLine(line, MAX_LINE_CHARS));
+    if (out.length > 0 && chars + numbered.length + 1 > ATTACH_MAX_CHARS) break;
+    out.push(numbered);
+    chars += numbered.length + 1;
+  }
+  return { body: out.join("\n"), shown: out.length };
+}
+
+function block(path: string, attributes: string, body: string): string {
+  return `<attached path="${path.replace(/"/g, "%22")}" ${attributes}>\n${body}\n</attached>`;
+}
+
+const count = (n: number) => n.toLocaleString("en-US");

@@ -1,6 +1,8 @@
 import { ShiroError } from "../errors.ts";
 import {
   DEFAULT_AGENT,
+  DEFAULT_APPROVAL_MODE,
+  DEFAULT_BELL,
   DEFAULT_IDLE_TIMEOUT_MS,
   DEFAULT_MAX_RETRIES,
   DEFAULT_MAX_STEPS,
@@ -12,6 +14,7 @@ import {
   DEFAULT_SANDBOX_NETWORK,
 } from "./defaults.ts";
 import type { ConfigFile } from "./schema.ts";
+import { APPROVAL_MODES, type ApprovalMode } from "./permission-schema.ts";
 import { THINKING_LEVELS, VARIANTS, VARIANT_NAMES, isThinking, isVariantName, type Thinking, type VariantName } from "./variants.ts";
 import { PRESETS, clientForHost, isLocalURL, type Api, type Client, type PresetName } from "./presets.ts";
 
@@ -29,6 +32,8 @@ export type Flags = {
   sandbox?: boolean;
   /** False with `--no-network`; undefined when the flag is not given. */
   network?: boolean;
+  /** `--mode <ask|edits|auto>`: the interactive loop's approval mode. */
+  approvalMode?: string;
 };
 
 /**
@@ -86,6 +91,10 @@ export type Settings = {
   retryBaseMs: number;
   /** The sandbox: flag > config > default (on, with network). */
   sandbox: SandboxSettings;
+  /** How much the interactive loop asks at the start (`--mode`, config `approvalMode`; default ask). Headless ignores it. */
+  approvalMode: ApprovalMode;
+  /** Ring the terminal bell when an approval question is waiting (config `bell`; default on). */
+  bell: boolean;
 };
 
 type Env = Record<string, string | undefined>;
@@ -119,6 +128,9 @@ export function resolveSettings(flags: Flags, env: Env, config: ConfigFile): Set
   const variant = VARIANTS[agent];
   const thinkingRaw = flags.thinking ?? config.thinking;
   if (thinkingRaw !== undefined && !isThinking(thinkingRaw)) throw new ShiroError("usage", `unknown thinking level "${thinkingRaw}". Use one of: ${THINKING_LEVELS.join(", ")}.`);
+
+  const approvalMode = flags.approvalMode ?? config.approvalMode ?? DEFAULT_APPROVAL_MODE;
+  if (!isApprovalMode(approvalMode)) throw new ShiroError("usage", `--mode must be one of ${APPROVAL_MODES.join(", ")}, not "${approvalMode}".`);
 
   const clientRaw = env.SHIRO_CLIENT || config.client || clientForHost(baseURL);
   if (clientRaw !== "openai" && clientRaw !== "compatible") {
@@ -167,7 +179,13 @@ export function resolveSettings(flags: Flags, env: Env, config: ConfigFile): Set
       writable: config.sandboxWritable ?? [],
       readable: config.sandboxReadable ?? [],
     },
+    approvalMode,
+    bell: config.bell ?? DEFAULT_BELL,
   };
+}
+
+export function isApprovalMode(value: string): value is ApprovalMode {
+  return (APPROVAL_MODES as readonly string[]).includes(value);
 }
 
 /** What a numeric setting accepts, in the words of the message that rejects anything else. */

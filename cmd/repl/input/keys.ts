@@ -25,7 +25,8 @@ export type KeyName =
   | "kill-to-start"
   | "ctrl-c"
   | "ctrl-d"
-  | "ctrl-l";
+  | "ctrl-l"
+  | "shift-tab";
 
 const PASTE_START = "\x1b[200~";
 const PASTE_END = "\x1b[201~";
@@ -69,6 +70,7 @@ const SEQUENCES: Record<string, KeyName> = {
   "[4~": "end",
   "[8~": "end",
   "[3~": "delete",
+  "[Z": "shift-tab",
   "[1;5C": "word-right",
   "[1;5D": "word-left",
   "[1;3C": "word-right",

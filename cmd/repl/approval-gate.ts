@@ -117,7 +117,11 @@ export function createApprovalGate(deps: GateDeps): ApprovalGate {
     if (!rules || !grant || question.why !== "approval" || signal.aborted) return forSession();
     const project = rules.target(grant, "project");
     const global = rules.target(grant, "global");
-    deps.print(theme.dim(`  to keep it, shiro writes the rule ${project.rule} under ${project.section} (this project) or ${global.section} (every project) in ${project.file}`));
+    deps.print(
+      theme.dim(
+        [`  to keep it, shiro writes ${project.rule} in ${project.file}:`, `    this project: under ${project.section}`, `    every project: under ${global.section}`].join("\n"),
+      ),
+    );
     const scope = await new Promise<RuleScope>((resolve) => {
       scoping = resolve;
       signal.addEventListener("abort", () => resolve("session"), { once: true });

@@ -127,7 +127,7 @@ export function createPermissionPolicy(opts: PermissionPolicyOptions): Permissio
     if (mode === undefined) return false;
     if (tool.subject.kind === "command") return isReadOnlyCommand(subject, readOnly, where.cwd) || (mode === "auto" && sandboxed);
     if (tool.subject.kind !== "path" || mode === "ask") return false;
-    const named = paths ?? [subject];
+    const named = tool.subject.paths ? (paths ?? []) : [subject]; // a patch that names no path is not lifted
     return named.length > 0 && named.every((path) => path !== "" && !workspacePath(path, where).startsWith("/"));
   };
 

@@ -6,10 +6,13 @@ import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { tempDir } from "../support/cli.ts";
 import { toolOutputsIn } from "../support/requests.ts";
+import { reportSkip, sandboxUnavailable, visibleTempDir } from "../sandbox/support.ts";
 import { KEYS, usePty } from "./pty.ts";
 
 const { serve, start } = usePty();
 const SHIFT_TAB = "\x1b[Z";
+const unavailable = sandboxUnavailable();
+reportSkip("spec/repl/pty-modes.test.ts (auto in the sandbox)", unavailable);
 
 function homeWithConfig(config: object): string {
   const home = tempDir("shiro-home-");
@@ -207,4 +210,27 @@ test("the bell rings once when a question is waiting; config bell false keeps it
   quiet.write("y");
   await quiet.waitFor("quiet");
   expect(quiet.raw()).not.toContain("\x07");
+}, 30_000);
+
+test.skipIf(unavailable !== undefined)("auto in a working sandbox runs commands without asking; the guard still refuses", async () => {
+  const top = visibleTempDir("shiro-pty-auto-");
+  const cwd = join(top, "ws");
+  const home = join(top, "home");
+  mkdirSync(cwd, { recursive: true });
+  mkdirSync(home, { recursive: true });
+  const s = await serve(
+    { toolCalls: [{ name: "bash", input: { command: "touch made.txt && echo made" } }] },
+    { toolCalls: [{ name: "bash", input: { command: "rm -rf ~" } }] },
+    { text: "auto done" },
+  );
+  const pty = await start({ baseURL: s.url, cwd, home, args: ["--mode", "auto"] });
+  await pty.waitForPrompt(1);
+  expect(pty.screen()).toContain("mode auto");
+  expect(pty.screen()).not.toContain("as edits");
+  pty.line("make it");
+  await pty.waitFor("auto done");
+  expect(pty.screen()).not.toContain("wants to run");
+  expect(existsSync(join(cwd, "made.txt"))).toBe(true);
+  expect(toolOutputsIn(s.requests[2]!.body).join("\n")).toContain("shiro's safety guard refused");
+  expect(existsSync(home)).toBe(true);
 }, 30_000);

@@ -81,7 +81,9 @@ test("shift-tab cycles ask → edits → auto; edits runs file edits and asks fo
 
   pty.write(SHIFT_TAB); // back to ask
   await pty.waitFor("mode: ask: edits and commands ask first");
-  pty.line("/mode edits");
+  pty.write("/mode ed" + KEYS.tab); // Tab completes the mode's name
+  await pty.waitForInput("/mode edits");
+  pty.write(KEYS.enter);
   await pty.waitFor("mode: edits: file edits", { count: 2 });
   pty.line("/mode ask");
   await pty.waitFor("mode: ask: edits and commands ask first", { count: 2 });

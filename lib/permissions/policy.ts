@@ -84,7 +84,10 @@ export type PermissionPolicy = {
  *    refused unless the command runs sandboxed),
  * 2. deny rules and deny defaults (nothing overrides them),
  * 3. the repeat guard (the third identical call in a turn asks; headless: denied),
- * 4. allow, or ask: granted by an earlier "always", by --yolo, by the user, or denied headless.
+ * 4. allow, or ask: granted by an earlier "always", by --yolo, lifted by the mode or the
+ *    read-only list (interactive only; see `mode`), by the user, or denied headless. Before a
+ *    question, a call that cannot succeed fails with the tool's own error (see `precheck`).
+ * Rules come from the config's `permission`, then `projects."<root>".permission` for this root.
  */
 export function createPermissionPolicy(opts: PermissionPolicyOptions): PermissionPolicy {
   const project = opts.config.projects?.[opts.root]?.permission;

@@ -42,6 +42,7 @@ export const MAIN_ARGS = {
   continue: { type: "boolean", alias: "c", description: "continue the newest session in this directory" },
   resume: { type: "string", alias: "r", valueHint: "id", valueOptional: true, description: "resume a session by id or unique prefix (no id: pick one of this directory's)" },
   yolo: { type: "boolean", description: "allow tools that change files or run commands without asking" },
+  mode: { type: "string", valueHint: "mode", description: 'interactive approval mode: ask (default), edits, auto (config "approvalMode"; docs/permissions.md)' },
   "max-spend": { type: "string", valueHint: "usd", description: 'refuse to start a turn once the session has cost this much (config "maxSpendUsd")' },
   model: { type: "string", alias: "m", valueHint: "id", description: 'model id (env SHIRO_MODEL, config "model")' },
   "base-url": { type: "string", valueHint: "url", description: "OpenAI-compatible endpoint (env SHIRO_BASE_URL / OPENAI_BASE_URL)" },
@@ -84,7 +85,7 @@ export const COMMON_FLAGS = pick(MAIN_ARGS, ["debug", "help"]);
 export const MODEL_FLAGS = pick(MAIN_ARGS, ["model", "base-url", "api", "provider"]);
 
 /** The flags that are settings: what flagsFrom reads. A table may hold any of them. */
-export const SETTING_FLAGS = pick(MAIN_ARGS, ["model", "base-url", "api", "provider", "max-steps", "max-spend", "agent", "think", "sandbox", "network"]);
+export const SETTING_FLAGS = pick(MAIN_ARGS, ["model", "base-url", "api", "provider", "max-steps", "max-spend", "agent", "think", "sandbox", "network", "mode"]);
 
 /**
  * The settings given on the command line, as resolveSettings takes them. The one place that maps
@@ -106,6 +107,7 @@ export function flagsFrom(values: Partial<FlagValues<typeof SETTING_FLAGS>>): Fl
     // Only the --no-… forms override the config: these flags are on unless turned off.
     sandbox: values.sandbox === false ? false : undefined,
     network: values.network === false ? false : undefined,
+    approvalMode: values.mode,
   };
 }
 

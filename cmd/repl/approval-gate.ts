@@ -1,5 +1,7 @@
 import type { Approver } from "../../lib/approval.ts";
 import type { AskAnswer, PermissionQuestion } from "../../lib/permissions/policy.ts";
+import type { Grant } from "../../lib/permissions/session-grants.ts";
+import type { RuleScope } from "../../lib/permissions/save-rule.ts";
 import { previewCall } from "./approval-preview.ts";
 import { OUTCOME_MARKS, toolCallLine } from "../../lib/render.ts";
 import type { Key } from "./input/keys.ts";
@@ -27,6 +29,10 @@ export type ApprovalGate = {
   answeredNo(id: string): boolean;
   /** The user's answer to the question on screen. */
   answer(choice: AskAnswer): void;
+  /** True while the user chooses how long an "always" lasts: keys go to keep(). */
+  choosingScope(): boolean;
+  /** A key for that choice: s (or enter, esc) this session, p this project, e every project. */
+  keep(key: Key): void;
   /**
    * The Approver for one turn. Questions come one at a time, in call order, and go away when
    * `signal` aborts. Every allowed call gets its own stop signal from `register`, so ctrl-c can
@@ -44,10 +50,22 @@ export type GateDeps = {
   print(text: string): void;
   /** The question appeared or went away: redraw. */
   changed(): void;
+  /** Called once for each question put to the user (the terminal bell). */
+  bell?(): void;
+  /**
+   * Saving an "always" answer as a rule in the user's config: where it would go and how it reads
+   * (shown before the choice), and the save itself. Without them "always" lasts the session.
+   */
+  rules?: {
+    target(grant: Grant, scope: Exclude<RuleScope, "session">): { file: string; section: string; rule: string };
+    save(grant: Grant, scope: Exclude<RuleScope, "session">): Promise<void>;
+  };
 };
 
 export function createApprovalGate(deps: GateDeps): ApprovalGate {
   let current: { label: string; id: string; outside: boolean; resolve: (choice: AskAnswer) => void; instead?: string } | undefined;
+  /** After "always": how long it lasts, chosen with one key. */
+  let scoping: ((scope: RuleScope) => void) | undefined;
   /** What the user said to do instead, by call id, sent to the model with the denial. */
   const instead = new Map<string, string>();
   let chain: Promise<unknown> = Promise.resolve();
@@ -70,6 +88,7 @@ export function createApprovalGate(deps: GateDeps): ApprovalGate {
       const choice = await new Promise<AskAnswer>((resolve) => {
         current = { label: question.always, id: question.id, outside, resolve };
         signal.addEventListener("abort", () => resolve("deny"), { once: true });
+        deps.bell?.();
         deps.changed();
       });
       current = undefined;
@@ -80,7 +99,7 @@ export function createApprovalGate(deps: GateDeps): ApprovalGate {
       }
       if (signal.aborted) deps.print(theme.stopped(`  ${OUTCOME_MARKS.interrupted} not run: interrupted`));
       else if (choice === "once") deps.print(theme.ok("  allowed once"));
-      else if (choice === "always") deps.print(theme.ok(`  allowed; ${question.always} will run without asking for the rest of this session`));
+      else if (choice === "always") await keepAlways(question, signal);
       else if (instead.has(question.id)) deps.print(theme.warn(`  ${OUTCOME_MARKS.denied} denied; shiro is told: ${instead.get(question.id)}`));
       else deps.print(theme.warn(`  ${OUTCOME_MARKS.denied} denied; the model is told not to retry it`));
       if (signal.aborted || choice === "deny") refused.add(question.id);
@@ -90,11 +109,42 @@ export function createApprovalGate(deps: GateDeps): ApprovalGate {
     return next;
   };
 
+  /** After "always": this session only, or saved as a rule for this project or every project (shown before it is written). */
+  const keepAlways = async (question: AskQuestion, signal: AbortSignal): Promise<void> => {
+    const { theme, rules } = deps;
+    const grant = question.grant;
+    const forSession = () => deps.print(theme.ok(`  allowed; ${question.always} will run without asking for the rest of this session`));
+    if (!rules || !grant || question.why !== "approval" || signal.aborted) return forSession();
+    const project = rules.target(grant, "project");
+    const global = rules.target(grant, "global");
+    deps.print(
+      theme.dim(
+        [`  to keep it, shiro writes ${project.rule} in ${project.file}:`, `    this project: under ${project.section}`, `    every project: under ${global.section}`].join("\n"),
+      ),
+    );
+    const scope = await new Promise<RuleScope>((resolve) => {
+      scoping = resolve;
+      signal.addEventListener("abort", () => resolve("session"), { once: true });
+      deps.changed();
+    });
+    scoping = undefined;
+    deps.changed();
+    if (scope === "session") return forSession();
+    try {
+      await rules.save(grant, scope);
+      const where = scope === "project" ? "in this project" : "in every project";
+      deps.print(theme.ok(`  allowed; saved ${project.rule} under ${scope === "project" ? project.section : global.section}: ${question.always} will run without asking ${where}`));
+    } catch (error) {
+      deps.print(theme.warn(`  allowed for this session; the rule was not saved: ${error instanceof Error ? error.message : String(error)}`));
+    }
+  };
+
   // Built at the first turn: the session that supplies the engine opens after the gate exists.
   let policy: ReturnType<PermissionHook> | undefined;
 
   return {
     pending: () => {
+      if (scoping) return { question: "keep it? s this session only · p this project · e every project " };
       if (!current) return undefined;
       if (current.instead !== undefined) return { question: "  what should shiro do instead? (enter alone just denies) › ", text: current.instead };
       if (current.outside) return { question: "run it once outside the sandbox? y yes · n no · esc interrupts " };
@@ -109,6 +159,14 @@ export function createApprovalGate(deps: GateDeps): ApprovalGate {
       deps.changed();
     },
     typing: () => current?.instead !== undefined,
+    choosingScope: () => scoping !== undefined,
+    keep(key) {
+      if (!scoping) return;
+      const typed = key.name === "text" ? key.text.toLowerCase() : "";
+      if (typed === "p") scoping("project");
+      else if (typed === "e") scoping("global");
+      else if (typed === "s" || key.name === "enter" || key.name === "escape" || key.name === "ctrl-c") scoping("session");
+    },
     type(key) {
       if (!current || current.instead === undefined) return;
       if (key.name === "enter") {

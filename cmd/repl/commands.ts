@@ -3,6 +3,8 @@ import { renderTodos } from "../../lib/notebook/render.ts";
 import { formatUsd } from "../../lib/sessions/pricing.ts";
 import { commandHelpLines, type SlashName } from "../../lib/prompt/slash-commands.ts";
 import { THINKING_LEVELS, VARIANTS, VARIANT_NAMES } from "../../lib/config/variants.ts";
+import { APPROVAL_MODES } from "../../lib/config/permission-schema.ts";
+import { isApprovalMode } from "../../lib/config/resolve.ts";
 import { changeLines } from "./diff-view.ts";
 import type { LastResult } from "./event-view.ts";
 import type { ReplSession, SessionOption } from "./session.ts";
@@ -45,6 +47,7 @@ const KEYS = [
   "ctrl-c stop a running command (the turn goes on) · at the prompt: clear the line, twice to exit",
   "ctrl-d exit (on an empty line) · up/down prompt history · tab complete /commands and @paths",
   "ctrl-r search the prompt history (again: older; enter takes the match; esc gives the line back)",
+  "shift-tab switch the approval mode: ask → edits → auto",
 ];
 
 /**
@@ -112,6 +115,12 @@ export async function runCommand(name: SlashName, args: string, env: CommandEnv)
       if (!level) return env.print(`thinking: ${session.runtime().settings.thinking} (${THINKING_LEVELS.join(", ")}; tab after /think picks)`);
       await session.setThinking(level);
       env.print(`thinking: ${level} from the next prompt on.`);
+    },
+    mode: () => {
+      const wanted = args.trim().toLowerCase();
+      if (!wanted) return env.print(`mode: ${session.mode().label} (${APPROVAL_MODES.join(", ")}; /mode <mode> or shift-tab switches)`);
+      if (!isApprovalMode(wanted)) return env.print(theme.warn(`usage: /mode ${APPROVAL_MODES.join("|")}, not "${wanted}"`));
+      env.print(session.setMode(wanted));
     },
     reasoning: () => {
       const text = env.lastReasoning();

@@ -61,6 +61,8 @@ export type ReplDeps = {
   notices: string[];
   /** Shows text through the user's $PAGER, the terminal handed over until it exits; absent when none is set. */
   pager?: (text: string) => Promise<void>;
+  /** Rings the terminal bell (an approval question is waiting); config `"bell": false` keeps it quiet. */
+  bell?: () => void;
 };
 
 type Turn = { abort: AbortController; running: Map<string, { tool: string; stop: AbortController }> };
@@ -139,6 +141,10 @@ export function createRepl(deps: ReplDeps) {
       if (screen.mode === "pipe" && gate.pending()) print(gate.pending()!.question);
       render();
     },
+    bell: () => {
+      if (session.runtime().settings.bell) deps.bell?.();
+    },
+    rules: { target: (grant, scope) => session.ruleTarget(grant, scope), save: (grant, scope) => session.saveRule(grant, scope) },
   });
   const toolNamed = (name: string) => session.conversation().tools.find((t) => t.name === name);
   const view = createEventView(theme, {
@@ -173,7 +179,7 @@ export function createRepl(deps: ReplDeps) {
   const status = () => {
     const runtime = session.runtime();
     const budget = conversationBudget(runtime, session.conversation());
-    return statusLine(runtime, contextMeasure(budget), budget, session.spent(), theme);
+    return statusLine(runtime, contextMeasure(budget), budget, session.spent(), theme, deps.yolo ? undefined : session.mode().label);
   };
 
   /** The task list while a turn runs: its progress line and the task(s) in hand. */
@@ -503,6 +509,10 @@ export function createRepl(deps: ReplDeps) {
   }
 
   function answer(key: Key): void {
+    if (gate.choosingScope()) {
+      if (key.name === "ctrl-d") return exit();
+      return gate.keep(key);
+    }
     if (gate.typing()) {
       if (key.name === "ctrl-c") return interrupt();
       if (key.name === "ctrl-d") return exit();
@@ -558,6 +568,10 @@ export function createRepl(deps: ReplDeps) {
           input.closePicker();
           searching = openSearch(deps.history.entries());
           break;
+        case "shift-tab":
+          if (deps.yolo) print(theme.dim("--yolo: edits and commands run without asking; the mode does not apply"));
+          else print(theme.dim(session.cycleMode()));
+          break;
         case "up":
         case "down":
           input.arrow(key.name);
@@ -595,7 +609,7 @@ export function createRepl(deps: ReplDeps) {
       });
       todos = session.conversation().notebook.todos();
       const notices = [...deps.notices, ...session.startNotices];
-      print(headerLines({ version: deps.version, runtime: session.runtime(), home: deps.home, sessionLabel: session.label(), yolo: deps.yolo, theme }).join("\n"));
+      print(headerLines({ version: deps.version, runtime: session.runtime(), home: deps.home, sessionLabel: session.label(), yolo: deps.yolo, mode: session.mode().mode, theme }).join("\n"));
       for (const notice of notices) print(theme.warn(notice));
       if (session.conversation().history.length > 0) {
         replay();

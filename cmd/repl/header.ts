@@ -4,6 +4,13 @@ import type { Runtime } from "../../lib/agent/runtime.ts";
 import { statusSegments, type StatusInput } from "../../lib/prompt/status-line.ts";
 import type { SandboxStatus } from "../../lib/sandbox/index.ts";
 import type { Theme } from "./theme.ts";
+import type { ApprovalMode } from "../../lib/config/permission-schema.ts";
+
+function modeLine(mode: ApprovalMode): string {
+  if (mode === "edits") return "edits mode: file edits run without asking, commands ask: y once · a always · n deny · shift-tab switches";
+  if (mode === "auto") return "auto mode: edits and sandboxed commands run without asking · shift-tab switches";
+  return "edits and commands ask first: y once · a always · n deny";
+}
 
 /**
  * The lines shown when the loop starts:
@@ -19,6 +26,8 @@ export function headerLines(opts: {
   home: string | undefined;
   sessionLabel: string | undefined;
   yolo: boolean;
+  /** The approval mode the loop starts in. */
+  mode?: ApprovalMode;
   theme: Theme;
 }): string[] {
   const { theme, runtime } = opts;
@@ -29,7 +38,7 @@ export function headerLines(opts: {
     [theme.bold(`shiro ${opts.version}`), runtime.settings.model, `${runtime.settings.agent} agent, thinking ${runtime.settings.thinking}`, theme.dim(windowLabel(runtime.window.info)), cwd, theme.dim(session)].join(dot),
     opts.yolo
       ? theme.warn("--yolo: edits and commands run without asking")
-      : theme.dim("edits and commands ask first: y once · a always · n deny"),
+      : theme.dim(modeLine(opts.mode ?? "ask")),
     sandboxLine(runtime.commands.status, theme),
     theme.dim("/help lists commands · esc interrupts · ctrl-d exits"),
   ];
@@ -62,9 +71,10 @@ export type ContextMeasure = Pick<StatusInput, "wireTokens" | "contextTokens">;
  * `budgetTokens`, the conversation budget the next request gets (conversationBudget), so 100%
  * means "the next request is pruned" on a 4k model as on a 400k one.
  */
-export function statusLine(runtime: Runtime, measure: ContextMeasure, budgetTokens: number, cost: number | "unpriced" | undefined, theme: Theme): string {
+export function statusLine(runtime: Runtime, measure: ContextMeasure, budgetTokens: number, cost: number | "unpriced" | undefined, theme: Theme, mode?: string): string {
   const segments = statusSegments({
     model: runtime.settings.model,
+    ...(mode !== undefined ? { mode } : {}),
     ...measure,
     pruneAtTokens: budgetTokens,
     ...(cost !== undefined ? { cost } : {}),

@@ -41,6 +41,7 @@ export async function runRepl(args: MainArgs, processEnv: Record<string, string 
     notices: history.notice ? [history.notice] : [],
     ...(pagerCommand ? { pager: (text: string) => page(pagerCommand, text) } : {}),
     initialPrompt: args.positional.join(" ").trim() || undefined,
+    ...(mode !== "pipe" ? { bell: () => void stdout.write("\x07") } : {}),
   });
 
   const stdin = process.stdin;

@@ -9,7 +9,12 @@ import { callOptions } from "../../lib/provider/call-options.ts";
 import { listModels, type ModelListing } from "../../lib/provider/list-models.ts";
 import { resolveSettings } from "../../lib/config/resolve.ts";
 import type { Todo } from "../../lib/notebook/schema.ts";
-import { createPermissionPolicy, guardCommand, type AskAnswer, type PermissionQuestion } from "../../lib/permissions/index.ts";
+import { createPermissionPolicy, guardCommand, type AskAnswer, type Grant, type PermissionQuestion } from "../../lib/permissions/index.ts";
+import { APPROVAL_MODES, type ApprovalMode } from "../../lib/config/permission-schema.ts";
+import { describeMode, modeNotice } from "../../lib/permissions/modes.ts";
+import { ruleSection, ruleText, withAllowRule, type RuleScope } from "../../lib/permissions/save-rule.ts";
+import { configPath } from "../../lib/config/load.ts";
+import { updateConfigFile } from "../../lib/config/update-file.ts";
 import { runTool } from "../../lib/tools/define.ts";
 import { compactTranscript } from "../../lib/prune/compact-summary.ts";
 import { findSession } from "../../lib/sessions/find.ts";
@@ -99,6 +104,8 @@ export async function openReplSession(args: MainArgs, env: Env, startRuntime: Ru
     return started.notices;
   };
   const shown = (path: string) => displayPath(runtime.env, path);
+  const userHome = env.HOME || homedir();
+  const shownHome = (path: string) => (path.startsWith(userHome + "/") ? "~" + path.slice(userHome.length) : path);
   /** One request outside a turn (/compact, /memory): abortable, its tokens booked in the session. */
   const ask = (request: GenerateRequest, signal: AbortSignal) => generate(runtime, request, { signal, book: (usage) => live.book(usage) });
 
@@ -128,10 +135,29 @@ export async function openReplSession(args: MainArgs, env: Env, startRuntime: Ru
     return { choice: id ? { type: "resume", idOrPrefix: id } : { type: "new" } };
   };
 
+  /** The approval mode now (shift-tab, /mode); the policy reads it at every call. */
+  let mode: ApprovalMode = runtime.settings.approvalMode;
+  /** `auto` without a working sandbox is said once per session. */
+  let autoExplained = false;
+  const sandboxed = () => runtime.commands.runner.sandboxed;
+  /** Switches the mode; returns what to print (with, the first time auto cannot run commands freely, why). */
+  const setMode = (next: ApprovalMode): string => {
+    mode = next;
+    const notice = modeNotice(next, sandboxed() ? undefined : runtime.commands.status.state);
+    const explain = notice !== undefined && !autoExplained;
+    if (notice) autoExplained = true;
+    return `mode: ${describeMode(next, sandboxed())}${explain ? `\n${notice}` : ""}`;
+  };
+
   const first = await firstChoice();
   /** What `!cmd` showed since the last prompt, sent with the next one. */
   const shellContext: string[] = [];
   const startNotices = [...(first.notice ? [first.notice] : []), ...(await open(first.choice))];
+  const startNotice = modeNotice(mode, sandboxed() ? undefined : runtime.commands.status.state);
+  if (startNotice && !args.yolo) {
+    startNotices.push(startNotice);
+    autoExplained = true;
+  }
   // However the process ends (even a forced exit), the session is flushed and released, and the sandbox ended.
   process.on("exit", () => (live.close(), runtime.commands.runner.close()));
 
@@ -164,7 +190,31 @@ export async function openReplSession(args: MainArgs, env: Env, startRuntime: Ru
         interactive: true,
         sandboxed: runtime.commands.runner.sandboxed,
         ask: askUser,
+        mode: () => mode,
+        precheck: true,
       }),
+    /** The approval mode, and what it does here (auto without a sandbox behaves as edits). */
+    mode: () => ({ mode, label: sandboxed() || mode !== "auto" ? mode : "auto (as edits: no sandbox)" }),
+    /** `/mode <m>`: lines to print. */
+    setMode,
+    /** shift-tab: ask → edits → auto → ask. */
+    cycleMode: () => setMode(APPROVAL_MODES[(APPROVAL_MODES.indexOf(mode) + 1) % APPROVAL_MODES.length]!),
+    /** Where an "always" for this project or every project is written, and the rule as it will read there. */
+    ruleTarget: (grant: Grant, scope: Exclude<RuleScope, "session">) => ({
+      file: shownHome(configPath(runtime.home)),
+      section: ruleSection(scope, runtime.env.root),
+      rule: ruleText(grant),
+    }),
+    /** Saves an "always" answer as an allow rule in the user's config (never the repository's); throws ShiroError when the file is broken. */
+    async saveRule(grant: Grant, scope: Exclude<RuleScope, "session">): Promise<void> {
+      const root = runtime.env.root;
+      await updateConfigFile(configPath(runtime.home), (config) => {
+        if (scope === "global") return { ...config, permission: withAllowRule(config.permission, grant) };
+        const projects = { ...(config.projects ?? {}) };
+        projects[root] = { ...(projects[root] ?? {}), permission: withAllowRule(projects[root]?.permission, grant) };
+        return { ...config, projects };
+      });
+    },
     /** `/clear`: a new, empty session. */
     clear: () => open({ type: "new" }),
     /** This directory's saved sessions, newest first, for the picker (`/resume` alone). */

@@ -50,3 +50,9 @@ export const DEFAULT_RETRY_BASE_MS = 1_000;
  */
 export const DEFAULT_SANDBOX = "on";
 export const DEFAULT_SANDBOX_NETWORK = true;
+
+/** The interactive loop asks before edits and commands unless `--mode` or config `approvalMode` says otherwise. */
+export const DEFAULT_APPROVAL_MODE = "ask";
+
+/** The terminal bell rings when an approval question is waiting (config `"bell": false` silences it). */
+export const DEFAULT_BELL = true;

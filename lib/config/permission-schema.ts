@@ -57,4 +57,45 @@ export const GuardConfig = v.strictObject(
 export type GuardConfig = v.InferOutput<typeof GuardConfig>;
 
 /** The part of the config file the permission policy reads. */
-export type PermissionSettings = { permission?: PermissionConfig; guard?: GuardConfig };
+export type PermissionSettings = {
+  permission?: PermissionConfig;
+  guard?: GuardConfig;
+  readOnlyCommands?: ReadOnlyCommandsConfig;
+  /** Read for the workspace root only: its `permission` rules come after the file's own. */
+  projects?: ProjectsConfig;
+};
+
+/**
+ * How much the interactive loop asks (`--mode`, config `approvalMode`, shift-tab, `/mode`):
+ * `ask` asks before edits and commands; `edits` runs file edits inside the workspace without
+ * asking; `auto` also runs commands without asking when they run in a working sandbox.
+ * Headless runs have no mode.
+ */
+export const APPROVAL_MODES = ["ask", "edits", "auto"] as const;
+export type ApprovalMode = (typeof APPROVAL_MODES)[number];
+export const ApprovalModeSchema = v.picklist(APPROVAL_MODES, `must be one of ${APPROVAL_MODES.join(", ")}`);
+
+const CommandEntries = v.array(
+  v.pipe(v.string("must be a program name such as \"jq\" or \"npm ls\""), v.regex(/^\s*[A-Za-z0-9_.+-]+(\s+[A-Za-z0-9_.+:-]+)?\s*$/, 'must be a program, or a program and its sub-command, such as "jq" or "npm ls"')),
+  "must be a list of commands",
+);
+
+/** Config `readOnlyCommands`: programs added to the list of commands that run without a question, and built-in ones taken out. */
+export const ReadOnlyCommandsConfig = v.strictObject(
+  { add: v.optional(CommandEntries), remove: v.optional(CommandEntries) },
+  (issue) => (issue.expected === "never" ? 'has an unknown field; only "add" and "remove" are supported' : 'must be an object such as { "add": ["jq"], "remove": ["find"] }'),
+);
+export type ReadOnlyCommandsConfig = v.InferOutput<typeof ReadOnlyCommandsConfig>;
+
+/** One project's entry under config `projects`: rules that apply only when the workspace root is that directory. */
+export const ProjectConfig = v.strictObject(
+  { permission: v.optional(PermissionConfig) },
+  (issue) => (issue.expected === "never" ? 'has an unknown field; only "permission" is supported' : 'must be an object such as { "permission": { … } }'),
+);
+
+/** Config `projects`: absolute project root → its own settings ("always … for this project" writes here). */
+export const ProjectsConfig = v.record(
+  v.pipe(v.string(), v.check((path) => path.startsWith("/"), "must be keyed by an absolute project root")),
+  ProjectConfig,
+);
+export type ProjectsConfig = v.InferOutput<typeof ProjectsConfig>;

@@ -1,6 +1,8 @@
 import { ShiroError } from "../errors.ts";
 import {
   DEFAULT_AGENT,
+  DEFAULT_APPROVAL_MODE,
+  DEFAULT_BELL,
   DEFAULT_IDLE_TIMEOUT_MS,
   DEFAULT_MAX_RETRIES,
   DEFAULT_MAX_STEPS,
@@ -12,6 +14,7 @@ import {
   DEFAULT_SANDBOX_NETWORK,
 } from "./defaults.ts";
 import type { ConfigFile } from "./schema.ts";
+import { APPROVAL_MODES, type ApprovalMode } from "./permission-schema.ts";
 import { THINKING_LEVELS, VARIANTS, VARIANT_NAMES, isThinking, isVariantName, type Thinking, type VariantName } from "./variants.ts";
 import { PRESETS, clientForHost, isLocalURL, type Api, type Client, type PresetName } from "./presets.ts";
 
@@ -29,6 +32,8 @@ export type Flags = {
   sandbox?: boolean;
   /** False with `--no-network`; undefined when the flag is not given. */
   network?: boolean;
+  /** `--mode <ask|edits|auto>`: the interactive loop's approval mode. */
+  approvalMode?: string;
 };
 
 /**
@@ -86,6 +91,10 @@ export type Settings = {
   retryBaseMs: number;
   /** The sandbox: flag > config > default (on, with network). */
   sandbox: SandboxSettings;
+  /** How much the interactive loop asks at the start (`--mode`, config `approvalMode`; default ask). Headless ignores it. */
+  approvalMode: ApprovalMode;
+  /** Ring the terminal bell when an approval question is waiting (config `bell`; default on). */
+  bell: boolean;
 };
 
 type Env = Record<string, string | undefined>;
@@ -177,6 +186,9 @@ export function traceSettings(flags: Flags, env: Env, config: ConfigFile, opts: 
   if (thinkingRaw !== undefined && !isThinking(thinkingRaw)) throw new ShiroError("usage", `unknown thinking level "${thinkingRaw}". Use one of: ${THINKING_LEVELS.join(", ")}.`);
   if (thinkingRaw === undefined) sources.thinking = { kind: "agent", name: agent };
 
+  const approvalMode = pickSet<string>(sources, "approvalMode", [[flag("--mode"), flags.approvalMode], [file("approvalMode"), config.approvalMode], [BUILT_IN, DEFAULT_APPROVAL_MODE]]);
+  if (!isApprovalMode(approvalMode)) throw new ShiroError("usage", `--mode must be one of ${APPROVAL_MODES.join(", ")}, not "${approvalMode}".`);
+
   const clientRaw = pickSet<string>(sources, "client", [[envVar("SHIRO_CLIENT"), env.SHIRO_CLIENT || undefined], [file("client"), config.client], [BUILT_IN, clientForHost(baseURL)]]);
   if (clientRaw !== "openai" && clientRaw !== "compatible") {
     throw new ShiroError("config", `SHIRO_CLIENT must be "openai" or "compatible", not "${clientRaw}".`);
@@ -223,6 +235,8 @@ export function traceSettings(flags: Flags, env: Env, config: ConfigFile, opts: 
       writable: pickSet<string[]>(sources, "sandboxWritable", [[file("sandboxWritable"), config.sandboxWritable], [BUILT_IN, []]]),
       readable: pickSet<string[]>(sources, "sandboxReadable", [[file("sandboxReadable"), config.sandboxReadable], [BUILT_IN, []]]),
     },
+    approvalMode,
+    bell: pickSet<boolean>(sources, "bell", [[file("bell"), config.bell], [BUILT_IN, DEFAULT_BELL]]),
   };
   return { settings, sources };
 }
@@ -234,6 +248,10 @@ export function missingKey(baseURL: string, keyEnv: string | undefined): ShiroEr
     "config",
     `no API key for ${baseURL}: set ${named}SHIRO_API_KEY or OPENAI_API_KEY, or "apiKey" in the config file, or point --base-url at a local server.`,
   );
+}
+
+export function isApprovalMode(value: string): value is ApprovalMode {
+  return (APPROVAL_MODES as readonly string[]).includes(value);
 }
 
 /** What a numeric setting accepts, in the words of the message that rejects anything else. */

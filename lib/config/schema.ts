@@ -1,7 +1,7 @@
 import * as v from "valibot";
 import { PRESET_NAMES, type PresetName } from "./presets.ts";
 import { THINKING_LEVELS, VARIANT_NAMES } from "./variants.ts";
-import { GuardConfig, PermissionConfig } from "./permission-schema.ts";
+import { ApprovalModeSchema, GuardConfig, PermissionConfig, ProjectsConfig, ReadOnlyCommandsConfig } from "./permission-schema.ts";
 
 const tokens = (min: number) => v.pipe(v.number("must be a number"), v.integer("must be a whole number"), v.minValue(min, `must be at least ${min}`));
 
@@ -55,5 +55,9 @@ export const ConfigFile = v.strictObject({
   sandboxReadable: v.optional(SandboxPaths),
   permission: v.optional(PermissionConfig),
   guard: v.optional(GuardConfig),
+  approvalMode: v.optional(ApprovalModeSchema),
+  bell: v.optional(v.boolean("must be true or false")),
+  readOnlyCommands: v.optional(ReadOnlyCommandsConfig),
+  projects: v.optional(ProjectsConfig),
 });
 export type ConfigFile = v.InferOutput<typeof ConfigFile>;

@@ -81,10 +81,18 @@ export function decidePaths(rules: readonly PermissionRule[], tool: GatedTool, p
   return strictestVerdict(paths.map((path) => decideCall(rules, tool, path, where)));
 }
 
+/**
+ * The strictest verdict. Among equal `ask`s, one a rule gave wins over the default's, so the
+ * policy can tell "the user's rule says ask" (never lifted by a mode) from "nothing said allow".
+ */
 function strictestVerdict(verdicts: readonly Verdict[]): Verdict {
-  let strictest = verdicts[0];
-  for (const verdict of verdicts) if (STRICTNESS[verdict.decision] > STRICTNESS[strictest!.decision]) strictest = verdict;
-  return strictest!;
+  let strictest = verdicts[0]!;
+  for (const verdict of verdicts) {
+    const stricter = STRICTNESS[verdict.decision] > STRICTNESS[strictest.decision];
+    const ruledAsk = verdict.decision === "ask" && strictest.decision === "ask" && verdict.rule !== undefined && strictest.rule === undefined;
+    if (stricter || ruledAsk) strictest = verdict;
+  }
+  return strictest;
 }
 
 /**

@@ -1,12 +1,13 @@
 import type { Approval, Approver } from "../approval.ts";
 import type { AnyTool } from "../tools/define.ts";
-import { subjectPaths } from "../tools/define.ts";
-import { decideCall, decidePaths } from "./decide.ts";
+import { precheckTool, subjectPaths } from "../tools/define.ts";
+import { decideCall, decidePaths, workspacePath } from "./decide.ts";
+import { isReadOnlyCommand, readOnlyList } from "./read-only.ts";
 import { guardCommand } from "./guard.ts";
 import { askFailedReason, declinedReason, denyReason, guardReason, headlessAskReason, repeatReason } from "./reasons.ts";
 import { REPEAT_LIMIT, createRepeatTracker } from "./repeat-guard.ts";
 import { flattenRules } from "./rules.ts";
-import type { PermissionSettings } from "../config/permission-schema.ts";
+import type { ApprovalMode, PermissionSettings } from "../config/permission-schema.ts";
 import { createSessionGrants, describeGrant, grantFor, type Grant } from "./session-grants.ts";
 
 export type AskAnswer = "once" | "always" | "deny";
@@ -28,6 +29,8 @@ export type PermissionQuestion = {
   detail?: string;
   /** What answering "always" allows for the rest of the session, e.g. "bash commands starting with git". */
   always: string;
+  /** The same as a grant, to save as a rule (only for `approval` questions). */
+  grant?: Grant;
 };
 
 export type PermissionPolicyOptions = {
@@ -51,6 +54,19 @@ export type PermissionPolicyOptions = {
   sandboxed?: boolean;
   /** Puts a question to the user. Should not throw; if it does, the call is denied. */
   ask?: (question: PermissionQuestion) => Promise<AskAnswer>;
+  /**
+   * The interactive loop's approval mode, read at every call (shift-tab changes it). Without one
+   * (headless) nothing is lifted: no mode and no read-only list. With one, a call the defaults
+   * would ask about runs without a question when it is a read-only command (every mode), a file
+   * edit inside the workspace (`edits`, `auto`) or a command in a working sandbox (`auto`). A
+   * rule the user wrote ("ask" or "deny"), the guard and the repeat guard are never lifted.
+   */
+  mode?: () => ApprovalMode;
+  /**
+   * Before a question, check that the call can succeed (the tool's own precheck, ToolDef.precheck):
+   * one that cannot fails with the tool's error, as it would after "y", and nothing is asked.
+   */
+  precheck?: boolean;
 };
 
 export type PermissionPolicy = {
@@ -68,11 +84,16 @@ export type PermissionPolicy = {
  *    refused unless the command runs sandboxed),
  * 2. deny rules and deny defaults (nothing overrides them),
  * 3. the repeat guard (the third identical call in a turn asks; headless: denied),
- * 4. allow, or ask: granted by an earlier "always", by --yolo, by the user, or denied headless.
+ * 4. allow, or ask: granted by an earlier "always", by --yolo, lifted by the mode or the
+ *    read-only list (interactive only; see `mode`), by the user, or denied headless. Before a
+ *    question, a call that cannot succeed fails with the tool's own error (see `precheck`).
+ * Rules come from the config's `permission`, then `projects."<root>".permission` for this root.
  */
 export function createPermissionPolicy(opts: PermissionPolicyOptions): PermissionPolicy {
-  const rules = flattenRules(opts.config.permission);
+  const project = opts.config.projects?.[opts.root]?.permission;
+  const rules = [...flattenRules(opts.config.permission), ...flattenRules(project, `projects.${JSON.stringify(opts.root)}.permission`)];
   const where = { root: opts.root, cwd: opts.cwd ?? opts.root };
+  const readOnly = readOnlyList(opts.config.readOnlyCommands);
   const guardAllow = opts.config.guard?.allow ?? [];
   const repeats = createRepeatTracker();
   const grants = createSessionGrants();
@@ -103,6 +124,23 @@ export function createPermissionPolicy(opts: PermissionPolicyOptions): Permissio
     return { allow: true, runOutside };
   };
 
+  /** True when the mode (or, in any mode, the read-only list) lets a call the defaults ask about run without a question. */
+  const lifted = (tool: AnyTool, subject: string, paths: readonly string[] | undefined): boolean => {
+    const mode = opts.mode?.();
+    if (mode === undefined) return false;
+    if (tool.subject.kind === "command") return isReadOnlyCommand(subject, readOnly, where.cwd) || (mode === "auto" && sandboxed);
+    if (tool.subject.kind !== "path" || mode === "ask") return false;
+    const named = tool.subject.paths ? (paths ?? []) : [subject]; // a patch that names no path is not lifted
+    return named.length > 0 && named.every((path) => path !== "" && !workspacePath(path, where).startsWith("/"));
+  };
+
+  /** Before a question: a call that cannot succeed fails now with the tool's own error (thrown, so the model reads it as the tool's). */
+  const mustSucceed = async (tool: AnyTool, input: unknown) => {
+    if (!opts.precheck) return;
+    const failure = await precheckTool(tool, input, where);
+    if (failure) throw failure;
+  };
+
   const approve: Approver = async (call) => {
     const { tool, input, subject, id } = call;
     if (tool.subject.kind === "command" && subject) {
@@ -114,11 +152,13 @@ export function createPermissionPolicy(opts: PermissionPolicyOptions): Permissio
     const verdict = paths ? decidePaths(rules, tool, paths, where) : decideCall(rules, tool, subject, where);
     if (verdict.decision === "deny") return deny(denyReason(tool.name, subject, verdict));
 
-    const needsApproval = verdict.decision === "ask" && !grants.covers(tool, subject) && !opts.yolo;
+    const needsApproval =
+      verdict.decision === "ask" && !grants.covers(tool, subject) && !opts.yolo && !(verdict.rule === undefined && lifted(tool, subject, paths));
     const always = () => grantFor(tool, subject);
     const count = repeats.record(tool, input);
     if (count >= REPEAT_LIMIT) {
       if (!ask) return deny(repeatReason(tool.name, count, false));
+      await mustSucceed(tool, input);
       const answer = await askUser({ tool, input, subject, id, why: "repeat", count, always: describeGrant(always()) });
       if (answer instanceof Error) return deny(askFailedReason(tool.name, answer));
       if (answer === "deny") return deny(repeatReason(tool.name, count, true));
@@ -128,7 +168,8 @@ export function createPermissionPolicy(opts: PermissionPolicyOptions): Permissio
 
     if (!needsApproval) return allowCall(call);
     if (!ask) return deny(headlessAskReason(tool.name));
-    const answer = await askUser({ tool, input, subject, id, why: "approval", always: describeGrant(always()) });
+    await mustSucceed(tool, input);
+    const answer = await askUser({ tool, input, subject, id, why: "approval", always: describeGrant(always()), grant: always() });
     if (answer instanceof Error) return deny(askFailedReason(tool.name, answer));
     if (answer === "deny") return deny(declinedReason(tool.name));
     if (answer === "always") grants.add(always());

@@ -16,11 +16,11 @@ export type PermissionRule = {
  * and within an object its keys in order. That order is what "the last matching rule wins"
  * refers to. Pure.
  */
-export function flattenRules(config: PermissionConfig | undefined): PermissionRule[] {
+export function flattenRules(config: PermissionConfig | undefined, section = "permission"): PermissionRule[] {
   const rules: PermissionRule[] = [];
   for (const [toolPattern, value] of Object.entries(config ?? {})) {
     if (typeof value === "string") {
-      rules.push({ toolPattern, decision: value, label: `permission.${JSON.stringify(toolPattern)}` });
+      rules.push({ toolPattern, decision: value, label: `${section}.${JSON.stringify(toolPattern)}` });
       continue;
     }
     for (const [subjectPattern, decision] of Object.entries(value)) {
@@ -28,7 +28,7 @@ export function flattenRules(config: PermissionConfig | undefined): PermissionRu
         toolPattern,
         subjectPattern,
         decision,
-        label: `permission.${JSON.stringify(toolPattern)}.${JSON.stringify(subjectPattern)}`,
+        label: `${section}.${JSON.stringify(toolPattern)}.${JSON.stringify(subjectPattern)}`,
       });
     }
   }

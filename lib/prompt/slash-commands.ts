@@ -1,4 +1,5 @@
 import { THINKING_LEVELS, VARIANT_NAMES } from "../config/variants.ts";
+import { APPROVAL_MODES } from "../config/permission-schema.ts";
 import { editDistance } from "../text/edit-distance.ts";
 
 /**
@@ -23,6 +24,7 @@ export const SLASH_COMMANDS = [
   { name: "model", args: "[id]", summary: "switch the model (no id: pick from the server's list; tab completes ids once listed)" },
   { name: "agent", args: "[name]", summary: "switch the agent variant (no name: list them; tab picks)" },
   { name: "think", args: "[level]", summary: "set the thinking level (no level: show it; tab picks)" },
+  { name: "mode", args: "[ask|edits|auto]", summary: "how much shiro asks before edits and commands (no mode: show it; shift-tab cycles)" },
   { name: "reasoning", args: "", summary: "show the last reasoning block in full" },
   { name: "exit", args: "", summary: "leave shiro" },
 ] as const satisfies readonly { name: string; args: string; summary: string }[];
@@ -31,6 +33,7 @@ export const SLASH_COMMANDS = [
 export function argumentChoices(command: string): string[] {
   if (command === "agent") return [...VARIANT_NAMES];
   if (command === "think") return [...THINKING_LEVELS];
+  if (command === "mode") return [...APPROVAL_MODES];
   if (command === "undo") return ["files", "conversation"];
   if (command === "diff") return ["session"];
   return [];

@@ -22,10 +22,12 @@ export type StatusInput = {
   contextTokens: { count: number; estimated: boolean };
   /** USD so far; "unpriced" when the model has no price; left out, no cost segment is shown. */
   cost?: number | "unpriced";
+  /** The approval mode (`ask`, `edits`, `auto`, …), shown last as `mode ask`; left out, not shown. */
+  mode?: string;
 };
 
 /**
- * The status line under the prompt: `gpt-5 · context 12% · 15.2k tokens · $0.0412`.
+ * The status line under the prompt: `gpt-5 · context 12% · 15.2k tokens · $0.0412 · mode ask`.
  * The context share is the request actually sent, after pruning, measured with the estimate
  * pruning uses (JSON length / 4) against the pruning threshold: normal below two thirds, amber
  * from two thirds, red from 90%. Since pruning keeps the request within the threshold, it reads
@@ -40,6 +42,7 @@ export function statusSegments(input: StatusInput): StatusSegment[] {
     { text: `${tokens.estimated && tokens.count > 0 ? "~" : ""}${formatTokenCount(tokens.count)} tokens`, tone: "dim" },
   ];
   if (input.cost !== undefined) segments.push({ text: input.cost === "unpriced" ? "unpriced" : formatUsd(input.cost), tone: "dim" });
+  if (input.mode !== undefined) segments.push({ text: `mode ${input.mode}`, tone: input.mode === "ask" ? "dim" : "amber" });
   return segments;
 }
 

@@ -33,6 +33,10 @@ export const applyPatchTool = defineTool({
     if (!plan.ok) return [{ type: "fails", path: "the patch", why: plan.error }];
     return plan.files.map(previewOf);
   },
+  precheck: (input, ctx) => {
+    const plan = planPatch(input.input, ctx);
+    if (!plan.ok) throw new ToolError(`apply_patch: ${plan.error} Nothing was written: fix that and send the whole patch again.`);
+  },
   async execute(input, ctx) {
     const plan = planPatch(input.input, ctx);
     if (!plan.ok) throw new ToolError(`apply_patch: ${plan.error} Nothing was written: fix that and send the whole patch again.`);

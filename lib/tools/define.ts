@@ -114,6 +114,13 @@ export type ToolDef<S extends v.GenericSchema = v.GenericSchema> = {
    */
   preview?: (input: v.InferOutput<S>, ctx: PreviewContext) => ToolPreview | readonly ToolPreview[];
   digest?: DigestHints<v.InferOutput<S>>;
+  /**
+   * The checks execute would make before it changes anything (the path is inside the workspace,
+   * the old text is in the file once, the file is not a secrets file), without changing anything.
+   * Throws the same ToolError execute would. The interactive loop runs it before asking, so a
+   * call that cannot succeed fails without a question. Share the code with execute; never copy it.
+   */
+  precheck?: (input: v.InferOutput<S>, ctx: PreviewContext) => void | Promise<void>;
   execute: (input: v.InferOutput<S>, ctx: ToolContext) => Promise<ToolResult>;
 };
 
@@ -157,19 +164,41 @@ export function subjectPaths(tool: Pick<AnyTool, "subject"> | undefined, input: 
  * as anything but a ToolError.
  */
 export async function runTool(tool: AnyTool, rawInput: unknown, ctx: ToolContext): Promise<ToolResult> {
-  const parsed = v.safeParse<v.GenericSchema>(tool.schema, rawInput);
-  if (!parsed.success) {
-    const problems = parsed.issues.map((issue) => issueText(issue)).join("; ");
-    throw new ToolError(`${tool.name}: invalid arguments (${problems}). Check the tool's parameters and call it again.`);
-  }
+  const input = parseInput(tool, rawInput);
   try {
-    const result = await tool.execute(parsed.output, ctx);
+    const result = await tool.execute(input, ctx);
     return { ...result, output: truncateOutput(result.output) };
   } catch (error) {
-    if (error instanceof ToolError) throw error;
-    const message = error instanceof Error ? error.message : String(error);
-    throw new ToolError(`${tool.name} failed: ${message}`);
+    throw asToolError(tool, error);
   }
+}
+
+/**
+ * The error a call would end with before it changes anything: bad input, or what the tool's
+ * precheck finds, worded as runTool words it. Undefined when the call can go ahead (or the tool
+ * has no precheck). Changes nothing.
+ */
+export async function precheckTool(tool: AnyTool, rawInput: unknown, ctx: PreviewContext): Promise<ToolError | undefined> {
+  try {
+    const input = parseInput(tool, rawInput);
+    await tool.precheck?.(input, ctx);
+    return undefined;
+  } catch (error) {
+    return asToolError(tool, error);
+  }
+}
+
+function parseInput(tool: AnyTool, rawInput: unknown): unknown {
+  const parsed = v.safeParse<v.GenericSchema>(tool.schema, rawInput);
+  if (parsed.success) return parsed.output;
+  const problems = parsed.issues.map((issue) => issueText(issue)).join("; ");
+  throw new ToolError(`${tool.name}: invalid arguments (${problems}). Check the tool's parameters and call it again.`);
+}
+
+function asToolError(tool: AnyTool, error: unknown): ToolError {
+  if (error instanceof ToolError) return error;
+  const message = error instanceof Error ? error.message : String(error);
+  return new ToolError(`${tool.name} failed: ${message}`);
 }
 
 export function truncateOutput(text: string, max = MAX_TOOL_RESULT_CHARS): string {

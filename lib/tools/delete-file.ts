@@ -4,6 +4,7 @@ import { looksBinary } from "../fs/binary.ts";
 import { countLines, plural } from "../text/lines.ts";
 import { defineTool, type ToolPreview } from "./define.ts";
 import { fileOperand, regularFile } from "./move-file.ts";
+import type { Where } from "../fs/workspace.ts";
 import { readFileSync } from "node:fs";
 
 const schema = v.object({
@@ -26,9 +27,9 @@ export const deleteFileTool = defineTool({
       return { type: "unavailable", path: input.path, why: error instanceof Error ? error.message : String(error) };
     }
   },
+  precheck: async (input, ctx) => void (await deletable(ctx, input.path)),
   async execute(input, ctx) {
-    const { abs, shown } = fileOperand(ctx, input.path, "delete_file");
-    await regularFile(abs, shown, "delete_file");
+    const { abs, shown } = await deletable(ctx, input.path);
     const bytes = await readFile(abs);
     await ctx.journal?.before(abs);
     await rm(abs);
@@ -36,3 +37,10 @@ export const deleteFileTool = defineTool({
     return { output: `Deleted ${shown} (${what}).`, summary: `deleted, ${what}` };
   },
 });
+
+/** The file delete_file would remove: a regular file inside the workspace, not a secrets file. */
+async function deletable(ctx: Where, path: string): Promise<{ abs: string; shown: string }> {
+  const target = fileOperand(ctx, path, "delete_file");
+  await regularFile(target.abs, target.shown, "delete_file");
+  return target;
+}

@@ -7,6 +7,7 @@ import { defineTool } from "./define.ts";
 import { loadEditTarget } from "./edit/edit-target.ts";
 import { previewEdits } from "./edit/file-preview.ts";
 import { plural } from "../text/lines.ts";
+import type { Where } from "../fs/workspace.ts";
 
 export const editFields = {
   oldString: v.pipe(
@@ -35,10 +36,9 @@ export const editFileTool = defineTool({
   subject: { kind: "path", of: (input) => input.path },
   defaultDecision: "ask",
   preview: (input, ctx) => previewEdits(ctx, input.path, [input]),
+  precheck: async (input, ctx) => void (await planEdit(ctx, input)),
   async execute(input, ctx) {
-    const { abs, shown, content } = await loadEditTarget(ctx, "edit_file", input.path);
-    const outcome = applyEdit(content, input);
-    if (outcome.type !== "applied") throw new ToolError(`edit_file: ${editFailureReason(outcome, shown)}`);
+    const { abs, shown, content, outcome } = await planEdit(ctx, input);
     await ctx.journal?.before(abs);
     await writeWorkspaceFile(abs, outcome.content);
     const changes = formatLineChanges(unifiedDiff(content, outcome.content));
@@ -48,3 +48,11 @@ export const editFileTool = defineTool({
     };
   },
 });
+
+/** The file and the edit applied to it in memory; a ToolError when the edit cannot be made. */
+async function planEdit(ctx: Where, input: { path: string; oldString: string; newString: string; replaceAll?: boolean | undefined }) {
+  const target = await loadEditTarget(ctx, "edit_file", input.path);
+  const outcome = applyEdit(target.content, input);
+  if (outcome.type !== "applied") throw new ToolError(`edit_file: ${editFailureReason(outcome, target.shown)}`);
+  return { ...target, outcome };
+}

@@ -49,16 +49,9 @@ export const moveFileTool = defineTool({
       return { type: "fails", path: input.from, why: error instanceof Error ? error.message : String(error) };
     }
   },
+  precheck: async (input, ctx) => void (await moveEnds(ctx, input)),
   async execute(input, ctx) {
-    const from = fileOperand(ctx, input.from, "move_file");
-    const to = fileOperand(ctx, input.to, "move_file");
-    await regularFile(from.abs, from.shown, "move_file");
-    if (from.abs === to.abs) throw new ToolError(`move_file: ${from.shown} and ${to.shown} are the same path.`);
-    const occupied = await lstat(to.abs).then(
-      () => true,
-      () => false,
-    );
-    if (occupied) throw new ToolError(`move_file: ${to.shown} already exists. Delete it first (delete_file) or pick another name.`);
+    const { from, to } = await moveEnds(ctx, input);
     await ctx.journal?.before(from.abs);
     await ctx.journal?.before(to.abs);
     const folder = dirname(to.abs);
@@ -74,3 +67,17 @@ export const moveFileTool = defineTool({
     return { output: `Moved ${from.shown} to ${to.shown}${created}.`, summary: `moved to ${to.shown}` };
   },
 });
+
+/** Both ends of a move: a regular file inside the workspace, to a free path; ToolErrors otherwise. */
+async function moveEnds(ctx: Where, input: { from: string; to: string }) {
+  const from = fileOperand(ctx, input.from, "move_file");
+  const to = fileOperand(ctx, input.to, "move_file");
+  await regularFile(from.abs, from.shown, "move_file");
+  if (from.abs === to.abs) throw new ToolError(`move_file: ${from.shown} and ${to.shown} are the same path.`);
+  const occupied = await lstat(to.abs).then(
+    () => true,
+    () => false,
+  );
+  if (occupied) throw new ToolError(`move_file: ${to.shown} already exists. Delete it first (delete_file) or pick another name.`);
+  return { from, to };
+}

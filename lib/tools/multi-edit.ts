@@ -2,7 +2,8 @@ import * as v from "valibot";
 import { ToolError } from "../errors.ts";
 import { writeWorkspaceFile } from "../fs/atomic-write.ts";
 import { formatLineChanges, unifiedDiff } from "../text/diff.ts";
-import { applyEdits, editFailureReason } from "./edit/apply-edit.ts";
+import { applyEdits, editFailureReason, type Edit } from "./edit/apply-edit.ts";
+import type { Where } from "../fs/workspace.ts";
 import { defineTool } from "./define.ts";
 import { editFields } from "./edit-file.ts";
 import { loadEditTarget } from "./edit/edit-target.ts";
@@ -31,18 +32,10 @@ export const multiEditTool = defineTool({
   defaultDecision: "ask",
   digest: { note: (input) => `(${plural(input.edits.length, "edit")})` },
   preview: (input, ctx) => previewEdits(ctx, input.path, input.edits),
+  precheck: async (input, ctx) => void (await planEdits(ctx, input)),
   async execute(input, ctx) {
-    const { abs, shown, content } = await loadEditTarget(ctx, "multi_edit", input.path);
+    const { abs, shown, content, outcome } = await planEdits(ctx, input);
     const total = input.edits.length;
-    const outcome = applyEdits(content, input.edits);
-    if (outcome.type === "failed") {
-      const { index } = outcome;
-      const earlier = index > 0 ? ` Edits 1-${index} were applied before it, in memory only: check they did not change this text.` : "";
-      throw new ToolError(
-        `multi_edit: edit ${index + 1} of ${total} failed: ${editFailureReason(outcome.outcome, shown)}${earlier} ` +
-          `No changes were written; fix that edit and send all of them again.`,
-      );
-    }
     await ctx.journal?.before(abs);
     await writeWorkspaceFile(abs, outcome.content);
     const changes = formatLineChanges(unifiedDiff(content, outcome.content));
@@ -52,3 +45,19 @@ export const multiEditTool = defineTool({
     };
   },
 });
+
+/** The file and every edit applied to it in memory; a ToolError naming the first edit that cannot be made. */
+async function planEdits(ctx: Where, input: { path: string; edits: readonly Edit[] }) {
+  const target = await loadEditTarget(ctx, "multi_edit", input.path);
+  const total = input.edits.length;
+  const outcome = applyEdits(target.content, input.edits);
+  if (outcome.type === "failed") {
+    const { index } = outcome;
+    const earlier = index > 0 ? ` Edits 1-${index} were applied before it, in memory only: check they did not change this text.` : "";
+    throw new ToolError(
+      `multi_edit: edit ${index + 1} of ${total} failed: ${editFailureReason(outcome.outcome, target.shown)}${earlier} ` +
+        `No changes were written; fix that edit and send all of them again.`,
+    );
+  }
+  return { ...target, outcome };
+}

@@ -5,7 +5,8 @@ import { defineTool } from "./define.ts";
 import { previewWrite } from "./edit/file-preview.ts";
 import { countLines, plural } from "../text/lines.ts";
 import { statIfExists } from "../fs/missing-path.ts";
-import { displayPath, resolveInWorkspace } from "../fs/workspace.ts";
+import type { Where } from "../fs/workspace.ts";
+import { writeTarget } from "./edit/edit-target.ts";
 
 const schema = v.object({
   path: v.pipe(v.string(), v.minLength(1, "path must not be empty"), v.description("File to write, relative to the working directory.")),
@@ -23,12 +24,9 @@ export const writeFileTool = defineTool({
   subject: { kind: "path", of: (input) => input.path },
   defaultDecision: "ask",
   preview: (input, ctx) => previewWrite(ctx, input.path, input.content),
+  precheck: (input, ctx) => void writablePath(ctx, input.path),
   async execute(input, ctx) {
-    const abs = resolveInWorkspace(ctx, input.path, "write_file");
-    const shown = displayPath(ctx, abs);
-    if (statIfExists(abs)?.isDirectory()) {
-      throw new ToolError(`write_file: ${shown} is a directory. Give the path of a file inside it.`);
-    }
+    const { abs, shown } = writablePath(ctx, input.path);
     await ctx.journal?.before(abs);
     const { existed } = await writeWorkspaceFile(abs, input.content);
     const lines = plural(countLines(input.content), "line");
@@ -37,3 +35,12 @@ export const writeFileTool = defineTool({
       : { output: `Created ${shown} (${lines}).`, summary: `created, ${lines}` };
   },
 });
+
+/** Where write_file would write: inside the workspace, not a directory, not a secrets file. */
+function writablePath(ctx: Where, path: string): { abs: string; shown: string } {
+  const target = writeTarget(ctx, "write_file", path);
+  if (statIfExists(target.abs)?.isDirectory()) {
+    throw new ToolError(`write_file: ${target.shown} is a directory. Give the path of a file inside it.`);
+  }
+  return target;
+}

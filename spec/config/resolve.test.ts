@@ -11,6 +11,15 @@ describe("resolveSettings precedence: flag > env > config > preset > default", (
     expect(s.model.length).toBeGreaterThan(0);
   });
 
+  test("approval mode: --mode beats config approvalMode beats ask; anything else is a usage error; bell is on unless config says false", () => {
+    expect(resolveSettings({}, key, {}).approvalMode).toBe("ask");
+    expect(resolveSettings({}, key, { approvalMode: "auto" }).approvalMode).toBe("auto");
+    expect(resolveSettings({ approvalMode: "edits" }, key, { approvalMode: "auto" }).approvalMode).toBe("edits");
+    expect(() => resolveSettings({ approvalMode: "always" }, key, {})).toThrow('--mode must be one of ask, edits, auto, not "always"');
+    expect(resolveSettings({}, key, {}).bell).toBe(true);
+    expect(resolveSettings({}, key, { bell: false }).bell).toBe(false);
+  });
+
   test("model: flag beats env beats config", () => {
     expect(resolveSettings({ model: "f" }, { ...key, SHIRO_MODEL: "e" }, { model: "c" }).model).toBe("f");
     expect(resolveSettings({}, { ...key, SHIRO_MODEL: "e" }, { model: "c" }).model).toBe("e");

@@ -43,6 +43,21 @@ for (const { wire, flags } of WIRES) {
       expect(toolOutputsIn(s.requests[2]!.body).join("")).toContain("SECRET=");
     });
 
+    test("headless keeps its contract whatever the mode: even ls is denied without --yolo; a rule saved for this project applies", async () => {
+      const work = tempDir();
+      const home = homeWithConfig({ approvalMode: "auto", projects: { [work]: { permission: { bash: { "touch *": "allow" } } } } });
+      const s = await serve(
+        { toolCalls: [{ name: "bash", input: { command: "ls" } }] },
+        { toolCalls: [{ name: "bash", input: { command: "touch saved-rule.txt" } }] },
+        { text: "done" },
+      );
+      const run = await runShiro(["-p", "go", "--json", "--mode", "auto", ...flags], { baseURL: s.url, cwd: work, home });
+      expect(jsonLines(run.stdout).at(-1)!.denied.map((d: any) => d.subject)).toEqual(["ls"]);
+      expect(toolOutputsIn(s.requests[1]!.body).join("")).toContain("shiro is running headless");
+      expect(existsSync(join(work, "saved-rule.txt"))).toBe(true);
+      expect(run.code).toBe(0);
+    });
+
     test("config rules: an allowed bash pattern runs headless without --yolo; a deny rule wins over --yolo", async () => {
       const work = tempDir();
       const home = homeWithConfig({ permission: { bash: { "echo *": "allow", "npm publish*": "deny" } } });

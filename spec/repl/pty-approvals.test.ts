@@ -14,8 +14,8 @@ test("y allows once, a allows the command's first word for the session, n denies
   writeFileSync(join(cwd, "a.txt"), "one\ntwo\nthree\n");
   const s = await serve(
     { toolCalls: [{ name: "edit_file", input: { path: "a.txt", oldString: "two", newString: "TWO" } }] },
-    { toolCalls: [{ name: "bash", input: { command: "echo hi > b.txt" } }] },
-    { toolCalls: [{ name: "bash", input: { command: "echo again" } }] },
+    { toolCalls: [{ name: "bash", input: { command: "printf hi > b.txt" } }] },
+    { toolCalls: [{ name: "bash", input: { command: "printf again" } }] },
     { toolCalls: [{ name: "write_file", input: { path: "c.txt", content: "x" } }] },
     { toolCalls: [{ name: "edit_file", input: { path: "a.txt", oldString: "one", newString: "ONE" } }] },
     { text: "all done" },
@@ -30,12 +30,14 @@ test("y allows once, a allows the command's first word for the session, n denies
   expect(readFileSync(join(cwd, "a.txt"), "utf8")).toBe("one\ntwo\nthree\n"); // nothing runs before the answer
   pty.write("y");
   await pty.waitFor("allowed once");
-  await pty.waitFor("bash wants to run: echo hi > b.txt");
+  await pty.waitFor("bash wants to run: printf hi > b.txt");
   expect(readFileSync(join(cwd, "a.txt"), "utf8")).toBe("one\nTWO\nthree\n");
-  await pty.waitUntil("the bash question", () => pty!.cursorLine().includes("a always (bash commands starting with echo)"));
+  await pty.waitUntil("the bash question", () => pty!.cursorLine().includes("a always (bash commands starting with printf)"));
   pty.write("a");
-  await pty.waitFor("bash commands starting with echo will run without asking");
-  await pty.waitFor("→ bash echo again"); // covered by the grant: announced, not asked
+  await pty.waitUntil("how long it lasts", () => pty!.cursorLine().startsWith("keep it? s this session only"));
+  pty.write("s");
+  await pty.waitFor("bash commands starting with printf will run without asking");
+  await pty.waitFor("→ bash printf again"); // covered by the grant: announced, not asked
   await pty.waitFor("write_file wants to run: c.txt (new file)  +1 -0");
   await pty.waitUntil("the write question", () => pty!.cursorLine().startsWith("allow?"));
   pty.write("n");

@@ -58,7 +58,7 @@ test('"always" for git status does not cover an alias from the repository config
   Bun.spawnSync(["git", "init", "-q"], { cwd });
   Bun.spawnSync(["git", "config", "alias.st", `!touch ${join(cwd, "ALIAS-RAN")}`], { cwd });
   const s = await serve(
-    { toolCalls: [{ name: "bash", input: { command: "git status --short" } }] },
+    { toolCalls: [{ name: "bash", input: { command: "git add --dry-run ." } }] },
     { toolCalls: [{ name: "bash", input: { command: "git log --oneline -1" } }] },
     { toolCalls: [{ name: "bash", input: { command: "git st" } }] },
     { text: "all done" },
@@ -68,6 +68,8 @@ test('"always" for git status does not cover an alias from the repository config
   pty.line("look at git");
   await pty.waitUntil("the first question", () => pty.cursorLine().includes("a always (bash commands starting with git)"));
   pty.write("a");
+  await pty.waitUntil("how long it lasts", () => pty.cursorLine().startsWith("keep it?"));
+  pty.write("s");
   await pty.waitFor("→ bash git log --oneline -1"); // covered: announced, not asked
   await pty.waitFor("bash wants to run: git st"); // not one of git's own commands: asked again
   await pty.waitUntil("the alias question", () => pty.cursorLine().startsWith("allow?"));

@@ -105,7 +105,7 @@ test("NO_COLOR: the same session writes no colour codes, and keeps the redrawn i
   writeFileSync(join(cwd, "a.txt"), "one\n");
   const s = await serve(
     { reasoning: "hmm", text: "Editing.", toolCalls: [{ name: "edit_file", input: { path: "a.txt", oldString: "one", newString: "two" } }] },
-    { toolCalls: [{ name: "bash", input: { command: "echo out" } }] },
+    { toolCalls: [{ name: "bash", input: { command: "printf 'out\\n'" } }] },
     { text: "slowly " + "and ".repeat(10) + "done.", delayMs: 20 },
   );
   const pty = await start({ baseURL: s.url, cwd, env: { NO_COLOR: "1" } });
@@ -118,6 +118,8 @@ test("NO_COLOR: the same session writes no colour codes, and keeps the redrawn i
   pty.write("y");
   await pty.waitUntil("the bash question", () => pty!.cursorLine().startsWith("allow?") && pty!.screen().includes("bash wants to run"));
   pty.write("a");
+  await pty.waitUntil("how long it lasts", () => pty!.cursorLine().startsWith("keep it?"));
+  pty.write("s");
   await pty.waitFor("slowly");
   pty.line("typed during the turn");
   await pty.waitFor("queued (1): typed during the turn");

@@ -85,7 +85,7 @@ test("error and approval lines wrap to the width too", async () => {
   const cwd = tempDir("shiro-work-");
   const s = await serve(
     { toolCalls: [{ name: "read_file", input: { path: "src/components/a/rather/deeply/nested/folder/missing-file.ts" } }] },
-    { toolCalls: [{ name: "bash", input: { command: "echo " + "word ".repeat(20).trim() } }] },
+    { toolCalls: [{ name: "bash", input: { command: "printf %s " + "word ".repeat(20).trim() } }] },
     { text: "done" },
   );
   const pty = await start({ baseURL: s.url, cwd, cols: 60 });
@@ -95,7 +95,7 @@ test("error and approval lines wrap to the width too", async () => {
   const screen = pty.screen();
   expect(screen).toContain("  ✗ read_file: no such file src/components/a/rather/deeply/n\n    ested/folder/missing-file.ts");
   for (const row of screen.split("\n")) expect(row.length).toBeLessThanOrEqual(60);
-  expect(screen).toMatch(/bash wants to run: echo word word[^\n]*\nword word/);
+  expect(screen).toMatch(/bash wants to run: printf %s word[^\n]*\nword word/);
   pty.write("y");
   await pty.waitForPrompt(2);
 }, 20_000);
@@ -104,7 +104,7 @@ test("marks tell the truth: exit 0, exit 1, denied, interrupted, in the loop and
   const cwd = tempDir("shiro-work-");
   const home = tempDir("shiro-home-");
   const s = await serve(
-    { toolCalls: [{ name: "bash", input: { command: "echo fine" } }] },
+    { toolCalls: [{ name: "bash", input: { command: "printf fine" } }] },
     { toolCalls: [{ name: "bash", input: { command: "sh -c 'exit 3'" } }] },
     { toolCalls: [{ name: "bash", input: { command: "touch nope" } }] },
     { toolCalls: [{ name: "bash", input: { command: "echo started; sleep 30" } }] },
@@ -128,7 +128,7 @@ test("marks tell the truth: exit 0, exit 1, denied, interrupted, in the loop and
   await pty.waitFor("done");
   await pty.waitForPrompt(2);
   const screen = pty.screen();
-  expect(screen).toContain("  ✓ bash: exit 0 · echo fine");
+  expect(screen).toContain("  ✓ bash: exit 0 · printf fine");
   expect(screen).toContain("  ✗ bash: exit 3 · sh -c 'exit 3'");
   expect(screen).toContain("  ⊘ denied; the model is told not to retry it");
   expect(screen).toContain("  ■ bash: interrupted · echo started; sleep 30");

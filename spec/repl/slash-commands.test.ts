@@ -22,7 +22,8 @@ describe("parseInput", () => {
 });
 
 test("closestCommand prefers a unique prefix, then edit distance", () => {
-  expect(closestCommand("mod")).toBe("model");
+  expect(closestCommand("mode1")).toBe("model");
+  expect(closestCommand("mod")).toBe("mode");
   expect(closestCommand("exti")).toBe("exit");
   expect(closestCommand("todo")).toBe("todos");
   expect(closestCommand("costs")).toBe("cost");
@@ -43,7 +44,7 @@ test("every command is in /help, with its arguments", () => {
 
 test("the issue's commands are all in the table", () => {
   const names: string[] = SLASH_COMMANDS.map((c) => c.name).sort();
-  expect(names).toEqual(["agent", "clear", "compact", "cost", "exit", "help", "last", "memory", "model", "notes", "reasoning", "resume", "save", "sessions", "think", "todos", "undo", "diff", "init"].sort());
+  expect(names).toEqual(["agent", "clear", "compact", "cost", "exit", "help", "last", "memory", "mode", "model", "notes", "reasoning", "resume", "save", "sessions", "think", "todos", "undo", "diff", "init"].sort());
 });
 
 test("Tab after /agent and /think offers their choices", () => {
@@ -56,6 +57,8 @@ test("Tab after /agent and /think offers their choices", () => {
   expect(findCompletion("/agent q", 8, listed)?.candidates).toEqual(["quick"]);
   expect(findCompletion("/undo ", 6, where)?.candidates).toEqual(["files", "conversation"]);
   expect(findCompletion("/diff s", 7, where)?.candidates).toEqual(["session"]);
+  expect(findCompletion("/mode ", 6, where)?.candidates).toEqual(["ask", "edits", "auto"]);
+  expect(findCompletion("/mode e", 7, where)?.candidates).toEqual(["edits"]);
 });
 
 test("commandsStartingWith feeds completion", () => {

@@ -28,6 +28,12 @@ describe("the status line", () => {
     expect(statusText(statusSegments({ ...base, cost: 0 }))).toEndWith("· $0.00");
   });
 
+  test("the approval mode comes last; a mode other than ask stands out", () => {
+    expect(statusText(statusSegments({ ...base, cost: 0, mode: "ask" }))).toBe("gpt-5 · context 10% · 15.2k tokens · $0.00 · mode ask");
+    expect(statusSegments({ ...base, mode: "ask" }).at(-1)!.tone).toBe("dim");
+    expect(statusSegments({ ...base, mode: "edits" }).at(-1)).toEqual({ text: "mode edits", tone: "amber" });
+  });
+
   test("an empty conversation is 0%", () => {
     expect(statusText(statusSegments({ ...base, wireTokens: 0, contextTokens: { count: 0, estimated: true } }))).toBe("gpt-5 · context 0% · 0 tokens");
   });

@@ -19,6 +19,10 @@ describe("key decoding", () => {
     expect(keys("\x1b[A\x1b[B\x1bOC\x1b[1;5D\x1b[3~")).toEqual([{ name: "up" }, { name: "down" }, { name: "right" }, { name: "word-left" }, { name: "delete" }]);
   });
 
+  test("shift-tab (ESC [ Z) is one key", () => {
+    expect(keys("\x1b[Za")).toEqual([{ name: "shift-tab" }, { name: "text", text: "a" }]);
+  });
+
   test("bracketed paste keeps newlines and spans chunks", () => {
     expect(keys("\x1b[200~line one\r\nline", " two\x1b[201~\r")).toEqual([{ name: "paste", text: "line one\nline two" }, { name: "enter" }]);
   });

@@ -27,7 +27,8 @@ export type KeyName =
   | "ctrl-d"
   | "ctrl-l"
   | "ctrl-r"
-  | "ctrl-g";
+  | "ctrl-g"
+  | "shift-tab";
 
 const PASTE_START = "\x1b[200~";
 const PASTE_END = "\x1b[201~";
@@ -73,6 +74,7 @@ const SEQUENCES: Record<string, KeyName> = {
   "[4~": "end",
   "[8~": "end",
   "[3~": "delete",
+  "[Z": "shift-tab",
   "[1;5C": "word-right",
   "[1;5D": "word-left",
   "[1;3C": "word-right",

@@ -1,0 +1,161 @@
+import { describe, expect, test } from "bun:test";
+import { writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { isReadOnlyCommand, readOnlyList } from "../../lib/permissions/read-only.ts";
+import { createPermissionPolicy } from "../../lib/permissions/policy.ts";
+import { coreTools } from "../../lib/tools/index.ts";
+import { tempDir } from "../support/cli.ts";
+
+const cwd = tempDir("shiro-ro-");
+writeFileSync(join(cwd, "a.ts"), "x\n");
+const builtIn = readOnlyList(undefined);
+const readOnly = (command: string, list = builtIn) => isReadOnlyCommand(command, list, cwd);
+
+describe("commands that only look run without a question", () => {
+  test.each([
+    "ls",
+    "ls -la docs",
+    "cat a.ts | head -5",
+    "wc -l a.ts && tail -n 3 a.ts",
+    "rg -n TODO src",
+    "grep -rn 'rm -rf' .",
+    "find . -name '*.ts' -type f",
+    "pwd; echo done",
+    "git status --short",
+    "git diff HEAD~1 -- src",
+    "git log --oneline -5",
+    "git show HEAD:README.md",
+    "git blame a.ts",
+    "git branch -a",
+    "git branch --list 'feat/*'",
+    "git rev-parse HEAD",
+    "git ls-files",
+    "sort a.ts | uniq -c",
+    "ls *.ts",
+    "ls missing 2>/dev/null",
+    "cat a.ts 2>&1 | head",
+    "cd src && ls",
+    "tree -L 2",
+    "du -sh .",
+  ])("%s", (command) => expect(readOnly(command)).toBe(true));
+});
+
+describe("look-alikes still ask", () => {
+  test.each([
+    ["ls > out.txt", "redirection into a file"],
+    ["ls >> out.txt", "appending to a file"],
+    ["cat x | sh", "a pipeline into a shell"],
+    ["git log; rm -rf x", "a list with a command off the list"],
+    ["echo $(rm x)", "command substitution"],
+    ["echo `rm x`", "backticks"],
+    ["cat <(rm x)", "process substitution"],
+    ["diff a.ts >(tee out)", "process substitution as output"],
+    ["git log --output=log.txt", "git log --output writes"],
+    ["git log --outp=log.txt", "an abbreviation of --output"],
+    ["git diff --output log.txt", "git diff --output writes"],
+    ["git diff --ext-diff", "runs a configured program"],
+    ["rg --pre ./decode TODO", "rg --pre runs a program"],
+    ["rg --pre=./decode TODO", "rg --pre= runs a program"],
+    ["find . -exec rm {} ;", "find -exec"],
+    ["find . -name x -delete", "find -delete"],
+    ["find . -fprint out", "find -fprint writes"],
+    ["sort -o out a.ts", "sort -o writes"],
+    ["sort -uo out a.ts", "sort -o in a cluster"],
+    ["sort --output=out a.ts", "sort --output"],
+    ["uniq a.ts out", "uniq's second operand is written"],
+    ["tree -o out", "tree -o writes"],
+    ["git -c core.pager=sh log", "git with settings"],
+    ["git -C other status", "git pointed elsewhere"],
+    ["git branch new-feature", "git branch creating one"],
+    ["git branch -D old", "git branch deleting"],
+    ["git push", "git push"],
+    ["git stash list", "git stash is not on the list"],
+    ["sudo ls", "a wrapper"],
+    ["env ls", "env as a wrapper"],
+    ["LD_PRELOAD=x.so ls", "an assignment before the command"],
+    ["X=1", "an assignment alone"],
+    ["./ls", "a program by path"],
+    ["/tmp/ls", "a program by absolute path"],
+    ["cat $FILE", "an expansion"],
+    ["ls {a,b}", "a brace expansion"],
+    ["ls ~", "a tilde"],
+    ["ls &", "a background job"],
+    ["cat <<EOF\nhi\nEOF", "a heredoc"],
+    ["wc < a.ts", "input redirection"],
+    ["npm test", "a program off the list"],
+    ["python -c 'print(1)'", "an interpreter"],
+    ["", "nothing"],
+  ])("%s (%s)", (command) => expect(readOnly(command)).toBe(false));
+
+  test("a glob that matches a file named like an option asks", () => {
+    const dir = tempDir("shiro-ro-dash-");
+    writeFileSync(join(dir, "-delete"), "");
+    writeFileSync(join(dir, "b.txt"), "");
+    expect(isReadOnlyCommand("find *", builtIn, dir)).toBe(false);
+    expect(isReadOnlyCommand("ls *.txt", builtIn, dir)).toBe(true);
+  });
+});
+
+test("config readOnlyCommands adds programs and takes built-in ones out", () => {
+  const list = readOnlyList({ add: ["jq", "npm ls"], remove: ["find", "git log"] });
+  expect(readOnly("jq .name package.json", list)).toBe(true);
+  expect(readOnly("npm ls --depth 0", list)).toBe(true);
+  expect(readOnly("npm install", list)).toBe(false);
+  expect(readOnly("find . -name x", list)).toBe(false);
+  expect(readOnly("git log", list)).toBe(false);
+  expect(readOnly("git status", list)).toBe(true);
+  expect(readOnly("jq . x > out", list)).toBe(false); // the structural checks hold for added ones too
+});
+
+describe("in the policy", () => {
+  const bash = coreTools.find((t) => t.name === "bash")!;
+  let id = 0;
+  const run = (config: object, command: string, mode: "ask" | "edits" | "auto" | undefined = "ask") => {
+    const asked: string[] = [];
+    const policy = createPermissionPolicy({
+      config,
+      root: cwd,
+      yolo: false,
+      interactive: true,
+      ...(mode ? { mode: () => mode } : {}),
+      ask: async (q) => (asked.push(q.subject), "deny"),
+    });
+    return policy.approve({ tool: bash, input: { command }, subject: command, id: `c${++id}` }).then((approval) => ({ allow: approval.allow, asked: asked.length > 0 }));
+  };
+
+  test("a read-only command runs without a question; a look-alike asks", async () => {
+    expect(await run({}, "ls")).toEqual({ allow: true, asked: false });
+    expect(await run({}, "ls > out.txt")).toEqual({ allow: false, asked: true });
+  });
+  test("the secrets rule still refuses `cat .env`, and a deny rule wins", async () => {
+    expect(await run({}, "cat .env")).toEqual({ allow: false, asked: false });
+    expect(await run({ permission: { bash: { "ls*": "deny" } } }, "ls")).toEqual({ allow: false, asked: false });
+  });
+  test("a rule the user wrote saying ask is honoured", async () => {
+    expect(await run({ permission: { bash: { "git *": "ask" } } }, "git status")).toEqual({ allow: false, asked: true });
+  });
+  test("headless (no mode) keeps its contract: nothing is lifted", async () => {
+    const policy = createPermissionPolicy({ config: {}, root: cwd, yolo: false, interactive: false });
+    expect((await policy.approve({ tool: bash, input: { command: "ls" }, subject: "ls", id: "h1" })).allow).toBe(false);
+  });
+  test("auto without a sandbox asks for commands, like edits", async () => {
+    expect(await run({}, "touch x", "auto")).toEqual({ allow: false, asked: true });
+    expect(await run({}, "touch x", "edits")).toEqual({ allow: false, asked: true });
+  });
+
+  test("auto in a working sandbox runs commands; a guard refusal holds", async () => {
+    const policy = createPermissionPolicy({ config: {}, root: cwd, yolo: false, interactive: true, sandboxed: true, mode: () => "auto", ask: async () => "deny" });
+    expect((await policy.approve({ tool: bash, input: { command: "touch x" }, subject: "touch x", id: "s1" })).allow).toBe(true);
+    expect((await policy.approve({ tool: bash, input: { command: "rm -rf ~" }, subject: "rm -rf ~", id: "s2" })).allow).toBe(false);
+  });
+  test("edits runs file edits inside the workspace; outside one still asks", async () => {
+    const write = coreTools.find((t) => t.name === "write_file")!;
+    const asked: string[] = [];
+    const policy = createPermissionPolicy({ config: {}, root: cwd, yolo: false, interactive: true, mode: () => "edits", ask: async (q) => (asked.push(q.subject), "deny") });
+    const inside = { path: "new.txt", content: "x" };
+    expect((await policy.approve({ tool: write, input: inside, subject: "new.txt", id: "e1" })).allow).toBe(true);
+    const outside = { path: "/etc/hosts", content: "x" };
+    expect((await policy.approve({ tool: write, input: outside, subject: "/etc/hosts", id: "e2" })).allow).toBe(false);
+    expect(asked).toEqual(["/etc/hosts"]);
+  });
+});

@@ -1,0 +1,238 @@
+// Approval modes in the loop (ask, edits, auto; shift-tab and /mode), the read-only commands that
+// run without a question, calls that cannot succeed failing without one, "always" saved as a rule
+// that the next session honours, and the bell.
+import { expect, test } from "bun:test";
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { tempDir } from "../support/cli.ts";
+import { toolOutputsIn } from "../support/requests.ts";
+import { reportSkip, sandboxUnavailable, visibleTempDir } from "../sandbox/support.ts";
+import { KEYS, usePty } from "./pty.ts";
+
+const { serve, start } = usePty();
+const SHIFT_TAB = "\x1b[Z";
+const unavailable = sandboxUnavailable();
+reportSkip("spec/repl/pty-modes.test.ts (auto in the sandbox)", unavailable);
+
+function homeWithConfig(config: object): string {
+  const home = tempDir("shiro-home-");
+  mkdirSync(join(home, ".shiro-neko"), { recursive: true });
+  writeFileSync(join(home, ".shiro-neko", "config.json"), JSON.stringify(config));
+  return home;
+}
+
+test("ls runs without a question; ls > out.txt asks; the status line shows the mode", async () => {
+  const cwd = tempDir("shiro-work-");
+  writeFileSync(join(cwd, "a.txt"), "x\n");
+  const s = await serve(
+    { toolCalls: [{ name: "bash", input: { command: "ls" } }] },
+    { toolCalls: [{ name: "bash", input: { command: "ls > out.txt" } }] },
+    { text: "listed" },
+  );
+  const pty = await start({ baseURL: s.url, cwd, args: ["--no-sandbox"] });
+  await pty.waitForPrompt(1);
+  expect(pty.screen()).toContain("mode ask");
+  pty.line("list");
+  await pty.waitFor("bash wants to run: ls > out.txt");
+  await pty.waitUntil("the question", () => pty.cursorLine().startsWith("allow?"));
+  expect(pty.screen()).not.toContain("bash wants to run: ls\n");
+  expect(toolOutputsIn(s.requests[1]!.body).join("\n")).toContain("a.txt"); // ls ran, unasked
+  pty.write("n");
+  pty.write(KEYS.enter);
+  await pty.waitFor("listed");
+  expect(existsSync(join(cwd, "out.txt"))).toBe(false);
+}, 20_000);
+
+test("shift-tab cycles ask → edits → auto; edits runs file edits and asks for commands; auto without a sandbox says so and behaves as edits; /mode switches back", async () => {
+  const cwd = tempDir("shiro-work-");
+  const s = await serve(
+    { toolCalls: [{ name: "write_file", input: { path: "e.txt", content: "edited\n" } }] },
+    { toolCalls: [{ name: "bash", input: { command: "touch t1" } }] },
+    { text: "first done" },
+    { toolCalls: [{ name: "bash", input: { command: "touch t2" } }] },
+    { text: "second done" },
+    { toolCalls: [{ name: "write_file", input: { path: "f.txt", content: "x\n" } }] },
+    { text: "third done" },
+  );
+  const pty = await start({ baseURL: s.url, cwd, args: ["--no-sandbox"] });
+  await pty.waitForPrompt(1);
+  pty.write(SHIFT_TAB);
+  await pty.waitFor("mode: edits: file edits inside the workspace run without asking; commands ask");
+  await pty.waitUntil("the status line", () => pty.screen().includes("mode edits"));
+  pty.line("edit and run");
+  await pty.waitFor("bash wants to run: touch t1");
+  expect(readFileSync(join(cwd, "e.txt"), "utf8")).toBe("edited\n"); // written without a question
+  expect(pty.screen()).not.toContain("write_file wants to run");
+  expect(pty.screen()).toContain("→ write_file e.txt");
+  await pty.waitUntil("the bash question", () => pty.cursorLine().startsWith("allow?"));
+  pty.write("y");
+  await pty.waitFor("first done");
+  await pty.waitForPrompt(2);
+
+  pty.write(SHIFT_TAB);
+  await pty.waitFor("auto mode runs commands without asking only inside the sandbox, and the sandbox is off");
+  await pty.waitUntil("the status line", () => pty.screen().includes("mode auto (as edits: no sandbox)"));
+  pty.line("run again");
+  await pty.waitFor("bash wants to run: touch t2"); // still asks: no sandbox
+  await pty.waitUntil("the question", () => pty.cursorLine().startsWith("allow?"));
+  pty.write("y");
+  await pty.waitFor("second done");
+  await pty.waitForPrompt(3);
+
+  pty.write(SHIFT_TAB); // back to ask
+  await pty.waitFor("mode: ask: edits and commands ask first");
+  pty.write("/mode ed" + KEYS.tab); // Tab completes the mode's name
+  await pty.waitForInput("/mode edits");
+  pty.write(KEYS.enter);
+  await pty.waitFor("mode: edits: file edits", { count: 2 });
+  pty.line("/mode ask");
+  await pty.waitFor("mode: ask: edits and commands ask first", { count: 2 });
+  pty.line("write more");
+  await pty.waitFor("write_file wants to run: f.txt");
+  await pty.waitUntil("the question", () => pty.cursorLine().startsWith("allow?"));
+  pty.write("y");
+  await pty.waitFor("third done");
+}, 30_000);
+
+test("--mode edits and config approvalMode start the loop in that mode; a bad mode is a usage error", async () => {
+  const cwd = tempDir("shiro-work-");
+  const s = await serve({ toolCalls: [{ name: "write_file", input: { path: "m.txt", content: "m\n" } }] }, { text: "made" });
+  const pty = await start({ baseURL: s.url, cwd, home: homeWithConfig({ approvalMode: "auto" }), args: ["--no-sandbox", "--mode", "edits"] });
+  await pty.waitForPrompt(1);
+  expect(pty.screen()).toContain("edits mode: file edits run without asking");
+  expect(pty.screen()).toContain("mode edits");
+  pty.line("make it");
+  await pty.waitFor("made");
+  expect(readFileSync(join(cwd, "m.txt"), "utf8")).toBe("m\n");
+
+  const fromConfig = await start({ baseURL: s.url, cwd, home: homeWithConfig({ approvalMode: "auto" }), args: ["--no-sandbox"] });
+  await fromConfig.waitForPrompt(1);
+  expect(fromConfig.screen()).toContain("mode auto (as edits: no sandbox)");
+  expect(fromConfig.screen()).toContain("auto behaves like edits");
+
+  const bad = await start({ baseURL: s.url, cwd, args: ["--mode", "sometimes"] });
+  expect(await bad.exited).toBe(2);
+  expect(bad.screen()).toContain('--mode must be one of ask, edits, auto, not "sometimes"');
+}, 30_000);
+
+test("calls that cannot succeed fail without a question, and the model gets the tool's error", async () => {
+  const cwd = tempDir("shiro-work-");
+  writeFileSync(join(cwd, "a.txt"), "one\ntwo\n");
+  const s = await serve(
+    {
+      toolCalls: [
+        { name: "edit_file", input: { path: "a.txt", oldString: "three", newString: "3" } },
+        { name: "write_file", input: { path: "/etc/shiro-test-hosts", content: "x" } },
+        { name: "write_file", input: { path: ".env", content: "KEY=1" } },
+      ],
+    },
+    { text: "none of that worked" },
+  );
+  const pty = await start({ baseURL: s.url, cwd, args: ["--no-sandbox"] });
+  await pty.waitForPrompt(1);
+  pty.line("try things");
+  await pty.waitFor("none of that worked");
+  expect(pty.screen()).not.toContain("wants to run");
+  const outputs = toolOutputsIn(s.requests[1]!.body).join("\n");
+  expect(outputs).toContain("oldString was not found in a.txt");
+  expect(outputs).toContain("is outside the workspace");
+  expect(outputs).toContain(".env is a secrets file");
+  expect(existsSync(join(cwd, ".env"))).toBe(false);
+  expect(readFileSync(join(cwd, "a.txt"), "utf8")).toBe("one\ntwo\n");
+}, 20_000);
+
+test('"always" saved for this project is shown first, written to the user config, and honoured by the next session; every project goes to permission', async () => {
+  const cwd = tempDir("shiro-work-");
+  const home = tempDir("shiro-home-");
+  const configFile = join(home, ".shiro-neko", "config.json");
+  const s = await serve(
+    { toolCalls: [{ name: "bash", input: { command: "touch one" } }] },
+    { text: "first reply" },
+    { toolCalls: [{ name: "bash", input: { command: "touch two" } }] },
+    { text: "second reply" },
+    { toolCalls: [{ name: "write_file", input: { path: "w.txt", content: "w" } }] },
+    { text: "third reply" },
+  );
+  const pty = await start({ baseURL: s.url, cwd, home, args: ["--no-sandbox"] });
+  await pty.waitForPrompt(1);
+  pty.line("touch one");
+  await pty.waitUntil("the question", () => pty.cursorLine().startsWith("allow?"));
+  pty.write("a");
+  await pty.waitFor('to keep it, shiro writes "bash": { "touch *": "allow" } in ~/.shiro-neko/config.json:');
+  await pty.waitFor(`this project: under projects.${JSON.stringify(cwd)}.permission`);
+  await pty.waitFor("every project: under permission");
+  await pty.waitUntil("the scope question", () => pty.cursorLine().startsWith("keep it? s this session only · p this project · e every project"));
+  expect(existsSync(configFile)).toBe(false); // shown before anything is written
+  pty.write("p");
+  await pty.waitFor("saved");
+  await pty.waitFor("first reply");
+  expect(JSON.parse(readFileSync(configFile, "utf8"))).toEqual({ projects: { [cwd]: { permission: { bash: { "touch *": "allow" } } } } });
+  expect(existsSync(join(cwd, ".shiro"))).toBe(false);
+  pty.write(KEYS.ctrlD);
+  await pty.exited;
+
+  const next = await start({ baseURL: s.url, cwd, home, args: ["--no-sandbox"] });
+  await next.waitForPrompt(1);
+  next.line("touch two");
+  await next.waitFor("second reply");
+  expect(next.screen()).not.toContain("wants to run");
+  expect(existsSync(join(cwd, "two"))).toBe(true);
+  next.line("write");
+  await next.waitUntil("the write question", () => next.cursorLine().startsWith("allow?"));
+  next.write("a");
+  await next.waitUntil("the scope question", () => next.cursorLine().startsWith("keep it?"));
+  next.write("e");
+  await next.waitFor("third reply");
+  const saved = JSON.parse(readFileSync(configFile, "utf8"));
+  expect(saved.permission).toEqual({ write_file: "allow" });
+  expect(saved.projects[cwd].permission).toEqual({ bash: { "touch *": "allow" } });
+}, 40_000);
+
+test("the bell rings once when a question is waiting; config bell false keeps it quiet", async () => {
+  const cwd = tempDir("shiro-work-");
+  const s = await serve(
+    { toolCalls: [{ name: "bash", input: { command: "touch b" } }] },
+    { text: "rang" },
+    { toolCalls: [{ name: "bash", input: { command: "touch c" } }] },
+    { text: "quiet" },
+  );
+  const pty = await start({ baseURL: s.url, cwd, args: ["--no-sandbox"] });
+  await pty.waitForPrompt(1);
+  expect(pty.raw()).not.toContain("\x07");
+  pty.line("go");
+  await pty.waitUntil("the question", () => pty.cursorLine().startsWith("allow?"));
+  expect(pty.raw().split("\x07").length - 1).toBe(1);
+  pty.write("y");
+  await pty.waitFor("rang");
+
+  const quiet = await start({ baseURL: s.url, cwd, home: homeWithConfig({ bell: false }), args: ["--no-sandbox"] });
+  await quiet.waitForPrompt(1);
+  quiet.line("go");
+  await quiet.waitUntil("the question", () => quiet.cursorLine().startsWith("allow?"));
+  quiet.write("y");
+  await quiet.waitFor("quiet");
+  expect(quiet.raw()).not.toContain("\x07");
+}, 30_000);
+
+test.skipIf(unavailable !== undefined)("auto in a working sandbox runs commands without asking; the guard still refuses", async () => {
+  const top = visibleTempDir("shiro-pty-auto-");
+  const cwd = join(top, "ws");
+  const home = join(top, "home");
+  mkdirSync(cwd, { recursive: true });
+  mkdirSync(home, { recursive: true });
+  const s = await serve(
+    { toolCalls: [{ name: "bash", input: { command: "touch made.txt && echo made" } }] },
+    { toolCalls: [{ name: "bash", input: { command: "rm -rf ~" } }] },
+    { text: "auto done" },
+  );
+  const pty = await start({ baseURL: s.url, cwd, home, args: ["--mode", "auto"] });
+  await pty.waitForPrompt(1);
+  expect(pty.screen()).toContain("mode auto");
+  expect(pty.screen()).not.toContain("as edits");
+  pty.line("make it");
+  await pty.waitFor("auto done");
+  expect(pty.screen()).not.toContain("wants to run");
+  expect(existsSync(join(cwd, "made.txt"))).toBe(true);
+  expect(toolOutputsIn(s.requests[2]!.body).join("\n")).toContain("shiro's safety guard refused");
+  expect(existsSync(home)).toBe(true);
+}, 30_000);

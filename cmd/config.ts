@@ -119,6 +119,8 @@ function settingRows(settings: Settings): [string, string][] {
     ["sandboxNetwork", json(settings.sandbox.network)],
     ["sandboxWritable", json(settings.sandbox.writable)],
     ["sandboxReadable", json(settings.sandbox.readable)],
+    ["approvalMode", settings.approvalMode],
+    ["bell", json(settings.bell)],
   ];
 }
 
@@ -170,10 +172,18 @@ function showConfig(settings: Settings, sources: SettingSources, config: ConfigF
     ["models", config.models],
     ["presets", config.presets],
     ["guard", config.guard],
+    ["readOnlyCommands", config.readOnlyCommands],
   ];
   const permission = Object.entries(config.permission ?? {});
   lines.push("", permission.length > 0 ? "Permission rules (config file; the last matching rule wins):" : "Permission rules: none in the config file (shiro's defaults apply; docs/permissions.md).");
   for (const [tool, rule] of permission) lines.push(`  ${tool}: ${JSON.stringify(rule)}`);
+  // Rules saved for one project ("always … this project" at an approval), read after the ones above.
+  for (const [root, project] of Object.entries(config.projects ?? {})) {
+    const rules = Object.entries(project.permission ?? {});
+    if (rules.length === 0) continue;
+    lines.push(`Permission rules for the project ${root} (after the ones above):`);
+    for (const [tool, rule] of rules) lines.push(`  ${tool}: ${JSON.stringify(rule)}`);
+  }
   for (const [key, value] of fileOnly) if (value !== undefined) lines.push(`${key} (config file): ${JSON.stringify(value)}`);
   return lines.join("\n") + "\n";
 }

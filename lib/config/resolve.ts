@@ -10,6 +10,8 @@ import {
   DEFAULT_RETRY_BASE_MS,
   DEFAULT_SANDBOX,
   DEFAULT_SANDBOX_NETWORK,
+  DEFAULT_WEB_FETCH_MAX_BYTES,
+  DEFAULT_WEB_FETCH_TIMEOUT_MS,
 } from "./defaults.ts";
 import type { ConfigFile } from "./schema.ts";
 import { THINKING_LEVELS, VARIANTS, VARIANT_NAMES, isThinking, isVariantName, type Thinking, type VariantName } from "./variants.ts";
@@ -37,6 +39,13 @@ export type Flags = {
  * them (`~/.ssh`, `../sibling`), opened or shown in the sandbox.
  */
 export type SandboxSettings = { mode: "on" | "off"; network: boolean; writable: string[]; readable: string[] };
+
+/**
+ * web_fetch (config `webFetch`): `allowHosts` (`host` or `host:port`) may be reached on a private
+ * address; the whole fetch within `timeoutMs`, at most `maxBytes` read; `readOnlyAgents`: plan and
+ * review get the tool too.
+ */
+export type WebFetchSettings = { allowHosts: readonly string[]; timeoutMs: number; maxBytes: number; readOnlyAgents: boolean };
 
 /** Every setting a run reads, after precedence is applied. Nothing downstream re-reads env or flags. */
 export type Settings = {
@@ -86,6 +95,7 @@ export type Settings = {
   retryBaseMs: number;
   /** The sandbox: flag > config > default (on, with network). */
   sandbox: SandboxSettings;
+  webFetch: WebFetchSettings;
 };
 
 type Env = Record<string, string | undefined>;
@@ -166,6 +176,12 @@ export function resolveSettings(flags: Flags, env: Env, config: ConfigFile): Set
       network: flags.network ?? config.sandboxNetwork ?? DEFAULT_SANDBOX_NETWORK,
       writable: config.sandboxWritable ?? [],
       readable: config.sandboxReadable ?? [],
+    },
+    webFetch: {
+      allowHosts: config.webFetch?.allowHosts ?? [],
+      timeoutMs: config.webFetch?.timeoutMs ?? DEFAULT_WEB_FETCH_TIMEOUT_MS,
+      maxBytes: config.webFetch?.maxBytes ?? DEFAULT_WEB_FETCH_MAX_BYTES,
+      readOnlyAgents: config.webFetch?.readOnlyAgents ?? false,
     },
   };
 }

@@ -21,6 +21,8 @@ import { readFileTool } from "./read-file.ts";
 import { createRecallTool } from "./recall.ts";
 import { createRememberTool } from "./remember.ts";
 import { createTodoWriteTool } from "./todo-write.ts";
+import { createWebFetchTool, webFetchTool } from "./web-fetch.ts";
+import type { WebFetchSettings } from "../config/resolve.ts";
 import { writeFileTool } from "./write-file.ts";
 
 export { displayPath, resolveInWorkspace } from "../fs/workspace.ts";
@@ -43,6 +45,7 @@ export const coreTools: readonly AnyTool[] = [
   gitLogTool,
   gitShowTool,
   gitBlameTool,
+  webFetchTool,
 ];
 
 export type ToolsContext = {
@@ -54,6 +57,8 @@ export type ToolsContext = {
   readOnly?: boolean;
   /** Where bash and grep run programs (the session's sandbox); without it, directly (tests, digests). */
   commands?: Commands;
+  /** web_fetch's limits and allowed hosts (config `webFetch`); without it, the defaults. */
+  webFetch?: WebFetchSettings;
 };
 
 /**
@@ -67,10 +72,15 @@ export function memoryTools(store: MemoryStore): AnyTool[] {
 
 /** Every tool a session gets, in the order the model sees them: the core tools, todo_write, then memory. */
 export function toolsFor(context: ToolsContext): AnyTool[] {
-  const { commands } = context;
-  const core = commands
-    ? coreTools.map((tool) => (tool === bashTool ? createBashTool(commands) : tool === grepTool ? createGrepTool({ commands }) : tool))
-    : coreTools;
-  const all = [...core, createTodoWriteTool(context.notebook), ...(context.memory ? memoryTools(context.memory) : [])];
-  return context.readOnly ? all.filter((tool) => !tool.mutates && tool.subject.kind !== "command") : all;
+  const { commands, webFetch } = context;
+  const bound = (tool: AnyTool): AnyTool => {
+    if (commands && tool === bashTool) return createBashTool(commands);
+    if (commands && tool === grepTool) return createGrepTool({ commands });
+    if (webFetch && tool === webFetchTool) return createWebFetchTool(webFetch);
+    return tool;
+  };
+  const all = [...coreTools.map(bound), createTodoWriteTool(context.notebook), ...(context.memory ? memoryTools(context.memory) : [])];
+  // Read-only sets: nothing that writes or runs commands; the network only when the config says so.
+  const offered = (tool: AnyTool) => !tool.mutates && tool.subject.kind !== "command" && (!tool.reachesNetwork || webFetch?.readOnlyAgents === true);
+  return context.readOnly ? all.filter(offered) : all;
 }

@@ -7,6 +7,7 @@ import { pruneForWire } from "../../lib/prune/prune.ts";
 import { closeDanglingToolCalls } from "../../lib/prune/repair.ts";
 import { createPromptQueue, describeQueue } from "../../lib/prompt/queue.ts";
 import { parseInput, unknownCommandHint } from "../../lib/prompt/slash-commands.ts";
+import { expandCommand, type CustomCommand } from "../../lib/prompt/custom-commands.ts";
 import { OUTCOME_MARKS, paintOutcome, sanitize, userFacingError } from "../../lib/render.ts";
 import { firstLine, type TranscriptItem } from "../../lib/sessions/transcript-items.ts";
 import { renderMarkdown } from "../../lib/text/markdown.ts";
@@ -59,6 +60,8 @@ export type ReplDeps = {
   notices: string[];
   /** Shows text through the user's $PAGER, the terminal handed over until it exits; absent when none is set. */
   pager?: (text: string) => Promise<void>;
+  /** The user's and the project's own slash commands (lib/prompt/custom-commands.ts). */
+  customCommands?: readonly CustomCommand[];
 };
 
 type Turn = { abort: AbortController; running: Map<string, { tool: string; stop: AbortController }> };
@@ -121,9 +124,10 @@ export function createRepl(deps: ReplDeps) {
   };
   const print = (text: string) => put(wrapText(text, columns()), "other");
   const where = { root: deps.workspace.root, cwd: deps.workspace.cwd };
+  const custom = deps.customCommands ?? [];
   const input = createInputBox({
     history: deps.history,
-    complete: where,
+    complete: { ...where, commands: custom.map((command) => command.name) },
     canPick: screen.mode === "rich",
     onNotice: (text) => print(theme.warn(text)),
   });
@@ -362,12 +366,20 @@ export function createRepl(deps: ReplDeps) {
     shownAs.delete(text);
     echo(shown);
     if (/^!\S/.test(text)) return void (await shell(text.slice(1).trim()));
-    const parsed = parseInput(text);
-    if (parsed.type === "prompt") {
+    const parsed = parseInput(text, custom);
+    if (parsed.type === "prompt" || parsed.type === "custom") {
       const spend = session.beforeTurn();
       if (spend?.notice) print(theme.warn(spend.notice));
       if (spend?.refuse) return void print(theme.error(spend.refuse));
-      return void (await runTurn(text));
+      if (parsed.type === "prompt") return void (await runTurn(text));
+      const { command } = parsed;
+      const ranWith = [command.agent && `agent ${command.agent}`, command.model && `model ${command.model}`].filter(Boolean).join(", ");
+      print(theme.dim(`  /${command.name} from ${command.source}${ranWith ? ` (this turn: ${ranWith})` : ""}`));
+      try {
+        return void (await session.forOneTurn(command, () => runTurn(expandCommand(command, parsed.args))));
+      } catch (error) {
+        return void print(theme.error(`/${command.name}: ${error instanceof Error ? error.message : String(error)}`));
+      }
     }
     if (parsed.type === "unknown") return void print(theme.warn(unknownCommandHint(parsed.name, parsed.closest)));
     command = new AbortController();
@@ -401,6 +413,7 @@ export function createRepl(deps: ReplDeps) {
         ask: askKey,
         setInput: (text) => input.set(text),
         rows: () => (screen.mode === "pipe" ? undefined : (screen.rows?.() ?? 24)),
+        custom,
       });
     } catch (error) {
       print(theme.error(`/${parsed.name} failed: ${error instanceof Error ? error.message : String(error)}`));

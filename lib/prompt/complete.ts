@@ -25,6 +25,8 @@ export type CompleteOptions = {
   root: string;
   /** Relative `@` paths start here. */
   cwd: string;
+  /** Names of the custom commands (without their slash), offered after the built-in ones. */
+  commands?: readonly string[];
 };
 
 /**
@@ -41,7 +43,7 @@ export function findCompletion(line: string, cursor: number, opts: CompleteOptio
   while (end < line.length && !/\s/.test(line[end]!)) end++;
   const word = line.slice(start, cursor);
   if (start === 0 && word.startsWith("/")) {
-    const candidates = commandsStartingWith(word);
+    const candidates = commandsStartingWith(word, opts.commands);
     return candidates.length > 0 ? { kind: "command", start, end, candidates } : undefined;
   }
   const argument = /^\/(\w+) $/.exec(line.slice(0, start));

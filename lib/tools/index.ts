@@ -23,6 +23,8 @@ import { createRememberTool } from "./remember.ts";
 import { createTodoWriteTool } from "./todo-write.ts";
 import { createWebFetchTool, webFetchTool } from "./web-fetch.ts";
 import type { WebFetchSettings } from "../config/resolve.ts";
+import type { Skill } from "../skills/skills.ts";
+import { createSkillTool } from "./skill.ts";
 import { writeFileTool } from "./write-file.ts";
 
 export { displayPath, resolveInWorkspace } from "../fs/workspace.ts";
@@ -59,6 +61,8 @@ export type ToolsContext = {
   commands?: Commands;
   /** web_fetch's limits and allowed hosts (config `webFetch`); without it, the defaults. */
   webFetch?: WebFetchSettings;
+  /** The session's skills; with none, the skill tool is not offered. */
+  skills?: readonly Skill[];
 };
 
 /**
@@ -70,7 +74,7 @@ export function memoryTools(store: MemoryStore): AnyTool[] {
   return [createRememberTool(store), createRecallTool(store), createForgetTool(store)];
 }
 
-/** Every tool a session gets, in the order the model sees them: the core tools, todo_write, then memory. */
+/** Every tool a session gets, in the order the model sees them: the core tools, todo_write, memory, then skill. */
 export function toolsFor(context: ToolsContext): AnyTool[] {
   const { commands, webFetch } = context;
   const bound = (tool: AnyTool): AnyTool => {
@@ -79,7 +83,8 @@ export function toolsFor(context: ToolsContext): AnyTool[] {
     if (webFetch && tool === webFetchTool) return createWebFetchTool(webFetch);
     return tool;
   };
-  const all = [...coreTools.map(bound), createTodoWriteTool(context.notebook), ...(context.memory ? memoryTools(context.memory) : [])];
+  const skills = context.skills && context.skills.length > 0 ? [createSkillTool(context.skills)] : [];
+  const all = [...coreTools.map(bound), createTodoWriteTool(context.notebook), ...(context.memory ? memoryTools(context.memory) : []), ...skills];
   // Read-only sets: nothing that writes or runs commands; the network only when the config says so.
   const offered = (tool: AnyTool) => !tool.mutates && tool.subject.kind !== "command" && (!tool.reachesNetwork || webFetch?.readOnlyAgents === true);
   return context.readOnly ? all.filter(offered) : all;

@@ -45,7 +45,7 @@ export async function fetchPage(url: string, limits: FetchLimits, signal: AbortS
   let current = parseUrl(url);
   try {
     for (let hop = 0; ; hop++) {
-      const address = await checkedAddress(current, limits.allowHosts, resolve);
+      const address = await checkedAddress(current, limits.allowHosts, (host) => untilAborted(resolve(host), both));
       const response = await request(current, address, both);
       const location = response.headers.location;
       if (REDIRECTS.has(response.statusCode ?? 0) && location) {
@@ -62,6 +62,16 @@ export async function fetchPage(url: string, limits: FetchLimits, signal: AbortS
     if (signal.aborted) throw new ToolError("web_fetch: interrupted");
     throw error;
   }
+}
+
+/** `promise`, or the signal's reason once it aborts (a resolver cannot be stopped, only left behind). */
+function untilAborted<T>(promise: Promise<T>, signal: AbortSignal): Promise<T> {
+  if (signal.aborted) return Promise.reject(signal.reason);
+  return new Promise<T>((resolvePromise, reject) => {
+    const onAbort = () => reject(signal.reason);
+    signal.addEventListener("abort", onAbort, { once: true });
+    promise.then(resolvePromise, reject).finally(() => signal.removeEventListener("abort", onAbort));
+  });
 }
 
 function parseUrl(text: string, via?: string): URL {
@@ -136,18 +146,21 @@ async function request(url: URL, pinned: { address: string; family: number }, si
 /** The body, decompressed, up to `maxBytes` (then cut and the connection dropped). */
 async function readBody(response: IncomingMessage, maxBytes: number, signal: AbortSignal): Promise<{ body: Uint8Array; cut: boolean }> {
   const encoding = String(response.headers["content-encoding"] ?? "").toLowerCase();
-  const stream =
-    encoding === "gzip" || encoding === "x-gzip"
-      ? response.pipe(createGunzip())
-      : encoding === "deflate"
-        ? response.pipe(createInflate())
-        : encoding === "br"
-          ? response.pipe(createBrotliDecompress())
-          : response;
+  const unpack =
+    encoding === "gzip" || encoding === "x-gzip" ? createGunzip() : encoding === "deflate" ? createInflate() : encoding === "br" ? createBrotliDecompress() : undefined;
+  if (unpack) {
+    // pipe() does not pass the source's errors on: a connection that breaks ends the reading with its error.
+    response.on("error", (error) => unpack.destroy(error));
+    response.pipe(unpack);
+  }
+  const stream = unpack ?? response;
   const chunks: Buffer[] = [];
   let size = 0;
   let cut = false;
-  const onAbort = () => response.destroy();
+  const onAbort = () => {
+    response.destroy();
+    unpack?.destroy();
+  };
   signal.addEventListener("abort", onAbort, { once: true });
   try {
     for await (const chunk of stream as AsyncIterable<Buffer>) {
@@ -159,9 +172,13 @@ async function readBody(response: IncomingMessage, maxBytes: number, signal: Abo
         break;
       }
     }
+  } catch (error) {
+    if (signal.aborted) throw signal.reason;
+    throw new ToolError(`web_fetch: the page could not be read to the end: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`);
   } finally {
     signal.removeEventListener("abort", onAbort);
     response.destroy();
+    unpack?.destroy();
   }
   if (signal.aborted && !cut) throw signal.reason;
   const body = Buffer.concat(chunks);

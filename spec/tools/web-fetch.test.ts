@@ -32,6 +32,17 @@ const server: Bun.Server<undefined> = Bun.serve({
       case "/slow":
         await Bun.sleep(3_000);
         return new Response("late");
+      case "/drip": {
+        // Headers and a first chunk at once, then nothing for longer than the cap.
+        const body = new ReadableStream({
+          async start(controller) {
+            controller.enqueue(new TextEncoder().encode("first chunk "));
+            await Bun.sleep(3_000);
+            controller.close();
+          },
+        });
+        return new Response(body, { headers: { "content-type": "text/plain" } });
+      }
       case "/to-page":
         return Response.redirect(`http://127.0.0.1:${server.port}/page`, 302);
       case "/to-private":
@@ -123,6 +134,9 @@ describe("web_fetch", () => {
     const started = Date.now();
     expect(await errorOf(fetchWith(quick, `${base}/slow`))).toContain("took longer than 0.3s");
     expect(Date.now() - started).toBeLessThan(2_000);
+    const dripping = Date.now();
+    expect(await errorOf(fetchWith(quick, `${base}/drip`))).toContain("took longer than 0.3s");
+    expect(Date.now() - dripping).toBeLessThan(2_000);
   });
 
   test("its schema stays small", () => {

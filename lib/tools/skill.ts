@@ -1,5 +1,5 @@
 import { readdirSync, readFileSync, statSync } from "node:fs";
-import { join, relative } from "node:path";
+import { join, relative, resolve } from "node:path";
 import * as v from "valibot";
 import { ToolError } from "../errors.ts";
 import { looksBinary } from "../fs/binary.ts";
@@ -62,7 +62,7 @@ function where(dir: string, ctx: ToolContext, inWorkspace: boolean): string {
 
 function readSkillFile(skill: Skill, file: string) {
   const realDir = realpathOrSelf(skill.dir);
-  const abs = realpathOrSelf(join(skill.dir, file));
+  const abs = realpathOrSelf(resolve(skill.dir, file));
   if (!isInside(realDir, abs) || abs === realDir) throw new ToolError(`skill: ${file} is not a file of the skill ${skill.name}; pass a path listed by skill {"name": "${skill.name}"}.`);
   if (isSensitivePath(abs)) throw new ToolError(`skill: ${file} is a secrets file, which shiro does not read.`);
   let bytes: Uint8Array;

@@ -1,7 +1,7 @@
 // Skills: where they are found, which wins, what a broken one does, and what the skill tool returns.
 import { describe, expect, test } from "bun:test";
-import { mkdirSync, writeFileSync } from "node:fs";
-import { dirname, join } from "node:path";
+import { mkdirSync, symlinkSync, writeFileSync } from "node:fs";
+import { dirname, join, relative } from "node:path";
 import { parseFrontMatter } from "../../lib/text/front-matter.ts";
 import { loadSkills, skillSources } from "../../lib/skills/skills.ts";
 import { createSkillTool } from "../../lib/tools/skill.ts";
@@ -85,7 +85,12 @@ describe("the skill tool", () => {
     expect(result.output).toContain(`Skill style (${join(home, ".shiro-neko/skills/style")})`);
     expect(result.output).toContain('Files in this skill:\n- guide.md\nRead one with skill {"name": "style", "file": "<path above>"}.');
     expect((await runTool(tool, { name: "style", file: "guide.md" }, ctx)).output).toBe("Use tabs.\n");
-    expect(await errorOf(runTool(tool, { name: "style", file: "../../../secret.txt" }, ctx))).toContain("is not a file of the skill style");
+    // Out of the skill's folder, whether written relative to it, absolute, or through a link.
+    const secret = join(home, "secret.txt");
+    symlinkSync(secret, join(home, ".shiro-neko/skills/style/link.txt"));
+    for (const file of [relative(join(home, ".shiro-neko/skills/style"), secret), secret, "link.txt"]) {
+      expect(await errorOf(runTool(tool, { name: "style", file }, ctx))).toContain("is not a file of the skill style");
+    }
     expect(await errorOf(runTool(tool, { name: "style", file: ".env" }, ctx))).toContain("secrets file");
   });
 });

@@ -44,7 +44,8 @@ export type ParsedInput =
   | { type: "command"; name: SlashName; args: string }
   /** A command of the user's or the project's own (lib/prompt/custom-commands.ts). */
   | { type: "custom"; command: CustomCommand; args: string }
-  | { type: "unknown"; name: string; closest: SlashName };
+  /** `closest` is a built-in command's name or a custom one's. */
+  | { type: "unknown"; name: string; closest: string };
 
 /**
  * What a submitted line is. A line whose first word is `/name` is a command; `/usr/bin/env is
@@ -61,20 +62,24 @@ export function parseInput(line: string, custom: readonly CustomCommand[] = []):
   if (known) return { type: "command", name: known.name, args };
   const own = custom.find((command) => command.name === name);
   if (own) return { type: "custom", command: own, args };
-  return { type: "unknown", name, closest: closestCommand(name) };
+  return { type: "unknown", name, closest: closestCommand(name, custom.map((command) => command.name)) };
 }
 
-/** The command name nearest to `name`: a unique prefix match first, then the smallest edit distance. */
-export function closestCommand(name: string): SlashName {
+/**
+ * The command name nearest to `name` among the built-in ones, then `custom`: a unique prefix
+ * match first, then the smallest edit distance (a tie goes to the built-in).
+ */
+export function closestCommand(name: string, custom: readonly string[] = []): string {
   const lower = name.toLowerCase();
-  const prefixed = SLASH_COMMANDS.filter((command) => command.name.startsWith(lower));
-  if (prefixed.length === 1) return prefixed[0]!.name;
-  let best: SlashName = SLASH_COMMANDS[0].name;
+  const names = [...SLASH_COMMANDS.map((command) => command.name as string), ...custom];
+  const prefixed = names.filter((candidate) => candidate.startsWith(lower));
+  if (prefixed.length === 1) return prefixed[0]!;
+  let best = names[0]!;
   let bestDistance = Number.POSITIVE_INFINITY;
-  for (const command of SLASH_COMMANDS) {
-    const distance = editDistance(lower, command.name);
+  for (const candidate of names) {
+    const distance = editDistance(lower, candidate);
     if (distance < bestDistance) {
-      best = command.name;
+      best = candidate;
       bestDistance = distance;
     }
   }
@@ -82,7 +87,7 @@ export function closestCommand(name: string): SlashName {
 }
 
 /** The one-line answer to an unknown command. */
-export function unknownCommandHint(name: string, closest: SlashName): string {
+export function unknownCommandHint(name: string, closest: string): string {
   return `unknown command /${name}. Did you mean /${closest}? (/help lists them all)`;
 }
 

@@ -60,6 +60,8 @@ describe("parsing and completion", () => {
     expect(parseInput("/Review src/a.ts", set.commands)).toMatchObject({ type: "custom", command: { name: "review" }, args: "src/a.ts" });
     expect(parseInput("/help", set.commands)).toEqual({ type: "command", name: "help", args: "" });
     expect(parseInput("/review src/a.ts")).toMatchObject({ type: "unknown" });
+    expect(parseInput("/reviwe", set.commands)).toMatchObject({ type: "unknown", closest: "review" });
+    expect(parseInput("/hlep", set.commands)).toMatchObject({ type: "unknown", closest: "help" });
   });
   test("Tab offers custom names after the built-in ones", () => {
     const where = { root: "/nowhere", cwd: "/nowhere", commands: set.commands.map((c) => c.name) };

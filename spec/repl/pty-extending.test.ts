@@ -3,7 +3,7 @@ import { expect, test } from "bun:test";
 import { mkdirSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { tempDir } from "../support/cli.ts";
-import { instructionsIn } from "../support/requests.ts";
+import { instructionsIn, toolOutputsIn } from "../support/requests.ts";
 import { KEYS, lastUserText, usePty } from "./pty.ts";
 
 const { serve, start } = usePty();
@@ -54,3 +54,23 @@ test("a custom command: Tab completes it, /help lists it, its arguments fill the
   await pty.waitFor("plain answer");
   expect(instructionsIn(s.requests[1]!.body)).not.toContain("Mode:");
 }, 30_000);
+
+test("web_fetch asks first, showing the URL; the page reaches the model once allowed", async () => {
+  const site = Bun.serve({ hostname: "127.0.0.1", port: 0, fetch: () => new Response("<main><h2>Release notes</h2><p>Version 2 is out.</p></main>", { headers: { "content-type": "text/html" } }) });
+  try {
+    const home = tempDir();
+    write(join(home, ".shiro-neko/config.json"), JSON.stringify({ webFetch: { allowHosts: [`127.0.0.1:${site.port}`] } }));
+    const url = `http://127.0.0.1:${site.port}/notes`;
+    const s = await serve({ toolCalls: [{ name: "web_fetch", input: { url } }] }, { text: "version 2" });
+    const pty = await start({ baseURL: s.url, home });
+    await pty.waitForPrompt(1);
+    pty.line("what is new?");
+    await pty.waitFor(`web_fetch wants to run: ${url}`);
+    await pty.waitUntil("the question", () => pty.cursorLine().startsWith("allow? y once"));
+    pty.write("y");
+    await pty.waitFor("version 2");
+    expect(toolOutputsIn(s.requests[1]!.body).join("\n")).toContain("## Release notes\n\nVersion 2 is out.");
+  } finally {
+    site.stop(true);
+  }
+}, 20_000);

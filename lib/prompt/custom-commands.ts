@@ -2,6 +2,7 @@ import { readdirSync, readFileSync } from "node:fs";
 import { basename, join } from "node:path";
 import { parseFrontMatter } from "../text/front-matter.ts";
 import { SLASH_COMMANDS } from "./slash-commands.ts";
+import { isVariantName, VARIANT_NAMES } from "../config/variants.ts";
 
 /** A Markdown file that became `/name`: its body is the prompt, `$ARGUMENTS` and `$1`…`$9` filled in. */
 export type CustomCommand = {
@@ -75,6 +76,10 @@ export function loadCustomCommands(sources: readonly CommandSource[]): CustomCom
         continue;
       }
       const { description, agent, model } = parsed.fields;
+      if (agent?.trim() && !isVariantName(agent.trim())) {
+        problems.push(`custom command ${where} is not used: its agent "${agent.trim()}" is not one of ${VARIANT_NAMES.join(", ")}.`);
+        continue;
+      }
       const body = parsed.body.trim();
       if (!body) {
         problems.push(`custom command ${where} is not used: it has no text after the front matter.`);

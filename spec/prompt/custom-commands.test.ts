@@ -26,6 +26,7 @@ describe("loading", () => {
         "help.md": "---\ndescription: mine\n---\nhelp me",
         "Bad Name.md": "x",
         "broken.md": "---\ndescription: x\n",
+        "sloppy.md": "---\nagent: sloppy\n---\nbody",
         "notes.txt": "not markdown",
       },
     });
@@ -37,6 +38,7 @@ describe("loading", () => {
       'custom command .shiro/commands/Bad Name.md is not used: its name must be letters, digits, ".", "_" or "-"; rename the file.',
       "custom command .shiro/commands/broken.md is not used: the front matter has no closing --- line",
       "custom command .shiro/commands/help.md is not used: /help is a built-in command; rename the file to use it.",
+      'custom command .shiro/commands/sloppy.md is not used: its agent "sloppy" is not one of default, quick, deep, plan, review.',
     ]);
     expect(customHelpLines(set.commands)).toEqual(["/fix     Fix $ARGUMENTS ($SHIRO_HOME/commands/fix.md)", "/review  Review a file (.shiro/commands/review.md)"]);
   });

@@ -25,7 +25,7 @@ const ALLOWED: Record<string, readonly string[]> = {
   memory: ["errors", "fs", "text"],
   sandbox: ["fs"],
   net: ["errors"],
-  skills: ["fs", "text"],
+  skills: ["text"],
   tools: ["errors", "fs", "text", "memory", "notebook", "config", "sandbox", "net", "skills"],
   permissions: ["approval", "config", "fs", "tools", "errors"],
   prune: ["events", "tools", "text"],

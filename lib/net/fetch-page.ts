@@ -111,7 +111,8 @@ async function checkedAddress(url: URL, allowHosts: readonly string[], resolve: 
       }
     }
   }
-  return addresses[0]!;
+  // Every address passed; IPv4 first, as many machines have no IPv6 route.
+  return addresses.find((a) => a.family === 4) ?? addresses[0]!;
 }
 
 async function request(url: URL, pinned: { address: string; family: number }, signal: AbortSignal): Promise<IncomingMessage> {

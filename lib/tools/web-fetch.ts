@@ -53,8 +53,10 @@ export function createWebFetchTool(options: WebFetchOptions = WEB_FETCH_DEFAULTS
 
 export const webFetchTool = createWebFetchTool();
 
+/** The text of a body: the charset the header names, else the one a page's <meta> names, else UTF-8. */
 function decode(bytes: Uint8Array, contentType: string): string {
-  const charset = /charset\s*=\s*"?([^\s;"]+)/i.exec(contentType)?.[1];
+  const head = new TextDecoder("latin1").decode(bytes.subarray(0, 2048));
+  const charset = /charset\s*=\s*"?([^\s;"]+)/i.exec(contentType)?.[1] ?? /<meta[^>]+charset\s*=\s*["']?([\w-]+)/i.exec(head)?.[1];
   try {
     return new TextDecoder((charset ?? "utf-8") as "utf-8").decode(bytes);
   } catch {

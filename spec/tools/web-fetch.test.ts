@@ -21,6 +21,8 @@ const server: Bun.Server<undefined> = Bun.serve({
         return new Response(page, { headers: { "content-type": "text/html; charset=utf-8" } });
       case "/plain":
         return new Response("line one\nline <two>\n", { headers: { "content-type": "text/plain" } });
+      case "/latin1":
+        return new Response(new Uint8Array([...new TextEncoder().encode('<html><head><meta charset="iso-8859-1"></head><body><p>caf'), 0xe9, ...new TextEncoder().encode("</p></body></html>")]), { headers: { "content-type": "text/html" } });
       case "/json":
         return new Response('{"a":1}', { headers: { "content-type": "application/json" } });
       case "/gzip":
@@ -108,6 +110,7 @@ describe("web_fetch", () => {
   test("other text passes through as it is; compressed bodies are unpacked; binary is refused", async () => {
     expect((await fetchWith(allowed, `${base}/plain`)).output).toEndWith("\n\nline one\nline <two>");
     expect((await fetchWith(allowed, `${base}/json`)).output).toEndWith('{"a":1}');
+    expect((await fetchWith(allowed, `${base}/latin1`)).output).toEndWith("café");
     expect((await fetchWith(allowed, `${base}/gzip`)).output).toEndWith("compressed text");
     expect(await errorOf(fetchWith(allowed, `${base}/image`))).toContain("is image/png, not text");
     const missing = await fetchWith(allowed, `${base}/nope`);

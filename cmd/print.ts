@@ -2,7 +2,9 @@ import { homedir } from "node:os";
 import type { AgentEvent, TurnStatus } from "../lib/events.ts";
 import { ShiroError } from "../lib/errors.ts";
 import { plainTheme, renderEvent } from "../lib/render.ts";
-import { loadRuntime } from "../lib/app/load-runtime.ts";
+import { loadRuntime, runtimeForCommand } from "../lib/app/load-runtime.ts";
+import { customCommandSources, expandCommand, loadCustomCommands } from "../lib/prompt/custom-commands.ts";
+import { parseInput } from "../lib/prompt/slash-commands.ts";
 import { startConversation } from "../lib/app/start.ts";
 import { createPermissionPolicy } from "../lib/permissions/index.ts";
 import { attachMentions, describeAttachment } from "../lib/prompt/attach.ts";
@@ -23,7 +25,16 @@ export async function runHeadless(args: MainArgs, processEnv: Record<string, str
   if (!argPrompt && !piped) throw new ShiroError("usage", 'no prompt: pass one with -p "…" or pipe text on stdin.');
 
   const cwd = process.cwd();
-  const runtime = await loadRuntime(args.flags, processEnv, cwd);
+  let runtime = await loadRuntime(args.flags, processEnv, cwd);
+  // `-p "/review src/a.ts"`: a custom command is expanded (piped text follows it), its agent and
+  // model used for the run. Any other line starting with a slash goes to the model as written.
+  const custom = loadCustomCommands(customCommandSources({ root: runtime.env.root, shiroHome: runtime.home }));
+  const parsed = parseInput(argPrompt, custom.commands);
+  let text = argPrompt;
+  if (parsed.type === "custom") {
+    text = expandCommand(parsed.command, parsed.args);
+    runtime = await runtimeForCommand(runtime, parsed.command, args.flags, processEnv);
+  }
 
   const controller = new AbortController();
   // If the reader of stdout goes away, there is no one to answer: wind the turn down.
@@ -78,7 +89,7 @@ export async function runHeadless(args: MainArgs, processEnv: Record<string, str
   // Whatever way the process ends, the session is flushed and released, and the sandbox ended.
   const closeSession = () => (live.close(), runtime.commands.runner.close());
   process.on("exit", closeSession);
-  for (const message of notices) emit({ type: "notice", message });
+  for (const message of [...(runtime.skills?.problems ?? []), ...custom.problems, ...notices]) emit({ type: "notice", message });
   const sandbox = runtime.commands.status;
   if (sandbox.state === "unavailable") {
     emit({ type: "notice", message: `sandbox unavailable: ${sandbox.why}. To get it: ${sandbox.fix}. Commands run directly on this machine, protected only by the guard and the permission rules.` });
@@ -126,7 +137,7 @@ export async function runHeadless(args: MainArgs, processEnv: Record<string, str
 
   const stopSignals = onTerminationSignals(() => controller.abort(), closeSession);
   // `@path` in the prompt given as an argument attaches the file; piped text is sent as it came.
-  const attached = argPrompt ? attachMentions(argPrompt, runtime.env, { unscanned: piped }) : { text: piped, reports: [] };
+  const attached = text ? attachMentions(text, runtime.env, { unscanned: piped }) : { text: piped, reports: [] };
   for (const report of attached.reports) emit({ type: "notice", message: describeAttachment(report) });
   policy.startTurn();
   const result = await conversation.runPrompt(attached.text, { emit, approve: policy.approve, signal: controller.signal });

@@ -24,13 +24,15 @@ const ALLOWED: Record<string, readonly string[]> = {
   notebook: ["text", "errors"],
   memory: ["errors", "fs", "text"],
   sandbox: ["fs"],
-  tools: ["errors", "fs", "text", "memory", "notebook", "config", "sandbox"],
+  net: ["errors"],
+  skills: ["text"],
+  tools: ["errors", "fs", "text", "memory", "notebook", "config", "sandbox", "net", "skills"],
   permissions: ["approval", "config", "fs", "tools", "errors"],
   prune: ["events", "tools", "text"],
   sessions: ["errors", "events", "fs", "render", "text", "tools"],
   prompt: ["config", "events", "fs", "prune", "sessions", "text", "tools"],
-  agent: ["approval", "config", "errors", "events", "fs", "memory", "notebook", "provider", "prune", "tools", "text", "sessions:type", "sandbox:type"],
-  app: ["agent", "config", "errors", "fs", "memory", "notebook", "provider", "sessions", "sandbox"],
+  agent: ["approval", "config", "errors", "events", "fs", "memory", "notebook", "provider", "prune", "tools", "text", "sessions:type", "sandbox:type", "skills:type"],
+  app: ["agent", "config", "errors", "fs", "memory", "notebook", "provider", "sessions", "sandbox", "skills"],
 };
 
 type Edge = { from: string; to: string; file: string; typeOnly: boolean };

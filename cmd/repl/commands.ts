@@ -1,7 +1,9 @@
 import { initPrompt } from "../../lib/agent/init-prompt.ts";
 import { renderTodos } from "../../lib/notebook/render.ts";
 import { formatUsd } from "../../lib/sessions/pricing.ts";
-import { commandHelpLines, type SlashName } from "../../lib/prompt/slash-commands.ts";
+import { commandHelpLines, customHelpLines, type SlashName } from "../../lib/prompt/slash-commands.ts";
+import type { CustomCommand } from "../../lib/prompt/custom-commands.ts";
+import { NO_SKILLS, skillListing } from "../../lib/skills/skills.ts";
 import { THINKING_LEVELS, VARIANTS, VARIANT_NAMES } from "../../lib/config/variants.ts";
 import { APPROVAL_MODES } from "../../lib/config/permission-schema.ts";
 import { isApprovalMode } from "../../lib/config/resolve.ts";
@@ -39,6 +41,8 @@ export type CommandEnv = {
   rows(): number | undefined;
   /** Sends `prompt` to the model as a turn of its own once the command returns (/init). */
   send(prompt: string): void;
+  /** The user's and the project's own commands, for `/help`. */
+  custom?: readonly CustomCommand[];
 };
 
 const KEYS = [
@@ -63,7 +67,11 @@ export async function runCommand(name: SlashName, args: string, env: CommandEnv)
     for (const notice of notices) env.print(theme.warn(notice));
   };
   const handlers: Record<SlashName, () => Promise<void> | void> = {
-    help: () => env.print([theme.bold("Commands"), ...commandHelpLines().map((l) => "  " + l), theme.bold("Keys"), ...KEYS.map((l) => "  " + l)].join("\n")),
+    help: () => {
+      const custom = env.custom && env.custom.length > 0 ? [theme.bold("Your commands"), ...customHelpLines(env.custom).map((l) => "  " + l)] : [];
+      env.print([theme.bold("Commands"), ...commandHelpLines().map((l) => "  " + l), ...custom, theme.bold("Keys"), ...KEYS.map((l) => "  " + l)].join("\n"));
+    },
+    skills: () => env.print(skillListing(session.runtime().skills ?? NO_SKILLS).join("\n")),
     todos: () => env.print(renderTodos(session.conversation().notebook.todos()) || "The task list is empty."),
     notes: async () => say(await session.notes()),
     memory: async () => say(await session.memory(env.signal)),

@@ -8,6 +8,7 @@ import { closeDanglingToolCalls } from "../../lib/prune/repair.ts";
 import { createPromptQueue, describeQueue } from "../../lib/prompt/queue.ts";
 import { parseInput, unknownCommandHint } from "../../lib/prompt/slash-commands.ts";
 import { attachedPaths, attachMentions, describeAttachment, withoutAttachments } from "../../lib/prompt/attach.ts";
+import { expandCommand, type CustomCommand } from "../../lib/prompt/custom-commands.ts";
 import { OUTCOME_MARKS, paintOutcome, sanitize, userFacingError } from "../../lib/render.ts";
 import { firstLine, type TranscriptItem } from "../../lib/sessions/transcript-items.ts";
 import { renderMarkdown } from "../../lib/text/markdown.ts";
@@ -63,6 +64,8 @@ export type ReplDeps = {
   pager?: (text: string) => Promise<void>;
   /** Rings the terminal bell (an approval question is waiting); config `"bell": false` keeps it quiet. */
   bell?: () => void;
+  /** The user's and the project's own slash commands (lib/prompt/custom-commands.ts). */
+  customCommands?: readonly CustomCommand[];
 };
 
 type Turn = { abort: AbortController; running: Map<string, { tool: string; stop: AbortController }> };
@@ -126,9 +129,10 @@ export function createRepl(deps: ReplDeps) {
   };
   const print = (text: string) => put(wrapText(text, columns()), "other");
   const where = { root: deps.workspace.root, cwd: deps.workspace.cwd };
+  const custom = deps.customCommands ?? [];
   const input = createInputBox({
     history: deps.history,
-    complete: { ...where, choices: (command) => (command === "model" && session ? session.knownModels() : []) },
+    complete: { ...where, choices: (command) => (command === "model" && session ? session.knownModels() : []), commands: custom.map((command) => command.name) },
     canPick: screen.mode === "rich",
     onNotice: (text) => print(theme.warn(text)),
   });
@@ -382,8 +386,18 @@ export function createRepl(deps: ReplDeps) {
     shownAs.delete(text);
     echo(shown);
     if (/^!\S/.test(text)) return void (await shell(text.slice(1).trim()));
-    const parsed = parseInput(text);
+    const parsed = parseInput(text, custom);
     if (parsed.type === "prompt") return sendPrompt(attach(text));
+    if (parsed.type === "custom") {
+      const { command } = parsed;
+      const ranWith = [command.agent && `agent ${command.agent}`, command.model && `model ${command.model}`].filter(Boolean).join(", ");
+      print(theme.dim(`  /${command.name} from ${command.source}${ranWith ? ` (this turn: ${ranWith})` : ""}`));
+      try {
+        return void (await session.forOneTurn(command, () => sendPrompt(attach(expandCommand(command, parsed.args)))));
+      } catch (error) {
+        return void print(theme.error(`/${command.name}: ${error instanceof Error ? error.message : String(error)}`));
+      }
+    }
     if (parsed.type === "unknown") return void print(theme.warn(unknownCommandHint(parsed.name, parsed.closest)));
     command = new AbortController();
     activity = `/${parsed.name}`;
@@ -419,6 +433,7 @@ export function createRepl(deps: ReplDeps) {
         setInput: (text) => input.set(text),
         rows: () => (screen.mode === "pipe" ? undefined : (screen.rows?.() ?? 24)),
         send: (prompt) => (send = prompt),
+        custom,
       });
       if (outcome === "exit") return "exit";
     } catch (error) {

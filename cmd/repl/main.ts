@@ -1,6 +1,7 @@
 import pkg from "../../package.json" with { type: "json" };
 import { loadRuntime } from "../../lib/app/load-runtime.ts";
 import { openHistory } from "../../lib/prompt/history.ts";
+import { customCommandSources, loadCustomCommands } from "../../lib/prompt/custom-commands.ts";
 import type { MainArgs } from "../args.ts";
 import { createRepl } from "./controller.ts";
 import { createKeyDecoder } from "./input/keys.ts";
@@ -22,6 +23,7 @@ export async function runRepl(args: MainArgs, processEnv: Record<string, string 
   const cwd = process.cwd();
   const runtime = await loadRuntime(args.flags, processEnv, cwd);
   const history = openHistory(runtime.home, runtime.env.root);
+  const custom = loadCustomCommands(customCommandSources({ root: runtime.env.root, shiroHome: runtime.home }));
   const stdout = process.stdout;
   const color = colorEnabled(processEnv, stdout.isTTY === true);
   // NO_COLOR turns colour off, not the redrawn live area: cursor movement is not colour. Only a
@@ -38,7 +40,9 @@ export async function runRepl(args: MainArgs, processEnv: Record<string, string 
     yolo: args.yolo,
     version: pkg.version,
     home: processEnv.HOME,
-    notices: history.notice ? [history.notice] : [],
+    // Said once, here: a broken skill or custom command file never stops the session.
+    notices: [...(history.notice ? [history.notice] : []), ...(runtime.skills?.problems ?? []), ...custom.problems],
+    customCommands: custom.commands,
     ...(pagerCommand ? { pager: (text: string) => page(pagerCommand, text) } : {}),
     initialPrompt: args.positional.join(" ").trim() || undefined,
     ...(mode !== "pipe" ? { bell: () => void stdout.write("\x07") } : {}),

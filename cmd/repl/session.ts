@@ -2,7 +2,7 @@ import { homedir } from "node:os";
 import type { Conversation } from "../../lib/agent/conversation.ts";
 import { generate, type GenerateRequest } from "../../lib/agent/generate.ts";
 import type { Runtime } from "../../lib/agent/runtime.ts";
-import { runtimeWithModel } from "../../lib/app/load-runtime.ts";
+import { runtimeForCommand, runtimeWithModel } from "../../lib/app/load-runtime.ts";
 import { smallWindowWarning, startConversation, type SessionChoice } from "../../lib/app/start.ts";
 import { compactMemory, formatNotes, type MemoryStore } from "../../lib/memory/index.ts";
 import { callOptions } from "../../lib/provider/call-options.ts";
@@ -245,6 +245,25 @@ export async function openReplSession(args: MainArgs, env: Env, startRuntime: Ru
     },
     /** `/agent <name>`: the variant's tools, step cap, thinking and appendix from the next turn. Throws ShiroError for an unknown name. */
     switchAgent: (agent: string) => reconfigure({ agent }),
+    /**
+     * A custom command's turn: `run` goes with the agent and model its front matter names, and the
+     * session's own come back afterwards, whatever happened. Throws ShiroError for an unknown agent.
+     */
+    async forOneTurn(change: { agent?: string; model?: string }, run: () => Promise<void>): Promise<void> {
+      if (!change.agent && !change.model) return run();
+      const saved = runtime;
+      const next = await runtimeForCommand(runtime, change, { ...args.flags, thinking: thinkingOverride }, env);
+      runtime = next;
+      conversation.useRuntime(next);
+      live.setModel(next.settings.provider, next.settings.model);
+      try {
+        await run();
+      } finally {
+        runtime = saved;
+        conversation.useRuntime(saved);
+        live.setModel(saved.settings.provider, saved.settings.model);
+      }
+    },
     /** `/think <level>`: overrides the variant's level for the rest of the session. Throws ShiroError for an unknown level. */
     async setThinking(level: string): Promise<void> {
       await reconfigure({ thinking: level });

@@ -60,7 +60,7 @@ export function createConversation(opts: ConversationOptions): Conversation {
   const { session } = opts;
   let runtime = opts.runtime;
   const notebook = createNotebook(opts.todos);
-  const toolsWith = (rt: Runtime) => toolsFor({ notebook, memory: opts.memory, commands: rt.commands, readOnly: VARIANTS[rt.settings.agent].readOnly });
+  const toolsWith = (rt: Runtime) => toolsFor({ notebook, memory: opts.memory, commands: rt.commands, readOnly: VARIANTS[rt.settings.agent].readOnly, webFetch: rt.settings.webFetch, skills: rt.skills?.skills });
   let tools: AnyTool[] = toolsWith(runtime);
 
   /** The turn's record in the journal; without one (no journal, or it cannot be written) the turn runs unrecorded. */
@@ -102,6 +102,7 @@ export function createConversation(opts: ConversationOptions): Conversation {
         tools: tools.map((t) => t.name),
         agent: runtime.settings.agent,
         model: runtime.settings.model,
+        skills: runtime.skills?.skills,
       }),
     async runPrompt(prompt, io) {
       // The variant and thinking level this turn ran with, kept with its prompt in the session

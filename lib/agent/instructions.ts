@@ -24,6 +24,8 @@ export type InstructionParts = {
   agent?: VariantName;
   /** The model id: GPT-5 and codex models are pointed to apply_patch, the edit format they are trained on. */
   model?: string;
+  /** The session's skills, by name and description only (the skill tool gives the rest); listed when that tool is offered. */
+  skills?: readonly { name: string; description: string }[];
 };
 
 /** OpenAI's GPT-5 family and its codex models (also behind a router: `openai/gpt-5-mini`). */
@@ -69,6 +71,10 @@ export function buildInstructions(parts: InstructionParts): string {
   );
   for (const doc of parts.projectDocs) {
     sections.push(`Project instructions from ${doc.path}:\n${doc.text.trim()}`);
+  }
+  if (parts.skills && parts.skills.length > 0 && tools.includes("skill")) {
+    const list = parts.skills.map((skill) => `- ${skill.name}: ${skill.description}`);
+    sections.push(["Skills (instructions for particular tasks): when one fits the task, call skill with its name first and follow it.", ...list].join("\n"));
   }
   if (parts.memory) sections.push(parts.memory);
   if (parts.todos) sections.push(`Your task list for this session (update it with todo_write):\n${parts.todos}`);

@@ -1,6 +1,6 @@
 import { loadSettings } from "../config/load.ts";
 import { openCommands } from "../sandbox/index.ts";
-import type { Flags } from "../config/resolve.ts";
+import { resolveSettings, type Flags } from "../config/resolve.ts";
 import { findProjectRoot } from "../fs/project-root.ts";
 import type { Environment } from "../agent/instructions.ts";
 import { loadProjectDocs } from "../agent/project-docs.ts";
@@ -8,6 +8,8 @@ import type { Runtime } from "../agent/runtime.ts";
 import { callOptions } from "../provider/call-options.ts";
 import { resolveContextWindow } from "../provider/context-window.ts";
 import { createModel } from "../provider/model.ts";
+import { loadSkills, skillSources } from "../skills/skills.ts";
+import { homedir } from "node:os";
 
 /**
  * Loads config, applies precedence, builds the model, learns its context window (the config,
@@ -26,7 +28,8 @@ export async function loadRuntime(flags: Flags, processEnv: Record<string, strin
   };
   const commands = openCommands({ settings: settings.sandbox, root, shiroHome: home, env: processEnv, apiKey: settings.apiKey });
   const [model, window, projectDocs] = await Promise.all([createModel(settings), resolveContextWindow({ settings, config, home }), loadProjectDocs(root, cwd)]);
-  return { home, config, settings, model, env, projectDocs, window, callOptions: callOptions(settings, window.info.requestOutputTokens), commands };
+  const skills = loadSkills(skillSources({ root, shiroHome: home, home: processEnv.HOME || homedir() }));
+  return { home, config, settings, model, env, projectDocs, window, callOptions: callOptions(settings, window.info.requestOutputTokens), commands, skills };
 }
 
 /** The runtime for another model on the same server (`/model`): its own client, options and window. */
@@ -34,4 +37,24 @@ export async function runtimeWithModel(runtime: Runtime, modelId: string): Promi
   const settings = { ...runtime.settings, model: modelId };
   const [model, window] = await Promise.all([createModel(settings), resolveContextWindow({ settings, config: runtime.config, home: runtime.home })]);
   return { ...runtime, settings, model, window, callOptions: callOptions(settings, window.info.requestOutputTokens) };
+}
+
+/**
+ * The runtime for one turn started by a custom command whose front matter names an `agent` or a
+ * `model`: the same settings, resolved again with those two (flags as the session has them
+ * otherwise). Throws ShiroError for an unknown agent.
+ */
+export async function runtimeForCommand(
+  runtime: Runtime,
+  change: { agent?: string; model?: string },
+  flags: Flags,
+  processEnv: Record<string, string | undefined>,
+): Promise<Runtime> {
+  let next = runtime;
+  if (change.agent && change.agent !== next.settings.agent) {
+    const settings = resolveSettings({ ...flags, model: next.settings.model, agent: change.agent }, processEnv, next.config);
+    next = { ...next, settings, callOptions: callOptions(settings, next.window.info.requestOutputTokens) };
+  }
+  if (change.model && change.model !== next.settings.model) next = await runtimeWithModel(next, change.model);
+  return next;
 }

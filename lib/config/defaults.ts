@@ -7,6 +7,12 @@
 
 export const DEFAULT_PROVIDER = "openai";
 
+/** web_fetch: the whole fetch, every redirect included, within this long (config `webFetch.timeoutMs`). */
+export const DEFAULT_WEB_FETCH_TIMEOUT_MS = 30_000;
+
+/** web_fetch: at most this much of a page's body is read (config `webFetch.maxBytes`). */
+export const DEFAULT_WEB_FETCH_MAX_BYTES = 5 * 1024 * 1024;
+
 /** The agent variant when none is named (`--agent`, config `agent`). */
 export const DEFAULT_AGENT = "default";
 

@@ -12,6 +12,8 @@ import {
   DEFAULT_RETRY_BASE_MS,
   DEFAULT_SANDBOX,
   DEFAULT_SANDBOX_NETWORK,
+  DEFAULT_WEB_FETCH_MAX_BYTES,
+  DEFAULT_WEB_FETCH_TIMEOUT_MS,
 } from "./defaults.ts";
 import type { ConfigFile } from "./schema.ts";
 import { APPROVAL_MODES, type ApprovalMode } from "./permission-schema.ts";
@@ -42,6 +44,13 @@ export type Flags = {
  * them (`~/.ssh`, `../sibling`), opened or shown in the sandbox.
  */
 export type SandboxSettings = { mode: "on" | "off"; network: boolean; writable: string[]; readable: string[] };
+
+/**
+ * web_fetch (config `webFetch`): `allowHosts` (`host` or `host:port`) may be reached on a private
+ * address; the whole fetch within `timeoutMs`, at most `maxBytes` read; `readOnlyAgents`: plan and
+ * review get the tool too.
+ */
+export type WebFetchSettings = { allowHosts: readonly string[]; timeoutMs: number; maxBytes: number; readOnlyAgents: boolean };
 
 /** Every setting a run reads, after precedence is applied. Nothing downstream re-reads env or flags. */
 export type Settings = {
@@ -95,6 +104,7 @@ export type Settings = {
   approvalMode: ApprovalMode;
   /** Ring the terminal bell when an approval question is waiting (config `bell`; default on). */
   bell: boolean;
+  webFetch: WebFetchSettings;
 };
 
 type Env = Record<string, string | undefined>;
@@ -237,6 +247,12 @@ export function traceSettings(flags: Flags, env: Env, config: ConfigFile, opts: 
     },
     approvalMode,
     bell: pickSet<boolean>(sources, "bell", [[file("bell"), config.bell], [BUILT_IN, DEFAULT_BELL]]),
+    webFetch: {
+      allowHosts: config.webFetch?.allowHosts ?? [],
+      timeoutMs: config.webFetch?.timeoutMs ?? DEFAULT_WEB_FETCH_TIMEOUT_MS,
+      maxBytes: config.webFetch?.maxBytes ?? DEFAULT_WEB_FETCH_MAX_BYTES,
+      readOnlyAgents: config.webFetch?.readOnlyAgents ?? false,
+    },
   };
   return { settings, sources };
 }

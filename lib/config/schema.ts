@@ -27,6 +27,16 @@ const SandboxPaths = v.array(
   'must be a list of paths such as ["~/.ssh", "../sibling"]',
 );
 
+/** `webFetch`: hosts web_fetch may reach on private addresses, its caps, and whether read-only agents get it. */
+const WebFetchConfig = v.strictObject({
+  allowHosts: v.optional(
+    v.array(v.pipe(v.string("must be a host"), v.regex(/^(\[[0-9a-fA-F:.]+\]|[^\s:/\[\]]+)(:\d+)?$/, 'must be a host or host:port such as "localhost:8123"')), 'must be a list of hosts such as ["localhost:8123"]'),
+  ),
+  timeoutMs: v.optional(v.pipe(v.number("must be a number"), v.integer("must be a whole number"), v.minValue(100, "must be at least 100"))),
+  maxBytes: v.optional(v.pipe(v.number("must be a number"), v.integer("must be a whole number"), v.minValue(1024, "must be at least 1024"))),
+  readOnlyAgents: v.optional(v.boolean("must be true or false")),
+});
+
 /**
  * The config file, `$SHIRO_HOME/config.json`. Strict: an unknown field is an error, so a typo
  * is reported instead of silently ignored.
@@ -59,5 +69,6 @@ export const ConfigFile = v.strictObject({
   bell: v.optional(v.boolean("must be true or false")),
   readOnlyCommands: v.optional(ReadOnlyCommandsConfig),
   projects: v.optional(ProjectsConfig),
+  webFetch: v.optional(WebFetchConfig),
 });
 export type ConfigFile = v.InferOutput<typeof ConfigFile>;

@@ -27,6 +27,8 @@ export type CompleteOptions = {
   cwd: string;
   /** Choices known only at run time for a command's argument (`/model <tab>`: the ids the server listed). */
   choices?: (command: string) => readonly string[];
+  /** Names of the custom commands (without their slash), offered after the built-in ones. */
+  commands?: readonly string[];
 };
 
 /**
@@ -43,7 +45,7 @@ export function findCompletion(line: string, cursor: number, opts: CompleteOptio
   while (end < line.length && !/\s/.test(line[end]!)) end++;
   const word = line.slice(start, cursor);
   if (start === 0 && word.startsWith("/")) {
-    const candidates = commandsStartingWith(word);
+    const candidates = commandsStartingWith(word, opts.commands);
     return candidates.length > 0 ? { kind: "command", start, end, candidates } : undefined;
   }
   const argument = /^\/(\w+) $/.exec(line.slice(0, start));

@@ -1,6 +1,7 @@
 import { THINKING_LEVELS, VARIANT_NAMES } from "../config/variants.ts";
 import { APPROVAL_MODES } from "../config/permission-schema.ts";
 import { editDistance } from "../text/edit-distance.ts";
+import type { CustomCommand } from "./custom-commands.ts";
 
 /**
  * The interactive loop's slash commands. This one table feeds parsing, `/help` and Tab
@@ -26,6 +27,7 @@ export const SLASH_COMMANDS = [
   { name: "think", args: "[level]", summary: "set the thinking level (no level: show it; tab picks)" },
   { name: "mode", args: "[ask|edits|auto]", summary: "how much shiro asks before edits and commands (no mode: show it; shift-tab cycles)" },
   { name: "reasoning", args: "", summary: "show the last reasoning block in full" },
+  { name: "skills", args: "", summary: "list the skills the model can load, and where each came from" },
   { name: "exit", args: "", summary: "leave shiro" },
 ] as const satisfies readonly { name: string; args: string; summary: string }[];
 
@@ -44,14 +46,17 @@ export type SlashName = (typeof SLASH_COMMANDS)[number]["name"];
 export type ParsedInput =
   | { type: "prompt"; text: string }
   | { type: "command"; name: SlashName; args: string }
-  | { type: "unknown"; name: string; closest: SlashName };
+  /** A command of the user's or the project's own (lib/prompt/custom-commands.ts). */
+  | { type: "custom"; command: CustomCommand; args: string }
+  /** `closest` is a built-in command's name or a custom one's. */
+  | { type: "unknown"; name: string; closest: string };
 
 /**
  * What a submitted line is. A line whose first word is `/name` is a command; `/usr/bin/env is
  * broken` (a second slash in the first word) is a prompt that happens to start with a path.
- * Command names are case-insensitive. Pure.
+ * Command names are case-insensitive. Built-in commands come first, then `custom` ones. Pure.
  */
-export function parseInput(line: string): ParsedInput {
+export function parseInput(line: string, custom: readonly CustomCommand[] = []): ParsedInput {
   const trimmed = line.trim();
   const match = /^\/([^\s/]+)(?:\s+([\s\S]*))?$/.exec(trimmed);
   if (!match) return { type: "prompt", text: line };
@@ -59,20 +64,26 @@ export function parseInput(line: string): ParsedInput {
   const args = (match[2] ?? "").trim();
   const known = SLASH_COMMANDS.find((command) => command.name === name);
   if (known) return { type: "command", name: known.name, args };
-  return { type: "unknown", name, closest: closestCommand(name) };
+  const own = custom.find((command) => command.name === name);
+  if (own) return { type: "custom", command: own, args };
+  return { type: "unknown", name, closest: closestCommand(name, custom.map((command) => command.name)) };
 }
 
-/** The command name nearest to `name`: a unique prefix match first, then the smallest edit distance. */
-export function closestCommand(name: string): SlashName {
+/**
+ * The command name nearest to `name` among the built-in ones, then `custom`: a unique prefix
+ * match first, then the smallest edit distance (a tie goes to the built-in).
+ */
+export function closestCommand(name: string, custom: readonly string[] = []): string {
   const lower = name.toLowerCase();
-  const prefixed = SLASH_COMMANDS.filter((command) => command.name.startsWith(lower));
-  if (prefixed.length === 1) return prefixed[0]!.name;
-  let best: SlashName = SLASH_COMMANDS[0].name;
+  const names = [...SLASH_COMMANDS.map((command) => command.name as string), ...custom];
+  const prefixed = names.filter((candidate) => candidate.startsWith(lower));
+  if (prefixed.length === 1) return prefixed[0]!;
+  let best = names[0]!;
   let bestDistance = Number.POSITIVE_INFINITY;
-  for (const command of SLASH_COMMANDS) {
-    const distance = editDistance(lower, command.name);
+  for (const candidate of names) {
+    const distance = editDistance(lower, candidate);
     if (distance < bestDistance) {
-      best = command.name;
+      best = candidate;
       bestDistance = distance;
     }
   }
@@ -80,14 +91,14 @@ export function closestCommand(name: string): SlashName {
 }
 
 /** The one-line answer to an unknown command. */
-export function unknownCommandHint(name: string, closest: SlashName): string {
+export function unknownCommandHint(name: string, closest: string): string {
   return `unknown command /${name}. Did you mean /${closest}? (/help lists them all)`;
 }
 
-/** Names, with their slash, that start with `prefix` (which may itself start with "/"). */
-export function commandsStartingWith(prefix: string): string[] {
+/** Names, with their slash, that start with `prefix` (which may itself start with "/"): built-in, then `custom`. */
+export function commandsStartingWith(prefix: string, custom: readonly string[] = []): string[] {
   const bare = prefix.replace(/^\//, "").toLowerCase();
-  return SLASH_COMMANDS.filter((command) => command.name.startsWith(bare)).map((command) => `/${command.name}`);
+  return [...SLASH_COMMANDS.map((command) => command.name), ...custom].filter((name) => name.startsWith(bare)).map((name) => `/${name}`);
 }
 
 /** The `/help` listing: one aligned line per command. */
@@ -95,4 +106,10 @@ export function commandHelpLines(): string[] {
   const usage = SLASH_COMMANDS.map((command) => `/${command.name}${command.args ? " " + command.args : ""}`);
   const width = Math.max(...usage.map((u) => u.length)) + 2;
   return SLASH_COMMANDS.map((command, i) => `${usage[i]!.padEnd(width)}${command.summary}`);
+}
+
+/** `/help`'s lines for custom commands: name, description, and the file it comes from. */
+export function customHelpLines(custom: readonly CustomCommand[]): string[] {
+  const width = Math.max(...custom.map((c) => c.name.length + 1)) + 2;
+  return custom.map((command) => `${`/${command.name}`.padEnd(width)}${command.description} (${command.source})`);
 }

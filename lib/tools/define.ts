@@ -106,6 +106,11 @@ export type ToolDef<S extends v.GenericSchema = v.GenericSchema> = {
   schema: S;
   /** True for tools that change files or run commands: they need approval. */
   mutates: boolean;
+  /**
+   * True for a tool that reaches the network (web_fetch). Changing nothing, it is still not
+   * read-only by construction: read-only tool sets leave it out unless the config lets them have it.
+   */
+  reachesNetwork?: boolean;
   subject: ToolSubject<v.InferOutput<S>>;
   defaultDecision: DefaultDecision;
   /**

@@ -21,6 +21,10 @@ import { readFileTool } from "./read-file.ts";
 import { createRecallTool } from "./recall.ts";
 import { createRememberTool } from "./remember.ts";
 import { createTodoWriteTool } from "./todo-write.ts";
+import { createWebFetchTool, webFetchTool } from "./web-fetch.ts";
+import type { WebFetchSettings } from "../config/resolve.ts";
+import type { Skill } from "../skills/skills.ts";
+import { createSkillTool } from "./skill.ts";
 import { writeFileTool } from "./write-file.ts";
 
 export { displayPath, resolveInWorkspace } from "../fs/workspace.ts";
@@ -43,6 +47,7 @@ export const coreTools: readonly AnyTool[] = [
   gitLogTool,
   gitShowTool,
   gitBlameTool,
+  webFetchTool,
 ];
 
 export type ToolsContext = {
@@ -54,6 +59,10 @@ export type ToolsContext = {
   readOnly?: boolean;
   /** Where bash and grep run programs (the session's sandbox); without it, directly (tests, digests). */
   commands?: Commands;
+  /** web_fetch's limits and allowed hosts (config `webFetch`); without it, the defaults. */
+  webFetch?: WebFetchSettings;
+  /** The session's skills; with none, the skill tool is not offered. */
+  skills?: readonly Skill[];
 };
 
 /**
@@ -65,12 +74,18 @@ export function memoryTools(store: MemoryStore): AnyTool[] {
   return [createRememberTool(store), createRecallTool(store), createForgetTool(store)];
 }
 
-/** Every tool a session gets, in the order the model sees them: the core tools, todo_write, then memory. */
+/** Every tool a session gets, in the order the model sees them: the core tools, todo_write, memory, then skill. */
 export function toolsFor(context: ToolsContext): AnyTool[] {
-  const { commands } = context;
-  const core = commands
-    ? coreTools.map((tool) => (tool === bashTool ? createBashTool(commands) : tool === grepTool ? createGrepTool({ commands }) : tool))
-    : coreTools;
-  const all = [...core, createTodoWriteTool(context.notebook), ...(context.memory ? memoryTools(context.memory) : [])];
-  return context.readOnly ? all.filter((tool) => !tool.mutates && tool.subject.kind !== "command") : all;
+  const { commands, webFetch } = context;
+  const bound = (tool: AnyTool): AnyTool => {
+    if (commands && tool === bashTool) return createBashTool(commands);
+    if (commands && tool === grepTool) return createGrepTool({ commands });
+    if (webFetch && tool === webFetchTool) return createWebFetchTool(webFetch);
+    return tool;
+  };
+  const skills = context.skills && context.skills.length > 0 ? [createSkillTool(context.skills)] : [];
+  const all = [...coreTools.map(bound), createTodoWriteTool(context.notebook), ...(context.memory ? memoryTools(context.memory) : []), ...skills];
+  // Read-only sets: nothing that writes or runs commands; the network only when the config says so.
+  const offered = (tool: AnyTool) => !tool.mutates && tool.subject.kind !== "command" && (!tool.reachesNetwork || webFetch?.readOnlyAgents === true);
+  return context.readOnly ? all.filter(offered) : all;
 }

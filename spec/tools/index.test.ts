@@ -29,6 +29,7 @@ describe("toolsFor", () => {
       "git_log",
       "git_show",
       "git_blame",
+      "web_fetch",
       "todo_write",
       "remember",
       "recall",
@@ -40,7 +41,7 @@ describe("toolsFor", () => {
     const names = toolsFor({ notebook: createNotebook() }).map((tool) => tool.name);
     expect(names).toContain("todo_write");
     expect(names).not.toContain("remember");
-    expect(names).toHaveLength(17);
+    expect(names).toHaveLength(18);
   });
 
   test("only the tools that change files or run commands need approval", () => {

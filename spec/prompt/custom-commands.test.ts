@@ -1,0 +1,73 @@
+// Custom slash commands: read from two folders, expanded with their arguments, second to the built-ins.
+import { describe, expect, test } from "bun:test";
+import { mkdirSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { findCompletion } from "../../lib/prompt/complete.ts";
+import { customCommandSources, expandCommand, loadCustomCommands } from "../../lib/prompt/custom-commands.ts";
+import { customHelpLines, parseInput } from "../../lib/prompt/slash-commands.ts";
+import { tempDir } from "../support/cli.ts";
+
+function folders(files: { user?: Record<string, string>; project?: Record<string, string> }) {
+  const root = tempDir();
+  const shiroHome = tempDir();
+  for (const [dir, set] of [[join(shiroHome, "commands"), files.user], [join(root, ".shiro", "commands"), files.project]] as const) {
+    mkdirSync(dir, { recursive: true });
+    for (const [name, text] of Object.entries(set ?? {})) writeFileSync(join(dir, name), text);
+  }
+  return loadCustomCommands(customCommandSources({ root, shiroHome }));
+}
+
+describe("loading", () => {
+  test("front matter gives description, agent and model; the project's file wins by name; a built-in name is refused with a notice", () => {
+    const set = folders({
+      user: { "review.md": "---\ndescription: user review\n---\nReview it.", "fix.md": "Fix $ARGUMENTS" },
+      project: {
+        "review.md": "---\ndescription: Review a file\nagent: review\nmodel: gpt-5.2\n---\nReview $1 for defects.",
+        "help.md": "---\ndescription: mine\n---\nhelp me",
+        "Bad Name.md": "x",
+        "broken.md": "---\ndescription: x\n",
+        "sloppy.md": "---\nagent: sloppy\n---\nbody",
+        "notes.txt": "not markdown",
+      },
+    });
+    expect(set.commands).toEqual([
+      { name: "fix", description: "Fix $ARGUMENTS", body: "Fix $ARGUMENTS", source: "$SHIRO_HOME/commands/fix.md" },
+      { name: "review", description: "Review a file", agent: "review", model: "gpt-5.2", body: "Review $1 for defects.", source: ".shiro/commands/review.md" },
+    ]);
+    expect(set.problems).toEqual([
+      'custom command .shiro/commands/Bad Name.md is not used: its name must be letters, digits, ".", "_" or "-"; rename the file.',
+      "custom command .shiro/commands/broken.md is not used: the front matter has no closing --- line",
+      "custom command .shiro/commands/help.md is not used: /help is a built-in command; rename the file to use it.",
+      'custom command .shiro/commands/sloppy.md is not used: its agent "sloppy" is not one of default, quick, deep, plan, review.',
+    ]);
+    expect(customHelpLines(set.commands)).toEqual(["/fix     Fix $ARGUMENTS ($SHIRO_HOME/commands/fix.md)", "/review  Review a file (.shiro/commands/review.md)"]);
+  });
+});
+
+describe("expanding", () => {
+  test("$ARGUMENTS is the whole line, $1…$9 its words (quotes group), missing ones empty", () => {
+    expect(expandCommand({ body: "Review $ARGUMENTS now" }, " src/a.ts src/b.ts ")).toBe("Review src/a.ts src/b.ts now");
+    expect(expandCommand({ body: "Compare $1 with $2; ignore $3." }, '"src/a b.ts" lib/c.ts')).toBe("Compare src/a b.ts with lib/c.ts; ignore .");
+    expect(expandCommand({ body: "$1$1" }, "x")).toBe("xx");
+  });
+  test("a body without placeholders gets the arguments after it", () => {
+    expect(expandCommand({ body: "Explain this code." }, "src/a.ts")).toBe("Explain this code.\n\nsrc/a.ts");
+    expect(expandCommand({ body: "Explain this code." }, "")).toBe("Explain this code.");
+  });
+});
+
+describe("parsing and completion", () => {
+  const set = folders({ project: { "review.md": "Review $ARGUMENTS", "release-notes.md": "Write notes" } });
+  test("a custom name parses as custom; built-ins come first; unknown stays unknown", () => {
+    expect(parseInput("/Review src/a.ts", set.commands)).toMatchObject({ type: "custom", command: { name: "review" }, args: "src/a.ts" });
+    expect(parseInput("/help", set.commands)).toEqual({ type: "command", name: "help", args: "" });
+    expect(parseInput("/review src/a.ts")).toMatchObject({ type: "unknown" });
+    expect(parseInput("/reviwe", set.commands)).toMatchObject({ type: "unknown", closest: "review" });
+    expect(parseInput("/hlep", set.commands)).toMatchObject({ type: "unknown", closest: "help" });
+  });
+  test("Tab offers custom names after the built-in ones", () => {
+    const where = { root: "/nowhere", cwd: "/nowhere", commands: set.commands.map((c) => c.name) };
+    expect(findCompletion("/re", 3, where)?.candidates).toEqual(["/resume", "/reasoning", "/release-notes", "/review"]);
+    expect(findCompletion("/rev", 4, where)?.candidates).toEqual(["/review"]);
+  });
+});

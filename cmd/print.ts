@@ -8,7 +8,9 @@ import { createPermissionPolicy } from "../lib/permissions/index.ts";
 import { renderTodos } from "../lib/notebook/render.ts";
 import { costUsd, formatUsd } from "../lib/sessions/pricing.ts";
 import { describeTurnChanges } from "../lib/sessions/undo/report.ts";
+import { HEADLESS_WAIT_MS } from "../lib/mcp/index.ts";
 import { sessionChoice, type MainArgs } from "./args.ts";
+import { openMcp } from "./mcp-start.ts";
 import { createOutput, onTerminationSignals } from "./headless-output.ts";
 import { readPipedStdin } from "./stdin.ts";
 
@@ -23,7 +25,10 @@ export async function runHeadless(args: MainArgs, processEnv: Record<string, str
   if (!prompt) throw new ShiroError("usage", 'no prompt: pass one with -p "…" or pipe text on stdin.');
 
   const cwd = process.cwd();
-  const runtime = await loadRuntime(args.flags, processEnv, cwd);
+  const loaded = await loadRuntime(args.flags, processEnv, cwd);
+  // Headless: a project's .mcp.json is used only if trusted before (or "trustProjectMcp").
+  const { mcp, notices: mcpNotices } = await openMcp(loaded, processEnv);
+  const runtime = mcp ? { ...loaded, mcp } : loaded;
 
   const controller = new AbortController();
   // If the reader of stdout goes away, there is no one to answer: wind the turn down.
@@ -76,9 +81,10 @@ export async function runHeadless(args: MainArgs, processEnv: Record<string, str
     onSaveError: (error) => emit({ type: "notice", message: `could not save the session: ${error instanceof Error ? error.message : String(error)}` }),
   });
   // Whatever way the process ends, the session is flushed and released, and the sandbox ended.
-  const closeSession = () => (live.close(), runtime.commands.runner.close());
+  const closeSession = () => (live.close(), runtime.commands.runner.close(), mcp?.kill());
   process.on("exit", closeSession);
-  for (const message of notices) emit({ type: "notice", message });
+  for (const message of [...mcpNotices, ...notices]) emit({ type: "notice", message });
+  mcp?.onNotice((message) => emit({ type: "notice", message }));
   const sandbox = runtime.commands.status;
   if (sandbox.state === "unavailable") {
     emit({ type: "notice", message: `sandbox unavailable: ${sandbox.why}. To get it: ${sandbox.fix}. Commands run directly on this machine, protected only by the guard and the permission rules.` });
@@ -125,6 +131,8 @@ export async function runHeadless(args: MainArgs, processEnv: Record<string, str
   });
 
   const stopSignals = onTerminationSignals(() => controller.abort(), closeSession);
+  // One turn and no "later": its servers get a short while to connect (one still starting joins at a later step).
+  await mcp?.settled(HEADLESS_WAIT_MS);
   policy.startTurn();
   const result = await conversation.runPrompt(prompt, { emit, approve: policy.approve, signal: controller.signal });
   stopSignals();

@@ -3,6 +3,7 @@ import { renderTodos } from "../../lib/notebook/render.ts";
 import { formatUsd } from "../../lib/sessions/pricing.ts";
 import { commandHelpLines, type SlashName } from "../../lib/prompt/slash-commands.ts";
 import { THINKING_LEVELS, VARIANTS, VARIANT_NAMES } from "../../lib/config/variants.ts";
+import { describeStatus } from "../../lib/mcp/describe-status.ts";
 import { changeLines } from "./diff-view.ts";
 import type { LastResult } from "./event-view.ts";
 import type { ReplSession, SessionOption } from "./session.ts";
@@ -128,6 +129,7 @@ export async function runCommand(name: SlashName, args: string, env: CommandEnv)
       const { title, files } = session.diff(scope === "session" ? "session" : "turn");
       await page([title, ...changeLines(files, session.shown, theme)], env);
     },
+    mcp: () => env.print(mcpReport(session, theme)),
     exit: () => {},
   };
   await handlers[name]();
@@ -148,6 +150,14 @@ async function page(lines: readonly string[], env: CommandEnv): Promise<void> {
     const key = await env.ask(`-- ${shown} of ${lines.length} lines · space or enter: more · q: stop -- `);
     if (key !== " " && key !== "enter") return env.print(env.theme.dim(`(${lines.length - shown} more lines not shown)`));
   }
+}
+
+function mcpReport(session: ReplSession, theme: Theme): string {
+  const mcp = session.runtime().mcp;
+  if (!mcp) return describeStatus([])[0]!;
+  const offered = mcp.tools().map((t) => t.name);
+  const lazy = offered.includes("mcp_search") ? theme.dim("Many tools: the model gets them through mcp_search and mcp_call.") : "";
+  return [theme.bold("MCP servers"), ...describeStatus(mcp.status()).map((line) => "  " + line), lazy].filter(Boolean).join("\n");
 }
 
 function costReport(session: ReplSession): string {

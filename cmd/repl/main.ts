@@ -2,6 +2,7 @@ import pkg from "../../package.json" with { type: "json" };
 import { loadRuntime } from "../../lib/app/load-runtime.ts";
 import { openHistory } from "../../lib/prompt/history.ts";
 import type { MainArgs } from "../args.ts";
+import { askProjectTrust, openMcp } from "../mcp-start.ts";
 import { createRepl } from "./controller.ts";
 import { createKeyDecoder } from "./input/keys.ts";
 import { createScreen, type ScreenMode } from "./input/screen.ts";
@@ -20,7 +21,10 @@ const TERMINATE_GRACE_MS = 2_000;
  */
 export async function runRepl(args: MainArgs, processEnv: Record<string, string | undefined>): Promise<number> {
   const cwd = process.cwd();
-  const runtime = await loadRuntime(args.flags, processEnv, cwd);
+  const loaded = await loadRuntime(args.flags, processEnv, cwd);
+  const { mcp, notices: mcpNotices } = await openMcp(loaded, processEnv, (question) => askProjectTrust(question, process.stdin, process.stdout));
+  const runtime = mcp ? { ...loaded, mcp } : loaded;
+  if (mcp) process.on("exit", () => mcp.kill());
   const history = openHistory(runtime.home, runtime.env.root);
   const stdout = process.stdout;
   const color = colorEnabled(processEnv, stdout.isTTY === true);
@@ -38,7 +42,7 @@ export async function runRepl(args: MainArgs, processEnv: Record<string, string 
     yolo: args.yolo,
     version: pkg.version,
     home: processEnv.HOME,
-    notices: history.notice ? [history.notice] : [],
+    notices: [...(history.notice ? [history.notice] : []), ...mcpNotices],
     ...(pagerCommand ? { pager: (text: string) => page(pagerCommand, text) } : {}),
     initialPrompt: args.positional.join(" ").trim() || undefined,
   });

@@ -4,6 +4,7 @@ import type { ConfigFile } from "../config/schema.ts";
 import type { CallOptions } from "../provider/call-options.ts";
 import type { ContextWindow } from "../provider/context-window.ts";
 import type { Commands } from "../sandbox/index.ts";
+import type { McpManager } from "../mcp/manager.ts";
 import type { ProjectDoc } from "./project-docs.ts";
 import type { Environment } from "./instructions.ts";
 
@@ -22,4 +23,6 @@ export type Runtime = {
   window: ContextWindow;
   /** Where the tools run programs: the sandbox, or this machine (lib/sandbox). One per process. */
   commands: Commands;
+  /** The session's MCP servers (lib/mcp), when any are configured and trusted; their tools join every request once connected. */
+  mcp?: McpManager;
 };

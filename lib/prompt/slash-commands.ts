@@ -23,6 +23,7 @@ export const SLASH_COMMANDS = [
   { name: "agent", args: "[name]", summary: "switch the agent variant (no name: list them; tab picks)" },
   { name: "think", args: "[level]", summary: "set the thinking level (no level: show it; tab picks)" },
   { name: "reasoning", args: "", summary: "show the last reasoning block in full" },
+  { name: "mcp", args: "", summary: "list the MCP servers: state, tools, errors" },
   { name: "exit", args: "", summary: "leave shiro" },
 ] as const satisfies readonly { name: string; args: string; summary: string }[];
 

@@ -105,6 +105,7 @@ export async function runRepl(args: MainArgs, processEnv: Record<string, string 
   try {
     return await repl.run();
   } finally {
+    mcp?.kill(); // the servers' processes and streams would keep shiro from exiting
     stdin.off("data", onData);
     stdin.off("end", onTerminate);
     stdin.pause();

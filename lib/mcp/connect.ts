@@ -120,6 +120,7 @@ export async function connectServer(name: string, config: McpServerConfig, opts:
       },
       kill: () => {
         closedByUs = true;
+        void client.close().catch(() => {});
         if (pid !== null) {
           try {
             process.kill(pid, "SIGTERM");

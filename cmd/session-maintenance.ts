@@ -121,7 +121,9 @@ export async function runDoctorCommand(argv: string[], env: Env): Promise<number
   }
   const cwd = process.cwd();
   const home = shiroHome(env);
-  process.stdout.write(sandboxReport(await loadConfigFile(configPath(home)), env, home, cwd));
+  const config = await loadConfigFile(configPath(home));
+  process.stdout.write(sandboxReport(config, env, home, cwd));
+  process.stdout.write(await (await import("./mcp-doctor.ts")).mcpDoctorReport(config, home, cwd, env));
   process.stdout.write((await windowReport(flagsFrom(args), env, cwd)).map((line) => line + "\n").join(""));
   if (!hasSessionHere(home, cwd)) {
     process.stdout.write(`No saved session for ${cwd} to check.\n`);

@@ -1,11 +1,13 @@
-import { afterEach, describe, expect, test } from "bun:test";
+import { afterEach, describe, expect, setDefaultTimeout, test } from "bun:test";
 import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { useFakeServer } from "../support/use-fake-server.ts";
 import { jsonLines, runShiro, tempDir } from "../support/cli.ts";
 import { toolOutputsIn, WIRES } from "../support/requests.ts";
 import { startHttpMcpServer } from "../support/mcp/http-server.ts";
+import { startSseMcpServer } from "../support/mcp/sse-server.ts";
 
+setDefaultTimeout(30_000);
 const serve = useFakeServer();
 const DEMO = join(import.meta.dir, "..", "support", "mcp", "demo-server.ts");
 const stops: (() => void)[] = [];
@@ -157,5 +159,37 @@ describe("MCP servers, headless", () => {
     expect(run.code).toBe(2);
     expect(run.stderr).toContain("mcpServers.demo");
     expect(run.stderr).toContain('"command"');
+  });
+});
+
+describe("MCP servers in shiro doctor and the SSE fallback", () => {
+  test("shiro doctor starts each server and reports its state, tool count or error; an untrusted .mcp.json is named, not started", async () => {
+    const work = tempDir();
+    writeFileSync(join(work, ".mcp.json"), JSON.stringify({ mcpServers: { proj: demo() } }));
+    const home = homeWithConfig({ mcpServers: { demo: demo(), broken: demo("--fail"), off: { ...demo(), enabled: false } } });
+    const run = await runShiro(["doctor"], { cwd: work, home, env: { SHIRO_API_KEY: "sk-test" } });
+    expect(run.stdout).toContain("MCP servers:");
+    expect(run.stdout).toContain("demo (stdio, from config): connected, 3 tools");
+    expect(run.stdout).toMatch(/broken \(stdio, from config\): failed: .*missing DEMO_TOKEN/);
+    expect(run.stdout).toContain('off (stdio, from config): disabled ("enabled": false)');
+    expect(run.stdout).toContain("defines 1 MCP server (proj), not started: the file is not trusted");
+  });
+
+  test("headless waits a short while for a slow server, so its one turn has the tools", async () => {
+    const home = homeWithConfig({ mcpServers: { slow: { ...demo("--slow-init", "1500"), allow: ["*"] } } });
+    const s = await serve({ toolCalls: [{ name: "mcp__slow__echo", input: { text: "late but here" } }] }, { text: "ok" });
+    const run = await runShiro(["-p", "go"], { baseURL: s.url, home });
+    expect(run.code).toBe(0);
+    expect(toolOutputsIn(s.requests[1]!.body).join("")).toBe("echo: late but here");
+  });
+
+  test("a remote server that only speaks the older SSE transport is reached through the fallback", async () => {
+    const sse = startSseMcpServer();
+    stops.push(sse.stop);
+    const home = homeWithConfig({ mcpServers: { old: { url: sse.url, allow: ["echo"] } } });
+    const s = await serve({ toolCalls: [{ name: "mcp__old__echo", input: { text: "over sse" } }] }, { text: "ok" });
+    const run = await runShiro(["-p", "go"], { baseURL: s.url, home });
+    expect(run.code).toBe(0);
+    expect(toolOutputsIn(s.requests[1]!.body).join("")).toBe("echo: over sse");
   });
 });

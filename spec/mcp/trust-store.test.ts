@@ -10,38 +10,38 @@ const HASH_B = "b".repeat(64);
 
 test("trust is kept per project path and file content; another content or project is not trusted", () => {
   const home = tempDir();
-  trustProject(home, "/work/p", HASH_A);
-  expect(isProjectTrusted(home, "/work/p", HASH_A).trusted).toBe(true);
-  expect(isProjectTrusted(home, "/work/p", HASH_B).trusted).toBe(false);
-  expect(isProjectTrusted(home, "/work/q", HASH_A).trusted).toBe(false);
-  trustProject(home, "/work/p", HASH_B); // the newer answer replaces the older
-  expect(isProjectTrusted(home, "/work/p", HASH_A).trusted).toBe(false);
+  trustProject(home, "/projects/p", HASH_A);
+  expect(isProjectTrusted(home, "/projects/p", HASH_A).trusted).toBe(true);
+  expect(isProjectTrusted(home, "/projects/p", HASH_B).trusted).toBe(false);
+  expect(isProjectTrusted(home, "/projects/q", HASH_A).trusted).toBe(false);
+  trustProject(home, "/projects/p", HASH_B); // the newer answer replaces the older
+  expect(isProjectTrusted(home, "/projects/p", HASH_A).trusted).toBe(false);
 });
 
 test("a corrupt trust file is set aside and reported, which only means being asked again", () => {
   const home = tempDir();
   mkdirSync(home, { recursive: true });
   writeFileSync(trustFilePath(home), "{ not json");
-  const read = isProjectTrusted(home, "/work/p", HASH_A);
+  const read = isProjectTrusted(home, "/projects/p", HASH_A);
   expect(read.trusted).toBe(false);
   expect(read.notice).toContain("You will be asked again");
   expect(readdirSync(home).some((name) => name.startsWith("mcp-trust.json.corrupt-"))).toBe(true);
-  trustProject(home, "/work/p", HASH_A);
-  expect(isProjectTrusted(home, "/work/p", HASH_A)).toEqual({ trusted: true });
+  trustProject(home, "/projects/p", HASH_A);
+  expect(isProjectTrusted(home, "/projects/p", HASH_A)).toEqual({ trusted: true });
 });
 
 test("the plan: the user's servers always, a project's only when trusted, and the user's own wins a name clash", () => {
   const home = tempDir();
   const root = tempDir();
-  const config = { mcpServers: { shared: { command: "mine" } } };
-  writeFileSync(join(root, ".mcp.json"), JSON.stringify({ mcpServers: { shared: { command: "theirs" }, extra: { url: "https://example.com/mcp" } } }));
+  const config = { mcpServers: { both: { command: "mine" } } };
+  writeFileSync(join(root, ".mcp.json"), JSON.stringify({ mcpServers: { both: { command: "theirs" }, extra: { url: "https://example.com/mcp" } } }));
   const untrusted = planMcpServers({ config, home, root });
-  expect(untrusted.servers.map((s) => s.name)).toEqual(["shared"]);
-  expect(untrusted.question?.lines).toEqual(["shared: runs theirs", "extra: connects to https://example.com/mcp"]);
+  expect(untrusted.servers.map((s) => s.name)).toEqual(["both"]);
+  expect(untrusted.question?.lines).toEqual(["both: runs theirs", "extra: connects to https://example.com/mcp"]);
   trustProject(home, root, untrusted.question!.sha256);
   const trusted = planMcpServers({ config, home, root });
-  expect(trusted.servers.map((s) => [s.name, s.source])).toEqual([["shared", "config"], ["extra", "project"]]);
-  expect(trusted.notices).toEqual(['MCP server "shared" is in both your config and .mcp.json; yours is used.']);
+  expect(trusted.servers.map((s) => [s.name, s.source])).toEqual([["both", "config"], ["extra", "project"]]);
+  expect(trusted.notices).toEqual(['MCP server "both" is in both your config and .mcp.json; yours is used.']);
   writeFileSync(join(root, ".mcp.json"), "{ broken");
   const broken = planMcpServers({ config, home, root });
   expect(broken.notices[0]).toContain("cannot be used");

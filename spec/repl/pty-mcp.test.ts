@@ -102,3 +102,23 @@ test("a server that fails to start is reported once in the loop, and /mcp shows 
   await pty.waitFor("still here");
   expect(pty.screen().split('MCP server "broken" did not start').length - 1).toBe(1);
 }, 30_000);
+
+test("an MCP tool asks like any other by default, showing its arguments, and y runs it", async () => {
+  const home = tempDir();
+  mkdirSync(join(home, ".shiro-neko"));
+  const { allow: _none, ...asking } = demo();
+  writeFileSync(join(home, ".shiro-neko", "config.json"), JSON.stringify({ mcpServers: { demo: asking } }));
+  const s = await serve({ text: "ready" }, { toolCalls: [{ name: "mcp__demo__echo", input: { text: "may I" } }] }, { text: "it echoed" });
+  const pty = await start({ baseURL: s.url, home });
+  await pty.waitForPrompt(1);
+  await mcpShows(pty, /demo \(stdio, from config\): connected, 3 tools/);
+  pty.line("warm up");
+  await pty.waitFor("ready");
+  await pty.waitForPrompt(2);
+  pty.line("echo something");
+  await pty.waitFor('mcp__demo__echo wants to run: {"text":"may I"}');
+  await pty.waitUntil("the question", () => pty.cursorLine().startsWith("allow? y once · a always (every mcp__demo__echo call)"));
+  pty.write("y");
+  await pty.waitFor("it echoed");
+  expect(toolOutputsIn(s.requests[2]!.body).join("")).toBe("echo: may I");
+}, 40_000);

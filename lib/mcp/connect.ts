@@ -48,12 +48,22 @@ export async function connectServer(name: string, config: McpServerConfig, opts:
   let closedByUs = false;
   let stderrTail = "";
 
+  const { ToolListChangedNotificationSchema } = await import("@modelcontextprotocol/sdk/types.js");
+  /** The new tool list being fetched after the server said it changed. */
+  let refreshing: Promise<void> | undefined;
   const makeClient = () => {
-    const client = new Client(
-      { name: "shiro", version: opts.version },
-      { listChanged: { tools: { onChanged: (error, tools) => void (!error && tools && opts.onToolsChanged(tools.map(toolInfo))) } } },
-    );
-    return client;
+    const made = new Client({ name: "shiro", version: opts.version });
+    made.setNotificationHandler(ToolListChangedNotificationSchema, () => {
+      const fetched = listAllTools(made).then(
+        (tools) => opts.onToolsChanged(tools),
+        () => {}, // the old list stays; the next change tries again
+      );
+      const current: Promise<void> = fetched.finally(() => {
+        if (refreshing === current) refreshing = undefined;
+      });
+      refreshing = current;
+    });
+    return made;
   };
 
   let client = makeClient();
@@ -112,8 +122,13 @@ export async function connectServer(name: string, config: McpServerConfig, opts:
     return {
       transport,
       tools,
-      call: async (tool, args, signal) =>
-        (await client.callTool({ name: tool, arguments: args }, undefined, { signal, timeout: CALL_TIMEOUT_MS, resetTimeoutOnProgress: true })) as McpCallResult,
+      call: async (tool, args, signal) => {
+        const result = (await client.callTool({ name: tool, arguments: args }, undefined, { signal, timeout: CALL_TIMEOUT_MS, resetTimeoutOnProgress: true })) as McpCallResult;
+        // A call that changed the tool list (the notification came with its answer) ends once the
+        // new list is in, so the very next request offers it.
+        if (refreshing) await refreshing;
+        return result;
+      },
       close: async () => {
         closedByUs = true;
         await client.close().catch(() => {});

@@ -72,6 +72,20 @@ describe("MCP servers, headless", () => {
     expect(toolOutputsIn(s.requests[3]!.body).join("")).toBe("echo: by rule");
   });
 
+  test("a server that changes its tool list mid-session: the next request offers the new list", async () => {
+    const home = homeWithConfig({ mcpServers: { demo: { ...demo(), allow: ["*"] } } });
+    const s = await serve(
+      { toolCalls: [{ name: "mcp__demo__grow", input: {} }] },
+      { toolCalls: [{ name: "mcp__demo__extra", input: {} }] },
+      { text: "done" },
+    );
+    const run = await runShiro(["-p", "grow"], { baseURL: s.url, home });
+    expect(run.code).toBe(0);
+    expect(toolNamesIn(s.requests[0]!.body)).not.toContain("mcp__demo__extra");
+    expect(toolNamesIn(s.requests[1]!.body)).toContain("mcp__demo__extra");
+    expect(toolOutputsIn(s.requests[2]!.body).at(-1)).toBe("extra ran");
+  });
+
   test("a server that cannot start is reported in one line and the session goes on without it", async () => {
     const home = homeWithConfig({ mcpServers: { broken: demo("--fail"), demo: { ...demo(), allow: ["*"] } } });
     const s = await serve({ text: "answered anyway" });
@@ -169,7 +183,7 @@ describe("MCP servers in shiro doctor and the SSE fallback", () => {
     const home = homeWithConfig({ mcpServers: { demo: demo(), broken: demo("--fail"), off: { ...demo(), enabled: false } } });
     const run = await runShiro(["doctor"], { cwd: work, home, env: { SHIRO_API_KEY: "sk-test" } });
     expect(run.stdout).toContain("MCP servers:");
-    expect(run.stdout).toContain("demo (stdio, from config): connected, 3 tools");
+    expect(run.stdout).toContain("demo (stdio, from config): connected, 4 tools");
     expect(run.stdout).toMatch(/broken \(stdio, from config\): failed: .*missing DEMO_TOKEN/);
     expect(run.stdout).toContain('off (stdio, from config): disabled ("enabled": false)');
     expect(run.stdout).toContain("defines 1 MCP server (proj), not started: the file is not trusted");

@@ -39,7 +39,7 @@ test("a project's .mcp.json asks once, showing what it runs; yes is remembered; 
   expect(pty.screen()).toContain("outside the sandbox");
   pty.line("y");
   await pty.waitForPrompt(1);
-  await mcpShows(pty, /proj \(stdio, from \.mcp\.json\): connected, 3 tools/);
+  await mcpShows(pty, /proj \(stdio, from \.mcp\.json\): connected, 4 tools/);
   pty.line("echo it");
   await pty.waitFor("the project server answered");
   expect(toolOutputsIn(s.requests[1]!.body).join("")).toBe("echo: trusted");
@@ -82,7 +82,7 @@ test("a slow server does not hold up the first prompt; its tools join a later re
   await pty.waitFor("first answer");
   expect(Date.now() - started).toBeLessThan(3_000 + 2_000); // the answer did not wait for the server…
   expect(toolNamesIn(s.requests[0]!.body).some((n) => n.startsWith("mcp__"))).toBe(false); // …and went without its tools
-  await mcpShows(pty, /slow \(stdio, from config\): connected, 3 tools/);
+  await mcpShows(pty, /slow \(stdio, from config\): connected, 4 tools/);
   pty.line("second");
   await pty.waitFor("second answer");
   expect(toolNamesIn(s.requests[1]!.body)).toContain("mcp__slow__echo");
@@ -111,7 +111,7 @@ test("an MCP tool asks like any other by default, showing its arguments, and y r
   const s = await serve({ text: "ready" }, { toolCalls: [{ name: "mcp__demo__echo", input: { text: "may I" } }] }, { text: "it echoed" });
   const pty = await start({ baseURL: s.url, home });
   await pty.waitForPrompt(1);
-  await mcpShows(pty, /demo \(stdio, from config\): connected, 3 tools/);
+  await mcpShows(pty, /demo \(stdio, from config\): connected, 4 tools/);
   pty.line("warm up");
   await pty.waitFor("ready");
   await pty.waitForPrompt(2);

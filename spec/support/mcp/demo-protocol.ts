@@ -4,13 +4,16 @@
  * against itself. The stdio script (demo-server.ts) and the HTTP server (http-server.ts) share it.
  *
  * Tools: `echo` (returns its text), `picture` (an image and a resource link), `crash` (the
- * process exits mid-call, stdio only), and with `tools: N` also `tool_01` … `tool_N`.
+ * process exits mid-call, stdio only), `grow` (adds the tool `extra`; the stdio server then sends
+ * `notifications/tools/list_changed`), and with `tools: N` also `tool_01` … `tool_N`.
  */
 export type DemoOptions = {
   /** Extra numbered tools, for the lazy mode past the budget. */
   tools?: number;
   /** Exits the process when `crash` is called (stdio). */
   onCrash?: () => void;
+  /** Set once `grow` was called: `extra` is listed from then on. */
+  grown?: boolean;
 };
 
 export type Message = { jsonrpc: "2.0"; id?: number | string; method?: string; params?: any };
@@ -20,7 +23,9 @@ export function demoTools(opts: DemoOptions) {
     { name: "echo", description: "Echo the text back", inputSchema: { type: "object", properties: { text: { type: "string" } }, required: ["text"] } },
     { name: "picture", description: "Draw a picture", inputSchema: { type: "object", properties: {} } },
     { name: "crash", description: "Stop the server in the middle of the call", inputSchema: { type: "object", properties: {} } },
+    { name: "grow", description: "Add a tool to this server", inputSchema: { type: "object", properties: {} } },
   ];
+  if (opts.grown) tools.push({ name: "extra", description: "A tool added during the session", inputSchema: { type: "object", properties: {} } });
   for (let i = 1; i <= (opts.tools ?? 0); i++) {
     const n = String(i).padStart(2, "0");
     tools.push({ name: `tool_${n}`, description: `Numbered tool ${n} that reports the weather of region ${n}`, inputSchema: { type: "object", properties: { city: { type: "string" } } } });
@@ -34,7 +39,7 @@ export function answer(message: Message, opts: DemoOptions): object | undefined 
   const reply = (result: object) => ({ jsonrpc: "2.0", id: message.id, result });
   switch (message.method) {
     case "initialize":
-      return reply({ protocolVersion: message.params?.protocolVersion ?? "2025-06-18", capabilities: { tools: {} }, serverInfo: { name: "demo", version: "1.0.0" } });
+      return reply({ protocolVersion: message.params?.protocolVersion ?? "2025-06-18", capabilities: { tools: { listChanged: true } }, serverInfo: { name: "demo", version: "1.0.0" } });
     case "ping":
       return reply({});
     case "tools/list":
@@ -50,6 +55,11 @@ export function answer(message: Message, opts: DemoOptions): object | undefined 
             { type: "resource_link", uri: "file:///pictures/cat.png", name: "cat.png", mimeType: "image/png" },
           ],
         });
+      if (name === "grow") {
+        opts.grown = true;
+        return reply({ content: [{ type: "text", text: "grown" }] });
+      }
+      if (name === "extra") return reply({ content: [{ type: "text", text: "extra ran" }] });
       if (name === "crash") {
         opts.onCrash?.();
         return reply({ content: [{ type: "text", text: "cannot crash here" }], isError: true });

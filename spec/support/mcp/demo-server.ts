@@ -20,7 +20,7 @@ if (argv.includes("--fail")) {
   process.exit(3);
 }
 const slowInitMs = Number(flag("--slow-init") ?? 0);
-const opts = { tools: Number(flag("--tools") ?? 0), onCrash: () => process.exit(1) };
+const opts: { tools: number; onCrash: () => void; grown?: boolean } = { tools: Number(flag("--tools") ?? 0), onCrash: () => process.exit(1) };
 
 let buffer = "";
 const decoder = new TextDecoder();
@@ -35,5 +35,8 @@ for await (const chunk of Bun.stdin.stream()) {
     if (message.method === "initialize" && slowInitMs > 0) await Bun.sleep(slowInitMs);
     const reply = answer(message, opts);
     if (reply) process.stdout.write(JSON.stringify(reply) + "\n");
+    if (message.method === "tools/call" && message.params?.name === "grow") {
+      process.stdout.write(JSON.stringify({ jsonrpc: "2.0", method: "notifications/tools/list_changed" }) + "\n");
+    }
   }
 }

@@ -124,7 +124,7 @@ export function createMcpManager(opts: McpManagerOptions): McpManager {
         changed();
       },
     });
-    const timedOut = new Promise<never>((_, reject) => attempt.signal.addEventListener("abort", () => reject(new Error(`no answer within ${Math.round(timeoutMs / 1000)} s`)), { once: true }));
+    const timedOut = new Promise<never>((_, reject) => attempt.signal.addEventListener("abort", () => reject(new Error(`no answer within ${seconds(timeoutMs)} (its "timeoutMs")`)), { once: true }));
     server.pending = Promise.race([connecting, timedOut]).then(
       (connection) => {
         clearTimeout(timer);
@@ -245,6 +245,10 @@ export function createMcpManager(opts: McpManagerOptions): McpManager {
       for (const s of servers) s.connection?.kill();
     },
   };
+}
+
+function seconds(ms: number): string {
+  return `${(ms / 1000).toFixed(ms % 1000 === 0 ? 0 : 1)} s`;
 }
 
 function summaryOf(text: string): string {

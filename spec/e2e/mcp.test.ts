@@ -100,6 +100,17 @@ describe("MCP servers, headless", () => {
     expect(toolNamesIn(s.requests[0]!.body).some((n) => n.startsWith("mcp__broken__"))).toBe(false);
   });
 
+  test("a server that does not answer within its timeoutMs is reported failed, and headless does not wait longer for it", async () => {
+    const home = homeWithConfig({ mcpServers: { slow: { ...demo("--slow-init", "8000"), timeoutMs: 500 } } });
+    const s = await serve({ text: "went ahead" });
+    const started = Date.now();
+    const run = await runShiro(["-p", "hi"], { baseURL: s.url, home });
+    expect(run.code).toBe(0);
+    expect(Date.now() - started).toBeLessThan(8_000);
+    expect(run.stderr).toContain('MCP server "slow" did not start: no answer within 0.5 s (its "timeoutMs")');
+    expect(toolNamesIn(s.requests[0]!.body).some((n) => n.startsWith("mcp__"))).toBe(false);
+  });
+
   test("a server that dies mid-call gives the model an error result and is restarted once", async () => {
     const starts = join(tempDir(), "starts.log");
     const home = homeWithConfig({ mcpServers: { demo: { ...demo("--starts", starts), allow: ["*"] } } });

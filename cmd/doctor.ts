@@ -67,6 +67,8 @@ export async function runDoctorCommand(argv: string[], env: Env): Promise<number
   await setupChecks(flagsFrom(args), env, config, cwd, say);
   say(ripgrepCheck(findHelper("rg", { path: env.PATH, root: findProjectRoot(cwd) })));
   say(sandboxCheck(config, env, home, cwd));
+  // MCP servers: listed with their state (loads the MCP client only when some are configured).
+  process.stdout.write(await (await import("./mcp-doctor.ts")).mcpDoctorReport(config, home, cwd, env));
   const failed = marks.includes("fail");
   if (!hasSessionHere(home, cwd)) {
     process.stdout.write(`${"ok".padEnd(MARK_WIDTH)}no saved session for ${cwd} to check\n`);

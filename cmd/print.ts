@@ -11,7 +11,9 @@ import { attachMentions, describeAttachment } from "../lib/prompt/attach.ts";
 import { renderTodos } from "../lib/notebook/render.ts";
 import { costUsd, formatUsd } from "../lib/sessions/pricing.ts";
 import { describeTurnChanges } from "../lib/sessions/undo/report.ts";
+import { HEADLESS_WAIT_MS } from "../lib/mcp/index.ts";
 import { sessionChoice, type MainArgs } from "./args.ts";
+import { openMcp } from "./mcp-start.ts";
 import { createOutput, onTerminationSignals } from "./headless-output.ts";
 import { readPipedStdin } from "./stdin.ts";
 
@@ -25,7 +27,10 @@ export async function runHeadless(args: MainArgs, processEnv: Record<string, str
   if (!argPrompt && !piped) throw new ShiroError("usage", 'no prompt: pass one with -p "…" or pipe text on stdin.');
 
   const cwd = process.cwd();
-  let runtime = await loadRuntime(args.flags, processEnv, cwd);
+  const loaded = await loadRuntime(args.flags, processEnv, cwd);
+  // Headless: a project's .mcp.json is used only if trusted before (or "trustProjectMcp").
+  const { mcp, notices: mcpNotices } = await openMcp(loaded, processEnv);
+  let runtime = mcp ? { ...loaded, mcp } : loaded;
   // `-p "/review src/a.ts"`: a custom command is expanded (piped text follows it), its agent and
   // model used for the run. Any other line starting with a slash goes to the model as written.
   const custom = loadCustomCommands(customCommandSources({ root: runtime.env.root, shiroHome: runtime.home }));
@@ -87,9 +92,10 @@ export async function runHeadless(args: MainArgs, processEnv: Record<string, str
     onSaveError: (error) => emit({ type: "notice", message: `could not save the session: ${error instanceof Error ? error.message : String(error)}` }),
   });
   // Whatever way the process ends, the session is flushed and released, and the sandbox ended.
-  const closeSession = () => (live.close(), runtime.commands.runner.close());
+  const closeSession = () => (live.close(), runtime.commands.runner.close(), mcp?.kill());
   process.on("exit", closeSession);
-  for (const message of [...(runtime.skills?.problems ?? []), ...custom.problems, ...notices]) emit({ type: "notice", message });
+  for (const message of [...(runtime.skills?.problems ?? []), ...custom.problems, ...mcpNotices, ...notices]) emit({ type: "notice", message });
+  mcp?.onNotice((message) => emit({ type: "notice", message }));
   const sandbox = runtime.commands.status;
   if (sandbox.state === "unavailable") {
     emit({ type: "notice", message: `sandbox unavailable: ${sandbox.why}. To get it: ${sandbox.fix}. Commands run directly on this machine, protected only by the guard and the permission rules.` });
@@ -139,6 +145,8 @@ export async function runHeadless(args: MainArgs, processEnv: Record<string, str
   // `@path` in the prompt given as an argument attaches the file; piped text is sent as it came.
   const attached = text ? attachMentions(text, runtime.env, { unscanned: piped }) : { text: piped, reports: [] };
   for (const report of attached.reports) emit({ type: "notice", message: describeAttachment(report) });
+  // One turn and no "later": its servers get a short while to connect (one still starting joins at a later step).
+  await mcp?.settled(HEADLESS_WAIT_MS);
   policy.startTurn();
   const result = await conversation.runPrompt(attached.text, { emit, approve: policy.approve, signal: controller.signal });
   stopSignals();

@@ -29,9 +29,10 @@ const ALLOWED: Record<string, readonly string[]> = {
   tools: ["errors", "fs", "text", "memory", "notebook", "config", "sandbox", "net", "skills"],
   permissions: ["approval", "config", "fs", "tools", "errors"],
   prune: ["events", "tools", "text"],
+  mcp: ["config", "errors", "fs", "permissions", "text", "tools"],
   sessions: ["errors", "events", "fs", "render", "text", "tools"],
   prompt: ["config", "events", "fs", "prune", "sessions", "text", "tools"],
-  agent: ["approval", "config", "errors", "events", "fs", "memory", "notebook", "provider", "prune", "tools", "text", "sessions:type", "sandbox:type", "skills:type"],
+  agent: ["approval", "config", "errors", "events", "fs", "memory", "notebook", "provider", "prune", "tools", "text", "sessions:type", "sandbox:type", "skills:type", "mcp:type"],
   app: ["agent", "config", "errors", "fs", "memory", "notebook", "provider", "sessions", "sandbox", "skills"],
 };
 

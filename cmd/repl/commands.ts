@@ -7,6 +7,7 @@ import { NO_SKILLS, skillListing } from "../../lib/skills/skills.ts";
 import { THINKING_LEVELS, VARIANTS, VARIANT_NAMES } from "../../lib/config/variants.ts";
 import { APPROVAL_MODES } from "../../lib/config/permission-schema.ts";
 import { isApprovalMode } from "../../lib/config/resolve.ts";
+import { describeStatus } from "../../lib/mcp/describe-status.ts";
 import { changeLines } from "./diff-view.ts";
 import type { LastResult } from "./event-view.ts";
 import type { ReplSession, SessionOption } from "./session.ts";
@@ -150,6 +151,7 @@ export async function runCommand(name: SlashName, args: string, env: CommandEnv)
       const { title, files } = session.diff(scope === "session" ? "session" : "turn");
       await page([title, ...changeLines(files, session.shown, theme)], env);
     },
+    mcp: () => env.print(mcpReport(session, theme)),
     exit: () => {},
   };
   await handlers[name]();
@@ -170,6 +172,14 @@ async function page(lines: readonly string[], env: CommandEnv): Promise<void> {
     const key = await env.ask(`-- ${shown} of ${lines.length} lines · space or enter: more · q: stop -- `);
     if (key !== " " && key !== "enter") return env.print(env.theme.dim(`(${lines.length - shown} more lines not shown)`));
   }
+}
+
+function mcpReport(session: ReplSession, theme: Theme): string {
+  const mcp = session.runtime().mcp;
+  if (!mcp) return describeStatus([])[0]!;
+  const offered = mcp.tools().map((t) => t.name);
+  const lazy = offered.includes("mcp_search") ? theme.dim("Many tools: the model gets them through mcp_search and mcp_call.") : "";
+  return [theme.bold("MCP servers"), ...describeStatus(mcp.status()).map((line) => "  " + line), lazy].filter(Boolean).join("\n");
 }
 
 function costReport(session: ReplSession): string {

@@ -626,6 +626,11 @@ export function createRepl(deps: ReplDeps) {
       const notices = [...deps.notices, ...session.startNotices];
       print(headerLines({ version: deps.version, runtime: session.runtime(), home: deps.home, sessionLabel: session.label(), yolo: deps.yolo, mode: session.mode().mode, theme }).join("\n"));
       for (const notice of notices) print(theme.warn(notice));
+      const mcp = session.runtime().mcp;
+      if (mcp) {
+        print(theme.dim(`MCP: starting ${mcp.names.join(", ")} in the background; /mcp shows them.`));
+        mcp.onNotice((notice) => print(theme.warn(notice)));
+      }
       if (session.conversation().history.length > 0) {
         replay();
         print(theme.dim(`${REPLAY_END} ${session.label() ?? ""} · ${session.conversation().history.length} messages ──`));

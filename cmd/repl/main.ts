@@ -3,6 +3,7 @@ import { loadRuntime } from "../../lib/app/load-runtime.ts";
 import { openHistory } from "../../lib/prompt/history.ts";
 import { customCommandSources, loadCustomCommands } from "../../lib/prompt/custom-commands.ts";
 import type { MainArgs } from "../args.ts";
+import { askProjectTrust, openMcp } from "../mcp-start.ts";
 import { createRepl } from "./controller.ts";
 import { createKeyDecoder } from "./input/keys.ts";
 import { createScreen, type ScreenMode } from "./input/screen.ts";
@@ -21,7 +22,10 @@ const TERMINATE_GRACE_MS = 2_000;
  */
 export async function runRepl(args: MainArgs, processEnv: Record<string, string | undefined>): Promise<number> {
   const cwd = process.cwd();
-  const runtime = await loadRuntime(args.flags, processEnv, cwd);
+  const loaded = await loadRuntime(args.flags, processEnv, cwd);
+  const { mcp, notices: mcpNotices } = await openMcp(loaded, processEnv, (question) => askProjectTrust(question, process.stdin, process.stdout));
+  const runtime = mcp ? { ...loaded, mcp } : loaded;
+  if (mcp) process.on("exit", () => mcp.kill());
   const history = openHistory(runtime.home, runtime.env.root);
   const custom = loadCustomCommands(customCommandSources({ root: runtime.env.root, shiroHome: runtime.home }));
   const stdout = process.stdout;
@@ -41,7 +45,7 @@ export async function runRepl(args: MainArgs, processEnv: Record<string, string 
     version: pkg.version,
     home: processEnv.HOME,
     // Said once, here: a broken skill or custom command file never stops the session.
-    notices: [...(history.notice ? [history.notice] : []), ...(runtime.skills?.problems ?? []), ...custom.problems],
+    notices: [...(history.notice ? [history.notice] : []), ...(runtime.skills?.problems ?? []), ...custom.problems, ...mcpNotices],
     customCommands: custom.commands,
     ...(pagerCommand ? { pager: (text: string) => page(pagerCommand, text) } : {}),
     initialPrompt: args.positional.join(" ").trim() || undefined,
@@ -106,6 +110,7 @@ export async function runRepl(args: MainArgs, processEnv: Record<string, string 
   try {
     return await repl.run();
   } finally {
+    mcp?.kill(); // the servers' processes and streams would keep shiro from exiting
     stdin.off("data", onData);
     stdin.off("end", onTerminate);
     stdin.pause();

@@ -61,7 +61,17 @@ export function createConversation(opts: ConversationOptions): Conversation {
   let runtime = opts.runtime;
   const notebook = createNotebook(opts.todos);
   const toolsWith = (rt: Runtime) => toolsFor({ notebook, memory: opts.memory, commands: rt.commands, readOnly: VARIANTS[rt.settings.agent].readOnly, webFetch: rt.settings.webFetch, skills: rt.skills?.skills });
-  let tools: AnyTool[] = toolsWith(runtime);
+  let builtIn: AnyTool[] = toolsWith(runtime);
+  // MCP servers connect in the background and may change their tools, so the set is read again
+  // for every request; it is the same array (and the same request prefix) while nothing changed.
+  // Read-only agents get none: shiro cannot tell which MCP tools only read.
+  let combined: { builtIn: AnyTool[]; mcp: readonly AnyTool[]; all: AnyTool[] } | undefined;
+  const currentTools = (): AnyTool[] => {
+    const mcp = runtime.mcp && !VARIANTS[runtime.settings.agent].readOnly ? runtime.mcp.tools() : [];
+    if (mcp.length === 0) return builtIn;
+    if (combined?.builtIn !== builtIn || combined.mcp !== mcp) combined = { builtIn, mcp, all: [...builtIn, ...mcp] };
+    return combined.all;
+  };
 
   /** The turn's record in the journal; without one (no journal, or it cannot be written) the turn runs unrecorded. */
   const beginRecording = (prompt: string, emit: EventSink) => {
@@ -80,7 +90,7 @@ export function createConversation(opts: ConversationOptions): Conversation {
     },
     notebook,
     get tools() {
-      return tools;
+      return currentTools();
     },
     get usage() {
       const { inputTokens, outputTokens } = session.totals();
@@ -91,7 +101,7 @@ export function createConversation(opts: ConversationOptions): Conversation {
     },
     useRuntime(next) {
       runtime = next;
-      tools = toolsWith(next);
+      builtIn = toolsWith(next);
     },
     instructions: () =>
       buildInstructions({
@@ -99,7 +109,7 @@ export function createConversation(opts: ConversationOptions): Conversation {
         projectDocs: runtime.projectDocs,
         memory: opts.memoryBlock,
         todos: renderTodos(notebook.todos()),
-        tools: tools.map((t) => t.name),
+        tools: builtIn.map((t) => t.name),
         agent: runtime.settings.agent,
         model: runtime.settings.model,
         skills: runtime.skills?.skills,
@@ -130,7 +140,7 @@ export function createConversation(opts: ConversationOptions): Conversation {
           callOptions: runtime.callOptions,
           onCallOptions: (options) => (runtime = { ...runtime, callOptions: options }),
           session: history,
-          tools,
+          tools: currentTools,
           instructions: conversation.instructions,
           settings: runtime.settings,
           window: runtime.window,
@@ -138,7 +148,7 @@ export function createConversation(opts: ConversationOptions): Conversation {
           cwd: runtime.env.cwd,
           signal: io.signal,
           emit: (event) => {
-            if (event.type === "tool-result" && tools.find((t) => t.name === event.tool)?.subject.kind === "command") commands++;
+            if (event.type === "tool-result" && currentTools().find((t) => t.name === event.tool)?.subject.kind === "command") commands++;
             emit(event);
           },
           approve: io.approve,

@@ -5,6 +5,7 @@ import type { CallOptions } from "../provider/call-options.ts";
 import type { ContextWindow } from "../provider/context-window.ts";
 import type { Commands } from "../sandbox/index.ts";
 import type { SkillSet } from "../skills/skills.ts";
+import type { McpManager } from "../mcp/manager.ts";
 import type { ProjectDoc } from "./project-docs.ts";
 import type { Environment } from "./instructions.ts";
 
@@ -25,4 +26,6 @@ export type Runtime = {
   commands: Commands;
   /** The skills found at the session's start (lib/skills); read once, so the system prompt stays the same. */
   skills?: SkillSet;
+  /** The session's MCP servers (lib/mcp), when any are configured and trusted; their tools join every request once connected. */
+  mcp?: McpManager;
 };

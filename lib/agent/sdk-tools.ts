@@ -1,6 +1,5 @@
 import { jsonSchema, type ToolSet } from "ai";
-import { toJsonSchema } from "@valibot/to-json-schema";
-import type { AnyTool } from "../tools/define.ts";
+import { toolJsonSchema, type AnyTool } from "../tools/define.ts";
 import { runToolCall, type ToolCallOptions } from "./tool-call.ts";
 
 const schemaCache = new WeakMap<AnyTool, ReturnType<typeof jsonSchema>>();
@@ -9,7 +8,7 @@ function inputSchemaFor(tool: AnyTool) {
   let schema = schemaCache.get(tool);
   if (!schema) {
     // Validation is ours (runTool), so the model gets our instructive message, not the SDK's.
-    schema = jsonSchema(toJsonSchema(tool.schema, { errorMode: "ignore" }) as Parameters<typeof jsonSchema>[0]);
+    schema = jsonSchema(toolJsonSchema(tool) as Parameters<typeof jsonSchema>[0]);
     schemaCache.set(tool, schema);
   }
   return schema;

@@ -36,8 +36,10 @@ export async function runToolCall(tool: AnyTool, input: unknown, id: string, opt
   const redact = opts.redact ?? ((text: string) => text);
   let result;
   try {
-    const subject = subjectOf(tool, input) ?? "";
-    const decision = await opts.approve({ tool, input, subject, id });
+    // A go-between (mcp_call) is judged as the call it makes: its real tool and arguments.
+    const judged = tool.standsFor?.(input) ?? { tool, input };
+    const subject = subjectOf(judged.tool, judged.input) ?? "";
+    const decision = await opts.approve({ tool: judged.tool, input: judged.input, subject, id });
     if (!decision.allow) {
       opts.emit({ type: "tool-denied", id, tool: tool.name, subject: subject || undefined, reason: decision.reason });
       return { output: `${NOT_RUN_PREFIX}${decision.reason}`, summary: "", denied: true };

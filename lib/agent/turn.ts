@@ -40,7 +40,8 @@ export type TurnOptions = Pick<ToolCallOptions, "root" | "cwd" | "signal" | "app
   /** The turn had to change them (a server refused the thinking level): keep these for the session. */
   onCallOptions?: (options: CallOptions) => void;
   session: TurnHistory;
-  tools: readonly AnyTool[];
+  /** The tools, or a function read before every step when the set can change during a turn (MCP servers connecting). */
+  tools: readonly AnyTool[] | (() => readonly AnyTool[]);
   /** Rebuilt before every step, so a todo_write on step one is visible to step two. */
   instructions: () => string;
   /**
@@ -98,7 +99,8 @@ export async function runTurn(opts: TurnOptions): Promise<TurnResult> {
     }
     steps++;
     let stepOpen = true;
-    const tools = toSdkTools(opts.tools, { root: opts.root, cwd: opts.cwd, signal: opts.signal, emit: opts.emit, approve: opts.approve, redact: opts.redact, stepOpen: () => stepOpen, journal: opts.journal });
+    const toolDefs = typeof opts.tools === "function" ? opts.tools() : opts.tools;
+    const tools = toSdkTools(toolDefs, { root: opts.root, cwd: opts.cwd, signal: opts.signal, emit: opts.emit, approve: opts.approve, redact: opts.redact, stepOpen: () => stepOpen, journal: opts.journal });
 
     let outcome;
     let overflowRetried = false;
@@ -106,8 +108,8 @@ export async function runTurn(opts: TurnOptions): Promise<TurnResult> {
     let wireTokens = 0;
     for (let attempt = 1; ; attempt++) {
       const instructions = opts.instructions();
-      const budget = requestBudget(opts.window.info, { pruneAtTokens: settings.pruneAtTokens, instructions, tools: opts.tools });
-      const { messages: wire, report } = pruneForWire(closeDanglingToolCalls(session.history), { pruneAtTokens: budget.conversationTokens, tools: opts.tools });
+      const budget = requestBudget(opts.window.info, { pruneAtTokens: settings.pruneAtTokens, instructions, tools: toolDefs });
+      const { messages: wire, report } = pruneForWire(closeDanglingToolCalls(session.history), { pruneAtTokens: budget.conversationTokens, tools: toolDefs });
       wireTokens = report.tokensAfter;
       const compacted = compactedReported ? undefined : compactedEvent(report);
       if (compacted) {
@@ -120,7 +122,7 @@ export async function runTurn(opts: TurnOptions): Promise<TurnResult> {
         instructions,
         messages: wire,
         tools,
-        toolDefs: opts.tools,
+        toolDefs,
         signal: opts.signal,
         emit: opts.emit,
       });
@@ -146,8 +148,8 @@ export async function runTurn(opts: TurnOptions): Promise<TurnResult> {
         }
         overflowRetried = true;
         const learned = opts.window.learn(overflow, { requestTokens: report.tokensAfter + budget.overheadTokens, conversationTokens: report.tokensAfter });
-        const next = requestBudget(opts.window.info, { pruneAtTokens: settings.pruneAtTokens, instructions, tools: opts.tools });
-        if (!pruneForWire(closeDanglingToolCalls(session.history), { pruneAtTokens: next.conversationTokens, tools: opts.tools }).report.fits) {
+        const next = requestBudget(opts.window.info, { pruneAtTokens: settings.pruneAtTokens, instructions, tools: toolDefs });
+        if (!pruneForWire(closeDanglingToolCalls(session.history), { pruneAtTokens: next.conversationTokens, tools: toolDefs }).report.fits) {
           overflowError = overflowFailure(modelId, opts.window.info, false);
           break;
         }

@@ -2,6 +2,7 @@ import * as v from "valibot";
 import { PRESET_NAMES, type PresetName } from "./presets.ts";
 import { THINKING_LEVELS, VARIANT_NAMES } from "./variants.ts";
 import { ApprovalModeSchema, GuardConfig, PermissionConfig, ProjectsConfig, ReadOnlyCommandsConfig } from "./permission-schema.ts";
+import { McpServers } from "./mcp-schema.ts";
 
 const tokens = (min: number) => v.pipe(v.number("must be a number"), v.integer("must be a whole number"), v.minValue(min, `must be at least ${min}`));
 
@@ -70,5 +71,9 @@ export const ConfigFile = v.strictObject({
   readOnlyCommands: v.optional(ReadOnlyCommandsConfig),
   projects: v.optional(ProjectsConfig),
   webFetch: v.optional(WebFetchConfig),
+  /** MCP servers (lib/config/mcp-schema.ts); read by lib/mcp, not part of Settings. */
+  mcpServers: v.optional(McpServers),
+  /** Use a project's `.mcp.json` without asking, headless too. Off: the user is asked once per file content. */
+  trustProjectMcp: v.optional(v.boolean("must be true or false")),
 });
 export type ConfigFile = v.InferOutput<typeof ConfigFile>;

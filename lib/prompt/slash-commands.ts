@@ -28,6 +28,7 @@ export const SLASH_COMMANDS = [
   { name: "mode", args: "[ask|edits|auto]", summary: "how much shiro asks before edits and commands (no mode: show it; shift-tab cycles)" },
   { name: "reasoning", args: "", summary: "show the last reasoning block in full" },
   { name: "skills", args: "", summary: "list the skills the model can load, and where each came from" },
+  { name: "mcp", args: "", summary: "list the MCP servers: state, tools, errors" },
   { name: "exit", args: "", summary: "leave shiro" },
 ] as const satisfies readonly { name: string; args: string; summary: string }[];
 

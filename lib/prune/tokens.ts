@@ -1,6 +1,5 @@
 import type { ModelMessage } from "ai";
-import { toJsonSchema } from "@valibot/to-json-schema";
-import type { AnyTool } from "../tools/define.ts";
+import { toolJsonSchema, type AnyTool } from "../tools/define.ts";
 import { memoByIdentity } from "./memo.ts";
 
 export const CHARS_PER_TOKEN = 4;
@@ -31,7 +30,7 @@ export function estimateTextTokens(text: string): number {
 }
 
 const toolChars = memoByIdentity((tool: AnyTool) =>
-  JSON.stringify({ type: "function", name: tool.name, description: tool.description, parameters: toJsonSchema(tool.schema, { errorMode: "ignore" }) }).length,
+  JSON.stringify({ type: "function", name: tool.name, description: tool.description, parameters: toolJsonSchema(tool) }).length,
 );
 
 /**

@@ -1,4 +1,5 @@
 import * as v from "valibot";
+import { toJsonSchema } from "@valibot/to-json-schema";
 import { ToolError } from "../errors.ts";
 import { issueText } from "../text/schema-issue.ts";
 
@@ -126,8 +127,29 @@ export type ToolDef<S extends v.GenericSchema = v.GenericSchema> = {
    * call that cannot succeed fails without a question. Share the code with execute; never copy it.
    */
   precheck?: (input: v.InferOutput<S>, ctx: PreviewContext) => void | Promise<void>;
+  /**
+   * The input's JSON Schema as the model sees it, for a tool whose schema comes from elsewhere (an
+   * MCP server's). Without one it is derived from `schema`. Validation is still `schema`'s.
+   */
+  jsonSchema?: Record<string, unknown>;
+  /**
+   * For a tool that calls another tool by name (mcp_call): that call, so permissions judge the
+   * real tool and its arguments rather than the go-between. Undefined when it names no known tool.
+   */
+  standsFor?: (input: unknown) => { tool: ToolDef<any>; input: unknown } | undefined;
   execute: (input: v.InferOutput<S>, ctx: ToolContext) => Promise<ToolResult>;
 };
+
+/** The JSON Schema of a tool's input, as requests carry it (cached per tool). */
+export function toolJsonSchema(tool: ToolDef<any>): Record<string, unknown> {
+  let schema = jsonSchemas.get(tool);
+  if (!schema) {
+    schema = tool.jsonSchema ?? (toJsonSchema(tool.schema, { errorMode: "ignore" }) as Record<string, unknown>);
+    jsonSchemas.set(tool, schema);
+  }
+  return schema;
+}
+const jsonSchemas = new WeakMap<ToolDef<any>, Record<string, unknown>>();
 
 /** Any tool, whatever its schema: its execute is only ever called with input runTool has parsed. */
 export type AnyTool = ToolDef<any>;

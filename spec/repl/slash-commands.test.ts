@@ -44,7 +44,7 @@ test("every command is in /help, with its arguments", () => {
 
 test("the issue's commands are all in the table", () => {
   const names: string[] = SLASH_COMMANDS.map((c) => c.name).sort();
-  expect(names).toEqual(["agent", "clear", "compact", "cost", "exit", "help", "last", "memory", "mode", "model", "notes", "reasoning", "resume", "save", "sessions", "think", "todos", "undo", "diff", "init", "skills"].sort());
+  expect(names).toEqual(["agent", "clear", "compact", "cost", "exit", "help", "last", "memory", "mode", "model", "notes", "reasoning", "resume", "save", "sessions", "think", "todos", "undo", "diff", "init", "skills", "mcp"].sort());
 });
 
 test("Tab after /agent and /think offers their choices", () => {

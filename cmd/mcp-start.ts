@@ -1,0 +1,51 @@
+import { createInterface } from "node:readline/promises";
+import pkg from "../package.json" with { type: "json" };
+import type { Runtime } from "../lib/agent/runtime.ts";
+import { planMcpServers, startMcp, trustProject, untrustedNotice, withProjectServers, type McpManager, type ProjectQuestion } from "../lib/mcp/index.ts";
+
+/**
+ * The session's MCP servers, started in the background: the user's own, and the project's
+ * `.mcp.json` once trusted. `ask` puts the trust question to the user (the interactive loop,
+ * before it takes the terminal); without it (headless) an untrusted file is not used, with one
+ * notice. Resolves as soon as the servers are starting, never waiting for them.
+ */
+export async function openMcp(runtime: Runtime, env: Record<string, string | undefined>, ask?: (question: ProjectQuestion) => Promise<boolean>): Promise<{ mcp: McpManager | undefined; notices: string[] }> {
+  const plan = planMcpServers({ config: runtime.config, home: runtime.home, root: runtime.env.root });
+  const notices = [...plan.notices];
+  let servers = plan.servers;
+  if (plan.question) {
+    if (ask && (await ask(plan.question))) {
+      try {
+        trustProject(runtime.home, runtime.env.root, plan.question.sha256);
+      } catch (error) {
+        notices.push(`could not remember the answer (${error instanceof Error ? error.message : String(error)}); shiro asks again next time.`);
+      }
+      servers = withProjectServers(servers, plan.question.servers, notices);
+    } else notices.push(untrustedNotice(plan.question, !ask));
+  }
+  return { mcp: startMcp(servers, { root: runtime.env.root, env, version: pkg.version }), notices };
+}
+
+/**
+ * The trust question, asked on the terminal in line mode before the loop starts: what the file
+ * would run, and y/N. Anything but y or yes is no.
+ */
+export async function askProjectTrust(question: ProjectQuestion, input: NodeJS.ReadStream, output: NodeJS.WriteStream): Promise<boolean> {
+  output.write(
+    [
+      `This project has ${question.path}, which asks shiro to start these MCP servers:`,
+      ...question.lines.map((line) => `  ${line}`),
+      "They would run on this machine with your permissions, outside the sandbox.",
+      "",
+    ].join("\n"),
+  );
+  const rl = createInterface({ input, output });
+  try {
+    const answer = await rl.question("Trust this file and start them? (remembered until the file changes) [y/N] ");
+    return /^\s*y(es)?\s*$/i.test(answer);
+  } catch {
+    return false; // the terminal went away
+  } finally {
+    rl.close();
+  }
+}

@@ -1,0 +1,60 @@
+/**
+ * The config file's `mcpServers` (and a project's `.mcp.json`): MCP servers in the shape other
+ * tools already use (Claude Code's `.mcp.json`, Claude Desktop's config), so a block can be copied
+ * over as it is. lib/mcp reads the result; nothing here starts anything.
+ */
+import * as v from "valibot";
+
+/** A server name becomes part of a tool name (`mcp__<server>__<tool>`), so it is kept to what every provider accepts. */
+export const SERVER_NAME = /^[A-Za-z0-9_-]{1,40}$/;
+
+const StringMap = v.record(v.string(), v.string("must be a string"));
+
+/**
+ * `allow`: tools of this server that run without asking, by the server's own tool names (`*`
+ * wildcards allowed; `["*"]` is every tool). Anything not listed asks, as config rules decide.
+ */
+const Allow = v.array(v.pipe(v.string("must be a tool name"), v.nonEmpty("must not be empty")), 'must be a list of tool names such as ["search", "get_*"]');
+
+const Common = {
+  enabled: v.optional(v.boolean("must be true or false")),
+  allow: v.optional(Allow),
+  /** How long connecting may take before the server is reported failed. */
+  timeoutMs: v.optional(v.pipe(v.number("must be a number"), v.integer("must be a whole number"), v.minValue(100, "must be at least 100"))),
+};
+
+/** A local server: a program shiro starts and talks to over its stdin and stdout. */
+export const StdioServerConfig = v.object({
+  type: v.optional(v.literal("stdio")),
+  command: v.pipe(v.string("must be the program to run"), v.nonEmpty("must not be empty")),
+  args: v.optional(v.array(v.string("must be a string"), "must be a list of strings")),
+  env: v.optional(StringMap),
+  cwd: v.optional(v.string("must be a directory")),
+  ...Common,
+});
+
+/** A remote server: streamable HTTP, or the older SSE transport (tried when HTTP is refused, or chosen with `type`). */
+export const RemoteServerConfig = v.object({
+  type: v.optional(v.picklist(["http", "sse", "streamable-http"], 'must be "http" or "sse"')),
+  url: v.pipe(v.string("must be a URL"), v.url("must be a URL such as https://example.com/mcp")),
+  headers: v.optional(StringMap),
+  ...Common,
+});
+
+/** One entry: a `command` makes it local, a `url` remote. Unknown fields are ignored, as other tools write some (`description`, …). */
+export const McpServerConfig = v.union([StdioServerConfig, RemoteServerConfig], 'must have a "command" (a local server) or a "url" (a remote one)');
+export type McpServerConfig = v.InferOutput<typeof McpServerConfig>;
+export type StdioServerConfig = v.InferOutput<typeof StdioServerConfig>;
+export type RemoteServerConfig = v.InferOutput<typeof RemoteServerConfig>;
+
+export const McpServers = v.pipe(
+  v.record(v.pipe(v.string(), v.regex(SERVER_NAME, "a server name may use only letters, digits, _ and - (at most 40)")), McpServerConfig),
+);
+export type McpServers = v.InferOutput<typeof McpServers>;
+
+/** A project's `.mcp.json`: `{ "mcpServers": { … } }`. */
+export const ProjectMcpFile = v.object({ mcpServers: McpServers });
+
+export function isStdio(config: McpServerConfig): config is StdioServerConfig {
+  return "command" in config;
+}

@@ -1,0 +1,180 @@
+/**
+ * One connection to one MCP server, through the official SDK (@modelcontextprotocol/sdk, loaded
+ * here on first use only, so a session without servers never loads it). Local servers are started
+ * with their own environment on top of a small safe base (PATH, HOME, USER, SHELL, TERM, …: the
+ * SDK's default), never shiro's whole environment, so provider keys do not leak into them. Remote
+ * servers are tried over streamable HTTP first and over the older SSE transport when that fails.
+ */
+import { isAbsolute, resolve } from "node:path";
+import { isStdio, type McpServerConfig } from "../config/mcp-schema.ts";
+import { expandAll, expandEnv } from "./expand-env.ts";
+import type { McpCallResult } from "./result-text.ts";
+
+/** A tool as the server lists it. */
+export type McpToolInfo = { name: string; description: string; inputSchema: Record<string, unknown> };
+
+export type McpConnection = {
+  /** "stdio", "http" or "sse": how it was reached. */
+  transport: "stdio" | "http" | "sse";
+  tools: McpToolInfo[];
+  call(tool: string, args: Record<string, unknown>, signal: AbortSignal): Promise<McpCallResult>;
+  close(): Promise<void>;
+  /** Ends a local server's process at once (for exit handlers, which cannot wait). */
+  kill(): void;
+};
+
+export type ConnectOptions = {
+  /** Where a relative `cwd` starts, and where a server without one runs: the workspace root. */
+  root: string;
+  /** shiro's environment, for `${VAR}` in the config. */
+  env: Record<string, string | undefined>;
+  version: string;
+  signal: AbortSignal;
+  /** The connection ended (the process exited, the stream closed) without close() being called. */
+  onClosed(why: string): void;
+  /** The server changed its tool list; `tools` is the new one. */
+  onToolsChanged(tools: McpToolInfo[]): void;
+};
+
+/** Longest tail of a local server's stderr quoted when it fails. */
+const STDERR_TAIL_CHARS = 400;
+/** A tool call may take long (a build, a search); progress notifications extend it. */
+const CALL_TIMEOUT_MS = 10 * 60_000;
+
+/** Connects and lists the tools. Rejects with a one-line reason; the caller bounds the time. */
+export async function connectServer(name: string, config: McpServerConfig, opts: ConnectOptions): Promise<McpConnection> {
+  const { Client } = await import("@modelcontextprotocol/sdk/client/index.js");
+  const missing = new Set<string>();
+  let closedByUs = false;
+  let stderrTail = "";
+
+  const { ToolListChangedNotificationSchema } = await import("@modelcontextprotocol/sdk/types.js");
+  /** The new tool list being fetched after the server said it changed. */
+  let refreshing: Promise<void> | undefined;
+  const makeClient = () => {
+    const made = new Client({ name: "shiro", version: opts.version });
+    made.setNotificationHandler(ToolListChangedNotificationSchema, () => {
+      const fetched = listAllTools(made).then(
+        (tools) => opts.onToolsChanged(tools),
+        () => {}, // the old list stays; the next change tries again
+      );
+      const current: Promise<void> = fetched.finally(() => {
+        if (refreshing === current) refreshing = undefined;
+      });
+      refreshing = current;
+    });
+    return made;
+  };
+
+  let client = makeClient();
+  let transport: "stdio" | "http" | "sse";
+  let pid: number | null = null;
+  const abort = () => void client.close().catch(() => {});
+  opts.signal.addEventListener("abort", abort, { once: true });
+  try {
+    if (isStdio(config)) {
+      const { StdioClientTransport, getDefaultEnvironment } = await import("@modelcontextprotocol/sdk/client/stdio.js");
+      const cwd = config.cwd ? (isAbsolute(config.cwd) ? config.cwd : resolve(opts.root, config.cwd)) : opts.root;
+      const stdio = new StdioClientTransport({
+        command: expandEnv(config.command, opts.env, missing),
+        args: (config.args ?? []).map((arg) => expandEnv(arg, opts.env, missing)),
+        env: { ...getDefaultEnvironment(), ...expandAll(config.env, opts.env, missing) },
+        cwd,
+        stderr: "pipe",
+      });
+      stdio.stderr?.on("data", (chunk: Buffer) => {
+        stderrTail = (stderrTail + chunk.toString("utf8")).slice(-STDERR_TAIL_CHARS);
+      });
+      transport = "stdio";
+      await client.connect(stdio);
+      pid = stdio.pid;
+    } else {
+      const url = new URL(expandEnv(config.url, opts.env, missing));
+      const requestInit = { headers: expandAll(config.headers, opts.env, missing) };
+      if (config.type === "sse") {
+        const { SSEClientTransport } = await import("@modelcontextprotocol/sdk/client/sse.js");
+        transport = "sse";
+        await client.connect(new SSEClientTransport(url, { requestInit }));
+      } else {
+        const { StreamableHTTPClientTransport } = await import("@modelcontextprotocol/sdk/client/streamableHttp.js");
+        try {
+          transport = "http";
+          await client.connect(new StreamableHTTPClientTransport(url, { requestInit }));
+        } catch (httpError) {
+          if (opts.signal.aborted) throw httpError;
+          // An older server speaks only SSE: the POST is refused (404/405) or answered with the wrong kind.
+          const { SSEClientTransport } = await import("@modelcontextprotocol/sdk/client/sse.js");
+          await client.close().catch(() => {});
+          client = makeClient();
+          transport = "sse";
+          try {
+            await client.connect(new SSEClientTransport(url, { requestInit }));
+          } catch {
+            throw httpError; // the HTTP failure says more than the fallback's
+          }
+        }
+      }
+    }
+    client.onclose = () => {
+      if (!closedByUs) opts.onClosed(stderrTail ? `it exited (${oneLine(stderrTail)})` : "the connection closed");
+    };
+    const tools = await listAllTools(client);
+    return {
+      transport,
+      tools,
+      call: async (tool, args, signal) => {
+        const result = (await client.callTool({ name: tool, arguments: args }, undefined, { signal, timeout: CALL_TIMEOUT_MS, resetTimeoutOnProgress: true })) as McpCallResult;
+        // A call that changed the tool list (the notification came with its answer) ends once the
+        // new list is in, so the very next request offers it.
+        if (refreshing) await refreshing;
+        return result;
+      },
+      close: async () => {
+        closedByUs = true;
+        await client.close().catch(() => {});
+      },
+      kill: () => {
+        closedByUs = true;
+        void client.close().catch(() => {});
+        if (pid !== null) {
+          try {
+            process.kill(pid, "SIGTERM");
+          } catch {
+            // already gone
+          }
+        }
+      },
+    };
+  } catch (error) {
+    closedByUs = true;
+    await client.close().catch(() => {});
+    const reason = error instanceof Error ? error.message : String(error);
+    const hints = [missing.size ? `unset variables: ${[...missing].join(", ")}` : "", stderrTail ? `stderr: ${oneLine(stderrTail)}` : ""].filter(Boolean);
+    throw new Error(oneLine(reason) + (hints.length ? ` (${hints.join("; ")})` : ""));
+  } finally {
+    opts.signal.removeEventListener("abort", abort);
+  }
+}
+
+type SdkClient = InstanceType<typeof import("@modelcontextprotocol/sdk/client/index.js").Client>;
+
+async function listAllTools(client: SdkClient): Promise<McpToolInfo[]> {
+  if (!client.getServerCapabilities()?.tools) return [];
+  const tools: McpToolInfo[] = [];
+  let cursor: string | undefined;
+  do {
+    const page = await client.listTools(cursor ? { cursor } : undefined);
+    tools.push(...page.tools.map(toolInfo));
+    cursor = page.nextCursor;
+  } while (cursor);
+  return tools;
+}
+
+function toolInfo(tool: { name: string; description?: string; title?: string; inputSchema: Record<string, unknown> }): McpToolInfo {
+  return { name: tool.name, description: tool.description ?? tool.title ?? "", inputSchema: tool.inputSchema };
+}
+
+function oneLine(text: string): string {
+  const flat = text.replace(/\s+/g, " ").trim();
+  return flat.length > 300 ? flat.slice(0, 299) + "…" : flat;
+}

@@ -1,0 +1,60 @@
+import type { ConfigFile } from "../config/schema.ts";
+import type { McpServers } from "../config/mcp-schema.ts";
+import type { McpServerEntry } from "./manager.ts";
+import { describeServers, readProjectMcp } from "./project-file.ts";
+import { isProjectTrusted } from "./trust-store.ts";
+
+/** The project's `.mcp.json` when it waits for the user's answer: what it would run, and the content it is. */
+export type ProjectQuestion = { path: string; sha256: string; servers: McpServers; lines: string[] };
+
+export type McpPlan = {
+  /** Servers to start now: the user's, then the project's if its file is trusted. */
+  servers: McpServerEntry[];
+  notices: string[];
+  /** Set when the project has a `.mcp.json` that was never trusted with this content. */
+  question?: ProjectQuestion;
+};
+
+/**
+ * Which MCP servers a session may start. The user's own (`mcpServers` in their config) always;
+ * the project's `.mcp.json` only if the user trusted that exact content before, or trusts every
+ * project's (`trustProjectMcp`). Otherwise the file comes back as a question: a cloned repository
+ * must not start programs on its own. Reads files, starts nothing, never throws.
+ */
+export function planMcpServers(opts: { config: ConfigFile; home: string; root: string }): McpPlan {
+  const servers: McpServerEntry[] = Object.entries(opts.config.mcpServers ?? {}).map(([name, config]) => ({ name, config, source: "config" }));
+  const notices: string[] = [];
+  const project = readProjectMcp(opts.root);
+  if (project.status === "none") return { servers, notices };
+  if (project.status === "invalid") {
+    notices.push(`${project.path} cannot be used (${project.reason}); its MCP servers are not started.`);
+    return { servers, notices };
+  }
+  if (Object.keys(project.servers).length === 0) return { servers, notices };
+  const trust = opts.config.trustProjectMcp === true ? { trusted: true } : isProjectTrusted(opts.home, opts.root, project.sha256);
+  if ("notice" in trust && trust.notice) notices.push(trust.notice);
+  if (!trust.trusted) return { servers, notices, question: { path: project.path, sha256: project.sha256, servers: project.servers, lines: describeServers(project.servers) } };
+  return { servers: withProjectServers(servers, project.servers, notices), notices };
+}
+
+/** The project's servers added to the user's; on a name both use, the user's own config wins (said once). */
+export function withProjectServers(servers: readonly McpServerEntry[], project: McpServers, notices: string[]): McpServerEntry[] {
+  const out = [...servers];
+  for (const [name, config] of Object.entries(project)) {
+    if (out.some((s) => s.name === name)) {
+      notices.push(`MCP server "${name}" is in both your config and .mcp.json; yours is used.`);
+      continue;
+    }
+    out.push({ name, config, source: "project" });
+  }
+  return out;
+}
+
+/** The one line said when the project's servers are not started because nobody trusted the file. */
+export function untrustedNotice(question: ProjectQuestion, headless: boolean): string {
+  const count = Object.keys(question.servers).length;
+  const what = `${question.path} defines ${count} MCP ${count === 1 ? "server" : "servers"} (${Object.keys(question.servers).join(", ")})`;
+  return headless
+    ? `${what}, not started: the file is not trusted. Run shiro here interactively once to answer, or set "trustProjectMcp": true in your config.`
+    : `${what}, not started: you did not trust it. shiro asks again next time.`;
+}

@@ -1,0 +1,55 @@
+import { createHash } from "node:crypto";
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
+import * as v from "valibot";
+import { isStdio, ProjectMcpFile, type McpServers } from "../config/mcp-schema.ts";
+import { issueText } from "../text/schema-issue.ts";
+
+export const PROJECT_MCP_FILE = ".mcp.json";
+
+/** What the project's `.mcp.json` holds, with the hash of its exact bytes (trust is given to that content). */
+export type ProjectMcp =
+  | { status: "none" }
+  | { status: "invalid"; path: string; reason: string }
+  | { status: "found"; path: string; sha256: string; servers: McpServers };
+
+/**
+ * Reads `<root>/.mcp.json`. A file that is not JSON or not in the expected shape is reported
+ * (`invalid`), never changed or moved: it belongs to the project. Never throws.
+ */
+export function readProjectMcp(root: string): ProjectMcp {
+  const path = join(root, PROJECT_MCP_FILE);
+  let bytes: Buffer;
+  try {
+    bytes = readFileSync(path);
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === "ENOENT") return { status: "none" };
+    return { status: "invalid", path, reason: error instanceof Error ? error.message : String(error) };
+  }
+  const sha256 = createHash("sha256").update(bytes).digest("hex");
+  try {
+    const parsed = v.safeParse(ProjectMcpFile, JSON.parse(new TextDecoder("utf-8", { fatal: true }).decode(bytes)));
+    if (!parsed.success) {
+      const issue = parsed.issues[0];
+      const field = v.getDotPath(issue);
+      return { status: "invalid", path, reason: `${field ? `"${field}" ` : ""}${issueText(issue)}`.slice(0, 300) };
+    }
+    return { status: "found", path, sha256, servers: parsed.output.mcpServers };
+  } catch (error) {
+    return { status: "invalid", path, reason: (error instanceof Error ? error.message : String(error)).slice(0, 300) };
+  }
+}
+
+/** What each server of the file would do, one line each, for the trust question: the program and its arguments, or the URL. */
+export function describeServers(servers: McpServers): string[] {
+  return Object.entries(servers).map(([name, config]) => {
+    if (!isStdio(config)) return `${name}: connects to ${config.url}`;
+    const words = [config.command, ...(config.args ?? [])].map(shellQuote).join(" ");
+    const env = Object.keys(config.env ?? {});
+    return `${name}: runs ${words}${config.cwd ? ` in ${config.cwd}` : ""}${env.length ? ` (sets ${env.join(", ")})` : ""}`;
+  });
+}
+
+function shellQuote(word: string): string {
+  return /^[A-Za-z0-9_./:=@%+-]+$/.test(word) ? word : `'${word.replace(/'/g, `'\\''`)}'`;
+}

@@ -50,3 +50,9 @@ export const DEFAULT_RETRY_BASE_MS = 1_000;
  */
 export const DEFAULT_SANDBOX = "on";
 export const DEFAULT_SANDBOX_NETWORK = true;
+
+/** Steps one subagent may take before it stops and reports (config `subagentMaxSteps`). */
+export const DEFAULT_SUBAGENT_MAX_STEPS = 20;
+
+/** Subagents that run at the same time; the rest wait their turn (config `maxParallelSubagents`). */
+export const DEFAULT_MAX_PARALLEL_SUBAGENTS = 4;

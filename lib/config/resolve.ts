@@ -10,6 +10,8 @@ import {
   DEFAULT_RETRY_BASE_MS,
   DEFAULT_SANDBOX,
   DEFAULT_SANDBOX_NETWORK,
+  DEFAULT_SUBAGENT_MAX_STEPS,
+  DEFAULT_MAX_PARALLEL_SUBAGENTS,
 } from "./defaults.ts";
 import type { ConfigFile } from "./schema.ts";
 import { THINKING_LEVELS, VARIANTS, VARIANT_NAMES, isThinking, isVariantName, type Thinking, type VariantName } from "./variants.ts";
@@ -86,6 +88,8 @@ export type Settings = {
   retryBaseMs: number;
   /** The sandbox: flag > config > default (on, with network). */
   sandbox: SandboxSettings;
+  /** Subagents (the task tool): the model explore runs on (undefined: the session's), each one's step cap, how many run at once. */
+  subagents: { model: string | undefined; maxSteps: number; maxParallel: number };
 };
 
 type Env = Record<string, string | undefined>;
@@ -166,6 +170,11 @@ export function resolveSettings(flags: Flags, env: Env, config: ConfigFile): Set
       network: flags.network ?? config.sandboxNetwork ?? DEFAULT_SANDBOX_NETWORK,
       writable: config.sandboxWritable ?? [],
       readable: config.sandboxReadable ?? [],
+    },
+    subagents: {
+      model: config.subagentModel,
+      maxSteps: config.subagentMaxSteps ?? DEFAULT_SUBAGENT_MAX_STEPS,
+      maxParallel: config.maxParallelSubagents ?? DEFAULT_MAX_PARALLEL_SUBAGENTS,
     },
   };
 }

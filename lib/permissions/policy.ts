@@ -1,9 +1,9 @@
-import type { Approval, Approver } from "../approval.ts";
+import type { Approval, Approver, SubagentOrigin } from "../approval.ts";
 import type { AnyTool } from "../tools/define.ts";
 import { subjectPaths } from "../tools/define.ts";
 import { decideCall, decidePaths } from "./decide.ts";
 import { guardCommand } from "./guard.ts";
-import { askFailedReason, declinedReason, denyReason, guardReason, headlessAskReason, repeatReason } from "./reasons.ts";
+import { askFailedReason, declinedReason, denyReason, guardReason, headlessAskReason, repeatReason, subagentAskReason } from "./reasons.ts";
 import { REPEAT_LIMIT, createRepeatTracker } from "./repeat-guard.ts";
 import { flattenRules } from "./rules.ts";
 import type { PermissionSettings } from "../config/permission-schema.ts";
@@ -28,6 +28,8 @@ export type PermissionQuestion = {
   detail?: string;
   /** What answering "always" allows for the rest of the session, e.g. "bash commands starting with git". */
   always: string;
+  /** Set when a subagent (the task tool) makes the call, so the question can say so. */
+  subagent?: SubagentOrigin;
 };
 
 export type PermissionPolicyOptions = {
@@ -105,6 +107,9 @@ export function createPermissionPolicy(opts: PermissionPolicyOptions): Permissio
 
   const approve: Approver = async (call) => {
     const { tool, input, subject, id } = call;
+    // A read-only subagent never asks: the rules decide, and what they would ask about is refused.
+    const asking = call.subagent?.ask === false ? undefined : ask;
+    const from = call.subagent ? { subagent: call.subagent } : {};
     if (tool.subject.kind === "command" && subject) {
       const refusal = guard(subject, sandboxed);
       if (refusal) return deny(guardReason(refusal));
@@ -116,10 +121,11 @@ export function createPermissionPolicy(opts: PermissionPolicyOptions): Permissio
 
     const needsApproval = verdict.decision === "ask" && !grants.covers(tool, subject) && !opts.yolo;
     const always = () => grantFor(tool, subject);
-    const count = repeats.record(tool, input);
+    // Read-only subagents each read what they need; their own step cap bounds a loop.
+    const count = call.subagent?.ask === false ? 0 : repeats.record(tool, input);
     if (count >= REPEAT_LIMIT) {
-      if (!ask) return deny(repeatReason(tool.name, count, false));
-      const answer = await askUser({ tool, input, subject, id, why: "repeat", count, always: describeGrant(always()) });
+      if (!asking) return deny(repeatReason(tool.name, count, false));
+      const answer = await askUser({ tool, input, subject, id, why: "repeat", count, always: describeGrant(always()), ...from });
       if (answer instanceof Error) return deny(askFailedReason(tool.name, answer));
       if (answer === "deny") return deny(repeatReason(tool.name, count, true));
       if (answer === "always" && needsApproval) grants.add(always());
@@ -127,8 +133,8 @@ export function createPermissionPolicy(opts: PermissionPolicyOptions): Permissio
     }
 
     if (!needsApproval) return allowCall(call);
-    if (!ask) return deny(headlessAskReason(tool.name));
-    const answer = await askUser({ tool, input, subject, id, why: "approval", always: describeGrant(always()) });
+    if (!asking) return deny(ask ? subagentAskReason(tool.name) : headlessAskReason(tool.name));
+    const answer = await askUser({ tool, input, subject, id, why: "approval", always: describeGrant(always()), ...from });
     if (answer instanceof Error) return deny(askFailedReason(tool.name, answer));
     if (answer === "deny") return deny(declinedReason(tool.name));
     if (answer === "always") grants.add(always());

@@ -16,8 +16,20 @@ export type TranscriptOptions = {
  */
 export function renderTranscript(record: SessionRecord, opts: TranscriptOptions = {}): string {
   const out: string[] = [record.title || "(untitled)", ...metaLines(record), ""];
+  for (const line of transcriptLines(record.messages, opts)) out.push(line);
+  // Each subagent's own run, after the conversation it worked for: the parent only read its report.
+  for (const sub of record.subagents ?? []) {
+    out.push("", `↳ subagent ${sub.kind} · ${oneLine(sub.description)} · ${sub.status}, ${sub.steps} ${sub.steps === 1 ? "step" : "steps"} on ${sub.model} (task call ${sub.callId})`);
+    for (const line of transcriptLines(sub.messages, opts)) out.push(line ? `    ${line}` : line);
+  }
+  return out.join("\n").trimEnd() + "\n";
+}
+
+/** The lines of one history: prompts, answers, a line per tool call and per result. */
+function transcriptLines(messages: SessionRecord["messages"], opts: TranscriptOptions): string[] {
+  const out: string[] = [];
   let previous: TranscriptItem["type"] | undefined;
-  for (const item of transcriptItems(record.messages, opts.subjectOf)) {
+  for (const item of transcriptItems(messages, opts.subjectOf)) {
     const grouped = previous !== undefined && (item.type === "tool-call" || item.type === "tool-result") && previous !== "user";
     if (!grouped && previous !== undefined) out.push("");
     switch (item.type) {
@@ -42,7 +54,7 @@ export function renderTranscript(record: SessionRecord, opts: TranscriptOptions 
     }
     previous = item.type;
   }
-  return out.join("\n").trimEnd() + "\n";
+  return out;
 }
 
 export type ExportFormat = "md" | "json";

@@ -170,7 +170,7 @@ export function createEventView(theme: Theme, hooks: ViewHooks, now: () => numbe
         case "step":
           return;
         case "subagent-start":
-          subagents.set(`${event.id}:${event.index}`, { kind: event.kind, description: event.description, step: 0 });
+          subagents.set(`${event.id}:${event.index}`, { kind: event.kind, description: event.description, step: 1 });
           activity(subagents.size === 1 ? "running a subagent" : `running ${subagents.size} subagents`);
           hooks.changed();
           return;
@@ -205,7 +205,7 @@ export function createEventView(theme: Theme, hooks: ViewHooks, now: () => numbe
         for (const line of tail) rows.push(theme.dim(fitRow(OUTPUT_INDENT + line, width)));
       }
       for (const live of subagents.values()) {
-        const details = [live.step > 0 ? `step ${live.step}` : "starting", ...(live.doing ? [live.doing] : [])];
+        const details = [`step ${live.step}`, ...(live.doing ? [live.doing] : [])];
         rows.push(fitRow(subagentLine(theme, live.kind, live.description, ...details), width));
       }
       if (reasoningChars > 0) {

@@ -29,7 +29,14 @@ export type TaskToolDeps = {
   record: (outcome: SubagentOutcome) => void;
 };
 
-const Text = (max: number) => v.pipe(v.string(), v.trim(), v.nonEmpty("must not be empty"), v.maxLength(max, `must be at most ${max} characters`));
+/** Checked, but not spelled out in the schema the model reads (v.check is left out of it): the schema stays short. */
+const Text = (max: number) =>
+  v.pipe(
+    v.string(),
+    v.trim(),
+    v.check((text) => text !== "", "must not be empty"),
+    v.check((text) => text.length <= max, `must be at most ${max} characters`),
+  );
 
 function taskSchema(kinds: readonly SubagentKind[]) {
   const Kind = v.optional(v.picklist(kinds, `must be one of ${kinds.join(", ")}`));
@@ -39,7 +46,7 @@ function taskSchema(kinds: readonly SubagentKind[]) {
       description: v.optional(Text(80)),
       prompt: v.optional(Text(20_000)),
       kind: Kind,
-      tasks: v.optional(v.pipe(v.array(Job), v.minLength(1, "must list at least one task"), v.maxLength(MAX_TASKS, `must list at most ${MAX_TASKS} tasks`))),
+      tasks: v.optional(v.pipe(v.array(Job), v.check((list) => list.length >= 1 && list.length <= MAX_TASKS, `must list 1 to ${MAX_TASKS} tasks`))),
     }),
     v.check((input) => (input.tasks ? input.description === undefined && input.prompt === undefined : input.description !== undefined && input.prompt !== undefined), "give description and prompt for one task, or tasks for several, not both"),
   );
@@ -71,13 +78,13 @@ export function createTaskTool(deps: TaskToolDeps): AnyTool {
     return built;
   };
 
-  const workerNote = deps.workers ? ", worker (edits and runs commands, each call on the user's permission rules)" : "";
+  const workerNote = deps.workers ? ", worker (edits, runs commands; needs approval)" : "";
   return defineTool({
     name: "task",
     description:
-      `Hand a self-contained sub-task to a subagent with a fresh context; only its final report comes back. ` +
-      `kind: explore (default; read-only search, reports findings with path:line), review (read-only review)${workerNote}. ` +
-      `prompt must say everything it needs: it sees nothing else. description: 3-6 words. Use tasks for independent sub-tasks run in parallel.`,
+      `Give a sub-task to a subagent with a fresh context; only its final report returns. ` +
+      `kind: explore (default, read-only search, reports path:line), review (read-only)${workerNote}. ` +
+      `prompt: all it needs; it sees nothing else. description: 3-6 words. tasks: several at once.`,
     schema: taskSchema(kinds),
     mutates: false,
     subject: {

@@ -173,14 +173,16 @@ for (const { wire, flags } of WIRES) {
       expect(jsonLines(run.stdout).find((l) => l.type === "subagent-end")).toMatchObject({ status: "error" });
     });
 
-    test("headless without --yolo no worker is offered; with --yolo it is", async () => {
+    test("headless without --yolo no worker is offered; with --yolo it is, but never to a read-only agent", async () => {
       const cwd = workspace();
-      const s = await serve({ text: "hi" }, { text: "hi again" });
+      const s = await serve({ text: "hi" }, { text: "hi again" }, { text: "planned" });
       expect((await runShiro(["-p", "hi", ...flags], { baseURL: s.url, cwd })).code).toBe(0);
       expect((await runShiro(["-p", "hi", "--yolo", ...flags], { baseURL: s.url, cwd })).code).toBe(0);
+      expect((await runShiro(["-p", "plan it", "--yolo", "--agent", "plan", ...flags], { baseURL: s.url, cwd })).code).toBe(0);
       const kinds = (body: any) => paramsOf(body, "task").properties.kind.enum;
       expect(kinds(s.requests[0]!.body)).toEqual(["explore", "review"]);
       expect(kinds(s.requests[1]!.body)).toEqual(["explore", "review", "worker"]);
+      expect(kinds(s.requests[2]!.body)).toEqual(["explore", "review"]);
       expect(s.requests[0]!.body.tools.find((t: any) => (t.name ?? t.function?.name) === "task")).toBeDefined();
     });
 

@@ -78,6 +78,11 @@ export function createConversation(opts: ConversationOptions): Conversation {
       runtime: () => runtime,
       ...(opts.subagents?.runtimeFor ? { runtimeFor: opts.subagents.runtimeFor } : {}),
       turn: () => turnIo,
+      overSpend: () => {
+        const { costUsd } = session.totals();
+        const max = runtime.settings.maxSpendUsd;
+        return max !== undefined && costUsd !== undefined && costUsd >= max;
+      },
       record: (outcome) => session.recordSubagent({ ...outcome.transcript, messages: redactDeep(outcome.transcript.messages, keyRedactor(runtime.settings.apiKey)) }),
     });
     return [...own, task];

@@ -254,5 +254,23 @@ for (const { wire, flags } of WIRES) {
       expect(refused.code).toBe(4);
       expect(refused.stderr).toContain("at or past its $0.1000 limit");
     });
+
+    test("once subagents have cost the session its spend limit, no further subagent starts in that turn", async () => {
+      const cwd = workspace();
+      const home = tempDir();
+      writeConfig(home, { maxParallelSubagents: 1 });
+      const s = await serve(
+        { toolCalls: [{ name: "task", input: { tasks: [{ description: "costly search", prompt: "Search A." }, { description: "second search", prompt: "Search B." }] } }], usage: { input: 1000, output: 10 } },
+        { text: "found A", when: { firstUser: "Search A." }, usage: { input: 1_000_000, output: 0 } },
+        { text: "stopping here", usage: { input: 1000, output: 10 } },
+      );
+      const run = await runShiro(["-p", "search", "--json", "--max-spend", "0.10", ...flags], { baseURL: s.url, cwd, home });
+      expect(run.code).toBe(0);
+      expect(s.requests.some((r) => firstUser(r.body) === "Search B.")).toBe(false);
+      const [output] = toolOutputsIn(s.requests.at(-1)!.body);
+      expect(output).toContain("## 1. costly search (explore)\n\nfound A");
+      expect(output).toContain("## 2. second search (explore)\n\nSubagent was not started: the session has reached its spend limit");
+      expect(jsonLines(run.stdout).at(-1)!.subagents.count).toBe(1);
+    });
   });
 }

@@ -19,6 +19,7 @@ export function finalText(messages: readonly ModelMessage[]): string {
 
 /** What the parent reads from one subagent: its report, or what stopped it and what it had said. */
 export function reportFor(outcome: { status: TurnStatus | "not-started"; steps: number; text: string; error?: string; maxSteps: number }): string {
+  // "not-started" carries its reason in `error`.
   const said = outcome.text ? `\nWhat it had reported so far:\n${outcome.text}` : "";
   switch (outcome.status) {
     case "success":
@@ -28,7 +29,7 @@ export function reportFor(outcome: { status: TurnStatus | "not-started"; steps: 
     case "interrupted":
       return cap(`Subagent was interrupted after ${outcome.steps} ${outcome.steps === 1 ? "step" : "steps"}, before it finished.${said}`);
     case "not-started":
-      return "Subagent was not started: the turn was interrupted first.";
+      return `Subagent was not started: ${outcome.error ?? "the turn was interrupted first"}.`;
     case "error":
       return cap(`Subagent failed: ${outcome.error ?? "unknown error"}${said}`);
     default:

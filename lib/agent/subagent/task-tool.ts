@@ -27,6 +27,8 @@ export type TaskToolDeps = {
   turn: () => TurnIo | undefined;
   /** A subagent ended: its transcript and tokens go to the session. */
   record: (outcome: SubagentOutcome) => void;
+  /** True once the session has cost its spend ceiling: no further subagent starts. */
+  overSpend?: () => boolean;
 };
 
 /** Checked, but not spelled out in the schema the model reads (v.check is left out of it): the schema stays short. */
@@ -103,6 +105,10 @@ export function createTaskTool(deps: TaskToolDeps): AnyTool {
         const release = await limiter.acquire(ctx.signal);
         if (!release) return { job, report: reportFor({ status: "not-started", steps: 0, text: "", maxSteps: 0 }), status: "interrupted" as const };
         try {
+          if (deps.overSpend?.()) {
+            const error = "the session has reached its spend limit (--max-spend, maxSpendUsd); do the rest without subagents or stop";
+            return { job, report: reportFor({ status: "not-started", steps: 0, text: "", maxSteps: 0, error }), status: "error" as const };
+          }
           let runtime: Runtime;
           try {
             runtime = await runtimeFor(job.kind);

@@ -158,6 +158,20 @@ for (const { wire, flags } of WIRES) {
       expect(onlySession(home).subagents[0].status).toBe("step-cap");
     });
 
+    test("headless text mode leaves one summary line per subagent on stderr", async () => {
+      const cwd = workspace();
+      const s = await serve(
+        { toolCalls: [{ name: "task", input: { description: "find the pager", prompt: "Find the pager." } }] },
+        { toolCalls: [{ name: "glob", input: { pattern: "src/*.ts" } }], when: { firstUser: "Find the pager." }, usage: { input: 400, output: 20 } },
+        { text: "src/page.ts:2", when: { firstUser: "Find the pager." }, usage: { input: 500, output: 10 } },
+        { text: "It is in src/page.ts." },
+      );
+      const run = await runShiro(["-p", "where?", ...flags], { baseURL: s.url, cwd });
+      expect(run.code).toBe(0);
+      expect(run.stdout).toBe("It is in src/page.ts.\n");
+      expect(run.stderr).toContain("→ task find the pager\n↳ explore · find the pager · ✓ done · 2 steps · 930 tokens\n  ✓ task: 1 report\n");
+    });
+
     test("a subagent whose request fails gives the parent a result saying so, and the turn goes on", async () => {
       const cwd = workspace();
       const s = await serve(

@@ -72,5 +72,24 @@ for (const { wire, flags } of WIRES) {
       const last = s.requests.at(-1)!.body;
       expect(userTexts(last)).toEqual(["search both sides", "again"]);
     }, 30_000);
+
+    test("ctrl-c while a subagent runs stops that task call only: the parent reads that it was interrupted and goes on", async () => {
+      const cwd = tempDir("shiro-work-");
+      const s = await serve(
+        { toolCalls: [{ name: "task", input: { description: "slow search", prompt: "Search slowly." } }] },
+        { fault: "hang", when: { firstUser: "Search slowly." } },
+        { text: "I will search myself then." },
+      );
+      const pty = await start({ baseURL: s.url, cwd, args: [...flags] });
+      await pty.waitForPrompt(1);
+      pty.line("search");
+      await pty.waitFor("↳ explore · slow search · step 1");
+      await pty.waitUntil("the subagent waiting on the server", () => s.requests.length === 2);
+      pty.write(KEYS.ctrlC);
+      await pty.waitFor("^C stopping task; the turn goes on");
+      await pty.waitFor("I will search myself then.");
+      expect(pty.screen()).toContain("↳ explore · slow search · ■ interrupted");
+      expect(toolOutputsIn(s.requests.at(-1)!.body)).toEqual(["Subagent was interrupted after 1 step, before it finished."]);
+    }, 30_000);
   });
 }

@@ -89,9 +89,13 @@ for (const { wire, flags } of WIRES) {
       expect(JSON.stringify(record.messages)).not.toContain('"grep"');
       const shown = await runShiro(["sessions", "show", record.id], { cwd, home });
       expect(shown.code).toBe(0);
-      expect(shown.stdout).toContain("↳ subagent explore · find the pagination code · success, 3 steps on gpt-5-mini (task call call_task1)");
-      expect(shown.stdout).toContain("    → read_file src/page.ts");
-      expect(shown.stdout).toContain(`    ${report}`);
+      // Under the task call, before its result.
+      const text = shown.stdout;
+      const at = (part: string) => text.indexOf(part);
+      expect(text).toContain("→ task find the pagination code\n  ↳ subagent explore · find the pagination code · success, 3 steps on gpt-5-mini (task call call_task1)\n      › Find where pagination");
+      expect(text).toContain("      → read_file src/page.ts");
+      expect(text).toContain(`      ${report}`);
+      expect(at(`      ${report}`)).toBeLessThan(at("  ✓ task:"));
     });
 
     test("three explores given as tasks are all in flight at once, and their reports come back in order", async () => {

@@ -56,7 +56,14 @@ export async function runHeadless(args: MainArgs, processEnv: Record<string, str
     if (!textEndsWithNewline) out.write("\n");
     textEndsWithNewline = true;
   };
+  /** The subagents this run started, and the tokens they used (the result record counts them). */
+  const subagents = { count: 0, usage: { inputTokens: 0, outputTokens: 0 }, costUsd: 0 as number | null };
   const emit = (event: AgentEvent) => {
+    if (event.type === "subagent-end") {
+      subagents.count++;
+      subagents.usage.inputTokens += event.usage.inputTokens;
+      subagents.usage.outputTokens += event.usage.outputTokens;
+    }
     if (event.type === "tool-denied") denied.push({ tool: event.tool, ...(event.subject ? { subject: event.subject } : {}), reason: event.reason });
     if (event.type === "text") finalText += event.text;
     if (event.type === "tool-call") finalText = ""; // the answer is what the model says after its last tool call
@@ -89,6 +96,8 @@ export async function runHeadless(args: MainArgs, processEnv: Record<string, str
     runtime,
     memory: args.memory,
     session: sessionChoice(args),
+    // Headless, a worker's approvals can only be answered by --yolo.
+    workers: args.yolo,
     onSaveError: (error) => emit({ type: "notice", message: `could not save the session: ${error instanceof Error ? error.message : String(error)}` }),
   });
   // Whatever way the process ends, the session is flushed and released, and the sandbox ended.
@@ -120,6 +129,7 @@ export async function runHeadless(args: MainArgs, processEnv: Record<string, str
       text: finalText,
       denied,
       todos: conversation.notebook.todos(),
+      subagents,
     }) + "\n";
 
   const maxSpend = runtime.settings.maxSpendUsd;
@@ -148,7 +158,10 @@ export async function runHeadless(args: MainArgs, processEnv: Record<string, str
   // One turn and no "later": its servers get a short while to connect (one still starting joins at a later step).
   await mcp?.settled(HEADLESS_WAIT_MS);
   policy.startTurn();
+  const before = live.subagentTotals();
   const result = await conversation.runPrompt(attached.text, { emit, approve: policy.approve, signal: controller.signal });
+  const after = live.subagentTotals();
+  subagents.costUsd = before.costUsd === undefined || after.costUsd === undefined ? null : after.costUsd - before.costUsd;
   stopSignals();
   stopWatchingTodos();
   closeSession();

@@ -14,5 +14,11 @@ import type { AnyTool } from "./tools/define.ts";
  */
 export type Approval = { allow: true; signal?: AbortSignal; runOutside?: (why: string) => Promise<boolean> } | { allow: false; reason: string };
 
+/**
+ * A call a subagent makes (the task tool), on the parent's rules. `ask: false` for the read-only
+ * kinds: such a call is decided by the rules alone, and one they would ask about is refused.
+ */
+export type SubagentOrigin = { kind: string; description: string; ask: boolean };
+
 /** Decides whether a call may run. Asked for every call, before it runs. */
-export type Approver = (call: { tool: AnyTool; input: unknown; subject: string; id: string }) => Promise<Approval>;
+export type Approver = (call: { tool: AnyTool; input: unknown; subject: string; id: string; subagent?: SubagentOrigin }) => Promise<Approval>;

@@ -30,7 +30,16 @@ export type AgentEvent =
   | { type: "error"; message: string }
   /** A request is over. `wireTokens`: the estimated size of the request it sent, after pruning (what the context meter shows). */
   | { type: "step"; step: number; usage: Usage; wireTokens?: number }
-  | { type: "done"; status: TurnStatus; steps: number; usage: Usage };
+  | { type: "done"; status: TurnStatus; steps: number; usage: Usage }
+  /**
+   * A subagent of the task call `id` began. `index` tells the subagents of one call apart (its
+   * place in the call's `tasks`, 0 for a single task); `description` is the model's few words.
+   */
+  | { type: "subagent-start"; id: string; index: number; kind: string; description: string; model: string }
+  /** The subagent is on step `step`; `tool` and `subject` name the call it just made, if any. */
+  | { type: "subagent-step"; id: string; index: number; step: number; tool?: string; subject?: string }
+  /** The subagent is over: how it ended, the steps and tokens it took; `error` when it did not finish. */
+  | { type: "subagent-end"; id: string; index: number; kind: string; description: string; status: TurnStatus; steps: number; usage: Usage; error?: string };
 
 export type TurnStatus = "success" | "error" | "step-cap" | "interrupted";
 

@@ -110,15 +110,42 @@ export function renderEvent(event: AgentEvent, theme: LineTheme = plainTheme, ca
       return theme.warn(`note: ${event.message}`);
     case "error":
       return theme.error(`error: ${event.message}`);
+    case "subagent-end":
+      return subagentEndLine(theme, event);
     case "text":
     case "reasoning":
     case "tool-start":
     case "tool-output":
     case "step":
     case "done":
+    case "subagent-start":
+    case "subagent-step":
       return undefined;
     default:
       return event satisfies never;
+  }
+}
+
+/** `↳ explore · find the pagination code · step 4 · grep "offset"`: a subagent, and what it is doing or how it ended. */
+export function subagentLine(theme: LineTheme, kind: string, description: string, ...details: string[]): string {
+  return `${theme.dim("↳")} ${theme.toolName(kind)} · ${clip(description, 60)}${details.map((d) => theme.dim(" · " + d)).join("")}`;
+}
+
+/** The line a subagent leaves when it ends: its outcome, steps and tokens. */
+function subagentEndLine(theme: LineTheme, event: Extract<AgentEvent, { type: "subagent-end" }>): string {
+  const steps = `${event.steps} ${event.steps === 1 ? "step" : "steps"}`;
+  const tokens = `${(event.usage.inputTokens + event.usage.outputTokens).toLocaleString("en-US")} tokens`;
+  switch (event.status) {
+    case "success":
+      return subagentLine(theme, event.kind, event.description, `${OUTCOME_MARKS.ok} done`, steps, tokens);
+    case "step-cap":
+      return theme.warn(subagentLine(plainTheme, event.kind, event.description, `${OUTCOME_MARKS.failed} stopped at its step cap`, steps, tokens));
+    case "interrupted":
+      return theme.stopped(subagentLine(plainTheme, event.kind, event.description, `${OUTCOME_MARKS.interrupted} interrupted`, steps, tokens));
+    case "error":
+      return theme.error(subagentLine(plainTheme, event.kind, event.description, `${OUTCOME_MARKS.error} failed: ${clip(event.error ?? "unknown error", ERROR_MAX)}`, steps));
+    default:
+      return event.status satisfies never;
   }
 }
 

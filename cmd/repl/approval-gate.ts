@@ -83,6 +83,7 @@ export function createApprovalGate(deps: GateDeps): ApprovalGate {
       const { theme } = deps;
       const preview = previewCall(question.tool, question.input, question.subject, deps.where, theme);
       if (question.why === "repeat") preview.splice(1, 0, theme.warn(`    (the same call for the ${ordinal(question.count ?? 3)} time this turn)`));
+      if (question.subagent) preview.splice(1, 0, theme.warn(`    asked by a subagent: ${question.subagent.kind} · ${question.subagent.description}`));
       if (outside) preview.splice(1, 0, theme.warn(`    failed in the sandbox: ${question.detail ?? "the sandbox stopped it"}`));
       deps.print(preview.join("\n"));
       const choice = await new Promise<AskAnswer>((resolve) => {
@@ -197,7 +198,7 @@ export function createApprovalGate(deps: GateDeps): ApprovalGate {
           instead.delete(call.id);
           return said ? { allow: false, reason: `${decision.reason} The user says what to do instead: ${said}` } : decision;
         }
-        if (call.tool.mutates && !wasAsked) deps.print(toolCallLine(deps.theme, call.tool.name, call.subject));
+        if (call.tool.mutates && !wasAsked) deps.print(toolCallLine(deps.theme, call.tool.name, call.subject) + (call.subagent ? deps.theme.dim(` (subagent: ${call.subagent.description})`) : ""));
         return { ...decision, signal: register(call.id, call.tool.name) };
       };
     },

@@ -188,5 +188,9 @@ function costReport(session: ReplSession): string {
   const tokens = `tokens: ${usage.inputTokens.toLocaleString("en-US")} in · ${usage.outputTokens.toLocaleString("en-US")} out · ${total.toLocaleString("en-US")} total`;
   const spent = session.spent();
   const cost = spent === "unpriced" ? `cost: unknown — ${session.runtime().settings.model} has no price in shiro's table` : `cost: ${formatUsd(spent)}`;
-  return `${tokens}\n${cost}`;
+  const sub = session.subagents();
+  if (sub.count === 0) return `${tokens}\n${cost}`;
+  const subTokens = `${sub.inputTokens.toLocaleString("en-US")} in · ${sub.outputTokens.toLocaleString("en-US")} out`;
+  const subCost = sub.costUsd === undefined ? "cost unknown" : formatUsd(sub.costUsd);
+  return `${tokens}\n${cost}\nof which subagents (${sub.count} ${sub.count === 1 ? "run" : "runs"}): ${subTokens} · ${subCost}`;
 }

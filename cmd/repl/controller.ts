@@ -322,6 +322,8 @@ export function createRepl(deps: ReplDeps) {
     let lastStep: { wire: number; tokens?: number } | undefined;
     const emit = (event: AgentEvent) => {
       if (event.type === "tool-result" || event.type === "tool-error" || event.type === "tool-denied") active.running.delete(event.id);
+      // A subagent's calls report to it, not here: when it ends, so have they.
+      if (event.type === "subagent-end") for (const id of active.running.keys()) if (id.startsWith(`${event.id}/${event.index}/`)) active.running.delete(id);
       if (event.type === "step") {
         const tokens = event.usage.inputTokens + event.usage.outputTokens;
         lastStep = { wire: event.wireTokens ?? 0, ...(tokens > 0 ? { tokens } : {}) };

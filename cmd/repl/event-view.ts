@@ -1,5 +1,5 @@
 import type { AgentEvent } from "../../lib/events.ts";
-import { renderEvent, sanitize } from "../../lib/render.ts";
+import { clip, renderEvent, sanitize, subagentLine } from "../../lib/render.ts";
 import { createMarkdownStream, type MarkdownStream } from "../../lib/text/markdown.ts";
 import { fitRow, wrapLine } from "../../lib/text/wrap.ts";
 import type { Theme } from "./theme.ts";
@@ -70,6 +70,8 @@ export function createEventView(theme: Theme, hooks: ViewHooks, now: () => numbe
   let last: LastResult | undefined;
   const running = new Map<string, Running>();
   const subjects = new Map<string, string>();
+  /** Subagents running now, by task call and place in it: what their live line says. */
+  const subagents = new Map<string, { kind: string; description: string; step: number; doing?: string }>();
 
   const tool = (text: string) => hooks.write(wrapLine(text, hooks.columns()), "tool");
   const settleText = () => {
@@ -167,9 +169,28 @@ export function createEventView(theme: Theme, hooks: ViewHooks, now: () => numbe
           return;
         case "step":
           return;
+        case "subagent-start":
+          subagents.set(`${event.id}:${event.index}`, { kind: event.kind, description: event.description, step: 1 });
+          activity(subagents.size === 1 ? "running a subagent" : `running ${subagents.size} subagents`);
+          hooks.changed();
+          return;
+        case "subagent-step": {
+          const live = subagents.get(`${event.id}:${event.index}`);
+          if (!live) return;
+          live.step = event.step;
+          if (event.tool) live.doing = `${event.tool}${event.subject ? " " + clip(event.subject, 40) : ""}`;
+          hooks.changed();
+          return;
+        }
+        case "subagent-end":
+          subagents.delete(`${event.id}:${event.index}`);
+          tool(renderEvent(event, theme)!);
+          hooks.changed();
+          return;
         case "done":
           if (event.status === "interrupted") tool(theme.warn("interrupted"));
           running.clear();
+          subagents.clear();
           activity(undefined);
           return;
         default:
@@ -182,6 +203,10 @@ export function createEventView(theme: Theme, hooks: ViewHooks, now: () => numbe
       for (const state of running.values()) {
         const tail = [...state.lines.slice(-LIVE_OUTPUT_LINES), ...(state.partial ? [state.partial] : [])].slice(-LIVE_OUTPUT_LINES);
         for (const line of tail) rows.push(theme.dim(fitRow(OUTPUT_INDENT + line, width)));
+      }
+      for (const live of subagents.values()) {
+        const details = [`step ${live.step}`, ...(live.doing ? [live.doing] : [])];
+        rows.push(fitRow(subagentLine(theme, live.kind, live.description, ...details), width));
       }
       if (reasoningChars > 0) {
         for (const text of lastLines(sanitize(reasoningText), LIVE_REASONING_LINES)) rows.push(theme.dim(fitRow(`  ${text}`, width)));

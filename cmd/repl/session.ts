@@ -94,7 +94,7 @@ export async function openReplSession(args: MainArgs, env: Env, startRuntime: Ru
       live.close();
       if (live.history.length > 0) previous = live;
     }
-    const started = await startConversation({ runtime, memory: args.memory, session: record ? { type: "record", record } : choice, onSaveError });
+    const started = await startConversation({ runtime, memory: args.memory, session: record ? { type: "record", record } : choice, onSaveError, workers: true });
     stopTodos();
     live = started.live;
     memory = started.memory;
@@ -169,6 +169,8 @@ export async function openReplSession(args: MainArgs, env: Env, startRuntime: Ru
     label: () => (live.history.length > 0 ? label(live) : undefined),
     /** USD spent in this session across resumes; "unpriced" when its model has no price. */
     spent: (): number | "unpriced" => live.totals().costUsd ?? "unpriced",
+    /** What subagents used in this session (already part of the totals). */
+    subagents: () => live.subagentTotals(),
     /** The spend ceiling, asked before each prompt: `refuse` stops the turn; `notice` is printed first. */
     beforeTurn(): { refuse?: string; notice?: string } | undefined {
       if (maxSpend === undefined) return undefined;

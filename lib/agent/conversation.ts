@@ -14,9 +14,10 @@ import { keyRedactor, redactDeep, redactEvent } from "./redact-key.ts";
 import type { Runtime } from "./runtime.ts";
 import type { Approver } from "../approval.ts";
 import { runTurn, type TurnResult } from "./turn.ts";
+import { createTaskTool, type TurnIo } from "./subagent/task-tool.ts";
 
 /** What a conversation needs of its session: the history it owns and the totals it keeps. */
-export type ConversationSession = Pick<LiveSession, "history" | "append" | "replace" | "totals">;
+export type ConversationSession = Pick<LiveSession, "history" | "append" | "replace" | "totals" | "recordSubagent">;
 
 export type ConversationOptions = {
   runtime: Runtime;
@@ -29,6 +30,12 @@ export type ConversationOptions = {
   memoryBlock?: string;
   /** The session's undo journal: each prompt's turn is recorded in it (files, task list, where the history stood). */
   undo?: UndoJournal;
+  /**
+   * The task tool's subagents. `workers`: offer the worker kind (only where its approvals can be
+   * answered; never to a read-only variant). `runtimeFor`: another model on the same server, for
+   * config `subagentModel`. Default: explore and review only, on the session's model.
+   */
+  subagents?: { workers: boolean; runtimeFor?: (runtime: Runtime, modelId: string) => Promise<Runtime> };
 };
 
 /**
@@ -60,7 +67,26 @@ export function createConversation(opts: ConversationOptions): Conversation {
   const { session } = opts;
   let runtime = opts.runtime;
   const notebook = createNotebook(opts.todos);
-  const toolsWith = (rt: Runtime) => toolsFor({ notebook, memory: opts.memory, commands: rt.commands, readOnly: VARIANTS[rt.settings.agent].readOnly, webFetch: rt.settings.webFetch, skills: rt.skills?.skills });
+  /** The turn running now, for the task tool's subagents. */
+  let turnIo: TurnIo | undefined;
+  const toolsWith = (rt: Runtime) => {
+    const readOnly = VARIANTS[rt.settings.agent].readOnly;
+    const own = toolsFor({ notebook, memory: opts.memory, commands: rt.commands, readOnly, webFetch: rt.settings.webFetch, skills: rt.skills?.skills });
+    const task = createTaskTool({
+      workers: (opts.subagents?.workers ?? false) && !readOnly,
+      sessionTools: () => own,
+      runtime: () => runtime,
+      ...(opts.subagents?.runtimeFor ? { runtimeFor: opts.subagents.runtimeFor } : {}),
+      turn: () => turnIo,
+      overSpend: () => {
+        const { costUsd } = session.totals();
+        const max = runtime.settings.maxSpendUsd;
+        return max !== undefined && costUsd !== undefined && costUsd >= max;
+      },
+      record: (outcome) => session.recordSubagent({ ...outcome.transcript, messages: redactDeep(outcome.transcript.messages, keyRedactor(runtime.settings.apiKey)) }),
+    });
+    return [...own, task];
+  };
   let builtIn: AnyTool[] = toolsWith(runtime);
   // MCP servers connect in the background and may change their tools, so the set is read again
   // for every request; it is the same array (and the same request prefix) while nothing changed.
@@ -134,6 +160,7 @@ export function createConversation(opts: ConversationOptions): Conversation {
       history.append([{ role: "user", content: prompt, providerOptions: { shiro: ranWith } }]);
       let commands = 0;
       let result: TurnResult;
+      turnIo = { emit, approve: io.approve, redact, onCommand: () => void commands++ };
       try {
         result = await runTurn({
           model: runtime.model,
@@ -159,6 +186,8 @@ export function createConversation(opts: ConversationOptions): Conversation {
         // Whatever ended the turn, what its tools did to the files is recorded.
         await recorder?.end({ commands }).catch(() => {});
         throw error;
+      } finally {
+        turnIo = undefined;
       }
       const changes = recorder ? await recorder.end({ commands }).catch((error: unknown) => void emit({ type: "notice", message: undoTrouble(error) })) : undefined;
       const ended = changes ? { ...result, changes } : result;

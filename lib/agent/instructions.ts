@@ -48,6 +48,7 @@ function toolRules(tools: readonly string[], model?: string): string[] {
     rules.push("- After changing code, run the project's tests or a quick check with bash when one exists, and report the outcome honestly.");
     rules.push("- Destructive or irreversible commands (deleting outside the workspace, force pushes, dropping data) are the user's to run, not yours.");
   } else rules.push("- You cannot run commands here: say which command should be run, and why, when one would settle a question.");
+  if (has("task")) rules.push("- For a wide search or review, or independent pieces of work, use task: subagents work in their own context and only their reports come back; run independent ones together in tasks.");
   return rules;
 }
 

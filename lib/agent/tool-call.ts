@@ -51,6 +51,7 @@ export async function runToolCall(tool: AnyTool, input: unknown, id: string, opt
       ...(decision.runOutside ? { runOutside: decision.runOutside } : {}),
       onOutput: (stream, chunk) => opts.emit({ type: "tool-output", id, tool: tool.name, stream, chunk: redact(chunk) }),
       ...(opts.journal ? { journal: opts.journal } : {}),
+      callId: id,
     });
   } catch (error) {
     if (opts.stepOpen?.() ?? true) opts.emit({ type: "tool-error", id, tool: tool.name, error: error instanceof Error ? error.message : String(error) });

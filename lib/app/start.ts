@@ -7,6 +7,7 @@ import { requestBudget, smallWindowNotice } from "../agent/context-budget.ts";
 import { openUndoJournal, type UndoJournal } from "../sessions/undo/journal.ts";
 import { createConversation, type Conversation } from "../agent/conversation.ts";
 import type { Runtime } from "../agent/runtime.ts";
+import { runtimeWithModel } from "./load-runtime.ts";
 
 /** Which session to work in: a new one, the newest for this directory (-c), or one by id (-r). */
 export type SessionChoice = { type: "new" } | { type: "continue" } | { type: "resume"; idOrPrefix: string } | { type: "record"; record: SessionRecord };
@@ -18,6 +19,8 @@ export type StartOptions = {
   session: SessionChoice;
   /** Where a failed background save is reported. */
   onSaveError?: (error: unknown) => void;
+  /** Offer the task tool's worker subagents: only where someone can answer their approvals (interactive, or --yolo). */
+  workers?: boolean;
 };
 
 export type Started = {
@@ -74,6 +77,7 @@ export async function startConversation(opts: StartOptions): Promise<Started> {
     memory,
     memoryBlock,
     undo,
+    subagents: { workers: opts.workers ?? false, runtimeFor: runtimeWithModel },
   });
   conversation.notebook.onChange(() => live.touch());
   const small = smallWindowWarning(runtime, conversation);

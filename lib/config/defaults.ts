@@ -62,3 +62,9 @@ export const DEFAULT_APPROVAL_MODE = "ask";
 
 /** The terminal bell rings when an approval question is waiting (config `"bell": false` silences it). */
 export const DEFAULT_BELL = true;
+
+/** Steps one subagent may take before it stops and reports (config `subagentMaxSteps`). */
+export const DEFAULT_SUBAGENT_MAX_STEPS = 20;
+
+/** Subagents that run at the same time; the rest wait their turn (config `maxParallelSubagents`). */
+export const DEFAULT_MAX_PARALLEL_SUBAGENTS = 4;

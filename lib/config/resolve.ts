@@ -14,6 +14,8 @@ import {
   DEFAULT_SANDBOX_NETWORK,
   DEFAULT_WEB_FETCH_MAX_BYTES,
   DEFAULT_WEB_FETCH_TIMEOUT_MS,
+  DEFAULT_SUBAGENT_MAX_STEPS,
+  DEFAULT_MAX_PARALLEL_SUBAGENTS,
 } from "./defaults.ts";
 import type { ConfigFile } from "./schema.ts";
 import { APPROVAL_MODES, type ApprovalMode } from "./permission-schema.ts";
@@ -105,6 +107,8 @@ export type Settings = {
   /** Ring the terminal bell when an approval question is waiting (config `bell`; default on). */
   bell: boolean;
   webFetch: WebFetchSettings;
+  /** Subagents (the task tool): the model explore runs on (undefined: the session's), each one's step cap, how many run at once. */
+  subagents: { model: string | undefined; maxSteps: number; maxParallel: number };
 };
 
 type Env = Record<string, string | undefined>;
@@ -252,6 +256,11 @@ export function traceSettings(flags: Flags, env: Env, config: ConfigFile, opts: 
       timeoutMs: config.webFetch?.timeoutMs ?? DEFAULT_WEB_FETCH_TIMEOUT_MS,
       maxBytes: config.webFetch?.maxBytes ?? DEFAULT_WEB_FETCH_MAX_BYTES,
       readOnlyAgents: config.webFetch?.readOnlyAgents ?? false,
+    },
+    subagents: {
+      model: config.subagentModel,
+      maxSteps: config.subagentMaxSteps ?? DEFAULT_SUBAGENT_MAX_STEPS,
+      maxParallel: config.maxParallelSubagents ?? DEFAULT_MAX_PARALLEL_SUBAGENTS,
     },
   };
   return { settings, sources };

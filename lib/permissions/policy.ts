@@ -1,10 +1,10 @@
-import type { Approval, Approver } from "../approval.ts";
+import type { Approval, Approver, SubagentOrigin } from "../approval.ts";
 import type { AnyTool } from "../tools/define.ts";
 import { precheckTool, subjectPaths } from "../tools/define.ts";
 import { decideCall, decidePaths, workspacePath } from "./decide.ts";
 import { isReadOnlyCommand, readOnlyList } from "./read-only.ts";
 import { guardCommand } from "./guard.ts";
-import { askFailedReason, declinedReason, denyReason, guardReason, headlessAskReason, repeatReason } from "./reasons.ts";
+import { askFailedReason, declinedReason, denyReason, guardReason, headlessAskReason, repeatReason, subagentAskReason } from "./reasons.ts";
 import { REPEAT_LIMIT, createRepeatTracker } from "./repeat-guard.ts";
 import { flattenRules } from "./rules.ts";
 import type { ApprovalMode, PermissionSettings } from "../config/permission-schema.ts";
@@ -31,6 +31,8 @@ export type PermissionQuestion = {
   always: string;
   /** The same as a grant, to save as a rule (only for `approval` questions). */
   grant?: Grant;
+  /** Set when a subagent (the task tool) makes the call, so the question can say so. */
+  subagent?: SubagentOrigin;
 };
 
 export type PermissionPolicyOptions = {
@@ -143,6 +145,9 @@ export function createPermissionPolicy(opts: PermissionPolicyOptions): Permissio
 
   const approve: Approver = async (call) => {
     const { tool, input, subject, id } = call;
+    // A read-only subagent never asks: the rules decide, and what they would ask about is refused.
+    const asking = call.subagent?.ask === false ? undefined : ask;
+    const from = call.subagent ? { subagent: call.subagent } : {};
     if (tool.subject.kind === "command" && subject) {
       const refusal = guard(subject, sandboxed);
       if (refusal) return deny(guardReason(refusal));
@@ -155,11 +160,12 @@ export function createPermissionPolicy(opts: PermissionPolicyOptions): Permissio
     const needsApproval =
       verdict.decision === "ask" && !grants.covers(tool, subject) && !opts.yolo && !(verdict.rule === undefined && lifted(tool, subject, paths));
     const always = () => grantFor(tool, subject);
-    const count = repeats.record(tool, input);
+    // Read-only subagents each read what they need; their own step cap bounds a loop.
+    const count = call.subagent?.ask === false ? 0 : repeats.record(tool, input);
     if (count >= REPEAT_LIMIT) {
-      if (!ask) return deny(repeatReason(tool.name, count, false));
+      if (!asking) return deny(repeatReason(tool.name, count, false));
       await mustSucceed(tool, input);
-      const answer = await askUser({ tool, input, subject, id, why: "repeat", count, always: describeGrant(always()) });
+      const answer = await askUser({ tool, input, subject, id, why: "repeat", count, always: describeGrant(always()), ...from });
       if (answer instanceof Error) return deny(askFailedReason(tool.name, answer));
       if (answer === "deny") return deny(repeatReason(tool.name, count, true));
       if (answer === "always" && needsApproval) grants.add(always());
@@ -167,9 +173,9 @@ export function createPermissionPolicy(opts: PermissionPolicyOptions): Permissio
     }
 
     if (!needsApproval) return allowCall(call);
-    if (!ask) return deny(headlessAskReason(tool.name));
+    if (!asking) return deny(ask ? subagentAskReason(tool.name) : headlessAskReason(tool.name));
     await mustSucceed(tool, input);
-    const answer = await askUser({ tool, input, subject, id, why: "approval", always: describeGrant(always()), grant: always() });
+    const answer = await askUser({ tool, input, subject, id, why: "approval", always: describeGrant(always()), grant: always(), ...from });
     if (answer instanceof Error) return deny(askFailedReason(tool.name, answer));
     if (answer === "deny") return deny(declinedReason(tool.name));
     if (answer === "always") grants.add(always());

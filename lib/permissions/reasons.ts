@@ -52,3 +52,8 @@ export function askFailedReason(tool: string, error: unknown): string {
   const message = error instanceof Error ? error.message : String(error);
   return `shiro could not ask the user about this ${tool} call (${message}), so it was not run. Do not retry it; tell the user what you wanted to do.`;
 }
+
+/** A read-only subagent made a call the rules would ask about: it never asks, so the call is refused. */
+export function subagentAskReason(tool: string): string {
+  return `${tool} needs the user's approval here, and a read-only subagent never asks for it. Nothing was run. Do without it, and say in your report what the main agent would need to look at.`;
+}

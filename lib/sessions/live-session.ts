@@ -7,7 +7,7 @@ import { acquireSession } from "./ownership.ts";
 import { shortestUniquePrefix } from "./prefix.ts";
 import { checkSpend, costUsd, type SpendStatus } from "./pricing.ts";
 import { forkRecord, newSessionRecord } from "./record.ts";
-import type { SessionRecord } from "./schema.ts";
+import type { SessionRecord, SubagentTranscript } from "./schema.ts";
 import { listSessionIds, saveSession, saveSessionInBackground } from "./store.ts";
 import { sweepLeftovers } from "./sweep.ts";
 import { titleFromMessages } from "./title.ts";
@@ -57,6 +57,13 @@ export type LiveSession = {
   replace(messages: readonly ModelMessage[]): void;
   /** Books tokens spent outside a turn (/compact, /memory) the way a step's are; saves soon. */
   book(usage: Usage): void;
+  /**
+   * A subagent ended: its transcript is kept with the session (not in the history) and its tokens
+   * are booked in the totals, priced at the model it ran on. Saves soon.
+   */
+  recordSubagent(transcript: Omit<SubagentTranscript, "costUsd">): void;
+  /** What subagents have used in this session, earlier runs included (part of totals()). */
+  subagentTotals(): Usage & { costUsd: number | undefined; count: number };
   /** Something else changed (the task list): save soon. */
   touch(): void;
   /** /save: writes now, synchronously. False when there is nothing to write (no messages). Throws on I/O failure. */
@@ -119,6 +126,7 @@ export function openLiveSession(opts: OpenSessionOptions): LiveSession {
   }
 
   let messages: ModelMessage[] = [...base.messages];
+  let subagents: SubagentTranscript[] = [...(base.subagents ?? [])];
   let totals = {
     inputTokens: base.inputTokens,
     outputTokens: base.outputTokens,
@@ -150,13 +158,14 @@ export function openLiveSession(opts: OpenSessionOptions): LiveSession {
       outputTokens: totals.outputTokens,
       ...(totals.costUsd !== undefined ? { costUsd: totals.costUsd } : {}),
       notebook: { ...base.notebook, todos: [...(opts.todos ? opts.todos() : Array.isArray(base.notebook.todos) ? base.notebook.todos : [])] },
+      ...(subagents.length > 0 ? { subagents } : {}),
       messages,
     };
   }
 
-  /** Adds `usage` to the totals, priced at the model in use now; an unpriced call makes the session unpriced. */
-  function addUsage(usage: Usage) {
-    const cost = costUsd(model, usage);
+  /** Adds `usage` to the totals, priced at `pricedAs` (the model in use now); an unpriced call makes the session unpriced. */
+  function addUsage(usage: Usage, pricedAs = model) {
+    const cost = costUsd(pricedAs, usage);
     totals = {
       inputTokens: totals.inputTokens + usage.inputTokens,
       outputTokens: totals.outputTokens + usage.outputTokens,
@@ -260,6 +269,26 @@ export function openLiveSession(opts: OpenSessionOptions): LiveSession {
     },
     touch() {
       if (!closed) saver.schedule();
+    },
+    recordSubagent(transcript) {
+      if (closed) return;
+      const usage = { inputTokens: transcript.inputTokens, outputTokens: transcript.outputTokens };
+      const cost = costUsd(transcript.model, usage);
+      subagents = [...subagents, { ...transcript, ...(cost !== undefined ? { costUsd: cost } : {}) }];
+      addUsage(usage, transcript.model);
+      saver.schedule();
+    },
+    subagentTotals() {
+      let sum = { inputTokens: 0, outputTokens: 0, costUsd: 0 as number | undefined, count: subagents.length };
+      for (const t of subagents) {
+        sum = {
+          inputTokens: sum.inputTokens + t.inputTokens,
+          outputTokens: sum.outputTokens + t.outputTokens,
+          costUsd: sum.costUsd === undefined || t.costUsd === undefined ? undefined : sum.costUsd + t.costUsd,
+          count: sum.count,
+        };
+      }
+      return sum;
     },
     save() {
       if (closed) return false;

@@ -94,6 +94,27 @@ export const headerEntries = {
   forkedFrom: v.optional(SessionId),
 };
 
+/**
+ * One subagent's run (the task tool), kept with the session so `shiro sessions show` can show it.
+ * Never part of `messages`: the parent's history only holds the task call and its report.
+ */
+export const SubagentTranscript = v.object({
+  /** The task call it ran for, and its place among that call's tasks. */
+  callId: v.string(),
+  index: TokenCount,
+  kind: v.string(),
+  description: v.string(),
+  model: v.string(),
+  status: v.string(),
+  steps: TokenCount,
+  inputTokens: TokenCount,
+  outputTokens: TokenCount,
+  /** Absent when its model has no price. */
+  costUsd: v.optional(v.pipe(v.number(), v.minValue(0))),
+  messages: v.array(MessageLike),
+});
+export type SubagentTranscript = v.InferOutput<typeof SubagentTranscript>;
+
 export const SessionRecord = v.object({
   ...headerEntries,
   /**
@@ -101,6 +122,8 @@ export const SessionRecord = v.object({
    * missing or malformed list. A bad task list must not make the whole session unreadable.
    */
   notebook: v.optional(v.looseObject({ todos: v.optional(v.unknown()) }), {}),
+  /** The subagents' own transcripts, in the order they ended. */
+  subagents: v.optional(v.array(SubagentTranscript)),
   /** The full, unpruned history. */
   messages: v.array(MessageLike),
 });
@@ -114,7 +137,7 @@ export const SessionSummary = v.object({
 export type SessionSummary = v.InferOutput<typeof SessionSummary>;
 
 export function summarize(record: SessionRecord): SessionSummary {
-  const { notebook: _notebook, messages, ...header } = record;
+  const { notebook: _notebook, subagents: _subagents, messages, ...header } = record;
   return { ...header, messageCount: messages.length };
 }
 

@@ -28,7 +28,8 @@ export function serializeSession(record: SessionRecord): string {
   }
   const head = JSON.stringify(header);
   const notebook = JSON.stringify({ ...record.notebook, todos: record.notebook.todos ?? [] });
-  return `${head.slice(0, -1)},\n"notebook":${notebook},"messages":[${record.messages.map(messageJson).join(",")}]${SESSION_FILE_TAIL}`;
+  const subagents = record.subagents && record.subagents.length > 0 ? `"subagents":${JSON.stringify(record.subagents)},` : "";
+  return `${head.slice(0, -1)},\n"notebook":${notebook},${subagents}"messages":[${record.messages.map(messageJson).join(",")}]${SESSION_FILE_TAIL}`;
 }
 
 /**

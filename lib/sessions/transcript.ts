@@ -1,4 +1,4 @@
-import type { SessionRecord } from "./schema.ts";
+import type { SessionRecord, SubagentTranscript } from "./schema.ts";
 import { formatUsd } from "./pricing.ts";
 import { serializeSession } from "./serialize.ts";
 import { OUTCOME_MARKS } from "../render.ts";
@@ -16,8 +16,32 @@ export type TranscriptOptions = {
  */
 export function renderTranscript(record: SessionRecord, opts: TranscriptOptions = {}): string {
   const out: string[] = [record.title || "(untitled)", ...metaLines(record), ""];
+  const subagents = record.subagents ?? [];
+  const shown = new Set<SubagentTranscript>();
+  // Each subagent's own run, under the task call it worked for: the parent only read its report.
+  const under = (callId: string) =>
+    subagents
+      .filter((sub) => sub.callId === callId)
+      .flatMap((sub) => {
+        shown.add(sub);
+        return subagentLines(sub, opts);
+      });
+  for (const line of transcriptLines(record.messages, opts, under)) out.push(line);
+  for (const sub of subagents.filter((s) => !shown.has(s))) out.push("", ...subagentLines(sub, opts));
+  return out.join("\n").trimEnd() + "\n";
+}
+
+/** One subagent's run, indented under a line that names it. */
+function subagentLines(sub: SubagentTranscript, opts: TranscriptOptions): string[] {
+  const head = `  ↳ subagent ${sub.kind} · ${oneLine(sub.description)} · ${sub.status}, ${sub.steps} ${sub.steps === 1 ? "step" : "steps"} on ${sub.model} (task call ${sub.callId})`;
+  return [head, ...transcriptLines(sub.messages, opts).map((line) => (line ? `      ${line}` : line))];
+}
+
+/** The lines of one history: prompts, answers, a line per tool call and per result. */
+function transcriptLines(messages: SessionRecord["messages"], opts: TranscriptOptions, under: (callId: string) => string[] = () => []): string[] {
+  const out: string[] = [];
   let previous: TranscriptItem["type"] | undefined;
-  for (const item of transcriptItems(record.messages, opts.subjectOf)) {
+  for (const item of transcriptItems(messages, opts.subjectOf)) {
     const grouped = previous !== undefined && (item.type === "tool-call" || item.type === "tool-result") && previous !== "user";
     if (!grouped && previous !== undefined) out.push("");
     switch (item.type) {
@@ -33,6 +57,7 @@ export function renderTranscript(record: SessionRecord, opts: TranscriptOptions 
         break;
       case "tool-call":
         out.push(`→ ${item.tool}${item.subject ? " " + oneLine(item.subject) : ""}`);
+        for (const line of under(item.id)) out.push(line);
         break;
       case "tool-result":
         out.push(`  ${resultLine(item)}`);
@@ -42,7 +67,7 @@ export function renderTranscript(record: SessionRecord, opts: TranscriptOptions 
     }
     previous = item.type;
   }
-  return out.join("\n").trimEnd() + "\n";
+  return out;
 }
 
 export type ExportFormat = "md" | "json";

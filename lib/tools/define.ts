@@ -22,6 +22,8 @@ export type ToolContext = {
   runOutside?: (why: string) => Promise<boolean>;
   /** The turn's record of changed files, for /undo. Absent outside a session (unit tests, previews). */
   journal?: FileJournal;
+  /** The id of the call being run (the task tool names its subagents' events by it). */
+  callId?: string;
 };
 
 /**

@@ -193,3 +193,23 @@ test("session ids are UUIDv7s: they begin with the creation time, so later sessi
   expect(createdAt).toBeGreaterThanOrEqual(before);
   expect(createdAt).toBeLessThanOrEqual(Date.now());
 });
+
+test("a subagent's transcript is kept beside the history, its tokens booked at its own model, and it survives a resume", () => {
+  const home = tempDir();
+  const live = openLiveSession({ home, cwd: "/work/app", provider: "openai", model: "gpt-5-mini" });
+  live.append([{ role: "user", content: "find it" }]);
+  live.append([answer("asking a subagent")], { inputTokens: 1000, outputTokens: 0 });
+  const messages: ModelMessage[] = [{ role: "user", content: "Search." }, answer("found at a.ts:1")];
+  live.recordSubagent({ callId: "call_1", index: 0, kind: "explore", description: "search", model: "gpt-5-nano", status: "success", steps: 1, inputTokens: 1_000_000, outputTokens: 0, messages });
+  expect(live.history).toHaveLength(2); // not in the history
+  expect(live.totals().inputTokens).toBe(1_001_000);
+  expect(live.subagentTotals()).toEqual({ inputTokens: 1_000_000, outputTokens: 0, costUsd: 0.05, count: 1 });
+  live.close();
+
+  const record = findSession(home, live.id);
+  expect(record.subagents).toEqual([expect.objectContaining({ callId: "call_1", model: "gpt-5-nano", costUsd: 0.05, messages })]);
+  const again = openLiveSession({ home, cwd: "/work/app", provider: "openai", model: "gpt-5-mini", resume: record });
+  expect(again.subagentTotals().count).toBe(1);
+  expect(again.snapshot().subagents).toHaveLength(1);
+  again.close();
+});

@@ -28,6 +28,8 @@ export type {
   OverflowStyle,
   RawReply,
   Reply,
+  RequestMatch,
+  Routing,
   ScriptedToolCall,
   StartOptions,
   StreamErrorReply,

@@ -140,6 +140,13 @@ export const noReplyLeft = (n: number) =>
     `unexpected request #${n} (no scripted reply left)`,
   );
 
+export const noReplyMatches = (n: number, queued: number) =>
+  new Rejection(
+    500,
+    errorBody(`fake server: unexpected request #${n} (none of the ${queued} scripted replies matches it)`, "server_error", null, null),
+    `unexpected request #${n} (none of the ${queued} scripted replies left matches it)`,
+  );
+
 /** Default body for a scripted HTTP error reply with no body, by status. */
 export function defaultErrorBody(status: number, model: string): OpenAIErrorBody {
   switch (status) {

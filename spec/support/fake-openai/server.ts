@@ -5,11 +5,12 @@ import http from "node:http";
 import type { Socket } from "node:net";
 import { chatFaultPrefix, chatFrame } from "./chat-wire.ts";
 import { checkContextWindow } from "./context-limit.ts";
-import { badJson, defaultErrorBody, missingField, missingModel, noReplyLeft, type Rejection, unknownRoute } from "./errors.ts";
+import { badJson, defaultErrorBody, missingField, missingModel, noReplyLeft, noReplyMatches, type Rejection, unknownRoute } from "./errors.ts";
 import { requestId } from "./ids.ts";
 import { entryFor, ItemStore, type ContextEntry, type IssuedItem } from "./items.ts";
 import { isMetadataProbe, serveMetadata, type MetadataAnswer } from "./metadata.ts";
 import { classify, sleep } from "./reply.ts";
+import { createGathering, pickReply } from "./routing.ts";
 import { buildResponsesTurn, itemsInRawStream, responsesFailure, responsesFaultPrefix, responsesFrame } from "./responses-wire.ts";
 import type { CapturedRequest, FakeServer, FaultReply, HttpErrorReply, Overflow, RawReply, Reply, StartOptions, StreamErrorReply, TurnReply } from "./types.ts";
 import { validateChatRequest } from "./validate-chat.ts";
@@ -25,7 +26,7 @@ export type ServerStats = { inflight: number; lastActivity: number };
 export type InternalOptions = StartOptions & { onError?: (message: string) => void };
 
 type Wire = CapturedRequest["wire"];
-type Accepted = { wire: Exclude<Wire, "other">; body: any; context: ContextEntry[] };
+type Accepted = { wire: Exclude<Wire, "other">; body: any; context: ContextEntry[]; reply: Reply };
 
 const GARBAGE_LINE = "data: {this is not JSON\n\n";
 
@@ -42,6 +43,10 @@ export async function createFakeServer(opts: InternalOptions = {}): Promise<{ se
   const sockets = new Set<Socket>();
   const stats: ServerStats = { inflight: 0, lastActivity: Date.now() };
   let closed = false;
+  const holdTimeoutMs = opts.holdTimeoutMs ?? 10_000;
+  const gathering = createGathering(holdTimeoutMs);
+  const byRequest = new WeakMap<http.IncomingMessage, CapturedRequest>();
+  const captured = (req: http.IncomingMessage) => byRequest.get(req)!;
 
   const recordError = (message: string) => {
     errors.push(message);
@@ -70,7 +75,9 @@ export async function createFakeServer(opts: InternalOptions = {}): Promise<{ se
       body = JSON.parse(text);
       parsed = true;
     } catch {}
-    requests.push({ wire, method, path, headers: lowerCaseHeaders(req.headers), body });
+    const capture: CapturedRequest = { wire, method, path, headers: lowerCaseHeaders(req.headers), body };
+    requests.push(capture);
+    byRequest.set(req, capture);
 
     if (wire === "other") {
       // Metadata probes are answered (or refused with the server's own 404) without counting as violations.
@@ -100,8 +107,10 @@ export async function createFakeServer(opts: InternalOptions = {}): Promise<{ se
       else sendJson(res, over.status, over.json);
       return undefined;
     }
-    if (queue.length === 0) return void reject(res, noReplyLeft(requests.length));
-    return { wire, body, context };
+    const at = pickReply(queue, body);
+    if (at < 0) return void reject(res, queue.length === 0 ? noReplyLeft(requests.length) : noReplyMatches(requests.length, queue.length));
+    const [reply] = queue.splice(at, 1);
+    return { wire, body, context, reply: reply! };
   }
 
   /** Remember a response's output items so later requests may reference them (and chain to it). */
@@ -214,7 +223,10 @@ export async function createFakeServer(opts: InternalOptions = {}): Promise<{ se
       try {
         const accepted = await admit(req, res);
         if (!accepted) return;
-        const reply = queue.shift()!;
+        const { reply } = accepted;
+        if (reply.together && reply.together > 1 && !(await gathering.hold(reply.together))) {
+          recordError(`a reply held for ${reply.together} requests in flight together was still alone after ${holdTimeoutMs}ms (request #${requests.indexOf(captured(req)) + 1})`);
+        }
         await answer(res, req.socket, reply, accepted);
       } catch (error) {
         recordError(`fake server bug: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`);

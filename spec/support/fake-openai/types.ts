@@ -49,7 +49,17 @@ export type StreamErrorReply = {
   text?: string;
 };
 
-export type Reply = TurnReply | HttpErrorReply | FaultReply | RawReply | StreamErrorReply;
+/** Which request a reply answers, for conversations that run at once (subagents): each substring given must
+ *  appear in the request's system prompt (`instructions`) or its first user message (`firstUser`). */
+export type RequestMatch = { instructions?: string; firstUser?: string };
+
+/** How a reply finds its request. Without `when`, it answers the next request, as before; with it, the next
+ *  request that matches takes the first queued reply that matches it. `together`: the answer is held until
+ *  this many held requests (this one included) wait at once, proof that they were in flight together; a
+ *  reply still alone after `holdTimeoutMs` is sent anyway and the wait is recorded in `errors`. */
+export type Routing = { when?: RequestMatch; together?: number };
+
+export type Reply = (TurnReply | HttpErrorReply | FaultReply | RawReply | StreamErrorReply) & Routing;
 
 /** The real server a fake imitates: its stream quirks, the history it insists on, its error wordings and
  *  its model-metadata endpoints. See vendors/README.md. Absent: the plain OpenAI fake (unchanged behaviour). */
@@ -135,4 +145,6 @@ export type StartOptions = {
   overflow?: OverflowStyle;
   /** Gateway quirks on top of the vendor's chat stream. */
   chatQuirks?: ChatQuirks;
+  /** How long a reply with `together` waits for the others (default 10 s). */
+  holdTimeoutMs?: number;
 };

@@ -1,0 +1,41 @@
+import type { AnyTool } from "../../tools/define.ts";
+import type { ProjectDoc } from "../project-docs.ts";
+import type { Environment } from "../instructions.ts";
+import explore from "../prompts/subagent-explore.md" with { type: "text" };
+import review from "../prompts/subagent-review.md" with { type: "text" };
+import worker from "../prompts/subagent-worker.md" with { type: "text" };
+
+/** What a subagent is for: `explore` and `review` only read; `worker` also edits and runs commands. */
+export type SubagentKind = "explore" | "review" | "worker";
+
+export const SUBAGENT_KINDS: readonly SubagentKind[] = ["explore", "review", "worker"];
+
+/** The tools a read-only subagent gets, when the session has them: reading, searching, git history. */
+const READ_TOOLS = new Set(["read_file", "glob", "grep", "list_dir", "git_status", "git_diff", "git_log", "git_show", "git_blame"]);
+
+/** Tools no subagent gets: the session's own task list and memory, and the task tool (subagents start no subagents). */
+const SESSION_TOOLS = new Set(["todo_write", "remember", "recall", "forget", "task"]);
+
+/**
+ * The tools a subagent of `kind` is offered, chosen from the session's own (so bash and grep run in
+ * the session's sandbox). Read-only kinds get the reading tools and nothing that mutates, whatever
+ * the list holds: read-only by construction, not by asking.
+ */
+export function toolsForKind(kind: SubagentKind, sessionTools: readonly AnyTool[]): AnyTool[] {
+  if (kind === "worker") return sessionTools.filter((tool) => !SESSION_TOOLS.has(tool.name));
+  return sessionTools.filter((tool) => READ_TOOLS.has(tool.name) && !tool.mutates && tool.subject.kind !== "command");
+}
+
+const PROMPTS: Record<SubagentKind, string> = { explore, review, worker };
+
+/** A subagent's system prompt: its kind's, where it runs, and the project's instruction files. */
+export function subagentInstructions(kind: SubagentKind, env: Environment, projectDocs: readonly ProjectDoc[]): string {
+  const sections = [PROMPTS[kind].trim()];
+  sections.push(
+    [`Environment:`, `- working directory: ${env.cwd}`, env.root !== env.cwd ? `- workspace root: ${env.root}` : "", `- date: ${env.date}`, `- platform: ${env.platform}`]
+      .filter(Boolean)
+      .join("\n"),
+  );
+  for (const doc of projectDocs) sections.push(`Project instructions from ${doc.path}:\n${doc.text.trim()}`);
+  return sections.join("\n\n");
+}

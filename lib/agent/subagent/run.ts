@@ -1,0 +1,132 @@
+import type { LanguageModel, ModelMessage } from "ai";
+import type { Approver } from "../../approval.ts";
+import type { Settings } from "../../config/resolve.ts";
+import type { AgentEvent, EventSink, TurnStatus, Usage } from "../../events.ts";
+import type { CallOptions } from "../../provider/call-options.ts";
+import type { ContextWindow } from "../../provider/context-window.ts";
+import type { SubagentTranscript } from "../../sessions/schema.ts";
+import type { AnyTool, FileJournal } from "../../tools/define.ts";
+import { runTurn } from "../turn.ts";
+import type { SubagentKind } from "./kinds.ts";
+import { finalText, reportFor } from "./report.ts";
+
+/** One sub-task as the model gave it. */
+export type SubagentJob = { kind: SubagentKind; description: string; prompt: string };
+
+/** Where and with what a subagent runs: the model for its kind, its tools and prompt, and the parent turn's io. */
+export type SubagentEnv = {
+  model: LanguageModel;
+  modelId: string;
+  callOptions: CallOptions;
+  window: ContextWindow;
+  settings: TurnSettings;
+  tools: readonly AnyTool[];
+  instructions: string;
+  root: string;
+  cwd: string;
+  /** The parent turn's signal: esc stops every subagent. */
+  signal: AbortSignal;
+  /** The parent's sink: a subagent reports subagent-start, -step and -end, and the calls refused to it. */
+  emit: EventSink;
+  /** The parent's approver (its rules, guard, grants and prompt); every call is marked as the subagent's. */
+  approve: Approver;
+  redact?: (text: string) => string;
+  /** The parent turn's record of changed files: a worker's edits are undone with the turn. */
+  journal?: FileJournal;
+  /** A call of a tool that runs commands ended (the turn's count of commands run). */
+  onCommand?: () => void;
+};
+
+type TurnSettings = Pick<Settings, "pruneAtTokens" | "maxRetries" | "retryBaseMs" | "baseURL" | "api" | "apiKeySource"> & { maxSteps: number };
+
+export type SubagentOutcome = {
+  report: string;
+  status: TurnStatus;
+  steps: number;
+  usage: Usage;
+  transcript: Omit<SubagentTranscript, "costUsd">;
+};
+
+/**
+ * Runs one subagent to its end: a fresh history holding only its prompt, a turn of at most its
+ * step cap on its own tools, pruned like any turn. The parent sees three kinds of event and, at
+ * the end, the report (its final answer, capped, or what stopped it). Never throws.
+ */
+export async function runSubagent(job: SubagentJob, where: { callId: string; index: number }, env: SubagentEnv): Promise<SubagentOutcome> {
+  const { callId, index } = where;
+  let messages: ModelMessage[] = [{ role: "user", content: job.prompt }];
+  const history = {
+    get history() {
+      return messages;
+    },
+    append: (added: readonly ModelMessage[]) => void (messages = [...messages, ...added]),
+    replace: (next: readonly ModelMessage[]) => void (messages = [...next]),
+  };
+  const origin = { kind: job.kind, description: job.description, ask: job.kind === "worker" };
+  const commandTools = new Set(env.tools.filter((t) => t.subject.kind === "command").map((t) => t.name));
+  let done = 0;
+  const ids = { id: callId, index };
+  const sink = (event: AgentEvent) => {
+    if (event.type === "tool-call") env.emit({ type: "subagent-step", ...ids, step: done + 1, tool: event.tool, ...(event.subject ? { subject: event.subject } : {}) });
+    else if (event.type === "step") {
+      done = event.step;
+      env.emit({ type: "subagent-step", ...ids, step: done + 1 });
+    } else if (event.type === "tool-result" && commandTools.has(event.tool)) env.onCommand?.();
+    // A refusal is the user's business too (the headless record lists it; the loop shows it), under the id its approval had.
+    else if (event.type === "tool-denied") env.emit({ ...event, id: `${callId}/${index}/${event.id}` });
+  };
+  env.emit({ type: "subagent-start", ...ids, kind: job.kind, description: job.description, model: env.modelId });
+  let result;
+  try {
+    result = await runTurn({
+      model: env.model,
+      callOptions: env.callOptions,
+      session: history,
+      tools: env.tools,
+      instructions: () => env.instructions,
+      settings: env.settings,
+      window: env.window,
+      root: env.root,
+      cwd: env.cwd,
+      signal: env.signal,
+      emit: sink,
+      // The subagent's call ids are its own; prefixed, they cannot be taken for one of the parent's.
+      approve: (call) => env.approve({ ...call, id: `${callId}/${index}/${call.id}`, subagent: origin }),
+      ...(env.redact ? { redact: env.redact } : {}),
+      ...(env.journal ? { journal: env.journal } : {}),
+    });
+  } catch (error) {
+    // runTurn does not throw for provider or tool failures; anything else still ends as a report.
+    result = { status: "error" as const, steps: done, usage: { inputTokens: 0, outputTokens: 0 }, error: error instanceof Error ? error.message : String(error), messages: [] };
+  }
+  const text = finalText(messages.slice(1));
+  const failure = result.status === "error" ? (result.error ?? "unknown error") : undefined;
+  env.emit({
+    type: "subagent-end",
+    ...ids,
+    kind: job.kind,
+    description: job.description,
+    status: result.status,
+    steps: result.steps,
+    usage: result.usage,
+    ...(failure ? { error: failure } : {}),
+  });
+  return {
+    report: reportFor({ status: result.status, steps: result.steps, text, maxSteps: env.settings.maxSteps, ...(failure ? { error: failure } : {}) }),
+    status: result.status,
+    steps: result.steps,
+    usage: result.usage,
+    transcript: {
+      callId,
+      index,
+      kind: job.kind,
+      description: job.description,
+      model: env.modelId,
+      status: result.status,
+      steps: result.steps,
+      inputTokens: result.usage.inputTokens,
+      outputTokens: result.usage.outputTokens,
+      messages,
+    },
+  };
+}

@@ -189,7 +189,7 @@ async function windowReport(flags: Flags, env: Env, cwd: string): Promise<string
   const { settings } = runtime;
   const info = runtime.window.info;
   const tools = toolsFor({ notebook: createNotebook(), memory: createMemoryStore({ home: runtime.home, projectRoot: runtime.env.root }) });
-  const instructions = buildInstructions({ env: runtime.env, projectDocs: runtime.projectDocs, memory: "", todos: "" });
+  const instructions = buildInstructions({ env: runtime.env, projectDocs: runtime.projectDocs, memory: "" });
   const budget = requestBudget(info, { pruneAtTokens: settings.pruneAtTokens, instructions, tools });
   const lines = [
     `Model ${settings.model} at ${settings.baseURL}: ${windowLabel(info)}.`,

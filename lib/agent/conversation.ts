@@ -10,6 +10,7 @@ import { createNotebook, type Notebook } from "../notebook/notebook.ts";
 import { renderTodos } from "../notebook/render.ts";
 import type { Todo } from "../notebook/schema.ts";
 import { buildInstructions } from "./instructions.ts";
+import { taskListNote } from "./task-list-note.ts";
 import { keyRedactor, redactDeep, redactEvent } from "./redact-key.ts";
 import type { Runtime } from "./runtime.ts";
 import type { Approver } from "../approval.ts";
@@ -25,7 +26,7 @@ export type ConversationOptions = {
   todos?: readonly Todo[];
   /** The project's memory store, whose tools the session gets (none with --no-memory). */
   memory?: MemoryStore;
-  /** The project-memory block, rendered once at the start of the session. */
+  /** The project-memory block, rendered once at the start of the session: a `remember` later in it does not change it, so the system prompt stays the same and cached. */
   memoryBlock?: string;
   /** The session's undo journal: each prompt's turn is recorded in it (files, task list, where the history stood). */
   undo?: UndoJournal;
@@ -98,7 +99,6 @@ export function createConversation(opts: ConversationOptions): Conversation {
         env: runtime.env,
         projectDocs: runtime.projectDocs,
         memory: opts.memoryBlock,
-        todos: renderTodos(notebook.todos()),
         tools: tools.map((t) => t.name),
         agent: runtime.settings.agent,
         model: runtime.settings.model,
@@ -131,6 +131,7 @@ export function createConversation(opts: ConversationOptions): Conversation {
           session: history,
           tools,
           instructions: conversation.instructions,
+          wireTail: () => taskListNote(renderTodos(notebook.todos())),
           settings: runtime.settings,
           window: runtime.window,
           root: runtime.env.root,

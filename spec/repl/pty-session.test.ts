@@ -3,7 +3,7 @@ import { existsSync, readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import type { Reply } from "../support/fake-openai.ts";
 import { tempDir } from "../support/cli.ts";
-import { instructionsIn } from "../support/requests.ts";
+import { taskListIn } from "../support/requests.ts";
 import { KEYS, usePty } from "./pty.ts";
 
 const { serve, start } = usePty();
@@ -49,7 +49,7 @@ test("a session is saved, /save writes now, the exit message names it, and -c pi
   await pty.waitFor("[~] look around");
   pty.line("and now?");
   await pty.waitFor("second answer");
-  expect(instructionsIn(s.requests[2]!.body)).toContain("[~] look around");
+  expect(taskListIn(s.requests[2]!.body)).toContain("[~] look around");
   expect(JSON.stringify(s.requests[2]!.body)).toContain("why does the pagination test fail?");
 }, 30_000);
 

@@ -10,6 +10,7 @@ import { createNotebook, type Notebook } from "../notebook/notebook.ts";
 import { renderTodos } from "../notebook/render.ts";
 import type { Todo } from "../notebook/schema.ts";
 import { buildInstructions } from "./instructions.ts";
+import { withPromptCacheKey } from "../provider/call-options.ts";
 import { taskListNote } from "./task-list-note.ts";
 import { keyRedactor, redactDeep, redactEvent } from "./redact-key.ts";
 import type { Runtime } from "./runtime.ts";
@@ -17,7 +18,7 @@ import type { Approver } from "../approval.ts";
 import { runTurn, type TurnResult } from "./turn.ts";
 
 /** What a conversation needs of its session: the history it owns and the totals it keeps. */
-export type ConversationSession = Pick<LiveSession, "history" | "append" | "replace" | "totals">;
+export type ConversationSession = Pick<LiveSession, "id" | "history" | "append" | "replace" | "totals">;
 
 export type ConversationOptions = {
   runtime: Runtime;
@@ -84,8 +85,8 @@ export function createConversation(opts: ConversationOptions): Conversation {
       return tools;
     },
     get usage() {
-      const { inputTokens, outputTokens } = session.totals();
-      return { inputTokens, outputTokens };
+      const { inputTokens, outputTokens, cachedInputTokens } = session.totals();
+      return { inputTokens, outputTokens, ...(cachedInputTokens ? { cachedInputTokens } : {}) };
     },
     get runtime() {
       return runtime;
@@ -126,7 +127,7 @@ export function createConversation(opts: ConversationOptions): Conversation {
       try {
         result = await runTurn({
           model: runtime.model,
-          callOptions: runtime.callOptions,
+          callOptions: withPromptCacheKey(runtime.callOptions, runtime.settings, session.id),
           onCallOptions: (options) => (runtime = { ...runtime, callOptions: options }),
           session: history,
           tools,

@@ -9,6 +9,7 @@ import { badJson, defaultErrorBody, missingField, missingModel, noReplyLeft, typ
 import { requestId } from "./ids.ts";
 import { entryFor, ItemStore, type ContextEntry, type IssuedItem } from "./items.ts";
 import { isMetadataProbe, serveMetadata, type MetadataAnswer } from "./metadata.ts";
+import { noteCachedTokens, PromptCache } from "./prompt-cache.ts";
 import { classify, sleep } from "./reply.ts";
 import { buildResponsesTurn, itemsInRawStream, responsesFailure, responsesFaultPrefix, responsesFrame } from "./responses-wire.ts";
 import type { CapturedRequest, FakeServer, FaultReply, HttpErrorReply, Overflow, RawReply, Reply, StartOptions, StreamErrorReply, TurnReply } from "./types.ts";
@@ -39,6 +40,8 @@ export async function createFakeServer(opts: InternalOptions = {}): Promise<{ se
   const stateless = spec.responses.stateless;
   const ledger = new EchoLedger(spec.echo);
   const items = new ItemStore();
+  // OpenAI's prompt caching, emulated for the plain fake and OpenAI's own servers (other vendors cache their own way).
+  const promptCache = !opts.vendor || opts.vendor === "openai" || opts.vendor === "azure" ? new PromptCache() : undefined;
   const sockets = new Set<Socket>();
   const stats: ServerStats = { inflight: 0, lastActivity: Date.now() };
   let closed = false;
@@ -101,6 +104,7 @@ export async function createFakeServer(opts: InternalOptions = {}): Promise<{ se
       return undefined;
     }
     if (queue.length === 0) return void reject(res, noReplyLeft(requests.length));
+    if (promptCache) noteCachedTokens(body, promptCache.admit(body));
     return { wire, body, context };
   }
 

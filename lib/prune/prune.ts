@@ -218,9 +218,12 @@ function isRequestPoint(messages: readonly ModelMessage[], m: number): boolean {
 
 /** Estimated tokens of the wire at point `m` with `cut` in place (exactly estimateTokens of that wire, orphans aside). */
 function wireTokens(cut: Cut, sums: readonly number[], m: number): number {
-  const count = cut.digest.length + (m - cut.cut);
-  const chars = 2 + Math.max(0, count - 1) + cut.digestChars + sums[m]! - sums[cut.cut]!;
-  return Math.ceil(chars / CHARS_PER_TOKEN);
+  return tokensOf(cut.digest.length + (m - cut.cut), cut.digestChars + sums[m]! - sums[cut.cut]!);
+}
+
+/** estimateTokens of `count` messages of `chars` characters in all (the brackets and commas added). */
+function tokensOf(count: number, chars: number): number {
+  return Math.ceil((2 + Math.max(0, count - 1) + chars) / CHARS_PER_TOKEN);
 }
 
 /**
@@ -254,31 +257,22 @@ function cutAt(inline: readonly ModelMessage[], sums: readonly number[], m: numb
     return cut;
   };
   // The wire shrinks as the cut deepens (a digest line is far smaller than the content it stands
-  // for). The kept tail plus the previous cut's digest (which a deeper cut's digest contains, but for
-  // roll-ups) is the estimate the search starts from; it then gallops deeper: the answer is usually
-  // there or a step or two further.
-  const fits = (j: number) => wireTokens(make(candidates[j]!), sums, m) <= settings.target;
-  const known = previous?.digestChars ?? 0;
-  let lo = 0;
-  while (lo < candidates.length - 1 && known + sums[m]! - sums[candidates[lo]!]! > settings.target * CHARS_PER_TOKEN) lo++;
-  let found = candidates.length - 1;
-  let hi = lo;
-  for (let stride = 1; hi < candidates.length; stride *= 2) {
-    if (fits(hi)) {
-      found = hi;
-      break;
-    }
-    lo = hi + 1;
-    hi = Math.min(candidates.length - 1, hi + stride);
-    if (lo > hi) break;
+  // for), and a deeper cut's digest holds a shallower one's lines (roll-ups aside). So, from the
+  // previous cut's digest: skip every cut whose kept tail alone, beside the digest known so far, is
+  // over the target; digest there; if it is still over, the digest just made is the new lower bound.
+  // Two or three digests per cut, however long the history.
+  let known = { length: previous?.digest.length ?? 0, chars: previous?.digestChars ?? 0 };
+  const over = (j: number) => tokensOf(known.length + (m - candidates[j]!), known.chars + sums[m]! - sums[candidates[j]!]!) > settings.target;
+  let j = 0;
+  for (;;) {
+    while (j < candidates.length - 1 && over(j)) j++;
+    const cut = make(candidates[j]!);
+    if (j === candidates.length - 1 || wireTokens(cut, sums, m) <= settings.target) return cut;
+    known = { length: cut.digest.length, chars: cut.digestChars };
+    j++;
   }
-  while (lo < found) {
-    const mid = (lo + found) >> 1;
-    if (fits(mid)) found = mid;
-    else lo = mid + 1;
-  }
-  return make(candidates[found]!);
 }
+
 
 /** Where a cut may fall: a user message, or the first assistant message of a step. */
 function isStepStart(messages: readonly ModelMessage[], i: number): boolean {

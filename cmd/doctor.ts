@@ -162,7 +162,7 @@ async function windowChecks(flags: Flags, env: Env, cwd: string): Promise<Check[
   const { settings } = runtime;
   const info = runtime.window.info;
   const tools = toolsFor({ notebook: createNotebook(), memory: createMemoryStore({ home: runtime.home, projectRoot: runtime.env.root }) });
-  const instructions = buildInstructions({ env: runtime.env, projectDocs: runtime.projectDocs, memory: "", todos: "" });
+  const instructions = buildInstructions({ env: runtime.env, projectDocs: runtime.projectDocs, memory: "" });
   const budget = requestBudget(info, { pruneAtTokens: settings.pruneAtTokens, instructions, tools });
   const text = [
     `Model ${settings.model} at ${settings.baseURL}: ${windowLabel(info)}.`,

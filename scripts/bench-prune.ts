@@ -41,7 +41,7 @@ const rows: [string, string][] = [];
   const validate = median(Array.from({ length: 20 }, () => time(() => validateHistory(history))[1]));
   const repair = median(Array.from({ length: 20 }, () => time(() => repairHistory(history))[1]));
   const r = first.report;
-  rows.push([`5,000-message history (${history.length} messages, ${mb} MB, ~${r.tokensBefore.toLocaleString("en")} tokens)`, `pruned to ${r.after} messages, ~${r.tokensAfter.toLocaleString("en")} tokens (rung ${r.rung ?? "-"}, ${r.digested} calls digested)`]);
+  rows.push([`5,000-message history (${history.length} messages, ${mb} MB, ~${r.tokensBefore.toLocaleString("en")} tokens)`, `pruned to ${r.after} messages, ~${r.tokensAfter.toLocaleString("en")} tokens (${r.kept ?? "all"} messages kept whole, ${r.digested} calls digested, ${r.cuts} cuts)`]);
   rows.push(["  repair + prune, first call (cold: serialises every message, JIT cold)", ms(cold)]);
   rows.push(["  repair + prune, next 10 steps (JIT warming), median", ms(median(warming))]);
   rows.push(["  repair + prune per step, steady state (steps 31-80; target < 10 ms)", `median ${ms(median(steady))}, p90 ${ms(steady[Math.floor(steady.length * 0.9)]!)}`]);
@@ -71,7 +71,7 @@ const rows: [string, string][] = [];
     if (samples.has(k)) {
       lines.push(
         `  step ${String(k).padStart(3)}: ${String(report.before).padStart(3)} messages ~${report.tokensBefore.toLocaleString("en").padStart(7)} tokens → wire ${String(report.after).padStart(3)} messages ~${report.tokensAfter.toLocaleString("en").padStart(7)} tokens` +
-          (report.pruned ? `  (${report.rung ? `rung ${report.rung}, ${report.digested} digested` : "reasoning stripped"})` : ""),
+          (report.pruned ? `  (${report.kept ? `${report.kept} kept, ${report.digested} digested, cut ${report.cuts}` : "reasoning stripped"})` : ""),
       );
     }
   }

@@ -126,8 +126,8 @@ const width = Math.max(...rows.map(([k]) => k.length));
 console.log(`shiro bench — ${new Date().toISOString().slice(0, 10)}, ${process.platform} ${process.arch}, bun ${Bun.version}`);
 for (const [k, v] of rows) console.log(`${k.padEnd(width)}  ${v}`);
 
-// 5. Library benches that run as their own scripts (sessions, pruning).
-for (const script of ["bench-sessions.ts", "bench-prune.ts"]) {
+// 5. Benches that run as their own scripts (sessions, pruning, the prompt cache over a 300-step task).
+for (const script of ["bench-sessions.ts", "bench-prune.ts", "bench-cache.ts"]) {
   const path = join(import.meta.dir, script);
   if (!(await Bun.file(path).exists())) continue;
   console.log("");

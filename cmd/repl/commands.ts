@@ -185,7 +185,8 @@ function mcpReport(session: ReplSession, theme: Theme): string {
 function costReport(session: ReplSession): string {
   const usage = session.conversation().usage;
   const total = usage.inputTokens + usage.outputTokens;
-  const tokens = `tokens: ${usage.inputTokens.toLocaleString("en-US")} in · ${usage.outputTokens.toLocaleString("en-US")} out · ${total.toLocaleString("en-US")} total`;
+  const cached = usage.cachedInputTokens ? ` (${usage.cachedInputTokens.toLocaleString("en-US")} cached)` : "";
+  const tokens = `tokens: ${usage.inputTokens.toLocaleString("en-US")} in${cached} · ${usage.outputTokens.toLocaleString("en-US")} out · ${total.toLocaleString("en-US")} total`;
   const spent = session.spent();
   const cost = spent === "unpriced" ? `cost: unknown — ${session.runtime().settings.model} has no price in shiro's table` : `cost: ${formatUsd(spent)}`;
   const sub = session.subagents();

@@ -10,6 +10,8 @@ import { createNotebook, type Notebook } from "../notebook/notebook.ts";
 import { renderTodos } from "../notebook/render.ts";
 import type { Todo } from "../notebook/schema.ts";
 import { buildInstructions } from "./instructions.ts";
+import { withPromptCacheKey } from "../provider/call-options.ts";
+import { taskListNote } from "./task-list-note.ts";
 import { keyRedactor, redactDeep, redactEvent } from "./redact-key.ts";
 import type { Runtime } from "./runtime.ts";
 import type { Approver } from "../approval.ts";
@@ -17,7 +19,7 @@ import { runTurn, type TurnResult } from "./turn.ts";
 import { createTaskTool, type TurnIo } from "./subagent/task-tool.ts";
 
 /** What a conversation needs of its session: the history it owns and the totals it keeps. */
-export type ConversationSession = Pick<LiveSession, "history" | "append" | "replace" | "totals" | "recordSubagent">;
+export type ConversationSession = Pick<LiveSession, "id" | "history" | "append" | "replace" | "totals" | "recordSubagent">;
 
 export type ConversationOptions = {
   runtime: Runtime;
@@ -26,7 +28,7 @@ export type ConversationOptions = {
   todos?: readonly Todo[];
   /** The project's memory store, whose tools the session gets (none with --no-memory). */
   memory?: MemoryStore;
-  /** The project-memory block, rendered once at the start of the session. */
+  /** The project-memory block, rendered once at the start of the session: a `remember` later in it does not change it, so the system prompt stays the same and cached. */
   memoryBlock?: string;
   /** The session's undo journal: each prompt's turn is recorded in it (files, task list, where the history stood). */
   undo?: UndoJournal;
@@ -119,8 +121,8 @@ export function createConversation(opts: ConversationOptions): Conversation {
       return currentTools();
     },
     get usage() {
-      const { inputTokens, outputTokens } = session.totals();
-      return { inputTokens, outputTokens };
+      const { inputTokens, outputTokens, cachedInputTokens } = session.totals();
+      return { inputTokens, outputTokens, ...(cachedInputTokens ? { cachedInputTokens } : {}) };
     },
     get runtime() {
       return runtime;
@@ -134,7 +136,6 @@ export function createConversation(opts: ConversationOptions): Conversation {
         env: runtime.env,
         projectDocs: runtime.projectDocs,
         memory: opts.memoryBlock,
-        todos: renderTodos(notebook.todos()),
         tools: builtIn.map((t) => t.name),
         agent: runtime.settings.agent,
         model: runtime.settings.model,
@@ -164,11 +165,12 @@ export function createConversation(opts: ConversationOptions): Conversation {
       try {
         result = await runTurn({
           model: runtime.model,
-          callOptions: runtime.callOptions,
+          callOptions: withPromptCacheKey(runtime.callOptions, runtime.settings, session.id),
           onCallOptions: (options) => (runtime = { ...runtime, callOptions: options }),
           session: history,
           tools: currentTools,
           instructions: conversation.instructions,
+          wireTail: () => taskListNote(renderTodos(notebook.todos())),
           settings: runtime.settings,
           window: runtime.window,
           root: runtime.env.root,

@@ -11,14 +11,12 @@ const APPENDIX: Record<VariantName, string> = { default: "", quick, deep, plan, 
 
 export type Environment = { cwd: string; root: string; date: string; platform: string; shell: string };
 
-/** Parts of the system prompt that change during a session are passed as already-rendered blocks. */
+/** The parts of the system prompt, the blocks already rendered. */
 export type InstructionParts = {
   env: Environment;
   projectDocs: ProjectDoc[];
   /** The project-memory block (empty string when there is none). */
   memory?: string;
-  /** The rendered task list (empty string when the list is empty). Rebuilt every step. */
-  todos?: string;
   /** The names of the tools offered: the rules that follow speak only of what the model can do. */
   tools?: readonly string[];
   agent?: VariantName;
@@ -52,7 +50,12 @@ function toolRules(tools: readonly string[], model?: string): string[] {
   return rules;
 }
 
-/** Builds the system prompt. Pure; called before every step so the task list is always current. */
+/**
+ * Builds the system prompt. Pure. Nothing in it changes during a session (the memory block is the
+ * one loaded at its start; the task list goes at the end of each request instead, see
+ * task-list-note.ts), so every request of a session starts with the same bytes and the provider
+ * can cache them.
+ */
 export function buildInstructions(parts: InstructionParts): string {
   const tools = parts.tools ?? ["edit_file", "write_file", "bash"];
   const sections = [[base.trim(), ...toolRules(tools, parts.model)].join("\n")];
@@ -78,6 +81,5 @@ export function buildInstructions(parts: InstructionParts): string {
     sections.push(["Skills (instructions for particular tasks): when one fits the task, call skill with its name first and follow it.", ...list].join("\n"));
   }
   if (parts.memory) sections.push(parts.memory);
-  if (parts.todos) sections.push(`Your task list for this session (update it with todo_write):\n${parts.todos}`);
   return sections.join("\n\n");
 }

@@ -42,8 +42,13 @@ export type TurnOptions = Pick<ToolCallOptions, "root" | "cwd" | "signal" | "app
   session: TurnHistory;
   /** The tools, or a function read before every step when the set can change during a turn (MCP servers connecting). */
   tools: readonly AnyTool[] | (() => readonly AnyTool[]);
-  /** Rebuilt before every step, so a todo_write on step one is visible to step two. */
+  /** The system prompt; the same for every step of a session, so the provider can cache it. */
   instructions: () => string;
+  /**
+   * Sent after the history at the end of every request and never stored (the task list: see
+   * task-list-note.ts). Rebuilt before every step, so a todo_write on step one is visible to step two.
+   */
+  wireTail?: () => readonly ModelMessage[];
   /**
    * The settings a turn reads: `pruneAtTokens` (estimated tokens of conversation past which the
    * request is pruned, unless the window allows less; the local history never is), the step cap,
@@ -120,7 +125,7 @@ export async function runTurn(opts: TurnOptions): Promise<TurnResult> {
         model: opts.model,
         callOptions: budget.outputTokens === undefined ? callOptions : { ...callOptions, maxOutputTokens: budget.outputTokens },
         instructions,
-        messages: wire,
+        messages: withTail(wire, opts.wireTail?.() ?? []),
         tools,
         toolDefs,
         signal: opts.signal,
@@ -209,6 +214,11 @@ export async function runTurn(opts: TurnOptions): Promise<TurnResult> {
   if (closed !== session.history) session.replace(closed);
   opts.emit({ type: "done", status, steps, usage });
   return { status, steps, usage, ...(errorMessage ? { error: errorMessage } : {}), ...(truncated ? { truncated } : {}), messages: session.history.slice(startLength) };
+}
+
+/** The wire with the turn's tail after it (the same array when there is none). */
+function withTail(wire: ModelMessage[], tail: readonly ModelMessage[]): ModelMessage[] {
+  return tail.length === 0 ? wire : [...wire, ...tail];
 }
 
 export const REASONING_DROPPED_NOTICE = "the server does not take a thinking level for this model; shiro sends requests without one from now on";

@@ -51,6 +51,18 @@ function providerPart(settings: CallSettings): CallOptions {
   return { providerOptions: { [settings.provider]: { reasoningEffort: settings.thinking === "off" ? "none" : settings.thinking === "max" ? "high" : settings.thinking } } };
 }
 
+/**
+ * The options with `prompt_cache_key` set to the session's id, whenever the OpenAI client is in use
+ * (OpenAI's API, or a server the config says to treat as one), on either wire: OpenAI routes the
+ * requests that share a key to the same cache, so a session's requests reuse each other's prefix.
+ * The compatible client sends no such field (a strict server could refuse it).
+ */
+export function withPromptCacheKey(options: CallOptions, settings: Pick<Settings, "client">, sessionId: string): CallOptions {
+  if (settings.client !== "openai") return options;
+  const openai = { ...(options.providerOptions?.openai ?? {}), promptCacheKey: sessionId };
+  return { ...options, providerOptions: { ...options.providerOptions, openai } };
+}
+
 /** True when these options carry a reasoning control a server could refuse. */
 export function hasReasoningControl(options: CallOptions): boolean {
   return Object.values(options.providerOptions ?? {}).some((o) => "reasoningEffort" in o || "reasoning" in o);

@@ -3,12 +3,15 @@ import type { AgentEvent } from "../events.ts";
 import { isReasoningPart, partsOf, withParts } from "./item-ids.ts";
 import { memoByIdentity } from "./memo.ts";
 import { detachOrphanedItems, dropOrphanedResults, stripItemIds } from "./repair.ts";
-import { CHARS_PER_TOKEN, estimateTokens } from "./tokens.ts";
+import { CHARS_PER_TOKEN, estimateTokens, messageChars } from "./tokens.ts";
 import type { DigestedTool } from "./digest.ts";
-import { pruneToolContent } from "./tool-content.ts";
+import { digestBefore, windowStart } from "./tool-content.ts";
 
-/** Messages whose tool content is kept, tried in order; the first rung that fits wins. */
-export const PRUNE_LADDER: readonly number[] = [64, 32, 16, 8, 4];
+/** A new cut aims the wire at this share of the threshold, so many more steps fit before the next one. */
+export const RECUT_TO = 0.5;
+
+/** Messages at the end whose tool content is always kept (the last step and its results). */
+export const MIN_KEPT_MESSAGES = 4;
 
 /** Most of the threshold the digest lines may take; past it the oldest are rolled up into one line. */
 export const MAX_DIGEST_SHARE = 0.25;
@@ -16,7 +19,10 @@ export const MAX_DIGEST_SHARE = 0.25;
 export type PruneOptions = {
   /** Prune when the estimate is above this (settings.pruneAtTokens). Required: the default is applied once, in lib/config. */
   pruneAtTokens: number;
-  ladder?: readonly number[];
+  /** The share of the threshold a new cut aims for (RECUT_TO). */
+  recutTo?: number;
+  /** Messages at the end whose tool content is always kept (MIN_KEPT_MESSAGES). */
+  minKept?: number;
   /** The session's tools, whose definitions say how a pruned call reads in its digest line. */
   tools?: readonly DigestedTool[];
 };
@@ -31,58 +37,255 @@ export type PruneReport = {
   tokensBefore: number;
   tokensAfter: number;
   strippedReasoning: boolean;
-  /** The ladder rung used (messages whose tool content was kept); absent when stripping reasoning was enough. */
-  rung?: number;
+  /** Messages after the cut, sent with their tool content; absent when stripping reasoning was enough (nothing digested). */
+  kept?: number;
   /** Tool calls whose content was removed: each is a digest line, or counted in the roll-up line. */
   digested: number;
   /** Of those, the oldest ones condensed into the single roll-up line (0 unless the digest outgrew its share). */
   rolledUp: number;
-  /** The wire is within the threshold. False only when even the last rung was too big (the smallest is sent). */
+  /** The wire is within the threshold. False only when even the deepest cut was too big (the smallest is sent). */
   fits: boolean;
+  /** How many times, over the whole history, the wire crossed the threshold and was cut (0: never pruned). */
+  cuts: number;
+  /** The latest cut was made for this request (the wire's prefix changed here); false while a cut stays put. */
+  recut: boolean;
 };
 
 /**
  * The view of the history sent to the provider. Within the threshold: the history itself (same
- * array). Above it, in order, stopping as soon as the estimate fits:
- * 1. reasoning is stripped, then orphaned item references detached;
- * 2. the ladder: keep the tool content of the last 64, 32, 16, 8, 4 messages and replace older
- *    calls with digest lines, never separating a call from its result (digest lines beyond
- *    MAX_DIGEST_SHARE of the threshold are rolled up into one line, oldest first);
- * and orphaned results are dropped. A pruned wire carries no provider item id at all, so it never
- * depends on anything stored on the provider's side. If even the last rung is too big, the
- * smallest wire is returned with `fits: false`.
- * Never removes user messages; never mutates the history (the caller keeps it whole). Cheap on
- * repeat calls: per-message work is cached by identity, so call it before every step.
+ * array). Past it the wire is pruned, and the pruning is sticky, so that the requests of a long
+ * task share a prefix the provider can cache:
+ * - the first time the history passes the threshold, reasoning is stripped (orphaned item
+ *   references detached, every provider item id removed), and if that does not bring the wire
+ *   down to RECUT_TO of the threshold, a cut is made: the tool content before it is replaced by
+ *   digest lines (digest lines beyond MAX_DIGEST_SHARE of the threshold are rolled up into one
+ *   line, oldest first). The cut is the shallowest step boundary that brings the wire to RECUT_TO
+ *   of the threshold (never separating a call from its result, keeping at least the last
+ *   MIN_KEPT_MESSAGES), else the deepest one;
+ * - that cut stays put — the same messages digested the same way, byte for byte — for every
+ *   later request until the pruned wire itself (not the history) crosses the threshold again;
+ *   then a deeper cut is made the same way.
+ * The cuts are a function of the history and the options alone: they are found by walking the
+ * history's request points (after a user message or a tool result) from the start, so a resumed
+ * session derives the same wire as the process that wrote it. Work already done for an earlier,
+ * shorter history is reused (cached by message identity), so call it before every step.
+ * Orphaned results are dropped. Never removes user messages; never mutates the history.
  */
 export function pruneForWire(messages: readonly ModelMessage[], options: PruneOptions): { messages: ModelMessage[]; report: PruneReport } {
   const threshold = options.pruneAtTokens;
   const tokensBefore = estimateTokens(messages);
-  const base = { before: messages.length, tokensBefore, digested: 0, rolledUp: 0 };
+  const base = { before: messages.length, tokensBefore };
   if (tokensBefore <= threshold) {
-    return { messages: messages as ModelMessage[], report: { ...base, pruned: false, after: messages.length, tokensAfter: tokensBefore, strippedReasoning: false, fits: true } };
+    return {
+      messages: messages as ModelMessage[],
+      report: { ...base, pruned: false, after: messages.length, tokensAfter: tokensBefore, strippedReasoning: false, digested: 0, rolledUp: 0, fits: true, cuts: 0, recut: false },
+    };
   }
 
-  const stripped = stripReasoning(messages);
-  const strippedReasoning = stripped !== messages;
-  const inline = dropOrphanedResults(stripItemIds(detachOrphanedItems(stripped)));
-  const result = (wire: ModelMessage[], extra: { rung?: number; digested?: number; rolledUp?: number }) => {
-    const tokensAfter = estimateTokens(wire);
-    return {
-      messages: wire,
-      report: { ...base, ...extra, pruned: wire !== messages, after: wire.length, tokensAfter, strippedReasoning, fits: tokensAfter <= threshold },
-    };
+  // The inline form of every message (reasoning stripped, ids removed), and for each the history length it came from.
+  const inline: ModelMessage[] = [];
+  const rawEnd: number[] = [];
+  let strippedReasoning = false;
+  for (let i = 0; i < messages.length; i++) {
+    const one = inlineOne(messages[i]!);
+    if (one.stripped) strippedReasoning = true;
+    if (one.message) {
+      inline.push(one.message);
+      rawEnd.push(i + 1);
+    }
+  }
+  const sums = new Array<number>(inline.length + 1);
+  sums[0] = 0;
+  for (let i = 0; i < inline.length; i++) sums[i + 1] = sums[i]! + messageChars(inline[i]!);
+
+  const settings: CutSettings = {
+    threshold,
+    target: Math.floor(threshold * (options.recutTo ?? RECUT_TO)),
+    minKept: options.minKept ?? MIN_KEPT_MESSAGES,
+    maxDigestChars: threshold * CHARS_PER_TOKEN * MAX_DIGEST_SHARE,
+    tools: options.tools,
+  };
+  const run = findRun(settings, messages);
+  const cuts = run.cuts;
+  const n = inline.length;
+  let ephemeral: Cut | undefined; // a cut made at an end that is not a request point: returned, not kept
+  const take = (cut: Cut | undefined, at: number) => {
+    if (!cut) return;
+    if (isRequestPoint(inline, at)) cuts.push(cut);
+    else ephemeral = cut;
   };
 
-  let best = result(inline, {});
-  if (best.report.fits) return best;
-  for (const rung of options.ladder ?? PRUNE_LADDER) {
-    const cut = pruneToolContent(inline, { keepLast: rung, maxDigestChars: threshold * CHARS_PER_TOKEN * MAX_DIGEST_SHARE, tools: options.tools });
-    const candidate = result(dropOrphanedResults(cut.messages), { rung, digested: cut.digested, rolledUp: cut.rolledUp });
-    if (candidate.report.fits) return candidate;
-    if (candidate.report.tokensAfter < best.report.tokensAfter) best = candidate;
+  let from: number;
+  if (cuts.length === 0) {
+    // The first crossing: the first request point where the history itself is over the threshold.
+    let chars = 2;
+    let p = messages.length;
+    for (let i = 0; i < messages.length; i++) {
+      chars += messageChars(messages[i]!) + (i > 0 ? 1 : 0);
+      if (Math.ceil(chars / CHARS_PER_TOKEN) > threshold && isRequestPoint(messages, i + 1)) {
+        p = i + 1;
+        break;
+      }
+    }
+    let q = 0;
+    while (q < n && rawEnd[q]! <= p) q++;
+    take(cutAt(inline, sums, q, undefined, settings, p), q);
+    from = q;
+  } else from = cuts[cuts.length - 1]!.at;
+
+  for (let m = from + 1; m <= n; m++) {
+    if (!isRequestPoint(inline, m) && m !== n) continue;
+    const current = ephemeral ?? cuts[cuts.length - 1];
+    if (current && wireTokens(current, sums, m) <= threshold) continue;
+    take(cutAt(inline, sums, m, current, settings, rawEnd[m - 1]! + (m < n ? 1 : 0)), m);
   }
-  return best;
+  run.raw = messages;
+
+  const state = ephemeral ?? cuts[cuts.length - 1];
+  const joined = state ? [...state.digest, ...inline.slice(state.cut)] : inline;
+  const wire = dropOrphanedResults(joined);
+  const same = wire.length === messages.length && wire.every((m, i) => m === messages[i]);
+  const tokensAfter = estimateTokens(wire);
+  return {
+    messages: same ? (messages as ModelMessage[]) : wire,
+    report: {
+      ...base,
+      pruned: !same,
+      after: wire.length,
+      tokensAfter,
+      strippedReasoning,
+      ...(state && state.cut > 0 ? { kept: n - state.cut } : {}),
+      digested: state?.digested ?? 0,
+      rolledUp: state?.rolledUp ?? 0,
+      fits: tokensAfter <= threshold,
+      cuts: cuts.length + (ephemeral ? 1 : 0),
+      recut: state !== undefined && state.at === n,
+    },
+  };
 }
+
+type CutSettings = { threshold: number; target: number; minKept: number; maxDigestChars: number; tools: readonly DigestedTool[] | undefined };
+
+/** One cut: made at request point `at` (of the inline history), digesting `inline[0, cut)`. */
+type Cut = { at: number; rawAt: number; cut: number; digest: ModelMessage[]; digestChars: number; digested: number; rolledUp: number };
+
+/** Cuts already found for a history, reused while later histories share its prefix. */
+type Run = { settings: CutSettings; raw: readonly ModelMessage[]; cuts: Cut[] };
+const runs: Run[] = [];
+const MAX_RUNS = 8;
+
+/** The run for these settings whose history shares the longest prefix with `messages`, its cuts trimmed to that prefix. */
+function findRun(settings: CutSettings, messages: readonly ModelMessage[]): Run {
+  let best: Run | undefined;
+  let bestShared = -1;
+  for (const run of runs) {
+    const s = run.settings;
+    if (s.threshold !== settings.threshold || s.target !== settings.target || s.minKept !== settings.minKept || s.tools !== settings.tools) continue;
+    let shared = 0;
+    const limit = Math.min(run.raw.length, messages.length);
+    while (shared < limit && run.raw[shared] === messages[shared]) shared++;
+    if (shared > bestShared) {
+      best = run;
+      bestShared = shared;
+    }
+  }
+  if (best && bestShared > 0) {
+    const valid = best.cuts.findIndex((c) => c.rawAt > bestShared);
+    // Another history branching off this one gets its own run, so neither keeps undoing the other's work.
+    if (valid === -1 || bestShared === best.raw.length) {
+      if (valid !== -1) best.cuts.length = valid;
+      runs.splice(runs.indexOf(best), 1);
+      runs.unshift(best);
+      return best;
+    }
+    const branch: Run = { settings, raw: messages, cuts: best.cuts.slice(0, valid) };
+    runs.unshift(branch);
+    if (runs.length > MAX_RUNS) runs.pop();
+    return branch;
+  }
+  const fresh: Run = { settings, raw: messages, cuts: [] };
+  runs.unshift(fresh);
+  if (runs.length > MAX_RUNS) runs.pop();
+  return fresh;
+}
+
+/** A request is sent after a user message or a step's tool results: the points where the wire is measured. */
+function isRequestPoint(messages: readonly ModelMessage[], m: number): boolean {
+  if (m < 1 || m > messages.length) return false;
+  const last = messages[m - 1]!.role;
+  return (last === "user" || last === "tool") && (m === messages.length || messages[m]!.role !== "tool");
+}
+
+/** Estimated tokens of the wire at point `m` with `cut` in place (exactly estimateTokens of that wire, orphans aside). */
+function wireTokens(cut: Cut, sums: readonly number[], m: number): number {
+  return tokensOf(cut.digest.length + (m - cut.cut), cut.digestChars + sums[m]! - sums[cut.cut]!);
+}
+
+/** estimateTokens of `count` messages of `chars` characters in all (the brackets and commas added). */
+function tokensOf(count: number, chars: number): number {
+  return Math.ceil((2 + Math.max(0, count - 1) + chars) / CHARS_PER_TOKEN);
+}
+
+/**
+ * A new cut at request point `m`, deeper than `previous`: the shallowest step boundary whose wire
+ * is within the target, else the deepest allowed. Undefined when no deeper cut exists.
+ */
+function cutAt(inline: readonly ModelMessage[], sums: readonly number[], m: number, previous: Cut | undefined, settings: CutSettings, rawAt: number): Cut | undefined {
+  const floor = previous ? previous.cut : -1;
+  const deepest = windowStart(inline, settings.minKept, m);
+  // Step boundaries after the previous cut, shallowest first, where no kept result would lose its call.
+  const candidates: number[] = [];
+  const wanted = new Set<string>();
+  for (let i = m - 1; i > floor && i >= 0; i--) {
+    const message = inline[i]!;
+    for (const p of partsOf(message)) {
+      if (message.role === "tool" && p.type === "tool-result") wanted.add(p.toolCallId as string);
+      else if (message.role === "assistant" && p.type === "tool-call") wanted.delete(p.toolCallId as string);
+    }
+    if (i <= deepest && wanted.size === 0 && (i === 0 || isStepStart(inline, i))) candidates.push(i);
+  }
+  candidates.reverse();
+  if (candidates.length === 0) return undefined;
+  const made = new Map<number, Cut>();
+  const make = (c: number) => {
+    let cut = made.get(c);
+    if (!cut) {
+      const d = c === 0 ? { messages: [], digested: 0, rolledUp: 0 } : digestBefore(inline, c, { maxDigestChars: settings.maxDigestChars, tools: settings.tools });
+      cut = { at: m, rawAt, cut: c, digest: d.messages, digestChars: d.messages.reduce((n, x) => n + messageChars(x), 0), digested: d.digested, rolledUp: d.rolledUp };
+      made.set(c, cut);
+    }
+    return cut;
+  };
+  // The wire shrinks as the cut deepens (a digest line is far smaller than the content it stands
+  // for), and a deeper cut's digest holds a shallower one's lines (roll-ups aside). So, from the
+  // previous cut's digest: skip every cut whose kept tail alone, beside the digest known so far, is
+  // over the target; digest there; if it is still over, the digest just made is the new lower bound.
+  // Two or three digests per cut, however long the history.
+  let known = { length: previous?.digest.length ?? 0, chars: previous?.digestChars ?? 0 };
+  const over = (j: number) => tokensOf(known.length + (m - candidates[j]!), known.chars + sums[m]! - sums[candidates[j]!]!) > settings.target;
+  let j = 0;
+  for (;;) {
+    while (j < candidates.length - 1 && over(j)) j++;
+    const cut = make(candidates[j]!);
+    if (j === candidates.length - 1 || wireTokens(cut, sums, m) <= settings.target) return cut;
+    known = { length: cut.digest.length, chars: cut.digestChars };
+    j++;
+  }
+}
+
+
+/** Where a cut may fall: a user message, or the first assistant message of a step. */
+function isStepStart(messages: readonly ModelMessage[], i: number): boolean {
+  const m = messages[i]!;
+  if (m.role === "user") return true;
+  return m.role === "assistant" && messages[i - 1]!.role !== "assistant";
+}
+
+/** One message as a pruned wire sends it: reasoning stripped, orphaned references detached, item ids removed. */
+const inlineOne = memoByIdentity((m: ModelMessage): { message: ModelMessage | undefined; stripped: boolean } => {
+  const stripped = stripReasoning([m]);
+  return { message: stripItemIds(detachOrphanedItems(stripped))[0], stripped: stripped.length === 0 || stripped[0] !== m };
+});
 
 /**
  * Removes every reasoning part; assistant messages left empty are removed. The first thing

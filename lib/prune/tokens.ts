@@ -8,7 +8,8 @@ export const CHARS_PER_TOKEN = 4;
 export const AMBER_AT_RATIO = 2 / 3;
 export const RED_AT_RATIO = 0.9;
 
-const messageChars = memoByIdentity((m: ModelMessage) => JSON.stringify(m).length);
+/** The JSON length of one message, cached by identity (what estimateTokens adds up). */
+export const messageChars = memoByIdentity((m: ModelMessage) => JSON.stringify(m).length);
 
 /**
  * `JSON.stringify(messages).length / 4`, rounded up: an estimate, good for deciding when to prune

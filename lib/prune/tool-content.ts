@@ -39,7 +39,23 @@ export function pruneToolContent(
 ): { messages: ModelMessage[]; digested: number; rolledUp: number } {
   const cut = windowStart(messages, Math.max(0, options.keepLast));
   if (cut === 0) return { messages: messages as ModelMessage[], digested: 0, rolledUp: 0 };
+  const before = digestBefore(messages, cut, options);
+  const out = before.messages;
+  for (let i = cut; i < messages.length; i++) out.push(messages[i]!);
+  return { messages: out, digested: before.digested, rolledUp: before.rolledUp };
+}
 
+/**
+ * The digested form of `messages[0, cut)`: what pruneToolContent puts before its window. Depends
+ * on those messages (and the options) only, never on what follows the cut, so a cut that stays
+ * put gives the same digest byte for byte however long the history grows. `cut` must not
+ * separate a result after it from its call before it (windowStart chooses such cuts).
+ */
+export function digestBefore(
+  messages: readonly ModelMessage[],
+  cut: number,
+  options: Omit<ToolContentOptions, "keepLast">,
+): { messages: ModelMessage[]; digested: number; rolledUp: number } {
   const results = new Map<string, AnyPart>();
   const calls: AnyPart[] = [];
   for (let i = 0; i < cut; i++) {
@@ -82,13 +98,15 @@ export function pruneToolContent(
     }
   }
   flush();
-  for (let i = cut; i < messages.length; i++) out.push(messages[i]!);
   return { messages: out, digested: calls.length, rolledUp };
 }
 
-/** Index of the first kept message: the last `keep`, extended back to the calls their results answer. */
-function windowStart(messages: readonly ModelMessage[], keep: number): number {
-  let cut = Math.max(0, messages.length - keep);
+/**
+ * Index of the first kept message: the last `keep` of `messages[0, end)`, extended back to the
+ * calls their results answer.
+ */
+export function windowStart(messages: readonly ModelMessage[], keep: number, end = messages.length): number {
+  let cut = Math.max(0, end - keep);
   // Results in the window whose call is not in it yet; their calls are usually just before the cut.
   const wanted = new Set<string>();
   const take = (i: number) => {
@@ -98,7 +116,7 @@ function windowStart(messages: readonly ModelMessage[], keep: number): number {
       else if (m.role === "assistant" && p.type === "tool-call") wanted.delete(p.toolCallId as string);
     }
   };
-  for (let i = messages.length - 1; i >= cut; i--) take(i);
+  for (let i = end - 1; i >= cut; i--) take(i);
   for (let i = cut - 1; i >= 0 && wanted.size > 0; i--) {
     const m = messages[i]!;
     if (m.role === "assistant" && partsOf(m).some((p) => p.type === "tool-call" && wanted.has(p.toolCallId as string))) {

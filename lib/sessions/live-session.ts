@@ -127,9 +127,10 @@ export function openLiveSession(opts: OpenSessionOptions): LiveSession {
 
   let messages: ModelMessage[] = [...base.messages];
   let subagents: SubagentTranscript[] = [...(base.subagents ?? [])];
-  let totals = {
+  let totals: { inputTokens: number; outputTokens: number; cachedInputTokens?: number; costUsd: number | undefined } = {
     inputTokens: base.inputTokens,
     outputTokens: base.outputTokens,
+    ...(base.cachedInputTokens ? { cachedInputTokens: base.cachedInputTokens } : {}),
     // A record without a cost but with tokens ran on an unpriced model: it stays unpriced.
     costUsd: base.costUsd ?? (base.inputTokens + base.outputTokens === 0 ? costUsd(base.model, { inputTokens: 0, outputTokens: 0 }) : undefined),
   };
@@ -147,7 +148,7 @@ export function openLiveSession(opts: OpenSessionOptions): LiveSession {
   function snapshot(): SessionRecord {
     // Every field of the record comes from base unless the running session changes it, so a field
     // added to the schema survives a save without a line here.
-    const { costUsd: _cost, ...kept } = base;
+    const { costUsd: _cost, cachedInputTokens: _cached, ...kept } = base;
     return {
       ...kept,
       updatedAt: now().toISOString(),
@@ -156,6 +157,7 @@ export function openLiveSession(opts: OpenSessionOptions): LiveSession {
       title: base.title || titleFromMessages(messages),
       inputTokens: totals.inputTokens,
       outputTokens: totals.outputTokens,
+      ...(totals.cachedInputTokens ? { cachedInputTokens: totals.cachedInputTokens } : {}),
       ...(totals.costUsd !== undefined ? { costUsd: totals.costUsd } : {}),
       notebook: { ...base.notebook, todos: [...(opts.todos ? opts.todos() : Array.isArray(base.notebook.todos) ? base.notebook.todos : [])] },
       ...(subagents.length > 0 ? { subagents } : {}),
@@ -166,9 +168,11 @@ export function openLiveSession(opts: OpenSessionOptions): LiveSession {
   /** Adds `usage` to the totals, priced at `pricedAs` (the model in use now); an unpriced call makes the session unpriced. */
   function addUsage(usage: Usage, pricedAs = model) {
     const cost = costUsd(pricedAs, usage);
+    const cached = (totals.cachedInputTokens ?? 0) + (usage.cachedInputTokens ?? 0);
     totals = {
       inputTokens: totals.inputTokens + usage.inputTokens,
       outputTokens: totals.outputTokens + usage.outputTokens,
+      ...(cached > 0 ? { cachedInputTokens: cached } : {}),
       costUsd: totals.costUsd === undefined || cost === undefined ? undefined : totals.costUsd + cost,
     };
   }

@@ -88,6 +88,8 @@ export const headerEntries = {
   title: v.string(),
   inputTokens: TokenCount,
   outputTokens: TokenCount,
+  /** Of inputTokens, those the provider served from its prompt cache (billed at the cache rate); absent: none reported. */
+  cachedInputTokens: v.optional(TokenCount),
   /** Absent when any part of the session ran on an unpriced model: unknown is not $0. */
   costUsd: v.optional(v.pipe(v.number(), v.minValue(0))),
   /** Set on a session copied from one that another live shiro was holding. */

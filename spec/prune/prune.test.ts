@@ -1,7 +1,7 @@
 import { describe, expect, test } from "bun:test";
 import type { ModelMessage } from "ai";
 import { DIGEST_HEADER } from "../../lib/prune/digest.ts";
-import { MAX_DIGEST_SHARE, PRUNE_LADDER, compactedEvent, pruneForWire, stripReasoning } from "../../lib/prune/prune.ts";
+import { MAX_DIGEST_SHARE, MIN_KEPT_MESSAGES, RECUT_TO, compactedEvent, pruneForWire, stripReasoning } from "../../lib/prune/prune.ts";
 import { detachOrphanedItems, dropOrphanedResults, stripItemIds } from "../../lib/prune/repair.ts";
 import { estimateTokens } from "../../lib/prune/tokens.ts";
 import { DEFAULT_PRUNE_AT_TOKENS } from "../../lib/config/defaults.ts";
@@ -16,9 +16,15 @@ const partsOf = (m: ModelMessage) => (typeof m.content === "string" ? [] : (m.co
 const digestLines = (messages: ModelMessage[]) =>
   messages.flatMap(partsOf).flatMap((p) => (p.type === "text" && p.text.startsWith(DIGEST_HEADER) ? p.text.split("\n").slice(1) : []));
 const hasReasoning = (messages: ModelMessage[]) => messages.flatMap(partsOf).some((p) => p.type === "reasoning");
-/** The size of the wire at one rung (no digest budget): what the ladder compares. */
-const sizeAtRung = (history: ModelMessage[], rung: number) =>
-  estimateTokens(dropOrphanedResults(pruneToolContent(stripItemIds(detachOrphanedItems(stripReasoning(history))), { keepLast: rung }).messages));
+/** The wire before each request of a growing history (one step more each time), as a live loop prunes it. */
+const requestsOf = (history: ModelMessage[], options: Parameters<typeof pruneForWire>[1]) => {
+  const out: ReturnType<typeof pruneForWire>[] = [];
+  for (let k = 1; k <= history.length; k++) {
+    const last = history[k - 1]!.role;
+    if ((last === "user" || last === "tool") && history[k]?.role !== "tool") out.push(pruneForWire(history.slice(0, k), options));
+  }
+  return out;
+};
 
 describe("pruneForWire", () => {
   test("under the threshold the history goes out unchanged (the same array)", () => {
@@ -26,16 +32,17 @@ describe("pruneForWire", () => {
     const tokens = estimateTokens(history);
     const { messages, report } = pruneForWire(history, { pruneAtTokens: tokens });
     expect(messages).toBe(history);
-    expect(report).toEqual({ pruned: false, before: history.length, after: history.length, tokensBefore: tokens, tokensAfter: tokens, strippedReasoning: false, digested: 0, rolledUp: 0, fits: true });
+    expect(report).toEqual({ pruned: false, before: history.length, after: history.length, tokensBefore: tokens, tokensAfter: tokens, strippedReasoning: false, digested: 0, rolledUp: 0, fits: true, cuts: 0, recut: false });
     expect(compactedEvent(report)).toBeUndefined();
   });
 
   test("reasoning is stripped first; when that is enough every tool call and result is kept, inline", () => {
     const history = deepFreeze(longToolLoop({ steps: 40, encrypted: true }));
     const strippedTokens = estimateTokens(stripReasoning(history));
-    const { messages, report } = pruneForWire(history, { pruneAtTokens: strippedTokens });
-    expect(report).toMatchObject({ pruned: true, strippedReasoning: true, digested: 0, fits: true });
-    expect(report.rung).toBeUndefined();
+    // recutTo 1: a cut aims at the threshold itself, which stripping reasoning reaches.
+    const { messages, report } = pruneForWire(history, { pruneAtTokens: strippedTokens, recutTo: 1 });
+    expect(report).toMatchObject({ pruned: true, strippedReasoning: true, digested: 0, fits: true, cuts: 1 });
+    expect(report.kept).toBeUndefined();
     expect(hasReasoning(messages)).toBe(false);
     expect(itemIdsIn(messages)).toEqual([]);
     expect(callIdsIn(messages)).toEqual(callIdsIn(history));
@@ -43,40 +50,66 @@ describe("pruneForWire", () => {
     expect(validateHistory(messages)).toEqual([]);
   });
 
-  test("the ladder picks the first rung that fits", () => {
-    // Every result is big, so the digest stays well within its share at every rung and only the ladder decides.
+  test("a cut brings the wire down to about half the threshold and stays put until the wire passes the threshold again", () => {
+    // Every result is big, so the digest stays small and the kept tail decides the size.
     const ids = idMaker();
     const history = deepFreeze([
       user("read everything"),
-      ...Array.from({ length: 60 }, (_, i) => step(ids, "responses", { reasoning: "r", calls: [{ name: "read_file", input: { path: `f${i}.ts` }, output: "x".repeat(8_000) }] })).flat(),
+      ...Array.from({ length: 120 }, (_, i) => step(ids, "responses", { reasoning: "r", calls: [{ name: "read_file", input: { path: `f${i}.ts` }, output: "x".repeat(8_000) }] })).flat(),
     ]);
-    const sizes = PRUNE_LADDER.map((rung) => sizeAtRung(history, rung));
-    for (let i = 1; i < sizes.length; i++) expect(sizes[i]!).toBeLessThan(sizes[i - 1]!);
-    PRUNE_LADDER.forEach((rung, i) => {
-      const { messages, report } = pruneForWire(history, { pruneAtTokens: sizes[i]! });
-      expect(report).toMatchObject({ rung, fits: true, tokensAfter: sizes[i], rolledUp: 0 });
-      // One token less and this rung no longer fits: the next one is used.
-      if (i + 1 < PRUNE_LADDER.length) expect(pruneForWire(history, { pruneAtTokens: sizes[i]! - 1 }).report.rung).toBe(PRUNE_LADDER[i + 1]);
-      // The last `rung` messages keep their tool content exactly.
-      const tail = messages.slice(-rung);
-      expect(callIdsIn(tail)).toEqual(callIdsIn(stripReasoning(history).slice(-rung)));
-    });
+    const threshold = 60_000;
+    const stepTokens = estimateTokens(stripReasoning(history.slice(1, 3)));
+    const requests = requestsOf(history, { pruneAtTokens: threshold });
+    let cutsSeen = 0;
+    let previous: ModelMessage[] | undefined;
+    for (const { messages, report } of requests) {
+      expect(report.tokensAfter).toBeLessThanOrEqual(threshold);
+      if (report.recut) {
+        cutsSeen++;
+        // Deep enough for the target, and one step shallower would not have been.
+        expect(report.tokensAfter).toBeLessThanOrEqual(threshold * RECUT_TO);
+        expect(report.tokensAfter).toBeGreaterThan(threshold * RECUT_TO - stepTokens - 100);
+      } else if (previous && report.cuts > 0) {
+        // The same cut: the previous request is this one's prefix, byte for byte.
+        expect(JSON.stringify(messages).startsWith(JSON.stringify(previous).slice(0, -1))).toBe(true);
+      }
+      previous = messages;
+    }
+    const last = requests[requests.length - 1]!.report;
+    expect(last.cuts).toBe(cutsSeen);
+    // The wire is measured, not the history: about one cut per half-threshold of new output.
+    const total = estimateTokens(stripReasoning(history));
+    expect(cutsSeen).toBeGreaterThan(2);
+    expect(cutsSeen).toBeLessThanOrEqual(Math.ceil(total / (threshold * (1 - RECUT_TO))) + 1);
   });
 
-  test("when even the last rung is too big, the smallest wire is sent and the report says so", () => {
+  test("given the same threshold the cuts follow from the history alone: a resumed process derives the same wire", () => {
+    const history = longToolLoop({ steps: 200, outputChars: 3000, seed: 5 });
+    requestsOf(history, { pruneAtTokens: 30_000 });
+    const live = pruneForWire(history, { pruneAtTokens: 30_000 });
+    // A copy of every message: nothing cached by identity can be reused, as in a new process.
+    const resumed = pruneForWire(structuredClone(history), { pruneAtTokens: 30_000 });
+    expect(resumed.report.cuts).toBe(live.report.cuts);
+    expect(JSON.stringify(resumed.messages)).toBe(JSON.stringify(live.messages));
+    expect(live.report.cuts).toBeGreaterThan(3);
+  });
+
+  test("when even the deepest cut is too big, the smallest wire is sent and the report says so", () => {
     const history = deepFreeze(longToolLoop({ steps: 30 }));
     const { messages, report } = pruneForWire(history, { pruneAtTokens: 10 });
-    expect(report).toMatchObject({ pruned: true, fits: false, rung: 4 });
+    expect(report).toMatchObject({ pruned: true, fits: false });
+    // The last step or so: at least MIN_KEPT_MESSAGES, moved back to keep a parallel group whole.
+    expect(report.kept).toBeGreaterThanOrEqual(MIN_KEPT_MESSAGES);
+    expect(report.kept).toBeLessThan(MIN_KEPT_MESSAGES + 4);
     expect(report.tokensAfter).toBe(estimateTokens(messages));
-    for (const rung of PRUNE_LADDER) expect(report.tokensAfter).toBeLessThanOrEqual(pruneForWire(history, { pruneAtTokens: 10, ladder: [rung] }).report.tokensAfter);
     expect(validateHistory(messages)).toEqual([]);
   });
 
-  test("chat-style history without reasoning goes straight to the ladder", () => {
+  test("chat-style history without reasoning goes straight to a cut", () => {
     const history = deepFreeze(longToolLoop({ steps: 80, style: "chat" }));
     const { messages, report } = pruneForWire(history, { pruneAtTokens: Math.floor(estimateTokens(history) / 3) });
     expect(report.strippedReasoning).toBe(false);
-    expect(report.rung).toBeDefined();
+    expect(report.kept).toBeDefined();
     expect(report.fits).toBe(true);
     expect(validateHistory(messages)).toEqual([]);
   });
@@ -90,8 +123,8 @@ describe("pruneForWire", () => {
       ...step(ids, "responses", { reasoning: "r", text: "three at once", calls: [ls(2), ls(3), ls(4)] }),
       ...step(ids, "responses", { reasoning: "r", text: "done" }),
     ]);
-    // keepLast 2 would start the window at the tool message answering the three calls.
-    const { messages, report } = pruneForWire(history, { pruneAtTokens: 100, ladder: [2] });
+    // Keeping the last 2 would start the window at the tool message answering the three calls.
+    const { messages, report } = pruneForWire(history, { pruneAtTokens: 100, minKept: 2 });
     expect(validateHistory(messages)).toEqual([]);
     expect(callIdsIn(messages)).toEqual(callIdsIn(history).slice(1));
     expect(report.digested).toBe(1);
@@ -103,8 +136,8 @@ describe("pruneForWire", () => {
     const grep = (n: number) => ({ name: "grep", input: { pattern: `p${n}`, path: "src" }, output: "src/a.ts:1: x\n".repeat(200) });
     const history = deepFreeze([user("go"), ...step(ids, "chat", { calls: [grep(1)] }), ...step(ids, "chat", { calls: [grep(2)] }), ...step(ids, "chat", { text: "done" })]);
     const tools = toolsFor({ notebook: createNotebook() });
-    expect(digestLines(pruneForWire(history, { pruneAtTokens: 100, ladder: [2], tools }).messages)).toEqual(['- grep "p1" in src → 200 matches']);
-    expect(digestLines(pruneForWire(history, { pruneAtTokens: 100, ladder: [2] }).messages)).toEqual(['- grep "p1" → 200 lines']);
+    expect(digestLines(pruneForWire(history, { pruneAtTokens: 100, minKept: 2, tools }).messages)).toEqual(['- grep "p1" in src → 200 matches']);
+    expect(digestLines(pruneForWire(history, { pruneAtTokens: 100, minKept: 2 }).messages)).toEqual(['- grep "p1" → 200 lines']);
   });
 
   test("a 300-step session at the default threshold: fits, digests what it removed, reports once-per-turn numbers", () => {
@@ -113,7 +146,7 @@ describe("pruneForWire", () => {
     const { messages, report } = pruneForWire(history, { pruneAtTokens: DEFAULT_PRUNE_AT_TOKENS });
     expect(report.fits).toBe(true);
     expect(report.tokensAfter).toBeLessThanOrEqual(120_000);
-    expect(report.rung).toBeDefined();
+    expect(report.kept).toBeDefined();
     expect(validateHistory(messages)).toEqual([]);
     expect(itemIdsIn(messages)).toEqual([]);
     expect(messages.filter((m) => m.role === "user")).toEqual(history.filter((m) => m.role === "user"));
@@ -143,7 +176,7 @@ describe("pruneForWire", () => {
   test("a very long session: the oldest digest lines are rolled up so the digest keeps to its share", () => {
     const history = deepFreeze(longToolLoop({ steps: 4_000, outputChars: 800 }));
     const { messages, report } = pruneForWire(history, { pruneAtTokens: DEFAULT_PRUNE_AT_TOKENS });
-    expect(report).toMatchObject({ fits: true, rung: 64 });
+    expect(report).toMatchObject({ fits: true });
     expect(report.rolledUp).toBeGreaterThan(0);
     expect(report.rolledUp % 20).toBe(0); // the boundary moves in steps, so the prefix rarely changes
     const lines = digestLines(messages);
@@ -155,12 +188,16 @@ describe("pruneForWire", () => {
     expect(validateHistory(messages)).toEqual([]);
   });
 
-  test("the pruned prefix is the same from one step to the next (prompt caching)", () => {
+  test("between cuts each request starts with the previous one, byte for byte (prompt caching)", () => {
     const history = longToolLoop({ steps: 120 });
-    const a = pruneForWire(history, { pruneAtTokens: 30_000, ladder: [16] }).messages;
-    const b = pruneForWire([...history, ...step(idMaker("ffffffff"), "responses", { reasoning: "r", text: "more" })], { pruneAtTokens: 30_000, ladder: [16] }).messages;
-    const prefix = JSON.stringify(a.slice(0, 2)).slice(0, -5); // the merged message may gain lines or parts at its end
-    expect(JSON.stringify(b.slice(0, 2)).startsWith(prefix)).toBe(true);
+    const requests = requestsOf(history, { pruneAtTokens: 30_000 });
+    let kept = 0;
+    for (let i = 1; i < requests.length; i++) {
+      if (requests[i]!.report.recut || requests[i]!.report.cuts === 0) continue;
+      expect(JSON.stringify(requests[i]!.messages).startsWith(JSON.stringify(requests[i - 1]!.messages).slice(0, -1))).toBe(true);
+      kept++;
+    }
+    expect(kept).toBeGreaterThan(requests.length / 2);
   });
 
   test("property: over many random histories and thresholds, no call is separated from its result, no user message is lost, the input is untouched", () => {
@@ -185,7 +222,7 @@ describe("pruneForWire", () => {
           continue;
         }
         pruned++;
-        if (report.rung !== undefined) laddered++;
+        if (report.kept !== undefined) laddered++;
         expect(itemIdsIn(messages)).toEqual([]);
         expect(hasReasoning(messages)).toBe(false);
         expect(callIdsIn(messages).length + report.digested).toBe(callIdsIn(history).length);
@@ -195,5 +232,5 @@ describe("pruneForWire", () => {
     }
     expect(pruned).toBeGreaterThan(1000);
     expect(laddered).toBeGreaterThan(500);
-  });
+  }, 30_000);
 });

@@ -53,7 +53,7 @@ const reply = (i: number): Reply => ({
   toolCalls: i % 5 === 0 ? [{ name: "bash", input: { command: `ls ${i}` } }, { name: "read_file", input: { path: `a${i}.ts` } }, { name: "bash", input: { command: "bun test" } }] : [{ name: "read_file", input: { path: `f${i}.ts` } }],
 });
 
-/** A tool loop the way runTurn drives it: repair, prune, send, append. Counts the steps pruned, and those cut by the ladder. */
+/** A tool loop the way runTurn drives it: repair, prune, send, append. Counts the steps pruned, and those with tool content digested. */
 async function loop(wire: Wire, modelId: string, history: ModelMessage[], steps: number, thresholdTokens: number) {
   let pruned = 0;
   let laddered = 0;
@@ -61,7 +61,7 @@ async function loop(wire: Wire, modelId: string, history: ModelMessage[], steps:
     server.push(i === steps ? { reasoning: "done", text: "All done." } : reply(i));
     const { messages, report } = pruneForWire(closeDanglingToolCalls(history), { pruneAtTokens: thresholdTokens });
     if (report.pruned) pruned++;
-    if (report.rung !== undefined) laddered++;
+    if (report.kept !== undefined) laddered++;
     expect(validateHistory(messages)).toEqual([]);
     const out = await send(wire, modelId, messages);
     expect(out.error).toBeUndefined();

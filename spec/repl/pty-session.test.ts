@@ -3,7 +3,7 @@ import { existsSync, readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import type { Reply } from "../support/fake-openai.ts";
 import { tempDir } from "../support/cli.ts";
-import { instructionsIn } from "../support/requests.ts";
+import { taskListIn } from "../support/requests.ts";
 import { KEYS, usePty } from "./pty.ts";
 
 const { serve, start } = usePty();
@@ -49,14 +49,14 @@ test("a session is saved, /save writes now, the exit message names it, and -c pi
   await pty.waitFor("[~] look around");
   pty.line("and now?");
   await pty.waitFor("second answer");
-  expect(instructionsIn(s.requests[2]!.body)).toContain("[~] look around");
+  expect(taskListIn(s.requests[2]!.body)).toContain("[~] look around");
   expect(JSON.stringify(s.requests[2]!.body)).toContain("why does the pagination test fail?");
 }, 30_000);
 
-test("a resumed session shows its own totals, and the spend ceiling refuses the next turn", async () => {
+test("a resumed session shows its own totals, cached input priced at the cache rate, and the spend ceiling refuses the next turn", async () => {
   const home = tempDir();
   const cwd = tempDir();
-  const s = await serve({ text: "expensive answer", usage: { input: 200_000, output: 2_000 } });
+  const s = await serve({ text: "expensive answer", usage: { input: 200_000, output: 2_000, cached: 160_000 } });
   let pty = await start({ baseURL: s.url, home, cwd, args: ["-m", "gpt-5-mini"] });
   await pty.waitForPrompt(1);
   pty.line("first question");
@@ -67,10 +67,11 @@ test("a resumed session shows its own totals, and the spend ceiling refuses the 
 
   pty = await start({ baseURL: s.url, home, cwd, args: ["-c", "-m", "gpt-5-mini", "--max-spend", "0.01"] });
   await pty.waitForPrompt(1);
-  // The status line counts the context now (a few tokens), not the 202k billed; the cost is the session's.
-  expect(pty.screen()).toMatch(/context \d+% · ~\d+ tokens · \$0\.05\d\d/);
+  // The status line counts the context now (a few tokens), not the 202k billed; the cost is the
+  // session's: gpt-5-mini, 40,000 input tokens at $0.25/M, 160,000 cached at $0.025/M, 2,000 out at $2/M.
+  expect(pty.screen()).toMatch(/context \d+% · ~\d+ tokens · \$0\.0180/);
   pty.line("/cost");
-  await pty.waitFor("tokens: 200,000 in · 2,000 out · 202,000 total");
+  await pty.waitFor("tokens: 200,000 in (160,000 cached) · 2,000 out · 202,000 total");
   pty.line("second question");
   await pty.waitFor("at or past its $0.0100 limit");
   expect(s.requests).toHaveLength(1);

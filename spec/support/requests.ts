@@ -22,3 +22,18 @@ export function toolOutputsIn(body: any): string[] {
   }
   return (body.messages ?? []).filter((m: any) => m.role === "tool").map((m: any) => String(m.content));
 }
+
+/** The text of a request's last item when it is a user message (chat message or Responses input item). */
+export function lastUserTextIn(body: any): string | undefined {
+  const items = Array.isArray(body.input) ? body.input : body.messages;
+  const last = items?.at(-1);
+  if (!last || last.role !== "user") return undefined;
+  if (typeof last.content === "string") return last.content;
+  return last.content.map((c: any) => c.text ?? "").join("");
+}
+
+/** The task list shiro sent at the end of a request (its last item), or undefined when it sent none. */
+export function taskListIn(body: any): string | undefined {
+  const text = lastUserTextIn(body);
+  return text?.startsWith("[shiro] Your task list") ? text : undefined;
+}

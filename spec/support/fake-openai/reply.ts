@@ -1,4 +1,6 @@
 // Reply classification and the pieces both wires derive from a scripted turn: text/argument chunking and usage.
+import { estimateInputTokens } from "./context-limit.ts";
+import { cachedTokensOf } from "./prompt-cache.ts";
 import type { FaultReply, HttpErrorReply, RawReply, Reply, ScriptedToolCall, StreamErrorReply, TurnReply } from "./types.ts";
 
 export type ClassifiedReply =
@@ -41,8 +43,9 @@ export type Usage = { input: number; output: number; reasoning: number; cached: 
 
 const tokens = (chars: number) => Math.max(1, Math.ceil(chars / 4));
 
-/** Scripted usage wins; otherwise a plausible non-zero estimate from sizes (about 4 characters a token).
- *  Reasoning tokens are part of output tokens, as on the real API; the chat wire passes reasoning=false. */
+/** Scripted usage wins; otherwise a plausible non-zero estimate from sizes: input as estimateInputTokens
+ *  counts it, of which the prompt cache's hit is cached (prompt-cache.ts), and output at about 4 characters
+ *  a token. Reasoning tokens are part of output tokens, as on the real API; the chat wire passes reasoning=false. */
 export function usageFor(reply: TurnReply, requestBody: any, withReasoning: boolean): Usage {
   const reasoningChars = withReasoning ? (reply.reasoning?.length ?? 0) : 0;
   const reasoningTokens = reasoningChars > 0 ? tokens(reasoningChars) : 0;
@@ -54,11 +57,11 @@ export function usageFor(reply: TurnReply, requestBody: any, withReasoning: bool
       cached: Math.min(reply.usage.cached ?? 0, reply.usage.input),
     };
   }
-  const prompt = JSON.stringify(requestBody?.input ?? requestBody?.messages ?? "") + (requestBody?.instructions ?? "");
+  const input = Math.max(1, estimateInputTokens(requestBody ?? {}));
   const visible =
     (reply.text?.length ?? 0) +
     (reply.toolCalls ?? []).reduce((n, c) => n + c.name.length + argumentsOf(c).length, 0);
-  return { input: tokens(prompt.length), output: tokens(visible) + reasoningTokens, reasoning: reasoningTokens, cached: 0 };
+  return { input, output: tokens(visible) + reasoningTokens, reasoning: reasoningTokens, cached: Math.min(cachedTokensOf(requestBody), input) };
 }
 
 export const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));

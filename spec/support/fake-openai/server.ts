@@ -9,6 +9,7 @@ import { badJson, defaultErrorBody, missingField, missingModel, noReplyLeft, noR
 import { requestId } from "./ids.ts";
 import { entryFor, ItemStore, type ContextEntry, type IssuedItem } from "./items.ts";
 import { isMetadataProbe, serveMetadata, type MetadataAnswer } from "./metadata.ts";
+import { noteCachedTokens, PromptCache } from "./prompt-cache.ts";
 import { classify, sleep } from "./reply.ts";
 import { createGathering, pickReply } from "./routing.ts";
 import { buildResponsesTurn, itemsInRawStream, responsesFailure, responsesFaultPrefix, responsesFrame } from "./responses-wire.ts";
@@ -40,6 +41,8 @@ export async function createFakeServer(opts: InternalOptions = {}): Promise<{ se
   const stateless = spec.responses.stateless;
   const ledger = new EchoLedger(spec.echo);
   const items = new ItemStore();
+  // OpenAI's prompt caching, emulated for the plain fake and OpenAI's own servers (other vendors cache their own way).
+  const promptCache = !opts.vendor || opts.vendor === "openai" || opts.vendor === "azure" ? new PromptCache() : undefined;
   const sockets = new Set<Socket>();
   const stats: ServerStats = { inflight: 0, lastActivity: Date.now() };
   let closed = false;
@@ -110,6 +113,7 @@ export async function createFakeServer(opts: InternalOptions = {}): Promise<{ se
     const at = pickReply(queue, body);
     if (at < 0) return void reject(res, queue.length === 0 ? noReplyLeft(requests.length) : noReplyMatches(requests.length, queue.length));
     const [reply] = queue.splice(at, 1);
+    if (promptCache) noteCachedTokens(body, promptCache.admit(body));
     return { wire, body, context, reply: reply! };
   }
 

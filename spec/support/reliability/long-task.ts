@@ -8,8 +8,8 @@
  * The task starts with todo_write, remembers a fact every 20 steps, updates the task list every
  * 25, and is split in two turns: the second half is a `shiro -c`. Checks:
  * - zero requests refused by the strict server, both turns end with success;
- * - the task list block is in the system prompt of every request after the first todo_write, and
- *   it is the latest list (so the `-c` continues with the task list intact);
+ * - the task list is the last item of every request after the first todo_write, and it is the
+ *   latest list (so the `-c` continues with the task list intact);
  * - the memory block is in every request of the `-c` turn (memory is read when a session starts)
  *   and holds the facts remembered in the first turn;
  * - at least ten requests were pruned (their history carries the digest of pruned tool calls);
@@ -24,7 +24,7 @@ import type { Todo } from "../../../lib/notebook/schema.ts";
 import { DIGEST_HEADER } from "../../../lib/prune/digest.ts";
 import { startFakeServer, type Reply } from "../fake-openai.ts";
 import { jsonLines, runShiro } from "../cli.ts";
-import { instructionsIn, WIRES } from "../requests.ts";
+import { instructionsIn, taskListIn, WIRES } from "../requests.ts";
 import { auditHome, crashSign, figure, pool, tempDir, type Figure } from "./support.ts";
 
 export type LongTaskOptions = {
@@ -34,8 +34,6 @@ export type LongTaskOptions = {
   models?: string[];
   concurrency?: number;
 };
-
-const TASK_HEADER = "Your task list for this session";
 
 function workspace(): string {
   const work = tempDir("shiro-long-work-");
@@ -155,8 +153,9 @@ export async function runLongTaskCase(combo: Combo, opts: LongTaskOptions): Prom
     maxTotalTokens = Math.max(maxTotalTokens, Math.ceil(JSON.stringify(body).length / 4));
     if (JSON.stringify(history).includes(DIGEST_HEADER.slice(0, 30))) pruned++;
     if (currentTodos) {
-      if (!system.includes(TASK_HEADER)) problems.push(`${where}: request ${r} has no task list block`);
-      else if (!system.includes(renderTodos(currentTodos))) problems.push(`${where}: request ${r} shows a stale task list`);
+      const list = taskListIn(body);
+      if (!list) problems.push(`${where}: request ${r} has no task list at its end`);
+      else if (!list.endsWith(renderTodos(currentTodos))) problems.push(`${where}: request ${r} shows a stale task list`);
     }
     if (r >= firstRequests) {
       if (!system.includes(MEMORY_BLOCK_HEADER)) problems.push(`${where}: request ${r} of the -c turn has no memory block`);

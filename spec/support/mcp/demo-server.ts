@@ -34,9 +34,12 @@ for await (const chunk of Bun.stdin.stream()) {
     const message = JSON.parse(line);
     if (message.method === "initialize" && slowInitMs > 0) await Bun.sleep(slowInitMs);
     const reply = answer(message, opts);
-    if (reply) process.stdout.write(JSON.stringify(reply) + "\n");
+    // `grow` changes the list, says so, then answers (as a server that updates its list as part of
+    // the call does): shiro ends the call once the new list is in, so the next request offers it.
+    // A notice that came after the answer would reach the request after that.
     if (message.method === "tools/call" && message.params?.name === "grow") {
       process.stdout.write(JSON.stringify({ jsonrpc: "2.0", method: "notifications/tools/list_changed" }) + "\n");
     }
+    if (reply) process.stdout.write(JSON.stringify(reply) + "\n");
   }
 }

@@ -154,20 +154,37 @@ export function parseMainArgs(argv: string[]): MainArgs {
   const values = parseFlags(argv, MAIN_ARGS);
   const flags = flagsFrom(values);
   if (values.resume !== undefined && values.continue) throw new ShiroError("usage", "use either -c (newest session here) or -r <id>, not both.");
+  // `-r` takes the next word as an id only when it looks like one: `shiro -r fix the bug` opens the
+  // picker and then sends "fix the bug", rather than looking for a session called "fix".
+  let resume = values.resume;
+  let positional = values._;
+  if (resume && !looksLikeSessionId(resume)) {
+    positional = [resume, ...positional];
+    resume = "";
+  }
   return {
     prompt: values.prompt,
     promptGiven: values.prompt !== undefined,
     json: values.json,
     continue: values.continue,
-    resume: values.resume,
+    resume,
     flags,
     yolo: values.yolo,
     memory: values.memory,
     debug: values.debug,
     version: values.version,
     help: values.help,
-    positional: values._,
+    positional,
   };
+}
+
+/**
+ * An id or a prefix of one as shiro prints them (hex digits and dashes): eight characters or more,
+ * or four or more with a digit among them. "cafe" and "fix" are words; "01a230d3" is an id.
+ */
+export function looksLikeSessionId(word: string): boolean {
+  if (!/^[0-9a-f-]+$/i.test(word)) return false;
+  return word.length >= 8 || (word.length >= 4 && /\d/.test(word));
 }
 
 function checkUnknownFlags(argv: string[], defs: FlagTable, command: string): void {

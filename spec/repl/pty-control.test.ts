@@ -4,7 +4,7 @@ import { existsSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { tempDir } from "../support/cli.ts";
 import { toolOutputsIn } from "../support/requests.ts";
-import { lastUserText, usePty } from "./pty.ts";
+import { KEYS, lastUserText, usePty } from "./pty.ts";
 
 const { serve, start } = usePty();
 
@@ -80,3 +80,30 @@ test("!cmd goes through the guard: a command that destroys work is refused and n
   expect(existsSync(join(outside, "keep.txt"))).toBe(true);
   expect(s.requests).toHaveLength(0);
 }, 20_000);
+
+test("shiro -- \"undo the rename\" is a prompt, not the undo sub-command", async () => {
+  const s = await serve({ text: "Renamed it back." });
+  const pty = await start({ baseURL: s.url, args: ["--", "undo the rename"] });
+  await pty.waitFor("Renamed it back.");
+  expect(lastUserText(s.requests[0]!.body)).toBe("undo the rename");
+}, 20_000);
+
+test("shiro -r followed by words, not an id: the picker opens, then the words are sent in the chosen session", async () => {
+  const home = tempDir("shiro-home-");
+  const cwd = tempDir();
+  const s = await serve({ text: "The first answer." }, { text: "Fixed, in the same session." });
+  let pty = await start({ baseURL: s.url, home, cwd });
+  await pty.waitForPrompt(1);
+  pty.line("first question");
+  await pty.waitFor("The first answer.");
+  await pty.waitForPrompt(2);
+  pty.write(KEYS.ctrlD);
+  await pty.exited;
+  pty = await start({ baseURL: s.url, home, cwd, args: ["-r", "fix", "the", "bug"] });
+  await pty.waitFor("Resume which session?");
+  pty.write("\r");
+  await pty.waitFor("Fixed, in the same session.");
+  expect(lastUserText(s.requests[1]!.body)).toBe("fix the bug");
+  // Resumed: the first question went with it.
+  expect(JSON.stringify(s.requests[1]!.body)).toContain("first question");
+}, 30_000);

@@ -62,11 +62,16 @@ export function writeStateFileSync(path: string, data: string | Uint8Array, opts
  */
 export async function writeStateFileInBackground(path: string, data: string, opts: { mode?: number; commit: () => boolean }): Promise<boolean> {
   const dir = dirname(path);
-  await mkdir(dir, { recursive: true });
   const tmp = join(dir, `.${basename(path)}.${process.pid}.${Date.now()}.${counter++}.tmp`);
   let renamed = false;
   try {
-    const file = await open(tmp, "w", opts.mode ?? 0o600);
+    // The directory almost always exists: make it only when the open says it does not.
+    const create = () => open(tmp, "w", opts.mode ?? 0o600);
+    const file = await create().catch(async (error: NodeJS.ErrnoException) => {
+      if (error.code !== "ENOENT") throw error;
+      await mkdir(dir, { recursive: true });
+      return create();
+    });
     try {
       await file.writeFile(data);
       await file.datasync();

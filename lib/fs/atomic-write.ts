@@ -53,12 +53,15 @@ export function writeStateFileSync(path: string, data: string | Uint8Array, opts
 }
 
 /**
- * writeStateFileSync's contract with the slow part off the JavaScript thread: the thread pool
- * writes and fsyncs the temp file; then, back on this thread, `commit()` says whether the write is
- * still wanted (a newer save makes it stale) and the rename happens synchronously, so no other
- * save can land between the check and the rename. On ext4, renaming over a file whose data is not
- * yet on disk flushes it first, which is why the fsync comes before. Resolves true when it
- * replaced the file; a stale write removes its temp file and resolves false.
+ * An atomic replace for saves that a durable one follows soon (the session after a tool step,
+ * which the 400 ms timer writes again with writeStateFileSync): the thread pool writes the temp
+ * file; then, back on this thread, `commit()` says whether the write is still wanted (a newer save
+ * makes it stale) and the rename happens synchronously, so no other save can land between the
+ * check and the rename. No fsync: a killed process leaves the old file or the new one (the rename
+ * is atomic and the page cache outlives the process); only a power cut before the durable save
+ * can leave the old one. An fsync here queued in the thread pool ahead of the next step's own
+ * work and cost about 8 ms a step. Resolves true when it replaced the file; a stale write removes
+ * its temp file and resolves false.
  */
 export async function writeStateFileInBackground(path: string, data: string, opts: { mode?: number; commit: () => boolean }): Promise<boolean> {
   const dir = dirname(path);
@@ -74,7 +77,6 @@ export async function writeStateFileInBackground(path: string, data: string, opt
     });
     try {
       await file.writeFile(data);
-      await file.datasync();
     } finally {
       await file.close();
     }
@@ -84,9 +86,6 @@ export async function writeStateFileInBackground(path: string, data: string, opt
   } finally {
     if (!renamed) await rm(tmp, { force: true });
   }
-  const dirHandle = await open(dir, "r").catch(() => undefined);
-  await dirHandle?.sync().catch(() => {});
-  await dirHandle?.close();
   return true;
 }
 

@@ -189,9 +189,10 @@ export function openLiveSession(opts: OpenSessionOptions): LiveSession {
   /**
    * The save right after a step that changed the workspace: started at once, so a process killed
    * a moment later still has the step on record, but written by the thread pool while the next
-   * request goes out (an fsync and a rename cost more than the rest of a tool step). One at a
-   * time; a step that ends while one is in flight is written when it lands. Every timed or
-   * explicit save bumps `generation`, which makes an older background write stale.
+   * request goes out, and without an fsync (the timed save that append also schedules makes it
+   * durable within AUTOSAVE_DEBOUNCE_MS). One at a time; a step that ends while one is in flight
+   * is written when it lands. Every timed or explicit save bumps `generation`, which makes an
+   * older background write stale.
    */
   let generation = 0;
   let inFlight = false;

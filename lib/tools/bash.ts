@@ -155,7 +155,11 @@ async function runInProcessGroup(runner: CommandRunner, shell: string, command: 
     clearTimeout(timer); // a timeout or abort from now on would misreport a command that finished
     ctx.signal.removeEventListener("abort", onAbort);
     await stopping;
-    await Promise.race([pumps, Bun.sleep(DRAIN_AFTER_EXIT_MS)]);
+    // A cleared timer, not Bun.sleep: a pending sleep would hold the process open for the rest of
+    // its 200 ms when this was the last command (shiro exits when nothing is left to wait for).
+    let drain: ReturnType<typeof setTimeout> | undefined;
+    await Promise.race([pumps, new Promise<void>((done) => (drain = setTimeout(done, DRAIN_AFTER_EXIT_MS)))]);
+    clearTimeout(drain);
   } finally {
     clearTimeout(timer);
     ctx.signal.removeEventListener("abort", onAbort);

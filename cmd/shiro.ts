@@ -5,8 +5,6 @@
  */
 import pkg from "../package.json" with { type: "json" };
 import { EXIT_CODES, ShiroError } from "../lib/errors.ts";
-import { parseMainArgs } from "./args.ts";
-import { helpText } from "./help.ts";
 import { RUNNER_ARG } from "../lib/sandbox/protocol.ts";
 
 /** Subcommands, loaded only when named. */
@@ -26,7 +24,8 @@ async function main(argv: string[]): Promise<number> {
   const alone = argv.length === 1 ? argv[0] : undefined;
   const version = alone === "--version" || alone === "-v";
   const help = alone === "--help" || alone === "-h";
-  const args = version || help ? undefined : parseMainArgs(argv);
+  // The flag tables and the help text load only when needed: a lone --version loads neither.
+  const args = version || help ? undefined : (await import("./args.ts")).parseMainArgs(argv);
   // Bun's own writer: touching process.stdout sets up Node's stream machinery, which costs more
   // than the rest of --version put together.
   if (version || args?.version) {
@@ -34,7 +33,7 @@ async function main(argv: string[]): Promise<number> {
     return 0;
   }
   if (help || args?.help || !args) {
-    await Bun.write(Bun.stdout, helpText(pkg.version));
+    await Bun.write(Bun.stdout, (await import("./help.ts")).helpText(pkg.version));
     return 0;
   }
   if (args.promptGiven || !process.stdin.isTTY) {

@@ -1,16 +1,16 @@
 import * as v from "valibot";
 import { defineTool } from "./define.ts";
-import { gitBlame, gitDiff, gitLog, gitShow, gitStatus } from "./git/ops.ts";
+import { DEFAULT_LOG_LIMIT, gitBlame, gitDiff, gitLog, gitShow, gitStatus } from "./git/ops.ts";
 
 const OPS = { status: gitStatus, diff: gitDiff, log: gitLog, show: gitShow, blame: gitBlame } as const;
 const line = v.optional(v.pipe(v.number(), v.integer(), v.minValue(1)));
 
 const schema = v.object({
   op: v.picklist(["status", "diff", "log", "show", "blame"]),
-  path: v.optional(v.pipe(v.string(), v.minLength(1, "path must not be empty"), v.description("File or folder to limit to; the file for blame."))),
-  staged: v.optional(v.pipe(v.boolean(), v.description("diff: index against HEAD."))),
-  ref: v.optional(v.pipe(v.string(), v.description("show: commit, branch, tag or HEAD~2. Default HEAD."))),
-  limit: v.optional(v.pipe(v.number(), v.integer(), v.minValue(1), v.description("log: commits, default 20."))),
+  path: v.optional(v.pipe(v.string(), v.minLength(1, "path must not be empty"))),
+  staged: v.optional(v.boolean()),
+  ref: v.optional(v.string()),
+  limit: v.optional(v.pipe(v.number(), v.integer(), v.minValue(1))),
   startLine: line,
   endLine: line,
 });
@@ -23,7 +23,8 @@ const schema = v.object({
 export const gitTool = defineTool({
   name: "git",
   description:
-    "Read-only git. status: branch and changed files. diff: unstaged changes (staged: staged ones). log: commits, newest first, one a line. show: a commit's message, files and diff. blame: last change of each line of path (startLine/endLine).",
+    `Read-only git; path limits any op. status: branch, changed files. diff: unstaged changes, or staged. log: commits, newest first (limit, default ${DEFAULT_LOG_LIMIT}). ` +
+    "show: a commit's message, files and diff (ref, default HEAD). blame: who last changed each line of path (startLine, endLine).",
   schema,
   mutates: false,
   subject: { kind: "path", of: (input) => input.path ?? ".", readsContent: true },

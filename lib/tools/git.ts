@@ -18,7 +18,8 @@ const schema = v.object({
 /**
  * Read-only git in one tool: the operation is `op`. Every run goes through runGit (lib/tools/git/run-git.ts):
  * no shell, no repository program (hooks, pagers, external diffs, textconv, filters), paths confined to the
- * workspace and secrets files refused or left out. The permission subject is the path (the workspace for none).
+ * workspace and secrets files refused or left out. Permissions judge the path (`.`, the working directory, for
+ * none) through `subject.paths`; `of` is what the screen and a pruned call's digest show: `status src`, `show HEAD~2`.
  */
 export const gitTool = defineTool({
   name: "git",
@@ -27,16 +28,15 @@ export const gitTool = defineTool({
     "show: a commit's message, files and diff (ref, default HEAD). blame: who last changed each line of path (startLine, endLine).",
   schema,
   mutates: false,
-  subject: { kind: "path", of: (input) => input.path ?? ".", readsContent: true },
+  subject: { kind: "path", of: callLabel, paths: (input) => [input.path ?? "."], readsContent: true },
   defaultDecision: "allow",
-  digest: { note: noteOf },
   execute: (input, ctx) => OPS[input.op](input, ctx),
 });
 
-/** How a call reads in a digest after its path: the operation and what sets it apart. */
-function noteOf(input: v.InferOutput<typeof schema>): string | undefined {
-  if (typeof input.op !== "string") return undefined;
-  const lines = input.startLine !== undefined || input.endLine !== undefined ? ` lines ${input.startLine ?? 1}-${input.endLine ?? "end"}` : "";
-  const extra = input.op === "diff" && input.staged ? " staged" : input.op === "show" ? ` ${input.ref ?? "HEAD"}` : input.op === "blame" ? lines : "";
-  return `(${input.op}${extra})`;
+/** The call in a few words: the operation, what sets it apart, the path. Reads the input as the model sent it. */
+function callLabel(input: Partial<v.InferOutput<typeof schema>>): string {
+  const op = typeof input.op === "string" ? input.op : "?";
+  const lines = input.startLine !== undefined || input.endLine !== undefined ? `lines ${input.startLine ?? 1}-${input.endLine ?? "end"}` : "";
+  const extra = op === "diff" && input.staged ? "staged" : op === "show" ? (input.ref ?? "HEAD") : "";
+  return [op, extra, input.path ?? "", op === "blame" ? lines : ""].filter((part) => part !== "").join(" ");
 }

@@ -15,9 +15,9 @@ const digestToolCall = (call: { toolName: string; input: unknown }, result?: Par
 
 describe("digestToolCall", () => {
   test("a git call reads as its path and operation; a call to the old git_* tools of a saved session still digests", () => {
-    expect(digestToolCall({ toolName: "git", input: { op: "blame", path: "src/a.ts", startLine: 2, endLine: 9 } }, text("a\nb"))).toBe("git src/a.ts (blame lines 2-9) → 2 lines");
-    expect(digestToolCall({ toolName: "git", input: { op: "show", ref: "HEAD~1" } }, text("commit 1\nx"))).toBe("git . (show HEAD~1) → 2 lines");
-    expect(digestToolCall({ toolName: "git", input: { path: "a" } }, text("x"))).toBe("git a → x");
+    expect(digestToolCall({ toolName: "git", input: { op: "blame", path: "src/a.ts", startLine: 2, endLine: 9 } }, text("a\nb"))).toBe("git blame src/a.ts lines 2-9 → 2 lines");
+    expect(digestToolCall({ toolName: "git", input: { op: "show", ref: "HEAD~1" } }, text("commit 1\nx"))).toBe("git show HEAD~1 → 2 lines");
+    expect(digestToolCall({ toolName: "git", input: { path: "a" } }, text("x"))).toBe("git ? a → x");
     expect(toolNamed("git_status")).toBeUndefined();
     expect(digestToolCall({ toolName: "git_log", input: { path: "src", limit: 5 } }, text("abc 2026-01-01 a: x\ndef 2026-01-01 a: y"))).toBe('git_log "src" → 2 lines');
   });

@@ -2,7 +2,7 @@ import { afterEach, beforeEach, describe, expect, test } from "bun:test";
 import { chmodSync, existsSync, readdirSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { gitTool } from "../../lib/tools/git.ts";
-import { subjectOf } from "../../lib/tools/define.ts";
+import { subjectOf, subjectPaths } from "../../lib/tools/define.ts";
 import { defaultDecision } from "../../lib/permissions/defaults.ts";
 import { toolsFor } from "../../lib/tools/index.ts";
 import { createNotebook } from "../../lib/notebook/notebook.ts";
@@ -125,9 +125,12 @@ describe("the git tool in a scratch repository", () => {
     expect(unknown).toContain('"status" | "diff" | "log" | "show" | "blame"');
   });
 
-  test("the permission subject is the path, whatever the operation: a secrets file is denied before any rule", () => {
-    expect(subjectOf(gitTool, { op: "show", ref: "HEAD~2" })).toBe(".");
-    expect(subjectOf(gitTool, { op: "log", path: "src" })).toBe("src");
+  test("permissions judge the path, whatever the operation: a secrets file is denied before any rule; the screen shows the operation", () => {
+    expect(subjectPaths(gitTool, { op: "show", ref: "HEAD~2" })).toEqual(["."]);
+    expect(subjectPaths(gitTool, { op: "log", path: "src" })).toEqual(["src"]);
+    expect(subjectOf(gitTool, { op: "show", ref: "HEAD~2" })).toBe("show HEAD~2");
+    expect(subjectOf(gitTool, { op: "diff", staged: true, path: "src" })).toBe("diff staged src");
+    expect(subjectOf(gitTool, { op: "blame", path: "a.ts", startLine: 3 })).toBe("blame a.ts lines 3-end");
     expect(defaultDecision(gitTool, "src/a.ts")).toBe("allow");
     expect(defaultDecision(gitTool, ".env")).toBe("deny");
   });

@@ -50,7 +50,7 @@ export function createGrepTool(options: GrepToolOptions = {}) {
   return defineTool({
     name: "grep",
     description:
-      `Search file contents with a regular expression, line by line; escape literal ( . {. Prints "path:line: text", at most ${MAX_GREP_MATCHES} lines. ` +
+      `Search file contents with a regular expression, line by line (escape \\( \\. \\{ meant literally). Prints "path:line: text", at most ${MAX_GREP_MATCHES} lines. ` +
       "Skips .git, node_modules, .gitignore'd, binary and secrets files.",
     schema,
     mutates: false,

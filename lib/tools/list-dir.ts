@@ -27,7 +27,7 @@ export const listDirTool = defineTool({
   name: "list_dir",
   description:
     `A folder as an indented tree; folders end in "/", symlinks show "-> target", at most ${MAX_LIST_ENTRIES} entries. ` +
-    "Skips .git, node_modules and .gitignore'd files.",
+    "Folders at the depth limit are shown without their contents. Skips .git, node_modules and .gitignore'd files.",
   schema,
   mutates: false,
   subject: { kind: "path", of: (input) => input.path ?? "." },

@@ -36,8 +36,8 @@ const toolChars = memoByIdentity((tool: AnyTool) =>
 
 /**
  * The same estimate for the tool definitions a request carries: each as the JSON a server gets
- * (name, description, JSON schema of its input). With a small window they matter: shiro's twelve
- * tools are about 3k tokens.
+ * (name, description, JSON schema of its input). With a small window they matter: shiro's default
+ * tools are about 2.4k tokens.
  */
 export function estimateToolTokens(tools: readonly AnyTool[]): number {
   if (tools.length === 0) return 0;

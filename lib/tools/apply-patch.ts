@@ -8,7 +8,7 @@ import { defineTool, type ToolPreview } from "./define.ts";
 import { patchPaths, planPatch, type PlannedFile } from "./patch/plan.ts";
 
 const schema = v.object({
-  input: v.pipe(v.string(), v.minLength(1, "input must not be empty"), v.description("The whole patch, from *** Begin Patch to *** End Patch.")),
+  input: v.pipe(v.string(), v.minLength(1, "input must not be empty"), v.description("The whole patch.")),
 });
 
 /**
@@ -22,7 +22,7 @@ export const applyPatchTool = defineTool({
     "Add, update, move or delete files with one patch; all or nothing. Format:\n" +
     "*** Begin Patch\n*** Update File: src/a.ts\n@@ function f() {\n context\n-old line\n+new line\n context\n" +
     "*** Add File: b.ts\n+every line prefixed +\n*** Delete File: c.ts\n*** End Patch\n" +
-    '"*** Move to: path" may follow Update File. Give 3 lines of context around each change and an @@ line (a nearby header) when that is not unique.',
+    '"*** Move to: path" may follow Update File. 3 lines of context per change; @@ names a nearby header if that is not unique.',
   schema,
   mutates: true,
   subject: { kind: "path", of: (input) => patchPaths(input.input).join(", ") || "patch", paths: (input) => patchPaths(input.input), readsContent: true },

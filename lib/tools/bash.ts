@@ -23,13 +23,13 @@ export const BASH_KILLED = "Killed by ";
 export const BASH_INTERRUPTED = "Interrupted by the user";
 
 const schema = v.object({
-  command: v.pipe(v.string(), v.minLength(1, "command must not be empty"), v.description("The command line, run by bash.")),
+  command: v.pipe(v.string(), v.minLength(1, "command must not be empty")),
   timeout: v.optional(
     v.pipe(
       v.number(),
       v.integer(),
       v.minValue(1),
-      v.description(`Milliseconds before the command is killed. Default ${DEFAULT_BASH_TIMEOUT_MS}, maximum ${MAX_BASH_TIMEOUT_MS}.`),
+      v.description(`ms, default ${DEFAULT_BASH_TIMEOUT_MS}, max ${MAX_BASH_TIMEOUT_MS}.`),
     ),
   ),
 });
@@ -45,16 +45,12 @@ export function createBashTool(commands?: Commands) {
   return defineTool({
     name: "bash",
     description:
-      "Run a shell command with `bash -lc` in the working directory and get its exit code and combined stdout/stderr. " +
-      "Each call starts a fresh shell: cd and exported variables do not carry over, so chain with && when needed. " +
-      "No input can be typed, so use non-interactive flags (git --no-pager, -y). " +
-      `Times out after ${DEFAULT_BASH_TIMEOUT_MS / 1000}s unless you pass timeout (ms, at most ${MAX_BASH_TIMEOUT_MS / 1000}s); ` +
-      "a timed-out command is killed with all its child processes. Long output keeps its beginning and end. " +
-      "Prefer read_file, grep, glob and list_dir over cat, grep, find and ls. Start servers in the background with " +
-      "output to a file (cmd > /tmp/server.log 2>&1 &)." +
+      "Run a command with `bash -lc` in a fresh shell (cd and exports do not carry over: chain with &&). Returns the exit code " +
+      "and stdout+stderr; long output keeps its start and end. Nothing can be typed in: use non-interactive flags. " +
+      "On timeout it is killed with its children. Run servers in the background, output to a file." +
       (sandboxed
-        ? " Commands run in a sandbox: only the workspace, /tmp (kept for this session) and package caches are writable, " +
-          "credentials and secrets files are hidden, and the API key is not in the environment. If the sandbox stops a command, say what it needs."
+        ? " Sandboxed: only the workspace, /tmp and package caches are writable; secrets and the API key are hidden. " +
+          "If the sandbox stops a command, say what it needs."
         : ""),
     schema,
     mutates: true,

@@ -142,11 +142,15 @@ export type ToolDef<S extends v.GenericSchema = v.GenericSchema> = {
   execute: (input: v.InferOutput<S>, ctx: ToolContext) => Promise<ToolResult>;
 };
 
-/** The JSON Schema of a tool's input, as requests carry it (cached per tool). */
+/**
+ * The JSON Schema of a tool's input, as requests carry it (cached per tool). Without the
+ * `$schema` dialect line: it tells a model nothing and would cost every request ~60 bytes a tool.
+ */
 export function toolJsonSchema(tool: ToolDef<any>): Record<string, unknown> {
   let schema = jsonSchemas.get(tool);
   if (!schema) {
-    schema = tool.jsonSchema ?? (toJsonSchema(tool.schema, { errorMode: "ignore" }) as Record<string, unknown>);
+    const { $schema: _dialect, ...rest } = tool.jsonSchema ?? (toJsonSchema(tool.schema, { errorMode: "ignore" }) as Record<string, unknown>);
+    schema = rest;
     jsonSchemas.set(tool, schema);
   }
   return schema;

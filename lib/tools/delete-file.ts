@@ -8,12 +8,12 @@ import type { Where } from "../fs/workspace.ts";
 import { readFileSync } from "node:fs";
 
 const schema = v.object({
-  path: v.pipe(v.string(), v.minLength(1, "path must not be empty"), v.description("File to delete.")),
+  path: v.pipe(v.string(), v.minLength(1, "path must not be empty")),
 });
 
 export const deleteFileTool = defineTool({
   name: "delete_file",
-  description: "Delete one file (not a folder) inside the workspace. Reports what it removed.",
+  description: "Delete one file; refuses folders and secrets files.",
   schema,
   mutates: true,
   subject: { kind: "path", of: (input) => input.path, readsContent: true },

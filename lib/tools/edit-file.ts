@@ -13,24 +13,21 @@ export const editFields = {
   oldString: v.pipe(
     v.string(),
     v.minLength(1, "oldString must not be empty; to create a file or replace all of it use write_file"),
-    v.description("Exact text to replace, including whitespace and indentation, copied from the file."),
   ),
-  newString: v.pipe(v.string(), v.description("Text to put in its place (may be empty to delete).")),
-  replaceAll: v.optional(v.pipe(v.boolean(), v.description("Replace every occurrence instead of requiring exactly one. Default false."))),
+  newString: v.string(),
+  replaceAll: v.optional(v.boolean()),
 };
 
 const schema = v.object({
-  path: v.pipe(v.string(), v.minLength(1, "path must not be empty"), v.description("File to edit, relative to the working directory.")),
+  path: v.pipe(v.string(), v.minLength(1, "path must not be empty")),
   ...editFields,
 });
 
 export const editFileTool = defineTool({
   name: "edit_file",
   description:
-    "Replace an exact piece of text in an existing file. oldString must match the file byte for byte (read the file " +
-    "first and copy from it, without read_file's line-number prefix) and must occur exactly once: include enough " +
-    "surrounding lines to make it unique, or set replaceAll to change every occurrence (e.g. renaming a variable). " +
-    "For several changes to one file use multi_edit; to create a file use write_file.",
+    "Replace oldString with newString (may be empty) in a file. oldString is copied exactly from the file, indentation " +
+    "included, and must occur once: add surrounding lines to make it unique, or set replaceAll to change every occurrence.",
   schema,
   mutates: true,
   subject: { kind: "path", of: (input) => input.path },

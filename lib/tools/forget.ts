@@ -6,16 +6,14 @@ import { notes } from "../memory/text.ts";
 import { defineTool } from "./define.ts";
 
 const schema = v.object({
-  text: v.pipe(v.string(), v.description("Part of the note's text; every note containing it is removed (case-insensitive).")),
+  text: v.pipe(v.string(), v.description("Text the notes contain (any case).")),
 });
 
 export function createForgetTool(store: MemoryStore) {
   return defineTool({
     name: "forget",
     description:
-      "Remove notes from this project's memory: every note whose text contains the given text (case-insensitive). Use it when a " +
-      "note turned out wrong or stale, then remember the correction. Be specific: a short text can match several notes. " +
-      "The result lists what was removed.",
+      "Remove every note containing text from this project's memory (be specific) and list them. For a note gone wrong or stale.",
     schema,
     mutates: false, // writes only shiro's own store, never the user's files
     subject: { kind: "text", of: (input) => input.text },

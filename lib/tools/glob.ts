@@ -16,19 +16,16 @@ const schema = v.object({
   pattern: v.pipe(
     v.string(),
     v.minLength(1, "pattern must not be empty"),
-    v.description('Glob relative to path, e.g. "**/*.ts", "src/**/*.{ts,tsx}", "*.json".'),
+    v.description('e.g. "**/*.ts", "src/*.{ts,tsx}".'),
   ),
-  path: v.optional(v.pipe(v.string(), v.description("Directory to search from. Default: the working directory."))),
+  path: v.optional(v.pipe(v.string(), v.description("Folder to search from."))),
 });
 
 export const globTool = defineTool({
   name: "glob",
   description:
-    'Find files by name pattern. "*" matches within one directory level and "**" across levels, so "*.ts" finds ' +
-    'files directly in path and "**/*.ts" finds them at any depth; "{a,b}" and "[abc]" work too. Returns file paths ' +
-    `relative to the working directory, most recently modified first, at most ${MAX_GLOB_RESULTS}. Skips .git, ` +
-    "node_modules and anything .gitignore excludes, unless the pattern's fixed leading folders name them, and secrets files. " +
-    "To search file contents use grep.",
+    'Find files by name. "*" stays in one folder, "**" crosses folders ("*.ts" is only the top level). ' +
+    `Paths come newest first, at most ${MAX_GLOB_RESULTS}. Skips secrets files, and .git, node_modules and .gitignore'd ones unless the pattern starts in them.`,
   schema,
   mutates: false,
   subject: { kind: "pattern", of: (input) => input.pattern },

@@ -16,18 +16,15 @@ export const MAX_GREP_MATCHES = 250;
 export const MAX_GREP_LINE_CHARS = 300;
 
 const schema = v.object({
-  pattern: v.pipe(v.string(), v.minLength(1, "pattern must not be empty"), v.description("Regular expression to search for.")),
-  path: v.optional(v.pipe(v.string(), v.description("File or directory to search. Default: the working directory."))),
+  pattern: v.pipe(v.string(), v.minLength(1, "pattern must not be empty"), v.description("Regular expression.")),
+  path: v.optional(v.string()),
   include: v.optional(
     v.pipe(
       v.string(),
-      v.description(
-        'Only search files matching this glob: a name glob such as "*.ts" or "*.{ts,tsx}" (any depth), ' +
-          'or a path glob such as "src/**/*.ts" (relative to path).',
-      ),
+      v.description('Only files matching a glob: "*.ts" (any depth) or "src/**/*.ts".'),
     ),
   ),
-  ignoreCase: v.optional(v.pipe(v.boolean(), v.description("Match regardless of case. Default false."))),
+  ignoreCase: v.optional(v.boolean()),
 });
 
 export type GrepToolOptions = {
@@ -53,10 +50,8 @@ export function createGrepTool(options: GrepToolOptions = {}) {
   return defineTool({
     name: "grep",
     description:
-      "Search file contents with a regular expression (JavaScript/Rust syntax, matched line by line). Prints " +
-      `"path:line: text" for each matching line, files in path order, at most ${MAX_GREP_MATCHES} lines. Escape ` +
-      "literal special characters (\\( \\. \\{). Narrow with path and include (e.g. \"*.ts\"). Skips .git, node_modules, " +
-      ".gitignore'd, binary and secrets files. Use glob to find files by name and read_file to see a match in context.",
+      `Search file contents with a regular expression, line by line (escape \\( \\. \\{ meant literally). Prints "path:line: text", at most ${MAX_GREP_MATCHES} lines. ` +
+      "Skips .git, node_modules, .gitignore'd, binary and secrets files.",
     schema,
     mutates: false,
     subject: { kind: "pattern", of: (input) => input.pattern },

@@ -7,11 +7,7 @@ import { deleteFileTool } from "./delete-file.ts";
 import type { AnyTool } from "./define.ts";
 import { editFileTool } from "./edit-file.ts";
 import { createForgetTool } from "./forget.ts";
-import { gitBlameTool } from "./git-blame.ts";
-import { gitDiffTool } from "./git-diff.ts";
-import { gitLogTool } from "./git-log.ts";
-import { gitShowTool } from "./git-show.ts";
-import { gitStatusTool } from "./git-status.ts";
+import { gitTool } from "./git.ts";
 import { globTool } from "./glob.ts";
 import { createGrepTool, grepTool } from "./grep.ts";
 import { listDirTool } from "./list-dir.ts";
@@ -42,11 +38,7 @@ export const coreTools: readonly AnyTool[] = [
   grepTool,
   listDirTool,
   bashTool,
-  gitStatusTool,
-  gitDiffTool,
-  gitLogTool,
-  gitShowTool,
-  gitBlameTool,
+  gitTool,
   webFetchTool,
 ];
 

@@ -11,14 +11,14 @@ export const MAX_LIST_DEPTH = 10;
 export const MAX_LIST_ENTRIES = 500;
 
 const schema = v.object({
-  path: v.optional(v.pipe(v.string(), v.description("Directory to list. Default: the working directory."))),
+  path: v.optional(v.string()),
   depth: v.optional(
     v.pipe(
       v.number(),
       v.integer(),
       v.minValue(1),
       v.maxValue(MAX_LIST_DEPTH),
-      v.description(`How many levels to show: 1 = direct children only. Default ${DEFAULT_LIST_DEPTH}.`),
+      v.description(`Levels, default ${DEFAULT_LIST_DEPTH}.`),
     ),
   ),
 });
@@ -26,10 +26,8 @@ const schema = v.object({
 export const listDirTool = defineTool({
   name: "list_dir",
   description:
-    `Show a directory as an indented tree, ${DEFAULT_LIST_DEPTH} levels deep by default; directories end with "/", ` +
-    'symlinks show "-> target". Skips .git, node_modules and anything .gitignore excludes. Directories at the depth ' +
-    `limit are shown without their contents: list them, or pass a larger depth. At most ${MAX_LIST_ENTRIES} entries. ` +
-    "Use it to get oriented in a project; use glob to find files by name anywhere.",
+    `A folder as an indented tree; folders end in "/", symlinks show "-> target", at most ${MAX_LIST_ENTRIES} entries. ` +
+    "Folders at the depth limit are shown without their contents. Skips .git, node_modules and .gitignore'd files.",
   schema,
   mutates: false,
   subject: { kind: "path", of: (input) => input.path ?? "." },

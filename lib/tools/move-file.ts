@@ -8,8 +8,8 @@ import { displayPath, realpathOrSelf, resolveInWorkspace, type Where } from "../
 import { defineTool, type ToolPreview } from "./define.ts";
 
 const schema = v.object({
-  from: v.pipe(v.string(), v.minLength(1, "from must not be empty"), v.description("File to move.")),
-  to: v.pipe(v.string(), v.minLength(1, "to must not be empty"), v.description("New path; missing folders are created.")),
+  from: v.pipe(v.string(), v.minLength(1, "from must not be empty")),
+  to: v.pipe(v.string(), v.minLength(1, "to must not be empty")),
 });
 
 /** Resolves one end of a move or a deletion; refuses secrets files (moving one would let it be read). */
@@ -35,7 +35,7 @@ export async function regularFile(abs: string, shown: string, tool: string): Pro
 
 export const moveFileTool = defineTool({
   name: "move_file",
-  description: "Move or rename a file inside the workspace. Creates missing folders; refuses a missing source or an existing target.",
+  description: "Move or rename a file; creates missing folders, refuses an existing target.",
   schema,
   mutates: true,
   subject: { kind: "path", of: (input) => `${input.from} → ${input.to}`, paths: (input) => [input.from, input.to], readsContent: true },

@@ -11,21 +11,18 @@ import { previewEdits } from "./edit/file-preview.ts";
 import { plural } from "../text/lines.ts";
 
 const schema = v.object({
-  path: v.pipe(v.string(), v.minLength(1, "path must not be empty"), v.description("File to edit, relative to the working directory.")),
+  path: v.pipe(v.string(), v.minLength(1, "path must not be empty")),
   edits: v.pipe(
     v.array(v.object(editFields)),
     v.minLength(1, "edits must contain at least one edit"),
-    v.description("Edits applied one after another, each to the result of the previous one."),
   ),
 });
 
 export const multiEditTool = defineTool({
   name: "multi_edit",
   description:
-    "Make several exact-text replacements in one file in a single call. Edits apply in order, each to the text " +
-    "left by the ones before it, with the same rules as edit_file (exact match, unique unless replaceAll). All or " +
-    "nothing: if any edit fails, the file is left untouched and the error names the failing edit. Prefer this over " +
-    "several edit_file calls on the same file; make sure earlier edits do not change text a later one looks for.",
+    "Several edit_file replacements in one file, same rules, applied in order, each to the text the ones before left. " +
+    "All or nothing: if one fails, the file is untouched and the error names it.",
   schema,
   mutates: true,
   subject: { kind: "path", of: (input) => input.path },

@@ -15,24 +15,21 @@ export const MAX_READ_BYTES = 10 * 1024 * 1024;
 const OUTPUT_BUDGET_CHARS = MAX_TOOL_RESULT_CHARS - 300;
 
 const schema = v.object({
-  path: v.pipe(v.string(), v.minLength(1, "path must not be empty"), v.description("File to read, relative to the working directory.")),
+  path: v.pipe(v.string(), v.minLength(1, "path must not be empty")),
   offset: v.optional(
-    v.pipe(v.number(), v.integer(), v.minValue(1), v.description("1-based line number to start from. Default 1.")),
+    v.pipe(v.number(), v.integer(), v.minValue(1), v.description("First line, from 1.")),
   ),
   limit: v.optional(
-    v.pipe(v.number(), v.integer(), v.minValue(1), v.description(`Maximum number of lines to return. Default ${DEFAULT_READ_LINES}.`)),
+    v.pipe(v.number(), v.integer(), v.minValue(1), v.description("Lines to read.")),
   ),
 });
 
 export const readFileTool = defineTool({
   name: "read_file",
   description:
-    `Read a text file. Lines come numbered from 1 as "<number><tab><text>"; the number and tab are not part of the file, ` +
-    `so leave them out of edit_file's oldString. Returns up to ${DEFAULT_READ_LINES} lines (fewer if they are long); for long ` +
-    `files pass offset and limit to read the part you need, and the result says how to continue. ` +
-    `Lines over ${MAX_LINE_CHARS} characters are cut. ` +
-    `Refuses directories (use list_dir), binary files and secrets files (${SECRETS_FILES}; .env.example is allowed). ` +
-    `Read a file before editing it, and read several files in parallel when you need them.`,
+    `Read a text file as "<line number><tab><text>" lines; the number and tab are not in the file (leave them out of oldString). ` +
+    `Up to ${DEFAULT_READ_LINES} lines, each cut at ${MAX_LINE_CHARS} characters; the result says how to read on. ` +
+    `Refuses folders, binary and secrets files.`,
   schema,
   mutates: false,
   subject: { kind: "path", of: (input) => input.path, readsContent: true },

@@ -7,18 +7,15 @@ import { notes } from "../memory/text.ts";
 import { defineTool } from "./define.ts";
 
 const schema = v.object({
-  query: v.pipe(v.string(), v.description("A few words the note would contain. Every word must appear.")),
+  query: v.pipe(v.string(), v.description("A few distinctive words; all must appear.")),
 });
 
 export function createRecallTool(store: MemoryStore) {
   return defineTool({
     name: "recall",
     description:
-      "Search this project's memory (notes saved with remember in this or earlier sessions). Every word of the query must appear " +
-      'in a note, case-insensitively, so use a few distinctive words: "migration seed" finds the note about their order, not every ' +
-      `note mentioning either word. Returns up to the ${RECALL_MAX_MATCHES} most recent matches as (kind) text lines. ` +
-      "The most used notes are already in your instructions; recall finds the rest. A recalled note counts as used, which keeps it " +
-      "verbatim when memory is compacted.",
+      `Search this project's memory for notes holding every word of query (any case). The ${RECALL_MAX_MATCHES} newest matches come as "(kind) text" lines. ` +
+      "The most used notes are already in your instructions.",
     schema,
     mutates: false, // writes only hit counts in shiro's own store
     subject: { kind: "text", of: (input) => input.query },

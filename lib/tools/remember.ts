@@ -7,27 +7,22 @@ import type { MemoryStore } from "../memory/store.ts";
 import { defineTool } from "./define.ts";
 
 const schema = v.object({
-  kind: v.pipe(MemoryKind, v.description("fact | decision | gotcha | command — see the tool description.")),
-  text: v.pipe(v.string(), v.description(`One self-contained line, at most ${MEMORY_TEXT_MAX_CHARS} characters.`)),
+  kind: MemoryKind,
+  text: v.string(),
 });
 
 export function createRememberTool(store: MemoryStore) {
   return defineTool({
     name: "remember",
     description: [
-      "Save a note about this project for future sessions: notes are loaded into your instructions when a session starts here.",
-      "Use it for what the next session would otherwise have to rediscover. Not for progress on the current task (that is todo_write).",
-      "",
-      "Write one self-contained line. The next session has none of this conversation, so name the file, command or reason:",
-      '"use the new approach" is worthless next session (which approach?); "Pagination uses cursor tokens (lib/page.ts), not offsets: offsets skipped rows under concurrent inserts" is not.',
-      "",
-      "kind says how to read the note:",
-      '- fact: how something is. "The API is versioned under /v2."',
-      '- decision: what was chosen and why. "We use snake_case for DB columns; the ORM expects it."',
-      '- gotcha: a trap. "The migration must run before the seed or the FK fails."',
-      '- command: an invocation that works. "Tests run with `bun test`, not `npm test`."',
-      "",
-      `At most ${MEMORY_TEXT_MAX_CHARS} characters. Duplicates are refused. If a note turns out wrong, forget it and remember the correction.`,
+      "Save a note for future sessions in this project (they start with the notes). Not for this task's progress (todo_write).",
+      'Write one self-contained line: the next session has none of this conversation, so name the file, command or reason ("use the new approach" is worthless next session).',
+      "kind:",
+      "- fact: how something is",
+      "- decision: what was chosen and why",
+      "- gotcha: a trap",
+      "- command: an invocation that works",
+      `At most ${MEMORY_TEXT_MAX_CHARS} characters; duplicates are refused. A note that turns out wrong: forget it, remember the fix.`,
     ].join("\n"),
     schema,
     mutates: false, // writes only shiro's own store, never the user's files

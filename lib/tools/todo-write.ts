@@ -20,22 +20,16 @@ const schema = v.object(
     todos: v.pipe(
       v.array(CappedTodo, (issue) => `must be an array of { content, status, note? } (got ${issue.received})`),
       v.maxLength(TODO_MAX_ITEMS, (issue) => `has ${(issue.input as unknown[]).length} tasks; the limit is ${TODO_MAX_ITEMS}. Merge small steps and drop finished ones`),
-      v.description(
-        "The complete task list, in order. Each item: content (one line saying what to do), " +
-          "status (pending | in_progress | completed | blocked), note (optional; required in practice for blocked: what blocks it).",
-      ),
     ),
   },
   (issue) => (issue.received === "undefined" && issue.expected.startsWith('"') ? "is required" : `must be an object { todos: [...] } (got ${issue.received})`),
 );
 
 const DESCRIPTION = [
-  "Write your task list for this session. Each call replaces the whole list, so always send every task, not only the changed ones. An empty array clears it.",
-  "Use it for work with three or more steps, or whenever the user gives you several things to do: write the plan before you start, then update it as you go. Skip it for a single quick question or edit.",
-  "States: pending (not started), in_progress (what you are doing now), completed (done), blocked (cannot continue; put what blocks it in note).",
-  "Rules: keep exactly one task in_progress while work remains. Mark a task completed as soon as it is done, not in a batch at the end. Add tasks you discover along the way; remove ones that turn out to be irrelevant.",
-  "The list is shown to you at the top of every step and survives context pruning and /compact, while older messages may disappear. If it should survive this turn, todo_write it.",
-  "The call succeeds even when the list breaks a rule; the result then lists warnings to fix on your next call. A call with invalid input changes nothing.",
+  "Your task list for this session, one line a task. Each call replaces the whole list: send every task. [] clears it.",
+  "Use it for work of three or more steps or several requests: plan first, update as you go.",
+  "States: pending, in_progress (what you do now; exactly one while work remains), completed (mark it at once), blocked (note says what blocks it).",
+  "The list goes with every request, as its last item, and outlives pruning and /compact: if it should survive this turn, todo_write it. A list breaking a rule is saved with warnings to fix.",
 ].join("\n");
 
 /**

@@ -9,16 +9,14 @@ import type { Where } from "../fs/workspace.ts";
 import { writeTarget } from "./edit/edit-target.ts";
 
 const schema = v.object({
-  path: v.pipe(v.string(), v.minLength(1, "path must not be empty"), v.description("File to write, relative to the working directory.")),
-  content: v.pipe(v.string(), v.description("The complete new content of the file.")),
+  path: v.pipe(v.string(), v.minLength(1, "path must not be empty")),
+  content: v.pipe(v.string(), v.description("The whole new content.")),
 });
 
 export const writeFileTool = defineTool({
   name: "write_file",
   description:
-    "Create a file, or replace an existing file's entire content. Missing parent directories are created. " +
-    "To change part of an existing file use edit_file or multi_edit instead: they are cheaper and cannot lose " +
-    "the parts you did not mean to touch. If you overwrite a file, read it first.",
+    "Create a file (and its folders) or replace all of one. To change part of a file use edit_file: it cannot lose what you did not mean to touch.",
   schema,
   mutates: true,
   subject: { kind: "path", of: (input) => input.path },

@@ -22,7 +22,7 @@ for (const { wire, flags } of WIRES) {
       expect(run.code).toBe(0);
       const body = s.requests[0]!.body;
       // The git read tools stay: they change nothing.
-      expect(toolNames(body)).toEqual(["forget", "git_blame", "git_diff", "git_log", "git_show", "git_status", "glob", "grep", "list_dir", "read_file", "recall", "remember", "task", "todo_write"]);
+      expect(toolNames(body)).toEqual(["forget", "git", "glob", "grep", "list_dir", "read_file", "recall", "remember", "task", "todo_write"]);
       // Its subagents only read too: no worker is offered to a read-only agent.
       const task = body.tools.find((t: any) => (t.name ?? t.function?.name) === "task");
       expect((task.parameters ?? task.function.parameters).properties.kind.enum).toEqual(["explore", "review"]);

@@ -18,17 +18,16 @@ const serve = useFakeServer();
 const CONTEXT_ENV = { SHIRO_CONTEXT_WINDOW: undefined, SHIRO_CLIENT: undefined };
 const MODEL = "qwen2.5-7b";
 /**
- * A 12k window: small enough that a long task must be pruned to fit. (With shiro's twenty tool
- * definitions and its instructions taking about 4.3k, an 8k window leaves under 2k for the
- * conversation and is reported as too small to work in; see the small-window test.)
+ * A 12k window: small enough that a long task must be pruned to fit. (shiro's tool definitions and
+ * instructions take about 2.9k of it; the small-window test has a window too small to work in.)
  */
 const WINDOW = 12_288;
 const APIS = ["responses", "chat"] as const;
 
-/** Six files of about 500 estimated tokens each: a dozen reads are far more than a 12k window holds. */
+/** Six files of about 750 estimated tokens each: a dozen reads are far more than a 12k window holds. */
 function workspace(): string {
   const work = tempDir();
-  for (let i = 0; i < 6; i++) writeFileSync(join(work, `part${i}.txt`), Array.from({ length: 40 }, (_, n) => `line ${n} of part ${i}: ${"y".repeat(30)}`).join("\n"));
+  for (let i = 0; i < 6; i++) writeFileSync(join(work, `part${i}.txt`), Array.from({ length: 60 }, (_, n) => `line ${n} of part ${i}: ${"y".repeat(30)}`).join("\n"));
   return work;
 }
 

@@ -43,6 +43,23 @@ for (const { wire, flags } of WIRES) {
       expect(toolOutputsIn(s.requests[2]!.body).join("")).toContain("SECRET=");
     });
 
+    test("git is judged by its path, whatever the operation: a rule on a folder and the secrets rule apply, other reads run", async () => {
+      const work = tempDir();
+      Bun.spawnSync(["git", "init", "-q", "-b", "main"], { cwd: work, env: { PATH: process.env.PATH!, HOME: work } });
+      writeFileSync(join(work, ".env"), "SECRET=hunter2");
+      const home = homeWithConfig({ permission: { git: { "private/**": "deny" } } });
+      const s = await serve(
+        { toolCalls: [{ name: "git", input: { op: "log", path: "private/plan.md" } }] },
+        { toolCalls: [{ name: "git", input: { op: "diff", path: ".env" } }] },
+        { toolCalls: [{ name: "git", input: { op: "status" } }] },
+        { text: "done" },
+      );
+      const run = await runShiro(["-p", "look", "--json", ...flags], { baseURL: s.url, cwd: work, home });
+      expect(jsonLines(run.stdout).at(-1)!.denied.map((d: any) => d.subject)).toEqual(["log private/plan.md", "diff .env"]);
+      expect(toolOutputsIn(s.requests[3]!.body).at(-1)).toContain("## No commits yet on main");
+      expect(JSON.stringify(s.requests)).not.toContain("hunter2");
+    });
+
     test("headless keeps its contract whatever the mode: even ls is denied without --yolo; a rule saved for this project applies", async () => {
       const work = tempDir();
       const home = homeWithConfig({ approvalMode: "auto", projects: { [work]: { permission: { bash: { "touch *": "allow" } } } } });

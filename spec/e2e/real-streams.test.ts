@@ -172,27 +172,30 @@ describeWithShared("fixtures/real-streams", "real vendor streams replayed to the
       const words = oneLine(errorWords(JSON.parse(raw).error)).slice(0, 120);
       const retryable = [408, 409, 429].includes(status) || status >= 500;
       const overflow = /maximum context length|context size|context_length_exceeded/i.test(words);
-      test(`${rel}: HTTP ${status}, ${overflow ? "a context refusal explained" : "the server's message in one line"}${retryable ? ", retried" : ", exit 1 without a retry"}`, async () => {
-        const replies: Reply[] = [{ raw, status, contentType: "application/json" }, ...(retryable ? [FOLLOW_UP] : [])];
+      // A context refusal naming the window: shiro learns it, prunes the request to fit and sends it once more.
+      const outcome = overflow ? "the window learned, the request fitted to it and sent once more" : retryable ? "the server's message in one line, retried" : "the server's message in one line, exit 1 without a retry";
+      test(`${rel}: HTTP ${status}, ${outcome}`, async () => {
+        const replies: Reply[] = [{ raw, status, contentType: "application/json" }, ...(retryable || overflow ? [FOLLOW_UP] : [])];
         const s = await serve.with({ vendor: mode })(...replies);
         const run = await runShiro(["-p", "replay", "--json", "--api", "chat"], { baseURL: s.url, env: clientEnv(vendor) });
         const lines = jsonLines(run.stdout);
         const record = lines.at(-1)!;
         expect(s.requests.filter((r) => r.wire === "chat")).toHaveLength(replies.length);
-        if (retryable) {
+        if (overflow) {
+          const window = Number(/context length is (\d+)/i.exec(words)?.[1]);
+          expect(run.code).toBe(0);
+          expect(lines.filter((l) => l.type === "notice").map((l) => l.message)).toEqual([
+            `the model's context is ${window.toLocaleString("en-US")} tokens, smaller than shiro assumed; pruned the request to fit and carried on`,
+          ]);
+          expect(record).toMatchObject({ status: "success", text: FOLLOW_UP.text });
+        } else if (retryable) {
           expect(run.code).toBe(0);
           expect(lines.find((l) => l.type === "notice")?.message).toContain(words);
         } else {
           expect(run.code).toBe(1);
           expect(record).toMatchObject({ status: "error", exitCode: 1 });
-          if (overflow) {
-            // A context-length refusal: the window is learned from it and the user told what to do.
-            expect(record.error).toContain("the model's context of");
-            expect(record.error).toContain("The session is intact.");
-          } else {
-            expect(record.error).toStartWith(`provider returned ${status}: `);
-            expect(record.error).toContain(words);
-          }
+          expect(record.error).toStartWith(`provider returned ${status}: `);
+          expect(record.error).toContain(words);
         }
         expect(run.stderr).toBe("");
       });

@@ -59,7 +59,7 @@ for (const { wire, flags } of WIRES) {
       expect(sub).toHaveLength(3);
       expect(instructionsIn(sub[0]!.body)).toContain("You are a subagent of shiro");
       expect(instructionsIn(sub[0]!.body)).not.toContain("task list");
-      expect(toolNames(sub[0]!.body).sort()).toEqual(["git_blame", "git_diff", "git_log", "git_show", "git_status", "glob", "grep", "list_dir", "read_file"]);
+      expect(toolNames(sub[0]!.body).sort()).toEqual(["git", "glob", "grep", "list_dir", "read_file"]);
       expect(toolOutputsIn(sub[2]!.body).join("\n")).toContain("return page * pageSize;");
 
       // The parent's follow-up holds the task call and the report, and nothing of the subagent's own calls.

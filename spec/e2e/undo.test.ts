@@ -157,7 +157,7 @@ describe("git read tools end to end", () => {
     git("init", "-q", "-b", "main");
     git("-c", "user.name=a", "-c", "user.email=a@b", "commit", "-q", "--allow-empty", "-m", "start");
     writeFileSync(join(cwd, "n.txt"), "new\n");
-    const s = await serve({ toolCalls: [{ name: "git_status", input: {} }, { name: "git_log", input: { limit: 5 } }] }, { text: "clean enough" });
+    const s = await serve({ toolCalls: [{ name: "git", input: { op: "status" } }, { name: "git", input: { op: "log", limit: 5 } }] }, { text: "clean enough" });
     const run = await runShiro(["-p", "what changed?", "--json"], { baseURL: s.url, cwd });
     expect(jsonLines(run.stdout).at(-1)!.denied).toEqual([]);
     const outputs = toolOutputsIn(s.requests[1]!.body).join("\n");

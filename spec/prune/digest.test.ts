@@ -14,6 +14,14 @@ const toolNamed = toolsByName(toolsFor({ notebook: createNotebook(), memory: cre
 const digestToolCall = (call: { toolName: string; input: unknown }, result?: Parameters<typeof digestWith>[1]) => digestWith(call, result, toolNamed(call.toolName));
 
 describe("digestToolCall", () => {
+  test("a git call reads as its path and operation; a call to the old git_* tools of a saved session still digests", () => {
+    expect(digestToolCall({ toolName: "git", input: { op: "blame", path: "src/a.ts", startLine: 2, endLine: 9 } }, text("a\nb"))).toBe("git blame src/a.ts lines 2-9 → 2 lines");
+    expect(digestToolCall({ toolName: "git", input: { op: "show", ref: "HEAD~1" } }, text("commit 1\nx"))).toBe("git show HEAD~1 → 2 lines");
+    expect(digestToolCall({ toolName: "git", input: { path: "a" } }, text("x"))).toBe("git ? a → x");
+    expect(toolNamed("git_status")).toBeUndefined();
+    expect(digestToolCall({ toolName: "git_log", input: { path: "src", limit: 5 } }, text("abc 2026-01-01 a: x\ndef 2026-01-01 a: y"))).toBe('git_log "src" → 2 lines');
+  });
+
   test("a failing test run: command, exit code and counts", () => {
     const call = bunTest(12, 3);
     expect(digestToolCall({ toolName: call.name, input: call.input }, text(call.output))).toBe('bash "bun test" → exit 1, 3 failures, 12 passed');

@@ -33,9 +33,11 @@ describe("the tools as the model sees them", () => {
     expect(remember.required).toEqual(["kind", "text"]);
   });
 
-  test("remember's description teaches the four kinds with an example each, and one self-contained line", () => {
+  test("remember's description teaches the four kinds with a meaning each, one self-contained line, the limit and duplicates", () => {
     const { description } = setup().tools[0]!;
-    for (const kind of ["fact", "decision", "gotcha", "command"]) expect(description).toMatch(new RegExp(`- ${kind}: .+"`));
+    for (const kind of ["fact", "decision", "gotcha", "command"]) expect(description).toMatch(new RegExp(`^- ${kind}: \\w.+$`, "m"));
+    expect(description).toContain("400 characters");
+    expect(description).toContain("duplicates are refused");
     expect(description).toContain("one self-contained line");
     expect(description).toContain('"use the new approach" is worthless next session');
   });

@@ -74,3 +74,13 @@ test("content and notes are trimmed to one line; a blank note is no note", async
   await runTool(tool, { todos: [{ content: "  fix\n the  bug ", status: "blocked", note: "  " }] }, ctx);
   expect(notebook.todos()).toEqual([{ content: "fix the bug", status: "blocked" }]);
 });
+
+test("the description carries the rules: whole list each call, the four states, one in_progress, a note for blocked, where the list goes", () => {
+  const { description } = createTodoWriteTool(createNotebook());
+  expect(description).toContain("Each call replaces the whole list");
+  for (const state of ["pending", "in_progress", "completed", "blocked"]) expect(description).toContain(state);
+  expect(description).toContain("exactly one while work remains");
+  expect(description).toContain("blocked (note says what blocks it)");
+  expect(description).toContain("as its last item");
+  expect(description).not.toContain("top of every step");
+});

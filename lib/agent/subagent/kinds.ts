@@ -11,7 +11,7 @@ export type SubagentKind = "explore" | "review" | "worker";
 export const SUBAGENT_KINDS: readonly SubagentKind[] = ["explore", "review", "worker"];
 
 /** The tools a read-only subagent gets, when the session has them: reading, searching, git history. */
-const READ_TOOLS = new Set(["read_file", "glob", "grep", "list_dir", "git_status", "git_diff", "git_log", "git_show", "git_blame"]);
+const READ_TOOLS = new Set(["read_file", "glob", "grep", "list_dir", "git"]);
 
 /** Tools no subagent gets: the session's own task list and memory, and the task tool (subagents start no subagents). */
 const SESSION_TOOLS = new Set(["todo_write", "remember", "recall", "forget", "task"]);

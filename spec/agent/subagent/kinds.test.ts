@@ -12,7 +12,7 @@ const sessionTools = toolsFor({ notebook: createNotebook() });
 test("explore and review get only the reading tools: nothing that writes, runs a command, or touches the session", () => {
   for (const kind of ["explore", "review"] as const) {
     const tools = toolsForKind(kind, sessionTools);
-    expect(tools.map((t) => t.name).sort()).toEqual(["git_blame", "git_diff", "git_log", "git_show", "git_status", "glob", "grep", "list_dir", "read_file"]);
+    expect(tools.map((t) => t.name).sort()).toEqual(["git", "glob", "grep", "list_dir", "read_file"]);
     expect(tools.some((t) => t.mutates || t.subject.kind === "command")).toBe(false);
   }
 });

@@ -7,12 +7,10 @@ import { pruneForWire } from "../../lib/prune/prune.ts";
 import { closeDanglingToolCalls } from "../../lib/prune/repair.ts";
 import { createPromptQueue, describeQueue } from "../../lib/prompt/queue.ts";
 import { parseInput, unknownCommandHint } from "../../lib/prompt/slash-commands.ts";
-import { attachedPaths, attachMentions, describeAttachment, withoutAttachments } from "../../lib/prompt/attach.ts";
+import { attachMentions, describeAttachment } from "../../lib/prompt/attach.ts";
 import { expandCommand, type CustomCommand } from "../../lib/prompt/custom-commands.ts";
-import { OUTCOME_MARKS, paintOutcome, sanitize, userFacingError } from "../../lib/render.ts";
-import { firstLine, type TranscriptItem } from "../../lib/sessions/transcript-items.ts";
-import { renderMarkdown } from "../../lib/text/markdown.ts";
-import { fitRow, wrapHanging, wrapLine, wrapText } from "../../lib/text/wrap.ts";
+import { sanitize } from "../../lib/render.ts";
+import { fitRow, wrapLine, wrapText } from "../../lib/text/wrap.ts";
 import { describeTurnChanges } from "../../lib/sessions/undo/report.ts";
 import { answerFor, createApprovalGate } from "./approval-gate.ts";
 import { runCommand } from "./commands.ts";
@@ -26,8 +24,8 @@ import type { Screen } from "./input/screen.ts";
 import type { ReplSession, SessionOption } from "./session.ts";
 import type { Theme } from "./theme.ts";
 import { chooseKey, choiceRows, openChoice, type ChoiceRequest, type Choosing } from "./picker.ts";
+import { PROMPT, promptRows, REPLAY_END, replayRows } from "./replay.ts";
 
-const PROMPT = "› ";
 /** Lines of a `!cmd`'s output shown as it runs; the model gets all of it (within the tool's limit). */
 const SHELL_LIVE_LINES = 40;
 const SPINNER = ["⠋", "⠙", "⠹", "⠸", "⠼", "⠴", "⠦", "⠧", "⠇", "⠏"];
@@ -38,12 +36,6 @@ const COMMAND_SPINNER_AFTER_MS = 300;
 const CTRL_C_EXIT_WINDOW_MS = 2_000;
 /** Tasks named in the live panel under its progress line. */
 const PANEL_ITEMS = 3;
-/** Transcript items a resumed session replays (the oldest beyond are counted). */
-const REPLAY_ITEMS = 60;
-/** Lines of a replayed prompt shown before the rest is counted. */
-const REPLAY_PROMPT_LINES = 3;
-/** Starts the line that ends a replay; the PTY specs look for it. */
-export const REPLAY_END = "── resumed session";
 
 export type ReplDeps = {
   /** Opens the session (its first conversation) once the loop's printer exists. */
@@ -258,50 +250,15 @@ export function createRepl(deps: ReplDeps) {
     render();
   }
 
-  /**
-   * The conversation so far, condensed, before the prompt of a resumed session: prompts (their
-   * first lines), answers rendered, one line per tool call with its mark.
-   */
+  /** The conversation so far, condensed, before the prompt of a resumed session (replay.ts). */
   function replay(): void {
-    const items = session.replayItems();
-    if (items.length === 0) return;
-    const results = new Map<string, Extract<TranscriptItem, { type: "tool-result" }>>();
-    for (const item of items) if (item.type === "tool-result") results.set(item.id, item);
-    const shown = items.filter((item) => item.type !== "tool-result" && item.type !== "system");
-    const hidden = shown.length - REPLAY_ITEMS;
-    if (hidden > 0) print(theme.dim(`… ${hidden} earlier ${hidden === 1 ? "item" : "items"} (shiro sessions show has them all)`));
-    const width = columns();
-    for (const item of shown.slice(-REPLAY_ITEMS)) {
-      switch (item.type) {
-        case "user": {
-          const lines = sanitize(withoutAttachments(item.text)).trimEnd().split("\n");
-          const more = lines.length - REPLAY_PROMPT_LINES;
-          echo(lines.slice(0, REPLAY_PROMPT_LINES).join("\n") + (more > 0 ? `\n… ${more} more ${more === 1 ? "line" : "lines"}` : ""));
-          const files = attachedPaths(item.text);
-          if (files.length > 0) print(theme.dim(`  attached ${files.map(sanitize).join(", ")}`));
-          break;
-        }
-        case "assistant":
-          put(renderMarkdown(sanitize(item.text), theme.markdown, width - 1), "text");
-          break;
-        case "tool-call": {
-          const result = results.get(item.id);
-          const outcome = result?.outcome ?? "interrupted";
-          const why = result?.outcome === "error" ? userFacingError(item.tool, result.text) : result?.outcome !== "ok" ? firstLine(result?.text ?? "", 80) : "";
-          const note = why ? ` · ${why}` : "";
-          put(wrapLine(paintOutcome(theme, outcome, `  ${OUTCOME_MARKS[outcome]} ${item.tool}${item.subject ? " " + firstLine(item.subject, 80) : ""}${note}`), width), "tool");
-          break;
-        }
-        default:
-          break;
-      }
-    }
+    for (const { rows, kind } of replayRows(session.replayItems(), theme, columns())) put(rows, kind);
   }
 
-  /** The prompt as sent, in the transcript: `› text`, its further lines indented. */
+  /** The prompt as sent, in the transcript. */
   function echo(text: string): void {
-    const rows = text.split("\n").flatMap((line, i) => wrapHanging(i === 0 ? theme.prompt(PROMPT) : "  ", "  ", theme.user(line), columns()));
-    put(rows, "prompt");
+    const { rows, kind } = promptRows(text, theme, columns());
+    put(rows, kind);
   }
 
   async function runTurn(prompt: string): Promise<void> {

@@ -1,0 +1,65 @@
+import { attachedPaths, withoutAttachments } from "../../lib/prompt/attach.ts";
+import { OUTCOME_MARKS, paintOutcome, sanitize, userFacingError } from "../../lib/render.ts";
+import { firstLine, type TranscriptItem } from "../../lib/sessions/transcript-items.ts";
+import { renderMarkdown } from "../../lib/text/markdown.ts";
+import { wrapHanging, wrapLine, wrapText } from "../../lib/text/wrap.ts";
+import type { RowKind } from "./event-view.ts";
+import type { Theme } from "./theme.ts";
+
+/** What the prompt line starts with, in the input and in the transcript. */
+export const PROMPT = "› ";
+/** Transcript items a resumed session replays (the oldest beyond are counted). */
+const REPLAY_ITEMS = 60;
+/** Lines of a replayed prompt shown before the rest is counted. */
+const REPLAY_PROMPT_LINES = 3;
+/** Starts the line that ends a replay; the PTY specs look for it. */
+export const REPLAY_END = "── resumed session";
+
+export type Rows = { rows: string[]; kind: RowKind | "prompt" | "other" };
+
+/** The prompt as sent, in the transcript: `› text`, its further lines indented. */
+export function promptRows(text: string, theme: Theme, width: number): Rows {
+  const rows = text.split("\n").flatMap((line, i) => wrapHanging(i === 0 ? theme.prompt(PROMPT) : "  ", "  ", theme.user(line), width));
+  return { rows, kind: "prompt" };
+}
+
+/**
+ * The conversation so far, condensed, for the screen of a resumed session: prompts (their first
+ * lines, and the files that went with them), answers rendered, one line per tool call with its mark.
+ */
+export function replayRows(items: readonly TranscriptItem[], theme: Theme, width: number): Rows[] {
+  if (items.length === 0) return [];
+  const note = (text: string): Rows => ({ rows: wrapText(text, width), kind: "other" });
+  const results = new Map<string, Extract<TranscriptItem, { type: "tool-result" }>>();
+  for (const item of items) if (item.type === "tool-result") results.set(item.id, item);
+  const shown = items.filter((item) => item.type !== "tool-result" && item.type !== "system");
+  const out: Rows[] = [];
+  const hidden = shown.length - REPLAY_ITEMS;
+  if (hidden > 0) out.push(note(theme.dim(`… ${hidden} earlier ${hidden === 1 ? "item" : "items"} (shiro sessions show has them all)`)));
+  for (const item of shown.slice(-REPLAY_ITEMS)) {
+    switch (item.type) {
+      case "user": {
+        const lines = sanitize(withoutAttachments(item.text)).trimEnd().split("\n");
+        const more = lines.length - REPLAY_PROMPT_LINES;
+        out.push(promptRows(lines.slice(0, REPLAY_PROMPT_LINES).join("\n") + (more > 0 ? `\n… ${more} more ${more === 1 ? "line" : "lines"}` : ""), theme, width));
+        const files = attachedPaths(item.text);
+        if (files.length > 0) out.push(note(theme.dim(`  attached ${files.map(sanitize).join(", ")}`)));
+        break;
+      }
+      case "assistant":
+        out.push({ rows: renderMarkdown(sanitize(item.text), theme.markdown, width - 1), kind: "text" });
+        break;
+      case "tool-call": {
+        const result = results.get(item.id);
+        const outcome = result?.outcome ?? "interrupted";
+        const why = result?.outcome === "error" ? userFacingError(item.tool, result.text) : result?.outcome !== "ok" ? firstLine(result?.text ?? "", 80) : "";
+        const mark = `  ${OUTCOME_MARKS[outcome]} ${item.tool}${item.subject ? " " + firstLine(item.subject, 80) : ""}${why ? ` · ${why}` : ""}`;
+        out.push({ rows: wrapLine(paintOutcome(theme, outcome, mark), width), kind: "tool" });
+        break;
+      }
+      default:
+        break;
+    }
+  }
+  return out;
+}

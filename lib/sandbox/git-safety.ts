@@ -1,5 +1,5 @@
-import { existsSync } from "node:fs";
-import { join } from "node:path";
+import { existsSync, statSync } from "node:fs";
+import { isAbsolute, join } from "node:path";
 
 /**
  * Settings laid over every git that shiro's children run, whatever the repository says: no
@@ -45,8 +45,56 @@ const PROGRAM_KEYS: ReadonlyArray<readonly [RegExp, (key: string) => string]> = 
  * the fixed settings are returned. Runs `git config --local` (which starts no other program).
  */
 export function gitSafetyEnv(root: string, git: string | undefined): Record<string, string> {
+  return safetyEnvFor(git && existsSync(join(root, ".git")) ? cachedLocalConfig(root, git) : []);
+}
+
+/**
+ * The last listing of each repository's config, with the files it was read from and how they
+ * stood: every command asks, and running git for each one cost 2–3 ms. A listing is used again
+ * only while `.git/config` and every file it includes have the same inode, size, mtime and ctime
+ * (a write changes the ctime, which no program can set back). Worktrees (`.git` a file) and
+ * includes shiro cannot stat are listed afresh every time.
+ */
+const listings = new Map<string, { files: string[]; stamp: string; entries: Array<[string, string]> }>();
+
+function cachedLocalConfig(root: string, git: string): Array<[string, string]> {
+  const cached = listings.get(root);
+  if (cached && stampOf(cached.files) === cached.stamp) return cached.entries;
+  const entries = localConfig(root, git);
+  const gitDir = join(root, ".git");
+  const includes = entries.filter(([key]) => /^include(?:if\..+)?\.path$/.test(key)).map(([, value]) => value);
+  const files = [join(gitDir, "config"), ...includes.map((path) => (isAbsolute(path) ? path : join(gitDir, path)))];
+  const stamp = isDirectory(gitDir) && includes.every((path) => !path.startsWith("~")) ? stampOf(files) : undefined;
+  if (stamp === undefined) listings.delete(root);
+  else listings.set(root, { files, stamp, entries });
+  return entries;
+}
+
+/** How the files stand now, or undefined when one cannot be read (then nothing is kept). */
+function stampOf(files: readonly string[]): string | undefined {
+  const parts: string[] = [];
+  for (const file of files) {
+    try {
+      const st = statSync(file);
+      parts.push(`${st.ino}:${st.size}:${st.mtimeMs}:${st.ctimeMs}`);
+    } catch {
+      return undefined;
+    }
+  }
+  return parts.join("|");
+}
+
+function isDirectory(path: string): boolean {
+  try {
+    return statSync(path).isDirectory();
+  } catch {
+    return false;
+  }
+}
+
+function safetyEnvFor(local: ReadonlyArray<readonly [string, string]>): Record<string, string> {
   const pairs: Array<readonly [string, string]> = [...ALWAYS];
-  for (const [key, value] of git && existsSync(join(root, ".git")) ? localConfig(root, git) : []) {
+  for (const [key, value] of local) {
     if (key.startsWith("alias.")) {
       // Any alias: `!…` runs a command, and one like `p = push --force` hides what git does from the guard.
       pairs.push([key, `!echo "shiro: the alias git ${key.slice(6)} from this repository's config is not run" >&2; exit 1`]);

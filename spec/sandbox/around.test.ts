@@ -103,6 +103,27 @@ describe.skipIf(!git)("git run by shiro, without the sandbox", () => {
   });
 });
 
+describe.skipIf(!git)("the git safety settings follow a config that changes during the session", () => {
+  const keys = (env: Record<string, string>) => Object.entries(env).filter(([k]) => k.startsWith("GIT_CONFIG_KEY_")).map(([, v]) => v);
+  test("a program added to .git/config after the first command is neutralised from the next one", () => {
+    const root = tempDir("shiro-gitsafe-");
+    Bun.spawnSync(["git", "init", "-q"], { cwd: root });
+    expect(keys(gitSafetyEnv(root, git))).not.toContain("diff.external");
+    Bun.spawnSync(["git", "config", "diff.external", "touch EXTERNAL-RAN"], { cwd: root });
+    expect(keys(gitSafetyEnv(root, git))).toContain("diff.external");
+  });
+
+  test("a program added to a file the config includes is neutralised too", () => {
+    const root = tempDir("shiro-gitsafe-");
+    Bun.spawnSync(["git", "init", "-q"], { cwd: root });
+    writeFileSync(join(root, "extra.gitconfig"), "[core]\n\tautocrlf = false\n");
+    Bun.spawnSync(["git", "config", "include.path", "../extra.gitconfig"], { cwd: root });
+    expect(keys(gitSafetyEnv(root, git))).not.toContain("core.sshcommand");
+    writeFileSync(join(root, "extra.gitconfig"), "[core]\n\tsshCommand = touch SSH-RAN\n");
+    expect(keys(gitSafetyEnv(root, git))).toContain("core.sshcommand");
+  });
+});
+
 describe("secrets on real paths", () => {
   const root = tempDir("shiro-realpaths-");
   mkdirSync(join(root, "sub"));

@@ -18,11 +18,17 @@ export function childEnv(
   extra: Record<string, string> = {},
 ): Record<string, string> {
   const env: Record<string, string> = {};
-  const hunt = apiKey !== undefined && apiKey.length >= MIN_KEY_CHARS ? apiKey : undefined;
+  const holds = keyHunter(apiKey);
   for (const [name, value] of Object.entries(base)) {
     if (value === undefined || SHIRO_ONLY.includes(name)) continue;
-    if (hunt && value.includes(hunt)) continue;
+    if (holds(value)) continue;
     env[name] = value;
   }
   return { ...env, ...extra };
+}
+
+/** Whether a variable's value holds the API key (a key too short to hunt for by value never matches). */
+export function keyHunter(apiKey: string | undefined): (value: string) => boolean {
+  const hunt = apiKey !== undefined && apiKey.length >= MIN_KEY_CHARS ? apiKey : undefined;
+  return (value) => hunt !== undefined && value.includes(hunt);
 }

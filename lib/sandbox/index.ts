@@ -1,10 +1,11 @@
 import { existsSync, mkdirSync, realpathSync, statSync } from "node:fs";
 import { homedir } from "node:os";
 import { isAbsolute, join, resolve } from "node:path";
-import { childEnv } from "./child-env.ts";
+import { childEnv, keyHunter } from "./child-env.ts";
 import { detectSandbox, type SandboxSupport } from "./detect.ts";
 import { gitSafetyEnv } from "./git-safety.ts";
 import { helperCache } from "./helpers.ts";
+import { readLoginEnv, type LoginEnv } from "./login-env.ts";
 import { createHostRunner, type CommandRunner } from "./process.ts";
 import { CREATED_CACHES, type PathKind, type ProfileSummary, bwrapArgs, systemPlaces } from "./profile.ts";
 import { RUNNER_ARG } from "./protocol.ts";
@@ -42,6 +43,11 @@ export type Commands = {
   status: SandboxStatus;
   /** A helper program (bash, rg, git) by name, resolved once (helpers.ts); undefined when missing. */
   helper(name: string): string | undefined;
+  /**
+   * What the login shell sets up, read once per runner (login-env.ts), for bash to run commands
+   * with `bash -c`; undefined when it could not be read (then bash keeps `bash -lc`).
+   */
+  loginEnv?(runner: CommandRunner): Promise<LoginEnv | undefined>;
 };
 
 export type OpenCommandsOptions = {
@@ -74,10 +80,20 @@ export function openCommands(opts: OpenCommandsOptions): Commands {
     close: () => runner.close(),
   });
   const host = withGit(createHostRunner(base));
-  if (opts.settings.mode === "off") return { runner: host, host, status: { state: "off" }, helper };
+  const loginEnvs = new Map<CommandRunner, Promise<LoginEnv | undefined>>();
+  const loginEnv = (runner: CommandRunner) => {
+    let read = loginEnvs.get(runner);
+    if (!read) {
+      const shell = helper("bash");
+      read = shell ? readLoginEnv(runner, shell, opts.root, keyHunter(opts.apiKey)) : Promise.resolve(undefined);
+      loginEnvs.set(runner, read);
+    }
+    return read;
+  };
+  if (opts.settings.mode === "off") return { runner: host, host, status: { state: "off" }, helper, loginEnv };
 
   const support = sandboxSupport(opts.env, helper);
-  if (!support.available) return { runner: host, host, status: { state: "unavailable", why: support.why, fix: support.fix }, helper };
+  if (!support.available) return { runner: host, host, status: { state: "unavailable", why: support.why, fix: support.fix }, helper, loginEnv };
 
   const home = realOrUndefined(opts.env.HOME || homedir());
   if (home) for (const cache of CREATED_CACHES) ensureDir(join(home, cache));
@@ -105,7 +121,7 @@ export function openCommands(opts: OpenCommandsOptions): Commands {
   );
   // The masked files are found when the sandbox starts; searching the workspace here would slow every start-up.
   const { summary } = bwrapArgs({ ...profile, tmp: "/tmp", secrets: [] });
-  return { runner, host, status: { state: "on", network: opts.settings.network, summary }, helper };
+  return { runner, host, status: { state: "on", network: opts.settings.network, summary }, helper, loginEnv };
 }
 
 /** Whether the sandbox can run, with bubblewrap from `SHIRO_BWRAP` (a path; empty means none) or PATH. */

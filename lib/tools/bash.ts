@@ -45,7 +45,7 @@ export function createBashTool(commands?: Commands) {
   return defineTool({
     name: "bash",
     description:
-      "Run a command with `bash -lc` in a fresh shell (cd and exports do not carry over: chain with &&). Returns the exit code " +
+      "Run a command with bash in a fresh shell with the user's login environment (cd and exports do not carry over: chain with &&). Returns the exit code " +
       "and stdout+stderr; long output keeps its start and end. Nothing can be typed in: use non-interactive flags. " +
       "On timeout it is killed with its children. Run servers in the background, output to a file." +
       (sandboxed
@@ -63,12 +63,12 @@ export function createBashTool(commands?: Commands) {
       const where = commands ?? defaultCommands(ctx.root);
       const shell = where.helper("bash");
       if (!shell) throw new ToolError("bash: no bash found in an absolute PATH entry outside the workspace, so no command can run.");
-      let run = await runInProcessGroup(where.runner, shell, input.command, ctx, timeoutMs);
+      let run = await runInProcessGroup(where.runner, shell, input.command, ctx, timeoutMs, where.loginEnv);
       let sandboxNote = "";
       const why = where.runner.sandboxed && run.end === "exited" ? sandboxFailure(run.output, run.exitCode, sandboxView(where)) : undefined;
       if (why) {
         if (ctx.runOutside && (await ctx.runOutside(why))) {
-          run = await runInProcessGroup(where.host, shell, input.command, ctx, timeoutMs);
+          run = await runInProcessGroup(where.host, shell, input.command, ctx, timeoutMs, where.loginEnv);
           sandboxNote = `\n[shiro: this failed in the sandbox (${why}); the user let it run once outside the sandbox, and this is its result there.]`;
         } else {
           sandboxNote =
@@ -116,13 +116,23 @@ function sandboxView(commands: Commands): { network: boolean; hidden: readonly s
 type RunResult = { end: "exited" | "timeout" | "interrupted"; exitCode: number | null; signal: string | null; output: string };
 
 /**
- * Runs `bash -lc command` through `runner` (which makes it the leader of a new process group), so
+ * Runs `bash -c command` with the login environment (or `bash -lc command` without one) through
+ * `runner` (which makes it the leader of a new process group), so
  * that on timeout or abort the whole tree, background jobs included, is stopped with one request.
  * Chunks go to ctx.onOutput as they arrive. Resolves once the shell has exited and, if it was
  * stopped, once its group is gone.
  */
-async function runInProcessGroup(runner: CommandRunner, shell: string, command: string, ctx: ToolContext, timeoutMs: number): Promise<RunResult> {
-  const proc = runner.spawn([shell, "-lc", command], { cwd: ctx.cwd });
+async function runInProcessGroup(
+  runner: CommandRunner,
+  shell: string,
+  command: string,
+  ctx: ToolContext,
+  timeoutMs: number,
+  loginEnv: Commands["loginEnv"],
+): Promise<RunResult> {
+  // The login environment read once (login-env.ts) and a plain shell; without one, a login shell.
+  const login = await loginEnv?.(runner);
+  const proc = login ? runner.spawn([shell, "-c", command], { cwd: ctx.cwd, env: login }) : runner.spawn([shell, "-lc", command], { cwd: ctx.cwd });
   const output = new HeadTailBuffer(OUTPUT_HEAD_CHARS, OUTPUT_TAIL_CHARS);
   const readers = [proc.stdout.getReader(), proc.stderr.getReader()] as const;
   const collect = (stream: "stdout" | "stderr") => (chunk: string) => {

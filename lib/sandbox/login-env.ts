@@ -1,0 +1,74 @@
+import type { CommandRunner } from "./process.ts";
+
+/**
+ * What the user's login shell sets up (the PATH of pyenv, nvm, cargo…), read once per runner
+ * instead of starting a login shell for every command: a profile that runs `pyenv init` takes
+ * 150–200 ms, which `bash -lc` paid on every call. The difference between a plain shell's
+ * environment and a login shell's is what commands then get, with `bash -c`.
+ */
+export type LoginEnv = Record<string, string>;
+
+/** How long the profile may take to run once; past it, commands go back to `bash -lc`. */
+const READ_TIMEOUT_MS = 10_000;
+
+/**
+ * Variables a shell sets for itself, and those shiro sets fresh for every command (git's safety
+ * settings, which follow the repository's config): never taken from the snapshot.
+ */
+const NOT_FROM_PROFILE = /^(?:PWD|OLDPWD|SHLVL|_|GIT_PAGER|GIT_CONFIG_COUNT|GIT_CONFIG_KEY_\d+|GIT_CONFIG_VALUE_\d+|TMPDIR)$/;
+
+/** `env -0` output as a map; a NUL ends each `NAME=value`. */
+export function parseEnv0(text: string): Map<string, string> {
+  const vars = new Map<string, string>();
+  for (const entry of text.split("\0")) {
+    const eq = entry.indexOf("=");
+    if (eq > 0) vars.set(entry.slice(0, eq), entry.slice(eq + 1));
+  }
+  return vars;
+}
+
+/**
+ * The variables the login shell added or changed, less the shell's own and any whose value holds
+ * the API key (a profile that exports the key must not hand it to commands). Pure.
+ */
+export function profileChanges(plain: Map<string, string>, login: Map<string, string>, holdsKey: (value: string) => boolean): LoginEnv {
+  const changes: LoginEnv = {};
+  for (const [name, value] of login) {
+    if (NOT_FROM_PROFILE.test(name) || plain.get(name) === value || holdsKey(value)) continue;
+    changes[name] = value;
+  }
+  return changes;
+}
+
+/**
+ * Runs a plain and a login shell once through `runner` (so inside the sandbox when commands run
+ * there) and returns what the profile changes; undefined when either shell fails, prints nothing
+ * readable, or takes longer than READ_TIMEOUT_MS, and then every command keeps its own login shell.
+ */
+export async function readLoginEnv(runner: CommandRunner, shell: string, cwd: string, holdsKey: (value: string) => boolean): Promise<LoginEnv | undefined> {
+  const [plain, login] = await Promise.all([envOf(runner, [shell, "-c", "env -0"], cwd), envOf(runner, [shell, "-lc", "env -0"], cwd)]);
+  if (!plain || !login || !login.has("PATH")) return undefined;
+  return profileChanges(plain, login, holdsKey);
+}
+
+async function envOf(runner: CommandRunner, argv: string[], cwd: string): Promise<Map<string, string> | undefined> {
+  const child = runner.spawn(argv, { cwd });
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const timedOut = new Promise<undefined>((done) => {
+    timer = setTimeout(() => done(undefined), READ_TIMEOUT_MS);
+  });
+  try {
+    const read = Promise.all([new Response(child.stdout).text(), new Response(child.stderr).text(), child.exited]);
+    const result = await Promise.race([read, timedOut]);
+    if (!result) {
+      void child.stop();
+      return undefined;
+    }
+    const [out, , exit] = result;
+    return exit.exitCode === 0 ? parseEnv0(out) : undefined;
+  } catch {
+    return undefined;
+  } finally {
+    clearTimeout(timer);
+  }
+}

@@ -1,0 +1,54 @@
+import { describe, expect, test } from "bun:test";
+import { readFileSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { openCommands } from "../../lib/sandbox/index.ts";
+import { parseEnv0, profileChanges } from "../../lib/sandbox/login-env.ts";
+import { createBashTool } from "../../lib/tools/bash.ts";
+import { runTool } from "../../lib/tools/define.ts";
+import { tempDir } from "../support/cli.ts";
+
+test("env -0 output is read as NAME=value entries, values may hold = and newlines", () => {
+  expect(parseEnv0("A=1\0B=x=y\0C=two\nlines\0")).toEqual(new Map([["A", "1"], ["B", "x=y"], ["C", "two\nlines"]]));
+});
+
+test("what the profile adds or changes is kept; the shell's own variables, git's settings and the key are not", () => {
+  const plain = new Map([["PATH", "/usr/bin"], ["HOME", "/h"], ["SHLVL", "1"]]);
+  const login = new Map([["PATH", "/h/.pyenv/shims:/usr/bin"], ["HOME", "/h"], ["SHLVL", "2"], ["PWD", "/w"], ["PYENV_ROOT", "/h/.pyenv"], ["GIT_CONFIG_COUNT", "9"], ["LEAK", "key sk-secret-123456789 here"]]);
+  expect(profileChanges(plain, login, (v) => v.includes("sk-secret-123456789"))).toEqual({ PATH: "/h/.pyenv/shims:/usr/bin", PYENV_ROOT: "/h/.pyenv" });
+});
+
+describe("bash runs commands with the login environment, read once", () => {
+  const setup = (profile: string) => {
+    const home = tempDir("shiro-login-home-");
+    const root = tempDir("shiro-login-work-");
+    writeFileSync(join(home, ".profile"), profile);
+    const key = "sk-profile-key-123456789";
+    const commands = openCommands({ settings: { mode: "off", network: true, writable: [], readable: [] }, root, shiroHome: join(home, ".shiro-neko"), env: { PATH: process.env.PATH, HOME: home, OPENAI_API_KEY: key }, apiKey: key });
+    const bash = createBashTool(commands);
+    const ctx = { root, cwd: root, signal: new AbortController().signal };
+    return { home, root, key, run: async (command: string) => (await runTool(bash, { command }, ctx)).output, close: () => commands.runner.close() };
+  };
+
+  test("the profile's PATH and variables reach every command, and the profile runs once, not once per command", async () => {
+    const s = setup(`echo ran >> "$HOME/profile-runs"\nexport PATH="$HOME/bin:$PATH"\nexport FROM_PROFILE=yes\n`);
+    for (let i = 0; i < 3; i++) expect(await s.run("echo $FROM_PROFILE $PATH")).toContain(`yes ${s.home}/bin:`);
+    expect(readFileSync(join(s.home, "profile-runs"), "utf8").trim().split("\n")).toHaveLength(1);
+    s.close();
+  });
+
+  test("a key the profile exports does not reach commands", async () => {
+    const s = setup(`export OPENAI_API_KEY=sk-profile-key-123456789\nexport OTHER=fine\n`);
+    const out = await s.run("echo key=${OPENAI_API_KEY:-none} other=$OTHER");
+    expect(out).toContain("key=none other=fine");
+    s.close();
+  });
+
+  test("a profile that cannot be read leaves each command its own login shell", async () => {
+    const s = setup(`echo ran >> "$HOME/profile-runs"\nexit 3\n`);
+    await s.run("true");
+    await s.run("true");
+    // Once for the snapshot that failed, then once per command.
+    expect(readFileSync(join(s.home, "profile-runs"), "utf8").trim().split("\n").length).toBe(3);
+    s.close();
+  });
+});

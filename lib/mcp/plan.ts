@@ -45,7 +45,10 @@ export function withProjectServers(servers: readonly McpServerEntry[], project: 
       notices.push(`MCP server "${name}" is in both your config and .mcp.json; yours is used.`);
       continue;
     }
-    out.push({ name, config, source: "project" });
+    // A project file may start its servers once trusted, but not decide that their tools run
+    // without asking: that is the user's call, in their own config or at the question.
+    const { allow: _allow, ...asked } = config;
+    out.push({ name, config: asked as typeof config, source: "project" });
   }
   return out;
 }

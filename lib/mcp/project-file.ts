@@ -40,13 +40,27 @@ export function readProjectMcp(root: string): ProjectMcp {
   }
 }
 
-/** What each server of the file would do, one line each, for the trust question: the program and its arguments, or the URL. */
+/**
+ * What each server of the file would do, one line each, for the trust question: the program and
+ * its arguments, or the URL and the names of the headers it sends; the variables of your
+ * environment it would be given (`${VAR}` anywhere in its entry); and that any `allow` list in the
+ * file is not used.
+ */
 export function describeServers(servers: McpServers): string[] {
   return Object.entries(servers).map(([name, config]) => {
-    if (!isStdio(config)) return `${name}: connects to ${config.url}`;
-    const words = [config.command, ...(config.args ?? [])].map(shellQuote).join(" ");
-    const env = Object.keys(config.env ?? {});
-    return `${name}: runs ${words}${config.cwd ? ` in ${config.cwd}` : ""}${env.length ? ` (sets ${env.join(", ")})` : ""}`;
+    const parts: string[] = [];
+    if (!isStdio(config)) {
+      const headers = Object.keys(config.headers ?? {});
+      parts.push(`${name}: connects to ${config.url}${headers.length ? ` (sends headers ${headers.join(", ")})` : ""}`);
+    } else {
+      const words = [config.command, ...(config.args ?? [])].map(shellQuote).join(" ");
+      const env = Object.keys(config.env ?? {});
+      parts.push(`${name}: runs ${words}${config.cwd ? ` in ${config.cwd}` : ""}${env.length ? ` (sets ${env.join(", ")})` : ""}`);
+    }
+    const variables = [...new Set([...JSON.stringify(config).matchAll(/\$\{([A-Za-z_][A-Za-z0-9_]*)/g)].map((m) => m[1]!))];
+    if (variables.length) parts.push(`gets your ${variables.join(", ")}`);
+    if ("allow" in config && config.allow?.length) parts.push(`its "allow" list is ignored: its tools ask`);
+    return parts.join("; ");
   });
 }
 

@@ -64,7 +64,8 @@ export async function startConversation(opts: StartOptions): Promise<Started> {
     model: runtime.settings.model,
     ...(record ? { resume: record } : {}),
     todos: () => conversation?.notebook.todos() ?? restored.todos,
-    changesWorkspace: (name) => conversation?.tools.find((t) => t.name === name)?.mutates === true,
+    // The task tool counts: a worker subagent's edits are the parent step's changes.
+    changesWorkspace: (name) => name === "task" || conversation?.tools.find((t) => t.name === name)?.mutates === true,
     ...(opts.onSaveError ? { onSaveError: opts.onSaveError } : {}),
   });
   if (live.notice) notices.push(live.notice);

@@ -172,7 +172,7 @@ type Cut = { at: number; rawAt: number; cut: number; digest: ModelMessage[]; dig
 /** Cuts already found for a history, reused while later histories share its prefix. */
 type Run = { settings: CutSettings; raw: readonly ModelMessage[]; cuts: Cut[] };
 const runs: Run[] = [];
-const MAX_RUNS = 8;
+const MAX_RUNS = 16; // above a session plus the task tool's most subagents at once (8), so a parallel batch never evicts the parent's run
 
 /** The run for these settings whose history shares the longest prefix with `messages`, its cuts trimmed to that prefix. */
 function findRun(settings: CutSettings, messages: readonly ModelMessage[]): Run {

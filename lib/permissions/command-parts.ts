@@ -8,6 +8,8 @@ export type CommandPart = {
   source: string;
   /** The first word after variable assignments, quotes removed: `git`, `./run.sh`, `sudo`. */
   program: string | undefined;
+  /** The words from the program on, quotes removed: `git`, `commit`, `-m`, `a b`. */
+  words?: string[];
   /** Writes a file through `>`/`>>` (other than /dev/null or another descriptor). */
   writesFile: boolean;
   /**
@@ -36,10 +38,12 @@ export function commandParts(command: string, depth = 0): CommandPart[] {
   const parsed = parseShell(command);
   const parts: CommandPart[] = [];
   for (const simple of parsed.commands) {
-    const program = simple.words.find((word) => !ASSIGNMENT.test(word.text))?.text;
+    const first = simple.words.findIndex((word) => !ASSIGNMENT.test(word.text));
+    const program = first < 0 ? undefined : simple.words[first]!.text;
     if (program !== undefined && DIRECTORY_ONLY.has(program)) continue;
     const inv = unwrapCommand(simple.words);
     const part: CommandPart = { source: simple.source, program, writesFile: writesFile(simple) };
+    if (first >= 0) part.words = simple.words.slice(first).map((word) => word.text);
     if (inv) {
       // `xargs curl`: arguments come from the input, written `…` so that `curl *` matches.
       part.unwrapped = [inv.name, ...inv.args.map((arg) => arg.text), ...(inv.moreArgs ? ["…"] : [])].join(" ");

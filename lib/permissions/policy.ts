@@ -139,7 +139,7 @@ export function createPermissionPolicy(opts: PermissionPolicyOptions): Permissio
     if (tool.subject.kind === "command") return isReadOnlyCommand(subject, readOnly, where.cwd) || (mode === "auto" && sandboxed);
     if (tool.subject.kind !== "path" || mode === "ask") return false;
     const named = tool.subject.paths ? (paths ?? []) : [subject]; // a patch that names no path is not lifted
-    return named.length > 0 && named.every((path) => path !== "" && !workspacePath(path, where).startsWith("/"));
+    return named.length > 0 && named.every((path) => path !== "" && liftablePath(workspacePath(path, where)));
   };
 
   /** Before a question: a call that cannot succeed fails now with the tool's own error (thrown, so the model reads it as the tool's). */
@@ -196,4 +196,18 @@ export function createPermissionPolicy(opts: PermissionPolicyOptions): Permissio
   };
 
   return { approve, startTurn: () => repeats.reset(), grants: () => grants.list() };
+}
+
+/**
+ * A file edit a mode may run without a question: inside the workspace (a relative path), and not
+ * git's own files. A `.git` segment anywhere (`.git/config`, `.git/hooks/x`, `sub/.git/config`,
+ * a `.git` file) holds hooks and config that run commands; `.gitattributes` and `.gitmodules`
+ * name filters and submodule URLs. Those always ask.
+ */
+function liftablePath(relative: string): boolean {
+  if (relative.startsWith("/")) return false;
+  const segments = relative.split("/");
+  if (segments.some((segment) => segment.toLowerCase() === ".git")) return false;
+  const name = (segments.at(-1) ?? "").toLowerCase();
+  return name !== ".gitattributes" && name !== ".gitmodules";
 }

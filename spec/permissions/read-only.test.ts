@@ -158,4 +158,18 @@ describe("in the policy", () => {
     expect((await policy.approve({ tool: write, input: outside, subject: "/etc/hosts", id: "e2" })).allow).toBe(false);
     expect(asked).toEqual(["/etc/hosts"]);
   });
+  test("edits and auto never lift a write into git's own files: .git anywhere, .gitattributes, .gitmodules", async () => {
+    const write = coreTools.find((t) => t.name === "write_file")!;
+    for (const mode of ["edits", "auto"] as const) {
+      const asked: string[] = [];
+      const policy = createPermissionPolicy({ config: {}, root: cwd, yolo: false, interactive: true, sandboxed: true, mode: () => mode, ask: async (q) => (asked.push(q.subject), "deny") });
+      const paths = [".git/config", ".git/hooks/pre-commit", "sub/.git/config", ".git", "sub/.GIT/config", ".gitattributes", "lib/.gitmodules"];
+      for (const path of paths) expect((await policy.approve({ tool: write, input: { path, content: "x" }, subject: path, id: `g-${mode}-${path}` })).allow).toBe(false);
+      expect(asked).toEqual(paths);
+      // Look-alikes are ordinary files.
+      for (const path of [".github/workflows/ci.yml", ".gitignore", "docs/git.md"]) {
+        expect((await policy.approve({ tool: write, input: { path, content: "x" }, subject: path, id: `ok-${mode}-${path}` })).allow).toBe(true);
+      }
+    }
+  });
 });

@@ -136,7 +136,7 @@ export function createPermissionPolicy(opts: PermissionPolicyOptions): Permissio
   const lifted = (tool: AnyTool, subject: string, paths: readonly string[] | undefined): boolean => {
     const mode = opts.mode?.();
     if (mode === undefined) return false;
-    if (tool.subject.kind === "command") return isReadOnlyCommand(subject, readOnly, where.cwd) || (mode === "auto" && sandboxed);
+    if (tool.subject.kind === "command") return isReadOnlyCommand(subject, readOnly, where.cwd, sandboxed ? undefined : where.root) || (mode === "auto" && sandboxed);
     if (tool.subject.kind !== "path" || mode === "ask") return false;
     const named = tool.subject.paths ? (paths ?? []) : [subject]; // a patch that names no path is not lifted
     return named.length > 0 && named.every((path) => path !== "" && liftablePath(workspacePath(path, where)));

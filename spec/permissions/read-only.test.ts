@@ -1,5 +1,5 @@
 import { describe, expect, test } from "bun:test";
-import { writeFileSync } from "node:fs";
+import { mkdirSync, symlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { isReadOnlyCommand, readOnlyList } from "../../lib/permissions/read-only.ts";
 import { createPermissionPolicy } from "../../lib/permissions/policy.ts";
@@ -37,6 +37,9 @@ describe("commands that only look run without a question", () => {
     "cd src && ls",
     "tree -L 2",
     "du -sh .",
+    "sort -rn a.ts",
+    "sort -k1o a.ts",
+    "uniq -c a.ts",
   ])("%s", (command) => expect(readOnly(command)).toBe(true));
 });
 
@@ -63,6 +66,23 @@ describe("look-alikes still ask", () => {
     ["sort -uo out a.ts", "sort -o in a cluster"],
     ["sort --output=out a.ts", "sort --output"],
     ["uniq a.ts out", "uniq's second operand is written"],
+    ["uniq -- a.ts -out", "uniq's second operand after --"],
+    ["sort -o./x a.ts", "sort -o with its value in the cluster"],
+    ["sort -o/tmp/x a.ts", "sort -o with an absolute value in the cluster"],
+    ["sort -ro./x a.ts", "sort -o after another letter"],
+    ["sort --o=./x a.ts", "a one-letter prefix of --output"],
+    ["sort --ou x a.ts", "a short prefix of --output"],
+    ["sort --comp=sh a.ts", "a prefix of --compress-program"],
+    ["git log --o=x", "a one-letter prefix of git's --output"],
+    ["tree -ao out", "tree -o in a cluster"],
+    ["file -zC", "file -C in a cluster"],
+    ["cd src && find . -*", "a glob after cd, not at the start"],
+    ["cd src && ls a*", "any glob after cd"],
+    ["ls [[:punct:]]*", "a POSIX class bash expands"],
+    ["ls [-]*", "a bracket expression"],
+    ["ls +(a)", "extglob syntax"],
+    ["cd sub && git status", "git under another directory's repository"],
+    ["cd sub; git log", "git after cd in a list"],
     ["tree -o out", "tree -o writes"],
     ["git -c core.pager=sh log", "git with settings"],
     ["git -C other status", "git pointed elsewhere"],
@@ -86,6 +106,47 @@ describe("look-alikes still ask", () => {
     ["python -c 'print(1)'", "an interpreter"],
     ["", "nothing"],
   ])("%s (%s)", (command) => expect(readOnly(command)).toBe(false));
+
+  test("a bracket glob is not expanded here, so it asks even when the file named like an option would match", () => {
+    const dir = tempDir("shiro-ro-class-");
+    writeFileSync(join(dir, "-delete"), "");
+    writeFileSync(join(dir, "b.txt"), "");
+    expect(isReadOnlyCommand("find [[:punct:]]*", builtIn, dir)).toBe(false);
+    expect(isReadOnlyCommand("find ?delete", builtIn, dir)).toBe(false);
+    expect(isReadOnlyCommand("ls ?.txt", builtIn, dir)).toBe(true);
+  });
+
+  test("without the sandbox, only operands inside the workspace: absolute, .., existing links and cd are resolved", () => {
+    const root = tempDir("shiro-ro-confine-");
+    const outside = tempDir("shiro-ro-outside-");
+    writeFileSync(join(outside, "secret"), "s");
+    writeFileSync(join(root, "a.txt"), "a");
+    mkdirSync(join(root, "sub"));
+    writeFileSync(join(root, "sub", "b.txt"), "b");
+    symlinkSync(join(outside, "secret"), join(root, "link"));
+    symlinkSync(outside, join(root, "out"));
+    const confined = (command: string) => isReadOnlyCommand(command, builtIn, root, root);
+    for (const command of ["cat a.txt", "cat sub/b.txt", "cd sub && cat b.txt", "grep -n x a.txt sub", "ls", "cat ./sub/../a.txt", "git diff HEAD~1 -- a.txt"]) {
+      expect([command, confined(command)]).toEqual([command, true]);
+    }
+    for (const command of [
+      `cat ${join(outside, "secret")}`,
+      "cat /etc/shadow",
+      "cat ../x",
+      "cat link",
+      "ls out",
+      "cd out && cat secret",
+      "cd /etc && cat shadow",
+      "cd .. && ls",
+      "cat l*",
+      "grep --file=/etc/passwd x a.txt",
+      "grep -f/etc/passwd a.txt",
+    ]) {
+      expect([command, confined(command)]).toEqual([command, false]);
+    }
+    // In the sandbox the same reads are the sandbox's business.
+    expect(isReadOnlyCommand("cat /etc/shadow", builtIn, root)).toBe(true);
+  });
 
   test("a glob that matches a file named like an option asks", () => {
     const dir = tempDir("shiro-ro-dash-");
@@ -130,6 +191,12 @@ describe("in the policy", () => {
   test("the secrets rule still refuses `cat .env`, and a deny rule wins", async () => {
     expect(await run({}, "cat .env")).toEqual({ allow: false, asked: false });
     expect(await run({ permission: { bash: { "ls*": "deny" } } }, "ls")).toEqual({ allow: false, asked: false });
+  });
+  test("without the sandbox a read outside the workspace asks; in the sandbox it does not", async () => {
+    expect(await run({}, "cat /etc/hostname")).toEqual({ allow: false, asked: true });
+    expect(await run({}, "cat a.ts")).toEqual({ allow: true, asked: false });
+    const policy = createPermissionPolicy({ config: {}, root: cwd, yolo: false, interactive: true, sandboxed: true, mode: () => "ask", ask: async () => "deny" });
+    expect((await policy.approve({ tool: bash, input: { command: "cat /etc/hostname" }, subject: "cat /etc/hostname", id: "sb1" })).allow).toBe(true);
   });
   test("a rule the user wrote saying ask is honoured", async () => {
     expect(await run({ permission: { bash: { "git *": "ask" } } }, "git status")).toEqual({ allow: false, asked: true });

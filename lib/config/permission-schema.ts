@@ -97,7 +97,13 @@ export type ApprovalMode = (typeof APPROVAL_MODES)[number];
 export const ApprovalModeSchema = v.picklist(APPROVAL_MODES, `must be one of ${APPROVAL_MODES.join(", ")}`);
 
 const CommandEntries = v.array(
-  v.pipe(v.string("must be a program name such as \"jq\" or \"npm ls\""), v.regex(/^\s*[A-Za-z0-9_.+-]+(\s+[A-Za-z0-9_.+:-]+)?\s*$/, 'must be a program, or a program and its sub-command, such as "jq" or "npm ls"')),
+  v.pipe(
+    v.string("must be a program name such as \"jq\" or \"npm ls\""),
+    v.regex(/^\s*[A-Za-z0-9_.+-]+(\s+[A-Za-z0-9_.+:-]+)?\s*$/, 'must be a program, or a program and its sub-command, such as "jq" or "npm ls" (one sub-command word: "git stash", not "git stash list")'),
+    // git is judged by its sub-command, and cd joins any read-only line already: these could not apply.
+    v.check((entry) => entry.trim() !== "git", 'cannot be "git" alone: git is listed by sub-command, such as "git stash" or "git remote"'),
+    v.check((entry) => entry.trim() !== "cd", 'cannot be "cd": cd may already join any read-only command'),
+  ),
   "must be a list of commands",
 );
 

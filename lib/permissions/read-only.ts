@@ -100,13 +100,16 @@ export const READ_ONLY_COMMANDS: Readonly<Record<string, ArgCheck>> = {
   "git ls-files": any,
 };
 
-/** Config `readOnlyCommands`: entries added to the list (any arguments allowed) and built-in ones taken out. */
+/** Config `readOnlyCommands`: entries added to the list (any arguments allowed, built-in ones keep their checks) and built-in ones taken out. */
 export type ReadOnlyConfig = { add?: readonly string[]; remove?: readonly string[] };
 
-/** The list in effect: the built-in one, less `remove`, plus `add` (whose entries take any arguments). */
+/**
+ * The list in effect: the built-in one, less `remove`, plus `add`. An added entry takes any
+ * arguments, except one already built in (`find`), which keeps its own check.
+ */
 export function readOnlyList(config: ReadOnlyConfig | undefined): Map<string, ArgCheck> {
   const list = new Map(Object.entries(READ_ONLY_COMMANDS));
-  for (const entry of config?.add ?? []) list.set(normalize(entry), any);
+  for (const entry of config?.add ?? []) if (!list.has(normalize(entry))) list.set(normalize(entry), any);
   for (const entry of config?.remove ?? []) list.delete(normalize(entry));
   return list;
 }

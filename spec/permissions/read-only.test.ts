@@ -1,6 +1,8 @@
 import { describe, expect, test } from "bun:test";
 import { mkdirSync, symlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
+import * as v from "valibot";
+import { ReadOnlyCommandsConfig } from "../../lib/config/permission-schema.ts";
 import { isReadOnlyCommand, readOnlyList } from "../../lib/permissions/read-only.ts";
 import { createPermissionPolicy } from "../../lib/permissions/policy.ts";
 import { coreTools } from "../../lib/tools/index.ts";
@@ -166,6 +168,25 @@ test("config readOnlyCommands adds programs and takes built-in ones out", () => 
   expect(readOnly("git log", list)).toBe(false);
   expect(readOnly("git status", list)).toBe(true);
   expect(readOnly("jq . x > out", list)).toBe(false); // the structural checks hold for added ones too
+});
+
+test("re-adding a built-in entry keeps its argument check", () => {
+  const list = readOnlyList({ add: ["find", "sort", "git log"] });
+  expect(readOnly("find . -name x", list)).toBe(true);
+  expect(readOnly("find . -delete", list)).toBe(false);
+  expect(readOnly("sort -o out a.ts", list)).toBe(false);
+  expect(readOnly("git log --output=x", list)).toBe(false);
+});
+
+test("readOnlyCommands entries that could not apply are config errors, naming the entry", () => {
+  const issue = (add: string[]) => {
+    const parsed = v.safeParse(ReadOnlyCommandsConfig, { add });
+    return parsed.success ? undefined : `${v.getDotPath(parsed.issues[0])}: ${parsed.issues[0].message}`;
+  };
+  expect(issue(["jq", "git"])).toBe('add.1: cannot be "git" alone: git is listed by sub-command, such as "git stash" or "git remote"');
+  expect(issue(["git stash list"])).toContain('one sub-command word: "git stash", not "git stash list"');
+  expect(issue(["cd"])).toContain('cannot be "cd"');
+  expect(issue(["git stash", "npm ls"])).toBeUndefined();
 });
 
 describe("in the policy", () => {

@@ -227,6 +227,36 @@ test('a saved "always" never overrides the user\'s deny rule; a compound line is
   expect(existsSync(join(cwd, "x"))).toBe(true);
 }, 40_000);
 
+test("edits mode still asks before writing git's own files; without the sandbox a read outside the workspace asks", async () => {
+  const cwd = tempDir("shiro-work-");
+  const outside = tempDir("shiro-outside-");
+  writeFileSync(join(outside, "secret.txt"), "top secret\n");
+  mkdirSync(join(cwd, ".git", "hooks"), { recursive: true });
+  const s = await serve(
+    { toolCalls: [{ name: "write_file", input: { path: "ok.txt", content: "ok\n" } }] },
+    { toolCalls: [{ name: "write_file", input: { path: ".git/hooks/pre-commit", content: "#!/bin/sh\ntouch pwned\n" } }] },
+    { toolCalls: [{ name: "bash", input: { command: `cat ${join(outside, "secret.txt")}` } }] },
+    { text: "done" },
+  );
+  const pty = await start({ baseURL: s.url, cwd, args: ["--no-sandbox", "--mode", "edits"] });
+  await pty.waitForPrompt(1);
+  pty.line("go");
+  await pty.waitFor("write_file wants to run: .git/hooks/pre-commit");
+  await pty.waitUntil("the hook question", () => pty.cursorLine().startsWith("allow?"));
+  expect(readFileSync(join(cwd, "ok.txt"), "utf8")).toBe("ok\n"); // an ordinary edit ran unasked
+  expect(existsSync(join(cwd, ".git", "hooks", "pre-commit"))).toBe(false);
+  pty.write("n");
+  await pty.waitFor("what should shiro do instead?");
+  pty.write(KEYS.enter);
+  await pty.waitFor(`bash wants to run: cat ${join(outside, "secret.txt")}`);
+  await pty.waitUntil("the read question", () => pty.cursorLine().startsWith("allow?"));
+  pty.write("n");
+  await pty.waitFor("what should shiro do instead?");
+  pty.write(KEYS.enter);
+  await pty.waitFor("done");
+  expect(toolOutputsIn(s.requests[3]!.body).join("\n")).not.toContain("top secret");
+}, 30_000);
+
 test("the bell rings once when a question is waiting; config bell false keeps it quiet", async () => {
   const cwd = tempDir("shiro-work-");
   const s = await serve(

@@ -12,6 +12,8 @@ export type CommandPart = {
   words?: string[];
   /** Writes a file through `>`/`>>` (other than /dev/null or another descriptor). */
   writesFile: boolean;
+  /** Reads a heredoc, whose body `source` leaves out. */
+  heredoc?: boolean;
   /**
    * The command as it runs, wrappers and assignments peeled and quotes removed, the program by
    * its basename: `env X=1 /usr/bin/c''url -s x` → `curl -s x`. Undefined when nothing runs.
@@ -44,6 +46,7 @@ export function commandParts(command: string, depth = 0): CommandPart[] {
     const inv = unwrapCommand(simple.words);
     const part: CommandPart = { source: simple.source, program, writesFile: writesFile(simple) };
     if (first >= 0) part.words = simple.words.slice(first).map((word) => word.text);
+    if (simple.heredocs.length > 0) part.heredoc = true;
     if (inv) {
       // `xargs curl`: arguments come from the input, written `…` so that `curl *` matches.
       part.unwrapped = [inv.name, ...inv.args.map((arg) => arg.text), ...(inv.moreArgs ? ["…"] : [])].join(" ");

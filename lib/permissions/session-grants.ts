@@ -62,10 +62,11 @@ export function prefixWords(pattern: string): string[] | undefined {
   return words.every((word) => word !== "" && !/[*?[\]'"\\$`]/.test(word)) ? words : undefined;
 }
 
-function grantCovers(pattern: string, part: { source: string; words?: string[] }): boolean {
+function grantCovers(pattern: string, part: { source: string; words?: string[]; heredoc?: boolean }): boolean {
   if (pattern === "*") return true;
   const prefix = prefixWords(pattern);
-  if (!prefix) return part.source.trim() === pattern;
+  // An exact line is the whole command: a heredoc body is not part of `source`, so it is not covered.
+  if (!prefix) return part.source.trim() === pattern && !part.heredoc;
   return prefix.every((word, i) => part.words?.[i] === word);
 }
 
@@ -87,7 +88,7 @@ const SUBCOMMAND = /^[a-z][a-z0-9_-]*$/;
  * than a command: the whole tool. A single simple command: its program and sub-command
  * (`npm test *`, `git commit *`) when the second word is a plain word and the program is not one
  * that takes paths, else the exact command line. A compound line (`a && b`, `a | b`, `a; b`,
- * `$(…)`), a command writing a file by redirection, or git running an alias: nothing, since the
+ * `$(…)`), a heredoc, a command writing a file by redirection, or git running an alias: nothing, since the
  * grant would not cover the next such call anyway.
  */
 export function grantFor(tool: GrantedTool, subject: string): Grant | undefined {
@@ -96,7 +97,7 @@ export function grantFor(tool: GrantedTool, subject: string): Grant | undefined 
   const parts = commandParts(subject);
   if (parsed.commands.length !== 1 || parts.length !== 1) return undefined;
   const part = parts[0]!;
-  if (part.program === undefined || part.writesFile || gitBeyondGrant(part) || part.programExpands) return undefined;
+  if (part.program === undefined || part.writesFile || part.heredoc || gitBeyondGrant(part) || part.programExpands) return undefined;
   const [program, second] = part.words ?? [];
   if (program !== undefined && second !== undefined && SUBCOMMAND.test(second) && /^[A-Za-z0-9_.+-]+$/.test(program) && !OPERATES_ON_PATHS.has(program)) {
     return { tool: tool.name, pattern: `${program} ${second} *` };

@@ -83,10 +83,12 @@ test("the grant does not cover more than it says", () => {
   expect(grants.covers(bash, "find . -type f")).toBe(true);
   expect(grants.covers(bash, "find . -delete")).toBe(false);
   expect(grants.covers(bash, "find . -type f -delete")).toBe(false);
+  // An exact line never covers a heredoc body it did not see.
+  expect(createSessionGrants([{ tool: "bash", pattern: "python3 <<EOF" }]).covers(bash, "python3 <<EOF\nimport shutil\nEOF")).toBe(false);
 });
 
 test('no "always" is offered for a compound line, a redirection into a file or git running an alias', async () => {
-  for (const command of ["ls && rm x", "ls | head", "ls; rm x", "echo $(rm x)", "npm test > out.txt", "git st", "rm *"]) {
+  for (const command of ["ls && rm x", "ls | head", "ls; rm x", "echo $(rm x)", "npm test > out.txt", "git st", "rm *", "python3 <<EOF\nimport os\nEOF"]) {
     expect(grantFor(bash, command)).toBeUndefined();
   }
   const { run, questions } = interactive(["always"]);

@@ -167,6 +167,7 @@ export function isReadOnlyCommand(command: string, list: ReadonlyMap<string, Arg
     if (!check) return false;
     const checkedArgs = sub ? sub.args : list.has(program) ? args : args.slice(1);
     if (!check(checkedArgs)) return false;
+    if (root !== undefined && !sub && FOLLOWS_LINKS[program]?.(args)) return false;
     for (const word of words.slice(1)) {
       if (word.glob) {
         const matches = globMatches(word.text, here);
@@ -176,6 +177,16 @@ export function isReadOnlyCommand(command: string, list: ReadonlyMap<string, Arg
   }
   return true;
 }
+
+/**
+ * Options that read file contents through symlinks met on the way down a tree, which the operand
+ * check cannot see: refused when commands do not run in the sandbox.
+ */
+const FOLLOWS_LINKS: Readonly<Record<string, (args: readonly string[]) => boolean>> = {
+  grep: (args) => args.some((a) => shortHas(a, "R") || longIs(a, "--dereference-recursive")),
+  rg: (args) => args.some((a) => shortHas(a, "L") || a === "--follow"),
+  diff: (args) => args.some((a) => shortHas(a, "r") || longIs(a, "--recursive")),
+};
 
 const isWithin = (path: string, root: string) => path === root || path.startsWith(root === "/" ? "/" : `${root}/`);
 

@@ -128,7 +128,7 @@ describe("look-alikes still ask", () => {
     symlinkSync(join(outside, "secret"), join(root, "link"));
     symlinkSync(outside, join(root, "out"));
     const confined = (command: string) => isReadOnlyCommand(command, builtIn, root, root);
-    for (const command of ["cat a.txt", "cat sub/b.txt", "cd sub && cat b.txt", "grep -n x a.txt sub", "ls", "cat ./sub/../a.txt", "git diff HEAD~1 -- a.txt"]) {
+    for (const command of ["grep -rn x sub", "rg key sub", "cat a.txt", "cat sub/b.txt", "cd sub && cat b.txt", "grep -n x a.txt sub", "ls", "cat ./sub/../a.txt", "git diff HEAD~1 -- a.txt"]) {
       expect([command, confined(command)]).toEqual([command, true]);
     }
     for (const command of [
@@ -143,6 +143,11 @@ describe("look-alikes still ask", () => {
       "cat l*",
       "grep --file=/etc/passwd x a.txt",
       "grep -f/etc/passwd a.txt",
+      "grep -R key .",
+      "grep -nR key sub",
+      "rg --follow key",
+      "rg -L key",
+      "diff -r sub sub",
     ]) {
       expect([command, confined(command)]).toEqual([command, false]);
     }

@@ -111,7 +111,9 @@ export function grantFor(tool: GrantedTool, subject: string): Grant | undefined 
 export function describeGrant(grant: Grant): string {
   if (grant.pattern === undefined || grant.pattern === "*") return `every ${grant.tool} call`;
   const prefix = prefixWords(grant.pattern);
-  return prefix ? `${grant.tool} commands starting with \`${prefix.join(" ")}\`` : `the ${grant.tool} command \`${grant.pattern}\` exactly`;
+  if (prefix) return `${grant.tool} commands starting with \`${prefix.join(" ")}\``;
+  // A long line is on screen just above the question; naming it again would not fit.
+  return grant.pattern.length <= 40 ? `the ${grant.tool} command \`${grant.pattern}\` exactly` : `this exact ${grant.tool} command`;
 }
 
 /**

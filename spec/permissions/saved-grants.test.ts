@@ -72,6 +72,7 @@ test("the grant offered for bash is the program and its sub-command, else the ex
   expect(offered("ls -la")).toBe("ls -la");
   expect(describeGrant({ tool: "bash", pattern: "npm test *" })).toBe("bash commands starting with `npm test`");
   expect(describeGrant({ tool: "bash", pattern: "find . -type f" })).toBe("the bash command `find . -type f` exactly");
+  expect(describeGrant({ tool: "bash", pattern: `printf %s ${"word ".repeat(10)}` })).toBe("this exact bash command");
 });
 
 test("the grant does not cover more than it says", () => {

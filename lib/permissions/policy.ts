@@ -1,7 +1,9 @@
 import type { Approval, Approver, SubagentOrigin } from "../approval.ts";
 import type { AnyTool } from "../tools/define.ts";
 import { precheckTool, subjectPaths } from "../tools/define.ts";
+import { posix } from "node:path";
 import { decideCall, decidePaths, workspacePath } from "./decide.ts";
+import { physicalPath } from "./fs-paths.ts";
 import { isReadOnlyCommand, readOnlyList } from "./read-only.ts";
 import { guardCommand } from "./guard.ts";
 import { askFailedReason, declinedReason, denyReason, guardReason, headlessAskReason, repeatReason, subagentAskReason } from "./reasons.ts";
@@ -139,8 +141,12 @@ export function createPermissionPolicy(opts: PermissionPolicyOptions): Permissio
     if (tool.subject.kind === "command") return isReadOnlyCommand(subject, readOnly, where.cwd, sandboxed ? undefined : where.root) || (mode === "auto" && sandboxed);
     if (tool.subject.kind !== "path" || mode === "ask") return false;
     const named = tool.subject.paths ? (paths ?? []) : [subject]; // a patch that names no path is not lifted
-    return named.length > 0 && named.every((path) => path !== "" && liftablePath(workspacePath(path, where)));
+    return named.length > 0 && named.every((path) => path !== "" && liftablePath(workspacePath(path, where)) && liftablePath(physicalRelative(path)));
   };
+
+  /** A path as it really is, symlinks followed, relative to the real workspace root (absolute when outside). */
+  const realRoot = physicalPath(where.root, true);
+  const physicalRelative = (path: string) => workspacePath(physicalPath(posix.resolve(where.cwd, path), true), { root: realRoot, cwd: realRoot });
 
   /** Before a question: a call that cannot succeed fails now with the tool's own error (thrown, so the model reads it as the tool's). */
   const mustSucceed = async (tool: AnyTool, input: unknown) => {

@@ -259,6 +259,13 @@ describe("in the policy", () => {
       const paths = [".git/config", ".git/hooks/pre-commit", "sub/.git/config", ".git", "sub/.GIT/config", ".gitattributes", "lib/.gitmodules"];
       for (const path of paths) expect((await policy.approve({ tool: write, input: { path, content: "x" }, subject: path, id: `g-${mode}-${path}` })).allow).toBe(false);
       expect(asked).toEqual(paths);
+      asked.length = 0;
+      // Through a symlink into .git, too.
+      const linked = `gitlink-${mode}`;
+      mkdirSync(join(cwd, ".git"), { recursive: true });
+      symlinkSync(join(cwd, ".git"), join(cwd, linked));
+      expect((await policy.approve({ tool: write, input: { path: `${linked}/config`, content: "x" }, subject: `${linked}/config`, id: `l-${mode}` })).allow).toBe(false);
+      asked.length = 0;
       // Look-alikes are ordinary files.
       for (const path of [".github/workflows/ci.yml", ".gitignore", "docs/git.md"]) {
         expect((await policy.approve({ tool: write, input: { path, content: "x" }, subject: path, id: `ok-${mode}-${path}` })).allow).toBe(true);

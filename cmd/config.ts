@@ -184,6 +184,17 @@ function showConfig(settings: Settings, sources: SettingSources, config: ConfigF
     lines.push(`Permission rules for the project ${root} (after the ones above):`);
     for (const [tool, rule] of rules) lines.push(`  ${tool}: ${JSON.stringify(rule)}`);
   }
+  // Saved "always" answers: grants, checked after the rules above (docs/permissions.md).
+  const saved: [string, Record<string, string[]> | undefined][] = [
+    ["Saved \"always\" answers (alwaysAllow; after every deny and ask rule):", config.alwaysAllow],
+    ...Object.entries(config.projects ?? {}).map(([root, project]): [string, Record<string, string[]> | undefined] => [`Saved "always" answers for the project ${root}:`, project.alwaysAllow]),
+  ];
+  for (const [title, grants] of saved) {
+    const entries = Object.entries(grants ?? {}).filter(([, patterns]) => patterns.length > 0);
+    if (entries.length === 0) continue;
+    lines.push(title);
+    for (const [tool, patterns] of entries) for (const pattern of patterns) lines.push(`  ${tool}: ${pattern === "*" ? "every call" : pattern}`);
+  }
   for (const [key, value] of fileOnly) if (value !== undefined) lines.push(`${key} (config file): ${JSON.stringify(value)}`);
   return lines.join("\n") + "\n";
 }

@@ -63,7 +63,7 @@ export type GateDeps = {
 };
 
 export function createApprovalGate(deps: GateDeps): ApprovalGate {
-  let current: { label: string; id: string; outside: boolean; resolve: (choice: AskAnswer) => void; instead?: string } | undefined;
+  let current: { label: string | undefined; id: string; outside: boolean; resolve: (choice: AskAnswer) => void; instead?: string } | undefined;
   /** After "always": how long it lasts, chosen with one key. */
   let scoping: ((scope: RuleScope) => void) | undefined;
   /** What the user said to do instead, by call id, sent to the model with the denial. */
@@ -149,11 +149,14 @@ export function createApprovalGate(deps: GateDeps): ApprovalGate {
       if (!current) return undefined;
       if (current.instead !== undefined) return { question: "  what should shiro do instead? (enter alone just denies) › ", text: current.instead };
       if (current.outside) return { question: "run it once outside the sandbox? y yes · n no · esc interrupts " };
+      // No "always" for a line its grant would not cover (a && b, a | b): y or n only.
+      if (current.label === undefined) return { question: "allow? y once · n deny · esc interrupts " };
       return { question: `allow? y once · a always (${current.label}) · n deny · esc interrupts ` };
     },
     answeredNo: (id) => refused.delete(id),
     answer(choice) {
       if (!current) return;
+      if (choice === "always" && current.label === undefined) return; // not offered
       if (choice !== "deny" || current.outside) return current.resolve(choice);
       // `n`: ask what to do instead before the denial goes to the model.
       current.instead = "";

@@ -12,7 +12,7 @@ import type { Todo } from "../../lib/notebook/schema.ts";
 import { createPermissionPolicy, guardCommand, type AskAnswer, type Grant, type PermissionQuestion } from "../../lib/permissions/index.ts";
 import { APPROVAL_MODES, type ApprovalMode } from "../../lib/config/permission-schema.ts";
 import { describeMode, modeNotice } from "../../lib/permissions/modes.ts";
-import { ruleSection, ruleText, withAllowRule, type RuleScope } from "../../lib/permissions/save-rule.ts";
+import { ruleSection, ruleText, withSavedGrant, type RuleScope } from "../../lib/permissions/save-rule.ts";
 import { configPath } from "../../lib/config/load.ts";
 import { updateConfigFile } from "../../lib/config/update-file.ts";
 import { runTool } from "../../lib/tools/define.ts";
@@ -207,13 +207,13 @@ export async function openReplSession(args: MainArgs, env: Env, startRuntime: Ru
       section: ruleSection(scope, runtime.env.root),
       rule: ruleText(grant),
     }),
-    /** Saves an "always" answer as an allow rule in the user's config (never the repository's); throws ShiroError when the file is broken. */
+    /** Saves an "always" answer under `alwaysAllow` in the user's config (never the repository's); throws ShiroError when the file is broken. */
     async saveRule(grant: Grant, scope: Exclude<RuleScope, "session">): Promise<void> {
       const root = runtime.env.root;
       await updateConfigFile(configPath(runtime.home), (config) => {
-        if (scope === "global") return { ...config, permission: withAllowRule(config.permission, grant) };
+        if (scope === "global") return { ...config, alwaysAllow: withSavedGrant(config.alwaysAllow, grant) };
         const projects = { ...(config.projects ?? {}) };
-        projects[root] = { ...(projects[root] ?? {}), permission: withAllowRule(projects[root]?.permission, grant) };
+        projects[root] = { ...(projects[root] ?? {}), alwaysAllow: withSavedGrant(projects[root]?.alwaysAllow, grant) };
         return { ...config, projects };
       });
     },

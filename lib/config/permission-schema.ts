@@ -56,9 +56,30 @@ export const GuardConfig = v.strictObject(
 );
 export type GuardConfig = v.InferOutput<typeof GuardConfig>;
 
+/**
+ * Config `alwaysAllow`: tool name → the grants an "always" answer saved, e.g.
+ * `{ "bash": ["git commit *"], "write_file": ["*"] }` (`"*"` alone: every call of a tool whose
+ * subject is not a command). They are not rules: the policy loads them as grants, checked after
+ * every deny and ask rule the user wrote and with the grant's own limits (no redirection into a
+ * file, no git alias), exactly like an "always" given in the session.
+ */
+export const AlwaysAllowConfig = v.pipe(
+  plainObject('must be an object of tool names → lists of patterns, such as { "bash": ["git commit *"] }'),
+  v.record(
+    v.string(),
+    v.array(
+      v.pipe(v.string("must be a pattern such as \"git commit *\""), v.check((pattern) => pattern.trim() !== "", "must not be empty")),
+      'must be a list of patterns, such as ["git commit *"]',
+    ),
+  ),
+);
+export type AlwaysAllowConfig = v.InferOutput<typeof AlwaysAllowConfig>;
+
 /** The part of the config file the permission policy reads. */
 export type PermissionSettings = {
   permission?: PermissionConfig;
+  /** Saved "always" answers, loaded as grants. */
+  alwaysAllow?: AlwaysAllowConfig;
   guard?: GuardConfig;
   readOnlyCommands?: ReadOnlyCommandsConfig;
   /** Read for the workspace root only: its `permission` rules come after the file's own. */
@@ -76,7 +97,13 @@ export type ApprovalMode = (typeof APPROVAL_MODES)[number];
 export const ApprovalModeSchema = v.picklist(APPROVAL_MODES, `must be one of ${APPROVAL_MODES.join(", ")}`);
 
 const CommandEntries = v.array(
-  v.pipe(v.string("must be a program name such as \"jq\" or \"npm ls\""), v.regex(/^\s*[A-Za-z0-9_.+-]+(\s+[A-Za-z0-9_.+:-]+)?\s*$/, 'must be a program, or a program and its sub-command, such as "jq" or "npm ls"')),
+  v.pipe(
+    v.string("must be a program name such as \"jq\" or \"npm ls\""),
+    v.regex(/^\s*[A-Za-z0-9_.+-]+(\s+[A-Za-z0-9_.+:-]+)?\s*$/, 'must be a program, or a program and its sub-command, such as "jq" or "npm ls" (one sub-command word: "git stash", not "git stash list")'),
+    // git is judged by its sub-command, and cd joins any read-only line already: these could not apply.
+    v.check((entry) => entry.trim() !== "git", 'cannot be "git" alone: git is listed by sub-command, such as "git stash" or "git remote"'),
+    v.check((entry) => entry.trim() !== "cd", 'cannot be "cd": cd may already join any read-only command'),
+  ),
   "must be a list of commands",
 );
 
@@ -87,10 +114,11 @@ export const ReadOnlyCommandsConfig = v.strictObject(
 );
 export type ReadOnlyCommandsConfig = v.InferOutput<typeof ReadOnlyCommandsConfig>;
 
-/** One project's entry under config `projects`: rules that apply only when the workspace root is that directory. */
+/** One project's entry under config `projects`: rules and saved "always" answers that apply only when the workspace root is that directory. */
 export const ProjectConfig = v.strictObject(
-  { permission: v.optional(PermissionConfig) },
-  (issue) => (issue.expected === "never" ? 'has an unknown field; only "permission" is supported' : 'must be an object such as { "permission": { … } }'),
+  { permission: v.optional(PermissionConfig), alwaysAllow: v.optional(AlwaysAllowConfig) },
+  (issue) =>
+    issue.expected === "never" ? 'has an unknown field; only "permission" and "alwaysAllow" are supported' : 'must be an object such as { "permission": { … } }',
 );
 
 /** Config `projects`: absolute project root → its own settings ("always … for this project" writes here). */

@@ -1,7 +1,7 @@
 import * as v from "valibot";
 import { PRESET_NAMES, type PresetName } from "./presets.ts";
 import { THINKING_LEVELS, VARIANT_NAMES } from "./variants.ts";
-import { ApprovalModeSchema, GuardConfig, PermissionConfig, ProjectsConfig, ReadOnlyCommandsConfig } from "./permission-schema.ts";
+import { AlwaysAllowConfig, ApprovalModeSchema, GuardConfig, PermissionConfig, ProjectsConfig, ReadOnlyCommandsConfig } from "./permission-schema.ts";
 import { McpServers } from "./mcp-schema.ts";
 
 const tokens = (min: number) => v.pipe(v.number("must be a number"), v.integer("must be a whole number"), v.minValue(min, `must be at least ${min}`));
@@ -68,6 +68,7 @@ export const ConfigFile = v.strictObject({
   sandboxWritable: v.optional(SandboxPaths),
   sandboxReadable: v.optional(SandboxPaths),
   permission: v.optional(PermissionConfig),
+  alwaysAllow: v.optional(AlwaysAllowConfig),
   guard: v.optional(GuardConfig),
   approvalMode: v.optional(ApprovalModeSchema),
   bell: v.optional(v.boolean("must be true or false")),

@@ -8,8 +8,12 @@ export type CommandPart = {
   source: string;
   /** The first word after variable assignments, quotes removed: `git`, `./run.sh`, `sudo`. */
   program: string | undefined;
+  /** The words from the program on, quotes removed: `git`, `commit`, `-m`, `a b`. */
+  words?: string[];
   /** Writes a file through `>`/`>>` (other than /dev/null or another descriptor). */
   writesFile: boolean;
+  /** Reads a heredoc, whose body `source` leaves out. */
+  heredoc?: boolean;
   /**
    * The command as it runs, wrappers and assignments peeled and quotes removed, the program by
    * its basename: `env X=1 /usr/bin/c''url -s x` → `curl -s x`. Undefined when nothing runs.
@@ -36,10 +40,13 @@ export function commandParts(command: string, depth = 0): CommandPart[] {
   const parsed = parseShell(command);
   const parts: CommandPart[] = [];
   for (const simple of parsed.commands) {
-    const program = simple.words.find((word) => !ASSIGNMENT.test(word.text))?.text;
+    const first = simple.words.findIndex((word) => !ASSIGNMENT.test(word.text));
+    const program = first < 0 ? undefined : simple.words[first]!.text;
     if (program !== undefined && DIRECTORY_ONLY.has(program)) continue;
     const inv = unwrapCommand(simple.words);
     const part: CommandPart = { source: simple.source, program, writesFile: writesFile(simple) };
+    if (first >= 0) part.words = simple.words.slice(first).map((word) => word.text);
+    if (simple.heredocs.length > 0) part.heredoc = true;
     if (inv) {
       // `xargs curl`: arguments come from the input, written `…` so that `curl *` matches.
       part.unwrapped = [inv.name, ...inv.args.map((arg) => arg.text), ...(inv.moreArgs ? ["…"] : [])].join(" ");

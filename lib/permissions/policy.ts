@@ -1,14 +1,16 @@
 import type { Approval, Approver, SubagentOrigin } from "../approval.ts";
 import type { AnyTool } from "../tools/define.ts";
 import { precheckTool, subjectPaths } from "../tools/define.ts";
+import { posix } from "node:path";
 import { decideCall, decidePaths, workspacePath } from "./decide.ts";
+import { physicalPath } from "./fs-paths.ts";
 import { isReadOnlyCommand, readOnlyList } from "./read-only.ts";
 import { guardCommand } from "./guard.ts";
 import { askFailedReason, declinedReason, denyReason, guardReason, headlessAskReason, repeatReason, subagentAskReason } from "./reasons.ts";
 import { REPEAT_LIMIT, createRepeatTracker } from "./repeat-guard.ts";
 import { flattenRules } from "./rules.ts";
 import type { ApprovalMode, PermissionSettings } from "../config/permission-schema.ts";
-import { createSessionGrants, describeGrant, grantFor, type Grant } from "./session-grants.ts";
+import { createSessionGrants, describeGrant, grantFor, savedGrants, type Grant } from "./session-grants.ts";
 
 export type AskAnswer = "once" | "always" | "deny";
 
@@ -27,8 +29,12 @@ export type PermissionQuestion = {
   count?: number;
   /** For `outside`: why the sandbox looks like the cause, as a clause. */
   detail?: string;
-  /** What answering "always" allows for the rest of the session, e.g. "bash commands starting with git". */
-  always: string;
+  /**
+   * What answering "always" allows for the rest of the session, e.g. "bash commands starting with
+   * `git commit`". Undefined when "always" is not offered (a compound command line the grant would
+   * not cover); the answer "always" then counts as "once".
+   */
+  always?: string;
   /** The same as a grant, to save as a rule (only for `approval` questions). */
   grant?: Grant;
   /** Set when a subagent (the task tool) makes the call, so the question can say so. */
@@ -76,7 +82,7 @@ export type PermissionPolicy = {
   approve: Approver;
   /** Call at the start of every user turn: the repeat guard counts per turn. */
   startTurn(): void;
-  /** The session's "always" grants so far (memory only). */
+  /** The "always" grants in force: the saved ones, then the session's. */
   grants(): readonly Grant[];
 };
 
@@ -86,7 +92,8 @@ export type PermissionPolicy = {
  *    refused unless the command runs sandboxed),
  * 2. deny rules and deny defaults (nothing overrides them),
  * 3. the repeat guard (the third identical call in a turn asks; headless: denied),
- * 4. allow, or ask: granted by an earlier "always", by --yolo, lifted by the mode or the
+ * 4. allow, or ask: granted by an earlier "always" (this session's or saved in `alwaysAllow`;
+ *    never for an ask rule of the user's that names particular calls), by --yolo, lifted by the mode or the
  *    read-only list (interactive only; see `mode`), by the user, or denied headless. Before a
  *    question, a call that cannot succeed fails with the tool's own error (see `precheck`).
  * Rules come from the config's `permission`, then `projects."<root>".permission` for this root.
@@ -98,7 +105,8 @@ export function createPermissionPolicy(opts: PermissionPolicyOptions): Permissio
   const readOnly = readOnlyList(opts.config.readOnlyCommands);
   const guardAllow = opts.config.guard?.allow ?? [];
   const repeats = createRepeatTracker();
-  const grants = createSessionGrants();
+  // Saved "always" answers (config `alwaysAllow`, then this project's) start as grants.
+  const grants = createSessionGrants([...savedGrants(opts.config.alwaysAllow), ...savedGrants(opts.config.projects?.[opts.root]?.alwaysAllow)]);
   const ask = opts.interactive ? opts.ask : undefined;
   const allow: Approval = { allow: true };
   const deny = (reason: string): Approval => ({ allow: false, reason });
@@ -130,11 +138,15 @@ export function createPermissionPolicy(opts: PermissionPolicyOptions): Permissio
   const lifted = (tool: AnyTool, subject: string, paths: readonly string[] | undefined): boolean => {
     const mode = opts.mode?.();
     if (mode === undefined) return false;
-    if (tool.subject.kind === "command") return isReadOnlyCommand(subject, readOnly, where.cwd) || (mode === "auto" && sandboxed);
+    if (tool.subject.kind === "command") return isReadOnlyCommand(subject, readOnly, where.cwd, sandboxed ? undefined : where.root) || (mode === "auto" && sandboxed);
     if (tool.subject.kind !== "path" || mode === "ask") return false;
     const named = tool.subject.paths ? (paths ?? []) : [subject]; // a patch that names no path is not lifted
-    return named.length > 0 && named.every((path) => path !== "" && !workspacePath(path, where).startsWith("/"));
+    return named.length > 0 && named.every((path) => path !== "" && liftablePath(workspacePath(path, where)) && liftablePath(physicalRelative(path)));
   };
+
+  /** A path as it really is, symlinks followed, relative to the real workspace root (absolute when outside). */
+  const realRoot = physicalPath(where.root, true);
+  const physicalRelative = (path: string) => workspacePath(physicalPath(posix.resolve(where.cwd, path), true), { root: realRoot, cwd: realRoot });
 
   /** Before a question: a call that cannot succeed fails now with the tool's own error (thrown, so the model reads it as the tool's). */
   const mustSucceed = async (tool: AnyTool, input: unknown) => {
@@ -157,30 +169,51 @@ export function createPermissionPolicy(opts: PermissionPolicyOptions): Permissio
     const verdict = paths ? decidePaths(rules, tool, paths, where) : decideCall(rules, tool, subject, where);
     if (verdict.decision === "deny") return deny(denyReason(tool.name, subject, verdict));
 
+    // An ask rule of the user's that names particular calls (`"git push*": "ask"`) asks every
+    // time: no "always", saved or given now, lifts it, and none is offered.
+    const pinned = verdict.decision === "ask" && verdict.rule?.subjectPattern !== undefined && /[^*\s]/.test(verdict.rule.subjectPattern);
     const needsApproval =
-      verdict.decision === "ask" && !grants.covers(tool, subject) && !opts.yolo && !(verdict.rule === undefined && lifted(tool, subject, paths));
-    const always = () => grantFor(tool, subject);
+      verdict.decision === "ask" &&
+      (pinned || !grants.covers(tool, subject)) &&
+      !opts.yolo &&
+      !(verdict.rule === undefined && lifted(tool, subject, paths));
+    const always = pinned ? undefined : grantFor(tool, subject);
+    const offer = always ? { always: describeGrant(always) } : {};
     // Read-only subagents each read what they need; their own step cap bounds a loop.
     const count = call.subagent?.ask === false ? 0 : repeats.record(tool, input);
     if (count >= REPEAT_LIMIT) {
       if (!asking) return deny(repeatReason(tool.name, count, false));
       await mustSucceed(tool, input);
-      const answer = await askUser({ tool, input, subject, id, why: "repeat", count, always: describeGrant(always()), ...from });
+      const answer = await askUser({ tool, input, subject, id, why: "repeat", count, ...offer, ...from });
       if (answer instanceof Error) return deny(askFailedReason(tool.name, answer));
       if (answer === "deny") return deny(repeatReason(tool.name, count, true));
-      if (answer === "always" && needsApproval) grants.add(always());
+      if (answer === "always" && needsApproval && always) grants.add(always);
       return allowCall(call);
     }
 
     if (!needsApproval) return allowCall(call);
     if (!asking) return deny(ask ? subagentAskReason(tool.name) : headlessAskReason(tool.name));
     await mustSucceed(tool, input);
-    const answer = await askUser({ tool, input, subject, id, why: "approval", always: describeGrant(always()), grant: always(), ...from });
+    const answer = await askUser({ tool, input, subject, id, why: "approval", ...offer, ...(always ? { grant: always } : {}), ...from });
     if (answer instanceof Error) return deny(askFailedReason(tool.name, answer));
     if (answer === "deny") return deny(declinedReason(tool.name));
-    if (answer === "always") grants.add(always());
+    if (answer === "always" && always) grants.add(always);
     return allowCall(call);
   };
 
   return { approve, startTurn: () => repeats.reset(), grants: () => grants.list() };
+}
+
+/**
+ * A file edit a mode may run without a question: inside the workspace (a relative path), and not
+ * git's own files. A `.git` segment anywhere (`.git/config`, `.git/hooks/x`, `sub/.git/config`,
+ * a `.git` file) holds hooks and config that run commands; `.gitattributes` and `.gitmodules`
+ * name filters and submodule URLs. Those always ask.
+ */
+function liftablePath(relative: string): boolean {
+  if (relative.startsWith("/")) return false;
+  const segments = relative.split("/");
+  if (segments.some((segment) => segment.toLowerCase() === ".git")) return false;
+  const name = (segments.at(-1) ?? "").toLowerCase();
+  return name !== ".gitattributes" && name !== ".gitmodules";
 }

@@ -1,5 +1,6 @@
 import { posix } from "node:path";
-import { expandGlob } from "./fs-paths.ts";
+import { existsSync } from "node:fs";
+import { expandGlob, physicalPath } from "./fs-paths.ts";
 import { parseShell, type ShellCommand, type ShellWord } from "./shell-parse.ts";
 
 /**
@@ -10,21 +11,37 @@ import { parseShell, type ShellCommand, type ShellWord } from "./shell-parse.ts"
  */
 type ArgCheck = (args: readonly string[]) => boolean;
 
-/** A short-option cluster (`-la`, `-uo`) that contains one of `letters`. */
-const shortHas = (arg: string, letters: string) => /^-[A-Za-z0-9]+$/.test(arg) && [...arg.slice(1)].some((c) => letters.includes(c));
-/** `--name` or `--name=…`, or a prefix of it that a GNU or git parser accepts as an abbreviation (`--outp`). */
-const longIs = (arg: string, long: string, minLength = 4) => {
+/**
+ * A short-option cluster that sets one of `letters`, read the way getopt reads it: `-uo`, `-o./x`
+ * and `-o/tmp/x` set `o`. Scanning stops at an option in `takesValue`, since the rest of the
+ * cluster is its value (`sort -k1o` sets `k` to `1o`).
+ */
+const shortHas = (arg: string, letters: string, takesValue = "") => {
+  if (!arg.startsWith("-") || arg.startsWith("--") || arg.length < 2) return false;
+  for (const c of arg.slice(1)) {
+    if (letters.includes(c)) return true;
+    if (takesValue.includes(c)) return false;
+  }
+  return false;
+};
+/** `--name` or `--name=…`, or any prefix of it (`--o=x` for `--output`): GNU and git accept a unique prefix. */
+const longIs = (arg: string, long: string) => {
   const name = arg.split("=")[0]!;
-  return name.startsWith("--") && name.length >= minLength && long.startsWith(name);
+  return name.startsWith("--") && name.length > 2 && long.startsWith(name);
 };
 const none = (...bad: ((arg: string) => boolean)[]): ArgCheck => (args) => !args.some((arg) => bad.some((is) => is(arg)));
 const any: ArgCheck = () => true;
-const operands = (args: readonly string[]) => args.filter((arg) => !arg.startsWith("-") || arg === "-");
+/** The operands: words that are not options, and every word after `--`. */
+const operands = (args: readonly string[]) => {
+  const end = args.indexOf("--");
+  const before = end < 0 ? args : args.slice(0, end);
+  return [...before.filter((arg) => !arg.startsWith("-") || arg === "-"), ...(end < 0 ? [] : args.slice(end + 1))];
+};
 
 /** find's actions that delete, write files or run programs. */
 const FIND_ACTIONS = new Set(["-exec", "-execdir", "-ok", "-okdir", "-delete", "-fprint", "-fprint0", "-fprintf", "-fls"]);
 /** git log/show/diff: `--output` writes a file, `--ext-diff` runs a configured program. */
-const gitLook = none((a) => longIs(a, "--output", 4), (a) => longIs(a, "--ext-diff", 4), (a) => a.startsWith("--output-"));
+const gitLook = none((a) => longIs(a, "--output"), (a) => longIs(a, "--ext-diff"), (a) => a.startsWith("--output-"));
 /** Options of `git branch` that only list; anything else (a name to create, -d, -m, -c, -u) asks. */
 const BRANCH_LIST_FLAGS = new Set(["-a", "-r", "-v", "-vv", "-l", "--all", "--remotes", "--list", "--verbose", "--show-current", "--no-color", "--color", "--no-column", "--column", "-i", "--ignore-case", "--omit-empty"]);
 const BRANCH_VALUE_FLAGS = new Set(["--contains", "--no-contains", "--merged", "--no-merged", "--points-at", "--sort", "--format"]);
@@ -54,18 +71,19 @@ export const READ_ONLY_COMMANDS: Readonly<Record<string, ArgCheck>> = {
   wc: any,
   nl: any,
   grep: any,
-  rg: none((a) => longIs(a, "--pre", 5), (a) => longIs(a, "--pre-glob", 6), (a) => longIs(a, "--hostname-bin", 4)),
+  // rg takes long options by their full names only.
+  rg: none((a) => ["--pre", "--pre-glob", "--hostname-bin"].includes(a.split("=")[0]!)),
   find: none((a) => FIND_ACTIONS.has(a)),
   pwd: any,
   echo: any,
   which: any,
-  file: none((a) => a === "-C" || longIs(a, "--compile", 4) || shortHas(a, "C")),
+  file: none((a) => longIs(a, "--compile") || shortHas(a, "C", "efFmP")),
   stat: any,
   du: any,
   df: any,
-  tree: none((a) => a === "-o" || a === "-R" || shortHas(a, "oR") || longIs(a, "--fromfile", 4)),
-  sort: none((a) => shortHas(a, "oT") || longIs(a, "--output", 4) || longIs(a, "--compress-program", 4) || longIs(a, "--temporary-directory", 4)),
-  uniq: (args) => operands(args).length <= 1, // a second operand is the file uniq writes
+  tree: none((a) => shortHas(a, "oR", "LPIH") || longIs(a, "--fromfile")),
+  sort: none((a) => shortHas(a, "oT", "kSt") || longIs(a, "--output") || longIs(a, "--compress-program") || longIs(a, "--temporary-directory")),
+  uniq: (args) => operands(args).length <= 1, // a second operand is the file uniq writes (`--` included)
   cut: any,
   diff: any,
   basename: any,
@@ -82,13 +100,16 @@ export const READ_ONLY_COMMANDS: Readonly<Record<string, ArgCheck>> = {
   "git ls-files": any,
 };
 
-/** Config `readOnlyCommands`: entries added to the list (any arguments allowed) and built-in ones taken out. */
+/** Config `readOnlyCommands`: entries added to the list (any arguments allowed, built-in ones keep their checks) and built-in ones taken out. */
 export type ReadOnlyConfig = { add?: readonly string[]; remove?: readonly string[] };
 
-/** The list in effect: the built-in one, less `remove`, plus `add` (whose entries take any arguments). */
+/**
+ * The list in effect: the built-in one, less `remove`, plus `add`. An added entry takes any
+ * arguments, except one already built in (`find`), which keeps its own check.
+ */
 export function readOnlyList(config: ReadOnlyConfig | undefined): Map<string, ArgCheck> {
   const list = new Map(Object.entries(READ_ONLY_COMMANDS));
-  for (const entry of config?.add ?? []) list.set(normalize(entry), any);
+  for (const entry of config?.add ?? []) if (!list.has(normalize(entry))) list.set(normalize(entry), any);
   for (const entry of config?.remove ?? []) list.delete(normalize(entry));
   return list;
 }
@@ -104,13 +125,22 @@ const changesWhenRun = (word: ShellWord) => word.expands || word.brace === true 
  * no variable assignment or expansion, no wrapper (`sudo`, `env`, `xargs`), no background `&`,
  * every part of a pipeline or list on the list with none of its options that write or run
  * something, and no glob that matches a file whose name starts with `-` (which the program would
- * read as an option). `cd` may join the others. Judged on the parsed line, never the text; `cwd`
- * is where the line starts, for its globs. Reads the file system (globs), changes nothing.
+ * read as an option). Only `*` and `?` globs in a known directory are expanded and checked; a
+ * bracket expression or extglob, or any glob after a `cd`, is refused. `cd` may join the others,
+ * but git after a `cd` is refused (it would read that directory's repository config). With
+ * `confine` (the workspace root, when commands do not run in the sandbox) every word that could
+ * be a path (absolute, with `..`, or existing) must really be inside it. Judged on the parsed
+ * line, never the text; `cwd` is where the line starts. Reads the file system, changes nothing.
  */
-export function isReadOnlyCommand(command: string, list: ReadonlyMap<string, ArgCheck>, cwd: string): boolean {
+export function isReadOnlyCommand(command: string, list: ReadonlyMap<string, ArgCheck>, cwd: string, confine?: string): boolean {
   const parsed = parseShell(command);
   if (parsed.substitutions.length > 0 || parsed.commands.length === 0) return false;
   let here: string | undefined = cwd;
+  let changedDir = false;
+  // Where the line may be by now: a `cd` that fails leaves it where it was.
+  let dirs = [cwd];
+  const root = confine === undefined ? undefined : physicalPath(confine, true);
+  const inside = (abs: string) => root === undefined || isWithin(physicalPath(abs, true), root);
   for (const simple of parsed.commands) {
     if (simple.end === "&" || simple.heredocs.length > 0 || !redirectsHarmless(simple)) return false;
     const words = simple.words;
@@ -118,9 +148,18 @@ export function isReadOnlyCommand(command: string, list: ReadonlyMap<string, Arg
     const program = words[0]!.text;
     if (program === "cd") {
       here = undefined; // globs after a cd are not looked up
+      changedDir = true;
+      if (root !== undefined) {
+        const target = words[1]?.text;
+        if (target === undefined || target.startsWith("-") || words.length > 2 || words[1]!.glob) return false;
+        const next = dirs.map((dir) => posix.resolve(dir, target));
+        if (!next.every(inside)) return false;
+        dirs = [...new Set([...dirs, ...next])];
+      }
       continue;
     }
     if (program.includes("/") || program.includes("=")) return false;
+    if (program === "git" && changedDir) return false;
     const args = words.slice(1).map((word) => word.text);
     const sub = program === "git" ? gitSub(args) : undefined;
     if (program === "git" && !sub) return false;
@@ -128,9 +167,47 @@ export function isReadOnlyCommand(command: string, list: ReadonlyMap<string, Arg
     if (!check) return false;
     const checkedArgs = sub ? sub.args : list.has(program) ? args : args.slice(1);
     if (!check(checkedArgs)) return false;
-    for (const word of words.slice(1)) if (word.glob && !globSafe(word.text, here)) return false;
+    if (root !== undefined && !sub && FOLLOWS_LINKS[program]?.(args)) return false;
+    for (const word of words.slice(1)) {
+      if (word.glob) {
+        const matches = globMatches(word.text, here);
+        if (!matches || !matches.every(inside)) return false;
+      } else if (root !== undefined && !operandInside(word.text, dirs, inside)) return false;
+    }
   }
   return true;
+}
+
+/**
+ * Options that read file contents through symlinks met on the way down a tree, which the operand
+ * check cannot see: refused when commands do not run in the sandbox.
+ */
+const FOLLOWS_LINKS: Readonly<Record<string, (args: readonly string[]) => boolean>> = {
+  grep: (args) => args.some((a) => shortHas(a, "R") || longIs(a, "--dereference-recursive")),
+  rg: (args) => args.some((a) => shortHas(a, "L") || a === "--follow"),
+  diff: (args) => args.some((a) => shortHas(a, "r") || longIs(a, "--recursive")),
+};
+
+const isWithin = (path: string, root: string) => path === root || path.startsWith(root === "/" ? "/" : `${root}/`);
+
+/**
+ * True when a word, if it names a path, names one inside (per `inside`) from every directory the
+ * line may be in. A word could be a path when it is absolute, has `..`, or exists; an option's
+ * value after `=` is judged the same way, and an option with a `/` but no `=` (`-f/etc/x`) is
+ * refused.
+ */
+function operandInside(word: string, dirs: readonly string[], inside: (abs: string) => boolean): boolean {
+  let value = word;
+  if (word.startsWith("-")) {
+    if (word.includes("=")) value = word.slice(word.indexOf("=") + 1);
+    else return !word.includes("/");
+  }
+  if (value === "" || value === "-") return true;
+  return dirs.every((dir) => {
+    const abs = posix.resolve(dir, value);
+    const couldBePath = value.startsWith("/") || value.split("/").includes("..") || existsSync(abs);
+    return !couldBePath || inside(abs);
+  });
 }
 
 /**
@@ -154,10 +231,15 @@ function redirectsHarmless(command: ShellCommand): boolean {
   });
 }
 
-/** A glob whose matches all read as file names: none starts with `-`. Unknown directory: only a glob that cannot start one. */
-function globSafe(glob: string, cwd: string | undefined): boolean {
-  if (cwd === undefined) return !/^[*?[]/.test(glob.split("/").pop() ?? glob) && !/^[*?[]/.test(glob);
+/**
+ * What a glob word matches, when all of them read as file names (none starts with `-`); undefined
+ * when that cannot be known: the directory is unknown (after a `cd`), or the glob has a bracket
+ * expression or extglob syntax, whose bash meaning (`[[:punct:]]`, `!(x)`) the expansion here
+ * does not follow, or matches too many files.
+ */
+function globMatches(glob: string, cwd: string | undefined): string[] | undefined {
+  if (cwd === undefined || /[[\]]|[?*+@!]\(/.test(glob)) return undefined;
   const matches = expandGlob(posix.resolve(cwd, glob));
-  if (matches === undefined) return false;
-  return matches.every((match) => !posix.basename(match).startsWith("-"));
+  if (matches === undefined || matches.some((match) => posix.basename(match).startsWith("-"))) return undefined;
+  return matches;
 }

@@ -1,35 +1,26 @@
-import type { PermissionConfig } from "../config/permission-schema.ts";
+import type { AlwaysAllowConfig } from "../config/permission-schema.ts";
 import type { Grant } from "./session-grants.ts";
 
 /** Where an "always" answer is kept: this session only (memory), this project, or every project (the user's config). */
 export type RuleScope = "session" | "project" | "global";
 
-/** The config section a saved rule goes to: `permission`, or `projects."<root>".permission`. */
-export function ruleSection(scope: Exclude<RuleScope, "session">, root: string): string {
-  return scope === "global" ? "permission" : `projects.${JSON.stringify(root)}.permission`;
-}
-
-/** The rule as it will read in the config file: `"bash": { "git *": "allow" }`, or `"edit_file": "allow"`. */
-export function ruleText(grant: Grant): string {
-  return grant.pattern === undefined ? `${JSON.stringify(grant.tool)}: "allow"` : `${JSON.stringify(grant.tool)}: { ${JSON.stringify(grant.pattern)}: "allow" }`;
-}
-
 /**
- * `permission` with the grant added as an allow rule, placed last so that it wins over what was
- * there (the last matching rule wins). A tool whose value was one decision (`"bash": "ask"`)
- * becomes an object that keeps it as `"*"` first. Pure: returns a new object.
+ * The config section a saved "always" goes to: `alwaysAllow`, or `projects."<root>".alwaysAllow`.
+ * Not `permission`: a saved answer is a grant, checked after the user's own deny and ask rules,
+ * never an allow rule that would win over them.
  */
-export function withAllowRule(permission: PermissionConfig | undefined, grant: Grant): PermissionConfig {
-  const next: PermissionConfig = { ...(permission ?? {}) };
-  const current = next[grant.tool];
-  delete next[grant.tool];
-  if (grant.pattern === undefined) {
-    next[grant.tool] = "allow";
-    return next;
-  }
-  const subjects: Record<string, "allow" | "ask" | "deny"> = typeof current === "string" ? { "*": current } : { ...(current ?? {}) };
-  delete subjects[grant.pattern];
-  subjects[grant.pattern] = "allow";
-  next[grant.tool] = subjects;
-  return next;
+export function ruleSection(scope: Exclude<RuleScope, "session">, root: string): string {
+  return scope === "global" ? "alwaysAllow" : `projects.${JSON.stringify(root)}.alwaysAllow`;
+}
+
+/** The entry as it will read in the config file: `"bash": ["git commit *"]`, or `"edit_file": ["*"]`. */
+export function ruleText(grant: Grant): string {
+  return `${JSON.stringify(grant.tool)}: [${JSON.stringify(grant.pattern ?? "*")}]`;
+}
+
+/** `alwaysAllow` with the grant added to its tool's list (once; a whole-tool grant is `"*"`). Pure: returns a new object. */
+export function withSavedGrant(saved: AlwaysAllowConfig | undefined, grant: Grant): AlwaysAllowConfig {
+  const pattern = grant.pattern ?? "*";
+  const current = saved?.[grant.tool] ?? [];
+  return { ...(saved ?? {}), [grant.tool]: current.includes(pattern) ? [...current] : [...current, pattern] };
 }

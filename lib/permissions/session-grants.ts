@@ -1,17 +1,24 @@
 import type { SubjectKind } from "../tools/define.ts";
 import { commandParts } from "./command-parts.ts";
-import { matchPattern } from "./match-pattern.ts";
+import { parseShell } from "./shell-parse.ts";
 
-/** An "always" answer: the whole tool, or for a command tool (bash) the commands starting with one program (`git *`). */
+/**
+ * An "always" answer: the whole tool, or for a command tool (bash) one command line. A bash
+ * pattern is either a program and its first words followed by ` *` (`git commit *`: those words,
+ * then anything), `*` (any command), or an exact command line, matched as written (`*` and `?`
+ * in it are plain characters).
+ */
 export type Grant = { tool: string; pattern?: string };
 
 /** The tool a grant is asked about: its name, and whether its subject is a command line. */
 type GrantedTool = { name: string; subject: { kind: SubjectKind } };
 
 /**
- * "Always" answers for one session. Held in memory only and never written anywhere, so they end
- * with the process. They turn an `ask` into `allow`; the policy consults them only after deny
- * rules, so a grant can never lift a `deny`.
+ * "Always" answers: those given in this session (memory only) and those saved in the config's
+ * `alwaysAllow`, loaded at the start. They turn an `ask` into `allow`; the policy consults them
+ * only after deny rules, so a grant can never lift
+ * a `deny`. For bash every command of the line must be covered, none may write a file by
+ * redirection, and git must run one of its own commands.
  */
 export type SessionGrants = {
   add(grant: Grant): void;
@@ -19,27 +26,23 @@ export type SessionGrants = {
   list(): readonly Grant[];
 };
 
-export function createSessionGrants(): SessionGrants {
+export function createSessionGrants(initial: readonly Grant[] = []): SessionGrants {
   const grants: Grant[] = [];
+  const add = (grant: Grant) => {
+    if (!grants.some((g) => g.tool === grant.tool && g.pattern === grant.pattern)) grants.push({ ...grant });
+  };
+  for (const grant of initial) add(grant);
   return {
-    add(grant) {
-      if (!grants.some((g) => g.tool === grant.tool && g.pattern === grant.pattern)) grants.push({ ...grant });
-    },
+    add,
     covers(tool, subject) {
       const mine = grants.filter((grant) => grant.tool === tool.name);
-      if (mine.some((grant) => grant.pattern === undefined)) return true;
-      if (tool.subject.kind !== "command" || mine.length === 0) return false;
-      // Every command in the line must be covered, and none may write files by redirection or
-      // be git running something other than git (see gitBeyondGrant).
+      if (mine.length === 0) return false;
+      if (tool.subject.kind !== "command") return mine.some((grant) => grant.pattern === undefined || grant.pattern === "*");
       const parts = commandParts(subject);
       return (
         parts.length > 0 &&
         parts.every(
-          (part) =>
-            part.program !== undefined &&
-            !part.writesFile &&
-            !gitBeyondGrant(part) &&
-            mine.some((grant) => grant.pattern !== undefined && (programOf(grant.pattern) === part.program || matchPattern(grant.pattern, part.source))),
+          (part) => part.program !== undefined && !part.writesFile && !gitBeyondGrant(part) && mine.some((grant) => grantCovers(grant.pattern ?? "*", part)),
         )
       );
     },
@@ -47,18 +50,70 @@ export function createSessionGrants(): SessionGrants {
   };
 }
 
-/** What "always" grants for this call: a command → its first program (`git *`); any other subject → the whole tool. */
-export function grantFor(tool: GrantedTool, subject: string): Grant {
-  if (tool.subject.kind !== "command") return { tool: tool.name };
-  const program = commandParts(subject)[0]?.program;
-  return program ? { tool: tool.name, pattern: `${program} *` } : { tool: tool.name, pattern: subject.trim() };
+/** The grants saved in a config `alwaysAllow` section: tool → patterns (`"*"` alone: the whole tool). */
+export function savedGrants(saved: Readonly<Record<string, readonly string[]>> | undefined): Grant[] {
+  return Object.entries(saved ?? {}).flatMap(([tool, patterns]) => patterns.map((pattern) => (pattern.trim() === "*" ? { tool } : { tool, pattern: pattern.trim() })));
 }
 
-/** A grant in words, for the question and the screen: "bash commands starting with git". */
+/** The first words of a prefix pattern (`git commit *` → git, commit), or undefined for an exact command line. */
+export function prefixWords(pattern: string): string[] | undefined {
+  if (!pattern.endsWith(" *")) return undefined;
+  const words = pattern.slice(0, -2).trim().split(/\s+/);
+  return words.every((word) => word !== "" && !/[*?[\]'"\\$`]/.test(word)) ? words : undefined;
+}
+
+function grantCovers(pattern: string, part: { source: string; words?: string[]; heredoc?: boolean }): boolean {
+  if (pattern === "*") return true;
+  const prefix = prefixWords(pattern);
+  // An exact line is the whole command: a heredoc body is not part of `source`, so it is not covered.
+  if (!prefix) return part.source.trim() === pattern && !part.heredoc;
+  return prefix.every((word, i) => part.words?.[i] === word);
+}
+
+/**
+ * Programs whose first operand is usually a file, a path or a script, not a sub-command: an
+ * "always" for them is the exact command line, never `rm build *`.
+ */
+const OPERATES_ON_PATHS = new Set(
+  ("rm rmdir unlink shred truncate mv cp ln install rsync scp tar zip unzip find sed awk gawk perl python python3 node ruby php " +
+    "sh bash zsh dash fish env sudo doas nohup xargs exec eval source . command builtin time nice timeout watch chmod chown chgrp " +
+    "touch mkdir tee dd cat less more head tail grep rg diff patch open xdg-open curl wget ssh").split(" "),
+);
+
+/** A plain sub-command word: `commit`, `test`, `build`, `run-script`. */
+const SUBCOMMAND = /^[a-z][a-z0-9_-]*$/;
+
+/**
+ * What "always" grants for this call, or undefined when none can be offered. Any subject other
+ * than a command: the whole tool. A single simple command: its program and sub-command
+ * (`npm test *`, `git commit *`) when the second word is a plain word and the program is not one
+ * that takes paths, else the exact command line. A compound line (`a && b`, `a | b`, `a; b`,
+ * `$(…)`), a heredoc, a command writing a file by redirection, or git running an alias: nothing, since the
+ * grant would not cover the next such call anyway.
+ */
+export function grantFor(tool: GrantedTool, subject: string): Grant | undefined {
+  if (tool.subject.kind !== "command") return { tool: tool.name };
+  const parsed = parseShell(subject);
+  const parts = commandParts(subject);
+  if (parsed.commands.length !== 1 || parts.length !== 1) return undefined;
+  const part = parts[0]!;
+  if (part.program === undefined || part.writesFile || part.heredoc || gitBeyondGrant(part) || part.programExpands) return undefined;
+  const [program, second] = part.words ?? [];
+  if (program !== undefined && second !== undefined && SUBCOMMAND.test(second) && /^[A-Za-z0-9_.+-]+$/.test(program) && !OPERATES_ON_PATHS.has(program)) {
+    return { tool: tool.name, pattern: `${program} ${second} *` };
+  }
+  const exact = part.source.trim();
+  // An exact line that reads as a prefix pattern (`rm *`) would grant more once saved.
+  return prefixWords(exact) || exact === "*" ? undefined : { tool: tool.name, pattern: exact };
+}
+
+/** A grant in words, for the question and the screen: "bash commands starting with `git commit`". */
 export function describeGrant(grant: Grant): string {
-  if (grant.pattern === undefined) return `every ${grant.tool} call`;
-  const program = programOf(grant.pattern);
-  return program ? `${grant.tool} commands starting with ${program}` : `${grant.tool} ${grant.pattern}`;
+  if (grant.pattern === undefined || grant.pattern === "*") return `every ${grant.tool} call`;
+  const prefix = prefixWords(grant.pattern);
+  if (prefix) return `${grant.tool} commands starting with \`${prefix.join(" ")}\``;
+  // A long line is on screen just above the question; naming it again would not fit.
+  return grant.pattern.length <= 40 ? `the ${grant.tool} command \`${grant.pattern}\` exactly` : `this exact ${grant.tool} command`;
 }
 
 /**
@@ -83,6 +138,3 @@ function gitBeyondGrant(part: { git?: { sub: string | undefined; settings: strin
   return part.git.settings.length > 0 || part.git.sub === undefined || !GIT_COMMANDS.has(part.git.sub);
 }
 
-function programOf(pattern: string): string | undefined {
-  return pattern.endsWith(" *") ? pattern.slice(0, -2) : undefined;
-}

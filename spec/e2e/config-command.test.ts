@@ -66,6 +66,15 @@ describe("shiro config shows each setting and where it came from", () => {
     expect(row(run.stdout, "apiKey")).toBe("apiKey not set (not needed for a local server)");
   });
 
+  test('the saved "always" answers are listed, top level and per project', async () => {
+    const config = { alwaysAllow: { bash: ["git commit *"], write_file: ["*"] }, projects: { "/w/app": { alwaysAllow: { bash: ["npm test *"] } } } };
+    const { home } = homeWith(JSON.stringify(config));
+    const run = await runShiro(["config"], { home, baseURL: "http://127.0.0.1:9/v1" });
+    expect(run.code).toBe(0);
+    expect(run.stdout).toContain('Saved "always" answers (alwaysAllow; after every deny and ask rule):\n  bash: git commit *\n  write_file: every call\n');
+    expect(run.stdout).toContain('Saved "always" answers for the project /w/app:\n  bash: npm test *\n');
+  });
+
   test("a broken config file is reported in one line, exit 2", async () => {
     const { home } = homeWith("{ not json");
     const run = await runShiro(["config"], { home });

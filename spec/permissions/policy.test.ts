@@ -150,18 +150,18 @@ describe("interactive", () => {
     expect(questions).toEqual([]);
   });
 
-  test("always for bash grants the command's first word for the session", async () => {
-    const { policy, questions } = interactive(["always", "once"]);
+  test("always for bash grants the program and its sub-command for the session", async () => {
+    const { policy, questions } = interactive(["always", "once", "once"]);
     expect(await call(policy, "bash", "git status")).toEqual({ allow: true });
-    expect(questions[0]!.always).toBe("bash commands starting with git");
-    expect(policy.grants()).toEqual([{ tool: "bash", pattern: "git *" }]);
-    expect(await call(policy, "bash", "git log --oneline")).toEqual({ allow: true });
-    expect(await call(policy, "bash", "git diff && git status")).toEqual({ allow: true });
+    expect(questions[0]!.always).toBe("bash commands starting with `git status`");
+    expect(policy.grants()).toEqual([{ tool: "bash", pattern: "git status *" }]);
+    expect(await call(policy, "bash", "git status --short")).toEqual({ allow: true });
+    expect(await call(policy, "bash", "git status && git status -s")).toEqual({ allow: true });
     expect(questions).toHaveLength(1);
-    // Not covered: another program in the line, or output written to a file.
+    // Not covered: another git sub-command, another program in the line.
+    expect(await call(policy, "bash", "git log --oneline")).toEqual({ allow: true });
     expect(await call(policy, "bash", "git status && npm test")).toEqual({ allow: true });
-    expect(questions).toHaveLength(2);
-    expect(questions[1]!.subject).toBe("git status && npm test");
+    expect(questions.map((q) => q.subject)).toEqual(["git status", "git log --oneline", "git status && npm test"]);
   });
 
   test("always grants for a file tool cover the whole tool", async () => {

@@ -84,7 +84,7 @@ test("commandParts lists every command run, nested ones included, without cd", (
   ]);
   expect(commandParts("bash -c 'rm a; rm b'").map((p) => p.source)).toEqual(["bash -c 'rm a; rm b'", "rm a", "rm b"]);
   expect(commandParts("FOO=1 git log > out.txt")).toEqual([
-    { source: "FOO=1 git log > out.txt", program: "git", writesFile: true, unwrapped: "git log", git: { sub: "log", settings: [] } },
+    { source: "FOO=1 git log > out.txt", program: "git", words: ["git", "log"], writesFile: true, unwrapped: "git log", git: { sub: "log", settings: [] } },
   ]);
   expect(commandParts("git log 2>/dev/null 2>&1")[0]!.writesFile).toBe(false);
 });

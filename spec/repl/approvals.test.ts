@@ -40,12 +40,13 @@ const tool = (name: string): AnyTool => coreTools.find((t) => t.name === name)!;
 const [bashTool, editFileTool, writeFileTool] = [tool("bash"), tool("edit_file"), tool("write_file")];
 
 describe("approvals through the permission policy", () => {
-  test("`a` on `git status` lets later git commands run without a question, and nothing else", async () => {
+  test("`a` on `git commit` lets later git commits run without a question, and nothing else", async () => {
     const { call } = gateAnswering(["always", "deny", "deny", "deny"]);
-    expect(await call(bashTool, "git status", { command: "git status" })).toEqual({ allowed: true, asked: true });
-    expect(await call(bashTool, "git diff --stat", { command: "git diff --stat" })).toEqual({ allowed: true, asked: false });
-    // A line is covered only when every command in it is.
-    expect(await call(bashTool, "git log && rm -rf build", { command: "git log && rm -rf build" })).toEqual({ allowed: false, asked: true });
+    expect(await call(bashTool, "git commit -m one", { command: "git commit -m one" })).toEqual({ allowed: true, asked: true });
+    expect(await call(bashTool, "git commit --amend", { command: "git commit --amend" })).toEqual({ allowed: true, asked: false });
+    // A line is covered only when every command in it is; another sub-command is not covered.
+    expect(await call(bashTool, "git commit -m x && rm -rf build", { command: "git commit -m x && rm -rf build" })).toEqual({ allowed: false, asked: true });
+    expect(await call(bashTool, "git push origin main", { command: "git push origin main" })).toEqual({ allowed: false, asked: true });
     expect(await call(bashTool, "npm test", { command: "npm test" })).toEqual({ allowed: false, asked: true });
   });
 

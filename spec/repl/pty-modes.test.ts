@@ -141,42 +141,42 @@ test("calls that cannot succeed fail without a question, and the model gets the 
   expect(readFileSync(join(cwd, "a.txt"), "utf8")).toBe("one\ntwo\n");
 }, 20_000);
 
-test('"always" saved for this project is shown first, written to the user config, and honoured by the next session; every project goes to permission', async () => {
+test('"always" saved for this project is shown first, written to alwaysAllow in the user config, and honoured by the next session; every project goes to alwaysAllow', async () => {
   const cwd = tempDir("shiro-work-");
   const home = tempDir("shiro-home-");
   const configFile = join(home, ".shiro-neko", "config.json");
   const s = await serve(
-    { toolCalls: [{ name: "bash", input: { command: "touch one" } }] },
+    { toolCalls: [{ name: "bash", input: { command: "git init -q" } }] },
     { text: "first reply" },
-    { toolCalls: [{ name: "bash", input: { command: "touch two" } }] },
+    { toolCalls: [{ name: "bash", input: { command: "git init -q two" } }] },
     { text: "second reply" },
     { toolCalls: [{ name: "write_file", input: { path: "w.txt", content: "w" } }] },
     { text: "third reply" },
   );
   const pty = await start({ baseURL: s.url, cwd, home, args: ["--no-sandbox"] });
   await pty.waitForPrompt(1);
-  pty.line("touch one");
+  pty.line("init");
   await pty.waitUntil("the question", () => pty.cursorLine().startsWith("allow?"));
   pty.write("a");
-  await pty.waitFor('to keep it, shiro writes "bash": { "touch *": "allow" } in ~/.shiro-neko/config.json:');
-  await pty.waitFor(`this project: under projects.${JSON.stringify(cwd)}.permission`);
-  await pty.waitFor("every project: under permission");
+  await pty.waitFor('to keep it, shiro writes "bash": ["git init *"] in ~/.shiro-neko/config.json:');
+  await pty.waitFor(`this project: under projects.${JSON.stringify(cwd)}.alwaysAllow`);
+  await pty.waitFor("every project: under alwaysAllow");
   await pty.waitUntil("the scope question", () => pty.cursorLine().startsWith("keep it? s this session only · p this project · e every project"));
   expect(existsSync(configFile)).toBe(false); // shown before anything is written
   pty.write("p");
   await pty.waitFor("saved");
   await pty.waitFor("first reply");
-  expect(JSON.parse(readFileSync(configFile, "utf8"))).toEqual({ projects: { [cwd]: { permission: { bash: { "touch *": "allow" } } } } });
+  expect(JSON.parse(readFileSync(configFile, "utf8"))).toEqual({ projects: { [cwd]: { alwaysAllow: { bash: ["git init *"] } } } });
   expect(existsSync(join(cwd, ".shiro"))).toBe(false);
   pty.write(KEYS.ctrlD);
   await pty.exited;
 
   const next = await start({ baseURL: s.url, cwd, home, args: ["--no-sandbox"] });
   await next.waitForPrompt(1);
-  next.line("touch two");
+  next.line("init two");
   await next.waitFor("second reply");
   expect(next.screen()).not.toContain("wants to run");
-  expect(existsSync(join(cwd, "two"))).toBe(true);
+  expect(existsSync(join(cwd, "two", ".git"))).toBe(true);
   next.line("write");
   await next.waitUntil("the write question", () => next.cursorLine().startsWith("allow?"));
   next.write("a");
@@ -184,9 +184,78 @@ test('"always" saved for this project is shown first, written to the user config
   next.write("e");
   await next.waitFor("third reply");
   const saved = JSON.parse(readFileSync(configFile, "utf8"));
-  expect(saved.permission).toEqual({ write_file: "allow" });
-  expect(saved.projects[cwd].permission).toEqual({ bash: { "touch *": "allow" } });
+  expect(saved.alwaysAllow).toEqual({ write_file: ["*"] });
+  expect(saved.permission).toBeUndefined();
+  expect(saved.projects[cwd].alwaysAllow).toEqual({ bash: ["git init *"] });
 }, 40_000);
+
+test('a saved "always" never overrides the user\'s deny rule; a compound line is offered no "always"', async () => {
+  const cwd = tempDir("shiro-work-");
+  const home = homeWithConfig({ permission: { bash: { "git init --bare*": "deny" } } });
+  const s = await serve(
+    { toolCalls: [{ name: "bash", input: { command: "git init -q" } }] },
+    { text: "first reply" },
+    { toolCalls: [{ name: "bash", input: { command: "git init --bare -q b" } }] },
+    { toolCalls: [{ name: "bash", input: { command: "ls && touch x" } }] },
+    { text: "second reply" },
+  );
+  const pty = await start({ baseURL: s.url, cwd, home, args: ["--no-sandbox"] });
+  await pty.waitForPrompt(1);
+  pty.line("init");
+  await pty.waitUntil("the question", () => pty.cursorLine().startsWith("allow? y once · a always (bash commands starting with `git init`)"));
+  pty.write("a");
+  await pty.waitUntil("the scope question", () => pty.cursorLine().startsWith("keep it?"));
+  pty.write("e");
+  await pty.waitFor("first reply");
+  pty.write(KEYS.ctrlD);
+  await pty.exited;
+
+  const next = await start({ baseURL: s.url, cwd, home, args: ["--no-sandbox"] });
+  await next.waitForPrompt(1);
+  next.line("more");
+  await next.waitFor("bash wants to run: ls && touch x");
+  await next.waitUntil("the compound question", () => next.cursorLine().startsWith("allow? y once · n deny · esc interrupts"));
+  expect(existsSync(join(cwd, "b"))).toBe(false); // denied by the rule, not asked, not run
+  expect(next.screen()).not.toContain("wants to run: git init --bare");
+  expect(toolOutputsIn(s.requests[3]!.body).join("\n")).toContain("deny");
+  next.write("a"); // not offered: ignored
+  await Bun.sleep(300);
+  expect(next.cursorLine()).toStartWith("allow? y once · n deny");
+  expect(existsSync(join(cwd, "x"))).toBe(false);
+  next.write("y");
+  await next.waitFor("second reply");
+  expect(existsSync(join(cwd, "x"))).toBe(true);
+}, 40_000);
+
+test("edits mode still asks before writing git's own files; without the sandbox a read outside the workspace asks", async () => {
+  const cwd = tempDir("shiro-work-");
+  const outside = tempDir("shiro-outside-");
+  writeFileSync(join(outside, "secret.txt"), "top secret\n");
+  mkdirSync(join(cwd, ".git", "hooks"), { recursive: true });
+  const s = await serve(
+    { toolCalls: [{ name: "write_file", input: { path: "ok.txt", content: "ok\n" } }] },
+    { toolCalls: [{ name: "write_file", input: { path: ".git/hooks/pre-commit", content: "#!/bin/sh\ntouch pwned\n" } }] },
+    { toolCalls: [{ name: "bash", input: { command: `cat ${join(outside, "secret.txt")}` } }] },
+    { text: "done" },
+  );
+  const pty = await start({ baseURL: s.url, cwd, args: ["--no-sandbox", "--mode", "edits"] });
+  await pty.waitForPrompt(1);
+  pty.line("go");
+  await pty.waitFor("write_file wants to run: .git/hooks/pre-commit");
+  await pty.waitUntil("the hook question", () => pty.cursorLine().startsWith("allow?"));
+  expect(readFileSync(join(cwd, "ok.txt"), "utf8")).toBe("ok\n"); // an ordinary edit ran unasked
+  expect(existsSync(join(cwd, ".git", "hooks", "pre-commit"))).toBe(false);
+  pty.write("n");
+  await pty.waitFor("what should shiro do instead?");
+  pty.write(KEYS.enter);
+  await pty.waitFor(`bash wants to run: cat ${join(outside, "secret.txt")}`);
+  await pty.waitUntil("the read question", () => pty.cursorLine().startsWith("allow?"));
+  pty.write("n");
+  await pty.waitFor("what should shiro do instead?");
+  pty.write(KEYS.enter);
+  await pty.waitFor("done");
+  expect(toolOutputsIn(s.requests[3]!.body).join("\n")).not.toContain("top secret");
+}, 30_000);
 
 test("the bell rings once when a question is waiting; config bell false keeps it quiet", async () => {
   const cwd = tempDir("shiro-work-");

@@ -59,18 +59,18 @@ test('"always" for git status does not cover an alias from the repository config
   Bun.spawnSync(["git", "config", "alias.st", `!touch ${join(cwd, "ALIAS-RAN")}`], { cwd });
   const s = await serve(
     { toolCalls: [{ name: "bash", input: { command: "git add --dry-run ." } }] },
-    { toolCalls: [{ name: "bash", input: { command: "git log --oneline -1" } }] },
+    { toolCalls: [{ name: "bash", input: { command: "git add --dry-run -A" } }] },
     { toolCalls: [{ name: "bash", input: { command: "git st" } }] },
     { text: "all done" },
   );
   const pty = await start({ baseURL: s.url, cwd, home });
   await pty.waitForPrompt(1);
   pty.line("look at git");
-  await pty.waitUntil("the first question", () => pty.cursorLine().includes("a always (bash commands starting with git)"));
+  await pty.waitUntil("the first question", () => pty.cursorLine().includes("a always (bash commands starting with `git add`)"));
   pty.write("a");
   await pty.waitUntil("how long it lasts", () => pty.cursorLine().startsWith("keep it?"));
   pty.write("s");
-  await pty.waitFor("→ bash git log --oneline -1"); // covered: announced, not asked
+  await pty.waitFor("→ bash git add --dry-run -A"); // covered: announced, not asked
   await pty.waitFor("bash wants to run: git st"); // not one of git's own commands: asked again
   await pty.waitUntil("the alias question", () => pty.cursorLine().startsWith("allow?"));
   pty.write("n");

@@ -91,8 +91,9 @@ test("error and approval lines wrap to the width too", async () => {
   const pty = await start({ baseURL: s.url, cwd, cols: 60 });
   await pty.waitForPrompt(1);
   pty.line("go");
-  await pty.waitUntil("the bash question", () => pty.cursorLine().includes("n deny"));
+  await pty.waitUntil("the bash question", () => pty.cursorLine().includes("esc interrupts"));
   const screen = pty.screen();
+  expect(screen).toContain("allow? y once · a always (this exact bash command) · n deny");
   expect(screen).toContain("  ✗ read_file: no such file src/components/a/rather/deeply/n\n    ested/folder/missing-file.ts");
   for (const row of screen.split("\n")) expect(row.length).toBeLessThanOrEqual(60);
   expect(screen).toMatch(/bash wants to run: printf %s word[^\n]*\nword word/);

@@ -142,7 +142,7 @@ export async function runCommand(name: SlashName, args: string, env: CommandEnv)
       env.print(outcome.lines.join("\n"));
       if (outcome.prompt !== undefined) {
         env.setInput(outcome.prompt);
-        env.print(theme.dim("The prompt is back in the input: edit it and press enter, or clear it with ctrl-u."));
+        env.print(theme.dim("The prompt is back in the input: edit it and press enter, or clear it with ctrl-c."));
       }
     },
     diff: async () => {

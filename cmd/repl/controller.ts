@@ -7,7 +7,7 @@ import { pruneForWire } from "../../lib/prune/prune.ts";
 import { closeDanglingToolCalls } from "../../lib/prune/repair.ts";
 import { createPromptQueue, describeQueue } from "../../lib/prompt/queue.ts";
 import { parseInput, unknownCommandHint } from "../../lib/prompt/slash-commands.ts";
-import { attachMentions, describeAttachment } from "../../lib/prompt/attach.ts";
+import { attachMentions, describeAttachment, withoutAttachments } from "../../lib/prompt/attach.ts";
 import { expandCommand, type CustomCommand } from "../../lib/prompt/custom-commands.ts";
 import { sanitize } from "../../lib/render.ts";
 import { fitRow, wrapLine, wrapText } from "../../lib/text/wrap.ts";
@@ -261,7 +261,8 @@ export function createRepl(deps: ReplDeps) {
     put(rows, kind);
   }
 
-  async function runTurn(prompt: string): Promise<void> {
+  /** `typed`: the command line the user typed, when a command wrote the prompt (/init, a custom command). */
+  async function runTurn(prompt: string, typed?: string): Promise<void> {
     const active: Turn = { abort: new AbortController(), running: new Map() };
     turn = active;
     activity = "working";
@@ -288,7 +289,13 @@ export function createRepl(deps: ReplDeps) {
       view.handle(event);
     };
     try {
-      const result = await session.conversation().runPrompt(session.withShellContext(prompt), { emit, approve, signal: active.abort.signal });
+      const sent = session.withShellContext(prompt);
+      // What the user typed, for /undo and the replay: the command line, or (when `!cmd` output went
+      // first) the prompt without it; undefined for a plain prompt, which is sent as typed.
+      const shell = sent.shell.map((c) => `!${c}`);
+      const asTyped = typed ?? (shell.length > 0 ? withoutAttachments(prompt) : undefined);
+      const shown = { ...(asTyped !== undefined ? { prompt: asTyped } : {}), ...(shell.length > 0 ? { shell } : {}) };
+      const result = await session.conversation().runPrompt(sent.prompt, { emit, approve, signal: active.abort.signal, typed: shown });
       if (lastStep) measured = { history: session.conversation().history, ...lastStep };
       const changes = describeTurnChanges(result.changes, "/undo");
       if (changes) print(theme.dim(changes));
@@ -332,11 +339,11 @@ export function createRepl(deps: ReplDeps) {
   }
 
   /** A prompt's turn, unless the spend limit refuses it. */
-  async function sendPrompt(prompt: string): Promise<undefined> {
+  async function sendPrompt(prompt: string, typed?: string): Promise<undefined> {
     const spend = session.beforeTurn();
     if (spend?.notice) print(theme.warn(spend.notice));
     if (spend?.refuse) return void print(theme.error(spend.refuse));
-    await runTurn(prompt);
+    await runTurn(prompt, typed);
   }
 
   /** Typed or queued, a line goes through here: echoed, then run as a command or a prompt. */
@@ -352,7 +359,7 @@ export function createRepl(deps: ReplDeps) {
       const ranWith = [command.agent && `agent ${command.agent}`, command.model && `model ${command.model}`].filter(Boolean).join(", ");
       print(theme.dim(`  /${command.name} from ${command.source}${ranWith ? ` (this turn: ${ranWith})` : ""}`));
       try {
-        return void (await session.forOneTurn(command, () => sendPrompt(attach(expandCommand(command, parsed.args)))));
+        return void (await session.forOneTurn(command, () => sendPrompt(attach(expandCommand(command, parsed.args)), text)));
       } catch (error) {
         return void print(theme.error(`/${command.name}: ${error instanceof Error ? error.message : String(error)}`));
       }
@@ -402,7 +409,7 @@ export function createRepl(deps: ReplDeps) {
       command = undefined;
       activity = undefined;
     }
-    if (send !== undefined) return sendPrompt(send); // a command that is a turn (/init), run as one
+    if (send !== undefined) return sendPrompt(send, text); // a command that is a turn (/init), run as one
   }
 
   /** Puts a command's question on screen; the next key resolves it (esc, ctrl-c and leaving answer "escape"). */

@@ -46,6 +46,14 @@ export type ConversationOptions = {
  */
 export type PromptResult = TurnResult & { changes?: TurnChanges };
 
+/**
+ * What the user typed, when the prompt sent was written on their behalf: `prompt` the command
+ * line (`/init`, `/review a.ts`) a command expanded, `shell` the `!cmd` lines whose output went
+ * with it. Kept with the prompt in the session (the "shiro" namespace) for the replay of a
+ * resumed session; /undo gives back `prompt`.
+ */
+export type TypedPrompt = { prompt?: string; shell?: string[] };
+
 export type Conversation = {
   /** The session's history (read-only: the session changes it). */
   readonly history: readonly import("ai").ModelMessage[];
@@ -57,8 +65,11 @@ export type Conversation = {
   readonly runtime: Runtime;
   useRuntime(runtime: Runtime): void;
   instructions(): string;
-  /** Runs one user prompt to the end of its turn. Never throws for provider or tool failures. */
-  runPrompt(prompt: string, io: { emit: EventSink; approve: Approver; signal: AbortSignal }): Promise<PromptResult>;
+  /**
+   * Runs one user prompt to the end of its turn. Never throws for provider or tool failures.
+   * `typed` is what the user typed when shiro wrote the prompt for them (see TypedPrompt).
+   */
+  runPrompt(prompt: string, io: { emit: EventSink; approve: Approver; signal: AbortSignal; typed?: TypedPrompt }): Promise<PromptResult>;
 };
 
 /**
@@ -157,8 +168,12 @@ export function createConversation(opts: ConversationOptions): Conversation {
       };
       // Provider error text can echo the key back; it must not reach the screen or a log.
       const emit = (event: AgentEvent) => io.emit(redactEvent(event, redact));
-      const recorder = beginRecording(prompt, emit);
-      history.append([{ role: "user", content: prompt, providerOptions: { shiro: ranWith } }]);
+      const typed = {
+        ...(io.typed?.prompt !== undefined ? { typed: io.typed.prompt } : {}),
+        ...(io.typed?.shell?.length ? { shell: io.typed.shell } : {}),
+      };
+      const recorder = beginRecording(io.typed?.prompt ?? prompt, emit);
+      history.append([{ role: "user", content: prompt, providerOptions: { shiro: { ...ranWith, ...typed } } }]);
       let commands = 0;
       let result: TurnResult;
       turnIo = { emit, approve: io.approve, redact, onCommand: () => void commands++ };

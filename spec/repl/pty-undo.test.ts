@@ -1,5 +1,5 @@
 import { expect, test } from "bun:test";
-import { existsSync, readFileSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { tempDir } from "../support/cli.ts";
 import { KEYS, usePty, userTexts } from "./pty.ts";
@@ -171,4 +171,56 @@ test("/diff shows the last turn's changes, paged; /diff session all of them; app
   await pty.waitForPrompt(5);
   pty.line("/diff session");
   await pty.waitFor("What this session changed (3 files):");
+}, 40_000);
+
+test("a prompt a command wrote (/init, a custom command, !cmd output) is replayed and given back by /undo as typed", async () => {
+  const home = tempDir();
+  const cwd = tempDir("shiro-work-");
+  mkdirSync(join(cwd, ".shiro/commands"), { recursive: true });
+  writeFileSync(join(cwd, ".shiro/commands/review.md"), "---\ndescription: Review a file\n---\nReview $1 with care, line by line.\n");
+  const s = await serve(
+    { toolCalls: [{ name: "write_file", input: { path: "AGENTS.md", content: "# AGENTS.md\n" } }] },
+    { text: "wrote the instructions" },
+    { text: "reviewed it" },
+    { text: "saw the output" },
+  );
+  let pty = await start({ baseURL: s.url, home, cwd, args: ["--yolo"] });
+  await pty.waitForPrompt(1);
+  pty.line("/init");
+  await pty.waitFor("wrote the instructions");
+  await pty.waitForPrompt(2);
+  pty.line("/review a.ts");
+  await pty.waitFor("reviewed it");
+  await pty.waitForPrompt(3);
+  pty.line("!nosuchcmd");
+  await pty.waitFor("(the output goes with your next prompt)");
+  pty.line("what now");
+  await pty.waitFor("saw the output");
+  await pty.waitForPrompt(5);
+  pty.write(KEYS.ctrlD);
+  await pty.exited;
+
+  pty = await start({ baseURL: s.url, home, cwd, args: ["-c", "--yolo"] });
+  await pty.waitFor("── resumed session");
+  const replay = pty.screen();
+  expect(replay).toMatch(/› \/init\n/);
+  expect(replay).toMatch(/› \/review a\.ts\n/);
+  expect(replay).toMatch(/› !nosuchcmd\n\n› what now\n/);
+  expect(replay).not.toContain("I ran these commands");
+  expect(replay).not.toContain("Review a.ts with care");
+  expect(replay).not.toContain("instructions for coding agents");
+
+  pty.line("/undo");
+  await pty.waitFor('Took the conversation back to before "what now"');
+  await pty.waitForInput("what now");
+  await pty.waitFor("The prompt is back in the input: edit it and press enter, or clear it with ctrl-c.");
+  pty.write(KEYS.ctrlC);
+  pty.line("/undo");
+  await pty.waitFor('Took the conversation back to before "/review a.ts"');
+  await pty.waitForInput("/review a.ts");
+  pty.write(KEYS.ctrlC);
+  pty.line("/undo");
+  await pty.waitFor('Undid the turn "/init"');
+  await pty.waitForInput("/init");
+  expect(existsSync(join(cwd, "AGENTS.md"))).toBe(false);
 }, 40_000);

@@ -53,6 +53,7 @@ const KEYS = [
   "ctrl-d exit (on an empty line) · up/down prompt history · tab complete /commands and @paths",
   "ctrl-r search the prompt history (again: older; enter takes the match; esc gives the line back)",
   "shift-tab switch the approval mode: ask → edits → auto",
+  "!cmd run cmd in the workspace (its output goes with your next prompt) · @path attach a file or directory",
 ];
 
 /**

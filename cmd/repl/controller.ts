@@ -32,6 +32,8 @@ const SPINNER = ["⠋", "⠙", "⠹", "⠸", "⠼", "⠴", "⠦", "⠧", "⠇", 
 const SPINNER_MS = 120;
 /** A slash command still running after this long gets the spinner (most answer at once). */
 const COMMAND_SPINNER_AFTER_MS = 300;
+/** What a bare `!` gets instead of going to the model. */
+const SHELL_HINT = "!cmd runs cmd in the workspace; its output goes with your next prompt";
 /** A second ctrl-c on an empty prompt within this long exits. */
 const CTRL_C_EXIT_WINDOW_MS = 2_000;
 /** Tasks named in the live panel under its progress line. */
@@ -352,6 +354,7 @@ export function createRepl(deps: ReplDeps) {
     shownAs.delete(text);
     echo(shown);
     if (/^!\S/.test(text)) return void (await shell(text.slice(1).trim()));
+    if (text.trim() === "!") return void print(theme.dim(SHELL_HINT));
     const parsed = parseInput(text, custom);
     if (parsed.type === "prompt") return sendPrompt(attach(text));
     if (parsed.type === "custom") {

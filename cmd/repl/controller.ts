@@ -10,7 +10,7 @@ import { parseInput, unknownCommandHint } from "../../lib/prompt/slash-commands.
 import { attachMentions, describeAttachment, withoutAttachments } from "../../lib/prompt/attach.ts";
 import { expandCommand, type CustomCommand } from "../../lib/prompt/custom-commands.ts";
 import { sanitize } from "../../lib/render.ts";
-import { fitRow, wrapLine, wrapText } from "../../lib/text/wrap.ts";
+import { fitRow, wrapHanging, wrapText } from "../../lib/text/wrap.ts";
 import { describeTurnChanges } from "../../lib/sessions/undo/report.ts";
 import { answerFor, createApprovalGate } from "./approval-gate.ts";
 import { runCommand } from "./commands.ts";
@@ -134,7 +134,7 @@ export function createRepl(deps: ReplDeps) {
     permissions: (ask) => session.permissions(ask),
     where,
     theme,
-    print: (text) => put(wrapText(text, columns()), "tool"),
+    print: (text) => put(wrapText(text, columns(), { hang: 2 }), "tool"), // a wrapped command or diff line stays under its own
     changed: () => {
       if (screen.mode === "pipe" && gate.pending()) print(gate.pending()!.question);
       render();
@@ -201,8 +201,8 @@ export function createRepl(deps: ReplDeps) {
     if (choosing) return screen.setLive({ above: [theme.bold(choosing.title)], prompt: "", text: "", cursor: 0, below: choiceRows(choosing, theme, columns() - 1) });
     const ask = gate.pending() ?? (question ? { question: question.text } : undefined);
     if (ask) {
-      // The question wrapped like any line; the cursor waits at its end.
-      const rows = wrapLine(ask.question, columns() - 1);
+      // The question wrapped, its further rows indented under it; the cursor waits at its end.
+      const rows = wrapHanging("", "  ", ask.question, columns() - 1);
       const lastRow = rows.at(-1)!;
       const typed = "text" in ask ? (ask.text ?? "") : "";
       return screen.setLive({ above: rows.slice(0, -1).map(theme.warn), prompt: lastRow, paintedPrompt: theme.warn(lastRow), text: typed, cursor: typed.length, below: [] });

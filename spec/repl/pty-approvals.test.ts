@@ -85,3 +85,23 @@ test("--yolo runs changing tools without asking", async () => {
   expect(pty.screen()).toContain("→ write_file y.txt");
   expect(readFileSync(join(cwd, "y.txt"), "utf8")).toBe("yes\n");
 }, 20_000);
+
+test("at 80 columns a wrapped diff line hangs under its text, past its + or -, in the approval and in /diff", async () => {
+  const cwd = tempDir("shiro-work-");
+  const words = (w: string) => Array.from({ length: 20 }, (_, i) => `${w}${String(i + 1).padStart(2, "0")}`).join(" ");
+  writeFileSync(join(cwd, "a.txt"), `${words("word")}\n`);
+  const s = await serve({ toolCalls: [{ name: "edit_file", input: { path: "a.txt", oldString: words("word"), newString: words("WORD") } }] }, { text: "edited" });
+  const pty = await start({ baseURL: s.url, cwd, cols: 80 });
+  await pty.waitForPrompt(1);
+  pty.line("shout");
+  await pty.waitUntil("the question", () => pty.screen().includes("allow?") && pty.screen().includes("n deny"));
+  const preview = pty.screen();
+  expect(preview).toMatch(/\n {4}-word01 [^\n]*\n {5}word[^\n]*word20\n {4}\+WORD01 [^\n]*\n {5}WORD[^\n]*WORD20\n/);
+  for (const row of preview.split("\n")) expect(row.length).toBeLessThanOrEqual(80);
+  pty.write("y");
+  await pty.waitFor("edited");
+  await pty.waitForPrompt(2);
+  pty.line("/diff");
+  await pty.waitFor("+++ b/a.txt");
+  expect(pty.screen()).toMatch(/\n-word01 [^\n]*\n word[^\n]*word20\n\+WORD01 [^\n]*\n WORD[^\n]*WORD20\n/);
+}, 20_000);

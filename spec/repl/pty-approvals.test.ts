@@ -24,7 +24,7 @@ test("y allows once, a allows the command's first word for the session, n denies
   await pty.waitForPrompt(1);
   pty.line("change things");
 
-  await pty.waitFor("edit_file wants to run: a.txt  +1 -1");
+  await pty.waitFor("edit_file wants to edit: a.txt  +1 -1");
   expect(pty.screen()).toContain("    -two\n    +TWO");
   await pty.waitUntil("the question", () => pty!.cursorLine().startsWith("allow? y once · a always (every edit_file call) · n deny"));
   expect(readFileSync(join(cwd, "a.txt"), "utf8")).toBe("one\ntwo\nthree\n"); // nothing runs before the answer
@@ -38,19 +38,19 @@ test("y allows once, a allows the command's first word for the session, n denies
   pty.write("s");
   await pty.waitFor("bash commands starting with printf will run without asking");
   await pty.waitFor("→ bash printf again"); // covered by the grant: announced, not asked
-  await pty.waitFor("write_file wants to run: c.txt (new file)  +1 -0");
+  await pty.waitFor("write_file wants to write: c.txt (new file)  +1 -0");
   await pty.waitUntil("the write question", () => pty!.cursorLine().startsWith("allow?"));
   pty.write("n");
   await pty.waitFor("what should shiro do instead?");
   pty.write(KEYS.enter); // nothing to add: just deny
   await pty.waitFor("denied; the model is told");
-  await pty.waitFor("edit_file wants to run: a.txt", { count: 2 }); // y was once: the next edit asks again
+  await pty.waitFor("edit_file wants to edit: a.txt", { count: 2 }); // y was once: the next edit asks again
   await pty.waitUntil("the second edit question", () => pty!.cursorLine().startsWith("allow?"));
   pty.write("y");
   await pty.waitFor("all done");
 
   const screen = pty.screen();
-  expect(count(screen, "wants to run")).toBe(4);
+  expect(count(screen, " wants to ")).toBe(4);
   expect(existsSync(join(cwd, "b.txt"))).toBe(true);
   expect(existsSync(join(cwd, "c.txt"))).toBe(false);
   expect(toolOutputsIn(s.requests[3]!.body).join("\n")).toContain("again"); // ran without a question
@@ -81,7 +81,7 @@ test("--yolo runs changing tools without asking", async () => {
   await pty.waitForPrompt(1);
   pty.line("write it");
   await pty.waitFor("written");
-  expect(pty.screen()).not.toContain("wants to run");
+  expect(pty.screen()).not.toContain(" wants to ");
   expect(pty.screen()).toContain("→ write_file y.txt");
   expect(readFileSync(join(cwd, "y.txt"), "utf8")).toBe("yes\n");
 }, 20_000);

@@ -24,12 +24,12 @@ for (const { wire, flags } of WIRES) {
       await pty.waitForPrompt(1);
       pty.line("do the edits");
 
-      await pty.waitFor("edit_file wants to run: a.txt  +1 -1");
+      await pty.waitFor("edit_file wants to edit: a.txt  +1 -1");
       await pty.waitFor("asked by a subagent: worker · apply the two edits");
       await pty.waitUntil("the question", () => pty.cursorLine().startsWith("allow? y once"));
       pty.write("y");
       await pty.waitFor("allowed once");
-      await pty.waitFor("write_file wants to run: c.txt (new file)");
+      await pty.waitFor("write_file wants to write: c.txt (new file)");
       await pty.waitUntil("the second question", () => pty.cursorLine().startsWith("allow?"));
       pty.write("n");
       await pty.waitFor("what should shiro do instead?");

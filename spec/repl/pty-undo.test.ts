@@ -141,7 +141,7 @@ test("/diff shows the last turn's changes, paged; /diff session all of them; app
   const pty = await start({ baseURL: s.url, cwd });
   await pty.waitForPrompt(1);
   pty.line("patch");
-  await pty.waitFor("apply_patch wants to run: 2 files  +2 -1");
+  await pty.waitFor("apply_patch wants to edit: 2 files  +2 -1");
   expect(pty.screen()).toContain("a.txt  +1 -1\n    @@ -1,1 +1,1 @@\n    -alpha\n    +ALPHA");
   expect(pty.screen()).toContain("b.txt (new file)  +1 -0\n    @@ -0,0 +1,1 @@\n    +bee");
   await pty.waitUntil("the question", () => pty.cursorLine().startsWith("allow?"));

@@ -31,6 +31,7 @@ import { describeUndo } from "../../lib/sessions/undo/report.ts";
 import { applyUndo, planUndo, type UndoMode } from "../../lib/sessions/undo/restore.ts";
 import { restoreTodos } from "../../lib/notebook/restore.ts";
 import { displayPath } from "../../lib/fs/workspace.ts";
+import { isReadOnlyCommand, readOnlyList } from "../../lib/permissions/read-only.ts";
 import { withoutAttachments } from "../../lib/prompt/attach.ts";
 import { sessionChoice, type MainArgs } from "../args.ts";
 
@@ -94,7 +95,14 @@ export async function openReplSession(args: MainArgs, env: Env, startRuntime: Ru
       live.close();
       if (live.history.length > 0) previous = live;
     }
-    const started = await startConversation({ runtime, memory: args.memory, session: record ? { type: "record", record } : choice, onSaveError, workers: true });
+    const started = await startConversation({
+      runtime,
+      memory: args.memory,
+      session: record ? { type: "record", record } : choice,
+      onSaveError,
+      workers: true,
+      onlyReads: (command, cwd) => isReadOnlyCommand(command, readOnlyList(runtime.config.readOnlyCommands), cwd),
+    });
     stopTodos();
     live = started.live;
     memory = started.memory;

@@ -38,6 +38,11 @@ export type ConversationOptions = {
    * config `subagentModel`. Default: explore and review only, on the session's model.
    */
   subagents?: { workers: boolean; runtimeFor?: (runtime: Runtime, modelId: string) => Promise<Runtime> };
+  /**
+   * True for a command line that only reads (lib/permissions/read-only.ts, passed in by the
+   * caller): not counted among the commands the turn ran that /undo cannot revert.
+   */
+  onlyReads?: (command: string, cwd: string) => boolean;
 };
 
 /**
@@ -176,7 +181,17 @@ export function createConversation(opts: ConversationOptions): Conversation {
       history.append([{ role: "user", content: prompt, providerOptions: { shiro: { ...ranWith, ...typed } } }]);
       let commands = 0;
       let result: TurnResult;
-      turnIo = { emit, approve: io.approve, redact, onCommand: () => void commands++ };
+      /** A command ran: counted unless it only reads (`ls`, `cat`), which leaves nothing to revert. */
+      const ran = (command: string | undefined) => {
+        try {
+          if (command !== undefined && opts.onlyReads?.(command, runtime.env.cwd)) return;
+        } catch {
+          // a line the check cannot judge is counted
+        }
+        commands++;
+      };
+      const commandLines = new Map<string, string | undefined>();
+      turnIo = { emit, approve: io.approve, redact, onCommand: ran };
       try {
         result = await runTurn({
           model: runtime.model,
@@ -192,7 +207,9 @@ export function createConversation(opts: ConversationOptions): Conversation {
           cwd: runtime.env.cwd,
           signal: io.signal,
           emit: (event) => {
-            if (event.type === "tool-result" && currentTools().find((t) => t.name === event.tool)?.subject.kind === "command") commands++;
+            const isCommand = (name: string) => currentTools().find((t) => t.name === name)?.subject.kind === "command";
+            if (event.type === "tool-call" && isCommand(event.tool)) commandLines.set(event.id, event.subject);
+            if (event.type === "tool-result" && isCommand(event.tool)) ran(commandLines.get(event.id));
             emit(event);
           },
           approve: io.approve,

@@ -19,7 +19,7 @@ test("/undo restores every file the turn changed, takes the conversation and tas
     { toolCalls: [{ name: "write_file", input: { path: "src/new.ts", content: "export {}\n" } }] },
     { toolCalls: [{ name: "move_file", input: { from: "old.txt", to: "moved/old.txt" } }] },
     { toolCalls: [{ name: "delete_file", input: { path: "doomed.txt" } }] },
-    { toolCalls: [{ name: "bash", input: { command: "echo ran" } }, { name: "bash", input: { command: "echo again" } }] },
+    { toolCalls: [{ name: "bash", input: { command: "touch ran.txt" } }, { name: "bash", input: { command: "touch again.txt" } }] },
     { text: "reorganised" },
     { text: "second try answered" },
   );
@@ -224,3 +224,24 @@ test("a prompt a command wrote (/init, a custom command, !cmd output) is replaye
   await pty.waitForInput("/init");
   expect(existsSync(join(cwd, "AGENTS.md"))).toBe(false);
 }, 40_000);
+
+test("commands that only read (ls, cat) are not counted among those /undo cannot revert", async () => {
+  const cwd = tempDir("shiro-work-");
+  writeFileSync(join(cwd, "a.txt"), "alpha\n");
+  const s = await serve(
+    { toolCalls: [{ name: "bash", input: { command: "ls" } }, { name: "bash", input: { command: "cat a.txt" } }, { name: "bash", input: { command: "touch b.txt" } }] },
+    { text: "looked and touched" },
+    { toolCalls: [{ name: "bash", input: { command: "ls -la" } }] },
+    { text: "only looked" },
+  );
+  const pty = await start({ baseURL: s.url, cwd, args: ["--yolo"] });
+  await pty.waitForPrompt(1);
+  pty.line("look, then touch");
+  await pty.waitFor("looked and touched");
+  await pty.waitFor("bash ran 1 command that /undo cannot revert");
+  await pty.waitForPrompt(2);
+  pty.line("only look");
+  await pty.waitFor("only looked");
+  await pty.waitForPrompt(3);
+  expect(pty.screen().split("cannot revert").length - 1).toBe(1); // the reading turn says nothing about commands
+}, 30_000);

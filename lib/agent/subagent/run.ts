@@ -33,8 +33,8 @@ export type SubagentEnv = {
   redact?: (text: string) => string;
   /** The parent turn's record of changed files: a worker's edits are undone with the turn. */
   journal?: FileJournal;
-  /** A call of a tool that runs commands ended (the turn's count of commands run). */
-  onCommand?: () => void;
+  /** A call of a tool that runs commands ended, with its command line (the turn's count of commands run). */
+  onCommand?: (command: string | undefined) => void;
 };
 
 type TurnSettings = Pick<Settings, "pruneAtTokens" | "maxRetries" | "retryBaseMs" | "baseURL" | "api" | "apiKeySource"> & { maxSteps: number };
@@ -68,12 +68,14 @@ export async function runSubagent(job: SubagentJob, where: { callId: string; ind
   /** Calls that failed (a tool error) or were refused, for the line the subagent leaves. */
   const troubles = { failed: 0, refused: 0 };
   const ids = { id: callId, index };
+  const commandLines = new Map<string, string | undefined>();
   const sink = (event: AgentEvent) => {
+    if (event.type === "tool-call" && commandTools.has(event.tool)) commandLines.set(event.id, event.subject);
     if (event.type === "tool-call") env.emit({ type: "subagent-step", ...ids, step: done + 1, tool: event.tool, ...(event.subject ? { subject: event.subject } : {}) });
     else if (event.type === "step") {
       done = event.step;
       env.emit({ type: "subagent-step", ...ids, step: done + 1 });
-    } else if (event.type === "tool-result" && commandTools.has(event.tool)) env.onCommand?.();
+    } else if (event.type === "tool-result" && commandTools.has(event.tool)) env.onCommand?.(commandLines.get(event.id));
     else if (event.type === "tool-error") {
       troubles.failed++;
       env.emit({ type: "subagent-step", ...ids, step: done + 1, tool: event.tool, failed: event.error });

@@ -34,8 +34,9 @@ test("y allows once, a allows the command's first word for the session, n denies
   expect(readFileSync(join(cwd, "a.txt"), "utf8")).toBe("one\nTWO\nthree\n");
   await pty.waitUntil("the bash question", () => pty!.cursorLine().includes("a always (bash commands starting with printf)"));
   pty.write("a");
-  await pty.waitUntil("how long it lasts", () => pty!.cursorLine().startsWith("keep it? s this session only"));
-  pty.write("s");
+  await pty.waitUntil("how long it lasts", () => pty!.cursorLine().startsWith("keep it? s (or enter, esc) this session only"));
+  pty.write(KEYS.esc); // esc, as the question says, keeps it for this session: nothing is saved
+  await pty.waitFor("allowed; bash commands starting with printf will run without asking for the rest of this session");
   await pty.waitFor("bash commands starting with printf will run without asking");
   await pty.waitFor("→ bash printf again"); // covered by the grant: announced, not asked
   await pty.waitFor("write_file wants to write: c.txt (new file)  +1 -0");

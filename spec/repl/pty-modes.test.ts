@@ -161,7 +161,7 @@ test('"always" saved for this project is shown first, written to the user config
   await pty.waitFor('to keep it, shiro writes "bash": { "touch *": "allow" } in ~/.shiro-neko/config.json:');
   await pty.waitFor(`this project: under projects.${JSON.stringify(cwd)}.permission`);
   await pty.waitFor("every project: under permission");
-  await pty.waitUntil("the scope question", () => pty.cursorLine().startsWith("keep it? s this session only · p this project · e every project"));
+  await pty.waitUntil("the scope question", () => pty.cursorLine().startsWith("keep it? s (or enter, esc) this session only · p this project · e every project"));
   expect(existsSync(configFile)).toBe(false); // shown before anything is written
   pty.write("p");
   await pty.waitFor("saved");

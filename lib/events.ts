@@ -37,9 +37,23 @@ export type AgentEvent =
    */
   | { type: "subagent-start"; id: string; index: number; kind: string; description: string; model: string }
   /** The subagent is on step `step`; `tool` and `subject` name the call it just made, if any. */
-  | { type: "subagent-step"; id: string; index: number; step: number; tool?: string; subject?: string }
+  /** `failed`: the error of the call `tool` just made (the live line shows it until the next call). */
+  | { type: "subagent-step"; id: string; index: number; step: number; tool?: string; subject?: string; failed?: string }
   /** The subagent is over: how it ended, the steps and tokens it took; `error` when it did not finish. */
-  | { type: "subagent-end"; id: string; index: number; kind: string; description: string; status: TurnStatus; steps: number; usage: Usage; error?: string };
+  /** `failedCalls`/`refusedCalls`: how many of its tool calls ended in an error, or were refused. */
+  | {
+      type: "subagent-end";
+      id: string;
+      index: number;
+      kind: string;
+      description: string;
+      status: TurnStatus;
+      steps: number;
+      usage: Usage;
+      error?: string;
+      failedCalls?: number;
+      refusedCalls?: number;
+    };
 
 export type TurnStatus = "success" | "error" | "step-cap" | "interrupted";
 

@@ -135,13 +135,18 @@ export function subagentLine(theme: LineTheme, kind: string, description: string
 function subagentEndLine(theme: LineTheme, event: Extract<AgentEvent, { type: "subagent-end" }>): string {
   const steps = `${event.steps} ${event.steps === 1 ? "step" : "steps"}`;
   const tokens = `${(event.usage.inputTokens + event.usage.outputTokens).toLocaleString("en-US")} tokens`;
+  const troubles = [
+    ...(event.failedCalls ? [`${event.failedCalls} ${event.failedCalls === 1 ? "call" : "calls"} failed`] : []),
+    ...(event.refusedCalls ? [`${event.refusedCalls} ${event.refusedCalls === 1 ? "call" : "calls"} refused`] : []),
+  ];
   switch (event.status) {
     case "success":
+      if (troubles.length > 0) return theme.warn(subagentLine(plainTheme, event.kind, event.description, `${OUTCOME_MARKS.ok} done`, steps, tokens, ...troubles));
       return subagentLine(theme, event.kind, event.description, `${OUTCOME_MARKS.ok} done`, steps, tokens);
     case "step-cap":
-      return theme.warn(subagentLine(plainTheme, event.kind, event.description, `${OUTCOME_MARKS.failed} stopped at its step cap`, steps, tokens));
+      return theme.warn(subagentLine(plainTheme, event.kind, event.description, `${OUTCOME_MARKS.failed} stopped at its step cap`, steps, tokens, ...troubles));
     case "interrupted":
-      return theme.stopped(subagentLine(plainTheme, event.kind, event.description, `${OUTCOME_MARKS.interrupted} interrupted`, steps, tokens));
+      return theme.stopped(subagentLine(plainTheme, event.kind, event.description, `${OUTCOME_MARKS.interrupted} interrupted`, steps, tokens, ...troubles));
     case "error":
       return theme.error(subagentLine(plainTheme, event.kind, event.description, `${OUTCOME_MARKS.error} failed: ${clip(event.error ?? "unknown error", ERROR_MAX)}`, steps));
     default:

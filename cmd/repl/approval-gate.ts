@@ -145,7 +145,7 @@ export function createApprovalGate(deps: GateDeps): ApprovalGate {
 
   return {
     pending: () => {
-      if (scoping) return { question: "keep it? s this session only · p this project · e every project " };
+      if (scoping) return { question: "keep it? s (or enter, esc) this session only · p this project · e every project " };
       if (!current) return undefined;
       if (current.instead !== undefined) return { question: "  what should shiro do instead? (enter alone just denies) › ", text: current.instead };
       if (current.outside) return { question: "run it once outside the sandbox? y yes · n no · esc interrupts " };

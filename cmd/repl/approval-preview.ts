@@ -11,19 +11,21 @@ const INDENT = "    ";
 type Where = { root: string; cwd: string };
 
 /**
- * What the approval prompt shows above the question: `edit_file wants to run: src/a.ts  +1 -1`
+ * What the approval prompt shows above the question: `edit_file wants to edit: src/a.ts  +1 -1`
  * and the coloured diff the tool's preview says the call would make, the command line for a
  * command, or the subject and the arguments. Never writes. A call that cannot be previewed (bad
  * input, missing file) says why: the tool itself will report the same failure to the model if
  * it is allowed.
  */
 export function previewCall(tool: AnyTool, input: unknown, subject: string, where: Where, theme: Theme): string[] {
-  const head = `${theme.bold(tool.name)} wants to run`;
+  const wants = (verb: string) => `${theme.bold(tool.name)} wants to ${verb}`;
+  const head = wants(tool.subject.kind === "path" && tool.mutates ? "edit" : "run");
   const parsed = v.safeParse<v.GenericSchema>(tool.schema, input);
   if (!parsed.success) return [`${head}: ${sanitize(subject)}`, theme.dim(`${INDENT}(its arguments are invalid; the tool will refuse them)`)];
   if (tool.preview) {
     const preview = tool.preview(parsed.output, where);
-    return Array.isArray(preview) ? fileChanges(head, preview, theme) : fileChange(head, preview as ToolPreview, theme);
+    if (Array.isArray(preview)) return fileChanges(wants(preview.length === 1 ? verbFor(preview[0]!) : "edit"), preview, theme);
+    return fileChange(wants(verbFor(preview as ToolPreview)), preview as ToolPreview, theme);
   }
   if (tool.subject.kind === "command") {
     const lines = sanitize(tool.subject.of(parsed.output)).split("\n");
@@ -31,6 +33,14 @@ export function previewCall(tool: AnyTool, input: unknown, subject: string, wher
   }
   const json = JSON.stringify(input) ?? "";
   return [`${head}: ${sanitize(subject)}`, theme.dim(INDENT + (json.length > 300 ? json.slice(0, 299) + "…" : json))];
+}
+
+/** What a file tool's call does, for its heading: `write_file wants to write: a.txt (new file)`. */
+function verbFor(preview: ToolPreview): string {
+  if (preview.type === "move") return "move";
+  if (preview.type === "delete") return "delete";
+  if (preview.type === "change" && preview.before === undefined) return "write";
+  return "edit";
 }
 
 /**

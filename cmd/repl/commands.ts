@@ -53,6 +53,7 @@ const KEYS = [
   "ctrl-d exit (on an empty line) · up/down prompt history · tab complete /commands and @paths",
   "ctrl-r search the prompt history (again: older; enter takes the match; esc gives the line back)",
   "shift-tab switch the approval mode: ask → edits → auto",
+  "!cmd run cmd in the workspace (its output goes with your next prompt) · @path attach a file or directory",
 ];
 
 /**
@@ -142,7 +143,7 @@ export async function runCommand(name: SlashName, args: string, env: CommandEnv)
       env.print(outcome.lines.join("\n"));
       if (outcome.prompt !== undefined) {
         env.setInput(outcome.prompt);
-        env.print(theme.dim("The prompt is back in the input: edit it and press enter, or clear it with ctrl-u."));
+        env.print(theme.dim("The prompt is back in the input: edit it and press enter, or clear it with ctrl-c."));
       }
     },
     diff: async () => {

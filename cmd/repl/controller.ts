@@ -7,10 +7,10 @@ import { pruneForWire } from "../../lib/prune/prune.ts";
 import { closeDanglingToolCalls } from "../../lib/prune/repair.ts";
 import { createPromptQueue, describeQueue } from "../../lib/prompt/queue.ts";
 import { parseInput, unknownCommandHint } from "../../lib/prompt/slash-commands.ts";
-import { attachMentions, describeAttachment } from "../../lib/prompt/attach.ts";
+import { attachMentions, describeAttachment, withoutAttachments } from "../../lib/prompt/attach.ts";
 import { expandCommand, type CustomCommand } from "../../lib/prompt/custom-commands.ts";
 import { sanitize } from "../../lib/render.ts";
-import { fitRow, wrapLine, wrapText } from "../../lib/text/wrap.ts";
+import { fitRow, wrapHanging, wrapText } from "../../lib/text/wrap.ts";
 import { describeTurnChanges } from "../../lib/sessions/undo/report.ts";
 import { answerFor, createApprovalGate } from "./approval-gate.ts";
 import { runCommand } from "./commands.ts";
@@ -32,6 +32,8 @@ const SPINNER = ["⠋", "⠙", "⠹", "⠸", "⠼", "⠴", "⠦", "⠧", "⠇", 
 const SPINNER_MS = 120;
 /** A slash command still running after this long gets the spinner (most answer at once). */
 const COMMAND_SPINNER_AFTER_MS = 300;
+/** What a bare `!` gets instead of going to the model. */
+const SHELL_HINT = "!cmd runs cmd in the workspace; its output goes with your next prompt";
 /** A second ctrl-c on an empty prompt within this long exits. */
 const CTRL_C_EXIT_WINDOW_MS = 2_000;
 /** Tasks named in the live panel under its progress line. */
@@ -132,7 +134,7 @@ export function createRepl(deps: ReplDeps) {
     permissions: (ask) => session.permissions(ask),
     where,
     theme,
-    print: (text) => put(wrapText(text, columns()), "tool"),
+    print: (text) => put(wrapText(text, columns(), { hang: 2 }), "tool"), // a wrapped command or diff line stays under its own
     changed: () => {
       if (screen.mode === "pipe" && gate.pending()) print(gate.pending()!.question);
       render();
@@ -199,8 +201,8 @@ export function createRepl(deps: ReplDeps) {
     if (choosing) return screen.setLive({ above: [theme.bold(choosing.title)], prompt: "", text: "", cursor: 0, below: choiceRows(choosing, theme, columns() - 1) });
     const ask = gate.pending() ?? (question ? { question: question.text } : undefined);
     if (ask) {
-      // The question wrapped like any line; the cursor waits at its end.
-      const rows = wrapLine(ask.question, columns() - 1);
+      // The question wrapped, its further rows indented under it; the cursor waits at its end.
+      const rows = wrapHanging("", "  ", ask.question, columns() - 1);
       const lastRow = rows.at(-1)!;
       const typed = "text" in ask ? (ask.text ?? "") : "";
       return screen.setLive({ above: rows.slice(0, -1).map(theme.warn), prompt: lastRow, paintedPrompt: theme.warn(lastRow), text: typed, cursor: typed.length, below: [] });
@@ -261,7 +263,8 @@ export function createRepl(deps: ReplDeps) {
     put(rows, kind);
   }
 
-  async function runTurn(prompt: string): Promise<void> {
+  /** `typed`: the command line the user typed, when a command wrote the prompt (/init, a custom command). */
+  async function runTurn(prompt: string, typed?: string): Promise<void> {
     const active: Turn = { abort: new AbortController(), running: new Map() };
     turn = active;
     activity = "working";
@@ -288,7 +291,13 @@ export function createRepl(deps: ReplDeps) {
       view.handle(event);
     };
     try {
-      const result = await session.conversation().runPrompt(session.withShellContext(prompt), { emit, approve, signal: active.abort.signal });
+      const sent = session.withShellContext(prompt);
+      // What the user typed, for /undo and the replay: the command line, or (when `!cmd` output went
+      // first) the prompt without it; undefined for a plain prompt, which is sent as typed.
+      const shell = sent.shell.map((c) => `!${c}`);
+      const asTyped = typed ?? (shell.length > 0 ? withoutAttachments(prompt) : undefined);
+      const shown = { ...(asTyped !== undefined ? { prompt: asTyped } : {}), ...(shell.length > 0 ? { shell } : {}) };
+      const result = await session.conversation().runPrompt(sent.prompt, { emit, approve, signal: active.abort.signal, typed: shown });
       if (lastStep) measured = { history: session.conversation().history, ...lastStep };
       const changes = describeTurnChanges(result.changes, "/undo");
       if (changes) print(theme.dim(changes));
@@ -332,11 +341,11 @@ export function createRepl(deps: ReplDeps) {
   }
 
   /** A prompt's turn, unless the spend limit refuses it. */
-  async function sendPrompt(prompt: string): Promise<undefined> {
+  async function sendPrompt(prompt: string, typed?: string): Promise<undefined> {
     const spend = session.beforeTurn();
     if (spend?.notice) print(theme.warn(spend.notice));
     if (spend?.refuse) return void print(theme.error(spend.refuse));
-    await runTurn(prompt);
+    await runTurn(prompt, typed);
   }
 
   /** Typed or queued, a line goes through here: echoed, then run as a command or a prompt. */
@@ -345,6 +354,7 @@ export function createRepl(deps: ReplDeps) {
     shownAs.delete(text);
     echo(shown);
     if (/^!\S/.test(text)) return void (await shell(text.slice(1).trim()));
+    if (text.trim() === "!") return void print(theme.dim(SHELL_HINT));
     const parsed = parseInput(text, custom);
     if (parsed.type === "prompt") return sendPrompt(attach(text));
     if (parsed.type === "custom") {
@@ -352,7 +362,7 @@ export function createRepl(deps: ReplDeps) {
       const ranWith = [command.agent && `agent ${command.agent}`, command.model && `model ${command.model}`].filter(Boolean).join(", ");
       print(theme.dim(`  /${command.name} from ${command.source}${ranWith ? ` (this turn: ${ranWith})` : ""}`));
       try {
-        return void (await session.forOneTurn(command, () => sendPrompt(attach(expandCommand(command, parsed.args)))));
+        return void (await session.forOneTurn(command, () => sendPrompt(attach(expandCommand(command, parsed.args)), text)));
       } catch (error) {
         return void print(theme.error(`/${command.name}: ${error instanceof Error ? error.message : String(error)}`));
       }
@@ -402,7 +412,7 @@ export function createRepl(deps: ReplDeps) {
       command = undefined;
       activity = undefined;
     }
-    if (send !== undefined) return sendPrompt(send); // a command that is a turn (/init), run as one
+    if (send !== undefined) return sendPrompt(send, text); // a command that is a turn (/init), run as one
   }
 
   /** Puts a command's question on screen; the next key resolves it (esc, ctrl-c and leaving answer "escape"). */

@@ -1,5 +1,5 @@
 import type { AgentEvent } from "../../lib/events.ts";
-import { clip, renderEvent, sanitize, subagentLine } from "../../lib/render.ts";
+import { clip, OUTCOME_MARKS, renderEvent, sanitize, subagentLine } from "../../lib/render.ts";
 import { createMarkdownStream, type MarkdownStream } from "../../lib/text/markdown.ts";
 import { fitRow, wrapLine } from "../../lib/text/wrap.ts";
 import type { Theme } from "./theme.ts";
@@ -178,7 +178,8 @@ export function createEventView(theme: Theme, hooks: ViewHooks, now: () => numbe
           const live = subagents.get(`${event.id}:${event.index}`);
           if (!live) return;
           live.step = event.step;
-          if (event.tool) live.doing = `${event.tool}${event.subject ? " " + clip(event.subject, 40) : ""}`;
+          if (event.failed !== undefined) live.doing = theme.error(`${OUTCOME_MARKS.error} ${event.tool ?? "call"} failed: ${clip(sanitize(event.failed), 60)}`);
+          else if (event.tool) live.doing = `${event.tool}${event.subject ? " " + clip(event.subject, 40) : ""}`;
           hooks.changed();
           return;
         }

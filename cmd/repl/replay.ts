@@ -39,7 +39,11 @@ export function replayRows(items: readonly TranscriptItem[], theme: Theme, width
   for (const item of shown.slice(-REPLAY_ITEMS)) {
     switch (item.type) {
       case "user": {
-        const lines = sanitize(withoutAttachments(item.text)).trimEnd().split("\n");
+        for (const line of item.shell ?? []) out.push(promptRows(sanitize(line), theme, width));
+        // The prompt as typed: a command's line (/init) rather than the text it wrote; without the
+        // `!cmd` output that went before it and the files attached after it.
+        const typed = item.typed ?? withoutAttachments(item.text);
+        const lines = sanitize(typed).trimEnd().split("\n");
         const more = lines.length - REPLAY_PROMPT_LINES;
         out.push(promptRows(lines.slice(0, REPLAY_PROMPT_LINES).join("\n") + (more > 0 ? `\n… ${more} more ${more === 1 ? "line" : "lines"}` : ""), theme, width));
         const files = attachedPaths(item.text);

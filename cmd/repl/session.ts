@@ -31,6 +31,7 @@ import { describeUndo } from "../../lib/sessions/undo/report.ts";
 import { applyUndo, planUndo, type UndoMode } from "../../lib/sessions/undo/restore.ts";
 import { restoreTodos } from "../../lib/notebook/restore.ts";
 import { displayPath } from "../../lib/fs/workspace.ts";
+import { isReadOnlyCommand, readOnlyList } from "../../lib/permissions/read-only.ts";
 import { withoutAttachments } from "../../lib/prompt/attach.ts";
 import { sessionChoice, type MainArgs } from "../args.ts";
 
@@ -94,7 +95,14 @@ export async function openReplSession(args: MainArgs, env: Env, startRuntime: Ru
       live.close();
       if (live.history.length > 0) previous = live;
     }
-    const started = await startConversation({ runtime, memory: args.memory, session: record ? { type: "record", record } : choice, onSaveError, workers: true });
+    const started = await startConversation({
+      runtime,
+      memory: args.memory,
+      session: record ? { type: "record", record } : choice,
+      onSaveError,
+      workers: true,
+      onlyReads: (command, cwd) => isReadOnlyCommand(command, readOnlyList(runtime.config.readOnlyCommands), cwd),
+    });
     stopTodos();
     live = started.live;
     memory = started.memory;
@@ -151,7 +159,7 @@ export async function openReplSession(args: MainArgs, env: Env, startRuntime: Ru
 
   const first = await firstChoice();
   /** What `!cmd` showed since the last prompt, sent with the next one. */
-  const shellContext: string[] = [];
+  const shellContext: { command: string; output: string }[] = [];
   const startNotices = [...(first.notice ? [first.notice] : []), ...(await open(first.choice))];
   const startNotice = modeNotice(mode, sandboxed() ? undefined : runtime.commands.status.state);
   if (startNotice && !args.yolo) {
@@ -287,14 +295,15 @@ export async function openReplSession(args: MainArgs, env: Env, startRuntime: Ru
       } catch (error) {
         output = error instanceof Error ? error.message : String(error);
       }
-      shellContext.push(`$ ${command}\n${output.trimEnd()}`);
+      shellContext.push({ command, output: output.trimEnd() });
       return { output };
     },
-    /** The prompt with what `!cmd` showed since the last one, as context; takes it. */
-    withShellContext(prompt: string): string {
-      if (shellContext.length === 0) return prompt;
-      const context = shellContext.splice(0).join("\n\n");
-      return `I ran these commands in the workspace; their output, for context:\n\n${context}\n\n${prompt}`;
+    /** The prompt with what `!cmd` showed since the last one, as context, and those commands; takes them. */
+    withShellContext(prompt: string): { prompt: string; shell: string[] } {
+      if (shellContext.length === 0) return { prompt, shell: [] };
+      const ran = shellContext.splice(0);
+      const context = ran.map((r) => `$ ${r.command}\n${r.output}`).join("\n\n");
+      return { prompt: `I ran these commands in the workspace; their output, for context:\n\n${context}\n\n${prompt}`, shell: ran.map((r) => r.command) };
     },
     /** `/save`. */
     save: () => (live.save() ? `Saved ${live.history.length} messages to session ${label(live)}.` : "Nothing to save yet: the session has no messages."),

@@ -38,6 +38,11 @@ export type ConversationOptions = {
    * config `subagentModel`. Default: explore and review only, on the session's model.
    */
   subagents?: { workers: boolean; runtimeFor?: (runtime: Runtime, modelId: string) => Promise<Runtime> };
+  /**
+   * True for a command line that only reads (lib/permissions/read-only.ts, passed in by the
+   * caller): not counted among the commands the turn ran that /undo cannot revert.
+   */
+  onlyReads?: (command: string, cwd: string) => boolean;
 };
 
 /**
@@ -45,6 +50,14 @@ export type ConversationOptions = {
  * line at the turn's end. `changes` is absent without a journal, or when recording it failed.
  */
 export type PromptResult = TurnResult & { changes?: TurnChanges };
+
+/**
+ * What the user typed, when the prompt sent was written on their behalf: `prompt` the command
+ * line (`/init`, `/review a.ts`) a command expanded, `shell` the `!cmd` lines whose output went
+ * with it. Kept with the prompt in the session (the "shiro" namespace) for the replay of a
+ * resumed session; /undo gives back `prompt`.
+ */
+export type TypedPrompt = { prompt?: string; shell?: string[] };
 
 export type Conversation = {
   /** The session's history (read-only: the session changes it). */
@@ -57,8 +70,11 @@ export type Conversation = {
   readonly runtime: Runtime;
   useRuntime(runtime: Runtime): void;
   instructions(): string;
-  /** Runs one user prompt to the end of its turn. Never throws for provider or tool failures. */
-  runPrompt(prompt: string, io: { emit: EventSink; approve: Approver; signal: AbortSignal }): Promise<PromptResult>;
+  /**
+   * Runs one user prompt to the end of its turn. Never throws for provider or tool failures.
+   * `typed` is what the user typed when shiro wrote the prompt for them (see TypedPrompt).
+   */
+  runPrompt(prompt: string, io: { emit: EventSink; approve: Approver; signal: AbortSignal; typed?: TypedPrompt }): Promise<PromptResult>;
 };
 
 /**
@@ -157,11 +173,25 @@ export function createConversation(opts: ConversationOptions): Conversation {
       };
       // Provider error text can echo the key back; it must not reach the screen or a log.
       const emit = (event: AgentEvent) => io.emit(redactEvent(event, redact));
-      const recorder = beginRecording(prompt, emit);
-      history.append([{ role: "user", content: prompt, providerOptions: { shiro: ranWith } }]);
+      const typed = {
+        ...(io.typed?.prompt !== undefined ? { typed: io.typed.prompt } : {}),
+        ...(io.typed?.shell?.length ? { shell: io.typed.shell } : {}),
+      };
+      const recorder = beginRecording(io.typed?.prompt ?? prompt, emit);
+      history.append([{ role: "user", content: prompt, providerOptions: { shiro: { ...ranWith, ...typed } } }]);
       let commands = 0;
       let result: TurnResult;
-      turnIo = { emit, approve: io.approve, redact, onCommand: () => void commands++ };
+      /** A command ran: counted unless it only reads (`ls`, `cat`), which leaves nothing to revert. */
+      const ran = (command: string | undefined) => {
+        try {
+          if (command !== undefined && opts.onlyReads?.(command, runtime.env.cwd)) return;
+        } catch {
+          // a line the check cannot judge is counted
+        }
+        commands++;
+      };
+      const commandLines = new Map<string, string | undefined>();
+      turnIo = { emit, approve: io.approve, redact, onCommand: ran };
       try {
         result = await runTurn({
           model: runtime.model,
@@ -177,7 +207,9 @@ export function createConversation(opts: ConversationOptions): Conversation {
           cwd: runtime.env.cwd,
           signal: io.signal,
           emit: (event) => {
-            if (event.type === "tool-result" && currentTools().find((t) => t.name === event.tool)?.subject.kind === "command") commands++;
+            const isCommand = (name: string) => currentTools().find((t) => t.name === name)?.subject.kind === "command";
+            if (event.type === "tool-call" && isCommand(event.tool)) commandLines.set(event.id, event.subject);
+            if (event.type === "tool-result" && isCommand(event.tool)) ran(commandLines.get(event.id));
             emit(event);
           },
           approve: io.approve,

@@ -1,4 +1,4 @@
-import { streamText, type LanguageModel, type ModelMessage, type ToolSet, type AssistantModelMessage } from "ai";
+import { NoSuchToolError, streamText, type LanguageModel, type ModelMessage, type ToolSet, type AssistantModelMessage } from "ai";
 import type { EventSink, Usage } from "../events.ts";
 import { subjectOf, type AnyTool } from "../tools/define.ts";
 import type { CallOptions } from "../provider/call-options.ts";
@@ -56,6 +56,8 @@ export async function runStep(input: StepInput): Promise<StepOutcome> {
   const results: { toolCallId: string; toolName: string; output: string; error: boolean }[] = [];
   // Calls the SDK could not hand to a tool (unknown name, unreadable arguments).
   const unrunnable = new Set<string>();
+  // Errors shiro words itself instead of the SDK (a call of a tool not offered), by call id.
+  const reworded = new Map<string, string>();
   // OpenRouter's reasoning_details for this step (lib/provider/reasoning-details.ts), to send back.
   let details: unknown[] | undefined;
 
@@ -93,6 +95,7 @@ export async function runStep(input: StepInput): Promise<StepOutcome> {
           calls.push({ toolCallId: part.toolCallId, toolName: part.toolName, input: part.input });
           emit({ type: "tool-call", id: part.toolCallId, tool: part.toolName, input: part.input, subject: subjectOf(byName.get(part.toolName), part.input) });
           if (part.invalid) unrunnable.add(part.toolCallId); // no tool runs it, so its error is reported here
+          if (part.invalid && NoSuchToolError.isInstance(part.error)) reworded.set(part.toolCallId, noSuchToolText(part.toolName, input.toolDefs));
           break;
         case "tool-result": {
           const output = typeof part.output === "string" ? part.output : JSON.stringify(part.output);
@@ -100,7 +103,7 @@ export async function runStep(input: StepInput): Promise<StepOutcome> {
           break;
         }
         case "tool-error": {
-          const message = errorText(part.error);
+          const message = reworded.get(part.toolCallId) ?? errorText(part.error);
           results.push({ toolCallId: part.toolCallId, toolName: part.toolName, output: message, error: true });
           if (unrunnable.has(part.toolCallId)) emit({ type: "tool-error", id: part.toolCallId, tool: part.toolName, error: message });
           break;
@@ -147,7 +150,7 @@ export async function runStep(input: StepInput): Promise<StepOutcome> {
 
   if (!outcome.aborted && !outcome.error) {
     try {
-      outcome.messages = withReasoningDetails(withKeepableInputs((await result.response).messages as ModelMessage[]), details);
+      outcome.messages = withReasoningDetails(withKeepableInputs(withReworded((await result.response).messages as ModelMessage[], reworded)), details);
       return outcome;
     } catch (error) {
       outcome.error = error;
@@ -211,6 +214,32 @@ function rebuildMessages(
     });
   }
   return messages;
+}
+
+/**
+ * The result of a call of a tool the model was not given (a subagent calling bash, a made-up
+ * name): what it called and what it has, so its next step can use one of those.
+ */
+export function noSuchToolText(name: string, tools: readonly Pick<AnyTool, "name">[]): string {
+  const have = tools.map((t) => t.name);
+  return have.length === 0
+    ? `There is no tool named "${name}" here, and no tools are available: answer in text.`
+    : `There is no tool named "${name}" here. The tools available are: ${have.join(", ")}. Use one of them, or answer in text.`;
+}
+
+/** The step's tool results with shiro's wording where it has its own (`reworded`, by call id). */
+function withReworded(messages: ModelMessage[], reworded: ReadonlyMap<string, string>): ModelMessage[] {
+  if (reworded.size === 0) return messages;
+  return messages.map((m) =>
+    m.role === "tool"
+      ? {
+          ...m,
+          content: m.content.map((p) =>
+            p.type === "tool-result" && reworded.has(p.toolCallId) ? { ...p, output: { type: "error-text" as const, value: reworded.get(p.toolCallId)! } } : p,
+          ),
+        }
+      : m,
+  );
 }
 
 function errorText(error: unknown): string {

@@ -3,7 +3,7 @@ import type { EventSink, TurnStatus, Usage } from "../events.ts";
 import type { AnyTool } from "../tools/define.ts";
 import { closeDanglingToolCalls, inlineHistory } from "../prune/repair.ts";
 import { compactedEvent, pruneForWire } from "../prune/prune.ts";
-import { isMissingItemError, MISSING_ITEM_NOTICE } from "../provider/missing-item.ts";
+import { isMissingItemError, missingItemNotice } from "../provider/missing-item.ts";
 import { contextOverflow } from "../provider/context-overflow.ts";
 import type { ContextWindow } from "../provider/context-window.ts";
 import { withNextStep } from "../provider/next-step.ts";
@@ -133,11 +133,12 @@ export async function runTurn(opts: TurnOptions): Promise<TurnResult> {
       });
       if (!outcome.error || outcome.aborted || outcome.sawOutput) break; // text on screen cannot be unsent
       if (!inlinedThisTurn && isMissingItemError(outcome.error)) {
-        // The provider forgot items this history points at; waiting won't bring them back. Rewrite
-        // the session's own history without item ids and send it again, once per turn.
+        // The provider forgot items this history points at (or failed on a request that pointed at
+        // them); waiting won't bring them back. Rewrite the session's own history without item ids
+        // and send it again, once per turn.
         inlinedThisTurn = true;
         session.replace(inlineHistory(session.history));
-        opts.emit({ type: "notice", message: MISSING_ITEM_NOTICE });
+        opts.emit({ type: "notice", message: missingItemNotice(outcome.error) });
         attempt--;
         continue;
       }

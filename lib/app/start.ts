@@ -21,6 +21,8 @@ export type StartOptions = {
   onSaveError?: (error: unknown) => void;
   /** Offer the task tool's worker subagents: only where someone can answer their approvals (interactive, or --yolo). */
   workers?: boolean;
+  /** A command line that only reads, not counted as a change /undo cannot revert (ConversationOptions.onlyReads). */
+  onlyReads?: (command: string, cwd: string) => boolean;
 };
 
 export type Started = {
@@ -79,6 +81,7 @@ export async function startConversation(opts: StartOptions): Promise<Started> {
     memoryBlock,
     undo,
     subagents: { workers: opts.workers ?? false, runtimeFor: runtimeWithModel },
+    ...(opts.onlyReads ? { onlyReads: opts.onlyReads } : {}),
   });
   conversation.notebook.onChange(() => live.touch());
   const small = smallWindowWarning(runtime, conversation);

@@ -49,8 +49,8 @@ export type ParsedInput =
   | { type: "command"; name: SlashName; args: string }
   /** A command of the user's or the project's own (lib/prompt/custom-commands.ts). */
   | { type: "custom"; command: CustomCommand; args: string }
-  /** `closest` is a built-in command's name or a custom one's. */
-  | { type: "unknown"; name: string; closest: string };
+  /** `closest` is a built-in command's name or a custom one's; absent when none is near (see closestCommand). */
+  | { type: "unknown"; name: string; closest?: string };
 
 /**
  * What a submitted line is. A line whose first word is `/name` is a command; `/usr/bin/env is
@@ -67,14 +67,17 @@ export function parseInput(line: string, custom: readonly CustomCommand[] = []):
   if (known) return { type: "command", name: known.name, args };
   const own = custom.find((command) => command.name === name);
   if (own) return { type: "custom", command: own, args };
-  return { type: "unknown", name, closest: closestCommand(name, custom.map((command) => command.name)) };
+  const closest = closestCommand(name, custom.map((command) => command.name));
+  return { type: "unknown", name, ...(closest ? { closest } : {}) };
 }
 
 /**
  * The command name nearest to `name` among the built-in ones, then `custom`: a unique prefix
- * match first, then the smallest edit distance (a tie goes to the built-in).
+ * match first, then the smallest edit distance (a tie goes to the built-in) when it is small: at
+ * most 2, and at most half the name (`/hlep` → help; `/foo` has no near name). Undefined when
+ * nothing is that near.
  */
-export function closestCommand(name: string, custom: readonly string[] = []): string {
+export function closestCommand(name: string, custom: readonly string[] = []): string | undefined {
   const lower = name.toLowerCase();
   const names = [...SLASH_COMMANDS.map((command) => command.name as string), ...custom];
   const prefixed = names.filter((candidate) => candidate.startsWith(lower));
@@ -88,11 +91,12 @@ export function closestCommand(name: string, custom: readonly string[] = []): st
       bestDistance = distance;
     }
   }
-  return best;
+  return bestDistance <= Math.min(2, Math.ceil(lower.length / 2)) ? best : undefined;
 }
 
 /** The one-line answer to an unknown command. */
-export function unknownCommandHint(name: string, closest: string): string {
+export function unknownCommandHint(name: string, closest: string | undefined): string {
+  if (closest === undefined) return `unknown command /${name}. /help lists them all.`;
   return `unknown command /${name}. Did you mean /${closest}? (/help lists them all)`;
 }
 

@@ -1,6 +1,18 @@
 import { providerMessage } from "./message.ts";
-/** Shown once when a turn was rescued by re-sending its history inline. */
+/** Shown once when a turn was rescued by re-sending its history inline, the provider having said an item was not found. */
 export const MISSING_ITEM_NOTICE = "the provider no longer had part of this session stored. Re-sent the history inline and carried on.";
+
+/**
+ * The notice for a turn isMissingItemError rescued, worded by what is known: lost state only
+ * when the provider said an item was not found; for any other error, what it answered and what
+ * shiro did (the error may have had nothing to do with the references; re-sending inline is
+ * harmless either way).
+ */
+export function missingItemNotice(error: unknown): string {
+  if (missingItemId(error) !== undefined) return MISSING_ITEM_NOTICE;
+  const status = unwrap(error)?.statusCode;
+  return `the provider answered ${typeof status === "number" ? status : "an error"} to a request that pointed at stored items; sent the history inline instead`;
+}
 
 const MISSING_ITEM = /Item with id ['"]([^'"]+)['"] not found/;
 

@@ -5,7 +5,8 @@ import { NOT_RUN_PREFIX, subjectOf as subjectFromDefinition, type AnyTool } from
 
 /** A message history flattened into what a reader wants to see, in order. */
 export type TranscriptItem =
-  | { type: "user"; text: string }
+  /** `typed`/`shell`: what the user typed when shiro wrote the prompt for them (lib/agent/conversation.ts TypedPrompt). */
+  | { type: "user"; text: string; typed?: string; shell?: string[] }
   | { type: "assistant"; text: string }
   | { type: "system"; text: string }
   | { type: "tool-call"; id: string; tool: string; subject: string }
@@ -44,7 +45,7 @@ export function transcriptItems(messages: readonly ModelMessage[], subjectOf: Su
         break;
       case "user": {
         const text = typeof content === "string" ? content : textOf(content);
-        if (text) items.push({ type: "user", text });
+        if (text) items.push({ type: "user", text, ...typedOf(message.providerOptions) });
         break;
       }
       case "assistant": {
@@ -141,4 +142,12 @@ export function lineCountNote(text: string): string {
 /** firstLine and lineCountNote together, for plain text. */
 export function abbreviate(text: string, max = 100): string {
   return firstLine(text, max) + lineCountNote(text);
+}
+
+/** What the user typed, kept with a prompt shiro wrote for them in the "shiro" namespace; empty for other prompts. */
+function typedOf(options: unknown): { typed?: string; shell?: string[] } {
+  const shiro = (options as { shiro?: { typed?: unknown; shell?: unknown } } | undefined)?.shiro;
+  if (!shiro || typeof shiro !== "object") return {};
+  const shell = Array.isArray(shiro.shell) ? shiro.shell.filter((c): c is string => typeof c === "string") : [];
+  return { ...(typeof shiro.typed === "string" ? { typed: shiro.typed } : {}), ...(shell.length > 0 ? { shell } : {}) };
 }

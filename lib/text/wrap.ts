@@ -9,10 +9,12 @@ const MARKS = new Set(["→", "✓", "✗", "⊘", "■", "•", "›", "✻", "
 /**
  * One line as rows of at most `width` columns, broken at spaces (a word longer than a row is cut).
  * Continuation rows are indented under the text: past the line's leading spaces and, when the
- * line starts with a mark and a space (`→ `, `✓ `, `• `), past the mark too. A line that fits is
- * returned as it is.
+ * line starts with a mark and a space (`→ `, `✓ `, `• `), past the mark too; past a diff line's
+ * `+` or `-` (`+added`), so a wrapped added or removed line cannot be read as context. A line
+ * that fits is returned as it is. `opts.hang`: continuation rows are indented at least this far
+ * (an approval's lines, so a wrapped command cannot be read as a line of its own).
  */
-export function wrapLine(line: string, width: number): string[] {
+export function wrapLine(line: string, width: number, opts: { hang?: number } = {}): string[] {
   const cols = Math.max(width, 8);
   if (Bun.stringWidth(line) <= cols) return [line];
   const plain = Bun.stripANSI(line);
@@ -20,15 +22,16 @@ export function wrapLine(line: string, width: number): string[] {
   const [mark] = plain.slice(lead);
   let hang = lead;
   if (mark && MARKS.has(mark) && plain[lead + mark.length] === " ") hang += Bun.stringWidth(mark) + 1;
+  else if (mark === "+" || mark === "-") hang += 1;
   if (hang > cols / 2) hang = Math.min(lead, Math.floor(cols / 2));
   const prefix = Bun.sliceAnsi(line, 0, hang);
   const body = Bun.sliceAnsi(line, hang);
-  return wrapHanging(prefix, " ".repeat(hang), body, cols);
+  return wrapHanging(prefix, " ".repeat(Math.max(hang, Math.min(opts.hang ?? 0, Math.floor(cols / 2)))), body, cols);
 }
 
 /** Every line of `text` wrapped (see wrapLine). */
-export function wrapText(text: string, width: number): string[] {
-  return text.split("\n").flatMap((line) => wrapLine(line, width));
+export function wrapText(text: string, width: number, opts: { hang?: number } = {}): string[] {
+  return text.split("\n").flatMap((line) => wrapLine(line, width, opts));
 }
 
 /**

@@ -166,7 +166,8 @@ describe("a server that fails a request carrying item references", () => {
     expect(s.errors).toHaveLength(1);
     expect(result.code).toBe(0);
     expect(record).toMatchObject({ status: "success", text: "alpha it is" });
-    expect(lines.filter((l) => l.type === "notice").map((l) => l.message)).toEqual(["the provider no longer had part of this session stored. Re-sent the history inline and carried on."]);
+    // The server did not say an item was lost, so the note does not claim it.
+    expect(lines.filter((l) => l.type === "notice").map((l) => l.message)).toEqual(["the provider answered 400 to a request that pointed at stored items; sent the history inline instead"]);
   });
 
   test("a 500 in the server's own words (vLLM's 'role'): repaired the same way, not retried as a 500", async () => {
@@ -176,6 +177,7 @@ describe("a server that fails a request carrying item references", () => {
     expect(result.code).toBe(0);
     expect(record).toMatchObject({ status: "success", text: "alpha it is" });
     expect(lines.some((l) => l.type === "notice" && /retrying/.test(l.message))).toBe(false);
+    expect(lines.filter((l) => l.type === "notice").map((l) => l.message)).toEqual(["the provider answered 500 to a request that pointed at stored items; sent the history inline instead"]);
   });
 
   test("an error answering an inline request is not mistaken for it", async () => {

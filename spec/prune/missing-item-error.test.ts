@@ -2,7 +2,7 @@ import { describe, expect, test } from "bun:test";
 import { readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { APICallError, RetryError } from "ai";
-import { MISSING_ITEM_NOTICE, isMissingItemError, missingItemId } from "../../lib/provider/missing-item.ts";
+import { MISSING_ITEM_NOTICE, isMissingItemError, missingItemId, missingItemNotice } from "../../lib/provider/missing-item.ts";
 import { describeWithShared } from "../support/shared-fixtures.ts";
 
 /** The recorded provider error bodies in `dir` (../shared/fixtures/openai/errors), with their HTTP status. */
@@ -59,6 +59,13 @@ describe("isMissingItemError", () => {
 
   test("the notice is the spec's text", () => {
     expect(MISSING_ITEM_NOTICE).toBe("the provider no longer had part of this session stored. Re-sent the history inline and carried on.");
+  });
+
+  test("the notice claims lost state only when the provider said an item was not found", () => {
+    expect(missingItemNotice(apiError(404, JSON.stringify({ error: { message } })))).toBe(MISSING_ITEM_NOTICE);
+    expect(missingItemNotice(apiError(500, JSON.stringify({ error: { message: "server error" } })))).toBe(
+      "the provider answered 500 to a request that pointed at stored items; sent the history inline instead",
+    );
   });
 });
 

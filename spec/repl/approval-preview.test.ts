@@ -15,7 +15,7 @@ test("a tool with a preview shows its diff; a command shows its lines; anything 
     ws.write({ "a.txt": "a\r\nb\r\n" });
     const where = { root: ws.root, cwd: ws.root };
     expect(previewCall(tool("edit_file"), { path: "a.txt", oldString: "b", newString: "B" }, "a.txt", where, theme)).toEqual([
-      "edit_file wants to run: a.txt  +1 -1",
+      "edit_file wants to edit: a.txt  +1 -1",
       "    @@ -1,2 +1,2 @@",
       "     a",
       "    -b",
@@ -45,7 +45,7 @@ test("a patch shows every file it touches, a move both ends, a deletion what goe
     const where = { root: ws.root, cwd: ws.root };
     const input = ["*** Begin Patch", "*** Update File: a.txt", "@@", "-one", "+ONE", "*** Update File: old.txt", "*** Move to: new.txt", "@@", "-x", "+y", "*** Delete File: gone.txt", "*** End Patch"].join("\n");
     expect(previewCall(tool("apply_patch"), { input }, "", where, theme)).toEqual([
-      "apply_patch wants to run: 3 files  +2 -3",
+      "apply_patch wants to edit: 3 files  +2 -3",
       "  a.txt  +1 -1",
       "    @@ -1,1 +1,1 @@",
       "    -one",
@@ -59,10 +59,10 @@ test("a patch shows every file it touches, a move both ends, a deletion what goe
       "    -bye",
     ]);
     expect(previewCall(tool("move_file"), { from: "old.txt", to: "dir/new.txt" }, "", where, theme)).toEqual([
-      "move_file wants to run: old.txt → dir/new.txt",
+      "move_file wants to move: old.txt → dir/new.txt",
       "    (content unchanged)",
     ]);
-    expect(previewCall(tool("delete_file"), { path: "gone.txt" }, "", where, theme)[0]).toBe("delete_file wants to run: gone.txt (delete)  +0 -1");
+    expect(previewCall(tool("delete_file"), { path: "gone.txt" }, "", where, theme)[0]).toBe("delete_file wants to delete: gone.txt (delete)  +0 -1");
   } finally {
     ws.cleanup();
   }

@@ -24,7 +24,7 @@ test("y allows once, a allows the command's first word for the session, n denies
   await pty.waitForPrompt(1);
   pty.line("change things");
 
-  await pty.waitFor("edit_file wants to run: a.txt  +1 -1");
+  await pty.waitFor("edit_file wants to edit: a.txt  +1 -1");
   expect(pty.screen()).toContain("    -two\n    +TWO");
   await pty.waitUntil("the question", () => pty!.cursorLine().startsWith("allow? y once · a always (every edit_file call) · n deny"));
   expect(readFileSync(join(cwd, "a.txt"), "utf8")).toBe("one\ntwo\nthree\n"); // nothing runs before the answer
@@ -34,23 +34,23 @@ test("y allows once, a allows the command's first word for the session, n denies
   expect(readFileSync(join(cwd, "a.txt"), "utf8")).toBe("one\nTWO\nthree\n");
   await pty.waitUntil("the bash question", () => pty!.cursorLine().includes("a always (bash commands starting with `printf hi`)"));
   pty.write("a");
-  await pty.waitUntil("how long it lasts", () => pty!.cursorLine().startsWith("keep it? s this session only"));
-  pty.write("s");
-  await pty.waitFor("bash commands starting with `printf hi` will run without asking");
+  await pty.waitUntil("how long it lasts", () => pty!.cursorLine().startsWith("keep it? s (or enter, esc) this session only"));
+  pty.write(KEYS.esc); // esc, as the question says, keeps it for this session: nothing is saved
+  await pty.waitFor("bash commands starting with `printf hi` will run without asking for the rest of this session");
   await pty.waitFor("→ bash printf hi again"); // covered by the grant: announced, not asked
-  await pty.waitFor("write_file wants to run: c.txt (new file)  +1 -0");
+  await pty.waitFor("write_file wants to write: c.txt (new file)  +1 -0");
   await pty.waitUntil("the write question", () => pty!.cursorLine().startsWith("allow?"));
   pty.write("n");
   await pty.waitFor("what should shiro do instead?");
   pty.write(KEYS.enter); // nothing to add: just deny
   await pty.waitFor("denied; the model is told");
-  await pty.waitFor("edit_file wants to run: a.txt", { count: 2 }); // y was once: the next edit asks again
+  await pty.waitFor("edit_file wants to edit: a.txt", { count: 2 }); // y was once: the next edit asks again
   await pty.waitUntil("the second edit question", () => pty!.cursorLine().startsWith("allow?"));
   pty.write("y");
   await pty.waitFor("all done");
 
   const screen = pty.screen();
-  expect(count(screen, "wants to run")).toBe(4);
+  expect(count(screen, " wants to ")).toBe(4);
   expect(toolOutputsIn(s.requests[2]!.body).join("\n")).toContain("hi");
   expect(existsSync(join(cwd, "c.txt"))).toBe(false);
   expect(toolOutputsIn(s.requests[3]!.body).join("\n")).toContain("hi"); // ran without a question
@@ -81,7 +81,27 @@ test("--yolo runs changing tools without asking", async () => {
   await pty.waitForPrompt(1);
   pty.line("write it");
   await pty.waitFor("written");
-  expect(pty.screen()).not.toContain("wants to run");
+  expect(pty.screen()).not.toContain(" wants to ");
   expect(pty.screen()).toContain("→ write_file y.txt");
   expect(readFileSync(join(cwd, "y.txt"), "utf8")).toBe("yes\n");
+}, 20_000);
+
+test("at 80 columns a wrapped diff line hangs under its text, past its + or -, in the approval and in /diff", async () => {
+  const cwd = tempDir("shiro-work-");
+  const words = (w: string) => Array.from({ length: 20 }, (_, i) => `${w}${String(i + 1).padStart(2, "0")}`).join(" ");
+  writeFileSync(join(cwd, "a.txt"), `${words("word")}\n`);
+  const s = await serve({ toolCalls: [{ name: "edit_file", input: { path: "a.txt", oldString: words("word"), newString: words("WORD") } }] }, { text: "edited" });
+  const pty = await start({ baseURL: s.url, cwd, cols: 80 });
+  await pty.waitForPrompt(1);
+  pty.line("shout");
+  await pty.waitUntil("the question", () => pty.screen().includes("allow?") && pty.screen().includes("n deny"));
+  const preview = pty.screen();
+  expect(preview).toMatch(/\n {4}-word01 [^\n]*\n {5}word[^\n]*word20\n {4}\+WORD01 [^\n]*\n {5}WORD[^\n]*WORD20\n/);
+  for (const row of preview.split("\n")) expect(row.length).toBeLessThanOrEqual(80);
+  pty.write("y");
+  await pty.waitFor("edited");
+  await pty.waitForPrompt(2);
+  pty.line("/diff");
+  await pty.waitFor("+++ b/a.txt");
+  expect(pty.screen()).toMatch(/\n-word01 [^\n]*\n word[^\n]*word20\n\+WORD01 [^\n]*\n WORD[^\n]*WORD20\n/);
 }, 20_000);

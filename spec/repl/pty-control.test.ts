@@ -4,7 +4,7 @@ import { existsSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { tempDir } from "../support/cli.ts";
 import { toolOutputsIn } from "../support/requests.ts";
-import { KEYS, lastUserText, usePty } from "./pty.ts";
+import { KEYS, lastUserText, userTexts, usePty } from "./pty.ts";
 
 const { serve, start } = usePty();
 
@@ -66,6 +66,21 @@ test("!cmd runs the command in the workspace, shows its output, and sends it wit
   const sent = lastUserText(s.requests[0]!.body);
   expect(sent).toContain("$ cat notes.txt\nExit code 0\nalpha");
   expect(sent.endsWith("what did it print?")).toBe(true);
+}, 20_000);
+
+test("a bare ! sends nothing and says what !cmd does; /help lists !cmd, @path and shift-tab", async () => {
+  const s = await serve({ text: "hello back" });
+  const pty = await start({ baseURL: s.url });
+  await pty.waitForPrompt(1);
+  pty.line("!");
+  await pty.waitFor("!cmd runs cmd in the workspace; its output goes with your next prompt");
+  pty.line("/help");
+  await pty.waitFor("!cmd run cmd in the workspace (its output goes with your next prompt) · @path attach a file or directory");
+  expect(pty.screen()).toContain("shift-tab switch the approval mode");
+  pty.line("hello");
+  await pty.waitFor("hello back");
+  expect(s.requests).toHaveLength(1);
+  expect(userTexts(s.requests[0]!.body)).toEqual(["hello"]);
 }, 20_000);
 
 test("!cmd goes through the guard: a command that destroys work is refused and not run", async () => {

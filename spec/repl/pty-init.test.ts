@@ -15,7 +15,7 @@ test("/init asks the model for AGENTS.md; its write is shown for approval and wr
   const pty = await start({ baseURL: s.url, cwd });
   await pty.waitForPrompt(1);
   pty.line("/init");
-  await pty.waitFor("write_file wants to run: AGENTS.md (new file)  +4 -0");
+  await pty.waitFor("write_file wants to write: AGENTS.md (new file)  +4 -0");
   expect(pty.screen()).toContain("+## Commands");
   await pty.waitUntil("the question", () => pty.cursorLine().startsWith("allow?"));
   expect(existsSync(join(cwd, "AGENTS.md"))).toBe(false); // nothing written before the answer
@@ -34,7 +34,7 @@ test("/init with an AGENTS.md already there asks for it to be improved, and n le
   const pty = await start({ baseURL: s.url, cwd });
   await pty.waitForPrompt(1);
   pty.line("/init");
-  await pty.waitFor("edit_file wants to run: AGENTS.md  +1 -1");
+  await pty.waitFor("edit_file wants to edit: AGENTS.md  +1 -1");
   expect(lastUserText(s.requests[0]!.body)).toContain("AGENTS.md already exists. Read it first");
   await pty.waitUntil("the question", () => pty.cursorLine().startsWith("allow?"));
   pty.write("n");

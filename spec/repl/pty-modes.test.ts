@@ -62,7 +62,7 @@ test("shift-tab cycles ask → edits → auto; edits runs file edits and asks fo
   pty.line("edit and run");
   await pty.waitFor("bash wants to run: touch t1");
   expect(readFileSync(join(cwd, "e.txt"), "utf8")).toBe("edited\n"); // written without a question
-  expect(pty.screen()).not.toContain("write_file wants to run");
+  expect(pty.screen()).not.toContain("write_file wants to");
   expect(pty.screen()).toContain("→ write_file e.txt");
   await pty.waitUntil("the bash question", () => pty.cursorLine().startsWith("allow?"));
   pty.write("y");
@@ -88,7 +88,7 @@ test("shift-tab cycles ask → edits → auto; edits runs file edits and asks fo
   pty.line("/mode ask");
   await pty.waitFor("mode: ask: edits and commands ask first", { count: 2 });
   pty.line("write more");
-  await pty.waitFor("write_file wants to run: f.txt");
+  await pty.waitFor("write_file wants to write: f.txt");
   await pty.waitUntil("the question", () => pty.cursorLine().startsWith("allow?"));
   pty.write("y");
   await pty.waitFor("third done");
@@ -132,7 +132,7 @@ test("calls that cannot succeed fail without a question, and the model gets the 
   await pty.waitForPrompt(1);
   pty.line("try things");
   await pty.waitFor("none of that worked");
-  expect(pty.screen()).not.toContain("wants to run");
+  expect(pty.screen()).not.toContain(" wants to ");
   const outputs = toolOutputsIn(s.requests[1]!.body).join("\n");
   expect(outputs).toContain("oldString was not found in a.txt");
   expect(outputs).toContain("is outside the workspace");
@@ -161,7 +161,7 @@ test('"always" saved for this project is shown first, written to alwaysAllow in 
   await pty.waitFor('to keep it, shiro writes "bash": ["git init *"] in ~/.shiro-neko/config.json:');
   await pty.waitFor(`this project: under projects.${JSON.stringify(cwd)}.alwaysAllow`);
   await pty.waitFor("every project: under alwaysAllow");
-  await pty.waitUntil("the scope question", () => pty.cursorLine().startsWith("keep it? s this session only · p this project · e every project"));
+  await pty.waitUntil("the scope question", () => pty.cursorLine().startsWith("keep it? s (or enter, esc) this session only · p this project · e every project"));
   expect(existsSync(configFile)).toBe(false); // shown before anything is written
   pty.write("p");
   await pty.waitFor("saved");
@@ -175,7 +175,7 @@ test('"always" saved for this project is shown first, written to alwaysAllow in 
   await next.waitForPrompt(1);
   next.line("init two");
   await next.waitFor("second reply");
-  expect(next.screen()).not.toContain("wants to run");
+  expect(next.screen()).not.toContain(" wants to ");
   expect(existsSync(join(cwd, "two", ".git"))).toBe(true);
   next.line("write");
   await next.waitUntil("the write question", () => next.cursorLine().startsWith("allow?"));
@@ -241,7 +241,7 @@ test("edits mode still asks before writing git's own files; without the sandbox 
   const pty = await start({ baseURL: s.url, cwd, args: ["--no-sandbox", "--mode", "edits"] });
   await pty.waitForPrompt(1);
   pty.line("go");
-  await pty.waitFor("write_file wants to run: .git/hooks/pre-commit");
+  await pty.waitFor("write_file wants to write: .git/hooks/pre-commit");
   await pty.waitUntil("the hook question", () => pty.cursorLine().startsWith("allow?"));
   expect(readFileSync(join(cwd, "ok.txt"), "utf8")).toBe("ok\n"); // an ordinary edit ran unasked
   expect(existsSync(join(cwd, ".git", "hooks", "pre-commit"))).toBe(false);
@@ -300,7 +300,7 @@ test.skipIf(unavailable !== undefined)("auto in a working sandbox runs commands 
   expect(pty.screen()).not.toContain("as edits");
   pty.line("make it");
   await pty.waitFor("auto done");
-  expect(pty.screen()).not.toContain("wants to run");
+  expect(pty.screen()).not.toContain(" wants to ");
   expect(existsSync(join(cwd, "made.txt"))).toBe(true);
   expect(toolOutputsIn(s.requests[2]!.body).join("\n")).toContain("shiro's safety guard refused");
   expect(existsSync(home)).toBe(true);

@@ -113,7 +113,7 @@ test("NO_COLOR: the same session writes no colour codes, and keeps the redrawn i
   pty.line("/help");
   await pty.waitFor("Keys");
   pty.line("edit it");
-  await pty.waitFor("edit_file wants to run: a.txt  +1 -1");
+  await pty.waitFor("edit_file wants to edit: a.txt  +1 -1");
   await pty.waitUntil("the question", () => pty!.cursorLine().startsWith("allow?"));
   pty.write("y");
   await pty.waitUntil("the bash question", () => pty!.cursorLine().startsWith("allow?") && pty!.screen().includes("bash wants to run"));

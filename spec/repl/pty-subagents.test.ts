@@ -24,18 +24,18 @@ for (const { wire, flags } of WIRES) {
       await pty.waitForPrompt(1);
       pty.line("do the edits");
 
-      await pty.waitFor("edit_file wants to run: a.txt  +1 -1");
+      await pty.waitFor("edit_file wants to edit: a.txt  +1 -1");
       await pty.waitFor("asked by a subagent: worker · apply the two edits");
       await pty.waitUntil("the question", () => pty.cursorLine().startsWith("allow? y once"));
       pty.write("y");
       await pty.waitFor("allowed once");
-      await pty.waitFor("write_file wants to run: c.txt (new file)");
+      await pty.waitFor("write_file wants to write: c.txt (new file)");
       await pty.waitUntil("the second question", () => pty.cursorLine().startsWith("allow?"));
       pty.write("n");
       await pty.waitFor("what should shiro do instead?");
       pty.write(KEYS.enter);
       await pty.waitFor("The worker is done.");
-      await pty.waitFor("↳ worker · apply the two edits · ✓ done · 3 steps");
+      await pty.waitFor("↳ worker · apply the two edits · ✓ done · 3 steps · 15,150 tokens · 1 call refused");
       expect(readFileSync(join(cwd, "a.txt"), "utf8")).toBe("one\nTWO\n");
       expect(existsSync(join(cwd, "c.txt"))).toBe(false);
       const subRequests = s.requests.filter((r) => userTexts(r.body)[0] === WORK);
@@ -45,6 +45,25 @@ for (const { wire, flags } of WIRES) {
       await pty.waitForPrompt(2);
       pty.line("/cost");
       await pty.waitFor("of which subagents (1 run): 15,000 in · 150 out");
+    }, 30_000);
+
+    test("a subagent's call of a tool it lacks gets an error naming its tools; the live line shows it failing, the end line counts it", async () => {
+      const cwd = tempDir("shiro-work-");
+      const TIDY = "Tidy up the imports.";
+      const s = await serve(
+        { toolCalls: [{ name: "task", input: { description: "tidy up", prompt: TIDY } }] },
+        { toolCalls: [{ name: "bash", input: { command: "ls" } }], when: { firstUser: TIDY } },
+        { fault: "hang", when: { firstUser: TIDY } },
+      );
+      const pty = await start({ baseURL: s.url, cwd, args: [...flags] });
+      await pty.waitForPrompt(1);
+      pty.line("tidy up");
+      await pty.waitFor('↳ explore · tidy up · step 2 · ✗ bash failed: There is no tool named "bash" here.');
+      await pty.waitUntil("the subagent's second request", () => s.requests.filter((r) => userTexts(r.body)[0] === TIDY).length === 2);
+      const [sent] = toolOutputsIn(s.requests.filter((r) => userTexts(r.body)[0] === TIDY)[1]!.body);
+      expect(JSON.parse(sent!)).toEqual({ error: 'There is no tool named "bash" here. The tools available are: read_file, glob, grep, list_dir, git. Use one of them, or answer in text.' });
+      pty.write(KEYS.esc);
+      await pty.waitFor(/↳ explore · tidy up · ■ interrupted · 2 steps · [\d,]+ tokens · 1 call failed/);
     }, 30_000);
 
     test("esc while parallel subagents run stops them all; the next prompt goes out on a valid history", async () => {

@@ -81,7 +81,7 @@ test("after a resize, new output wraps to the new width", async () => {
   }
 }, 20_000);
 
-test("error and approval lines wrap to the width too", async () => {
+test("error and approval lines wrap to the width too, their continuations indented (the question too)", async () => {
   const cwd = tempDir("shiro-work-");
   const s = await serve(
     { toolCalls: [{ name: "read_file", input: { path: "src/components/a/rather/deeply/nested/folder/missing-file.ts" } }] },
@@ -96,7 +96,8 @@ test("error and approval lines wrap to the width too", async () => {
   expect(screen).toContain("allow? y once · a always (this exact bash command) · n deny");
   expect(screen).toContain("  ✗ read_file: no such file src/components/a/rather/deeply/n\n    ested/folder/missing-file.ts");
   for (const row of screen.split("\n")) expect(row.length).toBeLessThanOrEqual(60);
-  expect(screen).toMatch(/bash wants to run: printf %s word[^\n]*\nword word/);
+  expect(screen).toMatch(/bash wants to run: printf %s word[^\n]*\n  word word/);
+  expect(screen).toContain("\nallow? y once · a always (bash commands starting with\n  printf) · n deny · esc interrupts");
   pty.write("y");
   await pty.waitForPrompt(2);
 }, 20_000);

@@ -1,5 +1,5 @@
 import { expect, test } from "bun:test";
-import { existsSync, readFileSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { tempDir } from "../support/cli.ts";
 import { KEYS, usePty, userTexts } from "./pty.ts";
@@ -19,7 +19,7 @@ test("/undo restores every file the turn changed, takes the conversation and tas
     { toolCalls: [{ name: "write_file", input: { path: "src/new.ts", content: "export {}\n" } }] },
     { toolCalls: [{ name: "move_file", input: { from: "old.txt", to: "moved/old.txt" } }] },
     { toolCalls: [{ name: "delete_file", input: { path: "doomed.txt" } }] },
-    { toolCalls: [{ name: "bash", input: { command: "echo ran" } }, { name: "bash", input: { command: "echo again" } }] },
+    { toolCalls: [{ name: "bash", input: { command: "touch ran.txt" } }, { name: "bash", input: { command: "touch again.txt" } }] },
     { text: "reorganised" },
     { text: "second try answered" },
   );
@@ -141,7 +141,7 @@ test("/diff shows the last turn's changes, paged; /diff session all of them; app
   const pty = await start({ baseURL: s.url, cwd });
   await pty.waitForPrompt(1);
   pty.line("patch");
-  await pty.waitFor("apply_patch wants to run: 2 files  +2 -1");
+  await pty.waitFor("apply_patch wants to edit: 2 files  +2 -1");
   expect(pty.screen()).toContain("a.txt  +1 -1\n    @@ -1,1 +1,1 @@\n    -alpha\n    +ALPHA");
   expect(pty.screen()).toContain("b.txt (new file)  +1 -0\n    @@ -0,0 +1,1 @@\n    +bee");
   await pty.waitUntil("the question", () => pty.cursorLine().startsWith("allow?"));
@@ -172,3 +172,76 @@ test("/diff shows the last turn's changes, paged; /diff session all of them; app
   pty.line("/diff session");
   await pty.waitFor("What this session changed (3 files):");
 }, 40_000);
+
+test("a prompt a command wrote (/init, a custom command, !cmd output) is replayed and given back by /undo as typed", async () => {
+  const home = tempDir();
+  const cwd = tempDir("shiro-work-");
+  mkdirSync(join(cwd, ".shiro/commands"), { recursive: true });
+  writeFileSync(join(cwd, ".shiro/commands/review.md"), "---\ndescription: Review a file\n---\nReview $1 with care, line by line.\n");
+  const s = await serve(
+    { toolCalls: [{ name: "write_file", input: { path: "AGENTS.md", content: "# AGENTS.md\n" } }] },
+    { text: "wrote the instructions" },
+    { text: "reviewed it" },
+    { text: "saw the output" },
+  );
+  let pty = await start({ baseURL: s.url, home, cwd, args: ["--yolo"] });
+  await pty.waitForPrompt(1);
+  pty.line("/init");
+  await pty.waitFor("wrote the instructions");
+  await pty.waitForPrompt(2);
+  pty.line("/review a.ts");
+  await pty.waitFor("reviewed it");
+  await pty.waitForPrompt(3);
+  pty.line("!nosuchcmd");
+  await pty.waitFor("(the output goes with your next prompt)");
+  pty.line("what now");
+  await pty.waitFor("saw the output");
+  await pty.waitForPrompt(5);
+  pty.write(KEYS.ctrlD);
+  await pty.exited;
+
+  pty = await start({ baseURL: s.url, home, cwd, args: ["-c", "--yolo"] });
+  await pty.waitFor("── resumed session");
+  const replay = pty.screen();
+  expect(replay).toMatch(/› \/init\n/);
+  expect(replay).toMatch(/› \/review a\.ts\n/);
+  expect(replay).toMatch(/› !nosuchcmd\n\n› what now\n/);
+  expect(replay).not.toContain("I ran these commands");
+  expect(replay).not.toContain("Review a.ts with care");
+  expect(replay).not.toContain("instructions for coding agents");
+
+  pty.line("/undo");
+  await pty.waitFor('Took the conversation back to before "what now"');
+  await pty.waitForInput("what now");
+  await pty.waitFor("The prompt is back in the input: edit it and press enter, or clear it with ctrl-c.");
+  pty.write(KEYS.ctrlC);
+  pty.line("/undo");
+  await pty.waitFor('Took the conversation back to before "/review a.ts"');
+  await pty.waitForInput("/review a.ts");
+  pty.write(KEYS.ctrlC);
+  pty.line("/undo");
+  await pty.waitFor('Undid the turn "/init"');
+  await pty.waitForInput("/init");
+  expect(existsSync(join(cwd, "AGENTS.md"))).toBe(false);
+}, 40_000);
+
+test("commands that only read (ls, cat) are not counted among those /undo cannot revert", async () => {
+  const cwd = tempDir("shiro-work-");
+  writeFileSync(join(cwd, "a.txt"), "alpha\n");
+  const s = await serve(
+    { toolCalls: [{ name: "bash", input: { command: "ls" } }, { name: "bash", input: { command: "cat a.txt" } }, { name: "bash", input: { command: "touch b.txt" } }] },
+    { text: "looked and touched" },
+    { toolCalls: [{ name: "bash", input: { command: "ls -la" } }] },
+    { text: "only looked" },
+  );
+  const pty = await start({ baseURL: s.url, cwd, args: ["--yolo"] });
+  await pty.waitForPrompt(1);
+  pty.line("look, then touch");
+  await pty.waitFor("looked and touched");
+  await pty.waitFor("bash ran 1 command that /undo cannot revert");
+  await pty.waitForPrompt(2);
+  pty.line("only look");
+  await pty.waitFor("only looked");
+  await pty.waitForPrompt(3);
+  expect(pty.screen().split("cannot revert").length - 1).toBe(1); // the reading turn says nothing about commands
+}, 30_000);

@@ -29,6 +29,13 @@ test("closestCommand prefers a unique prefix, then edit distance", () => {
   expect(closestCommand("costs")).toBe("cost");
 });
 
+test("a name near no command gets no guess, only the way to the list", () => {
+  expect(closestCommand("foo")).toBeUndefined();
+  expect(closestCommand("deploy")).toBeUndefined();
+  expect(parseInput("/foo")).toEqual({ type: "unknown", name: "foo" });
+  expect(unknownCommandHint("foo", undefined)).toBe("unknown command /foo. /help lists them all.");
+});
+
 test("the hint is one line with the closest name and the way to the list", () => {
   const hint = unknownCommandHint("hlep", "help");
   expect(hint).toBe("unknown command /hlep. Did you mean /help? (/help lists them all)");

@@ -33,8 +33,8 @@ export type SubagentEnv = {
   redact?: (text: string) => string;
   /** The parent turn's record of changed files: a worker's edits are undone with the turn. */
   journal?: FileJournal;
-  /** A call of a tool that runs commands ended (the turn's count of commands run). */
-  onCommand?: () => void;
+  /** A call of a tool that runs commands ended, with its command line (the turn's count of commands run). */
+  onCommand?: (command: string | undefined) => void;
 };
 
 type TurnSettings = Pick<Settings, "pruneAtTokens" | "maxRetries" | "retryBaseMs" | "baseURL" | "api" | "apiKeySource"> & { maxSteps: number };
@@ -65,15 +65,26 @@ export async function runSubagent(job: SubagentJob, where: { callId: string; ind
   const origin = { kind: job.kind, description: job.description, ask: job.kind === "worker" };
   const commandTools = new Set(env.tools.filter((t) => t.subject.kind === "command").map((t) => t.name));
   let done = 0;
+  /** Calls that failed (a tool error) or were refused, for the line the subagent leaves. */
+  const troubles = { failed: 0, refused: 0 };
   const ids = { id: callId, index };
+  const commandLines = new Map<string, string | undefined>();
   const sink = (event: AgentEvent) => {
+    if (event.type === "tool-call" && commandTools.has(event.tool)) commandLines.set(event.id, event.subject);
     if (event.type === "tool-call") env.emit({ type: "subagent-step", ...ids, step: done + 1, tool: event.tool, ...(event.subject ? { subject: event.subject } : {}) });
     else if (event.type === "step") {
       done = event.step;
       env.emit({ type: "subagent-step", ...ids, step: done + 1 });
-    } else if (event.type === "tool-result" && commandTools.has(event.tool)) env.onCommand?.();
+    } else if (event.type === "tool-result" && commandTools.has(event.tool)) env.onCommand?.(commandLines.get(event.id));
+    else if (event.type === "tool-error") {
+      troubles.failed++;
+      env.emit({ type: "subagent-step", ...ids, step: done + 1, tool: event.tool, failed: event.error });
+    }
     // A refusal is the user's business too (the headless record lists it; the loop shows it), under the id its approval had.
-    else if (event.type === "tool-denied") env.emit({ ...event, id: `${callId}/${index}/${event.id}` });
+    else if (event.type === "tool-denied") {
+      troubles.refused++;
+      env.emit({ ...event, id: `${callId}/${index}/${event.id}` });
+    }
   };
   env.emit({ type: "subagent-start", ...ids, kind: job.kind, description: job.description, model: env.modelId });
   let result;
@@ -110,6 +121,8 @@ export async function runSubagent(job: SubagentJob, where: { callId: string; ind
     steps: result.steps,
     usage: result.usage,
     ...(failure ? { error: failure } : {}),
+    ...(troubles.failed > 0 ? { failedCalls: troubles.failed } : {}),
+    ...(troubles.refused > 0 ? { refusedCalls: troubles.refused } : {}),
   });
   return {
     report: reportFor({ status: result.status, steps: result.steps, text, maxSteps: env.settings.maxSteps, ...(failure ? { error: failure } : {}) }),

@@ -13,7 +13,7 @@ import { runSubagent, type SubagentJob, type SubagentOutcome } from "./run.ts";
 const MAX_TASKS = 8;
 
 /** What the task tool needs of the parent turn while it runs: where events go and who approves calls. */
-export type TurnIo = { emit: EventSink; approve: Approver; redact?: (text: string) => string; onCommand?: () => void };
+export type TurnIo = { emit: EventSink; approve: Approver; redact?: (text: string) => string; onCommand?: (command: string | undefined) => void };
 
 export type TaskToolDeps = {
   /** Offer `worker`: only where someone can answer its approvals (interactive, or headless with --yolo). */

@@ -146,5 +146,7 @@ function holdsPrompt(history: readonly ModelMessage[], entry: TurnEntry): boolea
   const message = history[entry.historyLength];
   if (!message || message.role !== "user") return false;
   const text = typeof message.content === "string" ? message.content : message.content.map((part) => (part.type === "text" ? part.text : "")).join("");
-  return text === entry.prompt;
+  // A prompt a command wrote is recorded as typed (lib/agent/conversation.ts TypedPrompt).
+  const typed = message.providerOptions?.shiro?.typed;
+  return (typeof typed === "string" ? typed : text) === entry.prompt;
 }

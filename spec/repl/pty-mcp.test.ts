@@ -40,7 +40,11 @@ test("a project's .mcp.json asks once, showing what it runs; yes is remembered; 
   pty.line("y");
   await pty.waitForPrompt(1);
   await mcpShows(pty, /proj \(stdio, from \.mcp\.json\): connected, 4 tools/);
+  expect(pty.screen()).toContain('its "allow" list is ignored: its tools ask');
   pty.line("echo it");
+  // The file's own allow list is not used: a project's tool asks like any other.
+  await pty.waitFor("allow?");
+  pty.write("y");
   await pty.waitFor("the project server answered");
   expect(toolOutputsIn(s.requests[1]!.body).join("")).toBe("echo: trusted");
   pty.write(KEYS.ctrlD);

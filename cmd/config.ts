@@ -95,33 +95,63 @@ function closeKeys(wanted: string): string[] {
     .map((c) => c.key);
 }
 
-/** The shown settings in order, each by its config-file name, with the value as shiro uses it. */
-function settingRows(settings: Settings): [string, string][] {
-  const json = (value: unknown) => (typeof value === "string" ? value : JSON.stringify(value));
-  const optional = (value: number | undefined, unset: string) => (value === undefined ? unset : String(value));
-  return [
-    ["provider", settings.provider],
-    ["model", settings.model],
-    ["baseURL", settings.baseURL],
-    ["apiKey", settings.apiKey ? "set" : "not set"],
-    ["api", settings.api],
-    ["client", settings.client],
-    ["store", json(settings.store)],
-    ["agent", settings.agent],
-    ["thinking", settings.thinking],
-    ["maxSteps", json(settings.maxSteps)],
-    ["maxRetries", json(settings.maxRetries)],
-    ["compactAtTokens", json(settings.pruneAtTokens)],
-    ["contextWindow", optional(settings.contextWindow, "not set")],
-    ["idleTimeoutMs", json(settings.idleTimeoutMs)],
-    ["maxSpendUsd", optional(settings.maxSpendUsd, "not set")],
-    ["sandbox", settings.sandbox.mode],
-    ["sandboxNetwork", json(settings.sandbox.network)],
-    ["sandboxWritable", json(settings.sandbox.writable)],
-    ["sandboxReadable", json(settings.sandbox.readable)],
-    ["approvalMode", settings.approvalMode],
-    ["bell", json(settings.bell)],
-  ];
+/**
+ * How each field of the config file is shown, by its name: a line with the value as shiro uses it,
+ * or "section" for the maps shown apart below (permission rules, per-model limits, …), or "skip".
+ * Typed over every ConfigFile key, so a field added to the schema fails the typecheck until it
+ * has a line here; spec/e2e/config-command.test.ts checks each key is in the output.
+ */
+type Shown = ((settings: Settings, config: ConfigFile) => string) | "section" | "skip";
+
+const json = (value: unknown) => (typeof value === "string" ? value : JSON.stringify(value));
+const optional = (value: number | string | undefined, unset: string) => (value === undefined ? unset : String(value));
+
+/** Every field of the file, and `contextWindow`, a setting only the environment gives. */
+const SHOWN: { [K in keyof ConfigFile]-?: Shown } & { contextWindow: Shown } = {
+  // Editor metadata (a JSON schema's address), no setting.
+  $schema: "skip",
+  provider: (s) => s.provider,
+  model: (s) => s.model,
+  baseURL: (s) => s.baseURL,
+  apiKey: (s) => (s.apiKey ? "set" : "not set"),
+  api: (s) => s.api,
+  client: (s) => s.client,
+  store: (s) => json(s.store),
+  agent: (s) => s.agent,
+  thinking: (s) => s.thinking,
+  maxSteps: (s) => json(s.maxSteps),
+  maxRetries: (s) => json(s.maxRetries),
+  compactAtTokens: (s) => json(s.pruneAtTokens),
+  contextWindow: (s) => optional(s.contextWindow, "not set"),
+  idleTimeoutMs: (s) => json(s.idleTimeoutMs),
+  maxSpendUsd: (s) => optional(s.maxSpendUsd, "not set"),
+  subagentModel: (s) => optional(s.subagents.model, "not set"),
+  subagentMaxSteps: (s) => json(s.subagents.maxSteps),
+  maxParallelSubagents: (s) => json(s.subagents.maxParallel),
+  sandbox: (s) => s.sandbox.mode,
+  sandboxNetwork: (s) => json(s.sandbox.network),
+  sandboxWritable: (s) => json(s.sandbox.writable),
+  sandboxReadable: (s) => json(s.sandbox.readable),
+  approvalMode: (s) => s.approvalMode,
+  bell: (s) => json(s.bell),
+  webFetch: (s) => json(s.webFetch),
+  // Names only: a server's headers and environment hold tokens.
+  mcpServers: (_s, c) => {
+    const names = Object.keys(c.mcpServers ?? {});
+    return names.length > 0 ? names.join(", ") : "none";
+  },
+  trustProjectMcp: (_s, c) => json(c.trustProjectMcp ?? false),
+  models: "section",
+  presets: "section",
+  permission: "section",
+  guard: "section",
+  readOnlyCommands: "section",
+  projects: "section",
+};
+
+/** The shown settings in the schema's order, each by its config-file name, with the value as shiro uses it. */
+function settingRows(settings: Settings, config: ConfigFile): [string, string][] {
+  return Object.entries(SHOWN).flatMap(([key, shown]) => (typeof shown === "function" ? [[key, shown(settings, config)] as [string, string]] : []));
 }
 
 /** Where a value came from, in words: `flag --model`, `env SHIRO_MODEL`, `config file`, `preset groq`, `agent deep`, `default`. */
@@ -148,12 +178,14 @@ export function describeSource(source: SettingSource | undefined): string {
 }
 
 /** The last column of a setting's line: where its value came from, or what being unset means. */
-function origin(key: string, settings: Settings, sources: SettingSources): string {
-  const source = sources[key];
+function origin(key: string, settings: Settings, sources: SettingSources, config: ConfigFile): string {
+  // Fields read straight from the file (no flag or variable sets them): the file, or the default.
+  const source = sources[key] ?? (key in config ? { kind: "file" as const, name: key } : key === "subagentModel" ? { kind: "unset" as const } : { kind: "default" as const });
   if (source?.kind !== "unset") return source?.kind === "default" ? "(default)" : `(from ${describeSource(source)})`;
   if (key === "apiKey") return isLocalURL(settings.baseURL) ? "(not needed for a local server)" : `(needed for ${settings.baseURL}: set SHIRO_API_KEY or the preset's variable)`;
   if (key === "contextWindow") return "(asked from the server; shiro doctor shows it)";
   if (key === "maxSpendUsd") return "(no spending limit)";
+  if (key === "subagentModel") return "(subagents use the session's model)";
   return "(not set)";
 }
 
@@ -163,11 +195,11 @@ function origin(key: string, settings: Settings, sources: SettingSources): strin
  * limits, per-preset settings, permission rules and the guard's exceptions.
  */
 function showConfig(settings: Settings, sources: SettingSources, config: ConfigFile, path: string): string {
-  const rows = settingRows(settings);
+  const rows = settingRows(settings, config);
   const keyWidth = Math.max(...rows.map(([key]) => key.length)) + 2;
   const valueWidth = Math.min(40, Math.max(...rows.map(([, value]) => value.length))) + 2;
   const lines = [`Settings in effect (flag > environment > config file > preset > default). Config file: ${path}`];
-  for (const [key, value] of rows) lines.push(`  ${key.padEnd(keyWidth)}${value.padEnd(valueWidth)}${origin(key, settings, sources)}`);
+  for (const [key, value] of rows) lines.push(`  ${key.padEnd(keyWidth)}${value.padEnd(valueWidth - 2)}  ${origin(key, settings, sources, config)}`);
   const fileOnly: [string, unknown][] = [
     ["models", config.models],
     ["presets", config.presets],

@@ -2,7 +2,7 @@ import { configPath, loadConfigFile, shiroHome } from "../lib/config/load.ts";
 import { traceSettings, type SettingSource, type SettingSources, type Settings } from "../lib/config/resolve.ts";
 import { isLocalURL } from "../lib/config/presets.ts";
 import type { ConfigFile } from "../lib/config/schema.ts";
-import { isSettableKey, parseConfigValue, SETTABLE_KEYS } from "../lib/config/set-value.ts";
+import { isObjectField, isSettableKey, mergeConfigValue, parseConfigValue, parseEntryValue, SETTABLE_KEYS, splitConfigKey } from "../lib/config/set-value.ts";
 import { updateConfigFile } from "../lib/config/update-file.ts";
 import { ShiroError } from "../lib/errors.ts";
 import { editDistance } from "../lib/text/edit-distance.ts";
@@ -15,8 +15,8 @@ const USAGE = "usage: shiro config [show] | set <key> <value> | unset <key> | pa
 
 const SUB_USAGE: Record<string, string> = {
   show: "usage: shiro config [show] [flags]   the settings in effect and where each came from",
-  set: "usage: shiro config set <key> <value>   write one field of the user config file",
-  unset: "usage: shiro config unset <key>   remove one field from the user config file",
+  set: "usage: shiro config set <key>[.<entry>] <value>   write one field of the user config file (an object is merged into the one there)",
+  unset: "usage: shiro config unset <key>[.<entry>]   remove one field, or one entry of it, from the user config file",
   path: "usage: shiro config path   where the user config file is",
 };
 
@@ -47,21 +47,49 @@ export async function runConfigCommand(argv: string[], env: Env): Promise<number
     case "set": {
       const [key, ...words] = args._;
       if (key === undefined || words.length === 0) throw new ShiroError("usage", `shiro config set needs a key and a value, e.g. shiro config set model gpt-5-mini.`);
-      checkKey(key);
-      const value = parseConfigValue(key, words.join(" "));
-      await updateConfigFile(path, (config) => ({ ...config, [key]: value }));
-      process.stdout.write(`saved ${key} = ${key === "apiKey" ? "(the key)" : JSON.stringify(value)} in ${path}\n`);
+      const { field, entry } = splitKey(key);
+      const raw = words.join(" ");
+      if (entry !== undefined) {
+        // One entry of an object field, replaced whole: `set models.gpt-4.1 '{"contextWindow": 1000000}'`.
+        const value = parseEntryValue(raw);
+        await updateConfigFile(path, (config) => {
+          const record = config as Record<string, unknown>;
+          return { ...config, [field]: { ...(record[field] as Record<string, unknown> | undefined), [entry]: value } };
+        });
+        process.stdout.write(`saved ${field} entry "${entry}" = ${JSON.stringify(value)} in ${path}\n`);
+        return 0;
+      }
+      const value = parseConfigValue(field, raw);
+      let kept: string[] = [];
+      await updateConfigFile(path, (config) => {
+        const existing = (config as Record<string, unknown>)[field];
+        const given = typeof value === "object" && value !== null && !Array.isArray(value);
+        if (!isObjectField(field) || existing === undefined || !given) return { ...config, [field]: value };
+        // An object field: what is given is merged in, so the entries it does not name stay.
+        kept = Object.keys(existing as object).filter((name) => !(name in (value as object)));
+        return { ...config, [field]: mergeConfigValue(existing, value) };
+      });
+      const shown = field === "apiKey" ? "(the key)" : JSON.stringify(value);
+      const merged = kept.length > 0 ? ` (merged: ${kept.join(", ")} kept; shiro config unset ${field}.<name> removes one)` : "";
+      process.stdout.write(`saved ${field} = ${shown} in ${path}${merged}\n`);
       return 0;
     }
     case "unset": {
       const [key, ...extra] = args._;
       if (key === undefined || extra.length > 0) throw new ShiroError("usage", `shiro config unset needs one key, e.g. shiro config unset model.`);
-      checkKey(key);
+      const { field, entry } = splitKey(key);
       let had = false;
       await updateConfigFile(path, (config) => {
         const record = config as Record<string, unknown>;
-        had = key in record;
-        delete record[key];
+        if (entry === undefined) {
+          had = field in record;
+          delete record[field];
+          return config;
+        }
+        const map = record[field] as Record<string, unknown> | undefined;
+        had = map !== undefined && entry in map;
+        if (map) delete map[entry];
+        if (map && Object.keys(map).length === 0) delete record[field];
         return config;
       });
       process.stdout.write(had ? `removed ${key} from ${path}\n` : `${key} was not set in ${path}; nothing changed\n`);
@@ -70,6 +98,20 @@ export async function runConfigCommand(argv: string[], env: Env): Promise<number
     default:
       throw new ShiroError("usage", `unknown config command "${sub}". ${USAGE}`);
   }
+}
+
+/**
+ * A key as typed, checked: a field, or `field.entry` for one entry of an object field (the dot
+ * split off only when the part before it is such a field, so an unknown key is still refused).
+ */
+function splitKey(key: string): { field: string; entry?: string } {
+  const split = splitConfigKey(key);
+  if (split.entry !== undefined && isSettableKey(split.field)) {
+    if (!isObjectField(split.field)) throw new ShiroError("usage", `config "${split.field}" has no entries; use shiro config set ${split.field} <value>. Nothing was saved.`);
+    return split;
+  }
+  checkKey(key);
+  return { field: key };
 }
 
 /** An unknown key is refused with the keys it most looks like, before the file is read. */

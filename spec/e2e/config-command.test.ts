@@ -150,6 +150,42 @@ describe("shiro config set / unset write the user config file", () => {
     expect((await runShiro(["config", "path"], { home })).stdout).toBe(file + "\n");
   });
 
+  test("set on an object field merges into what the file has: other projects, tools and models are kept", async () => {
+    const { home, file } = homeWith(
+      JSON.stringify({
+        projects: { "/work/app": { permission: { bash: { "make*": "allow" } } } },
+        permission: { bash: { "git status*": "allow" }, write_file: "ask" },
+        models: { "gpt-4.1": { contextWindow: 1000000 } },
+      }),
+    );
+    const projects = await runShiro(["config", "set", "projects", '{"/work/lib": {"permission": {"bash": "ask"}}}'], { home });
+    expect(projects.stderr).toBe("");
+    expect(projects.code).toBe(0);
+    expect(projects.stdout).toBe(`saved projects = {"/work/lib":{"permission":{"bash":"ask"}}} in ${file} (merged: /work/app kept; shiro config unset projects.<name> removes one)\n`);
+    const permission = await runShiro(["config", "set", "permission", '{"bash": {"git push*": "deny"}}'], { home });
+    expect(permission.code).toBe(0);
+    const models = await runShiro(["config", "set", "models.llama-3.1", '{"contextWindow": 8000}'], { home });
+    expect(models.stdout).toBe(`saved models entry "llama-3.1" = {"contextWindow":8000} in ${file}\n`);
+    expect(JSON.parse(readFileSync(file, "utf8"))).toEqual({
+      projects: { "/work/app": { permission: { bash: { "make*": "allow" } } }, "/work/lib": { permission: { bash: "ask" } } },
+      // Nested objects merge too; the rules already there keep their place, new ones come last.
+      permission: { bash: { "git status*": "allow", "git push*": "deny" }, write_file: "ask" },
+      models: { "gpt-4.1": { contextWindow: 1000000 }, "llama-3.1": { contextWindow: 8000 } },
+    });
+    expect(Object.keys(JSON.parse(readFileSync(file, "utf8")).permission.bash)).toEqual(["git status*", "git push*"]);
+  });
+
+  test("unset field.entry removes one entry and keeps the rest; a plain field has no entries", async () => {
+    const { home, file } = homeWith(JSON.stringify({ models: { "gpt-4.1": { contextWindow: 1000000 }, "llama-3.1": { contextWindow: 8000 } }, maxSteps: 9 }));
+    const run = await runShiro(["config", "unset", "models.gpt-4.1"], { home });
+    expect(run.code).toBe(0);
+    expect(run.stdout).toBe(`removed models.gpt-4.1 from ${file}\n`);
+    expect(JSON.parse(readFileSync(file, "utf8"))).toEqual({ models: { "llama-3.1": { contextWindow: 8000 } }, maxSteps: 9 });
+    const plain = await runShiro(["config", "unset", "maxSteps.x"], { home });
+    expect(plain.code).toBe(2);
+    expect(plain.stderr).toBe('shiro: config "maxSteps" has no entries; use shiro config set maxSteps <value>. Nothing was saved.\n');
+  });
+
   test("the key is saved but never echoed", async () => {
     const { home, file } = homeWith();
     const run = await runShiro(["config", "set", "apiKey", SECRET], { home });

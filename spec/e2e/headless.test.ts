@@ -60,6 +60,26 @@ for (const { wire, flags } of WIRES) {
       expect(run.code).toBe(0);
     });
 
+    test("--mode or config approvalMode other than ask: one note that headless asks nobody; none with --yolo or ask", async () => {
+      const s = await serve({ text: "ok" }, { text: "ok" }, { text: "ok" }, { text: "ok" });
+      const flag = await runShiro(["-p", "hi", "--mode", "edits", ...flags], { baseURL: s.url });
+      expect(flag.code).toBe(0);
+      expect(flag.stderr.split("\n").filter((l) => l.startsWith("note: "))).toEqual([
+        "note: --mode applies to the interactive loop; headless runs ask nobody: use --yolo to allow edits and commands",
+      ]);
+      const home = tempDir();
+      mkdirSync(join(home, ".shiro-neko"), { recursive: true });
+      writeFileSync(join(home, ".shiro-neko", "config.json"), JSON.stringify({ approvalMode: "auto" }));
+      const config = await runShiro(["-p", "hi", ...flags], { baseURL: s.url, home });
+      expect(config.stderr).toContain('note: config "approvalMode" (auto) applies to the interactive loop; headless runs ask nobody: use --yolo to allow edits and commands\n');
+      const yolo = await runShiro(["-p", "hi", "--mode", "edits", "--yolo", ...flags], { baseURL: s.url });
+      const ask = await runShiro(["-p", "hi", "--mode", "ask", ...flags], { baseURL: s.url });
+      for (const run of [yolo, ask]) {
+        expect(run.code).toBe(0);
+        expect(run.stderr).not.toContain("interactive loop");
+      }
+    });
+
     test("with --yolo edits and commands run", async () => {
       const work = tempDir();
       writeFileSync(join(work, "a.txt"), "one two\n");

@@ -60,6 +60,17 @@ for (const { wire, flags } of WIRES) {
       expect(run.code).toBe(0);
     });
 
+    test("text mode: a denial is one short line for the user, and the model still gets the whole reason", async () => {
+      const work = tempDir();
+      const s = await serve({ toolCalls: [{ name: "write_file", input: { path: "h.txt", content: "x" } }] }, { text: "I could not write it." });
+      const run = await runShiro(["-p", "write h.txt", ...flags], { baseURL: s.url, cwd: work });
+      expect(run.code).toBe(0);
+      expect(run.stderr.split("\n").filter((l) => l.includes("⊘"))).toEqual(["  ⊘ write_file h.txt: not run (headless without --yolo)"]);
+      const told = toolOutputsIn(s.requests[1]!.body).join("");
+      expect(told).toContain("shiro is running headless (shiro -p) without --yolo");
+      expect(told).toContain('allow it under "permission" in the config file.');
+    });
+
     test("--mode or config approvalMode other than ask: one note that headless asks nobody; none with --yolo or ask", async () => {
       const s = await serve({ text: "ok" }, { text: "ok" }, { text: "ok" }, { text: "ok" });
       const flag = await runShiro(["-p", "hi", "--mode", "edits", ...flags], { baseURL: s.url });

@@ -188,26 +188,53 @@ export function looksLikeSessionId(word: string): boolean {
 }
 
 function checkUnknownFlags(argv: string[], defs: FlagTable, command: string): void {
+  const option = firstUnknownFlag(argv, defs);
+  if (option) throw new ShiroError("usage", `unknown option ${option}${command === "shiro" ? "" : ` for "${command}"`}. Run ${command} --help for the list.`);
+}
+
+/** The first flag in argv (before any `--`) that `defs` does not know, as written (`--jsn`, `-z`). */
+export function firstUnknownFlag(argv: readonly string[], defs: FlagTable): string | undefined {
   const known = new Set<string>();
   for (const [name, def] of Object.entries(defs)) {
     known.add(name);
     if (def.type === "boolean") known.add(`no-${name}`);
     if (def.alias) known.add(def.alias);
   }
-  const unknown = (option: string) =>
-    new ShiroError("usage", `unknown option ${option}${command === "shiro" ? "" : ` for "${command}"`}. Run ${command} --help for the list.`);
   for (const token of argv) {
     if (token === "--") break;
     if (!token.startsWith("-") || token === "-") continue;
     if (token.startsWith("--")) {
       const name = token.slice(2).split("=")[0]!;
-      if (!known.has(name)) throw unknown(`--${name}`);
+      if (!known.has(name)) return `--${name}`;
     } else if (/^-[a-zA-Z]+$/.test(token)) {
       for (const letter of token.slice(1)) {
-        if (!known.has(letter)) throw unknown(`-${letter}`);
+        if (!known.has(letter)) return `-${letter}`;
       }
     }
   }
+  return undefined;
+}
+
+/**
+ * Where a sub-command's name stands when flags come first (`shiro --base-url … doctor`): the index
+ * in argv of the first positional word when it is one of `names`, else undefined (also when it
+ * comes after `--`). Flag values are skipped as parseMainArgs reads them, `-r <word>` included.
+ */
+export function subcommandAfterFlags(argv: readonly string[], names: ReadonlySet<string>): number | undefined {
+  const byAlias = new Map<string, string>(Object.entries(MAIN_ARGS).flatMap(([name, def]) => ("alias" in def && def.alias ? [[def.alias, name] as const] : [])));
+  for (let i = 0; i < argv.length; i++) {
+    const token = argv[i]!;
+    if (token === "--") return undefined;
+    if (!token.startsWith("-") || token === "-") return names.has(token) ? i : undefined;
+    if (token.includes("=")) continue;
+    const name = token.startsWith("--") ? token.slice(2) : byAlias.get(token.slice(-1));
+    const def = name === undefined ? undefined : (MAIN_ARGS as FlagTable)[name];
+    if (def?.type !== "string") continue;
+    const next = argv[i + 1];
+    // `-r fix the bug`: the word is no id, so it is read as the first positional word.
+    if (next !== undefined && !(name === "resume" && !looksLikeSessionId(next))) i++;
+  }
+  return undefined;
 }
 
 /** Which session the flags ask for: the newest here (-c), one by id (-r), or a new one. */

@@ -2,7 +2,7 @@ import { configPath, loadConfigFile, shiroHome } from "../lib/config/load.ts";
 import { traceSettings, type SettingSource, type SettingSources, type Settings } from "../lib/config/resolve.ts";
 import { isLocalURL } from "../lib/config/presets.ts";
 import type { ConfigFile } from "../lib/config/schema.ts";
-import { isSettableKey, parseConfigValue, SETTABLE_KEYS } from "../lib/config/set-value.ts";
+import { isObjectField, isSettableKey, mergeConfigValue, parseConfigValue, parseEntryValue, SETTABLE_KEYS, splitConfigKey } from "../lib/config/set-value.ts";
 import { updateConfigFile } from "../lib/config/update-file.ts";
 import { ShiroError } from "../lib/errors.ts";
 import { editDistance } from "../lib/text/edit-distance.ts";
@@ -15,8 +15,8 @@ const USAGE = "usage: shiro config [show] | set <key> <value> | unset <key> | pa
 
 const SUB_USAGE: Record<string, string> = {
   show: "usage: shiro config [show] [flags]   the settings in effect and where each came from",
-  set: "usage: shiro config set <key> <value>   write one field of the user config file",
-  unset: "usage: shiro config unset <key>   remove one field from the user config file",
+  set: "usage: shiro config set <key>[.<entry>] <value>   write one field of the user config file (an object is merged into the one there)",
+  unset: "usage: shiro config unset <key>[.<entry>]   remove one field, or one entry of it, from the user config file",
   path: "usage: shiro config path   where the user config file is",
 };
 
@@ -47,21 +47,49 @@ export async function runConfigCommand(argv: string[], env: Env): Promise<number
     case "set": {
       const [key, ...words] = args._;
       if (key === undefined || words.length === 0) throw new ShiroError("usage", `shiro config set needs a key and a value, e.g. shiro config set model gpt-5-mini.`);
-      checkKey(key);
-      const value = parseConfigValue(key, words.join(" "));
-      await updateConfigFile(path, (config) => ({ ...config, [key]: value }));
-      process.stdout.write(`saved ${key} = ${key === "apiKey" ? "(the key)" : JSON.stringify(value)} in ${path}\n`);
+      const { field, entry } = splitKey(key);
+      const raw = words.join(" ");
+      if (entry !== undefined) {
+        // One entry of an object field, replaced whole: `set models.gpt-4.1 '{"contextWindow": 1000000}'`.
+        const value = parseEntryValue(raw);
+        await updateConfigFile(path, (config) => {
+          const record = config as Record<string, unknown>;
+          return { ...config, [field]: { ...(record[field] as Record<string, unknown> | undefined), [entry]: value } };
+        });
+        process.stdout.write(`saved ${field} entry "${entry}" = ${JSON.stringify(value)} in ${path}\n`);
+        return 0;
+      }
+      const value = parseConfigValue(field, raw);
+      let kept: string[] = [];
+      await updateConfigFile(path, (config) => {
+        const existing = (config as Record<string, unknown>)[field];
+        const given = typeof value === "object" && value !== null && !Array.isArray(value);
+        if (!isObjectField(field) || existing === undefined || !given) return { ...config, [field]: value };
+        // An object field: what is given is merged in, so the entries it does not name stay.
+        kept = Object.keys(existing as object).filter((name) => !(name in (value as object)));
+        return { ...config, [field]: mergeConfigValue(existing, value) };
+      });
+      const shown = field === "apiKey" ? "(the key)" : JSON.stringify(value);
+      const merged = kept.length > 0 ? ` (merged: ${kept.join(", ")} kept; shiro config unset ${field}.<name> removes one)` : "";
+      process.stdout.write(`saved ${field} = ${shown} in ${path}${merged}\n`);
       return 0;
     }
     case "unset": {
       const [key, ...extra] = args._;
       if (key === undefined || extra.length > 0) throw new ShiroError("usage", `shiro config unset needs one key, e.g. shiro config unset model.`);
-      checkKey(key);
+      const { field, entry } = splitKey(key);
       let had = false;
       await updateConfigFile(path, (config) => {
         const record = config as Record<string, unknown>;
-        had = key in record;
-        delete record[key];
+        if (entry === undefined) {
+          had = field in record;
+          delete record[field];
+          return config;
+        }
+        const map = record[field] as Record<string, unknown> | undefined;
+        had = map !== undefined && entry in map;
+        if (map) delete map[entry];
+        if (map && Object.keys(map).length === 0) delete record[field];
         return config;
       });
       process.stdout.write(had ? `removed ${key} from ${path}\n` : `${key} was not set in ${path}; nothing changed\n`);
@@ -70,6 +98,20 @@ export async function runConfigCommand(argv: string[], env: Env): Promise<number
     default:
       throw new ShiroError("usage", `unknown config command "${sub}". ${USAGE}`);
   }
+}
+
+/**
+ * A key as typed, checked: a field, or `field.entry` for one entry of an object field (the dot
+ * split off only when the part before it is such a field, so an unknown key is still refused).
+ */
+function splitKey(key: string): { field: string; entry?: string } {
+  const split = splitConfigKey(key);
+  if (split.entry !== undefined && isSettableKey(split.field)) {
+    if (!isObjectField(split.field)) throw new ShiroError("usage", `config "${split.field}" has no entries; use shiro config set ${split.field} <value>. Nothing was saved.`);
+    return split;
+  }
+  checkKey(key);
+  return { field: key };
 }
 
 /** An unknown key is refused with the keys it most looks like, before the file is read. */
@@ -95,33 +137,64 @@ function closeKeys(wanted: string): string[] {
     .map((c) => c.key);
 }
 
-/** The shown settings in order, each by its config-file name, with the value as shiro uses it. */
-function settingRows(settings: Settings): [string, string][] {
-  const json = (value: unknown) => (typeof value === "string" ? value : JSON.stringify(value));
-  const optional = (value: number | undefined, unset: string) => (value === undefined ? unset : String(value));
-  return [
-    ["provider", settings.provider],
-    ["model", settings.model],
-    ["baseURL", settings.baseURL],
-    ["apiKey", settings.apiKey ? "set" : "not set"],
-    ["api", settings.api],
-    ["client", settings.client],
-    ["store", json(settings.store)],
-    ["agent", settings.agent],
-    ["thinking", settings.thinking],
-    ["maxSteps", json(settings.maxSteps)],
-    ["maxRetries", json(settings.maxRetries)],
-    ["compactAtTokens", json(settings.pruneAtTokens)],
-    ["contextWindow", optional(settings.contextWindow, "not set")],
-    ["idleTimeoutMs", json(settings.idleTimeoutMs)],
-    ["maxSpendUsd", optional(settings.maxSpendUsd, "not set")],
-    ["sandbox", settings.sandbox.mode],
-    ["sandboxNetwork", json(settings.sandbox.network)],
-    ["sandboxWritable", json(settings.sandbox.writable)],
-    ["sandboxReadable", json(settings.sandbox.readable)],
-    ["approvalMode", settings.approvalMode],
-    ["bell", json(settings.bell)],
-  ];
+/**
+ * How each field of the config file is shown, by its name: a line with the value as shiro uses it,
+ * or "section" for the maps shown apart below (permission rules, per-model limits, …), or "skip".
+ * Typed over every ConfigFile key, so a field added to the schema fails the typecheck until it
+ * has a line here; spec/e2e/config-command.test.ts checks each key is in the output.
+ */
+type Shown = ((settings: Settings, config: ConfigFile) => string) | "section" | "skip";
+
+const json = (value: unknown) => (typeof value === "string" ? value : JSON.stringify(value));
+const optional = (value: number | string | undefined, unset: string) => (value === undefined ? unset : String(value));
+
+/** Every field of the file, and `contextWindow`, a setting only the environment gives. */
+const SHOWN: { [K in keyof ConfigFile]-?: Shown } & { contextWindow: Shown } = {
+  // Editor metadata (a JSON schema's address), no setting.
+  $schema: "skip",
+  provider: (s) => s.provider,
+  model: (s) => s.model,
+  baseURL: (s) => s.baseURL,
+  apiKey: (s) => (s.apiKey ? "set" : "not set"),
+  api: (s) => s.api,
+  client: (s) => s.client,
+  store: (s) => json(s.store),
+  agent: (s) => s.agent,
+  thinking: (s) => s.thinking,
+  maxSteps: (s) => json(s.maxSteps),
+  maxRetries: (s) => json(s.maxRetries),
+  compactAtTokens: (s) => json(s.pruneAtTokens),
+  contextWindow: (s) => optional(s.contextWindow, "not set"),
+  idleTimeoutMs: (s) => json(s.idleTimeoutMs),
+  maxSpendUsd: (s) => optional(s.maxSpendUsd, "not set"),
+  subagentModel: (s) => optional(s.subagents.model, "not set"),
+  subagentMaxSteps: (s) => json(s.subagents.maxSteps),
+  maxParallelSubagents: (s) => json(s.subagents.maxParallel),
+  sandbox: (s) => s.sandbox.mode,
+  sandboxNetwork: (s) => json(s.sandbox.network),
+  sandboxWritable: (s) => json(s.sandbox.writable),
+  sandboxReadable: (s) => json(s.sandbox.readable),
+  approvalMode: (s) => s.approvalMode,
+  bell: (s) => json(s.bell),
+  webFetch: (s) => json(s.webFetch),
+  // Names only: a server's headers and environment hold tokens.
+  mcpServers: (_s, c) => {
+    const names = Object.keys(c.mcpServers ?? {});
+    return names.length > 0 ? names.join(", ") : "none";
+  },
+  trustProjectMcp: (_s, c) => json(c.trustProjectMcp ?? false),
+  models: "section",
+  presets: "section",
+  permission: "section",
+  guard: "section",
+  readOnlyCommands: "section",
+  projects: "section",
+  alwaysAllow: "section",
+};
+
+/** The shown settings in the schema's order, each by its config-file name, with the value as shiro uses it. */
+function settingRows(settings: Settings, config: ConfigFile): [string, string][] {
+  return Object.entries(SHOWN).flatMap(([key, shown]) => (typeof shown === "function" ? [[key, shown(settings, config)] as [string, string]] : []));
 }
 
 /** Where a value came from, in words: `flag --model`, `env SHIRO_MODEL`, `config file`, `preset groq`, `agent deep`, `default`. */
@@ -148,12 +221,14 @@ export function describeSource(source: SettingSource | undefined): string {
 }
 
 /** The last column of a setting's line: where its value came from, or what being unset means. */
-function origin(key: string, settings: Settings, sources: SettingSources): string {
-  const source = sources[key];
+function origin(key: string, settings: Settings, sources: SettingSources, config: ConfigFile): string {
+  // Fields read straight from the file (no flag or variable sets them): the file, or the default.
+  const source = sources[key] ?? (key in config ? { kind: "file" as const, name: key } : key === "subagentModel" ? { kind: "unset" as const } : { kind: "default" as const });
   if (source?.kind !== "unset") return source?.kind === "default" ? "(default)" : `(from ${describeSource(source)})`;
   if (key === "apiKey") return isLocalURL(settings.baseURL) ? "(not needed for a local server)" : `(needed for ${settings.baseURL}: set SHIRO_API_KEY or the preset's variable)`;
   if (key === "contextWindow") return "(asked from the server; shiro doctor shows it)";
   if (key === "maxSpendUsd") return "(no spending limit)";
+  if (key === "subagentModel") return "(subagents use the session's model)";
   return "(not set)";
 }
 
@@ -163,11 +238,11 @@ function origin(key: string, settings: Settings, sources: SettingSources): strin
  * limits, per-preset settings, permission rules and the guard's exceptions.
  */
 function showConfig(settings: Settings, sources: SettingSources, config: ConfigFile, path: string): string {
-  const rows = settingRows(settings);
+  const rows = settingRows(settings, config);
   const keyWidth = Math.max(...rows.map(([key]) => key.length)) + 2;
   const valueWidth = Math.min(40, Math.max(...rows.map(([, value]) => value.length))) + 2;
   const lines = [`Settings in effect (flag > environment > config file > preset > default). Config file: ${path}`];
-  for (const [key, value] of rows) lines.push(`  ${key.padEnd(keyWidth)}${value.padEnd(valueWidth)}${origin(key, settings, sources)}`);
+  for (const [key, value] of rows) lines.push(`  ${key.padEnd(keyWidth)}${value.padEnd(valueWidth - 2)}  ${origin(key, settings, sources, config)}`);
   const fileOnly: [string, unknown][] = [
     ["models", config.models],
     ["presets", config.presets],

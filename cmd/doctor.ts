@@ -97,7 +97,8 @@ async function setupChecks(flags: Flags, env: Env, config: ConfigFile, cwd: stri
   const model = modelCheck(settings.model, listing);
   if (model) say(model);
   if (listing.type === "unreachable") return; // the window would only repeat the failure
-  for (const check of await windowChecks(flags, env, cwd)) say(check);
+  // For a model the server does not offer, the window is for information: it is not "ok".
+  for (const check of await windowChecks(flags, env, cwd)) say(model?.mark === "fail" && check.mark === "ok" ? { ...check, mark: "info" } : check);
 }
 
 /** The sandbox: on (ok) with what it shows and hides, off on purpose (warn), or unavailable with the fix (warn). */
@@ -149,7 +150,7 @@ function hasSessionHere(home: string, cwd: string): boolean {
  */
 async function windowChecks(flags: Flags, env: Env, cwd: string): Promise<Check[]> {
   const { loadRuntime } = await import("../lib/app/load-runtime.ts");
-  const { requestBudget, smallWindowNotice, windowLabel, formatTokens } = await import("../lib/agent/context-budget.ts");
+  const { requestBudget, smallWindowNotice, formatTokens } = await import("../lib/agent/context-budget.ts");
   const { buildInstructions } = await import("../lib/agent/instructions.ts");
   const { createMemoryStore } = await import("../lib/memory/store.ts");
   let runtime;
@@ -165,7 +166,7 @@ async function windowChecks(flags: Flags, env: Env, cwd: string): Promise<Check[
   const instructions = buildInstructions({ env: runtime.env, projectDocs: runtime.projectDocs, memory: "" });
   const budget = requestBudget(info, { pruneAtTokens: settings.pruneAtTokens, instructions, tools });
   const text = [
-    `Model ${settings.model} at ${settings.baseURL}: ${windowLabel(info)}.`,
+    `context window: ${formatTokens(info.tokens)} tokens for ${settings.model} at ${settings.baseURL} (${info.from}).`,
     `${" ".repeat(MARK_WIDTH)}  A request keeps ${formatTokens(budget.answerTokens)} for the answer${budget.outputTokens !== undefined ? " (sent as its output limit)" : ""}, about ${formatTokens(budget.overheadTokens)} for the instructions and tools, and prunes the conversation past ${formatTokens(budget.conversationTokens)} estimated tokens.`,
   ].join("\n");
   if (!budget.tooSmall) return [{ mark: "ok", text }];

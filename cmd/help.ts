@@ -20,6 +20,7 @@ Usage:
   shiro memory list|forget|path|compact   project memory, for scripts
   shiro config [set <key> <value>]      the settings in effect and where each came from; change one
   shiro <command> --help        a command's own options
+  shiro [flags] -- <prompt>     a prompt whose first word names a command (undo, doctor, …)
 
 Options:
 ${optionLines(MAIN_ARGS)}

@@ -6,26 +6,50 @@
 import pkg from "../package.json" with { type: "json" };
 import { EXIT_CODES, ShiroError } from "../lib/errors.ts";
 import { RUNNER_ARG } from "../lib/sandbox/protocol.ts";
+import type { FlagTable } from "./args.ts";
+
+type Subcommand = { run: (argv: string[], env: Record<string, string | undefined>) => Promise<number>; flags: FlagTable };
 
 /** Subcommands, loaded only when named. */
-const SUBCOMMANDS: Record<string, () => Promise<(argv: string[], env: Record<string, string | undefined>) => Promise<number>>> = {
-  memory: async () => (await import("./memory.ts")).runMemoryCommand,
-  sessions: async () => (await import("./sessions.ts")).runSessionsCommand,
-  doctor: async () => (await import("./doctor.ts")).runDoctorCommand,
-  undo: async () => (await import("./undo.ts")).runUndoCommand,
-  config: async () => (await import("./config.ts")).runConfigCommand,
+const SUBCOMMANDS: Record<string, () => Promise<Subcommand>> = {
+  memory: async () => ((m) => ({ run: m.runMemoryCommand, flags: m.MEMORY_FLAGS }))(await import("./memory.ts")),
+  sessions: async () => ((m) => ({ run: m.runSessionsCommand, flags: m.SESSIONS_FLAGS }))(await import("./sessions.ts")),
+  doctor: async () => ((m) => ({ run: m.runDoctorCommand, flags: m.DOCTOR_FLAGS }))(await import("./doctor.ts")),
+  undo: async () => ((m) => ({ run: m.runUndoCommand, flags: m.UNDO_FLAGS }))(await import("./undo.ts")),
+  config: async () => ((m) => ({ run: m.runConfigCommand, flags: m.CONFIG_FLAGS }))(await import("./config.ts")),
 };
+
+/**
+ * `shiro --base-url … doctor`: a sub-command named after flags runs with those flags, moved after
+ * its own words (before any `--`), when it takes them all; otherwise a usage error says how to
+ * write it. The word is never sent to the model as a prompt: `shiro … -- doctor` does that.
+ */
+async function runAfterFlags(argv: string[], at: number): Promise<number> {
+  const name = argv[at]!;
+  const command = await SUBCOMMANDS[name]!();
+  const before = argv.slice(0, at);
+  const after = argv.slice(at + 1);
+  const unknown = (await import("./args.ts")).firstUnknownFlag(before, command.flags);
+  if (unknown) {
+    throw new ShiroError("usage", `shiro ${name} does not take ${unknown}: put the sub-command first (shiro ${name} --help lists its options), or put -- before "${name}" to send it as a prompt.`);
+  }
+  const dash = after.indexOf("--");
+  return command.run(dash < 0 ? [...after, ...before] : [...after.slice(0, dash), ...before, ...after.slice(dash)], process.env);
+}
 
 async function main(argv: string[]): Promise<number> {
   const sub = argv[0] ? SUBCOMMANDS[argv[0]] : undefined;
-  if (sub) return (await sub())(argv.slice(1), process.env);
+  if (sub) return (await sub()).run(argv.slice(1), process.env);
   // A lone --version or --help skips the flag parser (a few ms of cold code); with other flags
   // they go through it like any flag.
   const alone = argv.length === 1 ? argv[0] : undefined;
   const version = alone === "--version" || alone === "-v";
   const help = alone === "--help" || alone === "-h";
   // The flag tables and the help text load only when needed: a lone --version loads neither.
-  const args = version || help ? undefined : (await import("./args.ts")).parseMainArgs(argv);
+  const parser = version || help ? undefined : await import("./args.ts");
+  const args = parser?.parseMainArgs(argv);
+  const at = args && !args.promptGiven ? parser!.subcommandAfterFlags(argv, new Set(Object.keys(SUBCOMMANDS))) : undefined;
+  if (at !== undefined) return runAfterFlags(argv, at);
   // Bun's own writer: touching process.stdout sets up Node's stream machinery, which costs more
   // than the rest of --version put together.
   if (version || args?.version) {

@@ -12,7 +12,7 @@ import type { AnyTool } from "./tools/define.ts";
  * interrupted result the model can read, and the turn goes on. `runOutside`, when given with an
  * allow, is the tool's way to ask for one run outside the sandbox (ToolContext.runOutside).
  */
-export type Approval = { allow: true; signal?: AbortSignal; runOutside?: (why: string) => Promise<boolean> } | { allow: false; reason: string };
+export type Approval = { allow: true; signal?: AbortSignal; runOutside?: (why: string) => Promise<boolean> } | { allow: false; reason: string; shown?: string };
 
 /**
  * A call a subagent makes (the task tool), on the parent's rules. `ask: false` for the read-only

@@ -24,7 +24,8 @@ export type AgentEvent =
   /** `summary` is one line for the screen; `output` is what the model received. */
   | { type: "tool-result"; id: string; tool: string; summary: string; output: string }
   | { type: "tool-error"; id: string; tool: string; error: string }
-  | { type: "tool-denied"; id: string; tool: string; subject?: string; reason: string }
+  /** `reason` is what the model reads; `shown` the few words the user's line gives instead (none: the reason, clipped). */
+  | { type: "tool-denied"; id: string; tool: string; subject?: string; reason: string; shown?: string }
   | { type: "compacted"; before: number; after: number }
   | { type: "notice"; message: string }
   | { type: "error"; message: string }

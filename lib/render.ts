@@ -102,8 +102,11 @@ export function renderEvent(event: AgentEvent, theme: LineTheme = plainTheme, ca
       const outcome: CallOutcome = /^(\w+: )?not run\b.*\binterrupted\b/i.test(event.error) ? "interrupted" : "error";
       return paintOutcome(theme, outcome, `  ${OUTCOME_MARKS[outcome]} ${event.tool}: ${clip(userFacingError(event.tool, event.error), ERROR_MAX)}`);
     }
-    case "tool-denied":
-      return theme.warn(`  ${OUTCOME_MARKS.denied} ${event.tool}${event.subject ? " " + clip(event.subject) : ""} not run: ${clip(event.reason, REASON_MAX)}`);
+    case "tool-denied": {
+      // The model's reason is written for the model (what to do next); the user gets its few words.
+      const head = `  ${OUTCOME_MARKS.denied} ${event.tool}${event.subject ? " " + clip(event.subject) : ""}`;
+      return theme.warn(event.shown ? `${head}: not run (${event.shown})` : `${head} not run: ${clip(event.reason, REASON_MAX)}`);
+    }
     case "compacted":
       return theme.dim(`context compacted: ${event.before} messages pruned to ${event.after} on the wire`);
     case "notice":

@@ -1,14 +1,16 @@
 /**
- * `bun run build`: one self-contained executable at dist/shiro. Prompts are text imports, so
- * they are inside the binary; nothing is read from the source tree at run time.
+ * `bun run build`: one self-contained executable at dist/shiro (`--outfile <path>`: there
+ * instead). Prompts are text imports, so they are inside the binary; nothing is read from the
+ * source tree at run time.
  */
 import { mkdirSync } from "node:fs";
-import { join } from "node:path";
+import { dirname, join, resolve } from "node:path";
 import { compileShiro } from "./compile.ts";
 
 const root = join(import.meta.dir, "..");
-const outfile = join(root, "dist", "shiro");
-mkdirSync(join(root, "dist"), { recursive: true });
+const at = process.argv.indexOf("--outfile");
+const outfile = at >= 0 && process.argv[at + 1] ? resolve(process.argv[at + 1]!) : join(root, "dist", "shiro");
+mkdirSync(dirname(outfile), { recursive: true });
 
 const started = performance.now();
 try {

@@ -1,4 +1,5 @@
-import { join } from "node:path";
+import { readdirSync, rmSync } from "node:fs";
+import { dirname, join } from "node:path";
 
 const root = join(import.meta.dir, "..");
 
@@ -7,8 +8,14 @@ const root = join(import.meta.dir, "..");
  * start-up, and no autoloading of the bunfig.toml or .env of the directory it runs in (the
  * binary runs inside other people's projects: a preload there would run their code, and a
  * SHIRO_BASE_URL in their .env would receive the user's key). Throws with the build logs on failure.
+ *
+ * The source maps are embedded in the executable, which is what gives `--debug` traces their
+ * source file and line; the `.map` files Bun also writes beside it are read by nothing. Their
+ * names change with every build (`chunk-<hash>.js.map`), so they are removed: the ones an
+ * earlier build left before compiling, this build's after.
  */
 export async function compileShiro(outfile: string): Promise<void> {
+  removeMaps(dirname(outfile));
   const result = await Bun.build({
     entrypoints: [join(root, "cmd", "shiro.ts")],
     compile: { outfile, autoloadBunfig: false, autoloadDotenv: false },
@@ -22,4 +29,16 @@ export async function compileShiro(outfile: string): Promise<void> {
     target: "bun",
   });
   if (!result.success) throw new Error(result.logs.map(String).join("\n"));
+  for (const output of result.outputs) if (output.path.endsWith(".map")) rmSync(output.path, { force: true });
+}
+
+/** The source-map files of earlier builds in `dir`: `<name>.map` and `chunk-*.js.map`. */
+function removeMaps(dir: string): void {
+  let names: string[];
+  try {
+    names = readdirSync(dir);
+  } catch {
+    return; // no directory yet
+  }
+  for (const name of names) if (name.endsWith(".map")) rmSync(join(dir, name), { force: true });
 }

@@ -196,10 +196,10 @@ export function createApprovalGate(deps: GateDeps): ApprovalGate {
         const decision = await decided;
         const wasAsked = asked.delete(call.id);
         if (!decision.allow) {
-          if (signal.aborted) return { allow: false, reason: INTERRUPTED_REASON };
+          if (signal.aborted) return { allow: false, reason: INTERRUPTED_REASON, shown: "interrupted" };
           const said = instead.get(call.id);
           instead.delete(call.id);
-          return said ? { allow: false, reason: `${decision.reason} The user says what to do instead: ${said}` } : decision;
+          return said ? { ...decision, reason: `${decision.reason} The user says what to do instead: ${said}` } : decision;
         }
         if (call.tool.mutates && !wasAsked) deps.print(toolCallLine(deps.theme, call.tool.name, call.subject) + (call.subagent ? deps.theme.dim(` (subagent: ${call.subagent.description})`) : ""));
         return { ...decision, signal: register(call.id, call.tool.name) };

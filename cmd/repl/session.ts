@@ -21,7 +21,7 @@ import { findSession } from "../../lib/sessions/find.ts";
 import { listSessions } from "../../lib/sessions/list.ts";
 import { formatSessionTable, RECENT_SESSIONS, sessionRows } from "../../lib/sessions/list-format.ts";
 import type { LiveSession } from "../../lib/sessions/live-session.ts";
-import { shortestUniquePrefix } from "../../lib/sessions/prefix.ts";
+import { lastingPrefix } from "../../lib/sessions/prefix.ts";
 import { formatUsd } from "../../lib/sessions/pricing.ts";
 import { listSessionIds } from "../../lib/sessions/store.ts";
 import { subjectsOf, transcriptItems, type TranscriptItem } from "../../lib/sessions/transcript-items.ts";
@@ -73,11 +73,8 @@ export async function openReplSession(args: MainArgs, env: Env, startRuntime: Ru
   let listing: ModelListing | undefined;
   const maxSpend = runtime.settings.maxSpendUsd;
 
-  /** The shortest unique prefix (at least 8), as the exit message prints it. */
-  const label = (session: LiveSession) => {
-    const ids = listSessionIds(runtime.home);
-    return shortestUniquePrefix(session.id, ids.includes(session.id) ? ids : [...ids, session.id]);
-  };
+  /** The prefix the exit message prints: unique, and staying so as sessions are added (lastingPrefix). */
+  const label = (session: LiveSession) => lastingPrefix(session.id, listSessionIds(runtime.home));
   const onSaveError = (error: unknown) => process.stderr.write(`shiro: could not save the session: ${error instanceof Error ? error.message : String(error)}\n`);
 
   /** Opens `choice` in place of the current session; returns its notices. */

@@ -10,7 +10,7 @@ import { createNotebook, type Notebook } from "../notebook/notebook.ts";
 import { renderTodos } from "../notebook/render.ts";
 import type { Todo } from "../notebook/schema.ts";
 import { buildInstructions } from "./instructions.ts";
-import { withPromptCacheKey } from "../provider/call-options.ts";
+import { withPromptCacheKey, withoutPromptCacheKey } from "../provider/call-options.ts";
 import { taskListNote } from "./task-list-note.ts";
 import { keyRedactor, redactDeep, redactEvent } from "./redact-key.ts";
 import type { Runtime } from "./runtime.ts";
@@ -196,7 +196,8 @@ export function createConversation(opts: ConversationOptions): Conversation {
         result = await runTurn({
           model: runtime.model,
           callOptions: withPromptCacheKey(runtime.callOptions, runtime.settings, session.id),
-          onCallOptions: (options) => (runtime = { ...runtime, callOptions: options }),
+          // What the turn learned (a refused reasoning control) is kept; the session's cache key is not.
+          onCallOptions: (options) => (runtime = { ...runtime, callOptions: withoutPromptCacheKey(options) }),
           session: history,
           tools: currentTools,
           instructions: conversation.instructions,

@@ -41,7 +41,7 @@ export async function runToolCall(tool: AnyTool, input: unknown, id: string, opt
     const subject = subjectOf(judged.tool, judged.input) ?? "";
     const decision = await opts.approve({ tool: judged.tool, input: judged.input, subject, id });
     if (!decision.allow) {
-      opts.emit({ type: "tool-denied", id, tool: tool.name, subject: subject || undefined, reason: decision.reason });
+      opts.emit({ type: "tool-denied", id, tool: tool.name, subject: subject || undefined, reason: decision.reason, ...(decision.shown ? { shown: decision.shown } : {}) });
       return { output: `${NOT_RUN_PREFIX}${decision.reason}`, summary: "", denied: true };
     }
     result = await runTool(tool, input, {

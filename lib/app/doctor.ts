@@ -8,8 +8,11 @@ import { isLocalURL } from "../config/presets.ts";
 import type { SettingSource, Settings } from "../config/resolve.ts";
 import type { ModelListing } from "../provider/list-models.ts";
 
-/** ok: nothing to do. warn: shiro works, less well or less safely. fail: shiro cannot work like this. */
-export type Mark = "ok" | "warn" | "fail";
+/**
+ * ok: nothing to do. warn: shiro works, less well or less safely. fail: shiro cannot work like
+ * this. info: a finding that is neither, such as the window of a model that failed its own check.
+ */
+export type Mark = "ok" | "warn" | "fail" | "info";
 
 export type Check = { mark: Mark; text: string; fix?: string };
 

@@ -41,3 +41,41 @@ export function parseConfigValue(key: string, raw: string): unknown {
 export function isSettableKey(key: string): boolean {
   return SETTABLE_KEYS.includes(key);
 }
+
+/** Whether a field holds an object (`permission`, `models`, `projects`, `mcpServers`, …): what `set` merges into. */
+export function isObjectField(key: string): boolean {
+  return !["number", "boolean", "string", "picklist", "array", "unknown"].includes(fieldType(key));
+}
+
+/**
+ * `field.entry` (`models.gpt-4.1`, `projects./work/app`): the field, and the entry of it, split at
+ * the first dot only, since model ids and paths have dots of their own. No dot: the field alone.
+ */
+export function splitConfigKey(key: string): { field: string; entry?: string } {
+  const dot = key.indexOf(".");
+  return dot <= 0 || dot === key.length - 1 ? { field: key } : { field: key.slice(0, dot), entry: key.slice(dot + 1) };
+}
+
+/** An entry's value typed on the command line: JSON when it parses (`'{"contextWindow": 8000}'`), else the word (`ask`). */
+export function parseEntryValue(raw: string): unknown {
+  try {
+    return JSON.parse(raw);
+  } catch {
+    return raw;
+  }
+}
+
+const isPlainObject = (value: unknown): value is Record<string, unknown> => typeof value === "object" && value !== null && !Array.isArray(value);
+
+/**
+ * What `shiro config set <object field> '{…}'` stores: the given object merged into the one in
+ * the file, key by key at every depth, so the entries it does not name are kept. A list or any
+ * other value in it replaces what was there. Keys already in the file keep their place (the order
+ * of permission rules matters); new keys come after them. Pure.
+ */
+export function mergeConfigValue(existing: unknown, given: unknown): unknown {
+  if (!isPlainObject(existing) || !isPlainObject(given)) return given;
+  const merged: Record<string, unknown> = { ...existing };
+  for (const [key, value] of Object.entries(given)) merged[key] = key in existing ? mergeConfigValue(existing[key], value) : value;
+  return merged;
+}

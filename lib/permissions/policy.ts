@@ -7,6 +7,7 @@ import { physicalPath } from "./fs-paths.ts";
 import { isReadOnlyCommand, readOnlyList } from "./read-only.ts";
 import { guardCommand } from "./guard.ts";
 import { askFailedReason, declinedReason, denyReason, guardReason, headlessAskReason, repeatReason, subagentAskReason } from "./reasons.ts";
+import { askFailedShown, DECLINED_SHOWN, denyShown, guardShown, HEADLESS_ASK_SHOWN, repeatShown, SUBAGENT_ASK_SHOWN } from "./shown.ts";
 import { REPEAT_LIMIT, createRepeatTracker } from "./repeat-guard.ts";
 import { flattenRules } from "./rules.ts";
 import type { ApprovalMode, PermissionSettings } from "../config/permission-schema.ts";
@@ -109,7 +110,7 @@ export function createPermissionPolicy(opts: PermissionPolicyOptions): Permissio
   const grants = createSessionGrants([...savedGrants(opts.config.alwaysAllow), ...savedGrants(opts.config.projects?.[opts.root]?.alwaysAllow)]);
   const ask = opts.interactive ? opts.ask : undefined;
   const allow: Approval = { allow: true };
-  const deny = (reason: string): Approval => ({ allow: false, reason });
+  const deny = (reason: string, shown: string): Approval => ({ allow: false, reason, shown });
 
   const askUser = async (question: PermissionQuestion): Promise<AskAnswer | Error> => {
     try {
@@ -162,12 +163,12 @@ export function createPermissionPolicy(opts: PermissionPolicyOptions): Permissio
     const from = call.subagent ? { subagent: call.subagent } : {};
     if (tool.subject.kind === "command" && subject) {
       const refusal = guard(subject, sandboxed);
-      if (refusal) return deny(guardReason(refusal));
+      if (refusal) return deny(guardReason(refusal), guardShown(refusal));
     }
 
     const paths = tool.subject.kind === "path" ? subjectPaths(tool, input) : undefined;
     const verdict = paths ? decidePaths(rules, tool, paths, where) : decideCall(rules, tool, subject, where);
-    if (verdict.decision === "deny") return deny(denyReason(tool.name, subject, verdict));
+    if (verdict.decision === "deny") return deny(denyReason(tool.name, subject, verdict), denyShown(verdict));
 
     // An ask rule of the user's that names particular calls (`"git push*": "ask"`) asks every
     // time: no "always", saved or given now, lifts it, and none is offered.
@@ -182,21 +183,21 @@ export function createPermissionPolicy(opts: PermissionPolicyOptions): Permissio
     // Read-only subagents each read what they need; their own step cap bounds a loop.
     const count = call.subagent?.ask === false ? 0 : repeats.record(tool, input);
     if (count >= REPEAT_LIMIT) {
-      if (!asking) return deny(repeatReason(tool.name, count, false));
+      if (!asking) return deny(repeatReason(tool.name, count, false), repeatShown(count));
       await mustSucceed(tool, input);
       const answer = await askUser({ tool, input, subject, id, why: "repeat", count, ...offer, ...from });
-      if (answer instanceof Error) return deny(askFailedReason(tool.name, answer));
-      if (answer === "deny") return deny(repeatReason(tool.name, count, true));
+      if (answer instanceof Error) return deny(askFailedReason(tool.name, answer), askFailedShown(answer));
+      if (answer === "deny") return deny(repeatReason(tool.name, count, true), repeatShown(count));
       if (answer === "always" && needsApproval && always) grants.add(always);
       return allowCall(call);
     }
 
     if (!needsApproval) return allowCall(call);
-    if (!asking) return deny(ask ? subagentAskReason(tool.name) : headlessAskReason(tool.name));
+    if (!asking) return deny(ask ? subagentAskReason(tool.name) : headlessAskReason(tool.name), ask ? SUBAGENT_ASK_SHOWN : HEADLESS_ASK_SHOWN);
     await mustSucceed(tool, input);
     const answer = await askUser({ tool, input, subject, id, why: "approval", ...offer, ...(always ? { grant: always } : {}), ...from });
-    if (answer instanceof Error) return deny(askFailedReason(tool.name, answer));
-    if (answer === "deny") return deny(declinedReason(tool.name));
+    if (answer instanceof Error) return deny(askFailedReason(tool.name, answer), askFailedShown(answer));
+    if (answer === "deny") return deny(declinedReason(tool.name), DECLINED_SHOWN);
     if (answer === "always" && always) grants.add(always);
     return allowCall(call);
   };

@@ -63,6 +63,18 @@ export function withPromptCacheKey(options: CallOptions, settings: Pick<Settings
   return { ...options, providerOptions: { ...options.providerOptions, openai } };
 }
 
+/**
+ * The options without the session's `prompt_cache_key`: what may be kept for later calls. The key
+ * is added per turn (withPromptCacheKey); kept, it would follow subagents and calls outside the
+ * turn, which are not the session's requests.
+ */
+export function withoutPromptCacheKey(options: CallOptions): CallOptions {
+  const openai = options.providerOptions?.openai;
+  if (!openai || !("promptCacheKey" in openai)) return options;
+  const { promptCacheKey: _key, ...rest } = openai;
+  return { ...options, providerOptions: { ...options.providerOptions, openai: rest } };
+}
+
 /** True when these options carry a reasoning control a server could refuse. */
 export function hasReasoningControl(options: CallOptions): boolean {
   return Object.values(options.providerOptions ?? {}).some((o) => "reasoningEffort" in o || "reasoning" in o);

@@ -4,7 +4,7 @@ import { systemProbe, type LivenessProbe } from "../fs/process-alive.ts";
 import { createAutosaver, type Timers } from "./autosave.ts";
 import { exitMessage, headlessExitLine } from "./exit-message.ts";
 import { acquireSession } from "./ownership.ts";
-import { shortestUniquePrefix } from "./prefix.ts";
+import { lastingPrefix } from "./prefix.ts";
 import { checkSpend, costUsd, type SpendStatus } from "./pricing.ts";
 import { forkRecord, newSessionRecord } from "./record.ts";
 import type { SessionRecord, SubagentTranscript } from "./schema.ts";
@@ -139,10 +139,9 @@ export function openLiveSession(opts: OpenSessionOptions): LiveSession {
   let warned = false;
   let closed = false;
 
-  /** This session's shortest unique prefix among the saved ones (at least 8). */
+  /** This session's prefix to type later: unique among the saved ones, and staying so (lastingPrefix). */
   function idPrefix(): string {
-    const ids = listSessionIds(opts.home);
-    return shortestUniquePrefix(base.id, ids.includes(base.id) ? ids : [...ids, base.id]);
+    return lastingPrefix(base.id, listSessionIds(opts.home));
   }
 
   function snapshot(): SessionRecord {
@@ -240,7 +239,7 @@ export function openLiveSession(opts: OpenSessionOptions): LiveSession {
   const notice = fork
     ? (() => {
         const ids = [...listSessionIds(opts.home), base.id];
-        return `Session ${shortestUniquePrefix(fork.id, ids)} is open in another shiro (pid ${fork.holderPid}), so this conversation continues as a copy, ${shortestUniquePrefix(base.id, ids)}. Both are kept.`;
+        return `Session ${lastingPrefix(fork.id, ids)} is open in another shiro (pid ${fork.holderPid}), so this conversation continues as a copy, ${lastingPrefix(base.id, ids)}. Both are kept.`;
       })()
     : undefined;
 

@@ -1,6 +1,13 @@
 /** Shortest prefix ever shown: the first 8 hex digits of a UUIDv7 are a timestamp shared for ~65 s. */
 export const MIN_PREFIX_HEX = 8;
 
+/**
+ * Shortest prefix of an id shown for later use (the exit message, `resumed session …`): the first
+ * 12 hex digits are the UUIDv7's whole millisecond timestamp, so sessions started later do not
+ * come to share it, as they do the first 8 within a minute.
+ */
+export const LASTING_PREFIX_HEX = 12;
+
 /** An id or typed prefix reduced to what is compared: lower-case hex digits, dashes dropped. */
 export function hexDigits(idOrPrefix: string): string {
   return idOrPrefix.toLowerCase().replace(/-/g, "");
@@ -31,4 +38,12 @@ function cutAfterHexDigits(id: string, digits: number): string {
     if (seen === digits) return id.slice(0, i + 1);
   }
   return id;
+}
+
+/**
+ * A prefix of `id` to print for the user to type later (`shiro -r …`): unique among `allIds` now,
+ * and with the whole timestamp (LASTING_PREFIX_HEX), so it stays unique as new sessions are saved.
+ */
+export function lastingPrefix(id: string, allIds: readonly string[]): string {
+  return shortestUniquePrefix(id, allIds.includes(id) ? allIds : [...allIds, id], LASTING_PREFIX_HEX);
 }

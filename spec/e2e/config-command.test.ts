@@ -5,6 +5,7 @@
 import { describe, expect, test } from "bun:test";
 import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
+import { ConfigFile } from "../../lib/config/schema.ts";
 import { runShiro, tempDir } from "../support/cli.ts";
 
 const SECRET = "sk-test-never-shown-0123456789";
@@ -56,6 +57,59 @@ describe("shiro config shows each setting and where it came from", () => {
     expect(row(run.stdout, "baseURL")).toBe("baseURL https://api.openai.com/v1 (from preset openai)");
   });
 
+  test("every field of the config file schema is in the output, by its name", async () => {
+    // The maps shown in their own sections appear only when set, so the file sets them all.
+    const { home } = homeWith(
+      JSON.stringify({
+        models: { "gpt-5-mini": { contextWindow: 400000 } },
+        presets: { groq: { models: { "llama-3": { contextWindow: 8000 } } } },
+        guard: { allow: ["~/.npmrc"] },
+        readOnlyCommands: { add: ["jq"] },
+        permission: { bash: { "git status*": "allow" } },
+        projects: { "/work/app": { permission: { bash: { "make*": "allow" } } } },
+      }),
+    );
+    const run = await runShiro(["config"], { home });
+    expect(run.stderr).toBe("");
+    expect(run.code).toBe(0);
+    // How the sections name their field; every other field has a line of its own.
+    const heading: Record<string, string> = { permission: "Permission rules (config file;", projects: "Permission rules for the project /work/app" };
+    // $schema is an editor's pointer to a JSON schema, not a setting.
+    for (const key of Object.keys(ConfigFile.entries).filter((k) => k !== "$schema")) {
+      const lines = run.stdout.split("\n");
+      const shown = heading[key] ? lines.some((l) => l.startsWith(heading[key]!)) : lines.some((l) => l.startsWith(`  ${key} `) || l.startsWith(`${key} (config file): `));
+      expect({ key, shown }).toEqual({ key, shown: true });
+    }
+  });
+
+  test("subagent, web_fetch and MCP settings from the file; MCP servers by name only, never their headers or env", async () => {
+    const { home } = homeWith(
+      JSON.stringify({
+        subagentModel: "gpt-5-nano",
+        subagentMaxSteps: 7,
+        maxParallelSubagents: 2,
+        webFetch: { allowHosts: ["localhost:8123"] },
+        trustProjectMcp: true,
+        mcpServers: {
+          docs: { url: "https://example.com/mcp", headers: { Authorization: "Bearer mcp-secret-header" } },
+          local: { command: "mcp-local", env: { TOKEN: "mcp-secret-env" } },
+        },
+      }),
+    );
+    const run = await runShiro(["config"], { home });
+    expect(run.stderr).toBe("");
+    expect(row(run.stdout, "subagentModel")).toBe("subagentModel gpt-5-nano (from config file)");
+    expect(row(run.stdout, "subagentMaxSteps")).toBe("subagentMaxSteps 7 (from config file)");
+    expect(row(run.stdout, "maxParallelSubagents")).toBe("maxParallelSubagents 2 (from config file)");
+    expect(row(run.stdout, "webFetch")).toStartWith('webFetch {"allowHosts":["localhost:8123"],');
+    expect(row(run.stdout, "trustProjectMcp")).toBe("trustProjectMcp true (from config file)");
+    expect(row(run.stdout, "mcpServers")).toBe("mcpServers docs, local (from config file)");
+    expect(run.stdout).not.toContain("mcp-secret");
+    const defaults = await runShiro(["config"]);
+    expect(row(defaults.stdout, "subagentModel")).toBe("subagentModel not set (subagents use the session's model)");
+    expect(row(defaults.stdout, "mcpServers")).toBe("mcpServers none (default)");
+  });
+
   test("the permission rules of the config file are listed", async () => {
     const { home } = homeWith(JSON.stringify({ permission: { bash: { "git status*": "allow", "git push*": "deny" }, write_file: "ask" } }));
     const run = await runShiro(["config"], { home, baseURL: "http://127.0.0.1:9/v1" });
@@ -103,6 +157,42 @@ describe("shiro config set / unset write the user config file", () => {
     expect(unset.stdout).toBe(`removed maxSteps from ${file}\n`);
     expect(JSON.parse(readFileSync(file, "utf8")).maxSteps).toBeUndefined();
     expect((await runShiro(["config", "path"], { home })).stdout).toBe(file + "\n");
+  });
+
+  test("set on an object field merges into what the file has: other projects, tools and models are kept", async () => {
+    const { home, file } = homeWith(
+      JSON.stringify({
+        projects: { "/work/app": { permission: { bash: { "make*": "allow" } } } },
+        permission: { bash: { "git status*": "allow" }, write_file: "ask" },
+        models: { "gpt-4.1": { contextWindow: 1000000 } },
+      }),
+    );
+    const projects = await runShiro(["config", "set", "projects", '{"/work/lib": {"permission": {"bash": "ask"}}}'], { home });
+    expect(projects.stderr).toBe("");
+    expect(projects.code).toBe(0);
+    expect(projects.stdout).toBe(`saved projects = {"/work/lib":{"permission":{"bash":"ask"}}} in ${file} (merged: /work/app kept; shiro config unset projects.<name> removes one)\n`);
+    const permission = await runShiro(["config", "set", "permission", '{"bash": {"git push*": "deny"}}'], { home });
+    expect(permission.code).toBe(0);
+    const models = await runShiro(["config", "set", "models.llama-3.1", '{"contextWindow": 8000}'], { home });
+    expect(models.stdout).toBe(`saved models entry "llama-3.1" = {"contextWindow":8000} in ${file}\n`);
+    expect(JSON.parse(readFileSync(file, "utf8"))).toEqual({
+      projects: { "/work/app": { permission: { bash: { "make*": "allow" } } }, "/work/lib": { permission: { bash: "ask" } } },
+      // Nested objects merge too; the rules already there keep their place, new ones come last.
+      permission: { bash: { "git status*": "allow", "git push*": "deny" }, write_file: "ask" },
+      models: { "gpt-4.1": { contextWindow: 1000000 }, "llama-3.1": { contextWindow: 8000 } },
+    });
+    expect(Object.keys(JSON.parse(readFileSync(file, "utf8")).permission.bash)).toEqual(["git status*", "git push*"]);
+  });
+
+  test("unset field.entry removes one entry and keeps the rest; a plain field has no entries", async () => {
+    const { home, file } = homeWith(JSON.stringify({ models: { "gpt-4.1": { contextWindow: 1000000 }, "llama-3.1": { contextWindow: 8000 } }, maxSteps: 9 }));
+    const run = await runShiro(["config", "unset", "models.gpt-4.1"], { home });
+    expect(run.code).toBe(0);
+    expect(run.stdout).toBe(`removed models.gpt-4.1 from ${file}\n`);
+    expect(JSON.parse(readFileSync(file, "utf8"))).toEqual({ models: { "llama-3.1": { contextWindow: 8000 } }, maxSteps: 9 });
+    const plain = await runShiro(["config", "unset", "maxSteps.x"], { home });
+    expect(plain.code).toBe(2);
+    expect(plain.stderr).toBe('shiro: config "maxSteps" has no entries; use shiro config set maxSteps <value>. Nothing was saved.\n');
   });
 
   test("the key is saved but never echoed", async () => {

@@ -201,7 +201,7 @@ describe("known before it hurts", () => {
     expect((await runShiro(["-p", "hi", ...flags], { baseURL: s.url, cwd: work, home, env: CONTEXT_ENV })).code).toBe(0);
     const doctor = await runShiro(["doctor", ...flags], { baseURL: s.url, cwd: work, home, env: CONTEXT_ENV });
     expect(doctor.code).toBe(0);
-    expect(doctor.stdout).toContain(`Model ${MODEL} at ${s.url}: window 12,288 tokens (vLLM /models, cached).`);
+    expect(doctor.stdout).toContain(`context window: 12,288 tokens for ${MODEL} at ${s.url} (vLLM /models, cached).`);
     expect(doctor.stdout).toMatch(/keeps 3,072 for the answer, about [\d,]+ for the instructions and tools, and prunes the conversation past [\d,]+ estimated tokens/);
     expect(doctor.stdout).toContain("is healthy");
     // The session asked once for the window; doctor asks for the list (is the server up, is the model on it) and takes the window from the cache.

@@ -28,7 +28,7 @@ describe("shiro doctor on a good set-up", () => {
     expect(run.stdout).toContain(`ok    server: ${s.url} answers (2 models listed)\n`);
     expect(run.stdout).toContain("ok    model gpt-5-mini: offered by the server\n");
     expect(run.stdout).toMatch(/^ok {4}ripgrep: \/\S+\/rg$/m);
-    expect(run.stdout).toContain(`ok    Model gpt-5-mini at ${s.url}: window 1,000,000 tokens`);
+    expect(run.stdout).toContain(`ok    context window: 1,000,000 tokens for gpt-5-mini at ${s.url} (`);
     expect(run.stdout).toMatch(/^(ok|warn) +sandbox: /m);
     expect(run.stdout).toContain(`no saved session for ${work} to check`);
     expect(s.requests.map((r) => `${r.method} ${r.path}`)).toEqual(["GET /v1/models"]);
@@ -60,7 +60,7 @@ describe("shiro doctor on a broken set-up: the failing line says what to do, exi
     const at = lines(run.stdout).indexOf("fail  server: could not connect to http://127.0.0.1:9/v1 (connection refused: is the server running?)");
     expect(at).toBeGreaterThanOrEqual(0);
     expect(lines(run.stdout)[at + 1]).toStartWith("      → start the server, or point --base-url");
-    expect(run.stdout).not.toContain("Model gpt-5-mini at"); // no window report for a server that is not there
+    expect(run.stdout).not.toContain("context window:"); // no window report for a server that is not there
   });
 
   test("a model the server does not offer: its look-alikes are suggested", async () => {
@@ -70,6 +70,9 @@ describe("shiro doctor on a broken set-up: the failing line says what to do, exi
     const at = lines(run.stdout).indexOf("fail  model gpt-5-mega: not in the server's list of 2");
     expect(at).toBeGreaterThanOrEqual(0);
     expect(lines(run.stdout)[at + 1]).toBe("      → use one it offers (gpt-5-mini): -m <id>, or shiro config set model <id>; /model in a session lists them all");
+    // The window of a model that is not there is for information only: never marked ok.
+    expect(run.stdout).toContain(`\ninfo  context window: 1,000,000 tokens for gpt-5-mega at ${s.url} (`);
+    expect(run.stdout).not.toMatch(/^ok +context window/m);
   });
 
   test("ripgrep missing from PATH is a warning with the fix, not a failure", async () => {

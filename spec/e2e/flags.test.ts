@@ -118,3 +118,36 @@ describe("--help is rendered from the flag tables", () => {
     }
   }, 30_000);
 });
+
+describe("a sub-command named after flags runs as that sub-command, never as a prompt", () => {
+  test("shiro --model m config: config runs with the flag; shiro --base-url … doctor checks that server", async () => {
+    const config = await runShiro(["--model", "flag-model", "config"]);
+    expect(config.stderr).toBe("");
+    expect(config.code).toBe(0);
+    expect(config.stdout).toMatch(/^ *model +flag-model +\(from flag --model\)$/m);
+    const doctor = await runShiro(["--base-url", "http://127.0.0.1:1/v1", "doctor"], { baseURL: undefined });
+    expect(doctor.stdout).toMatch(/^fail +server: could not connect to http:\/\/127\.0\.0\.1:1\/v1 /m);
+    expect(doctor.code).toBe(1);
+  });
+
+  test("the sub-command's own words and flags after it still apply: shiro -m m sessions list --json", async () => {
+    const run = await runShiro(["-m", "x", "sessions", "list", "--json"]);
+    expect(run.stderr).toBe("");
+    expect(run.code).toBe(0);
+    expect(run.stdout).toBe("");
+  });
+
+  test("a flag the sub-command does not take: exit 2, one line saying to put it first or use --", async () => {
+    const run = await runShiro(["--yolo", "doctor"], { baseURL: "http://127.0.0.1:9/v1" });
+    expect(run.code).toBe(2);
+    expect(run.stdout).toBe("");
+    expect(run.stderr).toBe('shiro: shiro doctor does not take --yolo: put the sub-command first (shiro doctor --help lists its options), or put -- before "doctor" to send it as a prompt.\n');
+  });
+
+  test("after --, the word is a prompt again: it goes to the model", async () => {
+    const run = await runShiro(["--base-url", "http://127.0.0.1:1/v1", "--", "doctor"], { baseURL: undefined });
+    expect(run.code).toBe(1);
+    expect(run.stdout).not.toMatch(/^fail +server:/m);
+    expect(run.stderr).toContain("127.0.0.1:1");
+  });
+});

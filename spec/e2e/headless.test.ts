@@ -60,6 +60,37 @@ for (const { wire, flags } of WIRES) {
       expect(run.code).toBe(0);
     });
 
+    test("text mode: a denial is one short line for the user, and the model still gets the whole reason", async () => {
+      const work = tempDir();
+      const s = await serve({ toolCalls: [{ name: "write_file", input: { path: "h.txt", content: "x" } }] }, { text: "I could not write it." });
+      const run = await runShiro(["-p", "write h.txt", ...flags], { baseURL: s.url, cwd: work });
+      expect(run.code).toBe(0);
+      expect(run.stderr.split("\n").filter((l) => l.includes("⊘"))).toEqual(["  ⊘ write_file h.txt: not run (headless without --yolo)"]);
+      const told = toolOutputsIn(s.requests[1]!.body).join("");
+      expect(told).toContain("shiro is running headless (shiro -p) without --yolo");
+      expect(told).toContain('allow it under "permission" in the config file.');
+    });
+
+    test("--mode or config approvalMode other than ask: one note that headless asks nobody; none with --yolo or ask", async () => {
+      const s = await serve({ text: "ok" }, { text: "ok" }, { text: "ok" }, { text: "ok" });
+      const flag = await runShiro(["-p", "hi", "--mode", "edits", ...flags], { baseURL: s.url });
+      expect(flag.code).toBe(0);
+      expect(flag.stderr.split("\n").filter((l) => l.startsWith("note: "))).toEqual([
+        "note: --mode applies to the interactive loop; headless runs ask nobody: use --yolo to allow edits and commands",
+      ]);
+      const home = tempDir();
+      mkdirSync(join(home, ".shiro-neko"), { recursive: true });
+      writeFileSync(join(home, ".shiro-neko", "config.json"), JSON.stringify({ approvalMode: "auto" }));
+      const config = await runShiro(["-p", "hi", ...flags], { baseURL: s.url, home });
+      expect(config.stderr).toContain('note: config "approvalMode" (auto) applies to the interactive loop; headless runs ask nobody: use --yolo to allow edits and commands\n');
+      const yolo = await runShiro(["-p", "hi", "--mode", "edits", "--yolo", ...flags], { baseURL: s.url });
+      const ask = await runShiro(["-p", "hi", "--mode", "ask", ...flags], { baseURL: s.url });
+      for (const run of [yolo, ask]) {
+        expect(run.code).toBe(0);
+        expect(run.stderr).not.toContain("interactive loop");
+      }
+    });
+
     test("with --yolo edits and commands run", async () => {
       const work = tempDir();
       writeFileSync(join(work, "a.txt"), "one two\n");

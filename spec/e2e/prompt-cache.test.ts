@@ -121,6 +121,31 @@ for (const { wire, flags } of WIRES) {
       expect(record.costUsd).toBeLessThan(uncached * 0.5);
     }, 240_000);
 
+    test("after the server refuses the thinking level, subagents still send no session prompt_cache_key", async () => {
+      const brief = "List the files in this repo and report their names.";
+      const s = await serve(
+        { status: 400, body: { error: { message: "Unsupported parameter: 'reasoning.effort' is not supported with this model.", type: "invalid_request_error" } } },
+        { toolCalls: [{ id: "call_task1", name: "task", input: { description: "list the files", prompt: brief } }] },
+        { text: "No files.", when: { firstUser: brief } },
+        { text: "The repo is empty." },
+      );
+      const run = await runShiro(["-p", "what is here?", "-m", "gpt-5", "--json", ...flags], { baseURL: s.url });
+      expect(run.code).toBe(0);
+      const sessionId = jsonLines(run.stdout).at(-1)!.sessionId;
+      const firstUser = (body: any): string => {
+        const list = Array.isArray(body.input) ? body.input : body.messages;
+        const first = list.find((m: any) => m.role === "user");
+        return typeof first.content === "string" ? first.content : first.content.map((c: any) => c.text ?? "").join("");
+      };
+      const sub = s.requests.filter((r) => firstUser(r.body) === brief);
+      const parent = s.requests.filter((r) => firstUser(r.body) !== brief);
+      expect(sub).toHaveLength(1);
+      expect(parent).toHaveLength(3);
+      // The session's own requests keep the session's key; the subagent's request is not one of them.
+      for (const r of parent) expect(r.body.prompt_cache_key).toBe(sessionId);
+      expect(sub[0]!.body.prompt_cache_key).toBeUndefined();
+    });
+
     test("with the compatible client no prompt_cache_key is sent", async () => {
       const s = await serve({ text: "hi" });
       expect((await runShiro(["-p", "hi", ...flags], { baseURL: s.url, env: { SHIRO_CLIENT: "compatible" } })).code).toBe(0);

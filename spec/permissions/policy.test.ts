@@ -82,6 +82,7 @@ describe("headless", () => {
     expect(denied).toEqual({
       allow: false,
       reason: expect.stringContaining('denied by the rule permission."bash"."npm publish*": "deny"'),
+      shown: 'denied by the rule permission."bash"."npm publish*"',
     });
   });
 
@@ -126,7 +127,7 @@ describe("headless", () => {
     const output = await execute({ path: "a.txt", content: "hi" }, { toolCallId: "call_w" });
     expect(output).toStartWith("Not run: write_file needs the user's approval");
     expect(events).toEqual([
-      { type: "tool-denied", id: "call_w", tool: "write_file", subject: "a.txt", reason: expect.stringContaining("headless") },
+      { type: "tool-denied", id: "call_w", tool: "write_file", subject: "a.txt", reason: expect.stringContaining("headless"), shown: "headless without --yolo" },
     ]);
     expect(existsSync(join(ws, "a.txt"))).toBe(false);
   });
@@ -137,7 +138,7 @@ describe("interactive", () => {
     const { policy, questions } = interactive(["once", "deny"]);
     expect(await call(policy, "bash", "npm test")).toEqual({ allow: true });
     const second = await call(policy, "bash", "npm test -- --watch");
-    expect(second).toEqual({ allow: false, reason: expect.stringContaining("The user declined this bash call") });
+    expect(second).toEqual({ allow: false, reason: expect.stringContaining("The user declined this bash call"), shown: "declined" });
     expect(questions.map((q) => [q.why, q.subject])).toEqual([
       ["approval", "npm test"],
       ["approval", "npm test -- --watch"],
@@ -212,7 +213,7 @@ describe("interactive", () => {
 
   test("a failing ask denies the call and says why", async () => {
     const policy = policyWith({ interactive: true, ask: async () => Promise.reject(new Error("terminal closed")) });
-    expect(await call(policy, "bash", "ls")).toEqual({ allow: false, reason: expect.stringContaining("terminal closed") });
+    expect(await call(policy, "bash", "ls")).toEqual({ allow: false, reason: expect.stringContaining("terminal closed"), shown: expect.stringContaining("could not ask: ") });
   });
 });
 
@@ -222,7 +223,7 @@ describe("the repeat guard", () => {
     expect(await call(policy, "read_file", "a.ts")).toEqual({ allow: true });
     expect(await call(policy, "read_file", "a.ts")).toEqual({ allow: true });
     const third = await call(policy, "read_file", "a.ts");
-    expect(third).toEqual({ allow: false, reason: expect.stringContaining("not making progress") });
+    expect(third).toEqual({ allow: false, reason: expect.stringContaining("not making progress"), shown: "the same call 3 times this turn" });
     expect(await call(policy, "read_file", "b.ts")).toEqual({ allow: true });
     policy.startTurn();
     expect(await call(policy, "read_file", "a.ts")).toEqual({ allow: true });
@@ -235,7 +236,7 @@ describe("the repeat guard", () => {
     expect(await call(policy, "bash", "ls")).toEqual({ allow: true });
     expect(questions.map((q) => [q.why, q.count])).toEqual([["repeat", 3]]);
     const fourth = await call(policy, "bash", "ls");
-    expect(fourth).toEqual({ allow: false, reason: expect.stringContaining("not making progress") });
+    expect(fourth).toEqual({ allow: false, reason: expect.stringContaining("not making progress"), shown: expect.stringMatching(/^the same call \d+ times this turn$/) });
   });
 
   test("denied calls do not count, and the guard still comes first", async () => {

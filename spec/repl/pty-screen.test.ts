@@ -155,4 +155,9 @@ test("/clear starts a new empty conversation and clears the task list", async ()
   const items: any[] = Array.isArray(body.input) ? body.input : body.messages;
   expect(items.filter((item) => item.role === "user" || item.role === "assistant")).toHaveLength(1);
   expect(JSON.stringify(body)).not.toContain("step one");
+  // The new conversation is a new session, with its own prompt_cache_key.
+  const key = (i: number) => s.requests[i]!.body.prompt_cache_key;
+  expect(key(0)).toBe(key(1));
+  expect(typeof key(2)).toBe("string");
+  expect(key(2)).not.toBe(key(0));
 }, 20_000);

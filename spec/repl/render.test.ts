@@ -14,6 +14,9 @@ test("one line per tool event, the same words in the REPL and headless text mode
   const denied = { type: "tool-denied", id: "c1", tool: "bash", subject: "rm -rf build", reason: "the user denied this call." } as const;
   expect(renderEvent(denied, plainTheme)).toBe("  ⊘ bash rm -rf build not run: the user denied this call.");
   expect(renderEvent(denied, tagged)).toBe("<warn>  ⊘ bash rm -rf build not run: the user denied this call.</warn>");
+  // The model's long reason stays off the user's line when the denial has its few words.
+  const headless = { ...denied, tool: "write_file", subject: "h.txt", reason: "write_file needs the user's approval, and shiro is running headless …", shown: "headless without --yolo" } as const;
+  expect(renderEvent(headless, plainTheme)).toBe("  ⊘ write_file h.txt: not run (headless without --yolo)");
   expect(renderEvent({ type: "tool-call", id: "c2", tool: "read_file", input: {}, subject: "src/a.ts" }, tagged)).toBe("<dim>→</dim> <tool>read_file</tool> src/a.ts");
   expect(renderEvent({ type: "tool-result", id: "c2", tool: "read_file", summary: "42 lines", output: "" })).toBe("  ✓ read_file: 42 lines");
   expect(renderEvent({ type: "tool-error", id: "c3", tool: "edit_file", error: "x".repeat(400) })!.length).toBe("  ✗ edit_file: ".length + 300);

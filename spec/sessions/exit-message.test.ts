@@ -2,14 +2,14 @@ import { expect, test } from "bun:test";
 import { exitMessage, headlessExitLine } from "../../lib/sessions/exit-message.ts";
 
 test("the exit message is exactly the spec's, columns aligned", () => {
-  expect(exitMessage({ messageCount: 8, title: "why does the pagination test fail?", idPrefix: "0193ab2c" })).toBe(
+  expect(exitMessage({ messageCount: 8, title: "why does the pagination test fail?", idPrefix: "0193ab2c-7f3" })).toBe(
     [
       "Good bye.",
       'Saved 8 messages: "why does the pagination test fail?"',
       "",
       "Resume it with:",
       "  shiro -c                    newest session in this directory",
-      "  shiro -r 0193ab2c           this session by id",
+      "  shiro -r 0193ab2c-7f3       this session by id",
       "",
     ].join("\n"),
   );
@@ -33,6 +33,6 @@ test("a session with no messages says it was not saved and names no command", ()
 });
 
 test("the headless ending is one line: the session and how to resume it, or that nothing was saved", () => {
-  expect(headlessExitLine({ messageCount: 4, idPrefix: "01a230d3" })).toBe("saved session 01a230d3 · resume with shiro -r 01a230d3\n");
+  expect(headlessExitLine({ messageCount: 4, idPrefix: "01a230d3-b4d" })).toBe("saved session 01a230d3-b4d · resume with shiro -r 01a230d3-b4d\n");
   expect(headlessExitLine({ messageCount: 0, idPrefix: "01a230d3" })).toBe("nothing was saved, so there is no session to resume\n");
 });

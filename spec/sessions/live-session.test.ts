@@ -5,7 +5,7 @@ import { join } from "node:path";
 import { continueSession, findSession } from "../../lib/sessions/find.ts";
 import { openLiveSession } from "../../lib/sessions/live-session.ts";
 import { lockPath, sessionPath } from "../../lib/sessions/paths.ts";
-import { hexDigits, shortestUniquePrefix } from "../../lib/sessions/prefix.ts";
+import { hexDigits, lastingPrefix, shortestUniquePrefix } from "../../lib/sessions/prefix.ts";
 import { listSessionIds, saveSession } from "../../lib/sessions/store.ts";
 import { tempDir } from "../support/cli.ts";
 import { makeRecord } from "./support/fixtures.ts";
@@ -43,7 +43,7 @@ test("a new session: a prompt and two steps appended, saved on close with the sp
   expect(saved.messages).toHaveLength(3);
   expect(existsSync(lockPath(home, live.id))).toBe(false);
   expect(live.exitMessage()).toBe(
-    `Good bye.\nSaved 3 messages: "why does the pagination test fail?"\n\nResume it with:\n  shiro -c                    newest session in this directory\n  shiro -r ${shortestUniquePrefix(live.id, listSessionIds(home))}           this session by id\n`,
+    `Good bye.\nSaved 3 messages: "why does the pagination test fail?"\n\nResume it with:\n  shiro -c                    newest session in this directory\n  shiro -r ${lastingPrefix(live.id, listSessionIds(home)).padEnd(19)}this session by id\n`,
   );
 });
 

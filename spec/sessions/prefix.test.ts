@@ -4,7 +4,7 @@ import { join } from "node:path";
 import { ShiroError } from "../../lib/errors.ts";
 import { deleteSession, findSession, resolveSessionId } from "../../lib/sessions/find.ts";
 import { sessionPath } from "../../lib/sessions/paths.ts";
-import { shortestUniquePrefix } from "../../lib/sessions/prefix.ts";
+import { lastingPrefix, shortestUniquePrefix } from "../../lib/sessions/prefix.ts";
 import { loadSession, saveSession } from "../../lib/sessions/store.ts";
 import { tempDir } from "../support/cli.ts";
 import { makeRecord } from "./support/fixtures.ts";
@@ -55,6 +55,22 @@ test("real ids made in the same second: every prefix is unique and resolves back
   expect(error.message).toContain(`matches 12 sessions`);
   expect(error.message).toContain("and 7 more");
   expect(error.message).toContain("Use a longer prefix");
+});
+
+test("the prefix printed to resume a session stays unique as more sessions are saved in the same minute", () => {
+  const home = tempDir();
+  const start = Math.floor(Date.UTC(2026, 10, 29, 12) / 65_536) * 65_536 + 1_000;
+  const first = makeRecord({ at: start });
+  saveSession(home, first);
+  const printed = lastingPrefix(first.id, [first.id]);
+  // The whole millisecond timestamp: the first 12 hex digits, written as the id writes them.
+  expect(printed).toBe(first.id.slice(0, 13));
+  // Sessions started over the next minute share the first 8 digits but not all 12.
+  for (let i = 1; i <= 5; i++) saveSession(home, makeRecord({ at: start + i * 10_000 }));
+  expect(resolveSessionId(home, printed)).toBe(first.id);
+  // A second session made in the same millisecond needs more: the prefix grows past 12.
+  const twin = `${first.id.slice(0, 14)}fff-8000-000000000000`;
+  expect(lastingPrefix(first.id, [first.id, twin]).replace(/-/g, "").length).toBeGreaterThan(12);
 });
 
 test("resolution: exact id, prefix without dashes or in upper case, and the messages for none and ambiguous", () => {

@@ -67,13 +67,18 @@ describe("shiro config shows each setting and where it came from", () => {
         readOnlyCommands: { add: ["jq"] },
         permission: { bash: { "git status*": "allow" } },
         projects: { "/work/app": { permission: { bash: { "make*": "allow" } } } },
+        alwaysAllow: { bash: ["npm test *"] },
       }),
     );
     const run = await runShiro(["config"], { home });
     expect(run.stderr).toBe("");
     expect(run.code).toBe(0);
     // How the sections name their field; every other field has a line of its own.
-    const heading: Record<string, string> = { permission: "Permission rules (config file;", projects: "Permission rules for the project /work/app" };
+    const heading: Record<string, string> = {
+      permission: "Permission rules (config file;",
+      projects: "Permission rules for the project /work/app",
+      alwaysAllow: 'Saved "always" answers (alwaysAllow',
+    };
     // $schema is an editor's pointer to a JSON schema, not a setting.
     for (const key of Object.keys(ConfigFile.entries).filter((k) => k !== "$schema")) {
       const lines = run.stdout.split("\n");

@@ -7,6 +7,7 @@ import { customCommandSources, expandCommand, loadCustomCommands } from "../lib/
 import { parseInput } from "../lib/prompt/slash-commands.ts";
 import { startConversation } from "../lib/app/start.ts";
 import { createPermissionPolicy } from "../lib/permissions/index.ts";
+import { isReadOnlyCommand, readOnlyList } from "../lib/permissions/read-only.ts";
 import { attachMentions, describeAttachment } from "../lib/prompt/attach.ts";
 import { renderTodos } from "../lib/notebook/render.ts";
 import { costUsd, formatUsd } from "../lib/sessions/pricing.ts";
@@ -98,6 +99,8 @@ export async function runHeadless(args: MainArgs, processEnv: Record<string, str
     session: sessionChoice(args),
     // Headless, a worker's approvals can only be answered by --yolo.
     workers: args.yolo,
+    // Commands that only read are not counted among those /undo cannot revert.
+    onlyReads: (command, cwd) => isReadOnlyCommand(command, readOnlyList(runtime.config.readOnlyCommands), cwd),
     onSaveError: (error) => emit({ type: "notice", message: `could not save the session: ${error instanceof Error ? error.message : String(error)}` }),
   });
   // Whatever way the process ends, the session is flushed and released, and the sandbox ended.

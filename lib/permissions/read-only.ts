@@ -70,6 +70,7 @@ export const READ_ONLY_COMMANDS: Readonly<Record<string, ArgCheck>> = {
   tail: any,
   wc: any,
   nl: any,
+  sleep: any,
   grep: any,
   // rg takes long options by their full names only.
   rg: none((a) => ["--pre", "--pre-glob", "--hostname-bin"].includes(a.split("=")[0]!)),

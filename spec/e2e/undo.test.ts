@@ -22,11 +22,21 @@ function busyTurn() {
     { toolCalls: [{ name: "move_file", input: { from: "old.txt", to: "moved/old.txt" } }] },
     { toolCalls: [{ name: "delete_file", input: { path: "doomed.txt" } }] },
     { toolCalls: [{ name: "apply_patch", input: { input: patch("*** Update File: edit.txt", "@@", " one", "-TWO", "+2", "*** Add File: notes.md", "+# notes") } }] },
-    { toolCalls: [{ name: "bash", input: { command: "echo ran" } }] },
+    { toolCalls: [{ name: "bash", input: { command: "touch ran.txt" } }] },
     { text: "all done" },
   ];
   return { cwd, replies };
 }
+
+test("headless: a command that only reads is not counted among those shiro undo cannot revert", async () => {
+  const cwd = tempDir("shiro-work-");
+  writeFileSync(join(cwd, "a.txt"), "a\n");
+  const s = await serve({ toolCalls: [{ name: "bash", input: { command: "ls && cat a.txt" } }] }, { text: "looked" });
+  const run = await runShiro(["-p", "look around", "--yolo"], { baseURL: s.url, cwd, home: tempDir() });
+  expect(run.code).toBe(0);
+  expect(run.stdout).toContain("looked");
+  expect(run.stderr).not.toContain("cannot revert");
+});
 
 describe("/undo for scripts: shiro undo", () => {
   test("a headless turn that edits, creates, moves and deletes is taken back whole by shiro undo", async () => {

@@ -17,6 +17,7 @@ describe("commands that only look run without a question", () => {
   test.each([
     "ls",
     "ls -la docs",
+    "sleep 2",
     "cat a.ts | head -5",
     "wc -l a.ts && tail -n 3 a.ts",
     "rg -n TODO src",

@@ -108,7 +108,7 @@ test("marks tell the truth: exit 0, exit 1, denied, interrupted, in the loop and
     { toolCalls: [{ name: "bash", input: { command: "printf fine" } }] },
     { toolCalls: [{ name: "bash", input: { command: "sh -c 'exit 3'" } }] },
     { toolCalls: [{ name: "bash", input: { command: "touch nope" } }] },
-    { toolCalls: [{ name: "bash", input: { command: "echo started; sleep 30" } }] },
+    { toolCalls: [{ name: "bash", input: { command: "echo started; sleep 30 && touch late" } }] },
     { text: "done" },
   );
   const pty = await start({ baseURL: s.url, cwd, home });
@@ -132,7 +132,7 @@ test("marks tell the truth: exit 0, exit 1, denied, interrupted, in the loop and
   expect(screen).toContain("  ✓ bash: exit 0 · printf fine");
   expect(screen).toContain("  ✗ bash: exit 3 · sh -c 'exit 3'");
   expect(screen).toContain("  ⊘ denied; the model is told not to retry it");
-  expect(screen).toContain("  ■ bash: interrupted · echo started; sleep 30");
+  expect(screen).toContain("  ■ bash: interrupted · echo started; sleep 30 && touch late");
   expect(pty.raw()).toContain("\x1b[31m  ✗ bash: exit 3"); // red
   expect(pty.raw()).toContain("\x1b[33m  ⊘ denied"); // yellow
   expect(pty.raw()).toContain("\x1b[35m  ■ bash: interrupted"); // magenta

@@ -1,3 +1,5 @@
+import { streamLines } from "../fs/stream-lines.ts";
+
 /**
  * The messages between shiro and the runner inside the sandbox (runner-main.ts): one JSON object
  * per line, on the runner's stdin and stdout. Output bytes travel as base64.
@@ -25,22 +27,14 @@ export const RUNNER_ARG = "__sandbox-runner";
 
 /** Splits a byte stream into lines and hands each parsed object to `onMessage`; ends when the stream does. */
 export async function readMessages<T>(stream: ReadableStream<Uint8Array>, onMessage: (message: T) => void): Promise<void> {
-  const decoder = new TextDecoder();
-  let pending = "";
-  for await (const chunk of stream) {
-    pending += decoder.decode(chunk, { stream: true });
-    let newline: number;
-    while ((newline = pending.indexOf("\n")) !== -1) {
-      const line = pending.slice(0, newline);
-      pending = pending.slice(newline + 1);
-      if (!line) continue;
-      let message: T;
-      try {
-        message = JSON.parse(line) as T;
-      } catch {
-        continue;
-      }
-      onMessage(message);
+  for await (const line of streamLines(stream)) {
+    if (!line) continue;
+    let message: T;
+    try {
+      message = JSON.parse(line) as T;
+    } catch {
+      continue;
     }
+    onMessage(message);
   }
 }

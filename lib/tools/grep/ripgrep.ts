@@ -1,3 +1,4 @@
+import { streamLines } from "../../fs/stream-lines.ts";
 import { ToolError } from "../../errors.ts";
 import type { CommandRunner } from "../../sandbox/index.ts";
 import type { GrepMatch, GrepQuery, GrepResult } from "./builtin.ts";
@@ -38,7 +39,7 @@ export async function searchRipgrep(runner: CommandRunner, rgPath: string, query
   const accepted = new Map<string, boolean>();
   let limitReached = false;
   try {
-    for await (const line of jsonLines(proc.stdout)) {
+    for await (const line of streamLines(proc.stdout)) {
       const match = parseMatch(line);
       if (!match) continue;
       let ok = accepted.get(match.file);
@@ -62,20 +63,6 @@ export async function searchRipgrep(runner: CommandRunner, rgPath: string, query
     }
   }
   return { matches, limitReached };
-}
-
-async function* jsonLines(stream: ReadableStream<Uint8Array>): AsyncGenerator<string> {
-  const decoder = new TextDecoder();
-  let pending = "";
-  for await (const chunk of stream) {
-    pending += decoder.decode(chunk, { stream: true });
-    let newline: number;
-    while ((newline = pending.indexOf("\n")) !== -1) {
-      yield pending.slice(0, newline);
-      pending = pending.slice(newline + 1);
-    }
-  }
-  if (pending) yield pending;
 }
 
 type RgText = { text?: string; bytes?: string };

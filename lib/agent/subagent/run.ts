@@ -1,11 +1,11 @@
 import type { LanguageModel, ModelMessage } from "ai";
-import type { Approver } from "../../approval.ts";
 import type { Settings } from "../../config/resolve.ts";
 import type { AgentEvent, EventSink, TurnStatus, Usage } from "../../events.ts";
 import type { CallOptions } from "../../provider/call-options.ts";
 import type { ContextWindow } from "../../provider/context-window.ts";
 import type { SubagentTranscript } from "../../sessions/schema.ts";
-import type { AnyTool, FileJournal } from "../../tools/define.ts";
+import type { AnyTool } from "../../tools/define.ts";
+import type { ToolCallOptions } from "../tool-call.ts";
 import { runTurn } from "../turn.ts";
 import type { SubagentKind } from "./kinds.ts";
 import { finalText, reportFor } from "./report.ts";
@@ -13,8 +13,13 @@ import { finalText, reportFor } from "./report.ts";
 /** One sub-task as the model gave it. */
 export type SubagentJob = { kind: SubagentKind; description: string; prompt: string };
 
-/** Where and with what a subagent runs: the model for its kind, its tools and prompt, and the parent turn's io. */
-export type SubagentEnv = {
+/**
+ * Where and with what a subagent runs: the model for its kind, its tools and prompt, and the parent
+ * turn's io (its signal, so esc stops every subagent; its sink, for subagent-start, -step and -end
+ * and the calls refused; its approver, with every call marked as the subagent's; its journal, so a
+ * worker's edits are undone with the turn).
+ */
+export type SubagentEnv = Pick<ToolCallOptions, "root" | "cwd" | "signal" | "emit" | "approve" | "redact" | "journal"> & {
   model: LanguageModel;
   modelId: string;
   callOptions: CallOptions;
@@ -22,17 +27,6 @@ export type SubagentEnv = {
   settings: TurnSettings;
   tools: readonly AnyTool[];
   instructions: string;
-  root: string;
-  cwd: string;
-  /** The parent turn's signal: esc stops every subagent. */
-  signal: AbortSignal;
-  /** The parent's sink: a subagent reports subagent-start, -step and -end, and the calls refused to it. */
-  emit: EventSink;
-  /** The parent's approver (its rules, guard, grants and prompt); every call is marked as the subagent's. */
-  approve: Approver;
-  redact?: (text: string) => string;
-  /** The parent turn's record of changed files: a worker's edits are undone with the turn. */
-  journal?: FileJournal;
   /** A call of a tool that runs commands ended, with its command line (the turn's count of commands run). */
   onCommand?: (command: string | undefined) => void;
 };

@@ -106,6 +106,8 @@ export function createConversation(opts: ConversationOptions): Conversation {
     return [...own, task];
   };
   let builtIn: AnyTool[] = toolsWith(runtime);
+  /** The system prompt last built, and what it was built from. */
+  let built: { runtime: Runtime; tools: AnyTool[]; text: string } | undefined;
   // MCP servers connect in the background and may change their tools, so the set is read again
   // for every request; it is the same array (and the same request prefix) while nothing changed.
   // Read-only agents get none: shiro cannot tell which MCP tools only read.
@@ -147,16 +149,23 @@ export function createConversation(opts: ConversationOptions): Conversation {
       runtime = next;
       builtIn = toolsWith(next);
     },
-    instructions: () =>
-      buildInstructions({
-        env: runtime.env,
-        projectDocs: runtime.projectDocs,
-        memory: opts.memoryBlock,
-        tools: builtIn.map((t) => t.name),
-        agent: runtime.settings.agent,
-        model: runtime.settings.model,
-        skills: runtime.skills?.skills,
-      }),
+    instructions: () => {
+      // The same for every step of a session (the provider caches it): built again only when the
+      // runtime or the tool set changed (/model, /agent).
+      if (built?.runtime !== runtime || built.tools !== builtIn) {
+        const text = buildInstructions({
+          env: runtime.env,
+          projectDocs: runtime.projectDocs,
+          memory: opts.memoryBlock,
+          tools: builtIn.map((t) => t.name),
+          agent: runtime.settings.agent,
+          model: runtime.settings.model,
+          skills: runtime.skills?.skills,
+        });
+        built = { runtime, tools: builtIn, text };
+      }
+      return built.text;
+    },
     async runPrompt(prompt, io) {
       // The variant and thinking level this turn ran with, kept with its prompt in the session
       // for the user's information (no provider reads the "shiro" namespace).

@@ -40,7 +40,8 @@ test("a project's .mcp.json asks once, showing what it runs; yes is remembered; 
   pty.line("y");
   await pty.waitForPrompt(1);
   await mcpShows(pty, /proj \(stdio, from \.mcp\.json\): connected, 4 tools/);
-  expect(pty.screen()).toContain('its "allow" list is ignored: its tools ask');
+  // The line is as long as the path to bun, so the terminal may wrap it anywhere.
+  expect(pty.screen().replaceAll("\n", "")).toContain('its "allow" list is ignored: its tools ask');
   pty.line("echo it");
   // The file's own allow list is not used: a project's tool asks like any other.
   await pty.waitFor("allow?");

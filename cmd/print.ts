@@ -171,6 +171,8 @@ export async function runHeadless(args: MainArgs, processEnv: Record<string, str
   const result = await conversation.runPrompt(attached.text, { emit, approve: policy.approve, signal: controller.signal });
   const after = live.subagentTotals();
   subagents.costUsd = before.costUsd === undefined || after.costUsd === undefined ? null : after.costUsd - before.costUsd;
+  // A step's save may still be in the thread pool: let it land, so the final save is the last word.
+  await live.settled();
   stopSignals();
   stopWatchingTodos();
   closeSession();

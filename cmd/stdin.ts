@@ -7,14 +7,15 @@ import { fstatSync } from "node:fs";
  * shiro with default stdio) is not read then, so it cannot hang the run.
  */
 export async function readPipedStdin(promptGiven: boolean): Promise<string> {
-  if (process.stdin.isTTY) return "";
   if (promptGiven) {
+    // A terminal is neither a pipe nor a file, so this check also keeps the keyboard out. It comes
+    // first because the others cost start-up: process.stdin builds a stream, node:tty loads node:net.
     try {
       const stat = fstatSync(0);
       if (!stat.isFIFO() && !stat.isFile()) return "";
     } catch {
       return "";
     }
-  }
+  } else if ((await import("node:tty")).isatty(0)) return "";
   return (await Bun.stdin.text()).trim();
 }

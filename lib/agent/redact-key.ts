@@ -14,7 +14,7 @@ const MIN_KEY_CHARS = 8;
  * JSON result record. (No command can print the key: none has it in its environment.)
  */
 export function keyRedactor(key: string | undefined): (text: string) => string {
-  if (!key || key.length < MIN_KEY_CHARS) return (text) => text;
+  if (!key || key.length < MIN_KEY_CHARS) return unchanged;
   const backwards = [...key].reverse().join("");
   return (text) => {
     let out = text.includes(key) ? text.replaceAll(key, REDACTED_KEY) : text;
@@ -23,12 +23,16 @@ export function keyRedactor(key: string | undefined): (text: string) => string {
   };
 }
 
+/** The redactor when there is no key to hide: redactDeep knows it and walks nothing. */
+const unchanged = (text: string) => text;
+
 /**
  * `value` with `redact` applied to every string in it, however deep (messages, tool inputs,
  * events); the same object when nothing changed. Used on everything the session appends, so the
  * key is gone from the model's text and tool arguments before the history is saved or sent.
  */
 export function redactDeep<T>(value: T, redact: (text: string) => string): T {
+  if (redact === unchanged) return value;
   if (typeof value === "string") return redact(value) as T;
   if (Array.isArray(value)) {
     let changed = false;

@@ -1,6 +1,5 @@
-import { randomBytes } from "node:crypto";
 import { closeSync, fsyncSync, mkdirSync, openSync, renameSync, unlinkSync, writeSync } from "node:fs";
-import { chmod, mkdir, open, realpath, rename, rm, stat, writeFile } from "node:fs/promises";
+import { chmod, mkdir, realpath, rename, rm, stat, writeFile } from "node:fs/promises";
 import { basename, dirname, join } from "node:path";
 
 // Two atomic writes with different contracts, kept apart by name: shiro's own state files
@@ -54,34 +53,32 @@ export function writeStateFileSync(path: string, data: string | Uint8Array, opts
 
 /**
  * An atomic replace for saves that a durable one follows soon (the session after a tool step,
- * which the 400 ms timer writes again with writeStateFileSync): the thread pool writes the temp
- * file; then, back on this thread, `commit()` says whether the write is still wanted (a newer save
- * makes it stale) and the rename happens synchronously, so no other save can land between the
- * check and the rename. No fsync: a killed process leaves the old file or the new one (the rename
- * is atomic and the page cache outlives the process); only a power cut before the durable save
- * can leave the old one. An fsync here queued in the thread pool ahead of the next step's own
- * work and cost about 8 ms a step. Resolves true when it replaced the file; a stale write removes
- * its temp file and resolves false.
+ * which the 400 ms timer writes again with writeStateFileSync), with all the disk work in the
+ * thread pool: the temp file is written, `commit()` says whether the write is still wanted (a
+ * newer save makes it stale: the temp file is removed and this resolves false), and the rename
+ * happens. No fsync: a killed process leaves the old file or the new one (the rename is atomic and
+ * the page cache outlives the process); only a power cut before the durable save can leave the old
+ * one. An fsync here queued ahead of the next step's own work and cost about 8 ms a step, and a
+ * rename on this thread about 1 ms (replacing a file on ext4 starts the new file's write-back).
+ *
+ * Because the rename is asynchronous, a synchronous save can land between `commit()` and the
+ * rename and then be replaced by this older content: the caller checks afterwards whether one
+ * did and writes the newest state again (live-session.ts).
  */
 export async function writeStateFileInBackground(path: string, data: string, opts: { mode?: number; commit: () => boolean }): Promise<boolean> {
   const dir = dirname(path);
   const tmp = join(dir, `.${basename(path)}.${process.pid}.${Date.now()}.${counter++}.tmp`);
   let renamed = false;
   try {
-    // The directory almost always exists: make it only when the open says it does not.
-    const create = () => open(tmp, "w", opts.mode ?? 0o600);
-    const file = await create().catch(async (error: NodeJS.ErrnoException) => {
+    // The directory almost always exists: make it only when the write says it does not.
+    const write = () => writeFile(tmp, data, { mode: opts.mode ?? 0o600 });
+    await write().catch(async (error: NodeJS.ErrnoException) => {
       if (error.code !== "ENOENT") throw error;
       await mkdir(dir, { recursive: true });
-      return create();
+      return write();
     });
-    try {
-      await file.writeFile(data);
-    } finally {
-      await file.close();
-    }
     if (!opts.commit()) return false;
-    renameSync(tmp, path);
+    await rename(tmp, path);
     renamed = true;
   } finally {
     if (!renamed) await rm(tmp, { force: true });
@@ -103,7 +100,7 @@ export async function writeWorkspaceFile(path: string, content: string | Uint8Ar
   );
   const dir = dirname(target);
   await mkdir(dir, { recursive: true });
-  const temp = join(dir, `.${basename(target)}.${randomBytes(6).toString("hex")}.shiro-tmp`);
+  const temp = join(dir, `.${basename(target)}.${Buffer.from(crypto.getRandomValues(new Uint8Array(6))).toString("hex")}.shiro-tmp`);
   try {
     await writeFile(temp, content);
     if (mode !== undefined) await chmod(temp, mode);

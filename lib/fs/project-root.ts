@@ -1,4 +1,3 @@
-import { createHash } from "node:crypto";
 import { existsSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";
 
@@ -23,5 +22,5 @@ export function findProjectRoot(cwd: string): string {
  * started anywhere inside the project shares them.
  */
 export function projectHash(projectRoot: string): string {
-  return createHash("sha256").update(resolve(projectRoot)).digest("hex").slice(0, 16);
+  return new Bun.CryptoHasher("sha256").update(resolve(projectRoot)).digest("hex").slice(0, 16);
 }

@@ -1,4 +1,3 @@
-import { createHash } from "node:crypto";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import * as v from "valibot";
@@ -26,7 +25,7 @@ export function readProjectMcp(root: string): ProjectMcp {
     if ((error as NodeJS.ErrnoException).code === "ENOENT") return { status: "none" };
     return { status: "invalid", path, reason: error instanceof Error ? error.message : String(error) };
   }
-  const sha256 = createHash("sha256").update(bytes).digest("hex");
+  const sha256 = new Bun.CryptoHasher("sha256").update(bytes).digest("hex");
   try {
     const parsed = v.safeParse(ProjectMcpFile, JSON.parse(new TextDecoder("utf-8", { fatal: true }).decode(bytes)));
     if (!parsed.success) {

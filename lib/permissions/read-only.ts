@@ -108,7 +108,18 @@ export type ReadOnlyConfig = { add?: readonly string[]; remove?: readonly string
  * The list in effect: the built-in one, less `remove`, plus `add`. An added entry takes any
  * arguments, except one already built in (`find`), which keeps its own check.
  */
-export function readOnlyList(config: ReadOnlyConfig | undefined): Map<string, ArgCheck> {
+export function readOnlyList(config: ReadOnlyConfig | undefined): ReadonlyMap<string, ArgCheck> {
+  const key = config ?? NO_CONFIG;
+  let list = lists.get(key);
+  if (!list) lists.set(key, (list = buildList(config)));
+  return list;
+}
+
+// Built once per config object: the check runs on every command, the config changes rarely.
+const NO_CONFIG: ReadOnlyConfig = {};
+const lists = new WeakMap<ReadOnlyConfig, ReadonlyMap<string, ArgCheck>>();
+
+function buildList(config: ReadOnlyConfig | undefined): Map<string, ArgCheck> {
   const list = new Map(Object.entries(READ_ONLY_COMMANDS));
   for (const entry of config?.add ?? []) if (!list.has(normalize(entry))) list.set(normalize(entry), any);
   for (const entry of config?.remove ?? []) list.delete(normalize(entry));

@@ -9,40 +9,56 @@ import { findAnsiQuoteEnd, findBacktick, findClose, readHeredoc, unescapeAnsi, t
 
 export type ShellWord = {
   /** The word after quote removal. `$HOME`, `${X}`, `$(…)` and backticks are kept as written. */
-  text: string;
+  readonly text: string;
   /** Contains a parameter expansion or command substitution outside single quotes. */
-  expands: boolean;
+  readonly expands: boolean;
   /** Contains an unquoted `*`, `?` or `[`. */
-  glob: boolean;
+  readonly glob: boolean;
   /** Contains an unquoted `{`, so bash may expand a brace list (`{rm,-rf,x}`) in it. */
-  brace?: boolean;
+  readonly brace?: boolean;
 };
 
 export type Separator = ";" | "&" | "&&" | "||" | "|" | "\n" | "(" | ")" | "end";
 
-export type ShellRedirect = { op: string; target: ShellWord | undefined };
+export type ShellRedirect = { readonly op: string; readonly target: ShellWord | undefined };
 
 export type ShellCommand = {
-  words: ShellWord[];
-  redirects: ShellRedirect[];
+  readonly words: readonly ShellWord[];
+  readonly redirects: readonly ShellRedirect[];
   /** Bodies of `<<WORD` heredocs, in order. */
-  heredocs: string[];
+  readonly heredocs: readonly string[];
   /** What ended the command; `|` means its output feeds the next command. */
-  end: Separator;
+  readonly end: Separator;
   /** The command as written, trimmed, without heredoc bodies. */
-  source: string;
+  readonly source: string;
 };
 
 export type ParsedShell = {
-  commands: ShellCommand[];
+  readonly commands: readonly ShellCommand[];
   /** Inner text of every `$(…)`, backtick, `<(…)` and `>(…)`, outermost first. Parse them in turn. */
-  substitutions: string[];
+  readonly substitutions: readonly string[];
 };
 
-type WordBuilder = ShellWord;
+type WordBuilder = { -readonly [K in keyof ShellWord]: ShellWord[K] };
 
-/** Parses a command line. Never throws: unterminated quotes or substitutions run to the end. */
+/**
+ * Parses a command line. Never throws: unterminated quotes or substitutions run to the end. The
+ * guard, the rules, the read-only check and the git check each read the same line, so the last
+ * lines parsed are kept: the result is shared and must not be changed (its types say so).
+ */
 export function parseShell(src: string): ParsedShell {
+  const known = recent.get(src);
+  if (known) return known;
+  const parsed = parseLine(src);
+  if (recent.size >= RECENT_LINES) recent.delete(recent.keys().next().value!);
+  recent.set(src, parsed);
+  return parsed;
+}
+
+const RECENT_LINES = 64;
+const recent = new Map<string, ParsedShell>();
+
+function parseLine(src: string): ParsedShell {
   const commands: ShellCommand[] = [];
   const substitutions: string[] = [];
   let words: ShellWord[] = [];
@@ -79,7 +95,7 @@ export function parseShell(src: string): ParsedShell {
     } else {
       // `(a) | b`, `(a); b`: the separator after a closing parenthesis belongs to the command before it.
       const last = commands.at(-1);
-      if (last && (last.end === "(" || last.end === ")") && end !== "(" && end !== ")") last.end = end;
+      if (last && (last.end === "(" || last.end === ")") && end !== "(" && end !== ")") commands[commands.length - 1] = { ...last, end };
     }
     words = [];
     redirects = [];

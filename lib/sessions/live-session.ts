@@ -32,6 +32,8 @@ export type OpenSessionOptions = {
   changesWorkspace?: (toolName: string) => boolean;
   debounceMs?: number;
   timers?: Timers;
+  /** The background writer (store.ts saveSessionInBackground); tests put a hook around its commit check. */
+  writeInBackground?: typeof saveSessionInBackground;
   now?: () => Date;
   newId?: () => string;
   probe?: LivenessProbe;
@@ -83,6 +85,8 @@ export type LiveSession = {
    * and SIGTERM handlers as well as on the normal way out.
    */
   close(): void;
+  /** Resolves when no background write is in flight: await it before close() on a normal way out. */
+  settled(): Promise<void>;
   /** The exit text (exit-message.ts) for what is on disk. */
   exitMessage(): string;
   /** The one line headless text mode ends with (exit-message.ts). */
@@ -191,33 +195,50 @@ export function openLiveSession(opts: OpenSessionOptions): LiveSession {
    * request goes out, and without an fsync (the timed save that append also schedules makes it
    * durable within AUTOSAVE_DEBOUNCE_MS). One at a time; a step that ends while one is in flight
    * is written when it lands. Every timed or explicit save bumps `generation`, which makes an
-   * older background write stale.
+   * older background write stale; one that bumped it while the background rename was already on
+   * its way may have been replaced by the older file, so the newest state is written again then.
+   * close() waits for nothing (exit handlers cannot): it writes, and leaves releasing the session
+   * to the background write when one is in flight, so no late rename lands after another process
+   * has taken the session. `settled()` is what a normal way out awaits first.
    */
   let generation = 0;
-  let inFlight = false;
+  let inFlight: Promise<void> | undefined;
   let again = false;
+  let releaseWhenSettled = false;
   function saveInBackground() {
     if (inFlight) {
       again = true;
       return;
     }
-    inFlight = true;
     const mine = ++generation;
-    let started: Promise<boolean>;
+    inFlight = (async () => {
+      try {
+        const replaced = await (opts.writeInBackground ?? saveSessionInBackground)(opts.home, snapshot(), () => generation === mine && !closed);
+        if (replaced && generation !== mine) writeNewest();
+      } catch (error) {
+        opts.onSaveError?.(error);
+      }
+    })().finally(() => {
+      inFlight = undefined;
+      if (closed) {
+        if (releaseWhenSettled) release();
+      } else if (again) {
+        again = false;
+        saveInBackground();
+      }
+    });
+  }
+
+  /** The current state, synchronously, after a background rename may have put an older one in its place. */
+  function writeNewest() {
+    generation++;
     try {
-      started = saveSessionInBackground(opts.home, snapshot(), () => generation === mine && !closed);
+      const record = snapshot();
+      saveSession(opts.home, record);
+      savedCount = record.messages.length;
     } catch (error) {
-      started = Promise.reject(error);
+      opts.onSaveError?.(error);
     }
-    started
-      .catch((error: unknown) => opts.onSaveError?.(error))
-      .finally(() => {
-        inFlight = false;
-        if (again && !closed) {
-          again = false;
-          saveInBackground();
-        }
-      });
   }
 
   const saver = createAutosaver({
@@ -317,7 +338,11 @@ export function openLiveSession(opts: OpenSessionOptions): LiveSession {
       closed = true;
       saveNow();
       saver.dispose();
-      release();
+      if (inFlight) releaseWhenSettled = true;
+      else release();
+    },
+    async settled() {
+      while (inFlight) await inFlight;
     },
     exitMessage() {
       return exitMessage({ messageCount: savedCount, title: base.title || titleFromMessages(messages), idPrefix: idPrefix() });

@@ -2,7 +2,7 @@ import * as v from "valibot";
 import { ToolError } from "../errors.ts";
 import { looksBinary } from "../fs/binary.ts";
 import { DEFAULT_WEB_FETCH_MAX_BYTES, DEFAULT_WEB_FETCH_TIMEOUT_MS } from "../config/defaults.ts";
-import { fetchPage, type FetchLimits, type Resolver } from "../net/fetch-page.ts";
+import type { FetchLimits, Resolver } from "../net/fetch-page.ts";
 import { defineTool } from "./define.ts";
 
 /** What web_fetch may do (config `webFetch`, resolved into Settings). */
@@ -30,6 +30,8 @@ export function createWebFetchTool(options: WebFetchOptions = WEB_FETCH_DEFAULTS
     subject: { kind: "text", of: (input) => input.url },
     defaultDecision: "ask",
     async execute(input, ctx) {
+      // Loaded at the first fetch: it brings node:http, node:dns and node:zlib, which start-up does without.
+      const { fetchPage } = await import("../net/fetch-page.ts");
       const page = await fetchPage(input.url, { ...options, maxRedirects: MAX_REDIRECTS }, ctx.signal, resolve);
       const type = page.contentType.split(";")[0]!.trim().toLowerCase();
       const text = decode(page.body, page.contentType);

@@ -6,7 +6,7 @@ import { continueSession, findSession } from "../../lib/sessions/find.ts";
 import { openLiveSession } from "../../lib/sessions/live-session.ts";
 import { lockPath, sessionPath } from "../../lib/sessions/paths.ts";
 import { hexDigits, lastingPrefix, shortestUniquePrefix } from "../../lib/sessions/prefix.ts";
-import { listSessionIds, saveSession } from "../../lib/sessions/store.ts";
+import { listSessionIds, saveSession, saveSessionInBackground } from "../../lib/sessions/store.ts";
 import { tempDir } from "../support/cli.ts";
 import { makeRecord } from "./support/fixtures.ts";
 
@@ -165,6 +165,52 @@ test("a step that called a workspace-changing tool is written at once, off the s
   for (let waited = 0; findSession(home, live.id).messages.length < 6 && waited < 2_000; waited += 5) await Bun.sleep(5);
   expect(findSession(home, live.id).messages).toHaveLength(6);
   live.close();
+});
+
+test("a save that lands while a step's background write is renaming is not undone by it", async () => {
+  const home = tempDir();
+  const timers = { setTimeout: () => 1, clearTimeout: () => {} };
+  const call = (toolName: string): ModelMessage => ({ role: "assistant", content: [{ type: "tool-call", toolCallId: toolName, toolName, input: {} }] });
+  let live!: ReturnType<typeof openLiveSession>;
+  let raced = false;
+  live = openLiveSession({
+    home,
+    cwd: "/p",
+    provider: "openai",
+    model: "gpt-5",
+    timers,
+    changesWorkspace: (tool) => tool === "bash",
+    // Past the write's staleness check, before its rename: the worst moment for a newer save.
+    writeInBackground: (h, record, commit) =>
+      saveSessionInBackground(h, record, () => {
+        const ok = commit();
+        if (ok && !raced) {
+          raced = true;
+          live.append([call("read_file")]);
+          live.save();
+        }
+        return ok;
+      }),
+  });
+  live.append([{ role: "user", content: "hi" }, call("bash")]);
+  await live.settled();
+  expect(raced).toBe(true);
+  expect(findSession(home, live.id).messages).toHaveLength(3);
+  live.close();
+});
+
+test("close while a step's write is in flight keeps the session held until it lands, and the file has the last word", async () => {
+  const home = tempDir();
+  const timers = { setTimeout: () => 1, clearTimeout: () => {} };
+  const call = (toolName: string): ModelMessage => ({ role: "assistant", content: [{ type: "tool-call", toolCallId: toolName, toolName, input: {} }] });
+  const live = openLiveSession({ home, cwd: "/p", provider: "openai", model: "gpt-5", timers, changesWorkspace: (tool) => tool === "bash" });
+  live.append([{ role: "user", content: "hi" }, call("bash")]);
+  live.append([{ role: "assistant", content: "done" }]);
+  live.close();
+  expect(existsSync(lockPath(home, live.id))).toBe(true);
+  await live.settled();
+  expect(existsSync(lockPath(home, live.id))).toBe(false);
+  expect(findSession(home, live.id).messages).toHaveLength(3);
 });
 
 test("usage booked outside a turn counts in the totals and the cost", () => {

@@ -1,4 +1,3 @@
-import { createHash } from "node:crypto";
 import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync } from "node:fs";
 import { dirname, join } from "node:path";
 import * as v from "valibot";
@@ -123,7 +122,7 @@ export function openUndoJournal(home: string, sessionId: string, opts: { now?: (
     }
     if (!stats.isFile() || stats.size > MAX_KEPT_FILE_BYTES) return { kind: "unkept", size: stats.size, mtimeMs: Math.floor(stats.mtimeMs) };
     const bytes = readFileSync(path);
-    const blob = createHash("sha256").update(bytes).digest("hex");
+    const blob = new Bun.CryptoHasher("sha256").update(bytes).digest("hex");
     if (store && !existsSync(blobPath(blob))) {
       mkdirSync(blobsDir, { recursive: true, mode: 0o700 });
       writeStateFileSync(blobPath(blob), bytes, { mode: 0o600 });

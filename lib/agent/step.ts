@@ -1,4 +1,4 @@
-import { NoSuchToolError, streamText, type LanguageModel, type ModelMessage, type ToolSet, type AssistantModelMessage } from "ai";
+import { NoSuchToolError, streamText, type AssistantModelMessage, type LanguageModel, type ModelMessage, type StepResult, type ToolSet } from "ai";
 import type { EventSink, Usage } from "../events.ts";
 import { subjectOf, type AnyTool } from "../tools/define.ts";
 import type { CallOptions } from "../provider/call-options.ts";
@@ -28,38 +28,46 @@ export type StepOutcome = {
   error?: unknown;
 };
 
-export type StepInput = {
+/** What one step sends: the system prompt and the messages (the pruned history and its tail). */
+export type StepRequest = { instructions: string; messages: ModelMessage[] };
+
+export type StepsInput = StepRequest & {
   model: LanguageModel;
   callOptions: CallOptions;
-  instructions: string;
-  messages: ModelMessage[];
   tools: ToolSet;
   toolDefs: readonly AnyTool[];
   signal: AbortSignal;
   emit: EventSink;
+  /**
+   * A step ended, well or not: its outcome, in order, before anything else is sent. True to go on
+   * to the next step in this same call; the SDK goes on only when the step's tool calls all have
+   * results, and never after a failed step.
+   */
+  onStep: (outcome: StepOutcome) => boolean;
+  /** The request of each step after the first, asked for just before it is sent. */
+  nextRequest: () => StepRequest;
 };
 
 /**
- * One request to the model and the tool calls it makes. Never throws: provider failures come
- * back in `error`, and an aborted step still returns what was said so far, so the history
- * stays complete (dangling calls are closed by the repair before the next request). The stream
- * gives `tool-start` and `tool-call`; a call that reaches a tool reports the rest itself
+ * Requests to the model and the tool calls they make, as one SDK call for as many steps as go on
+ * (one streamText: its set-up is paid once per run of steps, not once per step). Each step's
+ * request is the caller's (`nextRequest`, asked after `onStep` has taken the step before), so
+ * pruning and the task list stay per step. Never throws: provider failures come back in an
+ * outcome's `error`, and an aborted step still reports what was said so far, so the history stays
+ * complete (dangling calls are closed by the repair before the next request). The stream gives
+ * `tool-start` and `tool-call`; a call that reaches a tool reports the rest itself
  * (tool-call.ts), and one the SDK could not hand to a tool gets its `tool-error` here.
  */
-export async function runStep(input: StepInput): Promise<StepOutcome> {
+export async function runSteps(input: StepsInput): Promise<void> {
   const { emit } = input;
   const byName = new Map(input.toolDefs.map((t) => [t.name, t]));
-  const outcome: StepOutcome = { messages: [], usage: { inputTokens: 0, outputTokens: 0 }, wantsMore: false, sawOutput: false, aborted: false };
-  // What was streamed, to rebuild the assistant message when the SDK cannot give it (abort, error).
-  let partialText = "";
-  const calls: { toolCallId: string; toolName: string; input: unknown }[] = [];
-  const results: { toolCallId: string; toolName: string; output: string; error: boolean }[] = [];
-  // Calls the SDK could not hand to a tool (unknown name, unreadable arguments).
-  const unrunnable = new Set<string>();
-  // Errors shiro words itself instead of the SDK (a call of a tool not offered), by call id.
-  const reworded = new Map<string, string>();
-  // OpenRouter's reasoning_details for this step (lib/provider/reasoning-details.ts), to send back.
-  let details: unknown[] | undefined;
+  // The SDK waits on these between steps: `stopWhen` for the caller's word on step k, then
+  // `prepareStep` for step k+1's request. The stream can run ahead of this reader, so each step's
+  // word is given only once the reader has reached the step's end.
+  const decided: Deferred<boolean>[] = [];
+  const stepResults: Deferred<StepResult<ToolSet>>[] = [];
+  const decision = (k: number) => (decided[k] ??= deferred<boolean>());
+  const stepResult = (k: number) => (stepResults[k] ??= deferred<StepResult<ToolSet>>());
 
   const result = streamText({
     ...input.callOptions,
@@ -70,15 +78,54 @@ export async function runStep(input: StepInput): Promise<StepOutcome> {
     maxRetries: 0, // retries are the turn's job, so the user sees each one
     abortSignal: input.signal,
     onError: () => {}, // the default prints a stack trace; errors are read from the stream
+    stopWhen: async ({ steps }) => !(await decision(steps.length - 1).promise),
+    prepareStep: ({ stepNumber }) => (stepNumber === 0 ? undefined : input.nextRequest()),
+    onStepFinish: (step) => stepResult(step.stepNumber).resolve(step),
   });
 
+  let k = -1; // the step being read
+  let step: StepState | undefined;
+  const finish = async (state: StepState, finished: boolean) => {
+    const index = k;
+    const outcome = state.outcome;
+    if (input.signal.aborted) outcome.aborted = true;
+    if (!finished && !outcome.aborted) outcome.error ??= new IncompleteStreamError();
+    outcome.messages = [];
+    if (finished && !outcome.aborted && !outcome.error) {
+      try {
+        const messages = (await stepResult(index).promise).response.messages as ModelMessage[];
+        outcome.messages = withReasoningDetails(withKeepableInputs(withReworded(messages, state.reworded)), state.details);
+      } catch (error) {
+        outcome.error = error;
+      }
+    }
+    if (outcome.aborted || outcome.error) {
+      outcome.wantsMore = false;
+      outcome.messages = withKeepableInputs(rebuildMessages(state.partialText, state.calls, state.results));
+    }
+    step = undefined;
+    decision(index).resolve(input.onStep(outcome));
+  };
+
+  const open = () => {
+    k++;
+    return (step = newStep());
+  };
   try {
     for await (const part of result.stream) {
+      if (part.type === "start-step") {
+        open();
+        continue;
+      }
+      if (!STEP_PARTS.has(part.type)) continue; // the call's own start and finish, raw chunks, sources
+      // An error before the step's start (the request itself failed) belongs to the step being asked for.
+      const state = step ?? open();
+      const { outcome } = state;
       switch (part.type) {
         case "text-delta":
           if (!part.text) break;
           outcome.sawOutput = true;
-          partialText += part.text;
+          state.partialText += part.text;
           emit({ type: "text", text: part.text });
           break;
         case "reasoning-delta":
@@ -92,24 +139,24 @@ export async function runStep(input: StepInput): Promise<StepOutcome> {
           break;
         case "tool-call":
           outcome.sawOutput = true;
-          calls.push({ toolCallId: part.toolCallId, toolName: part.toolName, input: part.input });
+          state.calls.push({ toolCallId: part.toolCallId, toolName: part.toolName, input: part.input });
           emit({ type: "tool-call", id: part.toolCallId, tool: part.toolName, input: part.input, subject: subjectOf(byName.get(part.toolName), part.input) });
-          if (part.invalid) unrunnable.add(part.toolCallId); // no tool runs it, so its error is reported here
-          if (part.invalid && NoSuchToolError.isInstance(part.error)) reworded.set(part.toolCallId, noSuchToolText(part.toolName, input.toolDefs));
+          if (part.invalid) state.unrunnable.add(part.toolCallId); // no tool runs it, so its error is reported here
+          if (part.invalid && NoSuchToolError.isInstance(part.error)) state.reworded.set(part.toolCallId, noSuchToolText(part.toolName, input.toolDefs));
           break;
         case "tool-result": {
           const output = typeof part.output === "string" ? part.output : JSON.stringify(part.output);
-          results.push({ toolCallId: part.toolCallId, toolName: part.toolName, output, error: false });
+          state.results.push({ toolCallId: part.toolCallId, toolName: part.toolName, output, error: false });
           break;
         }
         case "tool-error": {
-          const message = reworded.get(part.toolCallId) ?? errorText(part.error);
-          results.push({ toolCallId: part.toolCallId, toolName: part.toolName, output: message, error: true });
-          if (unrunnable.has(part.toolCallId)) emit({ type: "tool-error", id: part.toolCallId, tool: part.toolName, error: message });
+          const message = state.reworded.get(part.toolCallId) ?? errorText(part.error);
+          state.results.push({ toolCallId: part.toolCallId, toolName: part.toolName, output: message, error: true });
+          if (state.unrunnable.has(part.toolCallId)) emit({ type: "tool-error", id: part.toolCallId, tool: part.toolName, error: message });
           break;
         }
         case "finish-step": {
-          details = (part.providerMetadata?.shiro?.[REASONING_DETAILS_KEY] as unknown[] | undefined) ?? details;
+          state.details = (part.providerMetadata?.shiro?.[REASONING_DETAILS_KEY] as unknown[] | undefined) ?? state.details;
           // A step that ended on an error chunk still used the tokens that chunk reported (lib/provider/compatible-usage.ts).
           const billed = part.providerMetadata?.shiro?.[ERROR_CHUNK_USAGE_KEY] as ErrorChunkUsage | undefined;
           outcome.usage =
@@ -121,15 +168,16 @@ export async function runStep(input: StepInput): Promise<StepOutcome> {
                   ...(part.usage.inputTokenDetails?.cacheReadTokens ? { cachedInputTokens: part.usage.inputTokenDetails.cacheReadTokens } : {}),
                   ...(part.usage.outputTokenDetails?.reasoningTokens ? { reasoningTokens: part.usage.outputTokenDetails.reasoningTokens } : {}),
                 };
-          outcome.wantsMore = part.finishReason === "tool-calls" || calls.length > 0;
+          outcome.wantsMore = part.finishReason === "tool-calls" || state.calls.length > 0;
           if (part.finishReason === "length") {
             // Cut off: only a call that can run is worth another step; a call cut mid-arguments would be sent again, cut again.
-            const runnable = calls.some((c) => !unrunnable.has(c.toolCallId));
-            outcome.truncated = { usable: runnable || partialText.trim() !== "" };
+            const runnable = state.calls.some((c) => !state.unrunnable.has(c.toolCallId));
+            outcome.truncated = { usable: runnable || state.partialText.trim() !== "" };
             outcome.wantsMore = runnable;
           }
           // A stream that stops without its completion event is not an answer, even if the SDK keeps the partial text.
           if (part.finishReason === "interrupted" || part.finishReason === "error") outcome.error ??= new IncompleteStreamError();
+          await finish(state, true);
           break;
         }
         case "error":
@@ -143,22 +191,50 @@ export async function runStep(input: StepInput): Promise<StepOutcome> {
       }
     }
   } catch (error) {
-    if (input.signal.aborted) outcome.aborted = true;
-    else outcome.error ??= error;
+    const state = step ?? open();
+    if (input.signal.aborted) state.outcome.aborted = true;
+    else state.outcome.error ??= error;
   }
-  if (input.signal.aborted) outcome.aborted = true;
+  // A step the stream left open (an abort, a failure) ends here with what it said so far.
+  if (step) await finish(step, false);
+  // Nothing more will be read: let an SDK still waiting for a word stop.
+  for (const d of decided) d?.resolve(false);
+}
 
-  if (!outcome.aborted && !outcome.error) {
-    try {
-      outcome.messages = withReasoningDetails(withKeepableInputs(withReworded((await result.response).messages as ModelMessage[], reworded)), details);
-      return outcome;
-    } catch (error) {
-      outcome.error = error;
-    }
-  }
-  outcome.wantsMore = false;
-  outcome.messages = withKeepableInputs(rebuildMessages(partialText, calls, results));
-  return outcome;
+/** The parts that belong to a step: what is said in it, and how it ends. */
+const STEP_PARTS = new Set<string>(["text-delta", "reasoning-delta", "tool-input-start", "tool-call", "tool-result", "tool-error", "finish-step", "error", "abort"]);
+
+/** What the reader keeps of the step in progress: what was streamed, to rebuild the assistant message when the SDK cannot give it (abort, error). */
+type StepState = {
+  outcome: StepOutcome;
+  partialText: string;
+  calls: { toolCallId: string; toolName: string; input: unknown }[];
+  results: { toolCallId: string; toolName: string; output: string; error: boolean }[];
+  /** Calls the SDK could not hand to a tool (unknown name, unreadable arguments). */
+  unrunnable: Set<string>;
+  /** Errors shiro words itself instead of the SDK (a call of a tool not offered), by call id. */
+  reworded: Map<string, string>;
+  /** OpenRouter's reasoning_details for this step (lib/provider/reasoning-details.ts), to send back. */
+  details: unknown[] | undefined;
+};
+
+function newStep(): StepState {
+  return {
+    outcome: { messages: [], usage: { inputTokens: 0, outputTokens: 0 }, wantsMore: false, sawOutput: false, aborted: false },
+    partialText: "",
+    calls: [],
+    results: [],
+    unrunnable: new Set(),
+    reworded: new Map(),
+    details: undefined,
+  };
+}
+
+type Deferred<T> = { promise: Promise<T>; resolve: (value: T) => void };
+function deferred<T>(): Deferred<T> {
+  let resolve!: (value: T) => void;
+  const promise = new Promise<T>((r) => (resolve = r));
+  return { promise, resolve };
 }
 
 /**

@@ -8,7 +8,7 @@ import { contextOverflow } from "../provider/context-overflow.ts";
 import type { ContextWindow } from "../provider/context-window.ts";
 import { withNextStep } from "../provider/next-step.ts";
 import { describeProviderError, retryDelayMs } from "../provider/provider-error.ts";
-import { runStep } from "./step.ts";
+import { runSteps, type StepOutcome } from "./step.ts";
 import type { Approver } from "../approval.ts";
 import type { Settings } from "../config/resolve.ts";
 import { hasReasoningControl, withoutReasoning, type CallOptions } from "../provider/call-options.ts";
@@ -90,111 +90,47 @@ export async function runTurn(opts: TurnOptions): Promise<TurnResult> {
   let compactedReported = false;
   let inlinedThisTurn = false;
   let truncated = false;
+  /** The turn is over: `status` says how. */
+  let ended = false;
+  /** The step about to run is a new attempt at one that failed before it showed anything. */
+  let retrying = false;
+  let attempt = 1;
+  let overflowRetried = false;
+  let overflowError: string | undefined;
 
-  for (;;) {
-    if (opts.signal.aborted) {
-      status = "interrupted";
-      break;
-    }
-    if (steps >= settings.maxSteps) {
-      status = "step-cap";
-      errorMessage = `stopped after ${settings.maxSteps} steps (the step cap). Raise it with --max-steps, or ask shiro to continue.`;
-      opts.emit({ type: "error", message: errorMessage });
-      break;
-    }
-    steps++;
-    let stepOpen = true;
-    const toolDefs = typeof opts.tools === "function" ? opts.tools() : opts.tools;
-    const tools = toSdkTools(toolDefs, { root: opts.root, cwd: opts.cwd, signal: opts.signal, emit: opts.emit, approve: opts.approve, redact: opts.redact, stepOpen: () => stepOpen, journal: opts.journal });
+  const currentTools = () => (typeof opts.tools === "function" ? opts.tools() : opts.tools);
 
-    let outcome;
-    let overflowRetried = false;
-    let overflowError: string | undefined;
-    let wireTokens = 0;
-    for (let attempt = 1; ; attempt++) {
-      const instructions = opts.instructions();
-      const budget = requestBudget(opts.window.info, { pruneAtTokens: settings.pruneAtTokens, instructions, tools: toolDefs });
-      const { messages: wire, report } = pruneForWire(closeDanglingToolCalls(session.history), { pruneAtTokens: budget.conversationTokens, tools: toolDefs });
-      wireTokens = report.tokensAfter;
-      const compacted = compactedReported ? undefined : compactedEvent(report);
-      if (compacted) {
-        opts.emit(compacted); // once per turn, not per step
-        compactedReported = true;
-      }
-      outcome = await runStep({
-        model: opts.model,
-        callOptions: budget.outputTokens === undefined ? callOptions : { ...callOptions, maxOutputTokens: budget.outputTokens },
-        instructions,
-        messages: withTail(wire, opts.wireTail?.() ?? []),
-        tools,
-        toolDefs,
-        signal: opts.signal,
-        emit: opts.emit,
-      });
-      if (!outcome.error || outcome.aborted || outcome.sawOutput) break; // text on screen cannot be unsent
-      if (!inlinedThisTurn && isMissingItemError(outcome.error)) {
-        // The provider forgot items this history points at (or failed on a request that pointed at
-        // them); waiting won't bring them back. Rewrite the session's own history without item ids
-        // and send it again, once per turn.
-        inlinedThisTurn = true;
-        session.replace(inlineHistory(session.history));
-        opts.emit({ type: "notice", message: missingItemNotice(outcome.error) });
-        attempt--;
-        continue;
-      }
-      const overflow = contextOverflow(outcome.error);
-      if (overflow) {
-        // Too long for the model's context: waiting won't help, a shorter request will. Learn what
-        // the refusal says, prune the wire to the new budget and send again, once per step — unless
-        // even the most pruned wire cannot fit, which no retry would change.
-        const modelId = typeof opts.model === "string" ? opts.model : opts.model.modelId;
-        if (overflowRetried) {
-          overflowError = overflowFailure(modelId, opts.window.info, true);
-          break;
-        }
-        overflowRetried = true;
-        const learned = opts.window.learn(overflow, { requestTokens: report.tokensAfter + budget.overheadTokens, conversationTokens: report.tokensAfter });
-        const next = requestBudget(opts.window.info, { pruneAtTokens: settings.pruneAtTokens, instructions, tools: toolDefs });
-        if (!pruneForWire(closeDanglingToolCalls(session.history), { pruneAtTokens: next.conversationTokens, tools: toolDefs }).report.fits) {
-          overflowError = overflowFailure(modelId, opts.window.info, false);
-          break;
-        }
-        opts.emit({ type: "notice", message: overflowNotice(learned) });
-        attempt--;
-        continue;
-      }
-      const failure = withNextStep(describeProviderError(outcome.error), settings);
-      if (hasReasoningControl(callOptions) && refusesReasoningControl(failure)) {
-        // The server does not take a thinking level: drop it for the rest of the session and resend.
-        callOptions = withoutReasoning(callOptions);
-        opts.onCallOptions?.(callOptions);
-        opts.emit({ type: "notice", message: REASONING_DROPPED_NOTICE });
-        attempt--;
-        continue;
-      }
-      if (!failure.retryable || attempt > settings.maxRetries) break;
-      const delay = retryDelayMs(attempt, settings.retryBaseMs, failure.retryAfterMs);
-      opts.emit({ type: "notice", message: `${failure.message}; retrying in ${formatDelay(delay)} (attempt ${attempt + 1} of ${settings.maxRetries + 1})` });
-      if (!(await sleep(delay, opts.signal))) break;
+  /** One step's request: the budget, the pruned wire (the `compacted` event once per turn) and the tail. */
+  const prepare = (toolDefs: readonly AnyTool[]) => {
+    const instructions = opts.instructions();
+    const budget = requestBudget(opts.window.info, { pruneAtTokens: settings.pruneAtTokens, instructions, tools: toolDefs });
+    const { messages: wire, report } = pruneForWire(closeDanglingToolCalls(session.history), { pruneAtTokens: budget.conversationTokens, tools: toolDefs });
+    const compacted = compactedReported ? undefined : compactedEvent(report);
+    if (compacted) {
+      opts.emit(compacted); // once per turn, not per step
+      compactedReported = true;
     }
+    return { instructions, budget, report, messages: withTail(wire, opts.wireTail?.() ?? []) };
+  };
 
-    stepOpen = false; // a call still running now reports no result (tool-call.ts); the repair closes it
+  /** A step that ran (well, or failed after showing something): booked, appended, and judged. True: the turn goes on. */
+  const settle = (outcome: StepOutcome, wireTokens: number): boolean => {
     usage.inputTokens += outcome.usage.inputTokens;
     usage.outputTokens += outcome.usage.outputTokens;
     if (outcome.usage.cachedInputTokens) usage.cachedInputTokens = (usage.cachedInputTokens ?? 0) + outcome.usage.cachedInputTokens;
     if (outcome.usage.reasoningTokens) usage.reasoningTokens = (usage.reasoningTokens ?? 0) + outcome.usage.reasoningTokens;
     session.append(outcome.messages, outcome.usage);
     opts.emit({ type: "step", step: steps, usage: outcome.usage, wireTokens });
-
+    ended = true;
     if (outcome.aborted || opts.signal.aborted) {
       status = "interrupted";
-      break;
+      return false;
     }
     if (outcome.error) {
       status = "error";
       errorMessage = overflowError ?? withNextStep(describeProviderError(outcome.error), settings).message;
       opts.emit({ type: "error", message: errorMessage });
-      break;
+      return false;
     }
     truncated = outcome.truncated !== undefined;
     if (outcome.truncated && !outcome.truncated.usable) {
@@ -202,12 +138,130 @@ export async function runTurn(opts: TurnOptions): Promise<TurnResult> {
       status = "error";
       errorMessage = CUT_OFF_EMPTY;
       opts.emit({ type: "error", message: errorMessage });
-      break;
+      return false;
     }
     if (!outcome.wantsMore) {
       if (truncated) opts.emit({ type: "notice", message: CUT_OFF_NOTICE });
-      break;
+      return false;
     }
+    ended = false;
+    return true;
+  };
+
+  for (;;) {
+    if (!retrying) {
+      if (opts.signal.aborted) {
+        status = "interrupted";
+        break;
+      }
+      if (steps >= settings.maxSteps) {
+        status = "step-cap";
+        errorMessage = `stopped after ${settings.maxSteps} steps (the step cap). Raise it with --max-steps, or ask shiro to continue.`;
+        opts.emit({ type: "error", message: errorMessage });
+        break;
+      }
+      steps++;
+      attempt = 1;
+      overflowRetried = false;
+      overflowError = undefined;
+    }
+    retrying = false;
+    // One run of steps: a single SDK call that goes on while each step wants another and nothing
+    // the call was set up with has to change (the tools, the options). A tool call still running
+    // when its step is cut short reports no result (tool-call.ts); the repair closes it.
+    let runOpen = true;
+    const toolDefs = currentTools();
+    const tools = toSdkTools(toolDefs, { root: opts.root, cwd: opts.cwd, signal: opts.signal, emit: opts.emit, approve: opts.approve, redact: opts.redact, stepOpen: () => runOpen, journal: opts.journal });
+    let request = prepare(toolDefs);
+    let failed: StepOutcome | undefined;
+    await runSteps({
+      model: opts.model,
+      callOptions: request.budget.outputTokens === undefined ? callOptions : { ...callOptions, maxOutputTokens: request.budget.outputTokens },
+      instructions: request.instructions,
+      messages: request.messages,
+      tools,
+      toolDefs,
+      signal: opts.signal,
+      emit: opts.emit,
+      onStep: (outcome) => {
+        // Failed before anything was shown: tried again below (nothing was said that a retry would repeat).
+        if (outcome.error && !outcome.aborted && !outcome.sawOutput) {
+          failed = outcome;
+          return false;
+        }
+        if (!settle(outcome, request.report.tokensAfter)) return false;
+        const sameCall = !opts.signal.aborted && steps < settings.maxSteps && currentTools() === toolDefs && requestBudget(opts.window.info, { pruneAtTokens: settings.pruneAtTokens, instructions: opts.instructions(), tools: toolDefs }).outputTokens === request.budget.outputTokens;
+        return sameCall;
+      },
+      nextRequest: () => {
+        steps++;
+        attempt = 1;
+        overflowRetried = false;
+        overflowError = undefined;
+        request = prepare(toolDefs);
+        return { instructions: request.instructions, messages: request.messages };
+      },
+    });
+    runOpen = false;
+    if (ended) break;
+    if (!failed) continue; // the run stopped between steps (tools or options changed, the SDK stopped): the next step starts a new one
+
+    // The step failed before it showed anything: try it again when that can help.
+    const { instructions, budget, report } = request;
+    const error = failed.error;
+    if (!inlinedThisTurn && isMissingItemError(error)) {
+      // The provider forgot items this history points at (or failed on a request that pointed at
+      // them); waiting won't bring them back. Rewrite the session's own history without item ids
+      // and send it again, once per turn.
+      inlinedThisTurn = true;
+      session.replace(inlineHistory(session.history));
+      opts.emit({ type: "notice", message: missingItemNotice(error) });
+      retrying = true;
+      continue;
+    }
+    const overflow = contextOverflow(error);
+    if (overflow) {
+      // Too long for the model's context: waiting won't help, a shorter request will. Learn what
+      // the refusal says, prune the wire to the new budget and send again, once per step — unless
+      // even the most pruned wire cannot fit, which no retry would change.
+      const modelId = typeof opts.model === "string" ? opts.model : opts.model.modelId;
+      if (overflowRetried) overflowError = overflowFailure(modelId, opts.window.info, true);
+      else {
+        overflowRetried = true;
+        const learned = opts.window.learn(overflow, { requestTokens: report.tokensAfter + budget.overheadTokens, conversationTokens: report.tokensAfter });
+        const next = requestBudget(opts.window.info, { pruneAtTokens: settings.pruneAtTokens, instructions, tools: toolDefs });
+        if (!pruneForWire(closeDanglingToolCalls(session.history), { pruneAtTokens: next.conversationTokens, tools: toolDefs }).report.fits) {
+          overflowError = overflowFailure(modelId, opts.window.info, false);
+        } else {
+          opts.emit({ type: "notice", message: overflowNotice(learned) });
+          retrying = true;
+          continue;
+        }
+      }
+    } else {
+      const failure = withNextStep(describeProviderError(error), settings);
+      if (hasReasoningControl(callOptions) && refusesReasoningControl(failure)) {
+        // The server does not take a thinking level: drop it for the rest of the session and resend.
+        callOptions = withoutReasoning(callOptions);
+        opts.onCallOptions?.(callOptions);
+        opts.emit({ type: "notice", message: REASONING_DROPPED_NOTICE });
+        retrying = true;
+        continue;
+      }
+      if (failure.retryable && attempt <= settings.maxRetries) {
+        const delay = retryDelayMs(attempt, settings.retryBaseMs, failure.retryAfterMs);
+        opts.emit({ type: "notice", message: `${failure.message}; retrying in ${formatDelay(delay)} (attempt ${attempt + 1} of ${settings.maxRetries + 1})` });
+        if (await sleep(delay, opts.signal)) {
+          attempt++;
+          retrying = true;
+          continue;
+        }
+        // Interrupted while waiting: the step ends as it failed, and the turn as interrupted.
+        failed.aborted = true;
+      }
+    }
+    settle(failed, report.tokensAfter);
+    break;
   }
 
   // Whatever happened, the stored history must be sendable next time.

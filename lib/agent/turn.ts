@@ -13,6 +13,7 @@ import type { Approver } from "../approval.ts";
 import type { Settings } from "../config/resolve.ts";
 import { hasReasoningControl, withoutReasoning, type CallOptions } from "../provider/call-options.ts";
 import { toSdkTools } from "./sdk-tools.ts";
+import { withDenialsShown } from "./denial-shown.ts";
 import type { ToolCallOptions } from "./tool-call.ts";
 import { overflowFailure, overflowNotice, requestBudget } from "./context-budget.ts";
 
@@ -105,7 +106,13 @@ export async function runTurn(opts: TurnOptions): Promise<TurnResult> {
     steps++;
     let stepOpen = true;
     const toolDefs = typeof opts.tools === "function" ? opts.tools() : opts.tools;
-    const tools = toSdkTools(toolDefs, { root: opts.root, cwd: opts.cwd, signal: opts.signal, emit: opts.emit, approve: opts.approve, redact: opts.redact, stepOpen: () => stepOpen, journal: opts.journal });
+    // What the user saw of each denial this step, kept with its result for a resumed session's replay.
+    const shown = new Map<string, string>();
+    const emit: EventSink = (event) => {
+      if (event.type === "tool-denied" && event.shown) shown.set(event.id, event.shown);
+      opts.emit(event);
+    };
+    const tools = toSdkTools(toolDefs, { root: opts.root, cwd: opts.cwd, signal: opts.signal, emit, approve: opts.approve, redact: opts.redact, stepOpen: () => stepOpen, journal: opts.journal });
 
     let outcome;
     let overflowRetried = false;
@@ -183,7 +190,7 @@ export async function runTurn(opts: TurnOptions): Promise<TurnResult> {
     usage.outputTokens += outcome.usage.outputTokens;
     if (outcome.usage.cachedInputTokens) usage.cachedInputTokens = (usage.cachedInputTokens ?? 0) + outcome.usage.cachedInputTokens;
     if (outcome.usage.reasoningTokens) usage.reasoningTokens = (usage.reasoningTokens ?? 0) + outcome.usage.reasoningTokens;
-    session.append(outcome.messages, outcome.usage);
+    session.append(withDenialsShown(outcome.messages, shown), outcome.usage);
     opts.emit({ type: "step", step: steps, usage: outcome.usage, wireTokens });
 
     if (outcome.aborted || opts.signal.aborted) {

@@ -102,11 +102,8 @@ export function renderEvent(event: AgentEvent, theme: LineTheme = plainTheme, ca
       const outcome: CallOutcome = /^(\w+: )?not run\b.*\binterrupted\b/i.test(event.error) ? "interrupted" : "error";
       return paintOutcome(theme, outcome, `  ${OUTCOME_MARKS[outcome]} ${event.tool}: ${clip(userFacingError(event.tool, event.error), ERROR_MAX)}`);
     }
-    case "tool-denied": {
-      // The model's reason is written for the model (what to do next); the user gets its few words.
-      const head = `  ${OUTCOME_MARKS.denied} ${event.tool}${event.subject ? " " + clip(event.subject) : ""}`;
-      return theme.warn(event.shown ? `${head}: not run (${event.shown})` : `${head} not run: ${clip(event.reason, REASON_MAX)}`);
-    }
+    case "tool-denied":
+      return theme.warn(deniedLine(event.tool, event.subject, event.shown, event.reason));
     case "compacted":
       return theme.dim(`context compacted: ${event.before} messages pruned to ${event.after} on the wire`);
     case "notice":
@@ -172,6 +169,16 @@ export function sanitize(text: string): string {
     .replace(/\r\n?/g, "\n")
     .replace(/\t/g, "    ")
     .replace(/[\x00-\x08\x0b-\x1f\x7f-\x9f]/g, "");
+}
+
+/**
+ * The line of a call that was not run: `⊘ write_file h.txt: not run (declined)`. The model's reason
+ * is written for the model (what to do next); the user gets its few words (`shown`), or the
+ * reason itself clipped when a denial has none. Live and in a resumed session's replay alike.
+ */
+export function deniedLine(tool: string, subject: string | undefined, shown: string | undefined, reason: string): string {
+  const head = `  ${OUTCOME_MARKS.denied} ${tool}${subject ? " " + clip(subject) : ""}`;
+  return shown ? `${head}: not run (${clip(shown, REASON_MAX)})` : `${head} not run: ${clip(reason, REASON_MAX)}`;
 }
 
 /** `sanitize`d text collapsed to one line of at most `max` characters. */

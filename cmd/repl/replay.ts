@@ -1,5 +1,6 @@
 import { attachedPaths, withoutAttachments } from "../../lib/prompt/attach.ts";
-import { OUTCOME_MARKS, paintOutcome, sanitize, userFacingError } from "../../lib/render.ts";
+import { deniedLine, OUTCOME_MARKS, paintOutcome, sanitize, userFacingError } from "../../lib/render.ts";
+import { NOT_RUN_PREFIX } from "../../lib/tools/define.ts";
 import { firstLine, type TranscriptItem } from "../../lib/sessions/transcript-items.ts";
 import { renderMarkdown } from "../../lib/text/markdown.ts";
 import { wrapHanging, wrapLine, wrapText } from "../../lib/text/wrap.ts";
@@ -55,6 +56,12 @@ export function replayRows(items: readonly TranscriptItem[], theme: Theme, width
         break;
       case "tool-call": {
         const result = results.get(item.id);
+        if (result?.outcome === "denied") {
+          // The line the user saw live: the denial's few words, not the reason written for the model.
+          const reason = result.text.startsWith(NOT_RUN_PREFIX) ? result.text.slice(NOT_RUN_PREFIX.length) : result.text;
+          out.push({ rows: wrapLine(theme.warn(deniedLine(item.tool, item.subject, result.shown, reason)), width), kind: "tool" });
+          break;
+        }
         const outcome = result?.outcome ?? "interrupted";
         const why = result?.outcome === "error" ? userFacingError(item.tool, result.text) : result?.outcome !== "ok" ? firstLine(result?.text ?? "", 80) : "";
         const mark = `  ${OUTCOME_MARKS[outcome]} ${item.tool}${item.subject ? " " + firstLine(item.subject, 80) : ""}${why ? ` · ${why}` : ""}`;

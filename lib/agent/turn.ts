@@ -13,6 +13,7 @@ import type { Approver } from "../approval.ts";
 import type { Settings } from "../config/resolve.ts";
 import { hasReasoningControl, withoutReasoning, type CallOptions } from "../provider/call-options.ts";
 import { toSdkTools } from "./sdk-tools.ts";
+import { withDenialsShown } from "./denial-shown.ts";
 import type { ToolCallOptions } from "./tool-call.ts";
 import { overflowFailure, overflowNotice, requestBudget } from "./context-budget.ts";
 
@@ -99,6 +100,12 @@ export async function runTurn(opts: TurnOptions): Promise<TurnResult> {
   let overflowError: string | undefined;
 
   const currentTools = () => (typeof opts.tools === "function" ? opts.tools() : opts.tools);
+  // What the user saw of each denial, by call id, kept with its result for a resumed session's replay.
+  const shown = new Map<string, string>();
+  const emit: EventSink = (event) => {
+    if (event.type === "tool-denied" && event.shown) shown.set(event.id, event.shown);
+    opts.emit(event);
+  };
 
   /** One step's request: the budget, the pruned wire (the `compacted` event once per turn) and the tail. */
   const prepare = (toolDefs: readonly AnyTool[]) => {
@@ -119,7 +126,7 @@ export async function runTurn(opts: TurnOptions): Promise<TurnResult> {
     usage.outputTokens += outcome.usage.outputTokens;
     if (outcome.usage.cachedInputTokens) usage.cachedInputTokens = (usage.cachedInputTokens ?? 0) + outcome.usage.cachedInputTokens;
     if (outcome.usage.reasoningTokens) usage.reasoningTokens = (usage.reasoningTokens ?? 0) + outcome.usage.reasoningTokens;
-    session.append(outcome.messages, outcome.usage);
+    session.append(withDenialsShown(outcome.messages, shown), outcome.usage);
     opts.emit({ type: "step", step: steps, usage: outcome.usage, wireTokens });
     ended = true;
     if (outcome.aborted || opts.signal.aborted) {
@@ -171,7 +178,7 @@ export async function runTurn(opts: TurnOptions): Promise<TurnResult> {
     // when its step is cut short reports no result (tool-call.ts); the repair closes it.
     let runOpen = true;
     const toolDefs = currentTools();
-    const tools = toSdkTools(toolDefs, { root: opts.root, cwd: opts.cwd, signal: opts.signal, emit: opts.emit, approve: opts.approve, redact: opts.redact, stepOpen: () => runOpen, journal: opts.journal });
+    const tools = toSdkTools(toolDefs, { root: opts.root, cwd: opts.cwd, signal: opts.signal, emit, approve: opts.approve, redact: opts.redact, stepOpen: () => runOpen, journal: opts.journal });
     let request = prepare(toolDefs);
     let failed: StepOutcome | undefined;
     await runSteps({

@@ -49,8 +49,8 @@ export type SandboxSettings = { mode: "on" | "off"; network: boolean; writable: 
 
 /**
  * web_fetch (config `webFetch`): `allowHosts` (`host` or `host:port`) may be reached on a private
- * address; the whole fetch within `timeoutMs`, at most `maxBytes` read; `readOnlyAgents`: plan and
- * review get the tool too.
+ * address; the whole fetch within `timeoutMs`, at most `maxBytes` read; `readOnlyAgents`: the plan and
+ * review agents, and explore and review subagents, get the tool too.
  */
 export type WebFetchSettings = { allowHosts: readonly string[]; timeoutMs: number; maxBytes: number; readOnlyAgents: boolean };
 

@@ -10,8 +10,11 @@ export type TranscriptItem =
   | { type: "assistant"; text: string }
   | { type: "system"; text: string }
   | { type: "tool-call"; id: string; tool: string; subject: string }
-  /** `outcome` is the mark the live screen gave the call (lib/render.ts). */
-  | { type: "tool-result"; id: string; tool: string; text: string; error: boolean; outcome: CallOutcome };
+  /**
+   * `outcome` is the mark the live screen gave the call (lib/render.ts); `shown`, for a call that
+   * was not run, the few words the user saw of its denial (lib/agent/denial-shown.ts).
+   */
+  | { type: "tool-result"; id: string; tool: string; text: string; error: boolean; outcome: CallOutcome; shown?: string };
 
 /** The subject of a call (its path, command, pattern or text), by tool name. */
 export type SubjectOf = (tool: string, input: unknown) => string | undefined;
@@ -71,13 +74,15 @@ export function transcriptItems(messages: readonly ModelMessage[], subjectOf: Su
   return items;
 }
 
-function resultItem(part: { toolCallId?: unknown; toolName?: unknown; output?: unknown }): TranscriptItem {
+function resultItem(part: { toolCallId?: unknown; toolName?: unknown; output?: unknown; providerOptions?: unknown }): TranscriptItem {
   const output = (part.output ?? {}) as { type?: string; value?: unknown; reason?: string };
   const base = { type: "tool-result" as const, id: String(part.toolCallId), tool: String(part.toolName) };
   switch (output.type) {
     case "text": {
       const text = String(output.value);
-      return { ...base, text, error: false, outcome: textOutcome(base.tool, text) };
+      const outcome = textOutcome(base.tool, text);
+      const shown = outcome === "denied" ? shownOf(part.providerOptions) : undefined;
+      return { ...base, text, error: false, outcome, ...(shown ? { shown } : {}) };
     }
     case "error-text": {
       const text = String(output.value);
@@ -150,4 +155,10 @@ function typedOf(options: unknown): { typed?: string; shell?: string[] } {
   if (!shiro || typeof shiro !== "object") return {};
   const shell = Array.isArray(shiro.shell) ? shiro.shell.filter((c): c is string => typeof c === "string") : [];
   return { ...(typeof shiro.typed === "string" ? { typed: shiro.typed } : {}), ...(shell.length > 0 ? { shell } : {}) };
+}
+
+/** What the user saw of a denial, kept with its result in the "shiro" namespace; undefined when not kept (older sessions). */
+function shownOf(options: unknown): string | undefined {
+  const shown = (options as { shiro?: { shown?: unknown } } | undefined)?.shiro?.shown;
+  return typeof shown === "string" && shown.trim() ? shown : undefined;
 }

@@ -75,6 +75,24 @@ for (const { wire, flags } of WIRES) {
       expect(jsonLines(run.stdout).at(-1)).toMatchObject({ sessionId: first.sessionId, todos });
       expect(JSON.stringify(s.requests[2]!.body)).toContain("[~] step one");
     });
+
+    test("a denied call keeps the user's short line in the session; the model is sent only its reason, now and after -c", async () => {
+      const home = tempDir();
+      const work = tempDir();
+      writeFileSync(join(work, ".env"), "TOKEN=abc\n");
+      const s = await serve({ toolCalls: [{ name: "read_file", input: { path: ".env" } }] }, { text: "not allowed" }, { text: "resumed" });
+      const first = jsonLines((await runShiro(["-p", "read the env", "--json", ...flags], { baseURL: s.url, cwd: work, home })).stdout).at(-1)!;
+      const result = readSession(home, first.sessionId).messages.find((m: any) => m.role === "tool").content[0];
+      expect(result.output.value).toStartWith("Not run: read_file `.env` is denied: it looks like a secrets file");
+      expect(result.providerOptions.shiro).toEqual({ shown: "a secrets file, never read" });
+      expect((await runShiro(["-c", "-p", "go on", "--json", ...flags], { baseURL: s.url, cwd: work, home })).code).toBe(0);
+      for (const request of [s.requests[1]!, s.requests[2]!]) {
+        const body = JSON.stringify(request.body);
+        expect(body).toContain("Not run: read_file `.env` is denied");
+        expect(body).not.toContain("a secrets file, never read");
+        expect(body).not.toContain("shiro\":{");
+      }
+    });
   });
 }
 

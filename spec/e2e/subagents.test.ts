@@ -290,5 +290,47 @@ for (const { wire, flags } of WIRES) {
       expect(output).toContain("## 2. second search (explore)\n\nSubagent was not started: the session has reached its spend limit");
       expect(jsonLines(run.stdout).at(-1)!.subagents.count).toBe(1);
     });
+
+    test("with webFetch.readOnlyAgents explore and review are offered web_fetch and its call runs; without it they are not", async () => {
+      const site = Bun.serve({ hostname: "127.0.0.1", port: 0, fetch: () => new Response("<html><body><main><h1>Paging API</h1><p>Offsets start at zero.</p></main></body></html>", { headers: { "content-type": "text/html" } }) });
+      try {
+        const host = `127.0.0.1:${site.port}`;
+        const explorePrompt = "Read the paging API page and report what it says.";
+        const reviewPrompt = "Review src/page.ts against the paging API.";
+        const script = (fetches: boolean) => [
+          { toolCalls: [{ name: "task", input: { tasks: [{ description: "read the docs", prompt: explorePrompt }, { description: "review paging", prompt: reviewPrompt, kind: "review" }] } }] },
+          ...(fetches ? [{ toolCalls: [{ name: "web_fetch", input: { url: `http://${host}/paging` } }], when: { firstUser: explorePrompt } }] : []),
+          { text: "The page says offsets start at zero.", when: { firstUser: explorePrompt } },
+          { text: "No findings.", when: { firstUser: reviewPrompt } },
+          { text: "done" },
+        ];
+        const readOnly = ["git", "glob", "grep", "list_dir", "read_file"];
+
+        const cwd = workspace();
+        const home = tempDir();
+        writeConfig(home, { maxParallelSubagents: 1, webFetch: { readOnlyAgents: true, allowHosts: [host] }, permission: { web_fetch: { [`http://${host}/*`]: "allow" } } });
+        const s = await serve(...script(true));
+        const run = await runShiro(["-p", "check paging", "--json", ...flags], { baseURL: s.url, cwd, home });
+        expect(run.code).toBe(0);
+        const explore = s.requests.filter((r) => firstUser(r.body) === explorePrompt);
+        const review = s.requests.filter((r) => firstUser(r.body) === reviewPrompt);
+        expect(explore).toHaveLength(2);
+        expect(review).toHaveLength(1);
+        for (const request of [explore[0]!, review[0]!]) expect(toolNames(request.body).sort()).toEqual([...readOnly, "web_fetch"].sort());
+        expect(toolOutputsIn(explore[1]!.body).join("\n")).toContain("# Paging API\n\nOffsets start at zero.");
+
+        const plainHome = tempDir();
+        writeConfig(plainHome, { maxParallelSubagents: 1, webFetch: { allowHosts: [host] } });
+        const plain = await serve(...script(false));
+        expect((await runShiro(["-p", "check paging", "--json", ...flags], { baseURL: plain.url, cwd, home: plainHome })).code).toBe(0);
+        const plainSubs = plain.requests.filter((r) => [explorePrompt, reviewPrompt].includes(firstUser(r.body)));
+        expect(plainSubs).toHaveLength(2);
+        for (const request of plainSubs) expect(toolNames(request.body).sort()).toEqual(readOnly);
+        // The main agent still has it either way.
+        expect(toolNames(plain.requests[0]!.body)).toContain("web_fetch");
+      } finally {
+        site.stop(true);
+      }
+    });
   });
 }

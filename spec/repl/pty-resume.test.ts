@@ -78,3 +78,28 @@ test("-r alone with nothing saved here starts a new session and says so", async 
   await pty.waitForPrompt(1);
   expect(pty.screen()).toContain("No saved sessions in this directory yet, so this is a new one.");
 }, 20_000);
+
+test("a denied call is replayed with the short line the user saw, not the reason the model was given", async () => {
+  const home = tempDir("shiro-home-");
+  const cwd = tempDir("shiro-work-");
+  writeFileSync(join(cwd, ".env"), "TOKEN=abc\n");
+  const s = await serve({ toolCalls: [{ name: "read_file", input: { path: ".env" } }] }, { text: "I may not read it." });
+  const denied = "  ⊘ read_file .env: not run (a secrets file, never read)";
+  let pty = await start({ baseURL: s.url, home, cwd });
+  await pty.waitForPrompt(1);
+  pty.line("read the env file");
+  await pty.waitFor("I may not read it.");
+  await pty.waitForPrompt(2);
+  expect(pty.screen()).toContain(`› read the env file\n→ read_file .env\n${denied}\n`);
+  pty.write(KEYS.ctrlD);
+  await pty.exited;
+
+  pty = await start({ baseURL: s.url, home, cwd, args: ["-c"] });
+  await pty.waitForPrompt(1);
+  const replay = pty.screen();
+  expect(replay).toContain(`› read the env file\n${denied}\n`);
+  expect(replay).not.toContain("Not run:");
+  expect(replay).not.toContain("looks like a secrets file");
+  pty.write(KEYS.ctrlD);
+  await pty.exited;
+}, 30_000);

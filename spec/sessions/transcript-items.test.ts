@@ -20,3 +20,15 @@ test("a tool without a definition at hand reads by its first string argument", (
   expect(subjects(calls(["launch", { count: 3, target: "moon" }], ["remember", { kind: "fact", text: "x" }]))).toEqual(["launch moon", "remember fact"]);
   expect(subjects(calls(["grep", { path: "src", pattern: "p" }]), firstStringArgument)).toEqual(["grep src"]);
 });
+
+test("a denied result carries the line the user saw when the session kept it; anything else in its place is ignored", () => {
+  const result = (providerOptions: unknown): ModelMessage => ({
+    role: "tool",
+    content: [{ type: "tool-result", toolCallId: "c0", toolName: "read_file", output: { type: "text", value: "Not run: read_file `.env` is denied: …" }, providerOptions: providerOptions as never }],
+  });
+  const shown = (providerOptions: unknown) => transcriptItems([result(providerOptions)]).map((item) => (item.type === "tool-result" ? [item.outcome, item.shown] : []));
+  expect(shown({ shiro: { shown: "a secrets file, never read" } })).toEqual([["denied", "a secrets file, never read"]]);
+  expect(shown(undefined)).toEqual([["denied", undefined]]);
+  expect(shown({ shiro: { shown: 42 } })).toEqual([["denied", undefined]]);
+  expect(shown({ shiro: "x" })).toEqual([["denied", undefined]]);
+});

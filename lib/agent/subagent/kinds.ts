@@ -19,11 +19,13 @@ const SESSION_TOOLS = new Set(["todo_write", "remember", "recall", "forget", "ta
 /**
  * The tools a subagent of `kind` is offered, chosen from the session's own (so bash and grep run in
  * the session's sandbox). Read-only kinds get the reading tools and nothing that mutates, whatever
- * the list holds: read-only by construction, not by asking.
+ * the list holds: read-only by construction, not by asking. `network` (config
+ * `webFetch.readOnlyAgents`) adds the tools that only read the network (web_fetch).
  */
-export function toolsForKind(kind: SubagentKind, sessionTools: readonly AnyTool[]): AnyTool[] {
+export function toolsForKind(kind: SubagentKind, sessionTools: readonly AnyTool[], network = false): AnyTool[] {
   if (kind === "worker") return sessionTools.filter((tool) => !SESSION_TOOLS.has(tool.name));
-  return sessionTools.filter((tool) => READ_TOOLS.has(tool.name) && !tool.mutates && tool.subject.kind !== "command");
+  const reads = (tool: AnyTool) => READ_TOOLS.has(tool.name) || (network && tool.reachesNetwork === true);
+  return sessionTools.filter((tool) => reads(tool) && !SESSION_TOOLS.has(tool.name) && !tool.mutates && tool.subject.kind !== "command");
 }
 
 const PROMPTS: Record<SubagentKind, string> = { explore, review, worker };

@@ -115,7 +115,7 @@ export function createTaskTool(deps: TaskToolDeps): AnyTool {
           } catch (error) {
             return { job, report: reportFor({ status: "error", steps: 0, text: "", maxSteps: 0, error: `its model could not be set up: ${error instanceof Error ? error.message : String(error)}` }), status: "error" as const };
           }
-          const tools = toolsForKind(job.kind, deps.sessionTools());
+          const tools = toolsForKind(job.kind, deps.sessionTools(), runtime.settings.webFetch.readOnlyAgents);
           const outcome = await runSubagent(job, { callId, index }, {
             model: runtime.model,
             modelId: runtime.settings.model,

@@ -17,6 +17,15 @@ test("explore and review get only the reading tools: nothing that writes, runs a
   }
 });
 
+test("with network reading allowed, explore and review also get web_fetch, and still nothing that writes or runs", () => {
+  for (const kind of ["explore", "review"] as const) {
+    expect(toolsForKind(kind, sessionTools).map((t) => t.name)).not.toContain("web_fetch");
+    const tools = toolsForKind(kind, sessionTools, true);
+    expect(tools.map((t) => t.name).sort()).toEqual(["git", "glob", "grep", "list_dir", "read_file", "web_fetch"]);
+    expect(tools.some((t) => t.mutates || t.subject.kind === "command")).toBe(false);
+  }
+});
+
 test("a reading tool's name on a tool that mutates does not make it read-only", () => {
   const impostor = defineTool({ name: "read_file", description: "x", schema: v.object({}), mutates: true, subject: { kind: "path", of: () => "" }, defaultDecision: "ask", execute: async () => ({ output: "", summary: "" }) });
   expect(toolsForKind("explore", [impostor])).toEqual([]);

@@ -1,45 +1,33 @@
 import type { ModelMessage } from "ai";
-import type { AgentEvent } from "../../lib/events.ts";
-import { pruneForWire } from "../../lib/prune/prune.ts";
-import { closeDanglingToolCalls } from "../../lib/prune/repair.ts";
-import type { ContextMeasure } from "./header.ts";
+import { estimateNextRequest, prunedTokens, type RequestEstimate } from "../../lib/agent/request-estimate.ts";
+import { taskListNote } from "../../lib/agent/task-list-note.ts";
+import { renderTodos } from "../../lib/notebook/render.ts";
+import type { AnyTool } from "../../lib/tools/define.ts";
 import type { ReplSession } from "./session.ts";
 
 /**
- * The status line's context meter: the last request a turn sent, or what the history would send
- * now. A turn's figures are valid while the history is the one it ended with.
+ * The status line's context meter: the size of the request the next prompt would send, always
+ * computed from the history as it is now. So an interrupted turn counts its partial answer,
+ * `/undo` and `/clear` take the figure back with the history, and nothing is left over from a
+ * request that went before. Pruning the history is the costly part; it is cached by the history,
+ * the tools and the budget (the status line is drawn at every key while the prompt waits).
  */
 export function createContextMeter(session: () => ReplSession) {
-  let measured: { history: readonly ModelMessage[]; wire: number; tokens?: number } | undefined;
-  let estimated: { history: readonly ModelMessage[]; threshold: number; value: ContextMeasure } | undefined;
-  let lastStep: { wire: number; tokens?: number } | undefined;
+  let cached: { history: readonly ModelMessage[]; tools: readonly AnyTool[]; budget: number; tokens: number } | undefined;
   return {
-    /** A turn starts: its steps report what they sent. */
-    turnStarted(): void {
-      lastStep = undefined;
-    },
-    /** Each event of a turn; a step's says what its request carried. */
-    observe(event: AgentEvent): void {
-      if (event.type !== "step") return;
-      const tokens = event.usage.inputTokens + event.usage.outputTokens;
-      lastStep = { wire: event.wireTokens ?? 0, ...(tokens > 0 ? { tokens } : {}) };
-    },
-    /** The turn is over, its history as it ended. */
-    turnEnded(): void {
-      if (lastStep) measured = { history: session().conversation().history, ...lastStep };
-    },
-    measure(threshold: number): ContextMeasure {
+    measure(): RequestEstimate {
+      const runtime = session().runtime();
       const conversation = session().conversation();
-      const history = conversation.history;
-      if (measured?.history === history) {
-        return { wireTokens: measured.wire, contextTokens: measured.tokens ? { count: measured.tokens, estimated: false } : { count: measured.wire, estimated: true } };
-      }
-      if (history.length === 0) return { wireTokens: 0, contextTokens: { count: 0, estimated: true } };
-      if (estimated?.history !== history || estimated.threshold !== threshold) {
-        const { report } = pruneForWire(closeDanglingToolCalls(history), { pruneAtTokens: threshold, tools: conversation.tools });
-        estimated = { history, threshold, value: { wireTokens: report.tokensAfter, contextTokens: { count: report.tokensAfter, estimated: true } } };
-      }
-      return estimated.value;
+      const tools = conversation.tools;
+      const wire = (history: readonly ModelMessage[], budget: number) => {
+        if (cached?.history !== history || cached.tools !== tools || cached.budget !== budget) cached = { history, tools, budget, tokens: prunedTokens(tools)(history, budget) };
+        return cached.tokens;
+      };
+      return estimateNextRequest(
+        runtime.window.info,
+        { pruneAtTokens: runtime.settings.pruneAtTokens, instructions: conversation.instructions(), tools, history: conversation.history, tail: taskListNote(renderTodos(conversation.notebook.todos())) },
+        wire,
+      );
     },
   };
 }

@@ -11,7 +11,7 @@ import { createApprovalGate } from "./approval-gate.ts";
 import { runCommand } from "./commands.ts";
 import { createContextMeter } from "./context-meter.ts";
 import { createEventView, type RowKind } from "./event-view.ts";
-import { conversationBudget, headerLines, statusLine } from "./header.ts";
+import { headerLines, statusLine } from "./header.ts";
 import { createInputBox } from "./input/input-box.ts";
 import type { Key } from "./input/keys.ts";
 import { searchView } from "./input/reverse-search.ts";
@@ -128,15 +128,11 @@ export function createRepl(deps: ReplDeps) {
     changed: () => render(),
   });
 
-  const runner = createTurnRunner({ state, session: () => session, gate, view, meter, queue, theme, rich: screen.mode === "rich", render, print });
+  const runner = createTurnRunner({ state, session: () => session, gate, view, queue, theme, rich: screen.mode === "rich", render, print });
   const dispatch = createKeyDispatch({ state, session: () => session, input, gate, queue, runner, screen, theme, history: deps.history, yolo: deps.yolo, shownAs, print, render, exit });
 
-  /** The status line; the budget is computed once for both the meter and its percentage (every redraw while waiting). */
-  const status = () => {
-    const runtime = session.runtime();
-    const budget = conversationBudget(runtime, session.conversation());
-    return statusLine(runtime, meter.measure(budget), budget, session.spent(), theme, deps.yolo ? undefined : session.mode().label);
-  };
+  /** The status line: drawn at every redraw while the prompt waits (the meter caches what is costly). */
+  const status = () => statusLine(session.runtime(), meter.measure(), session.spent(), theme, deps.yolo ? undefined : session.mode().label);
 
   function render(): void {
     if (state.paging) return; // the pager has the terminal
@@ -275,6 +271,7 @@ export function createRepl(deps: ReplDeps) {
         rows: () => (screen.mode === "pipe" ? undefined : (screen.rows?.() ?? 24)),
         send: (prompt) => (send = prompt),
         custom,
+        context: () => meter.measure(),
       });
       if (outcome === "exit") return "exit";
     } catch (error) {

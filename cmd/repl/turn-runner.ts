@@ -3,7 +3,6 @@ import { withoutAttachments } from "../../lib/prompt/attach.ts";
 import type { PromptQueue } from "../../lib/prompt/queue.ts";
 import { describeTurnChanges } from "../../lib/sessions/undo/report.ts";
 import type { ApprovalGate } from "./approval-gate.ts";
-import type { ContextMeter } from "./context-meter.ts";
 import type { EventView } from "./event-view.ts";
 import { startSpinner, type LoopState, type Turn } from "./loop-state.ts";
 import type { ReplSession } from "./session.ts";
@@ -14,7 +13,6 @@ export type TurnRunnerDeps = {
   session: () => ReplSession;
   gate: ApprovalGate;
   view: EventView;
-  meter: ContextMeter;
   queue: PromptQueue;
   theme: Theme;
   /** The screen redraws (a spinner runs only there). */
@@ -29,7 +27,7 @@ export type TurnRunnerDeps = {
  * second ctrl-c) aborts the turn or the running command, a first ctrl-c stops the tool calls running.
  */
 export function createTurnRunner(deps: TurnRunnerDeps) {
-  const { state, gate, view, meter, theme } = deps;
+  const { state, gate, view, theme } = deps;
 
   /** `typed`: the command line the user typed, when a command wrote the prompt (/init, a custom command). */
   async function runTurn(prompt: string, typed?: string): Promise<void> {
@@ -46,12 +44,10 @@ export function createTurnRunner(deps: TurnRunnerDeps) {
         return stop.signal;
       },
     });
-    meter.turnStarted();
     const emit = (event: AgentEvent) => {
       if (event.type === "tool-result" || event.type === "tool-error" || event.type === "tool-denied") active.running.delete(event.id);
       // A subagent's calls report to it, not here: when it ends, so have they.
       if (event.type === "subagent-end") for (const id of active.running.keys()) if (id.startsWith(`${event.id}/${event.index}/`)) active.running.delete(id);
-      meter.observe(event);
       view.handle(event);
     };
     try {
@@ -62,7 +58,6 @@ export function createTurnRunner(deps: TurnRunnerDeps) {
       const asTyped = typed ?? (shell.length > 0 ? withoutAttachments(prompt) : undefined);
       const shown = { ...(asTyped !== undefined ? { prompt: asTyped } : {}), ...(shell.length > 0 ? { shell } : {}) };
       const result = await session.conversation().runPrompt(sent.prompt, { emit, approve, signal: active.abort.signal, typed: shown });
-      meter.turnEnded();
       const changes = describeTurnChanges(result.changes, "/undo");
       if (changes) deps.print(theme.dim(changes));
     } catch (error) {

@@ -29,7 +29,7 @@ export type AgentEvent =
   | { type: "compacted"; before: number; after: number }
   | { type: "notice"; message: string }
   | { type: "error"; message: string }
-  /** A request is over. `wireTokens`: the estimated size of the request it sent, after pruning (what the context meter shows). */
+  /** A request is over. `wireTokens`: the estimated size of the conversation in the request it sent, after pruning (the instructions and tools not counted). */
   | { type: "step"; step: number; usage: Usage; wireTokens?: number }
   | { type: "done"; status: TurnStatus; steps: number; usage: Usage }
   /**

@@ -1,6 +1,8 @@
 import { initPrompt } from "../../lib/agent/init-prompt.ts";
 import { renderTodos } from "../../lib/notebook/render.ts";
 import { formatUsd } from "../../lib/sessions/pricing.ts";
+import type { RequestEstimate } from "../../lib/agent/request-estimate.ts";
+import { formatTokenCount } from "../../lib/prompt/status-line.ts";
 import { commandHelpLines, customHelpLines, type SlashName } from "../../lib/prompt/slash-commands.ts";
 import type { CustomCommand } from "../../lib/prompt/custom-commands.ts";
 import { NO_SKILLS, skillListing } from "../../lib/skills/skills.ts";
@@ -44,6 +46,8 @@ export type CommandEnv = {
   send(prompt: string): void;
   /** The user's and the project's own commands, for `/help`. */
   custom?: readonly CustomCommand[];
+  /** The next request's estimated size against the window: the status line's `ctx` (context-meter.ts). */
+  context(): RequestEstimate;
 };
 
 const KEYS = [
@@ -103,7 +107,7 @@ export async function runCommand(name: SlashName, args: string, env: CommandEnv)
       if (!result) return env.print("No tool result in this session yet.");
       await env.page(`${result.title}\n\n${result.text.replace(/\n+$/, "")}`);
     },
-    cost: () => env.print(costReport(session)),
+    cost: () => env.print(costReport(session, env.context())),
     clear: async () => {
       warnAll(await session.clear());
       env.print(theme.dim("Started a new conversation; the task list is empty."));
@@ -183,16 +187,21 @@ function mcpReport(session: ReplSession, theme: Theme): string {
   return [theme.bold("MCP servers"), ...describeStatus(mcp.status()).map((line) => "  " + line), lazy].filter(Boolean).join("\n");
 }
 
-function costReport(session: ReplSession): string {
+/**
+ * What the session has spent (tokens billed and their cost, resumes included), and apart from it the
+ * size of the next request, which is the status line's `ctx`: the two count different things.
+ */
+function costReport(session: ReplSession, context: RequestEstimate): string {
   const usage = session.conversation().usage;
   const total = usage.inputTokens + usage.outputTokens;
   const cached = usage.cachedInputTokens ? ` (${usage.cachedInputTokens.toLocaleString("en-US")} cached)` : "";
-  const tokens = `tokens: ${usage.inputTokens.toLocaleString("en-US")} in${cached} · ${usage.outputTokens.toLocaleString("en-US")} out · ${total.toLocaleString("en-US")} total`;
+  const tokens = `spent: ${usage.inputTokens.toLocaleString("en-US")} tokens in${cached} · ${usage.outputTokens.toLocaleString("en-US")} out · ${total.toLocaleString("en-US")} total, this session`;
   const spent = session.spent();
-  const cost = spent === "unpriced" ? `cost: unknown — ${session.runtime().settings.model} has no price in shiro's table` : `cost: ${formatUsd(spent)}`;
+  const cost = spent === "unpriced" ? `cost: unknown — ${session.runtime().settings.model} has no price in shiro's table` : `cost so far: ${formatUsd(spent)}`;
+  const next = `next request: ~${formatTokenCount(context.requestTokens)} of the ${formatTokenCount(context.windowTokens)}-token window (ctx on the status line; an estimate, not spent yet)`;
   const sub = session.subagents();
-  if (sub.count === 0) return `${tokens}\n${cost}`;
+  if (sub.count === 0) return `${tokens}\n${cost}\n${next}`;
   const subTokens = `${sub.inputTokens.toLocaleString("en-US")} in · ${sub.outputTokens.toLocaleString("en-US")} out`;
   const subCost = sub.costUsd === undefined ? "cost unknown" : formatUsd(sub.costUsd);
-  return `${tokens}\n${cost}\nof which subagents (${sub.count} ${sub.count === 1 ? "run" : "runs"}): ${subTokens} · ${subCost}`;
+  return `${tokens}\n${cost}\nof which subagents (${sub.count} ${sub.count === 1 ? "run" : "runs"}): ${subTokens} · ${subCost}\n${next}`;
 }

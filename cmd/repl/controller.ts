@@ -1,43 +1,36 @@
-import type { ModelMessage } from "ai";
-import type { AgentEvent } from "../../lib/events.ts";
 import type { HistoryStore } from "../../lib/prompt/history.ts";
-import { renderTodo, renderTodos } from "../../lib/notebook/render.ts";
+import { renderTodos } from "../../lib/notebook/render.ts";
 import type { Todo } from "../../lib/notebook/schema.ts";
-import { pruneForWire } from "../../lib/prune/prune.ts";
-import { closeDanglingToolCalls } from "../../lib/prune/repair.ts";
 import { createPromptQueue, describeQueue } from "../../lib/prompt/queue.ts";
 import { parseInput, unknownCommandHint } from "../../lib/prompt/slash-commands.ts";
-import { attachMentions, describeAttachment, withoutAttachments } from "../../lib/prompt/attach.ts";
+import { attachMentions, describeAttachment } from "../../lib/prompt/attach.ts";
 import { expandCommand, type CustomCommand } from "../../lib/prompt/custom-commands.ts";
 import { sanitize } from "../../lib/render.ts";
-import { fitRow, wrapHanging, wrapText } from "../../lib/text/wrap.ts";
-import { describeTurnChanges } from "../../lib/sessions/undo/report.ts";
-import { answerFor, createApprovalGate } from "./approval-gate.ts";
+import { wrapHanging, wrapText } from "../../lib/text/wrap.ts";
+import { createApprovalGate } from "./approval-gate.ts";
 import { runCommand } from "./commands.ts";
+import { createContextMeter } from "./context-meter.ts";
 import { createEventView, type RowKind } from "./event-view.ts";
-import { conversationBudget, headerLines, statusLine, type ContextMeasure } from "./header.ts";
+import { headerLines, statusLine } from "./header.ts";
 import { createInputBox } from "./input/input-box.ts";
 import type { Key } from "./input/keys.ts";
-import { openSearch, searchKey, searchView } from "./input/reverse-search.ts";
-import type { HistorySearch } from "../../lib/prompt/history-search.ts";
+import { searchView } from "./input/reverse-search.ts";
 import type { Screen } from "./input/screen.ts";
+import { createKeyDispatch } from "./key-dispatch.ts";
+import { spinnerRow, taskPanel } from "./live-panel.ts";
+import { createLoopState, startSpinner } from "./loop-state.ts";
 import type { ReplSession, SessionOption } from "./session.ts";
 import type { Theme } from "./theme.ts";
-import { chooseKey, choiceRows, openChoice, type ChoiceRequest, type Choosing } from "./picker.ts";
+import { choiceRows, openChoice, type ChoiceRequest } from "./picker.ts";
 import { PROMPT, promptRows, REPLAY_END, replayRows } from "./replay.ts";
+import { createTurnRunner } from "./turn-runner.ts";
 
 /** Lines of a `!cmd`'s output shown as it runs; the model gets all of it (within the tool's limit). */
 const SHELL_LIVE_LINES = 40;
-const SPINNER = ["⠋", "⠙", "⠹", "⠸", "⠼", "⠴", "⠦", "⠧", "⠇", "⠏"];
-const SPINNER_MS = 120;
 /** A slash command still running after this long gets the spinner (most answer at once). */
 const COMMAND_SPINNER_AFTER_MS = 300;
 /** What a bare `!` gets instead of going to the model. */
 const SHELL_HINT = "!cmd runs cmd in the workspace; its output goes with your next prompt";
-/** A second ctrl-c on an empty prompt within this long exits. */
-const CTRL_C_EXIT_WINDOW_MS = 2_000;
-/** Tasks named in the live panel under its progress line. */
-const PANEL_ITEMS = 3;
 
 export type ReplDeps = {
   /** Opens the session (its first conversation) once the loop's printer exists. */
@@ -62,8 +55,6 @@ export type ReplDeps = {
   customCommands?: readonly CustomCommand[];
 };
 
-type Turn = { abort: AbortController; running: Map<string, { tool: string; stop: AbortController }> };
-
 /**
  * The interactive loop: one prompt at a time through the same conversation the headless runner
  * uses. Keys arrive through `key()` whatever the loop is doing: at the prompt they edit and
@@ -78,36 +69,14 @@ export function createRepl(deps: ReplDeps) {
   /** Set in run(), before any key can reach the gate or a turn. */
   let session!: ReplSession;
   const queue = createPromptQueue();
-  let hint: string | undefined;
-  let activity: string | undefined;
-  let activitySince = 0;
+  const state = createLoopState();
   let todos: readonly Todo[] = [];
-  let frame = 0;
-  let spinner: ReturnType<typeof setInterval> | undefined;
-  let turn: Turn | undefined;
-  let choosing: Choosing | undefined;
-  /** ctrl-r's search line, while open: it takes the input row; the input stays as it was under it. */
-  let searching: HistorySearch | undefined;
-  /** $PAGER has the terminal: nothing is drawn until it exits. */
-  let paging = false;
-  /** A slash command that talks to the model (/compact, /memory): esc, ctrl-c and exit stop it. */
-  let command: AbortController | undefined;
-  let waiting: ((text: string | null) => void) | undefined;
-  /** A one-key question from a slash command (/undo's overwrite, /diff's pager): the next key answers it. */
-  let question: { text: string; answer: (key: string) => void } | undefined;
-  let lastCtrlC = 0;
-  let exiting = false;
-  let exitCode = 0;
   /** How prompts were shown in the input (a collapsed paste), by the text they send. */
   const shownAs = new Map<string, string>();
-  /** The last request a turn sent, for the context meter; valid while the history is the one it ended with. */
-  let measured: { history: readonly ModelMessage[]; wire: number; tokens?: number } | undefined;
-  let estimated: { history: readonly ModelMessage[]; threshold: number; value: ContextMeasure } | undefined;
+  const meter = createContextMeter(() => session);
   /** What the transcript ends with: to put a blank line between the answer and the lines around it. */
   let lastKind: RowKind | "prompt" | "other" | undefined;
   let lastBlank = true;
-  /** A turn has ended since the status line was last written to the transcript (plain and pipe screens only). */
-  let statusDue = true;
 
   const columns = () => screen.columns();
   /** Writes finished rows to the transcript, with a blank line where the answer meets other lines. */
@@ -149,8 +118,8 @@ export function createRepl(deps: ReplDeps) {
     write: put,
     columns,
     activity: (text) => {
-      if (text !== activity) activitySince = Date.now();
-      activity = text;
+      if (text !== state.activity) state.activitySince = Date.now();
+      state.activity = text;
       render();
     },
     announce: (tool) => !toolNamed(tool)?.mutates,
@@ -159,47 +128,17 @@ export function createRepl(deps: ReplDeps) {
     changed: () => render(),
   });
 
-  /** The context meter: the last request a turn sent, or what the history would send now. */
-  function contextMeasure(threshold: number): ContextMeasure {
-    const conversation = session.conversation();
-    const history = conversation.history;
-    if (measured?.history === history) {
-      return { wireTokens: measured.wire, contextTokens: measured.tokens ? { count: measured.tokens, estimated: false } : { count: measured.wire, estimated: true } };
-    }
-    if (history.length === 0) return { wireTokens: 0, contextTokens: { count: 0, estimated: true } };
-    if (estimated?.history !== history || estimated.threshold !== threshold) {
-      const { report } = pruneForWire(closeDanglingToolCalls(history), { pruneAtTokens: threshold, tools: conversation.tools });
-      estimated = { history, threshold, value: { wireTokens: report.tokensAfter, contextTokens: { count: report.tokensAfter, estimated: true } } };
-    }
-    return estimated.value;
-  }
-  /** The status line; the budget is computed once for both the meter and its percentage (every redraw while waiting). */
-  const status = () => {
-    const runtime = session.runtime();
-    const budget = conversationBudget(runtime, session.conversation());
-    return statusLine(runtime, contextMeasure(budget), budget, session.spent(), theme, deps.yolo ? undefined : session.mode().label);
-  };
+  const runner = createTurnRunner({ state, session: () => session, gate, view, queue, theme, rich: screen.mode === "rich", render, print });
+  const dispatch = createKeyDispatch({ state, session: () => session, input, gate, queue, runner, screen, theme, history: deps.history, yolo: deps.yolo, shownAs, print, render, exit });
 
-  /** The task list while a turn runs: its progress line and the task(s) in hand. */
-  function taskPanel(): string[] {
-    if (todos.length === 0) return [];
-    const current = todos.filter((t) => t.status === "in_progress");
-    const next = current.length > 0 ? current : todos.filter((t) => t.status === "pending").slice(0, 1);
-    const width = columns() - 1;
-    return [renderTodos(todos).split("\n")[0]!, ...next.slice(0, PANEL_ITEMS).map((t) => "  " + renderTodo(t))].map((row) => theme.dim(fitRow(row, width)));
-  }
-
-  function spinnerRow(): string {
-    const [what, ...more] = (activity ?? "working").split(" · ");
-    const seconds = Math.floor((Date.now() - activitySince) / 1000);
-    return [`${SPINNER[frame % SPINNER.length]} ${what}`, ...(seconds >= 1 ? [`${seconds}s`] : []), ...more, "esc to interrupt"].join(" · ");
-  }
+  /** The status line: drawn at every redraw while the prompt waits (the meter caches what is costly). */
+  const status = () => statusLine(session.runtime(), meter.measure(), session.spent(), theme, deps.yolo ? undefined : session.mode().label);
 
   function render(): void {
-    if (paging) return; // the pager has the terminal
-    if (exiting) return screen.setLive(undefined);
-    if (choosing) return screen.setLive({ above: [theme.bold(choosing.title)], prompt: "", text: "", cursor: 0, below: choiceRows(choosing, theme, columns() - 1) });
-    const ask = gate.pending() ?? (question ? { question: question.text } : undefined);
+    if (state.paging) return; // the pager has the terminal
+    if (state.exiting) return screen.setLive(undefined);
+    if (state.choosing) return screen.setLive({ above: [theme.bold(state.choosing.title)], prompt: "", text: "", cursor: 0, below: choiceRows(state.choosing, theme, columns() - 1) });
+    const ask = gate.pending() ?? (state.question ? { question: state.question.text } : undefined);
     if (ask) {
       // The question wrapped, its further rows indented under it; the cursor waits at its end.
       const rows = wrapHanging("", "  ", ask.question, columns() - 1);
@@ -208,22 +147,22 @@ export function createRepl(deps: ReplDeps) {
       return screen.setLive({ above: rows.slice(0, -1).map(theme.warn), prompt: lastRow, paintedPrompt: theme.warn(lastRow), text: typed, cursor: typed.length, below: [] });
     }
     const line = input.line();
-    if (screen.mode === "plain" && !waiting && line.text === "") return screen.setLive(undefined);
+    if (screen.mode === "plain" && !state.waiting && line.text === "") return screen.setLive(undefined);
     const above: string[] = [];
-    if (turn && screen.mode === "rich") {
-      above.push(...view.liveRows(), ...taskPanel(), theme.dim(spinnerRow()));
+    if (state.turn && screen.mode === "rich") {
+      above.push(...view.liveRows(), ...taskPanel(todos, theme, columns() - 1), theme.dim(spinnerRow(state)));
       if (queue.size > 0) above.push(theme.dim(describeQueue(queue.items())));
-    } else if (command && screen.mode === "rich" && Date.now() - activitySince >= COMMAND_SPINNER_AFTER_MS) {
-      above.push(theme.dim(spinnerRow())); // a command that asks the model (/compact, /memory)
+    } else if (state.command && screen.mode === "rich" && Date.now() - state.activitySince >= COMMAND_SPINNER_AFTER_MS) {
+      above.push(theme.dim(spinnerRow(state))); // a command that asks the model (/compact, /memory)
       if (queue.size > 0) above.push(theme.dim(describeQueue(queue.items())));
     }
-    const below = [...input.rows(theme), ...(hint ? [theme.dim(hint)] : [])];
-    if (waiting && screen.mode === "rich") below.push(status());
-    if (searching) {
-      const shown = searchView(searching, line.text);
+    const below = [...input.rows(theme), ...(state.hint ? [theme.dim(state.hint)] : [])];
+    if (state.waiting && screen.mode === "rich") below.push(status());
+    if (state.searching) {
+      const shown = searchView(state.searching, line.text);
       return screen.setLive({ above, prompt: shown.prompt, paintedPrompt: theme.dim(shown.prompt), text: shown.text, cursor: shown.cursor, below });
     }
-    const painted = waiting ? theme.prompt(PROMPT) : theme.dim(PROMPT);
+    const painted = state.waiting ? theme.prompt(PROMPT) : theme.dim(PROMPT);
     screen.setLive({ above, prompt: PROMPT, paintedPrompt: painted, text: line.text, cursor: line.cursor, below });
   }
 
@@ -231,7 +170,7 @@ export function createRepl(deps: ReplDeps) {
   function pick(request: ChoiceRequest): Promise<string | undefined> {
     if (request.options.length === 0) return Promise.resolve(undefined);
     return new Promise((resolve) => {
-      choosing = openChoice(request, resolve);
+      state.choosing = openChoice(request, resolve);
       render();
     });
   }
@@ -239,17 +178,6 @@ export function createRepl(deps: ReplDeps) {
   /** The session picker (`shiro -r`, `/resume`). */
   function pickSession(options: readonly SessionOption[]): Promise<string | undefined> {
     return pick({ title: "Resume which session? (this directory, newest first)", options, hint: "up/down choose · enter resumes · esc starts a new session" });
-  }
-
-  function choose(key: Key): void {
-    const c = choosing!;
-    const outcome = chooseKey(c, key);
-    if (outcome.done) {
-      choosing = undefined;
-      c.resolve(outcome.id);
-      if (outcome.exit) exit();
-    }
-    render();
   }
 
   /** The conversation so far, condensed, before the prompt of a resumed session (replay.ts). */
@@ -263,60 +191,10 @@ export function createRepl(deps: ReplDeps) {
     put(rows, kind);
   }
 
-  /** `typed`: the command line the user typed, when a command wrote the prompt (/init, a custom command). */
-  async function runTurn(prompt: string, typed?: string): Promise<void> {
-    const active: Turn = { abort: new AbortController(), running: new Map() };
-    turn = active;
-    activity = "working";
-    activitySince = Date.now();
-    if (screen.mode === "rich") spinner = setInterval(() => (frame++, render()), SPINNER_MS);
-    render();
-    const approve = gate.approver({
-      signal: active.abort.signal,
-      register: (id, tool) => {
-        const stop = new AbortController();
-        active.running.set(id, { tool, stop });
-        return stop.signal;
-      },
-    });
-    let lastStep: { wire: number; tokens?: number } | undefined;
-    const emit = (event: AgentEvent) => {
-      if (event.type === "tool-result" || event.type === "tool-error" || event.type === "tool-denied") active.running.delete(event.id);
-      // A subagent's calls report to it, not here: when it ends, so have they.
-      if (event.type === "subagent-end") for (const id of active.running.keys()) if (id.startsWith(`${event.id}/${event.index}/`)) active.running.delete(id);
-      if (event.type === "step") {
-        const tokens = event.usage.inputTokens + event.usage.outputTokens;
-        lastStep = { wire: event.wireTokens ?? 0, ...(tokens > 0 ? { tokens } : {}) };
-      }
-      view.handle(event);
-    };
-    try {
-      const sent = session.withShellContext(prompt);
-      // What the user typed, for /undo and the replay: the command line, or (when `!cmd` output went
-      // first) the prompt without it; undefined for a plain prompt, which is sent as typed.
-      const shell = sent.shell.map((c) => `!${c}`);
-      const asTyped = typed ?? (shell.length > 0 ? withoutAttachments(prompt) : undefined);
-      const shown = { ...(asTyped !== undefined ? { prompt: asTyped } : {}), ...(shell.length > 0 ? { shell } : {}) };
-      const result = await session.conversation().runPrompt(sent.prompt, { emit, approve, signal: active.abort.signal, typed: shown });
-      if (lastStep) measured = { history: session.conversation().history, ...lastStep };
-      const changes = describeTurnChanges(result.changes, "/undo");
-      if (changes) print(theme.dim(changes));
-    } catch (error) {
-      // runPrompt does not throw for provider or tool failures; anything else must not end the session.
-      print(theme.error(`error: ${error instanceof Error ? error.message : String(error)}`));
-    } finally {
-      clearInterval(spinner);
-      turn = undefined;
-      activity = undefined;
-      statusDue = true;
-      render();
-    }
-  }
-
   /** `!cmd`: the user's own command, run in the workspace; its output goes with the next prompt. */
   async function shell(commandLine: string): Promise<void> {
-    command = new AbortController();
-    activity = `running ${commandLine}`;
+    const command = (state.command = new AbortController());
+    state.activity = `running ${commandLine}`;
     render();
     let shown = 0;
     try {
@@ -327,8 +205,8 @@ export function createRepl(deps: ReplDeps) {
       if (shown > SHELL_LIVE_LINES) print(theme.dim(`    … ${shown - SHELL_LIVE_LINES} more lines (the model gets the output with your next prompt)`));
       else print(theme.dim("  (the output goes with your next prompt)"));
     } finally {
-      command = undefined;
-      activity = undefined;
+      state.command = undefined;
+      state.activity = undefined;
       render();
     }
   }
@@ -340,14 +218,6 @@ export function createRepl(deps: ReplDeps) {
     return text;
   }
 
-  /** A prompt's turn, unless the spend limit refuses it. */
-  async function sendPrompt(prompt: string, typed?: string): Promise<undefined> {
-    const spend = session.beforeTurn();
-    if (spend?.notice) print(theme.warn(spend.notice));
-    if (spend?.refuse) return void print(theme.error(spend.refuse));
-    await runTurn(prompt, typed);
-  }
-
   /** Typed or queued, a line goes through here: echoed, then run as a command or a prompt. */
   async function submit(text: string): Promise<"exit" | undefined> {
     const shown = shownAs.get(text) ?? text;
@@ -356,22 +226,20 @@ export function createRepl(deps: ReplDeps) {
     if (/^!\S/.test(text)) return void (await shell(text.slice(1).trim()));
     if (text.trim() === "!") return void print(theme.dim(SHELL_HINT));
     const parsed = parseInput(text, custom);
-    if (parsed.type === "prompt") return sendPrompt(attach(text));
+    if (parsed.type === "prompt") return runner.sendPrompt(attach(text));
     if (parsed.type === "custom") {
       const { command } = parsed;
       const ranWith = [command.agent && `agent ${command.agent}`, command.model && `model ${command.model}`].filter(Boolean).join(", ");
       print(theme.dim(`  /${command.name} from ${command.source}${ranWith ? ` (this turn: ${ranWith})` : ""}`));
       try {
-        return void (await session.forOneTurn(command, () => sendPrompt(attach(expandCommand(command, parsed.args)), text)));
+        return void (await session.forOneTurn(command, () => runner.sendPrompt(attach(expandCommand(command, parsed.args)), text)));
       } catch (error) {
         return void print(theme.error(`/${command.name}: ${error instanceof Error ? error.message : String(error)}`));
       }
     }
     if (parsed.type === "unknown") return void print(theme.warn(unknownCommandHint(parsed.name, parsed.closest)));
-    command = new AbortController();
-    activity = `/${parsed.name}`;
-    activitySince = Date.now();
-    if (screen.mode === "rich") spinner = setInterval(() => (frame++, render()), SPINNER_MS);
+    const command = (state.command = new AbortController());
+    startSpinner(state, screen.mode === "rich", render, `/${parsed.name}`);
     let send: string | undefined;
     try {
       const outcome = await runCommand(parsed.name, parsed.args, {
@@ -383,12 +251,12 @@ export function createRepl(deps: ReplDeps) {
         lastResult: view.lastResult,
         page: async (text) => {
           if (!deps.pager) return print(text);
-          paging = true;
+          state.paging = true;
           screen.setLive(undefined);
           try {
             await deps.pager(text);
           } finally {
-            paging = false;
+            state.paging = false;
             render();
           }
         },
@@ -403,25 +271,26 @@ export function createRepl(deps: ReplDeps) {
         rows: () => (screen.mode === "pipe" ? undefined : (screen.rows?.() ?? 24)),
         send: (prompt) => (send = prompt),
         custom,
+        context: () => meter.measure(),
       });
       if (outcome === "exit") return "exit";
     } catch (error) {
       print(theme.error(`/${parsed.name} failed: ${error instanceof Error ? error.message : String(error)}`));
     } finally {
-      clearInterval(spinner);
-      command = undefined;
-      activity = undefined;
+      clearInterval(state.spinner);
+      state.command = undefined;
+      state.activity = undefined;
     }
-    if (send !== undefined) return sendPrompt(send, text); // a command that is a turn (/init), run as one
+    if (send !== undefined) return runner.sendPrompt(send, text); // a command that is a turn (/init), run as one
   }
 
   /** Puts a command's question on screen; the next key resolves it (esc, ctrl-c and leaving answer "escape"). */
   function askKey(text: string): Promise<string> {
     return new Promise((resolve) => {
-      question = {
+      state.question = {
         text,
         answer: (key) => {
-          question = undefined;
+          state.question = undefined;
           resolve(key);
         },
       };
@@ -432,139 +301,27 @@ export function createRepl(deps: ReplDeps) {
 
   function readPrompt(): Promise<string | null> {
     // The status line lives under the input; a screen that cannot redraw gets it written once per turn.
-    if (screen.mode !== "rich" && statusDue) put(["", status()], "other");
-    statusDue = false;
+    if (screen.mode !== "rich" && state.statusDue) put(["", status()], "other");
+    state.statusDue = false;
     return new Promise((resolve) => {
-      waiting = resolve;
+      state.waiting = resolve;
       render();
     });
   }
 
-  function interrupt(): void {
-    if (command && !command.signal.aborted) {
-      command.abort();
-      return print(theme.warn("interrupted"));
-    }
-    if (!turn || turn.abort.signal.aborted) return;
-    const dropped = queue.clear();
-    turn.abort.abort();
-    if (dropped > 0) print(theme.warn(`dropped ${dropped} queued ${dropped === 1 ? "prompt" : "prompts"}`));
-  }
-
   function exit(): void {
-    exiting = true;
-    question?.answer("escape");
+    state.exiting = true;
+    state.question?.answer("escape");
     queue.clear();
-    turn?.abort.abort();
-    command?.abort();
-    const resolve = waiting;
-    waiting = undefined;
+    state.turn?.abort.abort();
+    state.command?.abort();
+    const resolve = state.waiting;
+    state.waiting = undefined;
     resolve?.(null);
   }
 
-  function enter(): void {
-    const entered = input.enter();
-    if (entered === undefined) return;
-    const { text, shown } = entered;
-    if (shown !== text) shownAs.set(text, shown);
-    if (waiting) {
-      const resolve = waiting;
-      waiting = undefined;
-      return resolve(text);
-    }
-    queue.push(text);
-    if (screen.mode !== "rich") print(theme.dim(describeQueue(queue.items())));
-  }
-
-  function ctrlC(): void {
-    const now = Date.now();
-    const running = turn ? [...turn.running.values()] : [];
-    if (running.length > 0) {
-      for (const call of running) call.stop.abort();
-      return print(theme.warn(`  ^C stopping ${[...new Set(running.map((call) => call.tool))].join(", ")}; the turn goes on`));
-    }
-    if (input.line().text !== "") return input.clear();
-    if (turn || command) return interrupt();
-    if (now - lastCtrlC < CTRL_C_EXIT_WINDOW_MS) return exit();
-    lastCtrlC = now;
-    const remark = "press ctrl-c again to exit"; // under the input where there is room, else a line
-    if (screen.mode === "rich") hint = remark;
-    else print(theme.dim(remark));
-  }
-
-  function answer(key: Key): void {
-    if (gate.choosingScope()) {
-      if (key.name === "ctrl-d") return exit();
-      return gate.keep(key);
-    }
-    if (gate.typing()) {
-      if (key.name === "ctrl-c") return interrupt();
-      if (key.name === "ctrl-d") return exit();
-      return gate.type(key);
-    }
-    const meaning = answerFor(key);
-    if (meaning === "interrupt") interrupt();
-    else if (meaning === "exit") exit();
-    else if (meaning) gate.answer(meaning);
-  }
-
   return {
-    key(key: Key): void {
-      if (exiting) return;
-      if (choosing) return choose(key);
-      if (gate.pending()) return answer(key);
-      if (question) {
-        if (key.name === "ctrl-d") return exit();
-        question.answer(key.name === "text" ? key.text.toLowerCase() : key.name === "ctrl-c" ? "escape" : key.name);
-        return render();
-      }
-      hint = undefined;
-      if (searching) {
-        const step = searchKey(searching, key);
-        searching = step.type === "searching" ? step.search : undefined;
-        if (step.type === "accept") input.set(step.text);
-        return render();
-      }
-      if (key.name !== "ctrl-c") lastCtrlC = 0;
-      switch (key.name) {
-        case "enter":
-          enter();
-          break;
-        case "tab": {
-          const candidates = input.tab();
-          if (candidates) print(theme.dim(candidates.join("  ")));
-          break;
-        }
-        case "escape":
-          if (!input.closePicker()) interrupt();
-          break;
-        case "ctrl-c":
-          ctrlC();
-          break;
-        case "ctrl-d":
-          if (input.line().text === "") exit();
-          else input.edit({ name: "delete" });
-          break;
-        case "ctrl-l":
-          screen.clear();
-          break;
-        case "ctrl-r":
-          input.closePicker();
-          searching = openSearch(deps.history.entries());
-          break;
-        case "shift-tab":
-          if (deps.yolo) print(theme.dim("--yolo: edits and commands run without asking; the mode does not apply"));
-          else print(theme.dim(session.cycleMode()));
-          break;
-        case "up":
-        case "down":
-          input.arrow(key.name);
-          break;
-        default:
-          input.edit(key);
-      }
-      render();
-    },
+    key: (key: Key) => dispatch(key),
     /** The terminal changed size: the live area is drawn again; new transcript lines wrap to the new width. */
     redraw(): void {
       screen.setLive(undefined);
@@ -572,9 +329,9 @@ export function createRepl(deps: ReplDeps) {
     },
     /** SIGTERM/SIGHUP: leave as if ctrl-d was pressed (the turn is aborted, its commands killed), exit code 130. */
     terminate(): void {
-      exitCode = 130;
-      choosing?.resolve(undefined);
-      choosing = undefined;
+      state.exitCode = 130;
+      state.choosing?.resolve(undefined);
+      state.choosing = undefined;
       exit();
     },
     /** A SIGINT from outside the terminal counts as ctrl-c. */
@@ -611,11 +368,11 @@ export function createRepl(deps: ReplDeps) {
         queue.push(deps.initialPrompt);
       }
       for (;;) {
-        const queued = exiting ? undefined : queue.shift();
-        const text = exiting ? null : (queued ?? (await readPrompt()));
-        if (text === null || (await submit(text)) === "exit" || exiting) break;
+        const queued = state.exiting ? undefined : queue.shift();
+        const text = state.exiting ? null : (queued ?? (await readPrompt()));
+        if (text === null || (await submit(text)) === "exit" || state.exiting) break;
       }
-      exiting = true;
+      state.exiting = true;
       queue.clear();
       render();
       let message: string;
@@ -627,7 +384,7 @@ export function createRepl(deps: ReplDeps) {
       }
       screen.endLine();
       screen.write((lastBlank ? "" : "\n") + message);
-      return exitCode;
+      return state.exitCode;
     },
   };
 }

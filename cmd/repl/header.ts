@@ -1,7 +1,7 @@
-import { requestBudget, windowLabel } from "../../lib/agent/context-budget.ts";
-import type { Conversation } from "../../lib/agent/conversation.ts";
+import { windowLabel } from "../../lib/agent/context-budget.ts";
+import type { RequestEstimate } from "../../lib/agent/request-estimate.ts";
 import type { Runtime } from "../../lib/agent/runtime.ts";
-import { statusSegments, type StatusInput } from "../../lib/prompt/status-line.ts";
+import { statusSegments } from "../../lib/prompt/status-line.ts";
 import type { SandboxStatus } from "../../lib/sandbox/index.ts";
 import type { Theme } from "./theme.ts";
 import type { ApprovalMode } from "../../lib/config/permission-schema.ts";
@@ -44,11 +44,6 @@ export function headerLines(opts: {
   ];
 }
 
-/** The conversation's share of the next request (requestBudget): what the context meter is measured against. */
-export function conversationBudget(runtime: Runtime, conversation: Conversation): number {
-  return requestBudget(runtime.window.info, { pruneAtTokens: runtime.settings.pruneAtTokens, instructions: conversation.instructions(), tools: conversation.tools }).conversationTokens;
-}
-
 /** What the sandbox is doing, in one line; unavailable or off is a warning that says what is left. */
 export function sandboxLine(status: SandboxStatus, theme: Pick<Theme, "dim" | "warn">): string {
   switch (status.state) {
@@ -63,20 +58,15 @@ export function sandboxLine(status: SandboxStatus, theme: Pick<Theme, "dim" | "w
   }
 }
 
-/** What the context meter reads: the request as sent, and the tokens of the context now (see StatusInput). */
-export type ContextMeasure = Pick<StatusInput, "wireTokens" | "contextTokens">;
-
 /**
- * The status line under the prompt, coloured by tone (amber/red context). Its percentage is of
- * `budgetTokens`, the conversation budget the next request gets (conversationBudget), so 100%
- * means "the next request is pruned" on a 4k model as on a 400k one.
+ * The status line under the prompt, coloured by tone (amber/red context): the model, the next
+ * request's size against the window (context-meter.ts), what the session has spent, the mode.
  */
-export function statusLine(runtime: Runtime, measure: ContextMeasure, budgetTokens: number, cost: number | "unpriced" | undefined, theme: Theme, mode?: string): string {
+export function statusLine(runtime: Runtime, context: RequestEstimate, cost: number | "unpriced" | undefined, theme: Theme, mode?: string): string {
   const segments = statusSegments({
     model: runtime.settings.model,
     ...(mode !== undefined ? { mode } : {}),
-    ...measure,
-    pruneAtTokens: budgetTokens,
+    ...context,
     ...(cost !== undefined ? { cost } : {}),
   });
   return segments.map((segment) => theme.tone(segment.tone === "normal" ? "dim" : segment.tone, segment.text)).join(theme.dim(" · "));

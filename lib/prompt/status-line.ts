@@ -8,40 +8,36 @@ export type StatusSegment = { text: string; tone: StatusTone };
 export type StatusInput = {
   model: string;
   /**
-   * Estimated tokens of the request as sent, after pruning (the turn reports it with each step;
-   * before the first request, what the history would send now). The same estimate pruning uses.
+   * The next request's size, estimated (JSON length / 4, in the server's tokens): the instructions,
+   * the tool definitions, the conversation as pruning would send it and the task list note, before
+   * the next prompt is added. Recomputed from the history as it is, so an interrupt or /undo moves
+   * it with the history. Not what the session has spent: that is /cost's.
    */
-  wireTokens: number;
-  /** The prune threshold of the conversation (its budget in the window, at most settings.pruneAtTokens); the percentage is of this. */
-  pruneAtTokens: number;
-  /**
-   * Tokens in the context now: the provider's count for the last request (its input and its
-   * output), or an estimate (`estimated`, shown with "~") before any request reported one.
-   * Not the session's billed total: that is /cost's.
-   */
-  contextTokens: { count: number; estimated: boolean };
-  /** USD so far; "unpriced" when the model has no price; left out, no cost segment is shown. */
+  requestTokens: number;
+  /** The model's context window, in the server's tokens: what the request must fit. */
+  windowTokens: number;
+  /** The conversation's part of the request and its budget (the prune threshold), estimated: the colour is this share. */
+  conversationTokens: number;
+  budgetTokens: number;
+  /** USD spent so far in the session; "unpriced" when the model has no price; left out, no cost segment is shown. */
   cost?: number | "unpriced";
   /** The approval mode (`ask`, `edits`, `auto`, …), shown last as `mode ask`; left out, not shown. */
   mode?: string;
 };
 
 /**
- * The status line under the prompt: `gpt-5 · context 12% · 15.2k tokens · $0.0412 · mode ask`.
- * The context share is the request actually sent, after pruning, measured with the estimate
- * pruning uses (JSON length / 4) against the pruning threshold: normal below two thirds, amber
- * from two thirds, red from 90%. Since pruning keeps the request within the threshold, it reads
- * past 100% only when even the smallest request is too big. Pure.
+ * The status line under the prompt: `gpt-5 · ctx ~15.2k/400k · spent $0.0412 · mode ask`. `ctx`
+ * is the size of the next request against the window; it is normal while the conversation is
+ * below two thirds of its budget, amber from two thirds and red from 90% (the conversation is
+ * pruned at 100%, so red means pruning is near or under way). Pure.
  */
 export function statusSegments(input: StatusInput): StatusSegment[] {
-  const gauge = contextGauge(input.wireTokens, input.pruneAtTokens);
-  const tokens = input.contextTokens;
+  const gauge = contextGauge(input.conversationTokens, input.budgetTokens);
   const segments: StatusSegment[] = [
     { text: input.model, tone: "normal" },
-    { text: `context ${gauge.percent}%`, tone: toneOf(gauge.level) },
-    { text: `${tokens.estimated && tokens.count > 0 ? "~" : ""}${formatTokenCount(tokens.count)} tokens`, tone: "dim" },
+    { text: `ctx ~${formatTokenCount(input.requestTokens)}/${formatTokenCount(input.windowTokens)}`, tone: toneOf(gauge.level) },
   ];
-  if (input.cost !== undefined) segments.push({ text: input.cost === "unpriced" ? "unpriced" : formatUsd(input.cost), tone: "dim" });
+  if (input.cost !== undefined) segments.push({ text: input.cost === "unpriced" ? "spent: unpriced" : `spent ${formatUsd(input.cost)}`, tone: "dim" });
   if (input.mode !== undefined) segments.push({ text: `mode ${input.mode}`, tone: input.mode === "ask" ? "dim" : "amber" });
   return segments;
 }

@@ -37,7 +37,7 @@ for (const { wire, flags } of WIRES) {
     await pty.waitFor(/^› qwen\/qwen3-coder/m);
     pty.write(KEYS.enter);
     await pty.waitFor("model: qwen/qwen3-coder from the next prompt on;");
-    await pty.waitFor(/qwen\/qwen3-coder · context \d+%/);
+    await pty.waitFor(/qwen\/qwen3-coder · ctx ~/);
 
     pty.line("again");
     await pty.waitFor("answered by the second");

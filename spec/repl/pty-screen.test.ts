@@ -17,7 +17,7 @@ test("the header names version, model, directory, session and approvals", async 
   expect(second).toBe("edits and commands ask first: y once · a always · n deny");
   expect(third).toMatch(/^sandbox (on: commands write only to the workspace · network on|unavailable: .+)$/);
   expect(fourth).toContain("/help");
-  expect(pty.screen()).toContain("test-model · context 0% · 0 tokens");
+  expect(pty.screen()).toMatch(/test-model · ctx ~[\d.]+k\/1M/); // the instructions and tools, before any prompt
 }, 20_000);
 
 test("the header shows the window and its source; a window too small to work in is said once at start", async () => {
@@ -57,10 +57,10 @@ test("/help lists every command; unknown commands get the closest name; each com
     await pty.waitFor(answer);
   }
   pty.line("/cost");
-  await pty.waitFor("tokens: 0 in · 0 out · 0 total");
+  await pty.waitFor("spent: 0 tokens in · 0 out · 0 total, this session");
   pty.line("/model other-model");
   await pty.waitFor("model: other-model from the next prompt on; window 1,000,000 tokens (SHIRO_CONTEXT_WINDOW).");
-  await pty.waitFor("other-model · context 0%");
+  await pty.waitFor("other-model · ctx ~");
   pty.line("/agent review");
   await pty.waitFor("agent: review (thinking high, up to 50 steps) from the next prompt on.");
   pty.line("/think low");

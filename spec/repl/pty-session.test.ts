@@ -67,11 +67,11 @@ test("a resumed session shows its own totals, cached input priced at the cache r
 
   pty = await start({ baseURL: s.url, home, cwd, args: ["-c", "-m", "gpt-5-mini", "--max-spend", "0.01"] });
   await pty.waitForPrompt(1);
-  // The status line counts the context now (a few tokens), not the 202k billed; the cost is the
-  // session's: gpt-5-mini, 40,000 input tokens at $0.25/M, 160,000 cached at $0.025/M, 2,000 out at $2/M.
-  expect(pty.screen()).toMatch(/context \d+% · ~\d+ tokens · \$0\.0180/);
+  // The status line's ctx is the next request (a few thousand tokens), not the 202k billed; what is
+  // spent is the session's: gpt-5-mini, 40,000 input tokens at $0.25/M, 160,000 cached at $0.025/M, 2,000 out at $2/M.
+  expect(pty.screen()).toMatch(/ctx ~\d+(\.\d)?k\/1M · spent \$0\.0180/);
   pty.line("/cost");
-  await pty.waitFor("tokens: 200,000 in (160,000 cached) · 2,000 out · 202,000 total");
+  await pty.waitFor("spent: 200,000 tokens in (160,000 cached) · 2,000 out · 202,000 total, this session");
   pty.line("second question");
   await pty.waitFor("at or past its $0.0100 limit");
   expect(s.requests).toHaveLength(1);

@@ -9,7 +9,7 @@ import { createVt } from "./vt.ts";
 export const KEYS = { enter: "\r", esc: "\x1b", up: "\x1b[A", down: "\x1b[B", tab: "\t", ctrlC: "\x03", ctrlD: "\x04" } as const;
 
 /** The status line under the input while the loop waits for a prompt. */
-export const STATUS_LINE = /context \d+% · ~?[\d.]+[kM]? tokens/;
+export const STATUS_LINE = /ctx ~[\d.]+[kM]?\/[\d.]+[kM]?/;
 /** The line that ends a resumed session's replay (cmd/repl/controller.ts REPLAY_END). */
 const REPLAY_END = "── resumed session";
 

@@ -1,41 +1,33 @@
 import { describe, expect, test } from "bun:test";
 import { formatTokenCount, statusSegments, statusText } from "../../lib/prompt/status-line.ts";
 
-const base = { model: "gpt-5", pruneAtTokens: 1000, wireTokens: 100, contextTokens: { count: 15_230, estimated: false } };
+const base = { model: "gpt-5", requestTokens: 15_230, windowTokens: 400_000, conversationTokens: 100, budgetTokens: 1000 };
 
 describe("the status line", () => {
-  test("shows model, the sent request's share of the threshold, and the tokens of the current context", () => {
-    expect(statusText(statusSegments(base))).toBe("gpt-5 · context 10% · 15.2k tokens");
+  test("shows the model and the next request's size against the window, marked as an estimate", () => {
+    expect(statusText(statusSegments(base))).toBe("gpt-5 · ctx ~15.2k/400k");
   });
 
-  test("an estimate of the tokens is marked as one", () => {
-    expect(statusText(statusSegments({ ...base, contextTokens: { count: 1200, estimated: true } }))).toBe("gpt-5 · context 10% · ~1.2k tokens");
-  });
-
-  test("context is normal below two thirds, amber from two thirds, red from 90%", () => {
-    const tone = (tokens: number) => statusSegments({ ...base, wireTokens: tokens })[1]!;
-    expect(tone(660)).toEqual({ text: "context 66%", tone: "dim" });
+  test("ctx is normal below two thirds of the conversation's budget, amber from two thirds, red from 90%", () => {
+    const tone = (tokens: number) => statusSegments({ ...base, conversationTokens: tokens })[1]!;
+    expect(tone(660)).toEqual({ text: "ctx ~15.2k/400k", tone: "dim" });
     expect(tone(667).tone).toBe("amber");
     expect(tone(899).tone).toBe("amber");
-    expect(tone(900)).toEqual({ text: "context 90%", tone: "red" });
-    expect(tone(1500)).toEqual({ text: "context 150%", tone: "red" });
+    expect(tone(900).tone).toBe("red");
+    expect(tone(1500).tone).toBe("red");
   });
 
-  test("the cost segment appears only when a cost is given", () => {
+  test("what the session has spent appears only when a cost is given, and says it is spent", () => {
     expect(statusText(statusSegments(base))).not.toContain("$");
-    expect(statusText(statusSegments({ ...base, cost: 0.04123 }))).toEndWith("· $0.0412");
-    expect(statusText(statusSegments({ ...base, cost: "unpriced" }))).toEndWith("· unpriced");
-    expect(statusText(statusSegments({ ...base, cost: 0 }))).toEndWith("· $0.00");
+    expect(statusText(statusSegments({ ...base, cost: 0.04123 }))).toEndWith("· spent $0.0412");
+    expect(statusText(statusSegments({ ...base, cost: "unpriced" }))).toEndWith("· spent: unpriced");
+    expect(statusText(statusSegments({ ...base, cost: 0 }))).toEndWith("· spent $0.00");
   });
 
   test("the approval mode comes last; a mode other than ask stands out", () => {
-    expect(statusText(statusSegments({ ...base, cost: 0, mode: "ask" }))).toBe("gpt-5 · context 10% · 15.2k tokens · $0.00 · mode ask");
+    expect(statusText(statusSegments({ ...base, cost: 0, mode: "ask" }))).toBe("gpt-5 · ctx ~15.2k/400k · spent $0.00 · mode ask");
     expect(statusSegments({ ...base, mode: "ask" }).at(-1)!.tone).toBe("dim");
     expect(statusSegments({ ...base, mode: "edits" }).at(-1)).toEqual({ text: "mode edits", tone: "amber" });
-  });
-
-  test("an empty conversation is 0%", () => {
-    expect(statusText(statusSegments({ ...base, wireTokens: 0, contextTokens: { count: 0, estimated: true } }))).toBe("gpt-5 · context 0% · 0 tokens");
   });
 });
 

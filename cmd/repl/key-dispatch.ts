@@ -1,0 +1,153 @@
+import type { HistoryStore } from "../../lib/prompt/history.ts";
+import { describeQueue, type PromptQueue } from "../../lib/prompt/queue.ts";
+import { answerFor, type ApprovalGate } from "./approval-gate.ts";
+import type { InputBox } from "./input/input-box.ts";
+import type { Key } from "./input/keys.ts";
+import { openSearch, searchKey } from "./input/reverse-search.ts";
+import type { Screen } from "./input/screen.ts";
+import type { LoopState } from "./loop-state.ts";
+import { chooseKey } from "./picker.ts";
+import type { ReplSession } from "./session.ts";
+import type { Theme } from "./theme.ts";
+import type { TurnRunner } from "./turn-runner.ts";
+
+/** A second ctrl-c on an empty prompt within this long exits. */
+const CTRL_C_EXIT_WINDOW_MS = 2_000;
+
+export type KeyDeps = {
+  state: LoopState;
+  session: () => ReplSession;
+  input: InputBox;
+  gate: ApprovalGate;
+  queue: PromptQueue;
+  runner: TurnRunner;
+  screen: Screen;
+  theme: Theme;
+  history: HistoryStore;
+  yolo: boolean;
+  /** How prompts were shown in the input (a collapsed paste), by the text they send. */
+  shownAs: Map<string, string>;
+  print: (text: string) => void;
+  render: () => void;
+  /** Leaves the loop (ctrl-d, a second ctrl-c). */
+  exit: () => void;
+};
+
+/**
+ * What a key means now. In order: a choice list takes every key; an approval question takes its
+ * answer; a command's one-key question takes the next key; ctrl-r's search line edits the search;
+ * else the key edits the input, and Enter submits it (or queues it during a turn).
+ */
+export function createKeyDispatch(deps: KeyDeps): (key: Key) => void {
+  const { state, input, gate, screen, theme, print, render, exit, runner } = deps;
+
+  function choose(key: Key): void {
+    const c = state.choosing!;
+    const outcome = chooseKey(c, key);
+    if (outcome.done) {
+      state.choosing = undefined;
+      c.resolve(outcome.id);
+      if (outcome.exit) exit();
+    }
+    render();
+  }
+
+  function enter(): void {
+    const entered = input.enter();
+    if (entered === undefined) return;
+    const { text, shown } = entered;
+    if (shown !== text) deps.shownAs.set(text, shown);
+    if (state.waiting) {
+      const resolve = state.waiting;
+      state.waiting = undefined;
+      return resolve(text);
+    }
+    deps.queue.push(text);
+    if (screen.mode !== "rich") print(theme.dim(describeQueue(deps.queue.items())));
+  }
+
+  function ctrlC(): void {
+    const now = Date.now();
+    if (runner.stopRunningCalls()) return;
+    if (input.line().text !== "") return input.clear();
+    if (state.turn || state.command) return runner.interrupt();
+    if (now - state.lastCtrlC < CTRL_C_EXIT_WINDOW_MS) return exit();
+    state.lastCtrlC = now;
+    const remark = "press ctrl-c again to exit"; // under the input where there is room, else a line
+    if (screen.mode === "rich") state.hint = remark;
+    else print(theme.dim(remark));
+  }
+
+  function answer(key: Key): void {
+    if (gate.choosingScope()) {
+      if (key.name === "ctrl-d") return exit();
+      return gate.keep(key);
+    }
+    if (gate.typing()) {
+      if (key.name === "ctrl-c") return runner.interrupt();
+      if (key.name === "ctrl-d") return exit();
+      return gate.type(key);
+    }
+    const meaning = answerFor(key);
+    if (meaning === "interrupt") runner.interrupt();
+    else if (meaning === "exit") exit();
+    else if (meaning) gate.answer(meaning);
+  }
+
+  return (key: Key): void => {
+    if (state.exiting) return;
+    if (state.choosing) return choose(key);
+    if (gate.pending()) return answer(key);
+    if (state.question) {
+      if (key.name === "ctrl-d") return exit();
+      state.question.answer(key.name === "text" ? key.text.toLowerCase() : key.name === "ctrl-c" ? "escape" : key.name);
+      return render();
+    }
+    state.hint = undefined;
+    if (state.searching) {
+      const step = searchKey(state.searching, key);
+      state.searching = step.type === "searching" ? step.search : undefined;
+      if (step.type === "accept") input.set(step.text);
+      return render();
+    }
+    if (key.name !== "ctrl-c") state.lastCtrlC = 0;
+    switch (key.name) {
+      case "enter":
+        enter();
+        break;
+      case "tab": {
+        const candidates = input.tab();
+        if (candidates) print(theme.dim(candidates.join("  ")));
+        break;
+      }
+      case "escape":
+        if (!input.closePicker()) runner.interrupt();
+        break;
+      case "ctrl-c":
+        ctrlC();
+        break;
+      case "ctrl-d":
+        if (input.line().text === "") exit();
+        else input.edit({ name: "delete" });
+        break;
+      case "ctrl-l":
+        screen.clear();
+        break;
+      case "ctrl-r":
+        input.closePicker();
+        state.searching = openSearch(deps.history.entries());
+        break;
+      case "shift-tab":
+        if (deps.yolo) print(theme.dim("--yolo: edits and commands run without asking; the mode does not apply"));
+        else print(theme.dim(deps.session().cycleMode()));
+        break;
+      case "up":
+      case "down":
+        input.arrow(key.name);
+        break;
+      default:
+        input.edit(key);
+    }
+    render();
+  };
+}

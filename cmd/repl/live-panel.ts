@@ -1,0 +1,24 @@
+import { renderTodo, renderTodos } from "../../lib/notebook/render.ts";
+import type { Todo } from "../../lib/notebook/schema.ts";
+import { fitRow } from "../../lib/text/wrap.ts";
+import type { LoopState } from "./loop-state.ts";
+import type { Theme } from "./theme.ts";
+
+const SPINNER = ["⠋", "⠙", "⠹", "⠸", "⠼", "⠴", "⠦", "⠧", "⠇", "⠏"];
+/** Tasks named in the live panel under its progress line. */
+const PANEL_ITEMS = 3;
+
+/** The task list while a turn runs: its progress line and the task(s) in hand, each fitted to `width`. */
+export function taskPanel(todos: readonly Todo[], theme: Theme, width: number): string[] {
+  if (todos.length === 0) return [];
+  const current = todos.filter((t) => t.status === "in_progress");
+  const next = current.length > 0 ? current : todos.filter((t) => t.status === "pending").slice(0, 1);
+  return [renderTodos(todos).split("\n")[0]!, ...next.slice(0, PANEL_ITEMS).map((t) => "  " + renderTodo(t))].map((row) => theme.dim(fitRow(row, width)));
+}
+
+/** `⠹ reading src/a.ts · 3s · esc to interrupt`: what the loop is doing, and for how long. */
+export function spinnerRow(state: Pick<LoopState, "activity" | "activitySince" | "frame">): string {
+  const [what, ...more] = (state.activity ?? "working").split(" · ");
+  const seconds = Math.floor((Date.now() - state.activitySince) / 1000);
+  return [`${SPINNER[state.frame % SPINNER.length]} ${what}`, ...(seconds >= 1 ? [`${seconds}s`] : []), ...more, "esc to interrupt"].join(" · ");
+}

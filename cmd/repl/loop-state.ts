@@ -1,0 +1,69 @@
+import type { HistorySearch } from "../../lib/prompt/history-search.ts";
+import type { Choosing } from "./picker.ts";
+
+/** A turn in progress: its abort, and the tool calls running in it (ctrl-c stops those first). */
+export type Turn = { abort: AbortController; running: Map<string, { tool: string; stop: AbortController }> };
+
+/**
+ * What the interactive loop is doing right now, shared by the controller (drawing), the key
+ * dispatch (what a key means now) and the turn runner. One mutable object, owned by the loop; each
+ * field says which state the loop is in, and the key dispatch reads them in order of precedence.
+ */
+export type LoopState = {
+  turn: Turn | undefined;
+  /** A slash command that talks to the model (/compact, /memory) or a `!cmd`: esc, ctrl-c and exit stop it. */
+  command: AbortController | undefined;
+  /** A choice list is open (the session picker, the model picker). */
+  choosing: Choosing | undefined;
+  /** ctrl-r's search line, while open: it takes the input row; the input stays as it was under it. */
+  searching: HistorySearch | undefined;
+  /** A one-key question from a slash command (/undo's overwrite, /diff's pager): the next key answers it. */
+  question: { text: string; answer: (key: string) => void } | undefined;
+  /** The prompt is waiting for a line; resolving it with null leaves the loop. */
+  waiting: ((text: string | null) => void) | undefined;
+  /** $PAGER has the terminal: nothing is drawn until it exits. */
+  paging: boolean;
+  /** A remark under the input until the next key ("press ctrl-c again to exit"). */
+  hint: string | undefined;
+  /** What the spinner says, since when, and its frame. */
+  activity: string | undefined;
+  activitySince: number;
+  frame: number;
+  spinner: ReturnType<typeof setInterval> | undefined;
+  lastCtrlC: number;
+  exiting: boolean;
+  exitCode: number;
+  /** A turn has ended since the status line was last written to the transcript (plain and pipe screens only). */
+  statusDue: boolean;
+};
+
+export function createLoopState(): LoopState {
+  return {
+    turn: undefined,
+    command: undefined,
+    choosing: undefined,
+    searching: undefined,
+    question: undefined,
+    waiting: undefined,
+    paging: false,
+    hint: undefined,
+    activity: undefined,
+    activitySince: 0,
+    frame: 0,
+    spinner: undefined,
+    lastCtrlC: 0,
+    exiting: false,
+    exitCode: 0,
+    statusDue: true,
+  };
+}
+
+/** Each this long the spinner moves a frame (rich screens only: the others cannot redraw). */
+export const SPINNER_MS = 120;
+
+/** Starts the spinner for what the loop is doing now; stopped with clearInterval(state.spinner). */
+export function startSpinner(state: LoopState, rich: boolean, render: () => void, activity: string): void {
+  state.activity = activity;
+  state.activitySince = Date.now();
+  if (rich) state.spinner = setInterval(() => (state.frame++, render()), SPINNER_MS);
+}

@@ -1,0 +1,108 @@
+import type { AgentEvent } from "../../lib/events.ts";
+import { withoutAttachments } from "../../lib/prompt/attach.ts";
+import type { PromptQueue } from "../../lib/prompt/queue.ts";
+import { describeTurnChanges } from "../../lib/sessions/undo/report.ts";
+import type { ApprovalGate } from "./approval-gate.ts";
+import type { EventView } from "./event-view.ts";
+import { startSpinner, type LoopState, type Turn } from "./loop-state.ts";
+import type { ReplSession } from "./session.ts";
+import type { Theme } from "./theme.ts";
+
+export type TurnRunnerDeps = {
+  state: LoopState;
+  session: () => ReplSession;
+  gate: ApprovalGate;
+  view: EventView;
+  queue: PromptQueue;
+  theme: Theme;
+  /** The screen redraws (a spinner runs only there). */
+  rich: boolean;
+  render: () => void;
+  print: (text: string) => void;
+};
+
+/**
+ * A prompt's turn on screen: the spend limit first, then the turn through the conversation, its
+ * events streamed to the event view, approvals through the gate; and the interrupts: esc (or a
+ * second ctrl-c) aborts the turn or the running command, a first ctrl-c stops the tool calls running.
+ */
+export function createTurnRunner(deps: TurnRunnerDeps) {
+  const { state, gate, view, theme } = deps;
+
+  /** `typed`: the command line the user typed, when a command wrote the prompt (/init, a custom command). */
+  async function runTurn(prompt: string, typed?: string): Promise<void> {
+    const session = deps.session();
+    const active: Turn = { abort: new AbortController(), running: new Map() };
+    state.turn = active;
+    startSpinner(state, deps.rich, deps.render, "working");
+    deps.render();
+    const approve = gate.approver({
+      signal: active.abort.signal,
+      register: (id, tool) => {
+        const stop = new AbortController();
+        active.running.set(id, { tool, stop });
+        return stop.signal;
+      },
+    });
+    const emit = (event: AgentEvent) => {
+      if (event.type === "tool-result" || event.type === "tool-error" || event.type === "tool-denied") active.running.delete(event.id);
+      // A subagent's calls report to it, not here: when it ends, so have they.
+      if (event.type === "subagent-end") for (const id of active.running.keys()) if (id.startsWith(`${event.id}/${event.index}/`)) active.running.delete(id);
+      view.handle(event);
+    };
+    try {
+      const sent = session.withShellContext(prompt);
+      // What the user typed, for /undo and the replay: the command line, or (when `!cmd` output went
+      // first) the prompt without it; undefined for a plain prompt, which is sent as typed.
+      const shell = sent.shell.map((c) => `!${c}`);
+      const asTyped = typed ?? (shell.length > 0 ? withoutAttachments(prompt) : undefined);
+      const shown = { ...(asTyped !== undefined ? { prompt: asTyped } : {}), ...(shell.length > 0 ? { shell } : {}) };
+      const result = await session.conversation().runPrompt(sent.prompt, { emit, approve, signal: active.abort.signal, typed: shown });
+      const changes = describeTurnChanges(result.changes, "/undo");
+      if (changes) deps.print(theme.dim(changes));
+    } catch (error) {
+      // runPrompt does not throw for provider or tool failures; anything else must not end the session.
+      deps.print(theme.error(`error: ${error instanceof Error ? error.message : String(error)}`));
+    } finally {
+      clearInterval(state.spinner);
+      state.turn = undefined;
+      state.activity = undefined;
+      state.statusDue = true;
+      deps.render();
+    }
+  }
+
+  return {
+    /** A prompt's turn, unless the spend limit refuses it. */
+    async sendPrompt(prompt: string, typed?: string): Promise<undefined> {
+      const spend = deps.session().beforeTurn();
+      if (spend?.notice) deps.print(theme.warn(spend.notice));
+      if (spend?.refuse) return void deps.print(theme.error(spend.refuse));
+      await runTurn(prompt, typed);
+    },
+
+    /** esc: stops the command that is running, else the turn (dropping the prompts queued after it). */
+    interrupt(): void {
+      const { command, turn } = state;
+      if (command && !command.signal.aborted) {
+        command.abort();
+        return deps.print(theme.warn("interrupted"));
+      }
+      if (!turn || turn.abort.signal.aborted) return;
+      const dropped = deps.queue.clear();
+      turn.abort.abort();
+      if (dropped > 0) deps.print(theme.warn(`dropped ${dropped} queued ${dropped === 1 ? "prompt" : "prompts"}`));
+    },
+
+    /** ctrl-c while tool calls run: stops them and the turn goes on; false when none was running. */
+    stopRunningCalls(): boolean {
+      const running = state.turn ? [...state.turn.running.values()] : [];
+      if (running.length === 0) return false;
+      for (const call of running) call.stop.abort();
+      deps.print(theme.warn(`  ^C stopping ${[...new Set(running.map((call) => call.tool))].join(", ")}; the turn goes on`));
+      return true;
+    },
+  };
+}
+
+export type TurnRunner = ReturnType<typeof createTurnRunner>;

@@ -1,4 +1,3 @@
-import { createInterface } from "node:readline/promises";
 import pkg from "../package.json" with { type: "json" };
 import type { Runtime } from "../lib/agent/runtime.ts";
 import { planMcpServers, startMcp, trustProject, untrustedNotice, withProjectServers, type McpManager, type ProjectQuestion } from "../lib/mcp/index.ts";
@@ -39,6 +38,8 @@ export async function askProjectTrust(question: ProjectQuestion, input: NodeJS.R
       "",
     ].join("\n"),
   );
+  // Loaded here, not at start-up: only this question needs it.
+  const { createInterface } = await import("node:readline/promises");
   const rl = createInterface({ input, output });
   try {
     const answer = await rl.question("Trust this file and start them? (remembered until the file changes) [y/N] ");

@@ -10,7 +10,7 @@ import { createHostRunner, type CommandRunner } from "./process.ts";
 import { CREATED_CACHES, type PathKind, type ProfileSummary, bwrapArgs, systemPlaces } from "./profile.ts";
 import { RUNNER_ARG } from "./protocol.ts";
 import { createSandboxRunner } from "./sandbox.ts";
-import { findSecretsFiles } from "./secrets-scan.ts";
+import { createSecretsWatch } from "./secrets-scan.ts";
 
 export { findHelper, helperCache } from "./helpers.ts";
 export { findSecretsFiles } from "./secrets-scan.ts";
@@ -48,6 +48,12 @@ export type Commands = {
    * with `bash -c`; undefined when it could not be read (then bash keeps `bash -lc`).
    */
   loginEnv?(runner: CommandRunner): Promise<LoginEnv | undefined>;
+  /**
+   * Gets ready for the first command in the background: starts the sandbox when it is on, and
+   * reads the login environment. A turn calls it as it begins, so the model's first reply and
+   * this overlap instead of the first command paying for both.
+   */
+  warm?(): void;
 };
 
 export type OpenCommandsOptions = {
@@ -78,6 +84,7 @@ export function openCommands(opts: OpenCommandsOptions): Commands {
     sandboxed: runner.sandboxed,
     spawn: (argv, spawnOpts) => runner.spawn(argv, { ...spawnOpts, env: { ...gitSafetyEnv(opts.root, git()), ...spawnOpts.env } }),
     close: () => runner.close(),
+    warm: () => runner.warm?.(),
   });
   const host = withGit(createHostRunner(base));
   const loginEnvs = new Map<CommandRunner, Promise<LoginEnv | undefined>>();
@@ -90,10 +97,15 @@ export function openCommands(opts: OpenCommandsOptions): Commands {
     }
     return read;
   };
-  if (opts.settings.mode === "off") return { runner: host, host, status: { state: "off" }, helper, loginEnv };
+  // Reading the login environment through a runner is what starts it: the sandbox, when it is on.
+  const warm = (runner: CommandRunner) => () => {
+    runner.warm?.();
+    void loginEnv(runner);
+  };
+  if (opts.settings.mode === "off") return { runner: host, host, status: { state: "off" }, helper, loginEnv, warm: warm(host) };
 
   const support = sandboxSupport(opts.env, helper);
-  if (!support.available) return { runner: host, host, status: { state: "unavailable", why: support.why, fix: support.fix }, helper, loginEnv };
+  if (!support.available) return { runner: host, host, status: { state: "unavailable", why: support.why, fix: support.fix }, helper, loginEnv, warm: warm(host) };
 
   const home = realOrUndefined(opts.env.HOME || homedir());
   if (home) for (const cache of CREATED_CACHES) ensureDir(join(home, cache));
@@ -116,12 +128,12 @@ export function openCommands(opts: OpenCommandsOptions): Commands {
       profile,
       runnerCommand,
       env: { ...base, TMPDIR: "/tmp" },
-      findSecrets: () => findSecretsFiles(profile.root),
+      secrets: createSecretsWatch(profile.root, [profile.shiroHome]),
     }),
   );
   // The masked files are found when the sandbox starts; searching the workspace here would slow every start-up.
   const { summary } = bwrapArgs({ ...profile, tmp: "/tmp", secrets: [] });
-  return { runner, host, status: { state: "on", network: opts.settings.network, summary }, helper, loginEnv };
+  return { runner, host, status: { state: "on", network: opts.settings.network, summary }, helper, loginEnv, warm: warm(runner) };
 }
 
 /** Whether the sandbox can run, with bubblewrap from `SHIRO_BWRAP` (a path; empty means none) or PATH. */

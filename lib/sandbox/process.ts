@@ -30,6 +30,8 @@ export type CommandRunner = {
   spawn(argv: readonly string[], opts: SpawnOptions): Child;
   /** Ends whatever the runner keeps alive (the sandbox and its background processes). */
   close(): void;
+  /** Starts what the first command would wait for (the sandbox), in the background. */
+  warm?(): void;
 };
 
 /** How long a stopped process group gets after SIGTERM before SIGKILL. */

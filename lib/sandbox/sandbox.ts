@@ -1,4 +1,4 @@
-import { mkdtempSync, readdirSync, rmSync } from "node:fs";
+import { lstatSync, mkdirSync, mkdtempSync, readdirSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { isHolderAlive, selfHolder } from "../fs/process-alive.ts";
@@ -14,13 +14,16 @@ export type SandboxRunnerOptions = {
   runnerCommand: readonly string[];
   /** The base environment of every command (no key; TMPDIR=/tmp). */
   env: Record<string, string>;
-  /** The workspace's secrets files now; asked before each command. */
-  findSecrets: () => string[];
+  /** The workspace's secrets files (secrets-scan.ts): asked before each command, looked for again as each one ends. */
+  secrets: { now(): Promise<string[]>; prefetch(): void };
 };
 
 type Pending = {
   id: number;
-  owner: Runner;
+  /** Undefined until the command is sent to a runner (after the secrets search it waits for). */
+  owner?: Runner;
+  /** Stopped before it was sent: it never runs. */
+  cancelled?: boolean;
   out: ReadableStreamDefaultController<Uint8Array>;
   err: ReadableStreamDefaultController<Uint8Array>;
   open: { 1: boolean; 2: boolean };
@@ -43,20 +46,44 @@ const DIED = "shiro: the sandbox stopped unexpectedly";
 const TMP_PREFIX = "shiro-sandbox-tmp-";
 
 /**
+ * Where this user's sandboxes keep their /tmp: one private folder (`shiro-sandbox-<uid>`, mode
+ * 0700) in the system temp dir, so finding the ones left behind reads that folder only, not a
+ * /tmp of many thousands of entries. A folder of that name that is not a plain directory owned by
+ * this user and closed to others is not used: the sandbox's /tmp is then made in the temp dir
+ * itself, and nothing is swept.
+ */
+function tmpParent(): string | undefined {
+  const uid = process.getuid?.();
+  if (uid === undefined) return undefined;
+  const parent = join(tmpdir(), `shiro-sandbox-${uid}`);
+  try {
+    mkdirSync(parent, { mode: 0o700 });
+  } catch {
+    // there already, or cannot be made: checked below
+  }
+  try {
+    const info = lstatSync(parent);
+    return info.isDirectory() && info.uid === uid && (info.mode & 0o077) === 0 ? parent : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/**
  * Removes the /tmp directories of sandboxes whose shiro is gone without cleaning up (killed with
  * SIGKILL, a crash): the process's exit removes its own, but nothing else can.
  */
-function sweepStaleTmp(): void {
+function sweepStaleTmp(parent: string): void {
   let names: string[];
   try {
-    names = readdirSync(tmpdir());
+    names = readdirSync(parent);
   } catch {
     return;
   }
   for (const name of names) {
     const owner = new RegExp(`^${TMP_PREFIX}(\\d+)-(\\d+)-`).exec(name);
     if (!owner || isHolderAlive({ pid: Number(owner[1]), startedAt: Number(owner[2]) })) continue;
-    rmSync(join(tmpdir(), name), { recursive: true, force: true });
+    rmSync(join(parent, name), { recursive: true, force: true });
   }
 }
 
@@ -86,9 +113,10 @@ export function createSandboxRunner(opts: SandboxRunnerOptions): CommandRunner {
 
   const start = (secrets: string[]): Runner => {
     if (!tmp) {
-      sweepStaleTmp();
+      const parent = tmpParent();
+      if (parent) sweepStaleTmp(parent);
       const self = selfHolder();
-      tmp = mkdtempSync(join(tmpdir(), `${TMP_PREFIX}${self.pid}-${self.startedAt}-`));
+      tmp = mkdtempSync(join(parent ?? tmpdir(), `${TMP_PREFIX}${self.pid}-${self.startedAt}-`));
     }
     const { args } = bwrapArgs({ ...opts.profile, tmp, secrets });
     const proc = Bun.spawn([opts.bwrap, ...args, "--", ...opts.runnerCommand], {
@@ -142,9 +170,10 @@ export function createSandboxRunner(opts: SandboxRunnerOptions): CommandRunner {
 
   /** Once the child has exited and its output is read or unwanted, the runner can forget it. */
   const forgetIfDone = (child: Pending) => {
-    if (!child.exited || child.open[1] || child.open[2] || !child.owner.children.has(child.id)) return;
-    child.owner.children.delete(child.id);
-    send(child.owner, { t: "release", id: child.id });
+    const owner = child.owner;
+    if (!owner || !child.exited || child.open[1] || child.open[2] || !owner.children.has(child.id)) return;
+    owner.children.delete(child.id);
+    send(owner, { t: "release", id: child.id });
   };
 
   const route = (owner: Runner, message: FromRunner) => {
@@ -165,6 +194,7 @@ export function createSandboxRunner(opts: SandboxRunnerOptions): CommandRunner {
       case "exit":
         child.exited = true;
         child.exit({ exitCode: message.code, signal: message.signal });
+        commandEnded();
         return forgetIfDone(child);
       case "error":
         if (child.open[2]) child.err.enqueue(new TextEncoder().encode(message.message + "\n"));
@@ -177,6 +207,15 @@ export function createSandboxRunner(opts: SandboxRunnerOptions): CommandRunner {
     }
   };
 
+  /** A command that was never sent to a runner ends here. */
+  const endUnsent = (child: Pending, exitCode: number | null, signal: string | null = null) => {
+    if (child.exited) return;
+    child.exited = true;
+    finish(child, 1);
+    finish(child, 2);
+    child.exit({ exitCode, signal });
+  };
+
   const send = (owner: Runner, message: ToRunner) => {
     if (!owner.alive) return;
     try {
@@ -187,9 +226,19 @@ export function createSandboxRunner(opts: SandboxRunnerOptions): CommandRunner {
     }
   };
 
+  /**
+   * The secrets search before every command (secrets-scan.ts keeps it cheap while no folder
+   * changes). A command can create a secrets file (a checkout, an unpacked archive), so the
+   * search starts again as each command ends, while the model reads its output, and the next
+   * command's check usually finds it done.
+   */
+  const secretsNow = () => opts.secrets.now().catch(() => [...(runner?.masked ?? [])]);
+  const commandEnded = () => {
+    if (!closed) opts.secrets.prefetch();
+  };
+
   /** The runner for the next command, started afresh when new secrets files must be masked. */
-  const current = (): { owner: Runner; note: string } => {
-    const secrets = opts.findSecrets();
+  const current = (secrets: string[]): { owner: Runner; note: string } => {
     if (runner?.alive) {
       const fresh = secrets.filter((file) => !runner!.masked.has(file));
       const running = [...runner.children.values()].some((child) => !child.exited);
@@ -208,35 +257,56 @@ export function createSandboxRunner(opts: SandboxRunnerOptions): CommandRunner {
     sandboxed: true,
     spawn(argv, spawnOpts): Child {
       if (closed) return failedChild("shiro: the sandbox is closed");
-      const { owner, note } = current();
       const id = nextId++;
       let exit!: (exit: ChildExit) => void;
       const exited = new Promise<ChildExit>((resolve) => (exit = resolve));
-      const child = { id, owner, open: { 1: true, 2: true }, exit, exited: false } as unknown as Pending;
+      const child = { id, open: { 1: true, 2: true }, exit, exited: false } as unknown as Pending;
       const stdout = new ReadableStream<Uint8Array>({
         start: (c) => void (child.out = c),
         cancel: () => ((child.open[1] = false), forgetIfDone(child)),
       });
       const stderr = new ReadableStream<Uint8Array>({
-        start: (c) => {
-          child.err = c;
-          if (note) c.enqueue(new TextEncoder().encode(note));
-        },
+        start: (c) => void (child.err = c),
         cancel: () => ((child.open[2] = false), forgetIfDone(child)),
       });
-      owner.children.set(id, child);
-      send(owner, { t: "spawn", id, argv: [...argv], cwd: spawnOpts.cwd, env: { ...opts.env, ...spawnOpts.env } });
+      const env = { ...opts.env, ...spawnOpts.env };
+      const sent = secretsNow().then((secrets) => {
+        if (child.cancelled) return;
+        if (closed) {
+          if (child.open[2]) child.err.enqueue(new TextEncoder().encode("shiro: the sandbox is closed\n"));
+          return endUnsent(child, 127);
+        }
+        const { owner, note } = current(secrets);
+        if (note && child.open[2]) child.err.enqueue(new TextEncoder().encode(note));
+        child.owner = owner;
+        owner.children.set(id, child);
+        send(owner, { t: "spawn", id, argv: [...argv], cwd: spawnOpts.cwd, env });
+      });
       return {
         stdout,
         stderr,
         exited,
-        stop: () =>
-          new Promise<void>((resolve) => {
-            if (!owner.alive) return resolve();
+        stop: async () => {
+          await sent;
+          const owner = child.owner;
+          if (!owner) {
+            // Not sent yet when stopped: it never runs.
+            child.cancelled = true;
+            return endUnsent(child, null, "SIGTERM");
+          }
+          if (!owner.alive) return;
+          await new Promise<void>((resolve) => {
             owner.stopping.set(id, [...(owner.stopping.get(id) ?? []), resolve]);
             send(owner, { t: "stop", id });
-          }),
+          });
+        },
       };
+    },
+    warm() {
+      if (closed || runner?.alive) return;
+      void secretsNow().then((secrets) => {
+        if (!closed && !runner?.alive) current(secrets);
+      });
     },
     close() {
       closed = true;

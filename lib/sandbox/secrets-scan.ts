@@ -1,4 +1,5 @@
-import { readdirSync, realpathSync } from "node:fs";
+import { readdirSync, realpathSync, type Dirent } from "node:fs";
+import { readdir, stat } from "node:fs/promises";
 import { join } from "node:path";
 import { isSensitivePath } from "../fs/sensitive-path.ts";
 
@@ -14,28 +15,101 @@ const MAX_DEPTH = 24;
  * usually is), except SKIPPED; symlinks are not followed. Bounded by MAX_ENTRIES and MAX_DEPTH.
  */
 export function findSecretsFiles(root: string): string[] {
-  const found = new Set<string>();
-  let seen = 0;
-  const visit = (dir: string, depth: number) => {
-    if (depth > MAX_DEPTH || seen > MAX_ENTRIES) return;
-    let entries;
+  const scan = newScan();
+  const queue: [string, number][] = [[realOrSelf(root), 0]];
+  for (let next = queue.pop(); next; next = queue.pop()) {
+    let entries: Dirent[];
     try {
-      entries = readdirSync(dir, { withFileTypes: true });
+      entries = readdirSync(next[0], { withFileTypes: true });
     } catch {
-      return;
+      continue;
     }
-    for (const entry of entries) {
-      if (++seen > MAX_ENTRIES) return;
-      const path = join(dir, entry.name);
-      if (entry.isDirectory()) {
-        if (!SKIPPED.has(entry.name)) visit(path, depth + 1);
-      } else if (entry.isFile() && isSensitivePath(entry.name)) {
-        found.add(realOrSelf(path));
-      }
-    }
+    queue.push(...take(scan, next[0], next[1], entries));
+  }
+  return [...scan.found].sort();
+}
+
+/** The secrets files found, and each folder's modification time then (a new file changes its folder's). */
+type Found = { files: string[]; folders: Map<string, number>; at: number };
+
+/** A folder changed this shortly before a search may change again within the file system's clock tick unseen: it is read again next time. */
+const RACY_MS = 1_000;
+
+/**
+ * The workspace's secrets files, kept up to date cheaply for the sandbox, which must know them
+ * before every command. A full search reads every folder; after it, `now()` only looks at each
+ * folder's modification time (creating, renaming or deleting a file changes its folder's), and
+ * searches again only when one changed, or changed too recently to be sure. The reads happen in
+ * the thread pool. `prefetch()` does the same work early (after a command ends, while the model
+ * reads its output), so the check before the next command usually finds it done. Folders in
+ * `skip` (real paths: $SHIRO_HOME, which the sandbox hides whole) are not searched.
+ */
+export function createSecretsWatch(root: string, skip: readonly string[] = []): { now(): Promise<string[]>; prefetch(): void } {
+  const skipped = new Set(skip);
+  let last: Promise<Found | undefined> = Promise.resolve(undefined);
+  const refresh = (): Promise<Found> => {
+    const next = last.then(async (found) => (found && (await unchanged(found)) ? found : search(root, skipped))).catch(() => search(root, skipped));
+    last = next;
+    return next;
   };
-  visit(realOrSelf(root), 0);
-  return [...found].sort();
+  return {
+    now: async () => (await refresh()).files,
+    prefetch: () => void refresh(),
+  };
+}
+
+async function search(root: string, skipped: ReadonlySet<string>): Promise<Found> {
+  const at = Date.now();
+  const scan = newScan();
+  const folders = new Map<string, number>();
+  const queue: [string, number][] = [[realOrSelf(root), 0]];
+  for (let next = queue.pop(); next; next = queue.pop()) {
+    const [dir, depth] = next;
+    if (skipped.has(dir)) continue;
+    let entries: Dirent[];
+    try {
+      const [listed, info] = await Promise.all([readdir(dir, { withFileTypes: true }), stat(dir)]);
+      entries = listed;
+      folders.set(dir, info.mtimeMs);
+    } catch {
+      continue;
+    }
+    queue.push(...take(scan, dir, depth, entries));
+  }
+  return { files: [...scan.found].sort(), folders, at };
+}
+
+/** True when no folder of the last search has changed since (nor so shortly before it that a change could hide in the same clock tick). */
+async function unchanged(found: Found): Promise<boolean> {
+  const folders = [...found.folders];
+  for (let i = 0; i < folders.length; i += 64) {
+    const batch = folders.slice(i, i + 64);
+    const times = await Promise.all(batch.map(([dir]) => stat(dir).then((info) => info.mtimeMs, () => -1)));
+    for (let j = 0; j < batch.length; j++) {
+      const before = batch[j]![1];
+      if (times[j] !== before || before >= found.at - RACY_MS) return false;
+    }
+  }
+  return true;
+}
+
+type Scan = { found: Set<string>; seen: number };
+const newScan = (): Scan => ({ found: new Set(), seen: 0 });
+
+/** One folder's entries: the secrets files among them are noted; the folders to search next are returned. */
+function take(scan: Scan, dir: string, depth: number, entries: Dirent[]): [string, number][] {
+  const folders: [string, number][] = [];
+  if (depth > MAX_DEPTH || scan.seen > MAX_ENTRIES) return folders;
+  for (const entry of entries) {
+    if (++scan.seen > MAX_ENTRIES) break;
+    const path = join(dir, entry.name);
+    if (entry.isDirectory()) {
+      if (!SKIPPED.has(entry.name) && depth + 1 <= MAX_DEPTH) folders.push([path, depth + 1]);
+    } else if (entry.isFile() && isSensitivePath(entry.name)) {
+      scan.found.add(realOrSelf(path));
+    }
+  }
+  return folders;
 }
 
 function realOrSelf(path: string): string {

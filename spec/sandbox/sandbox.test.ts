@@ -1,7 +1,8 @@
 // The sandbox itself, with the real bubblewrap: what a command sees, keeps and cannot reach. Every
 // canary and sentinel lives in this test's temp dir.
 import { afterAll, describe, expect, test } from "bun:test";
-import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { findSecretsFiles, openCommands, type Commands } from "../../lib/sandbox/index.ts";
 import { bwrapArgs } from "../../lib/sandbox/profile.ts";
@@ -105,6 +106,23 @@ describe.skipIf(unavailable !== undefined)("the sandbox (bubblewrap)", () => {
     const [exit] = await Promise.all([child.exited, new Response(child.stdout).text(), new Response(child.stderr).text()]);
     expect(Date.now() - started).toBeLessThan(5_000);
     expect(exit.signal ?? String(exit.exitCode)).toMatch(/SIGTERM|SIGKILL|143|137/);
+  });
+
+  test("a sandbox's /tmp lives in this user's private folder, and those a dead shiro left there are removed", async () => {
+    const parent = join(tmpdir(), `shiro-sandbox-${process.getuid!()}`);
+    mkdirSync(parent, { recursive: true, mode: 0o700 });
+    const left = join(parent, "shiro-sandbox-tmp-999999999-1-LEFTXX");
+    mkdirSync(left, { recursive: true });
+    writeFileSync(join(left, "big.log"), "x");
+    const fresh = open(world());
+    const r = await run(fresh, "echo inside > /tmp/mine && cat /tmp/mine", w.root);
+    expect(r.stdout).toBe("inside\n");
+    expect(existsSync(left)).toBe(false);
+    expect(statSync(parent).mode & 0o777).toBe(0o700);
+    // This shiro's own /tmp is there while it runs, and gone once the sandbox is closed.
+    const mine = readdirSync(parent).filter((name) => name.startsWith(`shiro-sandbox-tmp-${process.pid}-`));
+    expect(mine.length).toBeGreaterThan(0);
+    expect(readdirSync(join(parent, mine.at(-1)!))).toContain("mine");
   });
 
   test("a new secrets file is masked from the next command on", async () => {

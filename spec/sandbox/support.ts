@@ -1,5 +1,5 @@
-import { accessSync, constants, mkdtempSync, realpathSync } from "node:fs";
-import { join } from "node:path";
+import { accessSync, constants } from "node:fs";
+import { makeTempDir } from "../support/temp-dirs.ts";
 import { detectSandbox } from "../../lib/sandbox/detect.ts";
 import { findHelper } from "../../lib/sandbox/helpers.ts";
 
@@ -30,5 +30,5 @@ export function visibleTempDir(prefix: string): string {
   } catch {
     base = require("node:os").tmpdir();
   }
-  return realpathSync(mkdtempSync(join(base, prefix)));
+  return makeTempDir(prefix, base);
 }

@@ -1,6 +1,10 @@
 // Test isolation: nothing a test runs may touch the real home directory or use a real key.
+import { afterAll } from "bun:test";
 import { join } from "node:path";
-import { makeTempDir } from "./temp-dirs.ts";
+import { makeTempDir, removeTempDirs } from "./temp-dirs.ts";
+
+// After the last test of the run (a hook in the preload is global).
+afterAll(removeTempDirs);
 
 const home = makeTempDir("shiro-test-home-");
 process.env.HOME = home;

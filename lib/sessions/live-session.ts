@@ -229,6 +229,20 @@ export function openLiveSession(opts: OpenSessionOptions): LiveSession {
     });
   }
 
+  /**
+   * saveInBackground on the event loop's next turn: the step's next request is sent first, and
+   * the record is encoded while the model answers it.
+   */
+  let queued = false;
+  function saveSoonInBackground() {
+    if (queued) return;
+    queued = true;
+    setImmediate(() => {
+      queued = false;
+      if (!closed) saveInBackground();
+    });
+  }
+
   /** The current state, synchronously, after a background rename may have put an older one in its place. */
   function writeNewest() {
     generation++;
@@ -280,7 +294,7 @@ export function openLiveSession(opts: OpenSessionOptions): LiveSession {
       if (usage) addUsage(usage);
       saver.schedule();
       // The timer still writes it (or exit does): that save also brings savedCount up to date.
-      if (opts.changesWorkspace && calledTool(added, opts.changesWorkspace)) saveInBackground();
+      if (opts.changesWorkspace && calledTool(added, opts.changesWorkspace)) saveSoonInBackground();
     },
     replace(next) {
       if (closed) return;
@@ -342,7 +356,7 @@ export function openLiveSession(opts: OpenSessionOptions): LiveSession {
       else release();
     },
     async settled() {
-      while (inFlight) await inFlight;
+      while (inFlight || queued) await (inFlight ?? new Promise((next) => setImmediate(next)));
     },
     exitMessage() {
       return exitMessage({ messageCount: savedCount, title: base.title || titleFromMessages(messages), idPrefix: idPrefix() });

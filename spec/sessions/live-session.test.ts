@@ -205,6 +205,7 @@ test("close while a step's write is in flight keeps the session held until it la
   const call = (toolName: string): ModelMessage => ({ role: "assistant", content: [{ type: "tool-call", toolCallId: toolName, toolName, input: {} }] });
   const live = openLiveSession({ home, cwd: "/p", provider: "openai", model: "gpt-5", timers, changesWorkspace: (tool) => tool === "bash" });
   live.append([{ role: "user", content: "hi" }, call("bash")]);
+  await new Promise((next) => setImmediate(next)); // the step's write starts on the next turn of the event loop
   live.append([{ role: "assistant", content: "done" }]);
   live.close();
   expect(existsSync(lockPath(home, live.id))).toBe(true);

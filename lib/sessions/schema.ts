@@ -24,15 +24,15 @@ const ROLES = new Set(["system", "user", "assistant", "tool"]);
  * never seen. Anything less (a `content` of null, a part without its type) would load and then
  * fail every turn of the session with an error nobody could act on.
  */
-const MessageLike = v.custom<ModelMessage>(
-  (value) => {
-    if (typeof value === "object" && value !== null && checkedMessages.has(value)) return true;
-    const ok = messageProblem(value) === undefined;
-    if (ok) checkedMessages.add(value as object);
-    return ok;
-  },
-  (issue) => messageProblem(issue.input) ?? "must be a message",
-);
+const MessageLike = v.custom<ModelMessage>(isMessage, (issue) => messageProblem(issue.input) ?? "must be a message");
+
+/** MessageLike's check, remembered per message object (see checkedMessages). */
+export function isMessage(value: unknown): boolean {
+  if (typeof value === "object" && value !== null && checkedMessages.has(value)) return true;
+  const ok = messageProblem(value) === undefined;
+  if (ok) checkedMessages.add(value as object);
+  return ok;
+}
 
 /**
  * Message objects already found well-formed. Every save validates the record, and messages are
@@ -130,6 +130,21 @@ export const SessionRecord = v.object({
   messages: v.array(MessageLike),
 });
 export type SessionRecord = v.InferOutput<typeof SessionRecord>;
+
+/**
+ * A record about to be saved, checked as SessionRecord checks it, with the messages looked at one
+ * by one instead of through the schema: each was checked once already (isMessage), and a save
+ * after every step should not build the schema's copy of the whole history. Undefined when it is
+ * valid; else what is wrong, as describeIssue words it.
+ */
+export function recordProblem(record: SessionRecord): string | undefined {
+  const { messages, ...rest } = record;
+  if (v.is(RecordWithoutMessages, rest) && Array.isArray(messages) && messages.every(isMessage)) return undefined;
+  // Something is wrong: the whole schema says what, in the words a load would use.
+  const checked = v.safeParse(SessionRecord, record);
+  return checked.success ? undefined : describeIssue(checked.issues);
+}
+const RecordWithoutMessages = v.omit(SessionRecord, ["messages"]);
 
 /** What listings read: the header of a record plus its message count. */
 export const SessionSummary = v.object({

@@ -1,7 +1,7 @@
 import { mkdirSync, readdirSync, readFileSync, unlinkSync } from "node:fs";
 import * as v from "valibot";
 import { writeStateFileInBackground, writeStateFileSync } from "../fs/atomic-write.ts";
-import { describeIssue, SessionId, SessionRecord } from "./schema.ts";
+import { recordProblem, SessionId, SessionRecord } from "./schema.ts";
 import { parseSession, serializeSession } from "./serialize.ts";
 import { idFromFileName, sessionPath, sessionsDir } from "./paths.ts";
 import { removeUndoJournal } from "./undo/journal.ts";
@@ -33,8 +33,8 @@ export function saveSessionInBackground(home: string, record: SessionRecord, com
 }
 
 function prepare(home: string, record: SessionRecord): string {
-  const checked = v.safeParse(SessionRecord, record);
-  if (!checked.success) throw new Error(`refusing to save session ${record.id}: ${describeIssue(checked.issues)}`);
+  const problem = recordProblem(record);
+  if (problem) throw new Error(`refusing to save session ${record.id}: ${problem}`);
   mkdirSync(sessionsDir(home), { recursive: true, mode: 0o700 });
   return serializeSession(record);
 }

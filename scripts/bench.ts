@@ -87,7 +87,7 @@ const ratio = (a: number, b: number) => `${(a / b).toFixed(2)}×`;
 }
 
 // 3. A 20-step bash loop: shiro (sandbox off, then on) and the floor, on the same fake server and
-// wire (Chat Completions), median of 3 runs each. Distinct commands: identical calls would trip the
+// wire (Chat Completions), median of 5 runs each. Distinct commands: identical calls would trip the
 // repeat guard and not run.
 {
   const steps = 20;
@@ -112,7 +112,7 @@ const ratio = (a: number, b: number) => `${(a / b).toFixed(2)}×`;
   }
   const shiroArgs = ["-p", "loop", "--max-steps", String(steps), "--yolo", "--api", "chat"];
   const runs = { off: [] as (Run & { step: number })[], on: [] as (Run & { step: number })[], floor: [] as Run[] };
-  for (let i = 0; i < 3; i++) {
+  for (let i = 0; i < 5; i++) {
     runs.off.push(await loop(() => [bin, ...shiroArgs, "--no-sandbox"]));
     runs.on.push(await loop(() => [bin, ...shiroArgs]));
     runs.floor.push(await loop((url) => [floor, url, "loop", String(steps)]));

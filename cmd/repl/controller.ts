@@ -377,6 +377,8 @@ export function createRepl(deps: ReplDeps) {
       render();
       let message: string;
       try {
+        // A step's save may still be in the thread pool: the final save must land after it.
+        await session.settled();
         message = session.exitMessage();
       } catch (error) {
         print(theme.error(`could not build the exit message: ${error instanceof Error ? error.message : String(error)}`));

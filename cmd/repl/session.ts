@@ -371,6 +371,8 @@ export async function openReplSession(args: MainArgs, env: Env, startRuntime: Ru
     },
     /** A path as the screen shows it: relative to where shiro runs. */
     shown: (path: string) => shown(path),
+    /** Resolves when no step's save is still being written (await it before exitMessage). */
+    settled: () => live.settled(),
     /** Flushes and releases the session; returns what to print on the way out. */
     exitMessage(): string {
       stopTodos();

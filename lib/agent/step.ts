@@ -85,6 +85,8 @@ export async function runSteps(input: StepsInput): Promise<void> {
 
   let k = -1; // the step being read
   let step: StepState | undefined;
+  /** The caller's word after the last step read was to stop. */
+  let stopped = false;
   const finish = async (state: StepState, finished: boolean) => {
     const index = k;
     const outcome = state.outcome;
@@ -104,7 +106,8 @@ export async function runSteps(input: StepsInput): Promise<void> {
       outcome.messages = withKeepableInputs(rebuildMessages(state.partialText, state.calls, state.results));
     }
     step = undefined;
-    decision(index).resolve(input.onStep(outcome));
+    stopped = !input.onStep(outcome);
+    decision(index).resolve(!stopped);
   };
 
   const open = () => {
@@ -118,6 +121,8 @@ export async function runSteps(input: StepsInput): Promise<void> {
         continue;
       }
       if (!STEP_PARTS.has(part.type)) continue; // the call's own start and finish, raw chunks, sources
+      // Told to stop after its last step, the SDK may still report an abort on its way out: no step is left to own it.
+      if (!step && stopped) continue;
       // An error before the step's start (the request itself failed) belongs to the step being asked for.
       const state = step ?? open();
       const { outcome } = state;
@@ -191,14 +196,19 @@ export async function runSteps(input: StepsInput): Promise<void> {
       }
     }
   } catch (error) {
+    if (!step && stopped) return finishAll();
     const state = step ?? open();
     if (input.signal.aborted) state.outcome.aborted = true;
     else state.outcome.error ??= error;
   }
   // A step the stream left open (an abort, a failure) ends here with what it said so far.
   if (step) await finish(step, false);
-  // Nothing more will be read: let an SDK still waiting for a word stop.
-  for (const d of decided) d?.resolve(false);
+  finishAll();
+
+  /** Nothing more will be read: an SDK still waiting for a word stops. */
+  function finishAll() {
+    for (const d of decided) d?.resolve(false);
+  }
 }
 
 /** The parts that belong to a step: what is said in it, and how it ends. */

@@ -42,6 +42,7 @@ type Runner = {
 };
 
 const DIED = "shiro: the sandbox stopped unexpectedly";
+const NOT_STARTED = "shiro: the sandbox could not be started";
 /** A session's /tmp on this machine: `shiro-sandbox-tmp-<pid>-<start ms>-XXXXXX`, so a later shiro can tell whose it was. */
 const TMP_PREFIX = "shiro-sandbox-tmp-";
 
@@ -83,7 +84,11 @@ function sweepStaleTmp(parent: string): void {
   for (const name of names) {
     const owner = new RegExp(`^${TMP_PREFIX}(\\d+)-(\\d+)-`).exec(name);
     if (!owner || isHolderAlive({ pid: Number(owner[1]), startedAt: Number(owner[2]) })) continue;
-    rmSync(join(parent, name), { recursive: true, force: true });
+    try {
+      rmSync(join(parent, name), { recursive: true, force: true });
+    } catch {
+      // a folder inside it its owner made unwritable: left for the user; it must not stop this sandbox
+    }
   }
 }
 
@@ -281,19 +286,23 @@ export function createSandboxRunner(opts: SandboxRunnerOptions): CommandRunner {
         child.owner = owner;
         owner.children.set(id, child);
         send(owner, { t: "spawn", id, argv: [...argv], cwd: spawnOpts.cwd, env });
+      }).catch((error: unknown) => {
+        // The sandbox could not be started (no /tmp folder, no processes left): the command fails and says why.
+        if (child.open[2]) child.err.enqueue(new TextEncoder().encode(`${NOT_STARTED}: ${error instanceof Error ? error.message : String(error)}\n`));
+        endUnsent(child, 126);
       });
       return {
         stdout,
         stderr,
         exited,
         stop: async () => {
-          await sent;
-          const owner = child.owner;
-          if (!owner) {
+          if (!child.owner) {
             // Not sent yet when stopped: it never runs.
             child.cancelled = true;
-            return endUnsent(child, null, "SIGTERM");
+            await sent;
+            if (!child.owner) return endUnsent(child, null, "SIGTERM");
           }
+          const owner = child.owner;
           if (!owner.alive) return;
           await new Promise<void>((resolve) => {
             owner.stopping.set(id, [...(owner.stopping.get(id) ?? []), resolve]);
@@ -304,9 +313,11 @@ export function createSandboxRunner(opts: SandboxRunnerOptions): CommandRunner {
     },
     warm() {
       if (closed || runner?.alive) return;
-      void secretsNow().then((secrets) => {
-        if (!closed && !runner?.alive) current(secrets);
-      });
+      void secretsNow()
+        .then((secrets) => {
+          if (!closed && !runner?.alive) current(secrets);
+        })
+        .catch(() => {}); // the first command tries again, and says why it cannot
     },
     close() {
       closed = true;

@@ -29,7 +29,7 @@ export function findSecretsFiles(root: string): string[] {
   return [...scan.found].sort();
 }
 
-/** The secrets files found, and each folder's modification time then (a new file changes its folder's). */
+/** The secrets files found, and each folder's change time then (a new, renamed or removed entry changes it, and so does a chmod). */
 type Found = { files: string[]; folders: Map<string, number>; at: number };
 
 /** A folder changed this shortly before a search may change again within the file system's clock tick unseen: it is read again next time. */
@@ -38,8 +38,9 @@ const RACY_MS = 1_000;
 /**
  * The workspace's secrets files, kept up to date cheaply for the sandbox, which must know them
  * before every command. A full search reads every folder; after it, `now()` only looks at each
- * folder's modification time (creating, renaming or deleting a file changes its folder's), and
- * searches again only when one changed, or changed too recently to be sure. The reads happen in
+ * folder's change time (creating, renaming or deleting a file changes its folder's, and so does
+ * making a folder readable), and searches again only when one changed, or changed too recently
+ * to be sure. The reads happen in
  * the thread pool. `prefetch()` does the same work early (after a command ends, while the model
  * reads its output), so the check before the next command usually finds it done. Folders in
  * `skip` (real paths: $SHIRO_HOME, which the sandbox hides whole) are not searched.
@@ -66,15 +67,10 @@ async function search(root: string, skipped: ReadonlySet<string>): Promise<Found
   for (let next = queue.pop(); next; next = queue.pop()) {
     const [dir, depth] = next;
     if (skipped.has(dir)) continue;
-    let entries: Dirent[];
-    try {
-      const [listed, info] = await Promise.all([readdir(dir, { withFileTypes: true }), stat(dir)]);
-      entries = listed;
-      folders.set(dir, info.mtimeMs);
-    } catch {
-      continue;
-    }
-    queue.push(...take(scan, dir, depth, entries));
+    // The folder's change time, even when it cannot be read: making it readable changes it too.
+    const [info, listed] = await Promise.allSettled([stat(dir), readdir(dir, { withFileTypes: true })]);
+    if (info.status === "fulfilled") folders.set(dir, info.value.ctimeMs);
+    if (listed.status === "fulfilled") queue.push(...take(scan, dir, depth, listed.value));
   }
   return { files: [...scan.found].sort(), folders, at };
 }
@@ -84,7 +80,7 @@ async function unchanged(found: Found): Promise<boolean> {
   const folders = [...found.folders];
   for (let i = 0; i < folders.length; i += 64) {
     const batch = folders.slice(i, i + 64);
-    const times = await Promise.all(batch.map(([dir]) => stat(dir).then((info) => info.mtimeMs, () => -1)));
+    const times = await Promise.all(batch.map(([dir]) => stat(dir).then((info) => info.ctimeMs, () => -1)));
     for (let j = 0; j < batch.length; j++) {
       const before = batch[j]![1];
       if (times[j] !== before || before >= found.at - RACY_MS) return false;

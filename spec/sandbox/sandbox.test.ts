@@ -124,6 +124,25 @@ describe.skipIf(unavailable !== undefined)("the sandbox (bubblewrap)", () => {
     expect(mine.filter((name) => readdirSync(join(parent, name)).includes("mine"))).toHaveLength(1);
   });
 
+  test("a sandbox that cannot start fails the command at once and says why, and stop() still returns", async () => {
+    const saved = process.env.TMPDIR;
+    process.env.TMPDIR = join(w.top, "no-such-tmp"); // the sandbox's /tmp folder cannot be made there
+    try {
+      const broken = open(world());
+      broken.warm?.(); // the turn's early start fails quietly; the command says why
+      const r = await run(broken, "echo never", w.root);
+      expect(r.exit.exitCode).toBe(126);
+      expect(r.stderr).toContain("shiro: the sandbox could not be started");
+      expect(r.stdout).toBe("");
+      const child = broken.runner.spawn([broken.helper("bash")!, "-c", "echo never"], { cwd: w.root });
+      await child.stop();
+      expect((await child.exited).exitCode).not.toBe(0);
+    } finally {
+      if (saved === undefined) delete process.env.TMPDIR;
+      else process.env.TMPDIR = saved;
+    }
+  });
+
   test("a new secrets file is masked from the next command on", async () => {
     writeFileSync(join(w.root, ".env.local"), "LOCAL-CANARY");
     const r = await run(commands, "cat .env.local", w.root);

@@ -14,7 +14,7 @@ import { homedir } from "node:os";
 /**
  * Loads config, applies precedence, builds the model, learns its context window (the config,
  * else the server, asked once and cached, else the built-in table), reads the project's
- * instruction files and sets up where commands run (the sandbox is started at the first command).
+ * instruction files and sets up where commands run (the sandbox is started as the first turn begins).
  */
 export async function loadRuntime(flags: Flags, processEnv: Record<string, string | undefined>, cwd: string): Promise<Runtime> {
   const { home, config, settings } = await loadSettings(flags, processEnv);

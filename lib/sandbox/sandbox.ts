@@ -97,11 +97,11 @@ const READY_TIMEOUT_MS = 10_000;
 
 /**
  * Commands in the sandbox: one bubblewrap per session running the runner (runner-main.ts), which
- * starts each command inside it. Started at the first command. Before each command the
- * workspace is searched for secrets files again; when a new one has appeared and nothing is
- * running, the sandbox is started afresh so the new file is masked too (background processes of
- * the old one stop, and the command's output says so). `close()` ends it and removes its /tmp;
- * so does the process's exit.
+ * starts each command inside it. Started by warm() as a turn begins, or else at the first
+ * command. Before each command the workspace is checked for new secrets files (secrets-scan.ts);
+ * when a new one has appeared and nothing is running, the sandbox is started afresh so the new
+ * file is masked too (background processes of the old one stop, and the command's output says
+ * so). `close()` ends it and removes its /tmp; so does the process's exit.
  */
 export function createSandboxRunner(opts: SandboxRunnerOptions): CommandRunner {
   let tmp: string | undefined;

@@ -84,7 +84,10 @@ export function createRepl(deps: ReplDeps) {
     if (rows.length === 0) return;
     const switched = kind === "prompt" || (lastKind !== "prompt" && (kind === "text") !== (lastKind === "text"));
     const blank = lastKind !== undefined && !lastBlank && rows[0] !== "" && switched;
-    render(); // the live area first, so rows just taken out of it (a finished line) are not drawn twice
+    // The live area first, so rows just taken out of it (a finished line) are not drawn twice; not
+    // before the first rows (the header), or the prompt drawn and erased at the top would be left
+    // in the terminal's scrollback.
+    if (lastKind !== undefined) render();
     screen.endLine();
     screen.write((blank ? "\n" : "") + rows.join("\n") + "\n");
     lastKind = kind;

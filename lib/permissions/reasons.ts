@@ -19,8 +19,8 @@ export function denyReason(tool: string, subject: string, verdict: Verdict): str
   const what = subject ? `${tool} \`${verdict.matched}\`` : tool;
   if (!verdict.rule) {
     return (
-      `${what} is denied: it looks like a secrets file (${SECRETS_FILES}), which shiro never reads. ` +
-      `Do not read it another way (cat, grep, head); ask the user for the value you need, or read .env.example if there is one.`
+      `${what} is denied: it looks like a secrets file (${SECRETS_FILES}), which shiro never reads or writes. ` +
+      `Do not reach it another way (cat, grep, head, a redirection); ask the user for the value you need, or read .env.example if there is one.`
     );
   }
   return (

@@ -16,7 +16,7 @@ export function guardShown(refusal: GuardRefusal): string {
 }
 
 export function denyShown(verdict: Verdict): string {
-  return verdict.rule ? `denied by the rule ${verdict.rule.label}` : "a secrets file, never read";
+  return verdict.rule ? `denied by the rule ${verdict.rule.label}` : "a secrets file, never read or written";
 }
 
 export function repeatShown(count: number): string {

@@ -84,12 +84,12 @@ for (const { wire, flags } of WIRES) {
       const first = jsonLines((await runShiro(["-p", "read the env", "--json", ...flags], { baseURL: s.url, cwd: work, home })).stdout).at(-1)!;
       const result = readSession(home, first.sessionId).messages.find((m: any) => m.role === "tool").content[0];
       expect(result.output.value).toStartWith("Not run: read_file `.env` is denied: it looks like a secrets file");
-      expect(result.providerOptions.shiro).toEqual({ shown: "a secrets file, never read" });
+      expect(result.providerOptions.shiro).toEqual({ shown: "a secrets file, never read or written" });
       expect((await runShiro(["-c", "-p", "go on", "--json", ...flags], { baseURL: s.url, cwd: work, home })).code).toBe(0);
       for (const request of [s.requests[1]!, s.requests[2]!]) {
         const body = JSON.stringify(request.body);
         expect(body).toContain("Not run: read_file `.env` is denied");
-        expect(body).not.toContain("a secrets file, never read");
+        expect(body).not.toContain("a secrets file, never read or written");
         expect(body).not.toContain("shiro\":{");
       }
     });

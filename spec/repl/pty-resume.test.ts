@@ -84,7 +84,7 @@ test("a denied call is replayed with the short line the user saw, not the reason
   const cwd = tempDir("shiro-work-");
   writeFileSync(join(cwd, ".env"), "TOKEN=abc\n");
   const s = await serve({ toolCalls: [{ name: "read_file", input: { path: ".env" } }] }, { text: "I may not read it." });
-  const denied = "  ⊘ read_file .env: not run (a secrets file, never read)";
+  const denied = "  ⊘ read_file .env: not run (a secrets file, never read or written)";
   let pty = await start({ baseURL: s.url, home, cwd });
   await pty.waitForPrompt(1);
   pty.line("read the env file");

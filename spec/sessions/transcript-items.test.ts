@@ -27,7 +27,7 @@ test("a denied result carries the line the user saw when the session kept it; an
     content: [{ type: "tool-result", toolCallId: "c0", toolName: "read_file", output: { type: "text", value: "Not run: read_file `.env` is denied: …" }, providerOptions: providerOptions as never }],
   });
   const shown = (providerOptions: unknown) => transcriptItems([result(providerOptions)]).map((item) => (item.type === "tool-result" ? [item.outcome, item.shown] : []));
-  expect(shown({ shiro: { shown: "a secrets file, never read" } })).toEqual([["denied", "a secrets file, never read"]]);
+  expect(shown({ shiro: { shown: "a secrets file, never read or written" } })).toEqual([["denied", "a secrets file, never read or written"]]);
   expect(shown(undefined)).toEqual([["denied", undefined]]);
   expect(shown({ shiro: { shown: 42 } })).toEqual([["denied", undefined]]);
   expect(shown({ shiro: "x" })).toEqual([["denied", undefined]]);

@@ -32,6 +32,24 @@ test("ctrl-c while bash runs kills the command within a second and the turn goes
   expect(told).toContain("effects are unknown");
 }, 20_000);
 
+test("esc while bash runs ends the turn, and the command's line says it was interrupted, as ctrl-c's does", async () => {
+  const marker = `sleep 28.${process.pid}`;
+  const s = await serve({ toolCalls: [{ name: "bash", input: { command: `echo started; ${marker}` } }] }, { text: "next answer" });
+  const pty = await start({ baseURL: s.url, args: ["--yolo"] });
+  await pty.waitForPrompt(1);
+  pty.line("run the slow thing");
+  await pty.waitFor("    started");
+  pty.write(KEYS.esc);
+  await pty.waitForPrompt(2);
+  const screen = pty.screen();
+  expect(screen).toContain(`■ bash: interrupted · echo started; ${marker}`);
+  expect(screen.indexOf(`■ bash: interrupted`)).toBeLessThan(screen.lastIndexOf("interrupted\n"));
+  for (let waited = 0; running(marker) && waited < 2_000; waited += 50) await Bun.sleep(50);
+  expect(running(marker)).toBe(false);
+  pty.line("and now?");
+  await pty.waitFor("next answer");
+}, 20_000);
+
 test("ctrl-c at the prompt clears the line; twice on an empty line exits", async () => {
   const s = await serve({ text: "got it" });
   const pty = await start({ baseURL: s.url });

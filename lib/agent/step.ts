@@ -85,6 +85,10 @@ export async function runSteps(input: StepsInput): Promise<void> {
 
   let k = -1; // the step being read
   let step: StepState | undefined;
+  /** The last finished step's outcome being made (it waits for the SDK's messages of the step). */
+  let finishing: Promise<void> | undefined;
+  let waitingForWord = false;
+  const streamEnded = deferred<undefined>();
   /** The caller's word after the last step read was to stop. */
   let stopped = false;
   const finish = async (state: StepState, finished: boolean) => {
@@ -95,7 +99,11 @@ export async function runSteps(input: StepsInput): Promise<void> {
     outcome.messages = [];
     if (finished && !outcome.aborted && !outcome.error) {
       try {
-        const messages = (await stepResult(index).promise).response.messages as ModelMessage[];
+        // The SDK hands the step's messages over right after this part; a stream that ends first
+        // (the SDK failed on the step's end) must not leave the turn waiting for them.
+        const done = await Promise.race([stepResult(index).promise, streamEnded.promise]);
+        if (!done) throw new IncompleteStreamError();
+        const messages = done.response.messages as ModelMessage[];
         outcome.messages = withReasoningDetails(withKeepableInputs(withReworded(messages, state.reworded)), state.details);
       } catch (error) {
         outcome.error = error;
@@ -105,7 +113,7 @@ export async function runSteps(input: StepsInput): Promise<void> {
       outcome.wantsMore = false;
       outcome.messages = withKeepableInputs(rebuildMessages(state.partialText, state.calls, state.results));
     }
-    step = undefined;
+    if (step === state) step = undefined;
     stopped = !input.onStep(outcome);
     decision(index).resolve(!stopped);
   };
@@ -121,8 +129,9 @@ export async function runSteps(input: StepsInput): Promise<void> {
         continue;
       }
       if (!STEP_PARTS.has(part.type)) continue; // the call's own start and finish, raw chunks, sources
-      // Told to stop after its last step, the SDK may still report an abort on its way out: no step is left to own it.
-      if (!step && stopped) continue;
+      // Between a step's end and the word on it, or after the word to stop, the SDK may still report an
+      // abort or an error on its way out: no step is left to own it (the turn reads the signal itself).
+      if (!step && (stopped || waitingForWord)) continue;
       // An error before the step's start (the request itself failed) belongs to the step being asked for.
       const state = step ?? open();
       const { outcome } = state;
@@ -182,7 +191,10 @@ export async function runSteps(input: StepsInput): Promise<void> {
           }
           // A stream that stops without its completion event is not an answer, even if the SDK keeps the partial text.
           if (part.finishReason === "interrupted" || part.finishReason === "error") outcome.error ??= new IncompleteStreamError();
-          await finish(state, true);
+          // Not awaited here: the reader goes on, so a stream that fails now is seen (and ends the wait above).
+          step = undefined;
+          waitingForWord = true;
+          finishing = finish(state, true).finally(() => (waitingForWord = false));
           break;
         }
         case "error":
@@ -196,11 +208,15 @@ export async function runSteps(input: StepsInput): Promise<void> {
       }
     }
   } catch (error) {
+    streamEnded.resolve(undefined);
+    await finishing;
     if (!step && stopped) return finishAll();
     const state = step ?? open();
     if (input.signal.aborted) state.outcome.aborted = true;
     else state.outcome.error ??= error;
   }
+  streamEnded.resolve(undefined);
+  await finishing;
   // A step the stream left open (an abort, a failure) ends here with what it said so far.
   if (step) await finish(step, false);
   finishAll();

@@ -175,15 +175,19 @@ export function createPermissionPolicy(opts: PermissionPolicyOptions): Permissio
     const pinned = verdict.decision === "ask" && verdict.rule?.subjectPattern !== undefined && /[^*\s]/.test(verdict.rule.subjectPattern);
     const needsApproval =
       verdict.decision === "ask" &&
-      (pinned || !grants.covers(tool, subject)) &&
       !opts.yolo &&
+      (pinned || !grants.covers(tool, subject)) &&
       !(verdict.rule === undefined && lifted(tool, subject, paths));
-    const always = pinned ? undefined : grantFor(tool, subject);
-    const offer = always ? { always: describeGrant(always) } : {};
+    // The "always" a question would offer: worked out only when there is a question.
+    const offered = () => {
+      const always = pinned ? undefined : grantFor(tool, subject);
+      return { always, offer: always ? { always: describeGrant(always) } : {} };
+    };
     // Read-only subagents each read what they need; their own step cap bounds a loop.
     const count = call.subagent?.ask === false ? 0 : repeats.record(tool, input);
     if (count >= REPEAT_LIMIT) {
       if (!asking) return deny(repeatReason(tool.name, count, false), repeatShown(count));
+      const { always, offer } = offered();
       await mustSucceed(tool, input);
       const answer = await askUser({ tool, input, subject, id, why: "repeat", count, ...offer, ...from });
       if (answer instanceof Error) return deny(askFailedReason(tool.name, answer), askFailedShown(answer));
@@ -194,6 +198,7 @@ export function createPermissionPolicy(opts: PermissionPolicyOptions): Permissio
 
     if (!needsApproval) return allowCall(call);
     if (!asking) return deny(ask ? subagentAskReason(tool.name) : headlessAskReason(tool.name), ask ? SUBAGENT_ASK_SHOWN : HEADLESS_ASK_SHOWN);
+    const { always, offer } = offered();
     await mustSucceed(tool, input);
     const answer = await askUser({ tool, input, subject, id, why: "approval", ...offer, ...(always ? { grant: always } : {}), ...from });
     if (answer instanceof Error) return deny(askFailedReason(tool.name, answer), askFailedShown(answer));

@@ -64,10 +64,10 @@ export async function runSteps(input: StepsInput): Promise<void> {
   // The SDK waits on these between steps: `stopWhen` for the caller's word on step k, then
   // `prepareStep` for step k+1's request. The stream can run ahead of this reader, so each step's
   // word is given only once the reader has reached the step's end.
-  const decided: Deferred<boolean>[] = [];
-  const stepResults: Deferred<StepResult<ToolSet>>[] = [];
-  const decision = (k: number) => (decided[k] ??= deferred<boolean>());
-  const stepResult = (k: number) => (stepResults[k] ??= deferred<StepResult<ToolSet>>());
+  const decided: PromiseWithResolvers<boolean>[] = [];
+  const stepResults: PromiseWithResolvers<StepResult<ToolSet>>[] = [];
+  const decision = (k: number) => (decided[k] ??= Promise.withResolvers<boolean>());
+  const stepResult = (k: number) => (stepResults[k] ??= Promise.withResolvers<StepResult<ToolSet>>());
 
   const result = streamText({
     ...input.callOptions,
@@ -88,7 +88,7 @@ export async function runSteps(input: StepsInput): Promise<void> {
   /** The last finished step's outcome being made (it waits for the SDK's messages of the step). */
   let finishing: Promise<void> | undefined;
   let waitingForWord = false;
-  const streamEnded = deferred<undefined>();
+  const streamEnded = Promise.withResolvers<undefined>();
   /** The caller's word after the last step read was to stop. */
   let stopped = false;
   const finish = async (state: StepState, finished: boolean) => {
@@ -254,13 +254,6 @@ function newStep(): StepState {
     reworded: new Map(),
     details: undefined,
   };
-}
-
-type Deferred<T> = { promise: Promise<T>; resolve: (value: T) => void };
-function deferred<T>(): Deferred<T> {
-  let resolve!: (value: T) => void;
-  const promise = new Promise<T>((r) => (resolve = r));
-  return { promise, resolve };
 }
 
 /**

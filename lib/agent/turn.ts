@@ -197,8 +197,8 @@ export async function runTurn(opts: TurnOptions): Promise<TurnResult> {
           return false;
         }
         if (!settle(outcome, request.report.tokensAfter)) return false;
-        const sameCall = !opts.signal.aborted && steps < settings.maxSteps && currentTools() === toolDefs && requestBudget(opts.window.info, { pruneAtTokens: settings.pruneAtTokens, instructions: opts.instructions(), tools: toolDefs }).outputTokens === request.budget.outputTokens;
-        return sameCall;
+        // The call goes on while what it was set up with holds: the tools, and the output limit (the window's).
+        return !opts.signal.aborted && steps < settings.maxSteps && currentTools() === toolDefs && opts.window.info.requestOutputTokens === request.budget.outputTokens;
       },
       nextRequest: () => {
         steps++;

@@ -5,14 +5,12 @@
 // The estimate is deliberately simple and documented: ceil(chars / 4) over the JSON of the request's `messages`
 // (chat) or `input` (Responses), plus `instructions`, plus the JSON of `tools` when there are any.
 // The output asked for is max_tokens / max_completion_tokens / max_output_tokens (0 when absent).
+import { promptText } from "./prompt-cache.ts";
 import { responsesFailure, responsesFrame, type ResponsesStyle } from "./responses-wire.ts";
 import type { ModelLimits, Overflow, OverflowStyle } from "./types.ts";
 
 export function estimateInputTokens(body: any): number {
-  const history = JSON.stringify(body.messages ?? body.input ?? "");
-  const tools = Array.isArray(body.tools) && body.tools.length > 0 ? JSON.stringify(body.tools) : "";
-  const chars = history.length + String(body.instructions ?? "").length + tools.length;
-  return Math.ceil(chars / 4);
+  return Math.ceil(promptText(body).length / 4);
 }
 
 export function requestedOutput(body: any): number {

@@ -2,7 +2,7 @@
 import { afterEach, describe, expect, test } from "bun:test";
 import { startFakeServer } from "../fake-openai.ts";
 import { estimateInputTokens } from "./context-limit.ts";
-import { CACHE_BLOCK_TOKENS, cachedTokensFor, MIN_CACHED_TOKENS, promptText } from "./prompt-cache.ts";
+import { CACHE_BLOCK_TOKENS, cachedTokensFor, MIN_CACHED_TOKENS, PromptCache, promptText } from "./prompt-cache.ts";
 import { post } from "./testing.ts";
 import type { FakeServer } from "./types.ts";
 
@@ -38,7 +38,38 @@ test("a shared prefix is cached from 1,024 tokens on, in 128-token blocks", () =
 
 test("the prompt compared is as long as the fake's token estimate (context-limit.ts)", () => {
   const body = { model: "m", instructions: "be brief", input: [{ role: "user", content: "hi" }], tools: [{ type: "function", name: "f", parameters: {} }] };
-  expect(Math.ceil(promptText(body).length / 4)).toBe(estimateInputTokens(body));
+  const chars = JSON.stringify(body.tools).length + body.instructions.length + JSON.stringify(body.input).length;
+  expect(promptText(body).length).toBe(chars);
+  expect(estimateInputTokens(body)).toBe(Math.ceil(chars / 4));
+});
+
+describe("which earlier prompt a request is matched against", () => {
+  const body = (system: string, said: string[]) => ({ model: "m", instructions: system, input: said.map((content) => ({ role: "user", content })) });
+  const long = (i: number) => body(SYSTEM, [turn(1), turn(i)]);
+
+  test("the longest prefix shared with any kept prompt counts, not only the latest one's", () => {
+    const cache = new PromptCache();
+    cache.admit(long(2));
+    cache.admit(body("Other. " + SYSTEM, [turn(1)])); // the latest shares nothing
+    const again = long(2);
+    expect(cache.admit(again)).toBe(cachedTokensFor(promptText(again).length));
+    // Partly shared: the blocks up to where the two differ.
+    const differs = long(3);
+    const shared = [...promptText(differs)].findIndex((ch, i) => ch !== promptText(long(2))[i]);
+    expect(cache.admit(differs)).toBe(cachedTokensFor(shared));
+    expect(cachedTokensFor(shared)).toBeGreaterThanOrEqual(MIN_CACHED_TOKENS);
+  });
+
+  test("a prompt is forgotten after 16 later ones with the same key", () => {
+    const cache = new PromptCache();
+    cache.admit(long(2));
+    for (let i = 0; i < 15; i++) cache.admit(body(`Other ${i}. ` + SYSTEM, [turn(1)]));
+    expect(cache.admit(long(2))).toBeGreaterThan(0); // the 16th: still kept
+    const fresh = new PromptCache();
+    fresh.admit(long(2));
+    for (let i = 0; i < 16; i++) fresh.admit(body(`Other ${i}. ` + SYSTEM, [turn(1)]));
+    expect(fresh.admit(long(2))).toBe(0);
+  });
 });
 
 for (const c of CASES) {

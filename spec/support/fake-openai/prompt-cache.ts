@@ -16,9 +16,14 @@ const CHARS_PER_TOKEN = 4;
 
 /** The prompt as one string in the order a server reads it; its length is estimateInputTokens' chars. */
 export function promptText(body: any): string {
+  // The prompt cache and the usage both read it for the same request: the last one is kept.
+  if (body === last.body) return last.text;
   const tools = Array.isArray(body.tools) && body.tools.length > 0 ? JSON.stringify(body.tools) : "";
-  return tools + String(body.instructions ?? "") + JSON.stringify(body.messages ?? body.input ?? "");
+  const text = tools + String(body.instructions ?? "") + JSON.stringify(body.messages ?? body.input ?? "");
+  if (body && typeof body === "object") last = { body, text };
+  return text;
 }
+let last: { body: unknown; text: string } = { body: undefined, text: "" };
 
 /** Tokens of a shared prefix of `chars` characters that a cache hit would cover: 0 below the minimum, else whole blocks. */
 export function cachedTokensFor(sharedChars: number): number {
@@ -27,29 +32,45 @@ export function cachedTokensFor(sharedChars: number): number {
   return MIN_CACHED_TOKENS + Math.floor((tokens - MIN_CACHED_TOKENS) / CACHE_BLOCK_TOKENS) * CACHE_BLOCK_TOKENS;
 }
 
-function sharedPrefix(a: string, b: string): number {
-  const n = Math.min(a.length, b.length);
-  // Compare in slices first: long shared prefixes are the common case.
-  let i = 0;
-  for (const step of [4096, 256, 16]) while (i + step <= n && a.slice(i, i + step) === b.slice(i, i + step)) i += step;
-  while (i < n && a.charCodeAt(i) === b.charCodeAt(i)) i++;
-  return i;
+// A hit covers whole 128-token blocks, and 128 tokens are BLOCK_CHARS characters, so cachedTokensFor
+// depends only on how many whole blocks of characters two prompts share. Each prompt is kept as a
+// chain of hashes, one per whole block, each hashing its block together with the hash before it: the
+// n-th hash stands for the first n blocks. Two prompts share n blocks when their n-th hashes are equal
+// (64-bit hashes: a false match is not a practical concern), so no prompt is compared character by character.
+const BLOCK_CHARS = CACHE_BLOCK_TOKENS * CHARS_PER_TOKEN;
+
+function blockChain(prompt: string): bigint[] {
+  const chain: bigint[] = [];
+  let hash = 0n;
+  for (let at = BLOCK_CHARS; at <= prompt.length; at += BLOCK_CHARS) chain.push((hash = Bun.hash.wyhash(prompt.slice(at - BLOCK_CHARS, at), hash)));
+  return chain;
 }
 
+/** The prompts kept for one cache key: their chains, and how many of them hold each hash. */
+type KeptPrompts = { chains: bigint[][]; holders: Map<bigint, number> };
+
 export class PromptCache {
-  private readonly byKey = new Map<string, string[]>();
+  private readonly byKey = new Map<string, KeptPrompts>();
 
   /** The cached tokens for this request, then remembers its prompt for later requests. */
   admit(body: any): number {
     const key = typeof body.prompt_cache_key === "string" ? body.prompt_cache_key : "";
-    const prompt = promptText(body);
-    const kept = this.byKey.get(key) ?? [];
-    let best = 0;
-    for (const earlier of kept) best = Math.max(best, sharedPrefix(prompt, earlier));
-    kept.push(prompt);
-    if (kept.length > MAX_KEPT) kept.shift();
-    this.byKey.set(key, kept);
-    return cachedTokensFor(best);
+    const chain = blockChain(promptText(body));
+    let kept = this.byKey.get(key);
+    if (!kept) this.byKey.set(key, (kept = { chains: [], holders: new Map() }));
+    // An earlier prompt holds the n-th hash only if it also holds every one before it.
+    let blocks = 0;
+    while (blocks < chain.length && kept.holders.has(chain[blocks]!)) blocks++;
+    kept.chains.push(chain);
+    for (const hash of chain) kept.holders.set(hash, (kept.holders.get(hash) ?? 0) + 1);
+    if (kept.chains.length > MAX_KEPT) {
+      for (const hash of kept.chains.shift()!) {
+        const left = kept.holders.get(hash)! - 1;
+        if (left === 0) kept.holders.delete(hash);
+        else kept.holders.set(hash, left);
+      }
+    }
+    return cachedTokensFor(blocks * BLOCK_CHARS);
   }
 }
 

@@ -1,29 +1,46 @@
+import { writeSync } from "node:fs";
+
 /**
- * stdout for a headless run. When the reader goes away (`shiro -p … | head`), writing stops
- * quietly and `onClosed` runs once (the run is then wound down) — never a stack trace.
+ * stdout or stderr for a headless run, written with plain blocking writes to the file
+ * descriptor, as Node writes to files, terminals and (on Linux) pipes: nothing is left to flush at
+ * exit, and no stream machinery is loaded for a run's few lines. A descriptor that is
+ * non-blocking (a parent may set that on a shared pipe) and full hands the rest, in order, to
+ * Node's stream, which waits for room. When the reader goes away (`shiro -p … | head`), writing
+ * stops quietly and `onClosed` runs once (the run is then wound down): never a stack trace.
  */
 export type Output = { write(text: string): void; readonly closed: boolean };
 
-export function createOutput(stream: NodeJS.WriteStream, onClosed: () => void): Output {
+export function createOutput(fd: 1 | 2, onClosed: () => void): Output {
   let closed = false;
+  let stream: NodeJS.WriteStream | undefined;
   const close = () => {
     if (closed) return;
     closed = true;
     onClosed();
   };
-  stream.on("error", (error: NodeJS.ErrnoException) => {
-    if (error.code === "EPIPE" || error.code === "ERR_STREAM_DESTROYED") close();
-  });
+  const toStream = (rest: Uint8Array) => {
+    if (!stream) {
+      stream = fd === 1 ? process.stdout : process.stderr;
+      stream.on("error", (error: NodeJS.ErrnoException) => {
+        if (error.code === "EPIPE" || error.code === "ERR_STREAM_DESTROYED") close();
+      });
+    }
+    stream.write(rest);
+  };
   return {
     get closed() {
       return closed;
     },
     write(text) {
-      if (closed) return;
+      if (closed || text === "") return;
+      let bytes = Buffer.from(text);
+      if (stream) return toStream(bytes);
       try {
-        stream.write(text);
+        while (bytes.length > 0) bytes = bytes.subarray(writeSync(fd, bytes));
       } catch (error) {
-        if ((error as NodeJS.ErrnoException).code === "EPIPE") close();
+        const code = (error as NodeJS.ErrnoException).code;
+        if (code === "EPIPE") close();
+        else if (code === "EAGAIN") toStream(bytes);
         else throw error;
       }
     },

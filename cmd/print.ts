@@ -45,10 +45,12 @@ export async function runHeadless(args: MainArgs, processEnv: Record<string, str
   const controller = new AbortController();
   // If the reader of stdout goes away, there is no one to answer: wind the turn down.
   let readerGone = false;
-  const out = createOutput(process.stdout, () => {
+  const out = createOutput(1, () => {
     readerGone = true;
     controller.abort();
   });
+  // Progress lines; a closed stderr only silences them.
+  const err = createOutput(2, () => {});
   const denied: { tool: string; subject?: string; reason: string }[] = [];
   let finalText = "";
   let textEndsWithNewline = true;
@@ -80,7 +82,7 @@ export async function runHeadless(args: MainArgs, processEnv: Record<string, str
     const line = renderEvent(event, plainTheme);
     if (!line) return;
     endAnswerLine();
-    process.stderr.write(line + "\n");
+    err.write(line + "\n");
   };
 
   const policy = createPermissionPolicy({
@@ -157,7 +159,7 @@ export async function runHeadless(args: MainArgs, processEnv: Record<string, str
   const stopWatchingTodos = conversation.notebook.onChange((todos) => {
     if (args.json) return; // the JSON stream carries the list in the result record
     endAnswerLine();
-    process.stderr.write((renderTodos(todos) || "tasks: (cleared)") + "\n");
+    err.write((renderTodos(todos) || "tasks: (cleared)") + "\n");
   });
 
   const stopSignals = onTerminationSignals(() => controller.abort(), closeSession);
@@ -195,8 +197,8 @@ export async function runHeadless(args: MainArgs, processEnv: Record<string, str
   } else {
     endAnswerLine();
     const changes = describeTurnChanges(result.changes, "shiro undo");
-    if (changes) process.stderr.write(changes + "\n");
-    process.stderr.write(live.exitLine());
+    if (changes) err.write(changes + "\n");
+    err.write(live.exitLine());
   }
   return exitCode;
 }

@@ -5,6 +5,7 @@ import { compatibleUsage, errorChunkUsageExtractor } from "./compatible-usage.ts
 import { withIdleTimeout } from "./idle-timeout.ts";
 import { reasoningDetailsExtractor } from "./reasoning-details.ts";
 import { withReasoningTextAsSummary } from "./responses-stream.ts";
+import { fillTracingChannelGap } from "./tracing-channel.ts";
 
 /**
  * Builds the language model for these settings. Imported lazily by the commands that talk to a
@@ -20,6 +21,7 @@ import { withReasoningTextAsSummary } from "./responses-stream.ts";
  *   a top-level `error` beside its choices is made an error chunk, which this client reports.
  */
 export async function createModel(settings: Settings, fetchImpl?: typeof fetch): Promise<LanguageModel> {
+  fillTracingChannelGap();
   // A stalled provider is given up after settings.idleTimeoutMs instead of Bun's silent five minutes.
   const timed = withIdleTimeout(fetchImpl ?? fetch, settings.idleTimeoutMs);
   // Local servers ignore the key, but the clients insist on sending one.

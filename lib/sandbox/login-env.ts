@@ -40,18 +40,32 @@ export function profileChanges(plain: Map<string, string>, login: Map<string, st
   return changes;
 }
 
+/** Printed between the two environments; having no "=", it is no variable. */
+const BETWEEN = "SHIRO_LOGIN_ENV_FOLLOWS";
+
 /**
- * Runs a plain and a login shell once through `runner` (so inside the sandbox when commands run
- * there) and returns what the profile changes; undefined when either shell fails, prints nothing
- * readable, or takes longer than READ_TIMEOUT_MS, and then every command keeps its own login shell.
+ * Runs a plain shell once through `runner` (so inside the sandbox when commands run there), which
+ * prints its environment and then becomes a login shell that prints its own: one process started
+ * instead of two. Returns what the profile changes; undefined when the login shell fails, prints
+ * nothing readable, or takes longer than READ_TIMEOUT_MS, and then every command keeps its own
+ * login shell.
  */
 export async function readLoginEnv(runner: CommandRunner, shell: string, cwd: string, holdsKey: (value: string) => boolean): Promise<LoginEnv | undefined> {
-  const [plain, login] = await Promise.all([envOf(runner, [shell, "-c", "env -0"], cwd), envOf(runner, [shell, "-lc", "env -0"], cwd)]);
-  if (!plain || !login || !login.has("PATH")) return undefined;
-  return profileChanges(plain, login, holdsKey);
+  const script = `env -0; printf '${BETWEEN}\\0'; exec "$0" -lc 'env -0'`;
+  const out = await outputOf(runner, [shell, "-c", script, shell], cwd);
+  const parts = out === undefined ? undefined : splitEnvs(out);
+  if (!parts || !parts.login.has("PATH")) return undefined;
+  return profileChanges(parts.plain, parts.login, holdsKey);
 }
 
-async function envOf(runner: CommandRunner, argv: string[], cwd: string): Promise<Map<string, string> | undefined> {
+/** The two environments of readLoginEnv's output; undefined without the line between them. Pure. */
+export function splitEnvs(out: string): { plain: Map<string, string>; login: Map<string, string> } | undefined {
+  const at = out.startsWith(`${BETWEEN}\0`) ? 0 : out.indexOf(`\0${BETWEEN}\0`) + 1;
+  if (at === 0 && !out.startsWith(BETWEEN)) return undefined;
+  return { plain: parseEnv0(out.slice(0, at)), login: parseEnv0(out.slice(at + BETWEEN.length + 1)) };
+}
+
+async function outputOf(runner: CommandRunner, argv: string[], cwd: string): Promise<string | undefined> {
   const child = runner.spawn(argv, { cwd });
   let timer: ReturnType<typeof setTimeout> | undefined;
   const timedOut = new Promise<undefined>((done) => {
@@ -65,7 +79,7 @@ async function envOf(runner: CommandRunner, argv: string[], cwd: string): Promis
       return undefined;
     }
     const [out, , exit] = result;
-    return exit.exitCode === 0 ? parseEnv0(out) : undefined;
+    return exit.exitCode === 0 ? out : undefined;
   } catch {
     return undefined;
   } finally {

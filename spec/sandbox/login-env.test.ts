@@ -2,7 +2,7 @@ import { describe, expect, test } from "bun:test";
 import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { openCommands } from "../../lib/sandbox/index.ts";
-import { parseEnv0, profileChanges } from "../../lib/sandbox/login-env.ts";
+import { parseEnv0, profileChanges, splitEnvs } from "../../lib/sandbox/login-env.ts";
 import { createBashTool } from "../../lib/tools/bash.ts";
 import { runTool } from "../../lib/tools/define.ts";
 import { tempDir } from "../support/cli.ts";
@@ -51,4 +51,13 @@ describe("bash runs commands with the login environment, read once", () => {
     expect(readFileSync(join(s.home, "profile-runs"), "utf8").trim().split("\n").length).toBe(3);
     s.close();
   });
+});
+
+test("the one shell's output splits into the plain environment and the login one", () => {
+  const plain = "A=1\0B=2\0";
+  const login = "A=1\0B=3\0PATH=/x\0";
+  expect(splitEnvs(`${plain}SHIRO_LOGIN_ENV_FOLLOWS\0${login}`)).toEqual({ plain: new Map([["A", "1"], ["B", "2"]]), login: new Map([["A", "1"], ["B", "3"], ["PATH", "/x"]]) });
+  // An empty plain environment, and output cut short before the login shell spoke.
+  expect(splitEnvs(`SHIRO_LOGIN_ENV_FOLLOWS\0${login}`)?.plain.size).toBe(0);
+  expect(splitEnvs(plain)).toBeUndefined();
 });

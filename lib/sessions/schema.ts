@@ -138,13 +138,33 @@ export type SessionRecord = v.InferOutput<typeof SessionRecord>;
  * valid; else what is wrong, as describeIssue words it.
  */
 export function recordProblem(record: SessionRecord): string | undefined {
-  const { messages, ...rest } = record;
-  if (v.is(RecordWithoutMessages, rest) && Array.isArray(messages) && messages.every(isMessage)) return undefined;
+  if (fieldsValid(record) && Array.isArray(record.messages) && record.messages.every(isMessage)) return undefined;
   // Something is wrong: the whole schema says what, in the words a load would use.
   const checked = v.safeParse(SessionRecord, record);
   return checked.success ? undefined : describeIssue(checked.issues);
 }
-const RecordWithoutMessages = v.omit(SessionRecord, ["messages"]);
+
+/**
+ * Whether every field but the messages passes its schema entry. An object schema checks each
+ * entry on its own, so a field holding the same text or number found valid at the last save is
+ * not checked again: most saves change only the time and the token counts. Objects (the task
+ * list, the subagents) are always checked: they could have changed in place.
+ */
+function fieldsValid(record: SessionRecord): boolean {
+  if (typeof record !== "object" || record === null) return false;
+  const fields = record as unknown as Record<string, unknown>;
+  for (const [key, schema] of FIELD_SCHEMAS) {
+    const value = fields[key];
+    const primitive = typeof value !== "object" || value === null;
+    if (primitive && lastValid.has(key) && lastValid.get(key) === value) continue;
+    if (!v.is(schema, value)) return false;
+    if (primitive) lastValid.set(key, value);
+  }
+  return true;
+}
+const FIELD_SCHEMAS = Object.entries(SessionRecord.entries).filter(([key]) => key !== "messages");
+/** Each text or number field's value at the last save that found it valid. */
+const lastValid = new Map<string, unknown>();
 
 /** What listings read: the header of a record plus its message count. */
 export const SessionSummary = v.object({

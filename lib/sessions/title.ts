@@ -18,11 +18,19 @@ export function titleFromPrompt(prompt: string, max = TITLE_MAX_CHARS): string {
 export function titleFromMessages(messages: readonly ModelMessage[], max = TITLE_MAX_CHARS): string {
   for (const message of messages) {
     if (message.role !== "user") continue;
-    const text = userText(message.content);
-    if (text.trim()) return titleFromPrompt(text, max);
+    const title = max === TITLE_MAX_CHARS ? titleOf(message) : titleFromPrompt(userText(message.content), max);
+    if (title) return title;
   }
   return "";
 }
+
+/** A user message's title at the default length, kept per message object (every save asks again). */
+function titleOf(message: ModelMessage): string {
+  let title = titles.get(message);
+  if (title === undefined) titles.set(message, (title = titleFromPrompt(userText(message.content))));
+  return title;
+}
+const titles = new WeakMap<ModelMessage, string>();
 
 function userText(content: unknown): string {
   if (typeof content === "string") return content;

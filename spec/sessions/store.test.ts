@@ -73,6 +73,17 @@ test("an invalid record is refused without touching the disk", () => {
   expect(listSessionIds(home)).toEqual([]);
 });
 
+test("a field that turns invalid after a good save is still refused, and a good record saves again", () => {
+  const home = tempDir();
+  const record = makeRecord();
+  saveSession(home, record);
+  expect(() => saveSession(home, { ...record, inputTokens: -1 })).toThrow(/refusing to save.*inputTokens/);
+  expect(() => saveSession(home, { ...record, updatedAt: "yesterday" })).toThrow(/refusing to save.*updatedAt/);
+  expect(() => saveSession(home, { ...record, notebook: null as never })).toThrow(/refusing to save/);
+  saveSession(home, { ...record, inputTokens: 5 });
+  expect(loadSession(home, record.id)).toMatchObject({ status: "ok", record: { inputTokens: 5 } });
+});
+
 test("listing: newest activity first, this directory or all, with a limit", () => {
   const home = tempDir();
   const t = Date.UTC(2026, 10, 1);

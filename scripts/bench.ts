@@ -6,6 +6,7 @@ import { mkdtempSync, readFileSync, realpathSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { startFakeServer, type Reply } from "../spec/support/fake-openai.ts";
+import { JIT_POLICY } from "./compile.ts";
 
 const root = join(import.meta.dir, "..");
 const bin = process.env.SHIRO_BIN ?? join(root, "dist", "shiro");
@@ -20,12 +21,13 @@ const baseEnv = { PATH: process.env.PATH ?? "", HOME: home, SHIRO_HOME: join(hom
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
 const rows: [string, string][] = [];
 
-// The floors, compiled here with the same Bun and the same options as shiro: a bare program that
-// prints a version, and the smallest AI SDK loop with one bash tool (scripts/floor/).
+// The floors, compiled here with the same Bun and the same options as shiro (its JIT policy
+// included): a bare program that prints a version, and the smallest AI SDK loop with one bash
+// tool (scripts/floor/).
 const floorDir = join(home, "floor");
 async function compileFloor(name: string): Promise<string> {
   const outfile = join(floorDir, name);
-  const result = await Bun.build({ entrypoints: [join(import.meta.dir, "floor", `${name}.ts`)], compile: { outfile, autoloadBunfig: false, autoloadDotenv: false }, minify: true, bytecode: true, format: "esm", splitting: true, target: "bun" });
+  const result = await Bun.build({ entrypoints: [join(import.meta.dir, "floor", `${name}.ts`)], compile: { outfile, autoloadBunfig: false, autoloadDotenv: false, jitPolicy: JIT_POLICY }, minify: true, bytecode: true, format: "esm", splitting: true, target: "bun" });
   if (!result.success) throw new Error(result.logs.map(String).join("\n"));
   return outfile;
 }

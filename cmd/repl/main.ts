@@ -107,6 +107,9 @@ export async function runRepl(args: MainArgs, processEnv: Record<string, string 
   process.on("SIGTERM", onTerminate);
   process.on("SIGHUP", onTerminate);
   stdout.on("resize", onResize);
+  // The binary starts with JavaScriptCore compiling hot code later than normal (scripts/compile.ts
+  // JIT_POLICY), which suits run-once start-up code; a session that waits for keys is long-lived.
+  setImmediate(() => Bun.unsafe.setJITPolicy?.(1));
   try {
     return await repl.run();
   } finally {

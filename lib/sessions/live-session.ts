@@ -25,11 +25,11 @@ export type OpenSessionOptions = {
   /** Where a failed timed save is reported (e.g. as a notice). Saving is retried on the next change. */
   onSaveError?: (error: unknown) => void;
   /**
-   * True for tools that change the workspace (write files, run commands). A step that called one
-   * is written at once rather than on the debounce timer: a crash right after it must not lose
-   * the record of what was done to the files.
+   * True for calls that change the workspace (write files, run a command that does not only
+   * read). A step that made one is written at once rather than on the debounce timer: a crash
+   * right after it must not lose the record of what was done to the files.
    */
-  changesWorkspace?: (toolName: string) => boolean;
+  changesWorkspace?: (toolName: string, input: unknown) => boolean;
   debounceMs?: number;
   timers?: Timers;
   /** The background writer (store.ts saveSessionInBackground); tests put a hook around its commit check. */
@@ -366,6 +366,6 @@ export function openLiveSession(opts: OpenSessionOptions): LiveSession {
 }
 
 /** True when an assistant message among `messages` called a tool for which `matches` holds. */
-function calledTool(messages: readonly ModelMessage[], matches: (toolName: string) => boolean): boolean {
-  return messages.some((m) => m.role === "assistant" && typeof m.content !== "string" && m.content.some((part) => part.type === "tool-call" && matches(part.toolName)));
+function calledTool(messages: readonly ModelMessage[], matches: (toolName: string, input: unknown) => boolean): boolean {
+  return messages.some((m) => m.role === "assistant" && typeof m.content !== "string" && m.content.some((part) => part.type === "tool-call" && matches(part.toolName, part.input)));
 }

@@ -33,14 +33,19 @@ export function createOutput(fd: 1 | 2, onClosed: () => void): Output {
     },
     write(text) {
       if (closed || text === "") return;
-      let bytes = Buffer.from(text);
-      if (stream) return toStream(bytes);
+      if (stream) return toStream(Buffer.from(text));
+      let rest: Buffer | undefined;
       try {
-        while (bytes.length > 0) bytes = bytes.subarray(writeSync(fd, bytes));
+        // Most writes go out whole; only a short write needs the bytes to go on from.
+        const written = writeSync(fd, text);
+        if (written < Buffer.byteLength(text)) {
+          rest = Buffer.from(text).subarray(written);
+          while (rest.length > 0) rest = rest.subarray(writeSync(fd, rest));
+        }
       } catch (error) {
         const code = (error as NodeJS.ErrnoException).code;
         if (code === "EPIPE") close();
-        else if (code === "EAGAIN") toStream(bytes);
+        else if (code === "EAGAIN") toStream(rest ?? Buffer.from(text));
         else throw error;
       }
     },

@@ -3,27 +3,29 @@ import { writeSync } from "node:fs";
 /**
  * stdout or stderr for a headless run, written with plain blocking writes to the file
  * descriptor, as Node writes to files, terminals and (on Linux) pipes: nothing is left to flush at
- * exit, and no stream machinery is loaded for a run's few lines. A descriptor that is
+ * exit, and no stream machinery is loaded for a run's few lines. Like any program writing to a
+ * pipe, shiro waits while the reader does not read and the pipe is full. A descriptor that is
  * non-blocking (a parent may set that on a shared pipe) and full hands the rest, in order, to
- * Node's stream, which waits for room. When the reader goes away (`shiro -p … | head`), writing
- * stops quietly and `onClosed` runs once (the run is then wound down): never a stack trace.
+ * Node's stream, which waits for room.
+ *
+ * A write never throws. When the descriptor stops taking output, writing stops and `onClosed`
+ * runs once, with "gone" when the reader went away (`shiro -p … | head`) and the error's text
+ * otherwise (a full disk): the run is then wound down, never a stack trace.
  */
 export type Output = { write(text: string): void; readonly closed: boolean };
 
-export function createOutput(fd: 1 | 2, onClosed: () => void): Output {
+export function createOutput(fd: 1 | 2, onClosed: (why: "gone" | string) => void): Output {
   let closed = false;
   let stream: NodeJS.WriteStream | undefined;
-  const close = () => {
+  const close = (error: NodeJS.ErrnoException) => {
     if (closed) return;
     closed = true;
-    onClosed();
+    onClosed(error.code === "EPIPE" || error.code === "ERR_STREAM_DESTROYED" ? "gone" : error.message);
   };
   const toStream = (rest: Uint8Array) => {
     if (!stream) {
       stream = fd === 1 ? process.stdout : process.stderr;
-      stream.on("error", (error: NodeJS.ErrnoException) => {
-        if (error.code === "EPIPE" || error.code === "ERR_STREAM_DESTROYED") close();
-      });
+      stream.on("error", close);
     }
     stream.write(rest);
   };
@@ -33,9 +35,9 @@ export function createOutput(fd: 1 | 2, onClosed: () => void): Output {
     },
     write(text) {
       if (closed || text === "") return;
-      if (stream) return toStream(Buffer.from(text));
       let rest: Buffer | undefined;
       try {
+        if (stream) return toStream(Buffer.from(text));
         // Most writes go out whole; only a short write needs the bytes to go on from.
         const written = writeSync(fd, text);
         if (written < Buffer.byteLength(text)) {
@@ -43,10 +45,8 @@ export function createOutput(fd: 1 | 2, onClosed: () => void): Output {
           while (rest.length > 0) rest = rest.subarray(writeSync(fd, rest));
         }
       } catch (error) {
-        const code = (error as NodeJS.ErrnoException).code;
-        if (code === "EPIPE") close();
-        else if (code === "EAGAIN") toStream(rest ?? Buffer.from(text));
-        else throw error;
+        if ((error as NodeJS.ErrnoException).code === "EAGAIN") toStream(rest ?? Buffer.from(text));
+        else close(error as NodeJS.ErrnoException);
       }
     },
   };

@@ -43,14 +43,20 @@ export async function runHeadless(args: MainArgs, processEnv: Record<string, str
   }
 
   const controller = new AbortController();
-  // If the reader of stdout goes away, there is no one to answer: wind the turn down.
+  // Progress lines; a stderr that fails only silences them.
+  const err = createOutput(2, () => {});
+  // If the reader of stdout goes away, there is no one to answer: wind the turn down. A stdout
+  // that fails otherwise (a full disk) does the same, says so, and the run exits 1.
   let readerGone = false;
-  const out = createOutput(1, () => {
-    readerGone = true;
+  let outputFailed = false;
+  const out = createOutput(1, (why) => {
+    if (why === "gone") readerGone = true;
+    else {
+      outputFailed = true;
+      err.write(`shiro: could not write the answer to stdout (${why}); stopping the run.\n`);
+    }
     controller.abort();
   });
-  // Progress lines; a closed stderr only silences them.
-  const err = createOutput(2, () => {});
   const denied: { tool: string; subject?: string; reason: string }[] = [];
   let finalText = "";
   let textEndsWithNewline = true;
@@ -180,7 +186,7 @@ export async function runHeadless(args: MainArgs, processEnv: Record<string, str
   closeSession();
 
   // A reader that took what it wanted and left (`| head -1`) is not an interruption: exit 0.
-  const exitCode = readerGone && result.status === "interrupted" ? 0 : EXIT_BY_STATUS[result.status];
+  const exitCode = outputFailed ? 1 : readerGone && result.status === "interrupted" ? 0 : EXIT_BY_STATUS[result.status];
   if (args.json) {
     out.write(
       resultRecord({

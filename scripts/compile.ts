@@ -4,6 +4,17 @@ import { dirname, join } from "node:path";
 const root = join(import.meta.dir, "..");
 
 /**
+ * How much later than normal JavaScriptCore compiles hot code (Bun's `compile.jitPolicy`; 1 is
+ * normal). A run of shiro executes most of its code once, at start-up and in each step, and the
+ * normal policy spends a core compiling it in the background: on a two-core machine that core is
+ * the one the model server and the commands need. At 3 the bench's 20-step loop takes about 7%
+ * less time; the floor it is compared with gains as much (scripts/bench.ts builds it with this
+ * value). The interactive loop goes back to the normal policy once it waits for keys
+ * (cmd/repl/main.ts).
+ */
+export const JIT_POLICY = 3;
+
+/**
  * Compiles shiro into one executable at `outfile`, with the options that ship: bytecode for fast
  * start-up, and no autoloading of the bunfig.toml or .env of the directory it runs in (the
  * binary runs inside other people's projects: a preload there would run their code, and a
@@ -14,16 +25,6 @@ const root = join(import.meta.dir, "..");
  * names change with every build (`chunk-<hash>.js.map`), so they are removed: the ones an
  * earlier build left before compiling, this build's after.
  */
-/**
- * How much later than normal JavaScriptCore compiles hot code (Bun's `compile.jitPolicy`; 1 is
- * normal). A run of shiro executes most of its code once, at start-up and in each step, and the
- * normal policy spends a core compiling it in the background: on a two-core machine that core is
- * the one the model server and the commands need. At 3 the loop bench runs faster, whether or not
- * the floor gets the same policy (it does: scripts/bench.ts builds it with this value). The
- * interactive loop goes back to the normal policy once it waits for keys (cmd/repl/main.ts).
- */
-export const JIT_POLICY = 3;
-
 export async function compileShiro(outfile: string): Promise<void> {
   removeMaps(dirname(outfile));
   const result = await Bun.build({

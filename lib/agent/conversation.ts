@@ -168,8 +168,9 @@ export function createConversation(opts: ConversationOptions): Conversation {
     },
     async runPrompt(prompt, io) {
       // The sandbox and the login environment get ready while the model reads the prompt: started
-      // once the first request is on its way (on the event loop's next turn), not before it.
-      if (currentTools().some((t) => t.subject.kind === "command")) setImmediate(() => runtime.commands.warm?.());
+      // on the event loop's next turn, which leaves the first request to be built and sent first
+      // (it is, when nothing on its way waits for I/O). Not for a turn already given up.
+      if (currentTools().some((t) => t.subject.kind === "command")) setImmediate(() => io.signal.aborted || runtime.commands.warm?.());
       // The variant and thinking level this turn ran with, kept with its prompt in the session
       // for the user's information (no provider reads the "shiro" namespace).
       const ranWith = { agent: runtime.settings.agent, thinking: runtime.settings.thinking };

@@ -6,9 +6,9 @@ import type { SessionRecord } from "../sessions/schema.ts";
 import { requestBudget, smallWindowNotice } from "../agent/context-budget.ts";
 import { openUndoJournal, type UndoJournal } from "../sessions/undo/journal.ts";
 import { createConversation, type Conversation } from "../agent/conversation.ts";
+import { changesWorkspace } from "../agent/workspace-change.ts";
 import type { Runtime } from "../agent/runtime.ts";
 import { runtimeWithModel } from "./load-runtime.ts";
-import { subjectOf, type AnyTool } from "../tools/define.ts";
 
 /** Which session to work in: a new one, the newest for this directory (-c), or one by id (-r). */
 export type SessionChoice = { type: "new" } | { type: "continue" } | { type: "resume"; idOrPrefix: string } | { type: "record"; record: SessionRecord };
@@ -98,27 +98,6 @@ export function smallWindowWarning(runtime: Runtime, conversation: Pick<Conversa
   const window = runtime.window.info;
   const budget = requestBudget(window, { pruneAtTokens: runtime.settings.pruneAtTokens, instructions: conversation.instructions(), tools: conversation.tools });
   return budget.tooSmall ? smallWindowNotice(runtime.settings.model, window, budget) : undefined;
-}
-
-/**
- * Whether a call changes the workspace, so that its step is saved at once (LiveSessionOptions
- * changesWorkspace): a tool that mutates, and the task tool (a worker subagent's edits are the
- * parent step's changes), but not a command that only reads (`ls`, `git status`), which changes
- * no more than a read_file call. A command line the check cannot judge counts as a change.
- */
-export function changesWorkspace(tools: () => readonly AnyTool[], onlyReads: (command: string) => boolean): (toolName: string, input: unknown) => boolean {
-  return (name, input) => {
-    if (name === "task") return true;
-    const tool = tools().find((t) => t.name === name);
-    if (tool?.mutates !== true) return false;
-    const command = tool.subject.kind === "command" ? subjectOf(tool, input) : undefined;
-    if (command === undefined) return true;
-    try {
-      return !onlyReads(command);
-    } catch {
-      return true;
-    }
-  };
 }
 
 function chooseRecord(runtime: Runtime, choice: SessionChoice): SessionRecord | undefined {

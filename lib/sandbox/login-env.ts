@@ -44,15 +44,16 @@ export function profileChanges(plain: Map<string, string>, login: Map<string, st
 const BETWEEN = "SHIRO_LOGIN_ENV_FOLLOWS";
 
 /**
- * Runs a plain shell once through `runner` (so inside the sandbox when commands run there), which
- * prints its environment and then becomes a login shell that prints its own: one process started
- * instead of two. Returns what the profile changes; undefined when the login shell fails, prints
- * nothing readable, or takes longer than READ_TIMEOUT_MS, and then every command keeps its own
- * login shell.
+ * Runs a plain and a login shell once, one after the other, from one `sh` started through
+ * `runner` (so inside the sandbox when commands run there): one process started instead of two.
+ * Each shell starts from shiro's environment, as it would on its own (a login shell started by
+ * the plain one would inherit what a `BASH_ENV` script exported, and run it again). Returns what
+ * the profile changes; undefined when either shell fails, prints nothing readable, or takes
+ * longer than READ_TIMEOUT_MS, and then every command keeps its own login shell.
  */
 export async function readLoginEnv(runner: CommandRunner, shell: string, cwd: string, holdsKey: (value: string) => boolean): Promise<LoginEnv | undefined> {
-  const script = `env -0; printf '${BETWEEN}\\0'; exec "$0" -lc 'env -0'`;
-  const out = await outputOf(runner, [shell, "-c", script, shell], cwd);
+  const script = `"$0" -c 'env -0' && printf '${BETWEEN}\\0' && exec "$0" -lc 'env -0'`;
+  const out = await outputOf(runner, ["/bin/sh", "-c", script, shell], cwd);
   const parts = out === undefined ? undefined : splitEnvs(out);
   if (!parts || !parts.login.has("PATH")) return undefined;
   return profileChanges(parts.plain, parts.login, holdsKey);

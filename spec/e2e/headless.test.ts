@@ -324,6 +324,22 @@ describe("headless process edges", () => {
     expect(require("node:fs").readdirSync(sessions).filter((n: string) => n.endsWith(".lock"))).toEqual([]);
   });
 
+  test("a stdout that cannot be written (a full disk) stops the run with one line and exit 1, in text and in --json", async () => {
+    for (const json of [false, true]) {
+      const s = await serveEdge({ text: "an answer nobody can store" });
+      const home = tempDir();
+      const { shiroCommand } = await import("../support/cli.ts");
+      const cmd = [...shiroCommand(), "-p", "hi", ...(json ? ["--json"] : [])].map((a) => `'${a}'`).join(" ");
+      const child = Bun.spawn(["bash", "-c", `${cmd} >/dev/full 2>err.txt; echo $? > status.txt`], { cwd: home, env: isolatedEnv(home, s.url), stdout: "ignore", stderr: "ignore" });
+      await child.exited;
+      const stderr = await Bun.file(join(home, "err.txt")).text();
+      expect(stderr).toContain("shiro: could not write the answer to stdout (");
+      expect(stderr).not.toContain("    at ");
+      expect(stderr).not.toContain("unexpected error");
+      expect((await Bun.file(join(home, "status.txt")).text()).trim()).toBe("1");
+    }
+  });
+
   test("a slow reader gets every line: shiro leaves only after stdout has drained", async () => {
     const s = await serveEdge({ toolCalls: [{ name: "bash", input: { command: "seq 1 60000" } }] }, { text: "done" });
     const home = tempDir();

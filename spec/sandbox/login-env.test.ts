@@ -18,12 +18,12 @@ test("what the profile adds or changes is kept; the shell's own variables, git's
 });
 
 describe("bash runs commands with the login environment, read once", () => {
-  const setup = (profile: string) => {
+  const setup = (profile: string, env: Record<string, string> = {}) => {
     const home = tempDir("shiro-login-home-");
     const root = tempDir("shiro-login-work-");
     writeFileSync(join(home, ".profile"), profile);
     const key = "sk-profile-key-123456789";
-    const commands = openCommands({ settings: { mode: "off", network: true, writable: [], readable: [] }, root, shiroHome: join(home, ".shiro-neko"), env: { PATH: process.env.PATH, HOME: home, OPENAI_API_KEY: key }, apiKey: key });
+    const commands = openCommands({ settings: { mode: "off", network: true, writable: [], readable: [] }, root, shiroHome: join(home, ".shiro-neko"), env: { PATH: process.env.PATH, HOME: home, OPENAI_API_KEY: key, ...env }, apiKey: key });
     const bash = createBashTool(commands);
     const ctx = { root, cwd: root, signal: new AbortController().signal };
     return { home, root, key, run: async (command: string) => (await runTool(bash, { command }, ctx)).output, close: () => commands.runner.close() };
@@ -33,6 +33,15 @@ describe("bash runs commands with the login environment, read once", () => {
     const s = setup(`echo ran >> "$HOME/profile-runs"\nexport PATH="$HOME/bin:$PATH"\nexport FROM_PROFILE=yes\n`);
     for (let i = 0; i < 3; i++) expect(await s.run("echo $FROM_PROFILE $PATH")).toContain(`yes ${s.home}/bin:`);
     expect(readFileSync(join(s.home, "profile-runs"), "utf8").trim().split("\n")).toHaveLength(1);
+    s.close();
+  });
+
+  test("a BASH_ENV script that appends to a variable runs once per command, as without shiro", async () => {
+    const dir = tempDir("shiro-login-bashenv-");
+    writeFileSync(join(dir, "env.sh"), 'export STACKED="${STACKED}x"\n');
+    const s = setup("export FROM_PROFILE=yes\n", { BASH_ENV: join(dir, "env.sh") });
+    expect(await s.run("echo $STACKED $FROM_PROFILE")).toContain("x yes");
+    expect(await s.run("echo $STACKED")).not.toContain("xx");
     s.close();
   });
 

@@ -60,6 +60,15 @@ describe("which earlier prompt a request is matched against", () => {
     expect(cachedTokensFor(shared)).toBeGreaterThanOrEqual(MIN_CACHED_TOKENS);
   });
 
+  test("two prompts that differ only in an emoji split by a block boundary do not share that block", () => {
+    const cache = new PromptCache();
+    // The instructions come first in the prompt text: the emoji's halves sit on either side of character 5,120.
+    const withEmoji = (emoji: string) => ({ model: "m", instructions: "a".repeat(5119) + emoji + "b".repeat(5120), input: [] });
+    expect(promptText(withEmoji("😀")).slice(5119, 5121)).toBe("😀");
+    cache.admit(withEmoji("😀"));
+    expect(cache.admit(withEmoji("😁"))).toBe(cachedTokensFor(5120));
+  });
+
   test("a prompt is forgotten after 16 later ones with the same key", () => {
     const cache = new PromptCache();
     cache.admit(long(2));

@@ -40,9 +40,13 @@ export function cachedTokensFor(sharedChars: number): number {
 const BLOCK_CHARS = CACHE_BLOCK_TOKENS * CHARS_PER_TOKEN;
 
 function blockChain(prompt: string): bigint[] {
+  // The characters' UTF-16 code units are hashed, not their UTF-8 text: a block boundary can split
+  // an emoji in two, and a lone half would be encoded as U+FFFD whichever emoji it came from.
+  const units = Buffer.from(prompt, "utf16le");
+  const blockBytes = BLOCK_CHARS * 2;
   const chain: bigint[] = [];
   let hash = 0n;
-  for (let at = BLOCK_CHARS; at <= prompt.length; at += BLOCK_CHARS) chain.push((hash = Bun.hash.wyhash(prompt.slice(at - BLOCK_CHARS, at), hash)));
+  for (let at = blockBytes; at <= units.length; at += blockBytes) chain.push((hash = Bun.hash.wyhash(units.subarray(at - blockBytes, at), hash)));
   return chain;
 }
 

@@ -1,6 +1,6 @@
 // Which steps are saved at once (a crash right after must not lose what they did to the files).
 import { expect, test } from "bun:test";
-import { changesWorkspace } from "../../lib/app/start.ts";
+import { changesWorkspace } from "../../lib/agent/workspace-change.ts";
 import { isReadOnlyCommand, readOnlyList } from "../../lib/permissions/read-only.ts";
 import { coreTools } from "../../lib/tools/index.ts";
 

@@ -89,7 +89,7 @@ const ratio = (a: number, b: number) => `${(a / b).toFixed(2)}×`;
 }
 
 // 3. A 20-step bash loop: shiro (sandbox off, then on) and the floor, on the same fake server and
-// wire (Chat Completions), median of 5 runs each. Distinct commands: identical calls would trip the
+// wire (Chat Completions), median of 9 runs each. Distinct commands: identical calls would trip the
 // repeat guard and not run.
 {
   const steps = 20;
@@ -114,10 +114,12 @@ const ratio = (a: number, b: number) => `${(a / b).toFixed(2)}×`;
   }
   const shiroArgs = ["-p", "loop", "--max-steps", String(steps), "--yolo", "--api", "chat"];
   const runs = { off: [] as (Run & { step: number })[], on: [] as (Run & { step: number })[], floor: [] as Run[] };
-  for (let i = 0; i < 5; i++) {
+  // Nine rounds; in each, the floor runs right after shiro without the sandbox, so the two runs
+  // a ratio pairs see the same machine (this one's speed drifts by a third within minutes).
+  for (let i = 0; i < 9; i++) {
     runs.off.push(await loop(() => [bin, ...shiroArgs, "--no-sandbox"]));
-    runs.on.push(await loop(() => [bin, ...shiroArgs]));
     runs.floor.push(await loop((url) => [floor, url, "loop", String(steps)]));
+    runs.on.push(await loop(() => [bin, ...shiroArgs]));
   }
   const ms = (xs: Run[]) => median(xs.map((r) => r.ms));
   const [off, on, base] = [ms(runs.off), ms(runs.on), ms(runs.floor)];

@@ -79,7 +79,7 @@ export type ProfileSummary = { writable: string[]; hidden: string[]; readable: s
  *   every capability dropped; the sandbox dies with shiro;
  * - the whole file system read-only (`--ro-bind / /`), a fresh /dev and /proc (so no process
  *   outside the sandbox, and no other process's environment, can be seen);
- * - `/tmp` replaced by a directory of this session's;
+ * - `/tmp` replaced by a directory of this session's (a home inside it shown read-only again);
  * - read-write: the workspace (but its `.git/config` and `.git/hooks`), the package caches
  *   present, `sandboxWritable`;
  * - hidden: `$SHIRO_HOME`, the credential places and the system places (container sockets, the
@@ -116,6 +116,13 @@ export function bwrapArgs(input: ProfileInput): { args: string[]; summary: Profi
   const summary: ProfileSummary = { writable: [], hidden: [], readable: [], masked: [], readOnly: [] };
   const bound: string[] = [];
   const visible = (path: string) => !isInside("/tmp", path) || bound.some((dir) => isInside(dir, path));
+
+  // A home under /tmp (CI runners and containers set one) would vanish behind the private /tmp,
+  // and with it the login profile and the caches: it is shown read-only, as any other home is.
+  if (input.home && isInside("/tmp", input.home) && input.kindOf(input.home) === "dir") {
+    args.push("--ro-bind", input.home, input.home);
+    bound.push(input.home);
+  }
 
   const caches = input.home ? CACHE_PLACES.map((place) => join(input.home!, place)) : [];
   for (const dir of [...caches, ...input.writable, input.root]) {

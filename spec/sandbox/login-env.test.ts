@@ -1,8 +1,9 @@
 import { describe, expect, test } from "bun:test";
-import { readFileSync, writeFileSync } from "node:fs";
+import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { openCommands } from "../../lib/sandbox/index.ts";
 import { parseEnv0, profileChanges, splitEnvs } from "../../lib/sandbox/login-env.ts";
+import { reportSkip, sandboxUnavailable } from "./support.ts";
 import { createBashTool } from "../../lib/tools/bash.ts";
 import { runTool } from "../../lib/tools/define.ts";
 import { tempDir } from "../support/cli.ts";
@@ -69,4 +70,24 @@ test("the one shell's output splits into the plain environment and the login one
   // An empty plain environment, and output cut short before the login shell spoke.
   expect(splitEnvs(`SHIRO_LOGIN_ENV_FOLLOWS\0${login}`)?.plain.size).toBe(0);
   expect(splitEnvs(plain)).toBeUndefined();
+});
+
+const unavailable = sandboxUnavailable();
+reportSkip("spec/sandbox/login-env.test.ts", unavailable);
+
+test.skipIf(unavailable !== undefined)("in the sandbox, a home under /tmp keeps its profile: its variables and PATH reach commands", async () => {
+  const home = tempDir("shiro-login-tmphome-"); // under /tmp, which the sandbox replaces with its own
+  const root = tempDir("shiro-login-tmpwork-");
+  mkdirSync(join(home, "mybin"));
+  writeFileSync(join(home, "mybin", "mytool"), "#!/bin/sh\necho mytool ran\n", { mode: 0o755 });
+  writeFileSync(join(home, ".profile"), 'export MYVAR=from-profile\nexport PATH="$HOME/mybin:$PATH"\n');
+  const commands = openCommands({ settings: { mode: "on", network: true, writable: [], readable: [] }, root, shiroHome: join(home, ".shiro-neko"), env: { PATH: process.env.PATH, HOME: home }, apiKey: undefined });
+  try {
+    expect(commands.status.state).toBe("on");
+    const out = (await runTool(createBashTool(commands), { command: "echo $MYVAR; mytool" }, { root, cwd: root, signal: new AbortController().signal })).output;
+    expect(out).toContain("from-profile");
+    expect(out).toContain("mytool ran");
+  } finally {
+    commands.runner.close();
+  }
 });

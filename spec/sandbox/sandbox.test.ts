@@ -230,3 +230,9 @@ test("the profile: read-only root, private /tmp, hidden and masked paths in orde
   expect(text).toContain("--bind /h/.cache /h/.cache --bind /w /w --tmpfs /s --tmpfs /h/.ssh --ro-bind /dev/null /h/.netrc --ro-bind /dev/null /w/.env");
   expect(bwrapArgs({ root: "/w", home: "/h", shiroHome: "/s", tmp: "/t", network: true, writable: [], readable: [], secrets: [], kindOf: (p) => kinds[p] }).args).not.toContain("--unshare-net");
 });
+
+test("a home under /tmp is shown read-only on top of the private /tmp, its caches writable and its credentials hidden", () => {
+  const kinds: Record<string, "dir" | "file"> = { "/w": "dir", "/tmp/h": "dir", "/tmp/h/.ssh": "dir", "/tmp/h/.cache": "dir" };
+  const { args } = bwrapArgs({ root: "/w", home: "/tmp/h", shiroHome: "/s", tmp: "/t", network: true, writable: [], readable: [], secrets: [], kindOf: (p) => kinds[p] });
+  expect(args.join(" ")).toContain("--bind /t /tmp --ro-bind /tmp/h /tmp/h --bind /tmp/h/.cache /tmp/h/.cache --bind /w /w --tmpfs /tmp/h/.ssh");
+});

@@ -16,9 +16,13 @@ import { HEADLESS_WAIT_MS } from "../lib/mcp/index.ts";
 import { sessionChoice, type MainArgs } from "./args.ts";
 import { openMcp } from "./mcp-start.ts";
 import { createOutput, onTerminationSignals } from "./headless-output.ts";
+import { openCalls } from "./open-calls.ts";
 import { readPipedStdin } from "./stdin.ts";
 
 const EXIT_BY_STATUS: Record<TurnStatus, number> = { success: 0, error: 1, "step-cap": 3, interrupted: 130 };
+
+/** A cost as the result record gives it: to a millionth of a cent, without the float noise of adding prices up (0.00019830000000000002). */
+const dollars = (usd: number | null) => (usd === null ? null : Math.round(usd * 1e8) / 1e8);
 
 
 /** `shiro -p`: one turn, no questions asked, events to stdout/stderr, exit code from the outcome. */
@@ -85,10 +89,18 @@ export async function runHeadless(args: MainArgs, processEnv: Record<string, str
       textEndsWithNewline = event.text.endsWith("\n");
       return;
     }
-    const line = renderEvent(event, plainTheme);
+    const subject = calls.see(event);
+    const line = renderEvent(event, plainTheme, { command: runsCommand(event) ? subject : undefined });
     if (!line) return;
     endAnswerLine();
     err.write(line + "\n");
+  };
+  const calls = openCalls();
+  /** The tools whose subject is a command line (bash): their result lines name it. Set once the conversation exists. */
+  let commandTools = new Set<string>();
+  const runsCommand = (event: AgentEvent) => {
+    const tool = "tool" in event ? event.tool : undefined;
+    return tool !== undefined && commandTools.has(tool);
   };
 
   const policy = createPermissionPolicy({
@@ -111,6 +123,7 @@ export async function runHeadless(args: MainArgs, processEnv: Record<string, str
     onlyReads: (command, cwd) => isReadOnlyCommand(command, readOnlyList(runtime.config.readOnlyCommands), cwd),
     onSaveError: (error) => emit({ type: "notice", message: `could not save the session: ${error instanceof Error ? error.message : String(error)}` }),
   });
+  commandTools = new Set(conversation.tools.filter((t) => t.subject.kind === "command").map((t) => t.name));
   // Whatever way the process ends, the session is flushed and released, and the sandbox ended.
   const closeSession = () => (live.close(), runtime.commands.runner.close(), mcp?.kill());
   process.on("exit", closeSession);
@@ -141,12 +154,13 @@ export async function runHeadless(args: MainArgs, processEnv: Record<string, str
     JSON.stringify({
       type: "result",
       ...fields,
+      costUsd: dollars(fields.costUsd),
       truncated: fields.truncated ?? false,
       sessionId: live.history.length > 0 ? live.id : null,
       text: finalText,
       denied,
       todos: conversation.notebook.todos(),
-      subagents,
+      subagents: { ...subagents, costUsd: dollars(subagents.costUsd) },
     }) + "\n";
 
   const maxSpend = runtime.settings.maxSpendUsd;
@@ -168,7 +182,8 @@ export async function runHeadless(args: MainArgs, processEnv: Record<string, str
     err.write((renderTodos(todos) || "tasks: (cleared)") + "\n");
   });
 
-  const stopSignals = onTerminationSignals(() => controller.abort(), closeSession);
+  let signalled = false;
+  const stopSignals = onTerminationSignals(() => ((signalled = true), controller.abort()), closeSession);
   // `@path` in the prompt given as an argument attaches the file; piped text is sent as it came.
   const attached = text ? attachMentions(text, runtime.env, { unscanned: piped }) : { text: piped, reports: [] };
   for (const report of attached.reports) emit({ type: "notice", message: describeAttachment(report) });
@@ -177,6 +192,15 @@ export async function runHeadless(args: MainArgs, processEnv: Record<string, str
   policy.startTurn();
   const before = live.subagentTotals();
   const result = await conversation.runPrompt(attached.text, { emit, approve: policy.approve, signal: controller.signal });
+  if (!args.json) {
+    // A terminal showed `^C` where the cursor was: what follows starts on a line of its own.
+    if (signalled && (await import("node:tty")).isatty(2)) err.write("\n");
+    // A call the interrupt cut short reports nothing more (its step is over): it is marked here.
+    for (const call of calls.drain()) {
+      const line = renderEvent({ type: "tool-result", id: call.id, tool: call.tool, summary: "interrupted", output: "" }, plainTheme, { command: commandTools.has(call.tool) ? call.subject : undefined });
+      if (line && result.status === "interrupted") err.write(line + "\n");
+    }
+  }
   const after = live.subagentTotals();
   subagents.costUsd = before.costUsd === undefined || after.costUsd === undefined ? null : after.costUsd - before.costUsd;
   // A step's save may still be in the thread pool: let it land, so the final save is the last word.

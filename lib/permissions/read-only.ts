@@ -71,6 +71,7 @@ export const READ_ONLY_COMMANDS: Readonly<Record<string, ArgCheck>> = {
   wc: any,
   nl: any,
   sleep: any,
+  seq: any,
   grep: any,
   // rg takes long options by their full names only.
   rg: none((a) => ["--pre", "--pre-glob", "--hostname-bin"].includes(a.split("=")[0]!)),

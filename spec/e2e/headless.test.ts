@@ -27,6 +27,9 @@ for (const { wire, flags } of WIRES) {
       const result = lines.at(-1)!;
       expect(result).toMatchObject({ type: "result", status: "success", exitCode: 0, steps: 1, usage: { inputTokens: 120, outputTokens: 7 }, denied: [], todos: [] });
       for (const key of ["sessionId", "costUsd"]) expect(key in result).toBe(true);
+      // Dollars to a millionth of a cent, not the float noise of adding prices (0.00019830000000000002).
+      expect(result.costUsd).toBeGreaterThan(0);
+      expect(Number(result.costUsd.toFixed(8))).toBe(result.costUsd);
       expect(lines.some((l) => l.type === "done")).toBe(true);
       expect(run.code).toBe(0);
     });
@@ -350,6 +353,21 @@ describe("headless process edges", () => {
     const lines = jsonLines(await Bun.file(join(home, "out.jsonl")).text());
     expect(lines.at(-1)).toMatchObject({ type: "result", status: "success" });
     expect(lines.filter((l) => l.type === "tool-output").map((l) => l.chunk).join("")).toContain("\n60000\n");
+  });
+
+  test("result lines name the command they end, and a command cut short by SIGINT is marked interrupted", async () => {
+    const s = await serveEdge({ toolCalls: [{ name: "bash", input: { command: "echo one" } }, { name: "bash", input: { command: "echo two" } }] }, { toolCalls: [{ name: "bash", input: { command: "sleep 10" } }] });
+    const home = tempDir();
+    const { shiroCommand } = await import("../support/cli.ts");
+    const child = Bun.spawn([...shiroCommand(), "-p", "go", "--yolo", "--no-sandbox"], { cwd: tempDir(), env: isolatedEnv(home, s.url), stdout: "pipe", stderr: "pipe" });
+    while (s.requests.length < 2) await Bun.sleep(20);
+    await Bun.sleep(300); // the sleep has started
+    child.kill("SIGINT");
+    expect(await child.exited).toBe(130);
+    const stderr = await new Response(child.stderr).text();
+    expect(stderr).toContain("✓ bash: exit 0 · echo one");
+    expect(stderr).toContain("✓ bash: exit 0 · echo two");
+    expect(stderr).toContain("■ bash: interrupted · sleep 10");
   });
 
   test("SIGHUP winds the run down like SIGINT: exit 130, session saved, lock released", async () => {

@@ -18,6 +18,7 @@ describe("commands that only look run without a question", () => {
     "ls",
     "ls -la docs",
     "sleep 2",
+    "seq -w 1 200000",
     "cat a.ts | head -5",
     "wc -l a.ts && tail -n 3 a.ts",
     "rg -n TODO src",

@@ -1,0 +1,26 @@
+import type { AgentEvent } from "../lib/events.ts";
+
+/**
+ * The calls of a headless run that have started and not yet reported, with their subjects: a
+ * result line names the command it ends (several may run at once), and a call the interrupt cut
+ * short, which reports nothing more, is marked when the turn ends.
+ */
+export function openCalls() {
+  const open = new Map<string, { tool: string; subject: string | undefined }>();
+  return {
+    /** Notes a call starting or ending; returns the subject of the call a result ends. */
+    see(event: AgentEvent): string | undefined {
+      if (event.type === "tool-call") open.set(event.id, { tool: event.tool, subject: event.subject });
+      if (event.type !== "tool-result" && event.type !== "tool-error" && event.type !== "tool-denied") return undefined;
+      const call = open.get(event.id);
+      open.delete(event.id);
+      return call?.subject;
+    },
+    /** The calls still open, oldest first; none are left afterwards. */
+    drain(): { id: string; tool: string; subject: string | undefined }[] {
+      const left = [...open].map(([id, call]) => ({ id, ...call }));
+      open.clear();
+      return left;
+    },
+  };
+}

@@ -54,6 +54,9 @@ export function replayRows(items: readonly TranscriptItem[], theme: Theme, width
       case "assistant":
         out.push({ rows: renderMarkdown(sanitize(item.text), theme.markdown, width - 1), kind: "text" });
         break;
+      case "interrupted":
+        out.push({ rows: wrapLine(theme.warn("interrupted"), width), kind: "tool" });
+        break;
       case "tool-call": {
         const result = results.get(item.id);
         if (result?.outcome === "denied") {

@@ -1,4 +1,5 @@
 import type { LiveSession } from "../sessions/live-session.ts";
+import { interruptionMessage } from "../text/interruption.ts";
 import type { ModelMessage } from "ai";
 import type { TurnChanges, UndoJournal } from "../sessions/undo/journal.ts";
 import type { AgentEvent, EventSink, Usage } from "../events.ts";
@@ -237,6 +238,8 @@ export function createConversation(opts: ConversationOptions): Conversation {
       } finally {
         turnIo = undefined;
       }
+      // The model is told, in this session and any that resumes it, that the turn was cut short.
+      if (result.status === "interrupted") history.append([interruptionMessage()]);
       const changes = recorder ? await recorder.end({ commands }).catch((error: unknown) => void emit({ type: "notice", message: undoTrouble(error) })) : undefined;
       const ended = changes ? { ...result, changes } : result;
       return ended.error === undefined ? ended : { ...ended, error: redact(ended.error) };

@@ -1,6 +1,7 @@
 import type { ModelMessage } from "ai";
 import { OUTCOME_MARKS, type CallOutcome } from "../render.ts";
 import { BASH_EXITED, BASH_INTERRUPTED, BASH_KILLED, BASH_TIMED_OUT } from "../tools/bash.ts";
+import { isInterruptionMessage } from "../text/interruption.ts";
 import { NOT_RUN_PREFIX, subjectOf as subjectFromDefinition, type AnyTool } from "../tools/define.ts";
 
 /** A message history flattened into what a reader wants to see, in order. */
@@ -8,6 +9,8 @@ export type TranscriptItem =
   /** `typed`/`shell`: what the user typed when shiro wrote the prompt for them (lib/agent/conversation.ts TypedPrompt). */
   | { type: "user"; text: string; typed?: string; shell?: string[] }
   | { type: "assistant"; text: string }
+  /** The user interrupted the turn here (lib/text/interruption.ts): shown as such, never as a prompt. */
+  | { type: "interrupted" }
   | { type: "system"; text: string }
   | { type: "tool-call"; id: string; tool: string; subject: string }
   /**
@@ -47,6 +50,10 @@ export function transcriptItems(messages: readonly ModelMessage[], subjectOf: Su
         items.push({ type: "system", text: typeof content === "string" ? content : "" });
         break;
       case "user": {
+        if (isInterruptionMessage(message)) {
+          items.push({ type: "interrupted" });
+          break;
+        }
         const text = typeof content === "string" ? content : textOf(content);
         if (text) items.push({ type: "user", text, ...typedOf(message.providerOptions) });
         break;

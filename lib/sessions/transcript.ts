@@ -62,6 +62,9 @@ function transcriptLines(messages: SessionRecord["messages"], opts: TranscriptOp
       case "tool-result":
         out.push(`  ${resultLine(item)}`);
         break;
+      case "interrupted":
+        out.push("(interrupted)");
+        break;
       default:
         item satisfies never;
     }
@@ -93,7 +96,8 @@ function markdown(record: SessionRecord, opts: TranscriptOptions): string {
   let section: "User" | "Assistant" | "System" | undefined;
   let lastWasTool = false;
   for (const item of transcriptItems(record.messages, opts.subjectOf)) {
-    const wanted = item.type === "user" ? "User" : item.type === "system" ? "System" : "Assistant";
+    // An interruption stays in the section it cut short.
+    const wanted = item.type === "user" ? "User" : item.type === "system" ? "System" : item.type === "interrupted" ? (section ?? "Assistant") : "Assistant";
     if (wanted !== section) {
       out.push("", `## ${wanted}`);
       section = wanted;
@@ -112,6 +116,9 @@ function markdown(record: SessionRecord, opts: TranscriptOptions): string {
         break;
       case "tool-result":
         out.push(`  - ${OUTCOME_MARKS[item.outcome]} ${item.text.trim() ? code(firstLine(item.text)) + lineCountNote(item.text) : "(no output)"}`);
+        break;
+      case "interrupted":
+        out.push("_(interrupted by the user)_");
         break;
       default:
         item satisfies never;

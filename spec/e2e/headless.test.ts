@@ -197,6 +197,29 @@ for (const { wire, flags } of WIRES) {
       expect(await child.exited).toBe(130);
     });
 
+    test("an interrupted turn is marked for the model: -c sends the note after it, and the transcript shows (interrupted)", async () => {
+      const s = await serve({ text: "Half of an answ", fault: "hang" }, { text: "picking up" });
+      const work = tempDir();
+      const home = tempDir();
+      const { shiroCommand, shiroEnv } = await import("../support/cli.ts");
+      const child = Bun.spawn([...shiroCommand(), "-p", "explain it", ...flags], { cwd: work, env: shiroEnv(home, s.url), stdout: "pipe", stderr: "pipe" });
+      while (s.requests.length === 0) await Bun.sleep(20);
+      await Bun.sleep(200); // the partial text has arrived
+      child.kill("SIGINT");
+      expect(await child.exited).toBe(130);
+      const next = await runShiro(["-c", "-p", "go on", ...flags], { baseURL: s.url, cwd: work, home });
+      expect(next.code).toBe(0);
+      const sent = JSON.stringify(s.requests.at(-1)!.body);
+      const [partial, note, prompt] = [sent.indexOf("Half of an answ"), sent.indexOf("The user interrupted the turn above"), sent.indexOf("go on")];
+      expect(partial).toBeGreaterThan(-1);
+      expect(note).toBeGreaterThan(partial);
+      expect(prompt).toBeGreaterThan(note);
+      const list = await runShiro(["sessions", "--json"], { cwd: work, home });
+      const show = await runShiro(["sessions", "show", jsonLines(list.stdout)[0]!.id], { cwd: work, home });
+      expect(show.stdout).toContain("(interrupted)");
+      expect(show.stdout).not.toContain("The user interrupted");
+    });
+
     test("AGENTS.md from the repo root down to the cwd is in the system prompt", async () => {
       const work = tempDir();
       mkdirSync(join(work, ".git"));

@@ -1,6 +1,7 @@
 import { describe, expect, test } from "bun:test";
 import { WIRES } from "../support/requests.ts";
 import { KEYS, usePty, userTexts, type Pty } from "./pty.ts";
+import { INTERRUPTION_NOTE } from "../../lib/text/interruption.ts";
 
 const { serve, start } = usePty();
 
@@ -54,7 +55,7 @@ for (const { wire, flags } of WIRES) {
 
       pty.line("third");
       await pty.waitFor("the third answer");
-      expect(userTexts(s.requests[2]!.body)).toEqual(["first", "second, interrupted", "third"]);
+      expect(userTexts(s.requests[2]!.body)).toEqual(["first", "second, interrupted", INTERRUPTION_NOTE, "third"]);
       expectNear(afterInterrupt, carried(s.requests[2]!.body));
       await pty.waitForPrompt(4);
 
@@ -66,7 +67,7 @@ for (const { wire, flags } of WIRES) {
       pty.write("\x15"); // ctrl-u: the undone prompt out of the input
       pty.line("fourth");
       await pty.waitFor("the fourth answer");
-      expect(userTexts(s.requests[3]!.body)).toEqual(["first", "second, interrupted", "fourth"]);
+      expect(userTexts(s.requests[3]!.body)).toEqual(["first", "second, interrupted", INTERRUPTION_NOTE, "fourth"]);
       expectNear(afterInterrupt, carried(s.requests[3]!.body));
     }, 40_000);
   });

@@ -1,6 +1,7 @@
 import { expect, test } from "bun:test";
 import type { Reply } from "../support/fake-openai.ts";
 import { KEYS, userTexts, usePty } from "./pty.ts";
+import { INTERRUPTION_NOTE } from "../../lib/text/interruption.ts";
 
 const { serve, start } = usePty();
 
@@ -61,7 +62,7 @@ test("esc aborts the turn, keeps the partial text, clears the queue, and the nex
   pty.line("next");
   await pty.waitFor("fresh answer");
   expect(s.requests).toHaveLength(2);
-  expect(userTexts(s.requests[1]!.body)).toEqual(["long one", "next"]);
+  expect(userTexts(s.requests[1]!.body)).toEqual(["long one", INTERRUPTION_NOTE, "next"]);
   expect(assistantText(s.requests[1]!.body)).toStartWith("partial words");
 }, 20_000);
 

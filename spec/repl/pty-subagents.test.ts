@@ -4,6 +4,7 @@ import { join } from "node:path";
 import { tempDir } from "../support/cli.ts";
 import { toolOutputsIn, WIRES } from "../support/requests.ts";
 import { KEYS, userTexts, usePty } from "./pty.ts";
+import { INTERRUPTION_NOTE } from "../../lib/text/interruption.ts";
 
 const { serve, start } = usePty();
 const WORK = "Change two to TWO in a.txt, then create c.txt.";
@@ -89,7 +90,7 @@ for (const { wire, flags } of WIRES) {
       pty.line("again");
       await pty.waitFor("carried on after esc");
       const last = s.requests.at(-1)!.body;
-      expect(userTexts(last)).toEqual(["search both sides", "again"]);
+      expect(userTexts(last)).toEqual(["search both sides", INTERRUPTION_NOTE, "again"]);
     }, 30_000);
 
     test("ctrl-c while a subagent runs stops that task call only: the parent reads that it was interrupted and goes on", async () => {

@@ -3,6 +3,7 @@ import type { ModelMessage } from "ai";
 import { exportSession, renderTranscript } from "../../lib/sessions/transcript.ts";
 import { parseSession } from "../../lib/sessions/serialize.ts";
 import { makeRecord } from "./support/fixtures.ts";
+import { INTERRUPTION_NOTE, interruptionMessage } from "../../lib/text/interruption.ts";
 
 const messages: ModelMessage[] = [
   { role: "user", content: "why does the pagination test fail?" },
@@ -88,4 +89,17 @@ test("export json is the record itself and parses back to it", () => {
   expect(json.split("\n").length).toBeGreaterThan(10); // pretty-printed
   const parsed = parseSession(json);
   expect(parsed).toEqual({ ok: true, record });
+});
+
+test("an interrupted turn shows as interrupted in show and export, never as a prompt the user typed", () => {
+  const cut: ModelMessage[] = [{ role: "user", content: "explain it" }, { role: "assistant", content: [{ type: "text", text: "Half of an answ" }] }, interruptionMessage(), { role: "user", content: "go on" }];
+  const record = makeRecord({ messages: cut });
+  const shown = renderTranscript(record);
+  expect(shown).toContain("(interrupted)");
+  expect(shown).not.toContain(INTERRUPTION_NOTE);
+  const md = exportSession(record, "md");
+  expect(md).toContain("Half of an answ\n\n_(interrupted by the user)_");
+  expect(md).not.toContain(INTERRUPTION_NOTE);
+  // The note stays in the record itself: it is what the model is sent.
+  expect(exportSession(record, "json")).toContain(INTERRUPTION_NOTE.slice(1, 30));
 });

@@ -54,13 +54,14 @@ export function createOutput(fd: 1 | 2, onClosed: (why: "gone" | string) => void
 
 /**
  * Signals that end a headless run: the first SIGINT/SIGTERM/SIGHUP aborts the turn so it winds
- * down and the session is saved; a second one leaves at once (after `onForce`). Returns `stop`.
+ * down and the session is saved (`abort` is told which); a second one leaves at once (after
+ * `onForce`). Returns `stop`.
  */
-export function onTerminationSignals(abort: () => void, onForce: () => void): () => void {
+export function onTerminationSignals(abort: (signal: NodeJS.Signals) => void, onForce: () => void): () => void {
   let received = 0;
-  const handler = () => {
+  const handler = (signal: NodeJS.Signals) => {
     received++;
-    if (received === 1) return abort();
+    if (received === 1) return abort(signal);
     onForce();
     process.exit(130);
   };

@@ -1,3 +1,4 @@
+import { fstatSync } from "node:fs";
 import { homedir } from "node:os";
 import type { AgentEvent, TurnStatus } from "../lib/events.ts";
 import { ShiroError } from "../lib/errors.ts";
@@ -20,6 +21,15 @@ import { openCalls } from "./open-calls.ts";
 import { readPipedStdin } from "./stdin.ts";
 
 const EXIT_BY_STATUS: Record<TurnStatus, number> = { success: 0, error: 1, "step-cap": 3, interrupted: 130 };
+
+/** Whether a descriptor is a terminal (a character device; /dev/null is one too, where a newline is harmless). */
+const isTerminal = (fd: number) => {
+  try {
+    return fstatSync(fd).isCharacterDevice();
+  } catch {
+    return false;
+  }
+};
 
 /** A cost as the result record gives it: to a millionth of a cent, without the float noise of adding prices up (0.00019830000000000002). */
 const dollars = (usd: number | null) => (usd === null ? null : Math.round(usd * 1e8) / 1e8);
@@ -182,8 +192,14 @@ export async function runHeadless(args: MainArgs, processEnv: Record<string, str
     err.write((renderTodos(todos) || "tasks: (cleared)") + "\n");
   });
 
-  let signalled = false;
-  const stopSignals = onTerminationSignals(() => ((signalled = true), controller.abort()), closeSession);
+  const stopSignals = onTerminationSignals((signal) => {
+    // A terminal showed `^C` where the cursor was: what follows starts on a line of its own.
+    if (signal === "SIGINT" && isTerminal(2)) {
+      err.write("\n");
+      if (isTerminal(1)) textEndsWithNewline = true;
+    }
+    controller.abort();
+  }, closeSession);
   // `@path` in the prompt given as an argument attaches the file; piped text is sent as it came.
   const attached = text ? attachMentions(text, runtime.env, { unscanned: piped }) : { text: piped, reports: [] };
   for (const report of attached.reports) emit({ type: "notice", message: describeAttachment(report) });
@@ -191,10 +207,8 @@ export async function runHeadless(args: MainArgs, processEnv: Record<string, str
   await mcp?.settled(HEADLESS_WAIT_MS);
   policy.startTurn();
   const before = live.subagentTotals();
-  const result = await conversation.runPrompt(attached.text, { emit, approve: policy.approve, signal: controller.signal });
+  const result = await conversation.runPrompt(attached.text, { emit, approve: policy.approve, signal: controller.signal, stoppedByUser: () => !readerGone && !outputFailed });
   if (!args.json) {
-    // A terminal showed `^C` where the cursor was: what follows starts on a line of its own.
-    if (signalled && (await import("node:tty")).isatty(2)) err.write("\n");
     // A call the interrupt cut short reports nothing more (its step is over): it is marked here.
     for (const call of calls.drain()) {
       const line = renderEvent({ type: "tool-result", id: call.id, tool: call.tool, summary: "interrupted", output: "" }, plainTheme, { command: commandTools.has(call.tool) ? call.subject : undefined });

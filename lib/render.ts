@@ -100,7 +100,8 @@ export function renderEvent(event: AgentEvent, theme: LineTheme = plainTheme, ca
     case "tool-error": {
       // A call the interrupt stopped before it started is interrupted, not broken.
       const outcome: CallOutcome = /^(\w+: )?not run\b.*\binterrupted\b/i.test(event.error) ? "interrupted" : "error";
-      return paintOutcome(theme, outcome, `  ${OUTCOME_MARKS[outcome]} ${event.tool}: ${clip(userFacingError(event.tool, event.error), ERROR_MAX)}`);
+      const subject = call.command ? ` · ${clip(call.command, COMMAND_MAX)}` : "";
+      return paintOutcome(theme, outcome, `  ${OUTCOME_MARKS[outcome]} ${event.tool}: ${clip(userFacingError(event.tool, event.error), ERROR_MAX)}${subject}`);
     }
     case "tool-denied":
       return theme.warn(deniedLine(event.tool, event.subject, event.shown, event.reason));

@@ -157,7 +157,7 @@ export function createEventView(theme: Theme, hooks: ViewHooks, now: () => numbe
           const subject = subjects.get(event.id);
           finish(event.id, `${event.tool}${subject ? " " + subject : ""} · error`, event.error);
           subjects.delete(event.id);
-          tool(renderEvent(event, theme));
+          tool(renderEvent(event, theme, { command: hooks.runsCommand(event.tool) ? subject : undefined }));
           activity("working");
           return;
         }

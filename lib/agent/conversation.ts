@@ -75,7 +75,11 @@ export type Conversation = {
    * Runs one user prompt to the end of its turn. Never throws for provider or tool failures.
    * `typed` is what the user typed when shiro wrote the prompt for them (see TypedPrompt).
    */
-  runPrompt(prompt: string, io: { emit: EventSink; approve: Approver; signal: AbortSignal; typed?: TypedPrompt }): Promise<PromptResult>;
+  /**
+   * `stoppedByUser`: whether an abort of `signal` came from the user (the default), whom the
+   * history's interruption note names; false for one shiro made itself (stdout went away).
+   */
+  runPrompt(prompt: string, io: { emit: EventSink; approve: Approver; signal: AbortSignal; typed?: TypedPrompt; stoppedByUser?: () => boolean }): Promise<PromptResult>;
 };
 
 /**
@@ -239,7 +243,7 @@ export function createConversation(opts: ConversationOptions): Conversation {
         turnIo = undefined;
       }
       // The model is told, in this session and any that resumes it, that the turn was cut short.
-      if (result.status === "interrupted") history.append([interruptionMessage()]);
+      if (result.status === "interrupted" && (io.stoppedByUser?.() ?? true)) history.append([interruptionMessage()]);
       const changes = recorder ? await recorder.end({ commands }).catch((error: unknown) => void emit({ type: "notice", message: undoTrouble(error) })) : undefined;
       const ended = changes ? { ...result, changes } : result;
       return ended.error === undefined ? ended : { ...ended, error: redact(ended.error) };

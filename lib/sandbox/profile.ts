@@ -119,7 +119,9 @@ export function bwrapArgs(input: ProfileInput): { args: string[]; summary: Profi
 
   // A home under /tmp (CI runners and containers set one) would vanish behind the private /tmp,
   // and with it the login profile and the caches: it is shown read-only, as any other home is.
-  if (input.home && isInside("/tmp", input.home) && input.kindOf(input.home) === "dir") {
+  // Not a home that holds the session's /tmp (HOME=/tmp itself): that would show the host's /tmp,
+  // other sessions' private folders included, over the private one.
+  if (input.home && input.home !== "/tmp" && isInside("/tmp", input.home) && !isInside(input.home, input.tmp) && input.kindOf(input.home) === "dir") {
     args.push("--ro-bind", input.home, input.home);
     bound.push(input.home);
   }

@@ -348,6 +348,9 @@ describe("headless process edges", () => {
     expect((await Bun.file(join(home, "status.txt")).text()).trim()).toBe("0");
     const sessions = join(home, ".shiro-neko", "sessions");
     expect(require("node:fs").readdirSync(sessions).filter((n: string) => n.endsWith(".lock"))).toEqual([]);
+    // The user interrupted nothing: the history carries no note saying so.
+    const [file] = require("node:fs").readdirSync(sessions).filter((n: string) => n.endsWith(".json"));
+    expect(readFileSync(join(sessions, file), "utf8")).not.toContain("The user interrupted");
   });
 
   test("a stdout that cannot be written (a full disk) stops the run with one line and exit 1, in text and in --json", async () => {

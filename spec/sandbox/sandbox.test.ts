@@ -235,4 +235,9 @@ test("a home under /tmp is shown read-only on top of the private /tmp, its cache
   const kinds: Record<string, "dir" | "file"> = { "/w": "dir", "/tmp/h": "dir", "/tmp/h/.ssh": "dir", "/tmp/h/.cache": "dir" };
   const { args } = bwrapArgs({ root: "/w", home: "/tmp/h", shiroHome: "/s", tmp: "/t", network: true, writable: [], readable: [], secrets: [], kindOf: (p) => kinds[p] });
   expect(args.join(" ")).toContain("--bind /t /tmp --ro-bind /tmp/h /tmp/h --bind /tmp/h/.cache /tmp/h/.cache --bind /w /w --tmpfs /tmp/h/.ssh");
+  // Not HOME=/tmp, nor a home that holds the session's /tmp folder: the host's /tmp would cover the private one.
+  for (const [home, tmp] of [["/tmp", "/tmp/shiro-sandbox-0/s1"], ["/tmp/h", "/tmp/h/tmp/shiro-sandbox-0/s1"]] as const) {
+    const only = bwrapArgs({ root: "/w", home, shiroHome: "/s", tmp, network: true, writable: [], readable: [], secrets: [], kindOf: (p) => (p === home ? "dir" : kinds[p]) });
+    expect(only.args.join(" ")).not.toContain(`--ro-bind ${home} ${home}`);
+  }
 });

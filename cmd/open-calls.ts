@@ -8,13 +8,13 @@ import type { AgentEvent } from "../lib/events.ts";
 export function openCalls() {
   const open = new Map<string, { tool: string; subject: string | undefined }>();
   return {
-    /** Notes a call starting or ending; returns the subject of the call a result ends. */
-    see(event: AgentEvent): string | undefined {
+    /** Notes a call starting or ending; returns the call a result ends. */
+    see(event: AgentEvent): { tool: string; subject: string | undefined } | undefined {
       if (event.type === "tool-call") open.set(event.id, { tool: event.tool, subject: event.subject });
       if (event.type !== "tool-result" && event.type !== "tool-error" && event.type !== "tool-denied") return undefined;
       const call = open.get(event.id);
       open.delete(event.id);
-      return call?.subject;
+      return call;
     },
     /** The calls still open, oldest first; none are left afterwards. */
     drain(): { id: string; tool: string; subject: string | undefined }[] {

@@ -99,8 +99,7 @@ export async function runHeadless(args: MainArgs, processEnv: Record<string, str
       textEndsWithNewline = event.text.endsWith("\n");
       return;
     }
-    const subject = calls.see(event);
-    const line = renderEvent(event, plainTheme, { command: runsCommand(event) ? subject : undefined });
+    const line = renderEvent(event, plainTheme, { command: commandOf(calls.see(event)) });
     if (!line) return;
     endAnswerLine();
     err.write(line + "\n");
@@ -108,10 +107,7 @@ export async function runHeadless(args: MainArgs, processEnv: Record<string, str
   const calls = openCalls();
   /** The tools whose subject is a command line (bash): their result lines name it. Set once the conversation exists. */
   let commandTools = new Set<string>();
-  const runsCommand = (event: AgentEvent) => {
-    const tool = "tool" in event ? event.tool : undefined;
-    return tool !== undefined && commandTools.has(tool);
-  };
+  const commandOf = (call: { tool: string; subject: string | undefined } | undefined) => (call && commandTools.has(call.tool) ? call.subject : undefined);
 
   const policy = createPermissionPolicy({
     config: runtime.config,
@@ -208,12 +204,9 @@ export async function runHeadless(args: MainArgs, processEnv: Record<string, str
   policy.startTurn();
   const before = live.subagentTotals();
   const result = await conversation.runPrompt(attached.text, { emit, approve: policy.approve, signal: controller.signal, stoppedByUser: () => !readerGone && !outputFailed });
-  if (!args.json) {
-    // A call the interrupt cut short reports nothing more (its step is over): it is marked here.
-    for (const call of calls.drain()) {
-      const line = renderEvent({ type: "tool-result", id: call.id, tool: call.tool, summary: "interrupted", output: "" }, plainTheme, { command: commandTools.has(call.tool) ? call.subject : undefined });
-      if (line && result.status === "interrupted") err.write(line + "\n");
-    }
+  // A call the interrupt cut short reports nothing more (its step is over): it is marked here.
+  if (!args.json && result.status === "interrupted") {
+    for (const call of calls.drain()) err.write(renderEvent({ type: "tool-result", id: call.id, tool: call.tool, summary: "interrupted", output: "" }, plainTheme, { command: commandOf(call) }) + "\n");
   }
   const after = live.subagentTotals();
   subagents.costUsd = before.costUsd === undefined || after.costUsd === undefined ? null : after.costUsd - before.costUsd;

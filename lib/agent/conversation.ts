@@ -1,9 +1,10 @@
 import type { LiveSession } from "../sessions/live-session.ts";
 import { interruptionMessage } from "../text/interruption.ts";
 import type { ModelMessage } from "ai";
-import type { TurnChanges, UndoJournal } from "../sessions/undo/journal.ts";
+import type { TurnChanges, TurnRecorder, UndoJournal } from "../sessions/undo/journal.ts";
 import type { AgentEvent, EventSink, Usage } from "../events.ts";
 import type { AnyTool } from "../tools/define.ts";
+import { memoByIdentity } from "../prune/memo.ts";
 import { toolsFor } from "../tools/index.ts";
 import { VARIANTS } from "../config/variants.ts";
 import type { MemoryStore } from "../memory/store.ts";
@@ -124,15 +125,37 @@ export function createConversation(opts: ConversationOptions): Conversation {
     return combined.all;
   };
 
-  /** The turn's record in the journal; without one (no journal, or it cannot be written) the turn runs unrecorded. */
-  const beginRecording = (prompt: string, emit: EventSink) => {
+  /**
+   * The turn's record in the journal; without one (no journal, or it cannot be written) the turn
+   * runs unrecorded. Its start is written on the event loop's next turn, once the first request
+   * is on its way (it waits for the disk), and in any case before the first tool runs.
+   */
+  const beginRecording = (prompt: string, emit: EventSink): TurnRecording | undefined => {
     if (!opts.undo) return undefined;
+    const trouble = (error: unknown) => emit({ type: "notice", message: undoTrouble(error) });
+    let recorder: TurnRecorder;
     try {
-      return opts.undo.beginTurn({ prompt, historyLength: session.history.length, todos: notebook.todos() });
+      recorder = opts.undo.beginTurn({ prompt, historyLength: session.history.length, todos: notebook.todos() });
     } catch (error) {
-      emit({ type: "notice", message: undoTrouble(error) });
+      trouble(error);
       return undefined;
     }
+    let recording = true;
+    const ready = () => {
+      if (!recording) return;
+      try {
+        recorder.ready();
+      } catch (error) {
+        recording = false;
+        trouble(error);
+      }
+    };
+    setImmediate(ready);
+    return {
+      ready,
+      before: (path) => (recording ? recorder.before(path) : Promise.resolve()),
+      end: async (outcome) => (recording ? recorder.end(outcome) : undefined),
+    };
   };
 
   const conversation: Conversation = {
@@ -226,7 +249,7 @@ export function createConversation(opts: ConversationOptions): Conversation {
           cwd: runtime.env.cwd,
           signal: io.signal,
           emit: (event) => {
-            const isCommand = (name: string) => currentTools().find((t) => t.name === name)?.subject.kind === "command";
+            const isCommand = (name: string) => commandTools(currentTools()).has(name);
             if (event.type === "tool-call" && isCommand(event.tool)) commandLines.set(event.id, event.subject);
             if (event.type === "tool-result" && isCommand(event.tool)) ran(commandLines.get(event.id));
             emit(event);
@@ -251,6 +274,12 @@ export function createConversation(opts: ConversationOptions): Conversation {
   };
   return conversation;
 }
+
+/** The names of the tools whose subject is a command line, worked out once per tool set. */
+const commandTools = memoByIdentity((tools: readonly AnyTool[]) => new Set(tools.filter((t) => t.subject.kind === "command").map((t) => t.name)));
+
+/** A turn's recorder as the conversation holds it: once its start could not be written, it records nothing and ends with no changes. */
+type TurnRecording = Omit<TurnRecorder, "end"> & { end(outcome: { commands: number }): Promise<TurnChanges | undefined> };
 
 function undoTrouble(error: unknown): string {
   return `/undo cannot record this turn: ${error instanceof Error ? error.message : String(error)}`;

@@ -4,6 +4,7 @@ import { ShiroError } from "../errors.ts";
 import type { Usage } from "../events.ts";
 import type { CallOptions } from "../provider/call-options.ts";
 import { describeProviderError } from "../provider/provider-error.ts";
+import { TELEMETRY_OFF } from "../provider/tracing-channel.ts";
 import { keyRedactor } from "./redact-key.ts";
 
 /** A request made outside a turn: no tools, one answer. */
@@ -29,7 +30,7 @@ export async function generate(
   const { generateText } = await import("ai");
   let result;
   try {
-    result = await generateText({ ...target.callOptions, model: target.model, ...request, abortSignal: opts.signal, maxRetries: target.settings.maxRetries } as Parameters<typeof generateText>[0]);
+    result = await generateText({ ...target.callOptions, model: target.model, ...request, abortSignal: opts.signal, maxRetries: target.settings.maxRetries, telemetry: TELEMETRY_OFF } as Parameters<typeof generateText>[0]);
   } catch (error) {
     throw new ShiroError("provider", keyRedactor(target.settings.apiKey)(describeProviderError(error).message), { cause: error });
   }

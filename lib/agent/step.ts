@@ -5,6 +5,7 @@ import type { CallOptions } from "../provider/call-options.ts";
 import { REASONING_DETAILS_KEY } from "../provider/reasoning-details.ts";
 import { ERROR_CHUNK_USAGE_KEY, type ErrorChunkUsage } from "../provider/compatible-usage.ts";
 import { IncompleteStreamError } from "../provider/provider-error.ts";
+import { TELEMETRY_OFF } from "../provider/tracing-channel.ts";
 import { MAX_SESSION_NESTING, nestedDeeperThan } from "../fs/nesting.ts";
 
 /** Room for the record, the message and the part around a tool call's arguments within MAX_SESSION_NESTING. */
@@ -78,6 +79,7 @@ export async function runSteps(input: StepsInput): Promise<void> {
     maxRetries: 0, // retries are the turn's job, so the user sees each one
     abortSignal: input.signal,
     onError: () => {}, // the default prints a stack trace; errors are read from the stream
+    telemetry: TELEMETRY_OFF,
     stopWhen: async ({ steps }) => !(await decision(steps.length - 1).promise),
     prepareStep: ({ stepNumber }) => (stepNumber === 0 ? undefined : input.nextRequest()),
     onStepFinish: (step) => stepResult(step.stepNumber).resolve(step),

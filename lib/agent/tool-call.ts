@@ -17,8 +17,12 @@ export type ToolCallOptions = {
    * history repair closes the call. Default: always open.
    */
   stepOpen?: () => boolean;
-  /** The turn's record of changed files (/undo), handed to every tool. */
-  journal?: FileJournal;
+  /**
+   * The turn's record of changed files (/undo), handed to every tool. Its `ready()`, when it has
+   * one (the turn's own, not a subagent's), is called before a tool runs: the turn's start is on
+   * disk before anything can change.
+   */
+  journal?: FileJournal & { ready?(): void };
 };
 
 /** `output` is what the model reads; `summary` the screen's line ("" when denied). */
@@ -44,6 +48,7 @@ export async function runToolCall(tool: AnyTool, input: unknown, id: string, opt
       opts.emit({ type: "tool-denied", id, tool: tool.name, subject: subject || undefined, reason: decision.reason, ...(decision.shown ? { shown: decision.shown } : {}) });
       return { output: `${NOT_RUN_PREFIX}${decision.reason}`, summary: "", denied: true };
     }
+    opts.journal?.ready?.();
     result = await runTool(tool, input, {
       root: opts.root,
       cwd: opts.cwd,

@@ -60,6 +60,7 @@ export async function startConversation(opts: StartOptions): Promise<Started> {
   if (restored.notice) notices.push(restored.notice);
 
   let conversation: Conversation | undefined;
+  const onlyReads = opts.onlyReads ? lastJudgementKept(opts.onlyReads) : undefined;
   const live = openLiveSession({
     home: runtime.home,
     cwd: runtime.env.cwd,
@@ -67,7 +68,7 @@ export async function startConversation(opts: StartOptions): Promise<Started> {
     model: runtime.settings.model,
     ...(record ? { resume: record } : {}),
     todos: () => conversation?.notebook.todos() ?? restored.todos,
-    changesWorkspace: changesWorkspace(() => conversation?.tools ?? [], (command) => opts.onlyReads?.(command, runtime.env.cwd) === true),
+    changesWorkspace: changesWorkspace(() => conversation?.tools ?? [], (command) => onlyReads?.(command, runtime.env.cwd) === true),
     ...(opts.onSaveError ? { onSaveError: opts.onSaveError } : {}),
   });
   if (live.notice) notices.push(live.notice);
@@ -81,12 +82,27 @@ export async function startConversation(opts: StartOptions): Promise<Started> {
     memoryBlock,
     undo,
     subagents: { workers: opts.workers ?? false, runtimeFor: runtimeWithModel },
-    ...(opts.onlyReads ? { onlyReads: opts.onlyReads } : {}),
+    ...(onlyReads ? { onlyReads } : {}),
   });
   conversation.notebook.onChange(() => live.touch());
   const small = smallWindowWarning(runtime, conversation);
   if (small) notices.push(small);
   return { conversation, live, memory, undo, notices };
+}
+
+/**
+ * The judgement with its last answer kept: a command that ran is judged twice, for /undo's count
+ * of commands as its result comes in, then for its step's save (changesWorkspace). A judgement
+ * that throws is not kept.
+ */
+function lastJudgementKept(judge: (command: string, cwd: string) => boolean): (command: string, cwd: string) => boolean {
+  let last: { command: string; cwd: string; answer: boolean } | undefined;
+  return (command, cwd) => {
+    if (last?.command === command && last.cwd === cwd) return last.answer;
+    const answer = judge(command, cwd);
+    last = { command, cwd, answer };
+    return answer;
+  };
 }
 
 /**

@@ -19,3 +19,11 @@ export function fillTracingChannelGap(): void {
     },
   });
 }
+
+/**
+ * Passed as `telemetry` to every SDK call. shiro registers no telemetry integration and nothing
+ * subscribes to the SDK's tracing channel, but with telemetry on the SDK still builds, at every
+ * step and every tool call, an "augmented" copy of the event for them (the request's tools and
+ * messages, credentials redacted) before it learns that nobody listens. Off, it skips all of it.
+ */
+export const TELEMETRY_OFF = { isEnabled: false } as const;

@@ -44,9 +44,16 @@ const PROGRAM_KEYS: ReadonlyArray<readonly [RegExp, (key: string) => string]> = 
  * is theirs. `git` is the helper found by findHelper; without it, or outside a repository, only
  * the fixed settings are returned. Runs `git config --local` (which starts no other program).
  */
-export function gitSafetyEnv(root: string, git: string | undefined): Record<string, string> {
-  return safetyEnvFor(git && existsSync(join(root, ".git")) ? cachedLocalConfig(root, git) : []);
+export function gitSafetyEnv(root: string, git: string | undefined): Readonly<Record<string, string>> {
+  const local = git && existsSync(join(root, ".git")) ? cachedLocalConfig(root, git) : NO_LOCAL_CONFIG;
+  // Built once per listing: a kept listing is the same array for as long as the files stand.
+  let env = environments.get(local);
+  if (!env) environments.set(local, (env = Object.freeze(safetyEnvFor(local))));
+  return env;
 }
+
+const NO_LOCAL_CONFIG: Array<[string, string]> = [];
+const environments = new WeakMap<ReadonlyArray<readonly [string, string]>, Readonly<Record<string, string>>>();
 
 /**
  * The last listing of each repository's config, with the files it was read from and how they

@@ -1,4 +1,5 @@
 import { afterEach, beforeEach, expect, test } from "bun:test";
+import { existsSync } from "node:fs";
 import type { Approver } from "../../lib/approval.ts";
 import { runToolCall, type ToolCallOptions } from "../../lib/agent/tool-call.ts";
 import type { AgentEvent } from "../../lib/events.ts";
@@ -64,4 +65,15 @@ test("a failure is reported as tool-error and rethrown for the SDK's error resul
   };
   await expect(runToolCall(readFileTool, { path: "a" }, "call_4", options(broken))).rejects.toThrow("could not be asked");
   expect(events).toEqual([{ type: "tool-error", id: "call_4", tool: "read_file", error: "the question could not be asked" }]);
+});
+
+test("the turn's start is written to the undo journal before a tool runs, and not for a call that is denied", async () => {
+  const order: string[] = [];
+  const journal = { ready: () => void order.push(`ready (${existsSync(ws.path("made")) ? "after" : "before"} the command)`), before: async () => {} };
+  const deny: Approver = async () => ({ allow: false, reason: "no." });
+  await runToolCall(bashTool, { command: "touch made" }, "call_8", { ...options(deny), journal });
+  expect(order).toEqual([]);
+  await runToolCall(bashTool, { command: "touch made" }, "call_9", { ...options(allow), journal });
+  expect(order).toEqual(["ready (before the command)"]);
+  expect(existsSync(ws.path("made"))).toBe(true);
 });

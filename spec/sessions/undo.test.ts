@@ -1,6 +1,6 @@
 import { describe, expect, test } from "bun:test";
 import type { ModelMessage } from "ai";
-import { chmodSync, existsSync, mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
+import { chmodSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { removeSession, saveSession } from "../../lib/sessions/store.ts";
 import { newSessionRecord } from "../../lib/sessions/record.ts";
@@ -168,5 +168,27 @@ describe("the undo journal", () => {
     expect(existsSync(t.journal().dir)).toBe(true);
     expect(removeSession(t.home, ID)).toBe(true);
     expect(existsSync(t.journal().dir)).toBe(false);
+  });
+
+  test("a turn's start reaches the disk at ready(), before anything runs; one that cannot be written leaves the turn out", async () => {
+    const t = setup();
+    await t.turn("first", async (before) => (await before("a.txt"), writeFileSync(t.at("a.txt"), "1\n")));
+    const onDisk = () => openUndoJournal(t.home, ID).entries().map((e) => (e.type === "turn" ? `${e.prompt}${e.ended ? "" : " (running)"}` : e.type));
+    const second = t.journal().beginTurn({ prompt: "second", historyLength: 2, todos: [] });
+    expect(onDisk()).toEqual(["first"]); // the first request goes out before the disk is waited for
+    second.ready();
+    expect(onDisk()).toEqual(["first", "second (running)"]); // a crash from here on leaves the turn to undo
+    await second.end({ commands: 1 });
+    expect(onDisk()).toEqual(["first", "second"]);
+
+    const third = t.journal().beginTurn({ prompt: "third", historyLength: 4, todos: [] });
+    const manifest = join(t.journal().dir, "journal.json");
+    const kept = readFileSync(manifest);
+    rmSync(manifest);
+    mkdirSync(manifest); // a directory where the file goes: the write fails
+    expect(() => third.ready()).toThrow();
+    rmSync(manifest, { recursive: true });
+    writeFileSync(manifest, kept);
+    expect(t.journal().entries().map((e) => (e.type === "turn" ? e.prompt : e.type))).toEqual(["first", "second"]);
   });
 });

@@ -70,6 +70,13 @@ export type TurnChanges = { files: number; unkept: number; commands: number };
 
 /** One turn being recorded: the journal its tools get, and its end. */
 export type TurnRecorder = FileJournal & {
+  /**
+   * Writes the turn's start, durably, unless it is written already; before() and end() do it
+   * first. Call it before anything the turn runs can change a file (a command included), and not
+   * before the first request is on its way: it waits for the disk. Throws when it cannot be
+   * written, and then the turn is left out of the journal.
+   */
+  ready(): void;
   /** Reads what the turn left and stores it; drops files it left as they were. */
   end(outcome: { commands: number }): Promise<TurnChanges>;
 };
@@ -80,7 +87,7 @@ export type UndoJournal = {
   entries(): readonly UndoEntry[];
   base(): Readonly<Record<string, FileState>>;
   truncated(): boolean;
-  /** Starts recording a turn (written at once, so a turn cut short by a crash can still be undone). */
+  /** Starts recording a turn. Nothing is written until the recorder's ready() (or its first before()), so that a turn cut short by a crash after it can still be undone. */
   beginTurn(turn: { prompt: string; historyLength: number; todos: readonly unknown[] }): TurnRecorder;
   /** `/compact` replaced the history: the walk back stops here, and the turns before it are let go. */
   markCompact(): void;
@@ -176,14 +183,26 @@ export function openUndoJournal(home: string, sessionId: string, opts: { now?: (
         conversationUndone: false,
       };
       manifest.entries.push(entry);
-      prune();
-      save();
+      let written = false;
+      const ready = () => {
+        if (written) return;
+        try {
+          prune();
+          save();
+        } catch (error) {
+          manifest.entries = manifest.entries.filter((e) => e !== entry);
+          throw error;
+        }
+        written = true;
+      };
       // Tools of one step may run at once: their first looks at a file are taken one at a time.
       let chain: Promise<unknown> = Promise.resolve();
       const seen = new Set<string>();
       return {
+        ready,
         before(path) {
           const next = chain.then(() => {
+            ready();
             if (seen.has(path)) return;
             seen.add(path);
             const before = capture(path, true);
@@ -203,6 +222,7 @@ export function openUndoJournal(home: string, sessionId: string, opts: { now?: (
           entry.ended = true;
           prune();
           save();
+          written = true;
           const unkept = entry.files.filter((f) => f.before.kind === "unkept").length;
           return { files: entry.files.length, unkept, commands: outcome.commands };
         },

@@ -1,3 +1,4 @@
+import { memoByIdentity } from "../prune/memo.ts";
 import { subjectOf, type AnyTool } from "../tools/define.ts";
 
 /**
@@ -9,7 +10,7 @@ import { subjectOf, type AnyTool } from "../tools/define.ts";
 export function changesWorkspace(tools: () => readonly AnyTool[], onlyReads: (command: string) => boolean): (toolName: string, input: unknown) => boolean {
   return (name, input) => {
     if (name === "task") return true;
-    const tool = tools().find((t) => t.name === name);
+    const tool = byName(tools()).get(name);
     if (tool?.mutates !== true) return false;
     const command = tool.subject.kind === "command" ? subjectOf(tool, input) : undefined;
     if (command === undefined) return true;
@@ -20,3 +21,5 @@ export function changesWorkspace(tools: () => readonly AnyTool[], onlyReads: (co
     }
   };
 }
+
+const byName = memoByIdentity((tools: readonly AnyTool[]) => new Map(tools.map((t) => [t.name, t])));

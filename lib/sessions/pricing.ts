@@ -43,6 +43,16 @@ const SNAPSHOT_SUFFIX = /^-(?:\d{4}-\d{2}-\d{2}|\d{4}|latest)$/;
  * nor "gpt-5.2" as "gpt-5"; those are unpriced until they have their own row.
  */
 export function priceOf(model: string): Price | undefined {
+  // Looked up for every step's usage: each name is matched against the table once.
+  if (looked.has(model)) return looked.get(model);
+  const price = lookUp(model);
+  looked.set(model, price);
+  return price;
+}
+
+const looked = new Map<string, Price | undefined>();
+
+function lookUp(model: string): Price | undefined {
   const id = model.toLowerCase().slice(model.lastIndexOf("/") + 1);
   let best: string | undefined;
   for (const key of Object.keys(PRICES)) {

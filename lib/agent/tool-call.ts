@@ -55,6 +55,7 @@ export async function runToolCall(tool: AnyTool, input: unknown, id: string, opt
       signal: decision.signal ? AbortSignal.any([opts.signal, decision.signal]) : opts.signal,
       ...(decision.runOutside ? { runOutside: decision.runOutside } : {}),
       onOutput: (stream, chunk) => opts.emit({ type: "tool-output", id, tool: tool.name, stream, chunk: redact(chunk) }),
+      notice: (message) => opts.emit({ type: "notice", message: redact(message) }),
       ...(opts.journal ? { journal: opts.journal } : {}),
       callId: id,
     });

@@ -5,7 +5,8 @@ import { childEnv, keyHunter } from "./child-env.ts";
 import { detectSandbox, type SandboxSupport } from "./detect.ts";
 import { gitSafetyEnv } from "./git-safety.ts";
 import { helperCache } from "./helpers.ts";
-import { readLoginEnv, type LoginEnv } from "./login-env.ts";
+import { readLoginEnv, type LoginSetup } from "./login-env.ts";
+export type { LoginSetup } from "./login-env.ts";
 import { createHostRunner, type CommandRunner } from "./process.ts";
 import { CREATED_CACHES, type PathKind, type ProfileSummary, bwrapArgs, systemPlaces } from "./profile.ts";
 import { RUNNER_ARG } from "./protocol.ts";
@@ -45,9 +46,10 @@ export type Commands = {
   helper(name: string): string | undefined;
   /**
    * What the login shell sets up, read once per runner (login-env.ts), for bash to run commands
-   * with `bash -c`; undefined when it could not be read (then bash keeps `bash -lc`).
+   * with `bash -c`: without the profile, and with the reason, when it could not be read; undefined
+   * without a bash (then bash keeps `bash -lc`).
    */
-  loginEnv?(runner: CommandRunner): Promise<LoginEnv | undefined>;
+  loginEnv?(runner: CommandRunner): Promise<LoginSetup | undefined>;
   /**
    * Gets ready for the first command in the background: starts the sandbox when it is on, and
    * reads the login environment. A turn calls it as it begins, so the model's first reply and
@@ -87,7 +89,7 @@ export function openCommands(opts: OpenCommandsOptions): Commands {
     warm: () => runner.warm?.(),
   });
   const host = withGit(createHostRunner(base));
-  const loginEnvs = new Map<CommandRunner, Promise<LoginEnv | undefined>>();
+  const loginEnvs = new Map<CommandRunner, Promise<LoginSetup | undefined>>();
   const loginEnv = (runner: CommandRunner) => {
     let read = loginEnvs.get(runner);
     if (!read) {

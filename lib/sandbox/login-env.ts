@@ -8,7 +8,7 @@ import type { CommandRunner } from "./process.ts";
  */
 export type LoginEnv = Record<string, string>;
 
-/** How long the profile may take to run once; past it, commands go back to `bash -lc`. */
+/** How long the profile may take to run once; past it, commands run without it. */
 const READ_TIMEOUT_MS = 10_000;
 
 /**
@@ -44,19 +44,28 @@ export function profileChanges(plain: Map<string, string>, login: Map<string, st
 const BETWEEN = "SHIRO_LOGIN_ENV_FOLLOWS";
 
 /**
+ * What commands get from the login shell: the variables it adds or changes, and, when it could not
+ * be read, why (`problem`, e.g. "it exited with 1: …"); then `vars` is empty and commands run
+ * without the profile, which is said once (bash.ts).
+ */
+export type LoginSetup = { vars: LoginEnv; problem?: string };
+
+/**
  * Runs a plain and a login shell once, one after the other, from one `sh` started through
  * `runner` (so inside the sandbox when commands run there): one process started instead of two.
  * Each shell starts from shiro's environment, as it would on its own (a login shell started by
  * the plain one would inherit what a `BASH_ENV` script exported, and run it again). Returns what
- * the profile changes; undefined when either shell fails, prints nothing readable, or takes
- * longer than READ_TIMEOUT_MS, and then every command keeps its own login shell.
+ * the profile changes. When either shell fails, prints nothing readable or takes longer than
+ * READ_TIMEOUT_MS, commands run without the profile: a login shell per command would fail (or
+ * wait) the same way every time.
  */
-export async function readLoginEnv(runner: CommandRunner, shell: string, cwd: string, holdsKey: (value: string) => boolean): Promise<LoginEnv | undefined> {
+export async function readLoginEnv(runner: CommandRunner, shell: string, cwd: string, holdsKey: (value: string) => boolean): Promise<LoginSetup> {
   const script = `"$0" -c 'env -0' && printf '${BETWEEN}\\0' && exec "$0" -lc 'env -0'`;
-  const out = await outputOf(runner, ["/bin/sh", "-c", script, shell], cwd);
-  const parts = out === undefined ? undefined : splitEnvs(out);
-  if (!parts || !parts.login.has("PATH")) return undefined;
-  return profileChanges(parts.plain, parts.login, holdsKey);
+  const read = await outputOf(runner, ["/bin/sh", "-c", script, shell], cwd);
+  if ("problem" in read) return { vars: {}, problem: read.problem };
+  const parts = splitEnvs(read.out);
+  if (!parts || !parts.login.has("PATH")) return { vars: {}, problem: "it printed no environment" };
+  return { vars: profileChanges(parts.plain, parts.login, holdsKey) };
 }
 
 /** The two environments of readLoginEnv's output; undefined without the line between them. Pure. */
@@ -66,7 +75,7 @@ export function splitEnvs(out: string): { plain: Map<string, string>; login: Map
   return { plain: parseEnv0(out.slice(0, at)), login: parseEnv0(out.slice(at + BETWEEN.length + 1)) };
 }
 
-async function outputOf(runner: CommandRunner, argv: string[], cwd: string): Promise<string | undefined> {
+async function outputOf(runner: CommandRunner, argv: string[], cwd: string): Promise<{ out: string } | { problem: string }> {
   const child = runner.spawn(argv, { cwd });
   let timer: ReturnType<typeof setTimeout> | undefined;
   const timedOut = new Promise<undefined>((done) => {
@@ -77,13 +86,22 @@ async function outputOf(runner: CommandRunner, argv: string[], cwd: string): Pro
     const result = await Promise.race([read, timedOut]);
     if (!result) {
       void child.stop();
-      return undefined;
+      return { problem: `it ran for more than ${READ_TIMEOUT_MS / 1000} s` };
     }
-    const [out, , exit] = result;
-    return exit.exitCode === 0 ? out : undefined;
-  } catch {
-    return undefined;
+    const [out, err, exit] = result;
+    if (exit.exitCode === 0) return { out };
+    const said = lastLine(err);
+    const how = exit.signal ? `it was killed by ${exit.signal}` : `it exited with ${exit.exitCode}`;
+    return { problem: said ? `${how}: ${said}` : how };
+  } catch (error) {
+    return { problem: error instanceof Error ? error.message : String(error) };
   } finally {
     clearTimeout(timer);
   }
+}
+
+/** The last line a failing shell printed, clipped: usually the error that ended it. */
+function lastLine(text: string): string {
+  const line = text.split("\n").map((l) => l.trim()).filter(Boolean).at(-1) ?? "";
+  return line.length > 160 ? `${line.slice(0, 159)}…` : line;
 }

@@ -2,7 +2,7 @@ import * as v from "valibot";
 import { ToolError } from "../errors.ts";
 import { defineTool, type ToolContext } from "./define.ts";
 import { HeadTailBuffer } from "../text/head-tail.ts";
-import { sandboxFailure, type CommandRunner, type Commands } from "../sandbox/index.ts";
+import { sandboxFailure, type CommandRunner, type Commands, type LoginSetup } from "../sandbox/index.ts";
 import { defaultCommands } from "./commands.ts";
 
 export const DEFAULT_BASH_TIMEOUT_MS = 120_000;
@@ -113,6 +113,19 @@ function sandboxView(commands: Commands): { network: boolean; hidden: readonly s
   return status.state === "on" ? { network: status.network, hidden: status.summary.hidden } : { network: true, hidden: [] };
 }
 
+/** The login setups whose problem a command has already reported. */
+const toldProblem = new WeakSet<LoginSetup>();
+
+/** What the model reads, before the first command's output, when commands run without the user's profile. */
+export function loginProblemNote(problem: string): string {
+  return `[shiro: the user's login shell could not be read (${problem}), so commands run without their profile: what it adds to PATH, and the variables it exports, are missing.]\n`;
+}
+
+/** What the user is told, once, in the same case. */
+export function loginProblemNotice(problem: string): string {
+  return `your login shell could not be read (${problem}), so commands run without your profile: what it adds to PATH and the variables it exports are missing. Check it with: bash -lc true`;
+}
+
 type RunResult = { end: "exited" | "timeout" | "interrupted"; exitCode: number | null; signal: string | null; output: string };
 
 /**
@@ -132,8 +145,14 @@ async function runInProcessGroup(
 ): Promise<RunResult> {
   // The login environment read once (login-env.ts) and a plain shell; without one, a login shell.
   const login = await loginEnv?.(runner);
-  const proc = login ? runner.spawn([shell, "-c", command], { cwd: ctx.cwd, env: login }) : runner.spawn([shell, "-lc", command], { cwd: ctx.cwd });
+  const proc = login ? runner.spawn([shell, "-c", command], { cwd: ctx.cwd, env: login.vars }) : runner.spawn([shell, "-lc", command], { cwd: ctx.cwd });
   const output = new HeadTailBuffer(OUTPUT_HEAD_CHARS, OUTPUT_TAIL_CHARS);
+  if (login?.problem !== undefined && !toldProblem.has(login)) {
+    // Said once, by the first command (the model and the user both read it).
+    toldProblem.add(login);
+    output.push(loginProblemNote(login.problem));
+    ctx.notice?.(loginProblemNotice(login.problem));
+  }
   const readers = [proc.stdout.getReader(), proc.stderr.getReader()] as const;
   const collect = (stream: "stdout" | "stderr") => (chunk: string) => {
     output.push(chunk);

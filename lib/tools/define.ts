@@ -14,6 +14,8 @@ export type ToolContext = {
   signal: AbortSignal;
   /** Live output for the screen (bash). Not sent to the model. */
   onOutput?: (stream: "stdout" | "stderr", chunk: string) => void;
+  /** A one-line notice for the user, shown as shiro's own (not the tool's output). Not sent to the model. */
+  notice?: (message: string) => void;
   /**
    * Asks whether a command that failed in the sandbox, because of the sandbox (`why`), may run
    * once more outside it. Only the interactive loop gives one (never headless); it resolves false

@@ -26,8 +26,9 @@ describe("bash runs commands with the login environment, read once", () => {
     const key = "sk-profile-key-123456789";
     const commands = openCommands({ settings: { mode: "off", network: true, writable: [], readable: [] }, root, shiroHome: join(home, ".shiro-neko"), env: { PATH: process.env.PATH, HOME: home, OPENAI_API_KEY: key, ...env }, apiKey: key });
     const bash = createBashTool(commands);
-    const ctx = { root, cwd: root, signal: new AbortController().signal };
-    return { home, root, key, run: async (command: string) => (await runTool(bash, { command }, ctx)).output, close: () => commands.runner.close() };
+    const notices: string[] = [];
+    const ctx = { root, cwd: root, signal: new AbortController().signal, notice: (message: string) => void notices.push(message) };
+    return { home, root, key, notices, run: async (command: string) => (await runTool(bash, { command }, ctx)).output, close: () => commands.runner.close() };
   };
 
   test("the profile's PATH and variables reach every command, and the profile runs once, not once per command", async () => {
@@ -53,12 +54,18 @@ describe("bash runs commands with the login environment, read once", () => {
     s.close();
   });
 
-  test("a profile that cannot be read leaves each command its own login shell", async () => {
-    const s = setup(`echo ran >> "$HOME/profile-runs"\nexit 3\n`);
-    await s.run("true");
-    await s.run("true");
-    // Once for the snapshot that failed, then once per command.
-    expect(readFileSync(join(s.home, "profile-runs"), "utf8").trim().split("\n").length).toBe(3);
+  test("a profile that exits is left out: commands still run, and the first one says why", async () => {
+    const s = setup(`echo ran >> "$HOME/profile-runs"\necho "profile: pyenv is missing" >&2\nexit 3\n`);
+    const first = await s.run("echo one");
+    expect(first).toContain("Exit code 0");
+    expect(first).toContain("one");
+    expect(first).toContain("[shiro: the user's login shell could not be read (it exited with 3: profile: pyenv is missing), so commands run without their profile");
+    expect(s.notices).toEqual([expect.stringContaining("your login shell could not be read (it exited with 3: profile: pyenv is missing), so commands run without your profile")]);
+    const second = await s.run("echo two");
+    expect(second).toBe("Exit code 0\ntwo\n");
+    expect(s.notices).toHaveLength(1);
+    // Read once; no command ran it again.
+    expect(readFileSync(join(s.home, "profile-runs"), "utf8").trim().split("\n")).toHaveLength(1);
     s.close();
   });
 });

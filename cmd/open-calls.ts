@@ -2,8 +2,8 @@ import type { AgentEvent } from "../lib/events.ts";
 
 /**
  * The calls of a headless run that have started and not yet reported, with their subjects: a
- * result line names the command it ends (several may run at once), and a call the interrupt cut
- * short, which reports nothing more, is marked when the turn ends.
+ * result line names the command it ends (several may run at once). A call the turn cut short
+ * ends with the turn's own "interrupted" result (turn.ts).
  */
 export function openCalls() {
   const open = new Map<string, { tool: string; subject: string | undefined }>();
@@ -15,12 +15,6 @@ export function openCalls() {
       const call = open.get(event.id);
       open.delete(event.id);
       return call;
-    },
-    /** The calls still open, oldest first; none are left afterwards. */
-    drain(): { id: string; tool: string; subject: string | undefined }[] {
-      const left = [...open].map(([id, call]) => ({ id, ...call }));
-      open.clear();
-      return left;
     },
   };
 }

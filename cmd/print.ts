@@ -204,10 +204,6 @@ export async function runHeadless(args: MainArgs, processEnv: Record<string, str
   policy.startTurn();
   const before = live.subagentTotals();
   const result = await conversation.runPrompt(attached.text, { emit, approve: policy.approve, signal: controller.signal, stoppedByUser: () => !readerGone && !outputFailed });
-  // A call the interrupt cut short reports nothing more (its step is over): it is marked here.
-  if (!args.json && result.status === "interrupted") {
-    for (const call of calls.drain()) err.write(renderEvent({ type: "tool-result", id: call.id, tool: call.tool, summary: "interrupted", output: "" }, plainTheme, { command: commandOf(call) }) + "\n");
-  }
   const after = live.subagentTotals();
   subagents.costUsd = before.costUsd === undefined || after.costUsd === undefined ? null : after.costUsd - before.costUsd;
   // A step's save may still be in the thread pool: let it land, so the final save is the last word.

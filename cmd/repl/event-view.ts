@@ -70,8 +70,6 @@ export function createEventView(theme: Theme, hooks: ViewHooks, now: () => numbe
   let last: LastResult | undefined;
   const running = new Map<string, Running>();
   const subjects = new Map<string, string>();
-  /** Calls announced and not yet over, by id: the tool's name. */
-  const open = new Map<string, string>();
   /** Subagents running now, by task call and place in it: what their live line says. */
   const subagents = new Map<string, { kind: string; description: string; step: number; doing?: string }>();
 
@@ -135,7 +133,6 @@ export function createEventView(theme: Theme, hooks: ViewHooks, now: () => numbe
           return;
         case "tool-call":
           if (event.subject) subjects.set(event.id, event.subject);
-          open.set(event.id, event.tool);
           if (hooks.announce(event.tool)) tool(renderEvent(event, theme));
           activity(hooks.runsCommand(event.tool) ? `running ${event.tool} · ctrl-c stops the command` : `running ${event.tool}`);
           return;
@@ -143,7 +140,6 @@ export function createEventView(theme: Theme, hooks: ViewHooks, now: () => numbe
           showOutput(event.id, event.chunk);
           return;
         case "tool-result": {
-          open.delete(event.id);
           const subject = subjects.get(event.id);
           const command = hooks.runsCommand(event.tool) ? subject : undefined;
           finish(event.id, `${event.tool}${subject ? " " + subject : ""} · ${event.summary}`, event.output);
@@ -153,7 +149,6 @@ export function createEventView(theme: Theme, hooks: ViewHooks, now: () => numbe
           return;
         }
         case "tool-error": {
-          open.delete(event.id);
           const subject = subjects.get(event.id);
           finish(event.id, `${event.tool}${subject ? " " + subject : ""} · error`, event.error);
           subjects.delete(event.id);
@@ -162,7 +157,6 @@ export function createEventView(theme: Theme, hooks: ViewHooks, now: () => numbe
           return;
         }
         case "tool-denied":
-          open.delete(event.id);
           running.delete(event.id);
           subjects.delete(event.id);
           if (!hooks.quietDenial(event.id)) tool(renderEvent(event, theme));
@@ -195,14 +189,7 @@ export function createEventView(theme: Theme, hooks: ViewHooks, now: () => numbe
           hooks.changed();
           return;
         case "done":
-          // A call the interrupt cut short reports nothing more (its step is over): it is marked here, as ctrl-c's stop would.
-          for (const [id, name] of event.status === "interrupted" ? open : []) {
-            const subject = subjects.get(id);
-            const command = hooks.runsCommand(name) ? subject : undefined;
-            finish(id, `${name}${subject ? " " + subject : ""} · interrupted`, "");
-            tool(renderEvent({ type: "tool-result", id, tool: name, summary: "interrupted", output: "" }, theme, { command }));
-          }
-          open.clear();
+          // A call the turn cut short has been ended by then: the turn reports it (turn.ts) as an interrupted result.
           subjects.clear();
           if (event.status === "interrupted") tool(theme.warn("interrupted"));
           running.clear();

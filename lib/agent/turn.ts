@@ -1,7 +1,7 @@
 import type { LanguageModel, ModelMessage } from "ai";
 import type { EventSink, TurnStatus, Usage } from "../events.ts";
 import type { AnyTool } from "../tools/define.ts";
-import { closeDanglingToolCalls, inlineHistory } from "../prune/repair.ts";
+import { closeDanglingToolCalls, inlineHistory, INTERRUPTED_RESULT } from "../prune/repair.ts";
 import { compactedEvent, pruneForWire } from "../prune/prune.ts";
 import { isMissingItemError, missingItemNotice } from "../provider/missing-item.ts";
 import { contextOverflow } from "../provider/context-overflow.ts";
@@ -102,8 +102,13 @@ export async function runTurn(opts: TurnOptions): Promise<TurnResult> {
   const currentTools = () => (typeof opts.tools === "function" ? opts.tools() : opts.tools);
   // What the user saw of each denial, by call id, kept with its result for a resumed session's replay.
   const shown = new Map<string, string>();
+  // The calls shown (tool-call) and not yet ended: one cut short by the end of its step reports
+  // nothing more (tool-call.ts), so the turn's end reports it, as the history repair closes it.
+  const open = new Map<string, string>();
   const emit: EventSink = (event) => {
     if (event.type === "tool-denied" && event.shown) shown.set(event.id, event.shown);
+    if (event.type === "tool-call") open.set(event.id, event.tool);
+    else if (event.type === "tool-result" || event.type === "tool-error" || event.type === "tool-denied") open.delete(event.id);
     opts.emit(event);
   };
 
@@ -189,7 +194,7 @@ export async function runTurn(opts: TurnOptions): Promise<TurnResult> {
       tools,
       toolDefs,
       signal: opts.signal,
-      emit: opts.emit,
+      emit,
       onStep: (outcome) => {
         // Failed before anything was shown: tried again below (nothing was said that a retry would repeat).
         if (outcome.error && !outcome.aborted && !outcome.sawOutput) {
@@ -274,6 +279,7 @@ export async function runTurn(opts: TurnOptions): Promise<TurnResult> {
   // Whatever happened, the stored history must be sendable next time.
   const closed = closeDanglingToolCalls(session.history);
   if (closed !== session.history) session.replace(closed);
+  for (const [id, tool] of open) opts.emit({ type: "tool-result", id, tool, summary: "interrupted", output: INTERRUPTED_RESULT });
   opts.emit({ type: "done", status, steps, usage });
   return { status, steps, usage, ...(errorMessage ? { error: errorMessage } : {}), ...(truncated ? { truncated } : {}), messages: session.history.slice(startLength) };
 }

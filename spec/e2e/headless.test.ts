@@ -396,6 +396,23 @@ describe("headless process edges", () => {
     expect(stderr).toContain("■ bash: interrupted · sleep 10");
   });
 
+  test("--json: a command cut short by SIGINT ends with an interrupted result before done, carrying what the model is told", async () => {
+    const s = await serveEdge({ toolCalls: [{ name: "bash", input: { command: "sleep 10" } }] });
+    const home = tempDir();
+    const { shiroCommand } = await import("../support/cli.ts");
+    const child = Bun.spawn([...shiroCommand(), "-p", "go", "--yolo", "--no-sandbox", "--json"], { cwd: tempDir(), env: isolatedEnv(home, s.url), stdout: "pipe", stderr: "pipe" });
+    while (s.requests.length < 1) await Bun.sleep(20);
+    await Bun.sleep(300); // the sleep has started
+    child.kill("SIGINT");
+    expect(await child.exited).toBe(130);
+    const events = jsonLines(await new Response(child.stdout).text()).filter((e: any) => e.type !== "notice");
+    const call = events.find((e: any) => e.type === "tool-call");
+    const types = events.map((e: any) => e.type);
+    expect(types.slice(types.indexOf("tool-call"))).toEqual(["tool-call", "tool-result", "done", "result"]);
+    expect(events.find((e: any) => e.type === "tool-result")).toEqual({ type: "tool-result", id: call?.id, tool: "bash", summary: "interrupted", output: expect.stringMatching(/^interrupted before it finished/) });
+    expect(events.at(-1)).toMatchObject({ type: "result", status: "interrupted", exitCode: 130 });
+  });
+
   test("SIGHUP winds the run down like SIGINT: exit 130, session saved, lock released", async () => {
     const s = await serveEdge({ fault: "hang" });
     const home = tempDir();

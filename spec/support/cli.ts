@@ -3,11 +3,20 @@ import { join } from "node:path";
 
 const repo = join(import.meta.dir, "..", "..");
 
-/** The command that runs shiro: the compiled binary when SHIRO_BIN is set (bun run test), else the source. */
+/**
+ * The command that runs shiro: the compiled binary when SHIRO_BIN is set (bun run test), else the
+ * source. Bun keeps the transpiled source in `$HOME/.bun`, and every test has its own HOME: the
+ * source runs share one cache for the test run instead (set through env(1), whatever environment
+ * the test gives), so they do not transpile shiro afresh each time and leave ~200 files per HOME
+ * for the end of the run to delete.
+ */
 export function shiroCommand(): string[] {
   const bin = process.env.SHIRO_BIN;
-  return bin ? [bin] : [process.execPath, join(repo, "cmd", "shiro.ts")];
+  if (bin) return [bin];
+  transpiled ??= makeTempDir("shiro-transpiled-");
+  return ["/usr/bin/env", `BUN_RUNTIME_TRANSPILER_CACHE_PATH=${transpiled}`, process.execPath, join(repo, "cmd", "shiro.ts")];
 }
+let transpiled: string | undefined;
 
 export type RunResult = { code: number; stdout: string; stderr: string };
 

@@ -201,9 +201,14 @@ export function createRepl(deps: ReplDeps) {
     render();
     let shown = 0;
     try {
-      const ran = await session.runShell(commandLine, command.signal, (chunk) => {
-        for (const line of chunk.split("\n")) if (line && shown++ < SHELL_LIVE_LINES) print(theme.dim(`    ${sanitize(line)}`));
-      });
+      const ran = await session.runShell(
+        commandLine,
+        command.signal,
+        (chunk) => {
+          for (const line of chunk.split("\n")) if (line && shown++ < SHELL_LIVE_LINES) print(theme.dim(`    ${sanitize(line)}`));
+        },
+        (message) => print(theme.warn(`note: ${sanitize(message)}`)),
+      );
       if (ran.refused) return print(theme.error(ran.refused));
       if (shown > SHELL_LIVE_LINES) print(theme.dim(`    … ${shown - SHELL_LIVE_LINES} more lines (the model gets the output with your next prompt)`));
       else print(theme.dim("  (the output goes with your next prompt)"));

@@ -281,14 +281,14 @@ export async function openReplSession(args: MainArgs, env: Env, startRuntime: Ru
      * the model's (no approval: the user typed it). Its output is kept and goes with the next
      * prompt as context. Resolves with what to show; never throws for the command's own failure.
      */
-    async runShell(command: string, signal: AbortSignal, onOutput: (chunk: string) => void): Promise<{ refused?: string; output?: string }> {
+    async runShell(command: string, signal: AbortSignal, onOutput: (chunk: string) => void, onNotice: (message: string) => void = () => {}): Promise<{ refused?: string; output?: string }> {
       const refusal = guardCommand(command, { root: runtime.env.root, cwd: runtime.env.cwd, home: env.HOME || homedir(), allow: runtime.config.guard?.allow, sandboxed: runtime.commands.status.state === "on" });
       if (refusal) return { refused: `shiro's safety guard refused \`${refusal.command}\`: ${refusal.why}.` };
       const bash = conversation.tools.find((t) => t.subject.kind === "command");
       if (!bash) return { refused: "this agent cannot run commands (a read-only variant); /agent default to switch back" };
       let output: string;
       try {
-        output = (await runTool(bash, { command }, { root: runtime.env.root, cwd: runtime.env.cwd, signal, onOutput: (_stream, chunk) => onOutput(chunk) })).output;
+        output = (await runTool(bash, { command }, { root: runtime.env.root, cwd: runtime.env.cwd, signal, onOutput: (_stream, chunk) => onOutput(chunk), notice: onNotice })).output;
       } catch (error) {
         output = error instanceof Error ? error.message : String(error);
       }

@@ -32,8 +32,8 @@ export type ToolCallOutcome = { output: string; summary: string; denied: boolean
  * One tool call from approval to its report. Emits, in order: `tool-denied` (and the model reads
  * NOT_RUN_PREFIX + the reason), or `tool-output` chunks while it runs and then `tool-result`. A
  * failure (bad input, a ToolError, an approver that throws) is emitted as `tool-error` and
- * rethrown, so the SDK gives the model an error result. The result or error of a call that ends
- * after its step (see stepOpen) is not reported. `tool-start` and `tool-call` come before,
+ * rethrown, so the SDK gives the model an error result. The denial, result or error of a call
+ * that ends after its step (see stepOpen) is not reported: the turn reports it as interrupted. `tool-start` and `tool-call` come before,
  * from the stream (step.ts).
  */
 export async function runToolCall(tool: AnyTool, input: unknown, id: string, opts: ToolCallOptions): Promise<ToolCallOutcome> {
@@ -45,7 +45,7 @@ export async function runToolCall(tool: AnyTool, input: unknown, id: string, opt
     const subject = subjectOf(judged.tool, judged.input) ?? "";
     const decision = await opts.approve({ tool: judged.tool, input: judged.input, subject, id });
     if (!decision.allow) {
-      opts.emit({ type: "tool-denied", id, tool: tool.name, subject: subject || undefined, reason: decision.reason, ...(decision.shown ? { shown: decision.shown } : {}) });
+      if (opts.stepOpen?.() ?? true) opts.emit({ type: "tool-denied", id, tool: tool.name, subject: subject || undefined, reason: decision.reason, ...(decision.shown ? { shown: decision.shown } : {}) });
       return { output: `${NOT_RUN_PREFIX}${decision.reason}`, summary: "", denied: true };
     }
     opts.journal?.ready?.();

@@ -64,11 +64,13 @@ export function createBashTool(commands?: Commands) {
       const shell = where.helper("bash");
       if (!shell) throw new ToolError("bash: no bash found in an absolute PATH entry outside the workspace, so no command can run.");
       let run = await runInProcessGroup(where.runner, shell, input.command, ctx, timeoutMs, where.loginEnv);
+      let loginNote = run.note;
       let sandboxNote = "";
       const why = where.runner.sandboxed && run.end === "exited" ? sandboxFailure(run.output, run.exitCode, sandboxView(where)) : undefined;
       if (why) {
         if (ctx.runOutside && (await ctx.runOutside(why))) {
           run = await runInProcessGroup(where.host, shell, input.command, ctx, timeoutMs, where.loginEnv);
+          loginNote = [loginNote, run.note].filter(Boolean).join("") || undefined;
           sandboxNote = `\n[shiro: this failed in the sandbox (${why}); the user let it run once outside the sandbox, and this is its result there.]`;
         } else {
           sandboxNote =
@@ -81,7 +83,7 @@ export function createBashTool(commands?: Commands) {
         requested > MAX_BASH_TIMEOUT_MS
           ? `\n(timeout ${requested}ms is above the ${MAX_BASH_TIMEOUT_MS}ms maximum; used ${MAX_BASH_TIMEOUT_MS}ms)`
           : "";
-      const body = run.output || "(no output)";
+      const body = (loginNote ?? "") + (run.output || "(no output)");
       const effects = "Its effects are unknown: check what it changed before running it again.";
       switch (run.end) {
         case "timeout":
@@ -126,7 +128,8 @@ export function loginProblemNotice(problem: string): string {
   return `your login shell could not be read (${problem}), so commands run without your profile: what it adds to PATH and the variables it exports are missing. Check it with: bash -lc true`;
 }
 
-type RunResult = { end: "exited" | "timeout" | "interrupted"; exitCode: number | null; signal: string | null; output: string };
+/** `note`: shiro's word on how the command was run (the login shell's problem), kept apart from its output. */
+type RunResult = { end: "exited" | "timeout" | "interrupted"; exitCode: number | null; signal: string | null; output: string; note?: string };
 
 /**
  * Runs `bash -c command` with the login environment (or `bash -lc command` without one) through
@@ -147,10 +150,11 @@ async function runInProcessGroup(
   const login = await loginEnv?.(runner);
   const proc = login ? runner.spawn([shell, "-c", command], { cwd: ctx.cwd, env: login.vars }) : runner.spawn([shell, "-lc", command], { cwd: ctx.cwd });
   const output = new HeadTailBuffer(OUTPUT_HEAD_CHARS, OUTPUT_TAIL_CHARS);
+  let note: string | undefined;
   if (login?.problem !== undefined && !toldProblem.has(login)) {
     // Said once, by the first command (the model and the user both read it).
     toldProblem.add(login);
-    output.push(loginProblemNote(login.problem));
+    note = loginProblemNote(login.problem);
     ctx.notice?.(loginProblemNotice(login.problem));
   }
   const readers = [proc.stdout.getReader(), proc.stderr.getReader()] as const;
@@ -191,7 +195,7 @@ async function runInProcessGroup(
     for (const reader of readers) reader.cancel().catch(() => {});
   }
   const signal = end === "exited" ? exit.signal : null;
-  return { end, exitCode: exit.exitCode, signal, output: output.text() };
+  return { end, exitCode: exit.exitCode, signal, output: output.text(), ...(note ? { note } : {}) };
 }
 
 type ChunkReader = { read(): Promise<{ done: boolean; value?: Uint8Array }> };

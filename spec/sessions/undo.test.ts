@@ -149,6 +149,24 @@ describe("the undo journal", () => {
     expect(planUndo(t.journal(), "all", t.history)).toMatchObject({ type: "nothing", why: expect.stringContaining("keeps the last 20 turns") });
   });
 
+  test("a full journal whose next turn cannot be written keeps its oldest turn and that turn's contents", async () => {
+    const t = setup();
+    for (let i = 0; i < MAX_UNDO_TURNS; i++) await t.turn(`turn ${i}`, async (before) => (await before("a.txt"), writeFileSync(t.at("a.txt"), `${i}\n`)));
+    const blobs = readdirSync(join(t.journal().dir, "blobs")).sort();
+    const next = t.journal().beginTurn({ prompt: "one too many", historyLength: t.history.length, todos: [] });
+    const manifest = join(t.journal().dir, "journal.json");
+    const kept = readFileSync(manifest);
+    rmSync(manifest);
+    mkdirSync(manifest); // the write fails
+    expect(() => next.ready()).toThrow();
+    rmSync(manifest, { recursive: true });
+    writeFileSync(manifest, kept);
+    expect(t.journal().entries().filter((e) => e.type === "turn")).toHaveLength(MAX_UNDO_TURNS);
+    expect(readdirSync(join(t.journal().dir, "blobs")).sort()).toEqual(blobs);
+    t.reopen();
+    expect(t.journal().entries().filter((e) => e.type === "turn").map((e) => (e.type === "turn" ? e.prompt : ""))[0]).toBe("turn 0");
+  });
+
   test("/diff: the last turn's changes from the kept states; the session's against each file's start", async () => {
     const t = setup();
     writeFileSync(t.at("a.txt"), "a0\n");

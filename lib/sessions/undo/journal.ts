@@ -137,8 +137,8 @@ export function openUndoJournal(home: string, sessionId: string, opts: { now?: (
     return { kind: "file", blob, mode: stats.mode & 0o7777, size: bytes.length };
   }
 
-  /** Lets go of fully undone turns, then the oldest past the bounds, then contents nothing refers to. */
-  function prune() {
+  /** Lets go of fully undone turns, then the oldest past the bounds (in memory: commit() writes it). */
+  function bound() {
     manifest.entries = manifest.entries.filter((e) => e.type === "compact" || !(e.filesUndone && e.conversationUndone));
     const turns = () => manifest.entries.filter((e): e is TurnEntry => e.type === "turn");
     const dropOldest = () => {
@@ -155,6 +155,15 @@ export function openUndoJournal(home: string, sessionId: string, opts: { now?: (
       const held = referencedBlobs(manifest, false);
       for (const [path, state] of Object.entries(manifest.base)) if (state.kind === "file" && !held.has(state.blob)) delete manifest.base[path];
     }
+  }
+
+  /**
+   * Bounds the journal, writes it, and only then removes the contents nothing refers to: a crash
+   * or a failed write never leaves a journal on disk that names a removed blob.
+   */
+  function commit() {
+    bound();
+    save();
     const referenced = referencedBlobs(manifest, true);
     let names: string[] = [];
     try {
@@ -186,11 +195,13 @@ export function openUndoJournal(home: string, sessionId: string, opts: { now?: (
       let written = false;
       const ready = () => {
         if (written) return;
+        const { entries, base, truncated } = manifest;
         try {
-          prune();
-          save();
+          manifest.base = { ...base }; // bound() may let starting points go
+          commit();
         } catch (error) {
-          manifest.entries = manifest.entries.filter((e) => e !== entry);
+          // Not written: the journal stays as it was, without this turn.
+          Object.assign(manifest, { entries: entries.filter((e) => e !== entry), base, truncated });
           throw error;
         }
         written = true;
@@ -220,8 +231,7 @@ export function openUndoJournal(home: string, sessionId: string, opts: { now?: (
           entry.files = entry.files.filter((file) => !sameState(file.before, file.after!));
           entry.commands = outcome.commands;
           entry.ended = true;
-          prune();
-          save();
+          commit();
           written = true;
           const unkept = entry.files.filter((f) => f.before.kind === "unkept").length;
           return { files: entry.files.length, unkept, commands: outcome.commands };
@@ -230,16 +240,14 @@ export function openUndoJournal(home: string, sessionId: string, opts: { now?: (
     },
     markCompact() {
       manifest.entries = [{ type: "compact", seq: ++manifest.seq, at: now().toISOString() }];
-      prune();
-      save();
+      commit();
     },
     markUndone(seq, half) {
       const entry = manifest.entries.find((e): e is TurnEntry => e.type === "turn" && e.seq === seq);
       if (!entry) return;
       if (half === "files") entry.filesUndone = true;
       else entry.conversationUndone = true;
-      prune();
-      save();
+      commit();
     },
     blob(state) {
       return readFileSync(blobPath(state.blob));

@@ -93,7 +93,9 @@ export function createBashTool(commands?: Commands) {
           };
         case "interrupted":
           return {
-            output: `${BASH_INTERRUPTED}; the command was killed with every process it started. ${effects}\n${body}`,
+            output: run.started
+              ? `${BASH_INTERRUPTED}; the command was killed with every process it started. ${effects}\n${body}`
+              : `${BASH_INTERRUPTED} before the command started (the login shell was still being read); it did not run.`,
             summary: "interrupted",
           };
         case "exited":
@@ -128,8 +130,11 @@ export function loginProblemNotice(problem: string): string {
   return `your login shell could not be read (${problem}), so commands run without your profile: what it adds to PATH and the variables it exports are missing. Check it with: bash -lc true`;
 }
 
-/** `note`: shiro's word on how the command was run (the login shell's problem), kept apart from its output. */
-type RunResult = { end: "exited" | "timeout" | "interrupted"; exitCode: number | null; signal: string | null; output: string; note?: string };
+/**
+ * `note`: shiro's word on how the command was run (the login shell's problem), kept apart from its
+ * output. `started`: false when the call was interrupted while the login shell was still being read.
+ */
+type RunResult = { end: "exited" | "timeout" | "interrupted"; exitCode: number | null; signal: string | null; output: string; note?: string; started: boolean };
 
 /**
  * Runs `bash -c command` with the login environment (or `bash -lc command` without one) through
@@ -147,7 +152,9 @@ async function runInProcessGroup(
   loginEnv: Commands["loginEnv"],
 ): Promise<RunResult> {
   // The login environment read once (login-env.ts) and a plain shell; without one, a login shell.
-  const login = await loginEnv?.(runner);
+  // Waiting for it (up to its 10 s limit) is part of the command for the user: ctrl-c stops the wait.
+  const login = await unlessAborted(loginEnv?.(runner), ctx.signal);
+  if (ctx.signal.aborted) return { end: "interrupted", exitCode: null, signal: null, output: "", started: false };
   const proc = login ? runner.spawn([shell, "-c", command], { cwd: ctx.cwd, env: login.vars }) : runner.spawn([shell, "-lc", command], { cwd: ctx.cwd });
   const output = new HeadTailBuffer(OUTPUT_HEAD_CHARS, OUTPUT_TAIL_CHARS);
   let note: string | undefined;
@@ -195,7 +202,20 @@ async function runInProcessGroup(
     for (const reader of readers) reader.cancel().catch(() => {});
   }
   const signal = end === "exited" ? exit.signal : null;
-  return { end, exitCode: exit.exitCode, signal, output: output.text(), ...(note ? { note } : {}) };
+  return { end, exitCode: exit.exitCode, signal, output: output.text(), started: true, ...(note ? { note } : {}) };
+}
+
+/** `pending`, unless `signal` aborts first (then undefined); a missing promise is undefined. */
+async function unlessAborted<T>(pending: Promise<T> | undefined, signal: AbortSignal): Promise<T | undefined> {
+  if (!pending || signal.aborted) return signal.aborted ? undefined : pending;
+  let onAbort = () => {};
+  const aborted = new Promise<undefined>((done) => (onAbort = () => done(undefined)));
+  signal.addEventListener("abort", onAbort, { once: true });
+  try {
+    return await Promise.race([pending, aborted]);
+  } finally {
+    signal.removeEventListener("abort", onAbort);
+  }
 }
 
 type ChunkReader = { read(): Promise<{ done: boolean; value?: Uint8Array }> };

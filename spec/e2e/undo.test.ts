@@ -2,7 +2,7 @@ import { describe, expect, test } from "bun:test";
 import { existsSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { useFakeServer } from "../support/use-fake-server.ts";
-import { jsonLines, runShiro, tempDir } from "../support/cli.ts";
+import { jsonLines, runShiro, shiroCommand, shiroEnv, tempDir } from "../support/cli.ts";
 import { instructionsIn, toolOutputsIn } from "../support/requests.ts";
 
 const serve = useFakeServer();
@@ -117,6 +117,27 @@ describe("/undo for scripts: shiro undo", () => {
     expect(forced.code).toBe(0);
     expect(readFileSync(join(cwd, "a.txt"), "utf8")).toBe("original\n");
   });
+
+  test("a turn shiro was killed in still undoes; the question says the turn never finished, not that the file changed since", async () => {
+    const home = tempDir();
+    const cwd = tempDir();
+    writeFileSync(join(cwd, "a.txt"), "original\n");
+    const s = await serve({ toolCalls: [{ name: "write_file", input: { path: "a.txt", content: "by shiro\n" } }] }, { toolCalls: [{ name: "bash", input: { command: "sleep 30" } }] });
+    const child = Bun.spawn([...shiroCommand(), "-p", "rewrite a", "--yolo"], { cwd, env: shiroEnv(home, s.url), stdout: "pipe", stderr: "pipe" });
+    const deadline = Date.now() + 10_000;
+    while (s.requests.length < 2 && Date.now() < deadline) await Bun.sleep(20);
+    await Bun.sleep(400); // the command is running now
+    child.kill("SIGKILL");
+    await child.exited;
+    expect(readFileSync(join(cwd, "a.txt"), "utf8")).toBe("by shiro\n");
+    const refused = await runShiro(["undo"], { cwd, home });
+    expect(refused.code).toBe(1);
+    expect(refused.stderr).toContain("nothing was undone. That turn never finished (shiro was stopped during it), so whether a.txt changed after it cannot be told. Run again with --force");
+    expect(refused.stderr).not.toContain("these files changed after that turn");
+    const forced = await runShiro(["undo", "--force"], { cwd, home });
+    expect(forced.code).toBe(0);
+    expect(readFileSync(join(cwd, "a.txt"), "utf8")).toBe("original\n");
+  }, 30_000);
 
   test("--json's result record counts what the turn changed; usage errors are exit 2", async () => {
     const cwd = tempDir();

@@ -1,5 +1,5 @@
 import { describe, expect, test } from "bun:test";
-import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { openCommands } from "../../lib/sandbox/index.ts";
 import { parseEnv0, profileChanges, splitEnvs } from "../../lib/sandbox/login-env.ts";
@@ -19,7 +19,7 @@ test("what the profile adds or changes is kept; the shell's own variables, git's
 });
 
 describe("bash runs commands with the login environment, read once", () => {
-  const setup = (profile: string, env: Record<string, string> = {}) => {
+  const setup = (profile: string, env: Record<string, string> = {}, signal = new AbortController().signal) => {
     const home = tempDir("shiro-login-home-");
     const root = tempDir("shiro-login-work-");
     writeFileSync(join(home, ".profile"), profile);
@@ -27,7 +27,7 @@ describe("bash runs commands with the login environment, read once", () => {
     const commands = openCommands({ settings: { mode: "off", network: true, writable: [], readable: [] }, root, shiroHome: join(home, ".shiro-neko"), env: { PATH: process.env.PATH, HOME: home, OPENAI_API_KEY: key, ...env }, apiKey: key });
     const bash = createBashTool(commands);
     const notices: string[] = [];
-    const ctx = { root, cwd: root, signal: new AbortController().signal, notice: (message: string) => void notices.push(message) };
+    const ctx = { root, cwd: root, signal, notice: (message: string) => void notices.push(message) };
     return { home, root, key, notices, run: async (command: string) => (await runTool(bash, { command }, ctx)).output, close: () => commands.runner.close() };
   };
 
@@ -66,6 +66,19 @@ describe("bash runs commands with the login environment, read once", () => {
     expect(s.notices).toHaveLength(1);
     // Read once; no command ran it again.
     expect(readFileSync(join(s.home, "profile-runs"), "utf8").trim().split("\n")).toHaveLength(1);
+    s.close();
+  });
+
+  test("ctrl-c while a slow profile is still being read stops the call at once, and the command never runs", async () => {
+    const stop = new AbortController();
+    const s = setup("sleep 3\n", {}, stop.signal);
+    setTimeout(() => stop.abort(), 300);
+    const began = Date.now();
+    const out = await s.run(`touch "${"$"}HOME/command-ran"`);
+    expect(Date.now() - began).toBeLessThan(2000);
+    expect(out).toStartWith("Interrupted by the user before the command started");
+    await Bun.sleep(3500); // the profile's read has ended by now; a command still queued behind it would have run
+    expect(existsSync(join(s.home, "command-ran"))).toBe(false);
     s.close();
   });
 });

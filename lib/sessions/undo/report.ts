@@ -45,3 +45,17 @@ export function describeUndo(plan: Extract<UndoPlan, { type: "undo" }>, outcome:
   if (plan.filesOf && turn.commands > 0) lines.push(`bash ran ${plural(turn.commands, "command")} in that turn; ${command} cannot revert what they did.`);
   return lines;
 }
+
+/**
+ * Why the files an undo would overwrite are in question, e.g. `a.txt changed after that turn
+ * (outside shiro, or later)`. A turn shiro never finished (it was killed in it) left no record of
+ * its end, so a later change cannot be told from the turn's own: the words say that instead.
+ */
+export function describeChangedSince(plan: Extract<UndoPlan, { type: "undo" }>, shown: (path: string) => string): string {
+  const changed = plan.files.filter((file) => file.changedSince).map((file) => shown(file.path));
+  const list = changed.join(", ");
+  if (plan.filesOf?.ended === false) {
+    return `That turn never finished (shiro was stopped during it), so whether ${list} changed after it cannot be told`;
+  }
+  return `${list} changed after that turn (outside shiro, or later)`;
+}

@@ -1,4 +1,4 @@
-import { NoSuchToolError, streamText, type AssistantModelMessage, type LanguageModel, type ModelMessage, type StepResult, type ToolSet } from "ai";
+import { NoSuchToolError, streamText, type AssistantModelMessage, type LanguageModel, type LanguageModelUsage, type ModelMessage, type StepResult, type ToolSet } from "ai";
 import type { EventSink, Usage } from "../events.ts";
 import { subjectOf, type AnyTool } from "../tools/define.ts";
 import type { CallOptions } from "../provider/call-options.ts";
@@ -69,6 +69,8 @@ export async function runSteps(input: StepsInput): Promise<void> {
   const stepResults: PromiseWithResolvers<StepResult<ToolSet>>[] = [];
   const decision = (k: number) => (decided[k] ??= Promise.withResolvers<boolean>());
   const stepResult = (k: number) => (stepResults[k] ??= Promise.withResolvers<StepResult<ToolSet>>());
+  /** Each step's model call, in order, as it ended: one call per step (the SDK's retries are off). */
+  const callUsage: Usage[] = [];
 
   const result = streamText({
     ...input.callOptions,
@@ -82,6 +84,9 @@ export async function runSteps(input: StepsInput): Promise<void> {
     telemetry: TELEMETRY_OFF,
     stopWhen: async ({ steps }) => !(await decision(steps.length - 1).promise),
     prepareStep: ({ stepNumber }) => (stepNumber === 0 ? undefined : input.nextRequest()),
+    // The model's answer has ended (its tools may still run): what it used is known now. A step cut
+    // short before its end (Ctrl-C during a command) reports no usage of its own, but was paid for.
+    onLanguageModelCallEnd: ({ usage }) => void callUsage.push(toUsage(usage)),
     onStepFinish: (step) => stepResult(step.stepNumber).resolve(step),
   });
 
@@ -111,6 +116,7 @@ export async function runSteps(input: StepsInput): Promise<void> {
         outcome.error = error;
       }
     }
+    if ((outcome.aborted || outcome.error) && !finished) outcome.usage = callUsage[index] ?? outcome.usage;
     if (outcome.aborted || outcome.error) {
       outcome.wantsMore = false;
       outcome.messages = withKeepableInputs(rebuildMessages(state.partialText, state.calls, state.results));
@@ -175,15 +181,7 @@ export async function runSteps(input: StepsInput): Promise<void> {
           state.details = (part.providerMetadata?.shiro?.[REASONING_DETAILS_KEY] as unknown[] | undefined) ?? state.details;
           // A step that ended on an error chunk still used the tokens that chunk reported (lib/provider/compatible-usage.ts).
           const billed = part.providerMetadata?.shiro?.[ERROR_CHUNK_USAGE_KEY] as ErrorChunkUsage | undefined;
-          outcome.usage =
-            part.usage.inputTokens === undefined && billed
-              ? billed
-              : {
-                  inputTokens: part.usage.inputTokens ?? 0,
-                  outputTokens: part.usage.outputTokens ?? 0,
-                  ...(part.usage.inputTokenDetails?.cacheReadTokens ? { cachedInputTokens: part.usage.inputTokenDetails.cacheReadTokens } : {}),
-                  ...(part.usage.outputTokenDetails?.reasoningTokens ? { reasoningTokens: part.usage.outputTokenDetails.reasoningTokens } : {}),
-                };
+          outcome.usage = part.usage.inputTokens === undefined && billed ? billed : toUsage(part.usage);
           outcome.wantsMore = part.finishReason === "tool-calls" || state.calls.length > 0;
           if (part.finishReason === "length") {
             // Cut off: only a call that can run is worth another step; a call cut mid-arguments would be sent again, cut again.
@@ -245,6 +243,16 @@ type StepState = {
   /** OpenRouter's reasoning_details for this step (lib/provider/reasoning-details.ts), to send back. */
   details: unknown[] | undefined;
 };
+
+/** The SDK's usage as the session counts it. */
+function toUsage(usage: LanguageModelUsage): Usage {
+  return {
+    inputTokens: usage.inputTokens ?? 0,
+    outputTokens: usage.outputTokens ?? 0,
+    ...(usage.inputTokenDetails?.cacheReadTokens ? { cachedInputTokens: usage.inputTokenDetails.cacheReadTokens } : {}),
+    ...(usage.outputTokenDetails?.reasoningTokens ? { reasoningTokens: usage.outputTokenDetails.reasoningTokens } : {}),
+  };
+}
 
 function newStep(): StepState {
   return {

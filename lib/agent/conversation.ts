@@ -21,7 +21,7 @@ import { runTurn, type TurnResult } from "./turn.ts";
 import { createTaskTool, type TurnIo } from "./subagent/task-tool.ts";
 
 /** What a conversation needs of its session: the history it owns and the totals it keeps. */
-export type ConversationSession = Pick<LiveSession, "id" | "history" | "append" | "replace" | "totals" | "recordSubagent">;
+export type ConversationSession = Pick<LiveSession, "id" | "history" | "append" | "replace" | "inProgress" | "totals" | "recordSubagent">;
 
 export type ConversationOptions = {
   runtime: Runtime;
@@ -211,6 +211,7 @@ export function createConversation(opts: ConversationOptions): Conversation {
         },
         append: (messages: readonly ModelMessage[], usage?: Usage) => session.append(redactDeep(messages, redact), usage),
         replace: (messages: readonly ModelMessage[]) => session.replace(redactDeep(messages, redact)),
+        inProgress: (messages: readonly ModelMessage[]) => session.inProgress(redactDeep(messages, redact)),
       };
       // Provider error text can echo the key back; it must not reach the screen or a log.
       const emit = (event: AgentEvent) => io.emit(redactEvent(event, redact));

@@ -47,6 +47,11 @@ export type StepsInput = StepRequest & {
   onStep: (outcome: StepOutcome) => boolean;
   /** The request of each step after the first, asked for just before it is sent. */
   nextRequest: () => StepRequest;
+  /**
+   * The step so far (its text and the calls it made, with the results already in), each time it
+   * makes a call: the session keeps it on record until the step's own messages replace it.
+   */
+  onProgress?: (messages: ModelMessage[]) => void;
 };
 
 /**
@@ -165,6 +170,7 @@ export async function runSteps(input: StepsInput): Promise<void> {
           emit({ type: "tool-call", id: part.toolCallId, tool: part.toolName, input: part.input, subject: subjectOf(byName.get(part.toolName), part.input) });
           if (part.invalid) state.unrunnable.add(part.toolCallId); // no tool runs it, so its error is reported here
           if (part.invalid && NoSuchToolError.isInstance(part.error)) state.reworded.set(part.toolCallId, noSuchToolText(part.toolName, input.toolDefs));
+          input.onProgress?.(withKeepableInputs(rebuildMessages(state.partialText, state.calls, state.results)));
           break;
         case "tool-result": {
           const output = typeof part.output === "string" ? part.output : JSON.stringify(part.output);

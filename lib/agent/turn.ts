@@ -28,6 +28,8 @@ export type TurnHistory = {
   append(messages: readonly ModelMessage[], usage: Usage): void;
   /** The whole history rewritten (inlined for a provider that forgot its items; the end-of-turn repair). */
   replace(messages: readonly ModelMessage[]): void;
+  /** The step under way, kept on record until its messages are appended (LiveSession.inProgress). */
+  inProgress?(messages: readonly ModelMessage[]): void;
 };
 
 /**
@@ -205,6 +207,7 @@ export async function runTurn(opts: TurnOptions): Promise<TurnResult> {
         // The call goes on while what it was set up with holds: the tools, and the output limit (the window's).
         return !opts.signal.aborted && steps < settings.maxSteps && currentTools() === toolDefs && opts.window.info.requestOutputTokens === request.budget.outputTokens;
       },
+      ...(session.inProgress ? { onProgress: (messages: ModelMessage[]) => session.inProgress!(messages) } : {}),
       nextRequest: () => {
         steps++;
         attempt = 1;

@@ -91,21 +91,22 @@ export async function startConversation(opts: StartOptions): Promise<Started> {
 }
 
 /**
- * The judgement with its last answer kept for one more ask: a command that ran is judged twice,
- * for /undo's count of commands as its result comes in, then for its step's save
- * (changesWorkspace). The answer is used once again, then forgotten, so the same line run later
- * (when the files it names may have changed) is judged afresh. A judgement that throws is not kept.
+ * The judgement with its last answer kept for the other asks about the same call: a command is
+ * judged as its call starts (whether the step under way is saved at once), as its result comes
+ * in (/undo's count of commands), and for its step's save (changesWorkspace). The answer serves
+ * two more asks, then is forgotten, so the same line run later (when the files it names may have
+ * changed) is judged afresh. A judgement that throws is not kept.
  */
 function lastJudgementKept(judge: (command: string, cwd: string) => boolean): (command: string, cwd: string) => boolean {
-  let last: { command: string; cwd: string; answer: boolean } | undefined;
+  let last: { command: string; cwd: string; answer: boolean; uses: number } | undefined;
   return (command, cwd) => {
     if (last?.command === command && last.cwd === cwd) {
       const { answer } = last;
-      last = undefined;
+      if (--last.uses === 0) last = undefined;
       return answer;
     }
     const answer = judge(command, cwd);
-    last = { command, cwd, answer };
+    last = { command, cwd, answer, uses: 2 };
     return answer;
   };
 }

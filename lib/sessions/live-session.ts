@@ -57,6 +57,13 @@ export type LiveSession = {
   append(messages: readonly ModelMessage[], usage?: Usage): void;
   /** Replaces the whole history (the inline re-send, the end-of-turn repair, /compact); saves soon. */
   replace(messages: readonly ModelMessage[]): void;
+  /**
+   * The step under way, as far as it went (its text and calls): written after the history by
+   * every save until the next append or replace takes its place, so a process killed while a
+   * command runs keeps the call on record (the repair closes it as interrupted). Not part of
+   * `history`. Saved at once, in the background, when a call changes the workspace.
+   */
+  inProgress(messages: readonly ModelMessage[]): void;
   /** Books tokens spent outside a turn (/compact, /memory) the way a step's are; saves soon. */
   book(usage: Usage): void;
   /**
@@ -148,6 +155,9 @@ export function openLiveSession(opts: OpenSessionOptions): LiveSession {
     return lastingPrefix(base.id, listSessionIds(opts.home));
   }
 
+  /** The step under way (inProgress), until the next append or replace. */
+  let underWay: readonly ModelMessage[] = [];
+
   function snapshot(): SessionRecord {
     // Every field of the record comes from base unless the running session changes it, so a field
     // added to the schema survives a save without a line here.
@@ -164,7 +174,7 @@ export function openLiveSession(opts: OpenSessionOptions): LiveSession {
       ...(totals.costUsd !== undefined ? { costUsd: totals.costUsd } : {}),
       notebook: { ...base.notebook, todos: [...(opts.todos ? opts.todos() : Array.isArray(base.notebook.todos) ? base.notebook.todos : [])] },
       ...(subagents.length > 0 ? { subagents } : {}),
-      messages,
+      messages: underWay.length > 0 ? [...messages, ...underWay] : messages,
     };
   }
 
@@ -291,6 +301,7 @@ export function openLiveSession(opts: OpenSessionOptions): LiveSession {
     append(added, usage) {
       if (closed) return;
       messages = [...messages, ...added];
+      underWay = [];
       if (usage) addUsage(usage);
       saver.schedule();
       // The timer still writes it (or exit does): that save also brings savedCount up to date.
@@ -299,7 +310,14 @@ export function openLiveSession(opts: OpenSessionOptions): LiveSession {
     replace(next) {
       if (closed) return;
       messages = [...next];
+      underWay = [];
       saver.schedule();
+    },
+    inProgress(step) {
+      if (closed) return;
+      underWay = [...step];
+      saver.schedule();
+      if (opts.changesWorkspace && calledTool(step, opts.changesWorkspace)) saveSoonInBackground();
     },
     book(usage) {
       if (closed) return;

@@ -412,8 +412,8 @@ describe("headless process edges", () => {
     expect(events.find((e: any) => e.type === "tool-result")).toEqual({ type: "tool-result", id: call?.id, tool: "bash", summary: "interrupted", output: expect.stringMatching(/^interrupted before it finished/) });
     expect(events.at(-1)).toMatchObject({ type: "result", status: "interrupted", exitCode: 130 });
     // The answer that asked for the command was received whole and paid for: it counts.
-    expect(events.at(-1).usage.inputTokens).toBeGreaterThan(0);
-    expect(events.at(-1).usage.outputTokens).toBeGreaterThan(0);
+    expect(events.at(-1)!.usage.inputTokens).toBeGreaterThan(0);
+    expect(events.at(-1)!.usage.outputTokens).toBeGreaterThan(0);
   });
 
   test("SIGHUP winds the run down like SIGINT: exit 130, session saved, lock released", async () => {

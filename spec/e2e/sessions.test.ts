@@ -1,9 +1,9 @@
 import { describe, expect, test } from "bun:test";
-import { mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import type { Reply } from "../support/fake-openai.ts";
 import { useFakeServer } from "../support/use-fake-server.ts";
-import { jsonLines, runShiro, tempDir } from "../support/cli.ts";
+import { jsonLines, runShiro, shiroCommand, shiroEnv, tempDir } from "../support/cli.ts";
 import { WIRES } from "../support/requests.ts";
 
 const serve = useFakeServer();
@@ -42,6 +42,24 @@ for (const { wire, flags } of WIRES) {
       expect(record.inputTokens).toBeGreaterThan(1000);
       expect(typeof record.costUsd).toBe("number");
       expect(result.costUsd).toBeGreaterThan(0);
+    });
+
+    test("shiro killed while a command runs: -c resumes with the call on record, closed as interrupted", async () => {
+      const home = tempDir();
+      const work = tempDir();
+      const s = await serve({ text: "Making it. ", toolCalls: [{ name: "bash", input: { command: "touch made.txt && sleep 30" } }] }, { text: "I will check." });
+      const child = Bun.spawn([...shiroCommand(), "-p", "make the file", "--yolo", "--no-sandbox", ...flags], { cwd: work, env: shiroEnv(home, s.url), stdout: "pipe", stderr: "pipe" });
+      const deadline = Date.now() + 10_000;
+      while (!existsSync(join(work, "made.txt")) && Date.now() < deadline) await Bun.sleep(20);
+      await Bun.sleep(200); // the background save lands
+      child.kill("SIGKILL");
+      await child.exited;
+      const run = await runShiro(["-c", "-p", "did it work?", ...flags], { baseURL: s.url, cwd: work, home });
+      expect(run.code).toBe(0);
+      const sent = JSON.stringify(s.requests[1]!.body);
+      expect(sent).toContain("touch made.txt && sleep 30");
+      expect(sent).toContain("interrupted before it finished");
+      expect(userTexts(s.requests[1]!.body)).toEqual(["make the file", "did it work?"]);
     });
 
     test("-c continues the newest session of this directory, not another directory's", async () => {

@@ -118,9 +118,16 @@ function textOutcome(tool: string, text: string): CallOutcome {
   return code !== undefined && code !== "0" ? "failed" : "ok";
 }
 
-/** `✗ bash: Exit code 1 (40 lines)`: a result's mark, tool and abbreviated text, as `sessions show` prints it. */
-export function resultLine(item: Extract<TranscriptItem, { type: "tool-result" }>): string {
-  return `${OUTCOME_MARKS[item.outcome]} ${item.tool}${item.text ? ": " + abbreviate(item.text) : ""}`;
+/**
+ * `✗ bash: Exit code 1 (40 lines) · make test`: a result's mark, tool and abbreviated text, as
+ * `sessions show` prints it; a command's result names its command line (`command`, one line), as
+ * the live lines do, since calls made together report one after another. A call cut short reads
+ * `■ bash: interrupted · sleep 30`.
+ */
+export function resultLine(item: Extract<TranscriptItem, { type: "tool-result" }>, command?: string): string {
+  const naming = command && item.tool === "bash" ? ` · ${command}` : "";
+  if (item.outcome === "interrupted") return `${OUTCOME_MARKS.interrupted} ${item.tool}: interrupted${naming}`;
+  return `${OUTCOME_MARKS[item.outcome]} ${item.tool}${item.text ? ": " + abbreviate(item.text) : ""}${naming}`;
 }
 
 function textOf(parts: unknown): string {

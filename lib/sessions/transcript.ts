@@ -41,6 +41,7 @@ function subagentLines(sub: SubagentTranscript, opts: TranscriptOptions): string
 function transcriptLines(messages: SessionRecord["messages"], opts: TranscriptOptions, under: (callId: string) => string[] = () => []): string[] {
   const out: string[] = [];
   let previous: TranscriptItem["type"] | undefined;
+  const subjects = new Map<string, string>();
   for (const item of transcriptItems(messages, opts.subjectOf)) {
     const grouped = previous !== undefined && (item.type === "tool-call" || item.type === "tool-result") && previous !== "user";
     if (!grouped && previous !== undefined) out.push("");
@@ -56,11 +57,12 @@ function transcriptLines(messages: SessionRecord["messages"], opts: TranscriptOp
         for (const line of prefixLines(item.text, "[system] ", "         ")) out.push(line);
         break;
       case "tool-call":
+        if (item.subject) subjects.set(item.id, oneLine(item.subject));
         out.push(`→ ${item.tool}${item.subject ? " " + oneLine(item.subject) : ""}`);
         for (const line of under(item.id)) out.push(line);
         break;
       case "tool-result":
-        out.push(`  ${resultLine(item)}`);
+        out.push(`  ${resultLine(item, subjects.get(item.id))}`);
         break;
       case "interrupted":
         out.push("(interrupted)");

@@ -39,7 +39,7 @@ test("show: prompts, answers, one line per tool call with its subject, results c
       "→ read_file spec/page.test.ts",
       "→ bash bun test spec/page.test.ts --bail",
       "  ✓ read_file: import { page } from '../src/page'; (3 lines)",
-      "  ✗ bash: exit 1 (2 lines)",
+      "  ✗ bash: exit 1 (2 lines) · bun test spec/page.test.ts --bail",
       "",
       "The boundary is off by one: `<=` should be `<`.",
       "",
@@ -102,4 +102,26 @@ test("an interrupted turn shows as interrupted in show and export, never as a pr
   expect(md).not.toContain(INTERRUPTION_NOTE);
   // The note stays in the record itself: it is what the model is sent.
   expect(exportSession(record, "json")).toContain(INTERRUPTION_NOTE.slice(1, 30));
+});
+
+test("show: calls made together each end on a line that names their command; one cut short reads interrupted", () => {
+  const parallel: ModelMessage[] = [
+    { role: "user", content: "run both" },
+    {
+      role: "assistant",
+      content: [
+        { type: "tool-call", toolCallId: "a", toolName: "bash", input: { command: "sleep 31" } },
+        { type: "tool-call", toolCallId: "b", toolName: "bash", input: { command: "sleep 32" } },
+      ],
+    },
+    {
+      role: "tool",
+      content: [
+        { type: "tool-result", toolCallId: "a", toolName: "bash", output: { type: "text", value: "Interrupted by the user; the command was killed with every process it started.\n(no output)" } },
+        { type: "tool-result", toolCallId: "b", toolName: "bash", output: { type: "error-text", value: "interrupted before it finished; its effects are unknown. Check the current state before relying on it." } },
+      ],
+    },
+  ];
+  const text = renderTranscript(makeRecord({ messages: parallel }));
+  expect(text).toContain(["→ bash sleep 31", "→ bash sleep 32", "  ■ bash: interrupted · sleep 31", "  ■ bash: interrupted · sleep 32"].join("\n"));
 });

@@ -6,7 +6,7 @@ import { parseInput, unknownCommandHint } from "../../lib/prompt/slash-commands.
 import { attachMentions, describeAttachment } from "../../lib/prompt/attach.ts";
 import { expandCommand, type CustomCommand } from "../../lib/prompt/custom-commands.ts";
 import { sanitize } from "../../lib/render.ts";
-import { wrapHanging, wrapText } from "../../lib/text/wrap.ts";
+import { wrapQuestion, wrapText } from "../../lib/text/wrap.ts";
 import { createApprovalGate } from "./approval-gate.ts";
 import { runCommand } from "./commands.ts";
 import { createContextMeter } from "./context-meter.ts";
@@ -143,8 +143,8 @@ export function createRepl(deps: ReplDeps) {
     if (state.choosing) return screen.setLive({ above: [theme.bold(state.choosing.title)], prompt: "", text: "", cursor: 0, below: choiceRows(state.choosing, theme, columns() - 1) });
     const ask = gate.pending() ?? (state.question ? { question: state.question.text } : undefined);
     if (ask) {
-      // The question wrapped, its further rows indented under it; the cursor waits at its end.
-      const rows = wrapHanging("", "  ", ask.question, columns() - 1);
+      // The question wrapped, its further rows indented under it, its choices kept on one row; the cursor waits at its end.
+      const rows = wrapQuestion(ask.question, columns() - 1);
       const lastRow = rows.at(-1)!;
       const typed = "text" in ask ? (ask.text ?? "") : "";
       return screen.setLive({ above: rows.slice(0, -1).map(theme.warn), prompt: lastRow, paintedPrompt: theme.warn(lastRow), text: typed, cursor: typed.length, below: [] });

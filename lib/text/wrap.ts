@@ -44,6 +44,23 @@ export function wrapHanging(first: string, rest: string, body: string, width: nu
   return rows.map((row, i) => (i === 0 ? first : rest) + row);
 }
 
+/**
+ * A question for the user (`Overwrite it? y overwrite · n cancel`) wrapped like wrapHanging, its
+ * choices (what follows the last "? ") kept whole: on the last row when they fit there, else on a
+ * row of their own, so no choice is split between two rows. Choices longer than a row wrap too.
+ */
+export function wrapQuestion(question: string, width: number): string[] {
+  const at = question.lastIndexOf("? ");
+  const choices = question.slice(at + 2);
+  // Choices too long for a row of their own wrap with the rest.
+  if (at < 0 || Bun.stringWidth(choices.trimEnd()) + 2 > width) return wrapHanging("", "  ", question, width);
+  const rows = wrapHanging("", "  ", question.slice(0, at + 1), width);
+  const last = rows.at(-1)!;
+  if (Bun.stringWidth(last) + 1 + Bun.stringWidth(choices.trimEnd()) <= width) rows[rows.length - 1] = `${last} ${choices}`;
+  else rows.push(`  ${choices}`);
+  return rows;
+}
+
 /** Code and other preformatted text: cut into rows of `width` columns exactly, spaces kept. */
 export function wrapHard(first: string, rest: string, body: string, width: number): string[] {
   const room = Math.max(width - Math.max(Bun.stringWidth(first), Bun.stringWidth(rest)), 4);

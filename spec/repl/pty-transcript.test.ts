@@ -146,7 +146,7 @@ test("marks tell the truth: exit 0, exit 1, denied, interrupted, in the loop and
   expect(shown.stdout).toContain("  ✓ bash: Exit code 0");
   expect(shown.stdout).toContain("  ✗ bash: Exit code 3");
   expect(shown.stdout).toContain("  ⊘ bash: Not run:");
-  expect(shown.stdout).toContain("  ■ bash: Interrupted by the user");
+  expect(shown.stdout).toContain("  ■ bash: interrupted · echo started; sleep 30 && touch late");
 }, 30_000);
 
 const THOUSAND = { toolCalls: [{ name: "bash", input: { command: "seq 1 1000" } }] };

@@ -1,5 +1,5 @@
 import { expect, test } from "bun:test";
-import { wrapLine } from "../../lib/text/wrap.ts";
+import { wrapLine, wrapQuestion } from "../../lib/text/wrap.ts";
 
 const GREEN = "\x1b[32m";
 const long = Array.from({ length: 12 }, (_, i) => `word${i}`).join(" ");
@@ -19,4 +19,24 @@ test("opts.hang indents continuation rows at least that far", () => {
   const rows = wrapLine(`bash wants to run: ${long}`, 40, { hang: 2 });
   expect(rows.slice(1).every((row) => /^ {2}\S/.test(row))).toBe(true);
   expect(wrapLine(`bash wants to run: ${long}`, 40)[1]).toMatch(/^\S/);
+});
+
+test("a question's choices stay on one row: on the last row when they fit, else on their own", () => {
+  const question = "a.txt changed after that turn. Overwrite it with the version from before the turn? y overwrite · n cancel ";
+  const wide = wrapQuestion(question, 120);
+  expect(wide).toEqual([question]);
+  const rows = wrapQuestion(question, 60);
+  expect(rows.at(-1)).toContain("y overwrite · n cancel");
+  for (const row of rows) expect(Bun.stringWidth(row.trimEnd())).toBeLessThanOrEqual(60);
+  expect(rows.filter((row) => row.includes("overwrite ·"))).toHaveLength(1);
+  // Exactly where the body ends near the edge: the choices go below.
+  const tight = wrapQuestion("Overwrite the file from before? y overwrite · n cancel ", 34);
+  expect(tight).toEqual(["Overwrite the file from before?", "  y overwrite · n cancel "]);
+});
+
+test("choices longer than a row wrap like the rest of the question", () => {
+  const question = "bash wants to run: make — allow? y once · a always (this exact bash command) · n deny · esc interrupts";
+  const rows = wrapQuestion(question, 40);
+  for (const row of rows) expect(Bun.stringWidth(row.trimEnd())).toBeLessThanOrEqual(40);
+  expect(rows.join(" ").replace(/\s+/g, " ")).toBe(question);
 });

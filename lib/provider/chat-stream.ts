@@ -31,21 +31,40 @@ function errorOnly(line: string): string {
   }
 }
 
-/** A line-by-line rewrite of a text stream; a line split across chunks is rewritten whole. */
-function rewriteLines(rewrite: (line: string) => string): TransformStream<Uint8Array, Uint8Array> {
+/**
+ * A line-by-line rewrite of a text stream; a line split across chunks is rewritten whole. Only a
+ * line holding `"error"` can change, so whole lines without it go through as the bytes they came
+ * in (no decoding and encoding again); the last, unfinished line of a chunk waits for the next.
+ */
+export function rewriteLines(rewrite: (line: string) => string): TransformStream<Uint8Array, Uint8Array> {
   const decoder = new TextDecoder();
   const encoder = new TextEncoder();
-  let pending = "";
+  let held: Uint8Array = new Uint8Array(0);
   return new TransformStream({
     transform(chunk, controller) {
-      pending += decoder.decode(chunk, { stream: true });
-      const lines = pending.split("\n");
-      pending = lines.pop() ?? "";
-      if (lines.length > 0) controller.enqueue(encoder.encode(lines.map((l) => rewrite(l) + "\n").join("")));
+      const bytes = held.length === 0 ? chunk : concat(held, chunk);
+      const end = bytes.lastIndexOf(NEWLINE) + 1; // past the last whole line
+      held = bytes.slice(end);
+      if (end === 0) return;
+      const whole = bytes.subarray(0, end);
+      if (Buffer.from(whole.buffer, whole.byteOffset, whole.byteLength).indexOf(ERROR_KEY) < 0) return controller.enqueue(whole);
+      const lines = decoder.decode(whole).split("\n");
+      lines.pop(); // the empty text after the last newline
+      controller.enqueue(encoder.encode(lines.map((l) => rewrite(l) + "\n").join("")));
     },
     flush(controller) {
-      const last = pending + decoder.decode();
+      const last = decoder.decode(held);
       if (last) controller.enqueue(encoder.encode(rewrite(last)));
     },
   });
+}
+
+const NEWLINE = 0x0a;
+const ERROR_KEY = Buffer.from('"error"');
+
+function concat(a: Uint8Array, b: Uint8Array): Uint8Array {
+  const out = new Uint8Array(a.length + b.length);
+  out.set(a);
+  out.set(b, a.length);
+  return out;
 }

@@ -95,6 +95,8 @@ export async function runSteps(input: StepsInput): Promise<void> {
     onStepFinish: (step) => stepResult(step.stepNumber).resolve(step),
   });
 
+  /** The step so far, for the session's record (StepsInput.onProgress). */
+  const progress = (state: StepState) => input.onProgress?.(withKeepableInputs(rebuildMessages(state.partialText, state.calls, state.results)));
   let k = -1; // the step being read
   let step: StepState | undefined;
   /** The last finished step's outcome being made (it waits for the SDK's messages of the step). */
@@ -170,17 +172,19 @@ export async function runSteps(input: StepsInput): Promise<void> {
           emit({ type: "tool-call", id: part.toolCallId, tool: part.toolName, input: part.input, subject: subjectOf(byName.get(part.toolName), part.input) });
           if (part.invalid) state.unrunnable.add(part.toolCallId); // no tool runs it, so its error is reported here
           if (part.invalid && NoSuchToolError.isInstance(part.error)) state.reworded.set(part.toolCallId, noSuchToolText(part.toolName, input.toolDefs));
-          input.onProgress?.(withKeepableInputs(rebuildMessages(state.partialText, state.calls, state.results)));
+          progress(state);
           break;
         case "tool-result": {
           const output = typeof part.output === "string" ? part.output : JSON.stringify(part.output);
           state.results.push({ toolCallId: part.toolCallId, toolName: part.toolName, output, error: false });
+          progress(state); // a call that finished stays finished on record, whatever happens to the others
           break;
         }
         case "tool-error": {
           const message = state.reworded.get(part.toolCallId) ?? errorText(part.error);
           state.results.push({ toolCallId: part.toolCallId, toolName: part.toolName, output: message, error: true });
           if (state.unrunnable.has(part.toolCallId)) emit({ type: "tool-error", id: part.toolCallId, tool: part.toolName, error: message });
+          progress(state);
           break;
         }
         case "finish-step": {

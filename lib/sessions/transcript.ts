@@ -57,7 +57,7 @@ function transcriptLines(messages: SessionRecord["messages"], opts: TranscriptOp
         for (const line of prefixLines(item.text, "[system] ", "         ")) out.push(line);
         break;
       case "tool-call":
-        if (item.subject) subjects.set(item.id, oneLine(item.subject));
+        if (item.subject) subjects.set(item.id, firstLine(item.subject, 60));
         out.push(`→ ${item.tool}${item.subject ? " " + oneLine(item.subject) : ""}`);
         for (const line of under(item.id)) out.push(line);
         break;

@@ -53,10 +53,11 @@ export function wrapQuestion(question: string, width: number): string[] {
   const at = question.lastIndexOf("? ");
   const choices = question.slice(at + 2);
   // Choices too long for a row of their own wrap with the rest.
-  if (at < 0 || Bun.stringWidth(choices.trimEnd()) + 2 > width) return wrapHanging("", "  ", question, width);
+  if (at < 0 || Bun.stringWidth(choices) + 2 > width) return wrapHanging("", "  ", question, width);
   const rows = wrapHanging("", "  ", question.slice(0, at + 1), width);
   const last = rows.at(-1)!;
-  if (Bun.stringWidth(last) + 1 + Bun.stringWidth(choices.trimEnd()) <= width) rows[rows.length - 1] = `${last} ${choices}`;
+  // Measured with a trailing space, if any: the cursor waits after it, on the same row.
+  if (Bun.stringWidth(last) + 1 + Bun.stringWidth(choices) <= width) rows[rows.length - 1] = `${last} ${choices}`;
   else rows.push(`  ${choices}`);
   return rows;
 }

@@ -69,9 +69,15 @@ export function createBashTool(commands?: Commands) {
       const why = where.runner.sandboxed && run.end === "exited" ? sandboxFailure(run.output, run.exitCode, sandboxView(where)) : undefined;
       if (why) {
         if (ctx.runOutside && (await ctx.runOutside(why))) {
-          run = await runInProcessGroup(where.host, shell, input.command, ctx, timeoutMs, where.loginEnv);
-          loginNote = [loginNote, run.note].filter(Boolean).join("") || undefined;
-          sandboxNote = `\n[shiro: this failed in the sandbox (${why}); the user let it run once outside the sandbox, and this is its result there.]`;
+          const outside = await runInProcessGroup(where.host, shell, input.command, ctx, timeoutMs, where.loginEnv);
+          loginNote = [loginNote, outside.note].filter(Boolean).join("") || undefined;
+          if (outside.started) {
+            run = outside;
+            sandboxNote = `\n[shiro: this failed in the sandbox (${why}); the user let it run once outside the sandbox, and this is its result there.]`;
+          } else {
+            // Interrupted while the host's login shell was read: what stands is the sandbox's run.
+            sandboxNote = `\n[shiro: this failed in the sandbox (${why}); the user let it run once outside the sandbox, but the turn was interrupted before it started there.]`;
+          }
         } else {
           sandboxNote =
             `\n[shiro: this looks stopped by the sandbox: ${why}. ` +

@@ -62,6 +62,23 @@ for (const { wire, flags } of WIRES) {
       expect(userTexts(s.requests[1]!.body)).toEqual(["make the file", "did it work?"]);
     });
 
+    test("shiro killed while one of two commands runs: -c has the finished one's result, the other interrupted", async () => {
+      const home = tempDir();
+      const work = tempDir();
+      const s = await serve({ toolCalls: [{ name: "bash", input: { command: "touch a.txt" } }, { name: "bash", input: { command: "touch b.txt && sleep 30" } }] }, { text: "I will check." });
+      const child = Bun.spawn([...shiroCommand(), "-p", "make both", "--yolo", "--no-sandbox", ...flags], { cwd: work, env: shiroEnv(home, s.url), stdout: "pipe", stderr: "pipe" });
+      const deadline = Date.now() + 10_000;
+      while (!(existsSync(join(work, "a.txt")) && existsSync(join(work, "b.txt"))) && Date.now() < deadline) await Bun.sleep(20);
+      await Bun.sleep(300); // the first command's result is in, and its background save lands
+      child.kill("SIGKILL");
+      await child.exited;
+      const run = await runShiro(["-c", "-p", "did it work?", ...flags], { baseURL: s.url, cwd: work, home });
+      expect(run.code).toBe(0);
+      const sent = JSON.stringify(s.requests[1]!.body);
+      expect(sent.match(/interrupted before it finished/g)).toHaveLength(1);
+      expect(sent).toContain("Exit code 0");
+    });
+
     test("-c continues the newest session of this directory, not another directory's", async () => {
       const home = tempDir();
       const here = tempDir();

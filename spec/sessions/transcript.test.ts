@@ -39,7 +39,7 @@ test("show: prompts, answers, one line per tool call with its subject, results c
       "→ read_file spec/page.test.ts",
       "→ bash bun test spec/page.test.ts --bail",
       "  ✓ read_file: import { page } from '../src/page'; (3 lines)",
-      "  ✗ bash: exit 1 (2 lines) · bun test spec/page.test.ts --bail",
+      "  ✗ bash: exit 1 (2 lines) · bun test spec/page.test.ts",
       "",
       "The boundary is off by one: `<=` should be `<`.",
       "",

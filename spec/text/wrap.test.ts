@@ -27,16 +27,19 @@ test("a question's choices stay on one row: on the last row when they fit, else 
   expect(wide).toEqual([question]);
   const rows = wrapQuestion(question, 60);
   expect(rows.at(-1)).toContain("y overwrite · n cancel");
-  for (const row of rows) expect(Bun.stringWidth(row.trimEnd())).toBeLessThanOrEqual(60);
+  for (const row of rows) expect(Bun.stringWidth(row)).toBeLessThanOrEqual(60);
   expect(rows.filter((row) => row.includes("overwrite ·"))).toHaveLength(1);
   // Exactly where the body ends near the edge: the choices go below.
   const tight = wrapQuestion("Overwrite the file from before? y overwrite · n cancel ", 34);
   expect(tight).toEqual(["Overwrite the file from before?", "  y overwrite · n cancel "]);
+  // The trailing space counts: the cursor waits after it, and a row as wide as the terminal would push it below.
+  expect(wrapQuestion("Overwrite the file from before? y overwrite · n cancel ", 55)).toEqual(["Overwrite the file from before? y overwrite · n cancel "]);
+  expect(wrapQuestion("Overwrite the file from before? y overwrite · n cancel ", 54)).toEqual(["Overwrite the file from before?", "  y overwrite · n cancel "]);
 });
 
 test("choices longer than a row wrap like the rest of the question", () => {
   const question = "bash wants to run: make — allow? y once · a always (this exact bash command) · n deny · esc interrupts";
   const rows = wrapQuestion(question, 40);
-  for (const row of rows) expect(Bun.stringWidth(row.trimEnd())).toBeLessThanOrEqual(40);
+  for (const row of rows) expect(Bun.stringWidth(row)).toBeLessThanOrEqual(40);
   expect(rows.join(" ").replace(/\s+/g, " ")).toBe(question);
 });

@@ -78,7 +78,28 @@ export function transcriptItems(messages: readonly ModelMessage[], subjectOf: Su
         break;
     }
   }
-  return items;
+  return withUnansweredClosed(items);
+}
+
+/**
+ * A call with no result anywhere (shiro was killed while it ran; the session kept the step so far)
+ * ends as interrupted after the calls and results around it, as the repair tells the model.
+ */
+function withUnansweredClosed(items: TranscriptItem[]): TranscriptItem[] {
+  const answered = new Set(items.flatMap((item) => (item.type === "tool-result" ? [item.id] : [])));
+  if (items.every((item) => item.type !== "tool-call" || answered.has(item.id))) return items;
+  const out: TranscriptItem[] = [];
+  let open: TranscriptItem[] = [];
+  items.forEach((item, i) => {
+    out.push(item);
+    if (item.type === "tool-call" && !answered.has(item.id)) open.push({ type: "tool-result", id: item.id, tool: item.tool, text: "", error: true, outcome: "interrupted" });
+    const next = items[i + 1];
+    if (open.length > 0 && next?.type !== "tool-call" && next?.type !== "tool-result") {
+      out.push(...open);
+      open = [];
+    }
+  });
+  return out;
 }
 
 function resultItem(part: { toolCallId?: unknown; toolName?: unknown; output?: unknown; providerOptions?: unknown }): TranscriptItem {

@@ -117,7 +117,7 @@ function markdown(record: SessionRecord, opts: TranscriptOptions): string {
         out.push(`- **${item.tool}**${item.subject ? " " + code(oneLine(item.subject)) : ""}`);
         break;
       case "tool-result":
-        out.push(`  - ${OUTCOME_MARKS[item.outcome]} ${item.text.trim() ? code(firstLine(item.text)) + lineCountNote(item.text) : "(no output)"}`);
+        out.push(`  - ${OUTCOME_MARKS[item.outcome]} ${item.text.trim() ? code(firstLine(item.text)) + lineCountNote(item.text) : item.outcome === "interrupted" ? "interrupted" : "(no output)"}`);
         break;
       case "interrupted":
         out.push("_(interrupted by the user)_");

@@ -40,6 +40,20 @@ function workspace() {
 
 for (const { wire, flags } of WIRES) {
   describe(`subagents over ${wire}`, () => {
+    test("a subagent's retry is told to the user, saying whose it is", async () => {
+      const cwd = workspace();
+      const s = await serve(
+        { toolCalls: [{ id: "call_task1", name: "task", input: { description: "find the pagination code", prompt: PAGINATION } }] },
+        { status: 429, headers: { "retry-after": "0.05" }, body: { error: { message: "slow down", type: "rate_limit" } }, when: { firstUser: PAGINATION } },
+        { text: "In src/page.ts.", when: { firstUser: PAGINATION } },
+        { text: "Found it." },
+      );
+      const run = await runShiro(["-p", "where is pagination?", "--json", ...flags], { baseURL: s.url, cwd });
+      expect(run.code).toBe(0);
+      const notices = jsonLines(run.stdout).filter((e) => e.type === "notice").map((e) => e.message);
+      expect(notices).toEqual([expect.stringMatching(/^explore subagent "find the pagination code": .*429.*retrying in 50ms/)]);
+    });
+
     test("an explore subagent searches on its own, read-only, and the parent reads only its report", async () => {
       const cwd = workspace();
       const home = tempDir();

@@ -8,7 +8,7 @@ const calls = (...list: Array<[string, unknown]>): ModelMessage[] => [
   { role: "assistant", content: list.map(([toolName, input], i) => ({ type: "tool-call" as const, toolCallId: `c${i}`, toolName, input })) },
 ];
 const subjects = (messages: ModelMessage[], subjectOf = subjectsOf(toolsFor({ notebook: createNotebook() }))) =>
-  transcriptItems(messages, subjectOf).map((item) => (item.type === "tool-call" ? `${item.tool} ${item.subject}` : item.type));
+  transcriptItems(messages, subjectOf).flatMap((item) => (item.type === "tool-call" ? [`${item.tool} ${item.subject}`] : []));
 
 test("a call's subject is the one its tool's definition gives, as on the live screen", () => {
   // The old guess took the first of path, command, pattern…: grep and glob showed their directory, todo_write nothing.

@@ -125,3 +125,20 @@ test("show: calls made together each end on a line that names their command; one
   const text = renderTranscript(makeRecord({ messages: parallel }));
   expect(text).toContain(["→ bash sleep 31", "→ bash sleep 32", "  ■ bash: interrupted · sleep 31", "  ■ bash: interrupted · sleep 32"].join("\n"));
 });
+
+test("show: a call left without a result (shiro was killed while it ran) reads interrupted after its group", () => {
+  const killed: ModelMessage[] = [
+    { role: "user", content: "make both" },
+    {
+      role: "assistant",
+      content: [
+        { type: "tool-call", toolCallId: "a", toolName: "bash", input: { command: "touch a.txt" } },
+        { type: "tool-call", toolCallId: "b", toolName: "bash", input: { command: "touch b.txt && sleep 30" } },
+      ],
+    },
+    { role: "tool", content: [{ type: "tool-result", toolCallId: "a", toolName: "bash", output: { type: "text", value: "Exit code 0\n(no output)" } }] },
+  ];
+  const text = renderTranscript(makeRecord({ messages: killed }));
+  expect(text).toContain(["→ bash touch a.txt", "→ bash touch b.txt && sleep 30", "  ✓ bash: Exit code 0 (2 lines) · touch a.txt", "  ■ bash: interrupted · touch b.txt && sleep 30"].join("\n"));
+  expect(exportSession(makeRecord({ messages: killed }), "md")).toContain("- **bash** `touch b.txt && sleep 30`\n  - ✓ `Exit code 0` (2 lines)\n  - ■ interrupted");
+});

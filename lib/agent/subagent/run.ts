@@ -79,8 +79,8 @@ export async function runSubagent(job: SubagentJob, where: { callId: string; ind
       troubles.refused++;
       env.emit({ ...event, id: `${callId}/${index}/${event.id}` });
     }
-    // Worth knowing whoever met it: a retry, a tool's word to the user (the login shell's problem).
-    else if (event.type === "notice") env.emit(event);
+    // Worth knowing whoever met it (a retry, a tool's word to the user), said with whose it is.
+    else if (event.type === "notice") env.emit({ type: "notice", message: `${job.kind} subagent "${job.description}": ${event.message}` });
   };
   env.emit({ type: "subagent-start", ...ids, kind: job.kind, description: job.description, model: env.modelId });
   let result;

@@ -358,7 +358,7 @@ export function createRepl(deps: ReplDeps) {
       });
       todos = session.conversation().notebook.todos();
       const notices = [...deps.notices, ...session.startNotices];
-      print(headerLines({ version: deps.version, runtime: session.runtime(), home: deps.home, sessionLabel: session.label(), yolo: deps.yolo, mode: session.mode().mode, theme }).join("\n"));
+      print(headerLines({ version: deps.version, runtime: session.runtime(), home: deps.home, sessionLabel: session.label(), yolo: deps.yolo, mode: session.mode().mode, theme, columns: columns() - 1 }).join("\n"));
       for (const notice of notices) print(theme.warn(notice));
       const mcp = session.runtime().mcp;
       if (mcp) {

@@ -29,19 +29,37 @@ export function headerLines(opts: {
   /** The approval mode the loop starts in. */
   mode?: ApprovalMode;
   theme: Theme;
+  /** The terminal's width: the first line breaks between its parts, not inside one. */
+  columns?: number;
 }): string[] {
   const { theme, runtime } = opts;
   const cwd = opts.home && runtime.env.cwd.startsWith(opts.home + "/") ? "~" + runtime.env.cwd.slice(opts.home.length) : runtime.env.cwd;
   const dot = theme.dim(" · ");
   const session = opts.sessionLabel ? `session ${opts.sessionLabel}` : "new session";
+  const parts = [theme.bold(`shiro ${opts.version}`), runtime.settings.model, `${runtime.settings.agent} agent, thinking ${runtime.settings.thinking}`, theme.dim(windowLabel(runtime.window.info)), cwd, theme.dim(session)];
   return [
-    [theme.bold(`shiro ${opts.version}`), runtime.settings.model, `${runtime.settings.agent} agent, thinking ${runtime.settings.thinking}`, theme.dim(windowLabel(runtime.window.info)), cwd, theme.dim(session)].join(dot),
+    ...joinFitting(parts, dot, opts.columns ?? Number.POSITIVE_INFINITY),
     opts.yolo
       ? theme.warn("--yolo: edits and commands run without asking")
       : theme.dim(modeLine(opts.mode ?? "ask")),
     sandboxLine(runtime.commands.status, theme),
     theme.dim("/help lists commands · esc interrupts · ctrl-d exits"),
   ];
+}
+
+/** `parts` joined by `separator` into as few rows of `width` columns as whole parts allow (a part wider than a row gets one of its own). */
+export function joinFitting(parts: readonly string[], separator: string, width: number): string[] {
+  const rows: string[] = [];
+  let row = "";
+  for (const part of parts) {
+    const joined = row === "" ? part : row + separator + part;
+    if (row !== "" && Bun.stringWidth(joined) > width) {
+      rows.push(row);
+      row = part;
+    } else row = joined;
+  }
+  if (row !== "") rows.push(row);
+  return rows;
 }
 
 /** What the sandbox is doing, in one line; unavailable or off is a warning that says what is left. */

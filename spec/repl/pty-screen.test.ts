@@ -20,6 +20,15 @@ test("the header names version, model, directory, session and approvals", async 
   expect(pty.screen()).toMatch(/test-model · ctx ~[\d.]+k\/1M/); // the instructions and tools, before any prompt
 }, 20_000);
 
+test("at 100 columns the header's first line breaks between its parts, not inside one", async () => {
+  const s = await serve();
+  const pty = await start({ baseURL: s.url, args: ["-m", "test-model"], cols: 100 });
+  await pty.waitForPrompt(1);
+  const [first, second] = pty.screen().split("\n");
+  expect(first).toMatch(/^shiro \d+\.\d+\.\d+ · test-model · default agent, thinking medium$/);
+  expect(second).toMatch(/^window 1,000,000 tokens \(SHIRO_CONTEXT_WINDOW\) · .+shiro-work-\w+ · new session$/);
+}, 20_000);
+
 test("the header shows the window and its source; a window too small to work in is said once at start", async () => {
   const s = await serve.with({ vendor: "ollama", models: { "qwen2.5-7b": { contextWindow: 4096, maxContext: 32768 } } })();
   const pty = await start({ baseURL: s.url, args: ["--provider", "ollama", "-m", "qwen2.5-7b"], env: { SHIRO_CONTEXT_WINDOW: undefined, SHIRO_CLIENT: undefined } });

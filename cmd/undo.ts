@@ -6,7 +6,7 @@ import { continueSession, findSession, resolveSessionId } from "../lib/sessions/
 import { acquireSession } from "../lib/sessions/ownership.ts";
 import { saveSession } from "../lib/sessions/store.ts";
 import { openUndoJournal } from "../lib/sessions/undo/journal.ts";
-import { describeChangedSince, describeUndo } from "../lib/sessions/undo/report.ts";
+import { describeChangedSince, describeUndo, overwritePhrase } from "../lib/sessions/undo/report.ts";
 import { applyUndo, planUndo, type UndoMode } from "../lib/sessions/undo/restore.ts";
 import { COMMON_FLAGS, parseFlags, type FlagTable } from "./args.ts";
 import { commandHelp } from "./help.ts";
@@ -55,8 +55,8 @@ export async function runUndoCommand(argv: string[], env: Record<string, string 
     if (changed.length > 0 && !args.force) {
       process.stderr.write(
         plan.filesOf?.ended === false
-          ? `shiro: nothing was undone. ${describeChangedSince(plan, shown)}. Run again with --force to overwrite ${changed.length === 1 ? "it" : "them"} with the version from before the turn.\n`
-          : `shiro: these files changed after that turn, so nothing was undone: ${changed.map((f) => shown(f.path)).join(", ")}. Run again with --force to overwrite them with the version from before the turn.\n`,
+          ? `shiro: nothing was undone. ${describeChangedSince(plan, shown)}. Run again with --force to ${overwritePhrase(changed).phrase}.\n`
+          : `shiro: these files changed after that turn, so nothing was undone: ${changed.map((f) => shown(f.path)).join(", ")}. Run again with --force to ${overwritePhrase(changed).phrase}.\n`,
       );
       return 1;
     }

@@ -27,7 +27,7 @@ import { listSessionIds } from "../../lib/sessions/store.ts";
 import { subjectsOf, transcriptItems, type TranscriptItem } from "../../lib/sessions/transcript-items.ts";
 import { lastTurnChanges, sessionChanges, type FileChange } from "../../lib/sessions/undo/changes.ts";
 import type { UndoJournal } from "../../lib/sessions/undo/journal.ts";
-import { describeChangedSince, describeUndo } from "../../lib/sessions/undo/report.ts";
+import { describeChangedSince, describeUndo, overwritePhrase } from "../../lib/sessions/undo/report.ts";
 import { applyUndo, planUndo, type UndoMode } from "../../lib/sessions/undo/restore.ts";
 import { restoreTodos } from "../../lib/notebook/restore.ts";
 import { displayPath } from "../../lib/fs/workspace.ts";
@@ -345,9 +345,10 @@ export async function openReplSession(args: MainArgs, env: Env, startRuntime: Ru
       const plan = planUndo(undo, mode, live.history);
       if (plan.type === "nothing") return { lines: [`Nothing to undo: ${plan.why}.`] };
       if (plan.type === "compacted") return { lines: [`/undo stops here: ${plan.why}.`] };
-      const changed = plan.files.filter((file) => file.changedSince).map((file) => shown(file.path));
+      const changed = plan.files.filter((file) => file.changedSince);
       if (changed.length > 0) {
-        const question = `${describeChangedSince(plan, shown)}. Overwrite ${changed.length === 1 ? "it" : "them"} with the version from before the turn? y overwrite · n cancel `;
+        const { phrase, verb } = overwritePhrase(changed);
+        const question = `${describeChangedSince(plan, shown)}. ${phrase[0]!.toUpperCase()}${phrase.slice(1)}? y ${verb} · n cancel `;
         if (!(await confirm(question))) return { lines: ["Nothing was undone."] };
       }
       const outcome = await applyUndo(undo, plan);

@@ -118,6 +118,18 @@ describe("/undo for scripts: shiro undo", () => {
     expect(readFileSync(join(cwd, "a.txt"), "utf8")).toBe("original\n");
   });
 
+  test("refusing to undo a file the turn created and the user then edited says --force deletes it", async () => {
+    const home = tempDir();
+    const cwd = tempDir();
+    const s = await serve({ toolCalls: [{ name: "write_file", input: { path: "new.txt", content: "by shiro\n" } }] }, { text: "ok" });
+    await runShiro(["-p", "create new", "--yolo"], { baseURL: s.url, cwd, home });
+    writeFileSync(join(cwd, "new.txt"), "my own edit\n");
+    const refused = await runShiro(["undo"], { cwd, home });
+    expect(refused.code).toBe(1);
+    expect(refused.stderr).toContain("these files changed after that turn, so nothing was undone: new.txt. Run again with --force to delete it (the turn created it).");
+    expect(readFileSync(join(cwd, "new.txt"), "utf8")).toBe("my own edit\n");
+  });
+
   test("a turn shiro was killed in still undoes; the question says the turn never finished, not that the file changed since", async () => {
     const home = tempDir();
     const cwd = tempDir();

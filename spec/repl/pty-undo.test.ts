@@ -128,6 +128,24 @@ test("a file changed outside shiro is shown and asked about: n keeps it, y overw
   expect(readFileSync(join(cwd, "a.txt"), "utf8")).toBe("original\n");
 }, 30_000);
 
+test("a file the turn created and the user then edited: the question says undo deletes it, not overwrites it", async () => {
+  const cwd = tempDir("shiro-work-");
+  const s = await serve({ toolCalls: [{ name: "write_file", input: { path: "new.txt", content: "by shiro\n" } }] }, { text: "created" });
+  const pty = await start({ baseURL: s.url, cwd, args: ["--yolo"] });
+  await pty.waitForPrompt(1);
+  pty.line("create new");
+  await pty.waitFor("created");
+  await pty.waitForPrompt(2);
+  writeFileSync(join(cwd, "new.txt"), "by shiro\nmy own line\n");
+  pty.line("/undo");
+  await pty.waitUntil("the question", () => pty.cursorLine().includes("y delete · n cancel"));
+  expect(pty.screen()).toContain("new.txt changed after that turn (outside shiro, or later). Delete it (the turn created it)?");
+  expect(pty.screen()).not.toContain("Overwrite");
+  pty.write("y");
+  await pty.waitFor("  removed new.txt");
+  expect(existsSync(join(cwd, "new.txt"))).toBe(false);
+}, 30_000);
+
 test("/diff shows the last turn's changes, paged; /diff session all of them; apply_patch's approval shows every file", async () => {
   const cwd = tempDir("shiro-work-");
   writeFileSync(join(cwd, "a.txt"), "alpha\n");

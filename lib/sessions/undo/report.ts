@@ -1,6 +1,6 @@
 import { plural } from "../../text/lines.ts";
 import type { TurnChanges } from "./journal.ts";
-import type { UndoOutcome, UndoPlan } from "./restore.ts";
+import type { FileRestore, UndoOutcome, UndoPlan } from "./restore.ts";
 
 /**
  * The line at the end of a turn: what it changed that `command` can restore, and what it ran that
@@ -58,4 +58,17 @@ export function describeChangedSince(plan: Extract<UndoPlan, { type: "undo" }>, 
     return `That turn never finished (shiro was stopped during it), so whether ${list} changed after it cannot be told`;
   }
   return `${list} changed after that turn (outside shiro, or later)`;
+}
+
+/**
+ * What saying yes does to the changed files, as a verb phrase: `overwrite it with the version from
+ * before the turn`, or `delete it (the turn created it)` when the file did not exist before the turn,
+ * so the user is not told "overwrite" when their edits go with the whole file.
+ */
+export function overwritePhrase(changed: readonly FileRestore[]): { phrase: string; verb: "overwrite" | "delete" } {
+  const one = changed.length === 1;
+  const created = changed.filter((file) => file.action === "remove").length;
+  if (created === changed.length) return { phrase: one ? "delete it (the turn created it)" : "delete them (the turn created them)", verb: "delete" };
+  const base = `overwrite ${one ? "it" : "them"} with the version from before the turn`;
+  return { phrase: created > 0 ? `${base} (deleting the ${created === 1 ? "one" : "ones"} it created)` : base, verb: "overwrite" };
 }

@@ -66,7 +66,8 @@ export function replayRows(items: readonly TranscriptItem[], theme: Theme, width
           break;
         }
         const outcome = result?.outcome ?? "interrupted";
-        const why = result?.outcome === "error" ? userFacingError(item.tool, result.text) : result?.outcome !== "ok" ? firstLine(result?.text ?? "", 80) : "";
+        const why =
+          outcome === "interrupted" ? "interrupted" : result?.outcome === "error" ? userFacingError(item.tool, result.text) : result?.outcome !== "ok" ? firstLine(result?.text ?? "", 80) : "";
         const mark = `  ${OUTCOME_MARKS[outcome]} ${item.tool}${item.subject ? " " + firstLine(item.subject, 80) : ""}${why ? ` · ${why}` : ""}`;
         out.push({ rows: wrapLine(paintOutcome(theme, outcome, mark), width), kind: "tool" });
         break;

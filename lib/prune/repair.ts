@@ -10,11 +10,12 @@ import { validateHistory } from "./validate.ts";
 export const INTERRUPTED_RESULT = "interrupted before it finished; its effects are unknown. Check the current state before relying on it.";
 
 /**
- * Gives every tool call that has no result a synthetic error result, placed right after the
- * assistant message that made the call, so the next request never fails with a missing tool
- * result. Idempotent; never mutates the input, and returns it itself when nothing dangles. The
- * synthetic result answers the original call id, so it is stable across repairs and prompt caches
- * stay valid.
+ * Gives every tool call that has no result a synthetic error result, placed after the assistant
+ * message that made the call and the results its other calls got (so results keep the calls'
+ * order when the first finished and a later one was cut short), so the next request never fails
+ * with a missing tool result. Idempotent; never mutates the input, and returns it itself when
+ * nothing dangles. The synthetic result answers the original call id, so it is stable across
+ * repairs and prompt caches stay valid.
  */
 export function closeDanglingToolCalls(messages: readonly ModelMessage[]): ModelMessage[] {
   // Results normally sit in the tool messages right after their call; the set of every result in
@@ -28,15 +29,23 @@ export function closeDanglingToolCalls(messages: readonly ModelMessage[]): Model
     return answered.has(id);
   };
   let out: ModelMessage[] | undefined; // copied only once something is added
+  /** Synthetic results waiting for the end of the tool messages after their call's message. */
+  let waiting: { after: number; results: ToolModelMessage } | undefined;
   for (let i = 0; i < messages.length; i++) {
     const m = messages[i]!;
     out?.push(m);
+    if (waiting?.after === i) {
+      out!.push(waiting.results);
+      waiting = undefined;
+    }
     if (m.role !== "assistant" || typeof m.content === "string") continue;
     const isDangling = (part: (typeof m.content)[number]) =>
       part.type === "tool-call" && !part.providerExecuted && !answeredNextTo(messages, i, part.toolCallId) && !answeredAnywhere(part.toolCallId);
     if (!m.content.some(isDangling)) continue;
     const dangling = m.content.filter(isDangling);
     out ??= messages.slice(0, i + 1) as ModelMessage[];
+    let after = i;
+    while (messages[after + 1]?.role === "tool") after++;
     const results: ToolModelMessage = {
       role: "tool",
       content: dangling.map((part) => ({
@@ -46,7 +55,8 @@ export function closeDanglingToolCalls(messages: readonly ModelMessage[]): Model
         output: { type: "error-text" as const, value: INTERRUPTED_RESULT },
       })),
     };
-    out.push(results);
+    if (after === i) out.push(results);
+    else waiting = { after, results };
   }
   return out ?? (messages as ModelMessage[]);
 }

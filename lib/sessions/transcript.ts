@@ -97,7 +97,14 @@ function markdown(record: SessionRecord, opts: TranscriptOptions): string {
   const out: string[] = [`# ${oneLine(record.title || "Untitled session")}`, "", ...metaLines(record).map((line) => `- ${line}`)];
   let section: "User" | "Assistant" | "System" | undefined;
   let lastWasTool = false;
-  for (const item of transcriptItems(record.messages, opts.subjectOf)) {
+  const items = transcriptItems(record.messages, opts.subjectOf);
+  // Each result goes under its own call's bullet, even when calls made together report after all of them.
+  const calls = new Set(items.flatMap((item) => (item.type === "tool-call" ? [item.id] : [])));
+  const results = new Map(items.flatMap((item) => (item.type === "tool-result" && calls.has(item.id) ? [[item.id, item] as const] : [])));
+  const resultBullet = (item: Extract<TranscriptItem, { type: "tool-result" }>) =>
+    `  - ${OUTCOME_MARKS[item.outcome]} ${item.text.trim() ? code(firstLine(item.text)) + lineCountNote(item.text) : item.outcome === "interrupted" ? "interrupted" : "(no output)"}`;
+  for (const item of items) {
+    if (item.type === "tool-result" && results.has(item.id)) continue; // written under its call
     // An interruption stays in the section it cut short.
     const wanted = item.type === "user" ? "User" : item.type === "system" ? "System" : item.type === "interrupted" ? (section ?? "Assistant") : "Assistant";
     if (wanted !== section) {
@@ -113,11 +120,14 @@ function markdown(record: SessionRecord, opts: TranscriptOptions): string {
       case "system":
         out.push(item.text.trim());
         break;
-      case "tool-call":
+      case "tool-call": {
         out.push(`- **${item.tool}**${item.subject ? " " + code(oneLine(item.subject)) : ""}`);
+        const result = results.get(item.id);
+        if (result) out.push(resultBullet(result));
         break;
+      }
       case "tool-result":
-        out.push(`  - ${OUTCOME_MARKS[item.outcome]} ${item.text.trim() ? code(firstLine(item.text)) + lineCountNote(item.text) : item.outcome === "interrupted" ? "interrupted" : "(no output)"}`);
+        out.push(resultBullet(item));
         break;
       case "interrupted":
         out.push("_(interrupted by the user)_");

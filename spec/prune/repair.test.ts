@@ -192,3 +192,23 @@ describe("repairHistory", () => {
     }
   });
 });
+
+describe("closeDanglingToolCalls with results already there", () => {
+  test("a call cut short while another finished gets its result after the finished one's: the calls' order", () => {
+    const assistant: ModelMessage = {
+      role: "assistant",
+      content: [
+        { type: "tool-call", toolCallId: "a", toolName: "bash", input: { command: "touch a.txt" } },
+        { type: "tool-call", toolCallId: "b", toolName: "bash", input: { command: "sleep 30" } },
+      ],
+    };
+    const finished: ModelMessage = { role: "tool", content: [{ type: "tool-result", toolCallId: "a", toolName: "bash", output: { type: "text", value: "Exit code 0" } }] };
+    const history = deepFreeze([user("go"), assistant, finished, user("next")]);
+    const closed = closeDanglingToolCalls(history);
+    const resultIds = closed.flatMap((m) => (m.role === "tool" ? m.content.map((p) => (p.type === "tool-result" ? p.toolCallId : "")) : []));
+    expect(resultIds).toEqual(["a", "b"]);
+    expect(closed.map((m) => m.role)).toEqual(["user", "assistant", "tool", "tool", "user"]);
+    expect(validateHistory(closed)).toEqual([]);
+    expect(closeDanglingToolCalls(closed)).toBe(closed);
+  });
+});

@@ -1,6 +1,6 @@
 // Resume shows where you were: the replay before the prompt, and the picker of this directory's sessions.
 import { expect, test } from "bun:test";
-import { writeFileSync } from "node:fs";
+import { existsSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { tempDir } from "../support/cli.ts";
 import { KEYS, usePty } from "./pty.ts";
@@ -100,6 +100,29 @@ test("a denied call is replayed with the short line the user saw, not the reason
   expect(replay).toContain(`› read the env file\n${denied}\n`);
   expect(replay).not.toContain("Not run:");
   expect(replay).not.toContain("looks like a secrets file");
+  pty.write(KEYS.ctrlD);
+  await pty.exited;
+}, 30_000);
+
+test("shiro killed while a command ran: -c replays the call as interrupted", async () => {
+  const home = tempDir("shiro-home-");
+  const cwd = tempDir("shiro-work-");
+  const s = await serve({ toolCalls: [{ name: "bash", input: { command: "touch made.txt && sleep 30" } }] }, { text: "Checking." });
+  let pty = await start({ baseURL: s.url, home, cwd, args: ["--yolo"] });
+  await pty.waitForPrompt(1);
+  pty.line("make the file");
+  const deadline = Date.now() + 10_000;
+  while (!existsSync(join(cwd, "made.txt")) && Date.now() < deadline) await Bun.sleep(20);
+  await Bun.sleep(200); // the step so far is on record
+  pty.kill();
+  await pty.exited;
+
+  pty = await start({ baseURL: s.url, home, cwd, args: ["-c"] });
+  await pty.waitForPrompt(1);
+  expect(pty.screen()).toContain("› make the file\n  ■ bash touch made.txt && sleep 30 · interrupted\n");
+  pty.line("did it work?");
+  await pty.waitFor("Checking.");
+  await pty.waitForPrompt(2);
   pty.write(KEYS.ctrlD);
   await pty.exited;
 }, 30_000);

@@ -70,8 +70,8 @@ test("export md is a readable transcript", () => {
       "Let me read the test.",
       "",
       "- **read_file** `spec/page.test.ts`",
-      "- **bash** `bun test spec/page.test.ts --bail`",
       "  - ✓ `import { page } from '../src/page';` (3 lines)",
+      "- **bash** `bun test spec/page.test.ts --bail`",
       "  - ✗ `exit 1` (2 lines)",
       "",
       "The boundary is off by one: `<=` should be `<`.",
@@ -140,5 +140,5 @@ test("show: a call left without a result (shiro was killed while it ran) reads i
   ];
   const text = renderTranscript(makeRecord({ messages: killed }));
   expect(text).toContain(["→ bash touch a.txt", "→ bash touch b.txt && sleep 30", "  ✓ bash: Exit code 0 (2 lines) · touch a.txt", "  ■ bash: interrupted · touch b.txt && sleep 30"].join("\n"));
-  expect(exportSession(makeRecord({ messages: killed }), "md")).toContain("- **bash** `touch b.txt && sleep 30`\n  - ✓ `Exit code 0` (2 lines)\n  - ■ interrupted");
+  expect(exportSession(makeRecord({ messages: killed }), "md")).toContain("- **bash** `touch a.txt`\n  - ✓ `Exit code 0` (2 lines)\n- **bash** `touch b.txt && sleep 30`\n  - ■ interrupted");
 });

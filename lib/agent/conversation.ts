@@ -5,6 +5,7 @@ import type { TurnChanges, TurnRecorder, UndoJournal } from "../sessions/undo/jo
 import type { AgentEvent, EventSink, Usage } from "../events.ts";
 import type { AnyTool } from "../tools/define.ts";
 import { memoByIdentity } from "../prune/memo.ts";
+import { closeDanglingToolCalls } from "../prune/repair.ts";
 import { toolsFor } from "../tools/index.ts";
 import { VARIANTS } from "../config/variants.ts";
 import type { MemoryStore } from "../memory/store.ts";
@@ -219,6 +220,10 @@ export function createConversation(opts: ConversationOptions): Conversation {
         ...(io.typed?.prompt !== undefined ? { typed: io.typed.prompt } : {}),
         ...(io.typed?.shell?.length ? { shell: io.typed.shell } : {}),
       };
+      // A session shiro was killed in may end with a call that has no result (the step under way is
+      // kept on record): it is closed as interrupted before the prompt goes after it.
+      const closed = closeDanglingToolCalls(session.history);
+      if (closed !== session.history) history.replace(closed);
       const recorder = beginRecording(io.typed?.prompt ?? prompt, emit);
       history.append([{ role: "user", content: prompt, providerOptions: { shiro: { ...ranWith, ...typed } } }]);
       let commands = 0;

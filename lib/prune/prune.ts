@@ -5,7 +5,7 @@ import { memoByIdentity } from "./memo.ts";
 import { detachOrphanedItems, dropOrphanedResults, stripItemIds } from "./repair.ts";
 import { CHARS_PER_TOKEN, estimateTokens, messageChars } from "./tokens.ts";
 import type { DigestedTool } from "./digest.ts";
-import { digestBefore, windowStart } from "./tool-content.ts";
+import { digestBefore, hasToolContent, windowStart } from "./tool-content.ts";
 
 /** A new cut aims the wire at this share of the threshold, so many more steps fit before the next one. */
 export const RECUT_TO = 0.5;
@@ -15,6 +15,14 @@ export const MIN_KEPT_MESSAGES = 4;
 
 /** Most of the threshold the digest lines may take; past it the oldest are rolled up into one line. */
 export const MAX_DIGEST_SHARE = 0.25;
+
+/**
+ * A deeper cut is made only when the messages it would add to the digest hold at least this share
+ * of the threshold in calls and results: a digest shortens only those (a conversation of plain
+ * text is sent as it is), and a cut that gains next to nothing would break the cached prefix for
+ * nothing, and be made again at every later request.
+ */
+export const MIN_CUT_GAIN_SHARE = 0.05;
 
 export type PruneOptions = {
   /** Prune when the estimate is above this (settings.pruneAtTokens). Required: the default is applied once, in lib/config. */
@@ -95,8 +103,14 @@ export function pruneForWire(messages: readonly ModelMessage[], options: PruneOp
     }
   }
   const sums = new Array<number>(inline.length + 1);
+  // The same for the messages a digest can shorten (calls and results).
+  const toolSums = new Array<number>(inline.length + 1);
   sums[0] = 0;
-  for (let i = 0; i < inline.length; i++) sums[i + 1] = sums[i]! + messageChars(inline[i]!);
+  toolSums[0] = 0;
+  for (let i = 0; i < inline.length; i++) {
+    sums[i + 1] = sums[i]! + messageChars(inline[i]!);
+    toolSums[i + 1] = toolSums[i]! + toolChars(inline[i]!);
+  }
 
   const settings: CutSettings = {
     threshold,
@@ -129,7 +143,7 @@ export function pruneForWire(messages: readonly ModelMessage[], options: PruneOp
     }
     let q = 0;
     while (q < n && rawEnd[q]! <= p) q++;
-    take(cutAt(inline, sums, q, undefined, settings, p), q);
+    take(cutAt(inline, { sums, toolSums }, q, undefined, settings, p), q);
     from = q;
   } else from = cuts[cuts.length - 1]!.at;
 
@@ -137,7 +151,7 @@ export function pruneForWire(messages: readonly ModelMessage[], options: PruneOp
     if (!isRequestPoint(inline, m) && m !== n) continue;
     const current = ephemeral ?? cuts[cuts.length - 1];
     if (current && wireTokens(current, sums, m) <= threshold) continue;
-    take(cutAt(inline, sums, m, current, settings, rawEnd[m - 1]! + (m < n ? 1 : 0)), m);
+    take(cutAt(inline, { sums, toolSums }, m, current, settings, rawEnd[m - 1]! + (m < n ? 1 : 0)), m);
   }
   run.raw = messages;
 
@@ -228,11 +242,22 @@ function tokensOf(count: number, chars: number): number {
 
 /**
  * A new cut at request point `m`, deeper than `previous`: the shallowest step boundary whose wire
- * is within the target, else the deepest allowed. Undefined when no deeper cut exists.
+ * is within the target, else the deepest allowed. Undefined when no deeper cut exists, or when the
+ * messages a deeper cut would digest hold too little tool content to shorten the wire
+ * (MIN_CUT_GAIN_SHARE). `sums` and `toolSums` are prefix sums of the messages' characters, all of
+ * them and those holding calls or results.
  */
-function cutAt(inline: readonly ModelMessage[], sums: readonly number[], m: number, previous: Cut | undefined, settings: CutSettings, rawAt: number): Cut | undefined {
+function cutAt(
+  inline: readonly ModelMessage[],
+  { sums, toolSums }: { sums: readonly number[]; toolSums: readonly number[] },
+  m: number,
+  previous: Cut | undefined,
+  settings: CutSettings,
+  rawAt: number,
+): Cut | undefined {
   const floor = previous ? previous.cut : -1;
   const deepest = windowStart(inline, settings.minKept, m);
+  if (previous && toolSums[Math.max(deepest, floor)]! - toolSums[floor]! < settings.threshold * CHARS_PER_TOKEN * MIN_CUT_GAIN_SHARE) return undefined;
   // Step boundaries after the previous cut, shallowest first, where no kept result would lose its call.
   const candidates: number[] = [];
   const wanted = new Set<string>();
@@ -280,6 +305,9 @@ function isStepStart(messages: readonly ModelMessage[], i: number): boolean {
   if (m.role === "user") return true;
   return m.role === "assistant" && messages[i - 1]!.role !== "assistant";
 }
+
+/** The characters of a message a digest can shorten (one holding a call or a result), else 0; cached by identity. */
+const toolChars = memoByIdentity((m: ModelMessage) => (hasToolContent(m) ? messageChars(m) : 0));
 
 /** One message as a pruned wire sends it: reasoning stripped, orphaned references detached, item ids removed. */
 const inlineOne = memoByIdentity((m: ModelMessage): { message: ModelMessage | undefined; stripped: boolean } => {

@@ -143,7 +143,7 @@ function oldestOverBudget(digests: readonly ToolDigest[], budget: number | undef
 
 const TOOL_PART_TYPES = new Set(["tool-call", "tool-result", "tool-approval-request", "tool-approval-response"]);
 
-function hasToolContent(m: ModelMessage): boolean {
+export function hasToolContent(m: ModelMessage): boolean {
   return m.role === "tool" || partsOf(m).some((p) => TOOL_PART_TYPES.has(p.type));
 }
 

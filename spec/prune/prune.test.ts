@@ -234,3 +234,18 @@ describe("pruneForWire", () => {
     expect(laddered).toBeGreaterThan(500);
   }, 30_000);
 });
+
+describe("a conversation a digest cannot shorten", () => {
+  test("plain text over the threshold is sent as it is, with no new cut at every request (a 50,000-message session resumed in under a second, not 90 s)", () => {
+    const history = deepFreeze(Array.from({ length: 4_000 }, (_, i): ModelMessage => ({ role: i % 2 ? "assistant" : "user", content: `message ${i} ${"text ".repeat(8)}` })));
+    const { messages, report } = pruneForWire(history, { pruneAtTokens: 5_000 });
+    expect(messages.filter((m) => m.role === "user")).toHaveLength(2_000); // user messages are never removed
+    expect(report.cuts).toBeLessThanOrEqual(1);
+    expect(report.fits).toBe(false);
+    // Tool content later in the history is digested again once there is enough of it to matter.
+    const withTools = deepFreeze([...history, ...longToolLoop({ steps: 40 })]);
+    const again = pruneForWire(withTools, { pruneAtTokens: 5_000 });
+    expect(again.report.cuts).toBeGreaterThan(report.cuts);
+    expect(again.report.digested).toBeGreaterThan(0);
+  });
+});

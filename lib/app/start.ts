@@ -91,11 +91,12 @@ export async function startConversation(opts: StartOptions): Promise<Started> {
 }
 
 /**
- * The judgement with its last answer kept for the other asks about the same call: a command is
- * judged as its call starts (whether the step under way is saved at once), as its result comes
- * in (/undo's count of commands), and for its step's save (changesWorkspace). The answer serves
- * two more asks, then is forgotten, so the same line run later (when the files it names may have
- * changed) is judged afresh. A judgement that throws is not kept.
+ * The judgement with its last answer kept for the asks that follow it about the same call: a
+ * command is judged as its call starts and as its result comes in (whether the step under way is
+ * saved at once), for /undo's count of commands, and for its step's save (changesWorkspace). The
+ * answer serves the next two asks, then is forgotten (a later ask judges afresh, which only costs
+ * time), so the same line run later, when the files it names may have changed, is never answered
+ * from an old judgement. A judgement that throws is not kept.
  */
 function lastJudgementKept(judge: (command: string, cwd: string) => boolean): (command: string, cwd: string) => boolean {
   let last: { command: string; cwd: string; answer: boolean; uses: number } | undefined;

@@ -72,6 +72,8 @@ export function createApprovalGate(deps: GateDeps): ApprovalGate {
   let turnSignal: AbortSignal | undefined;
   const asked = new Set<string>();
   const refused = new Set<string>();
+  /** The call whose question or `→` line the gate printed last. */
+  let lastShown: string | undefined;
 
   const ask = (question: AskQuestion): Promise<AskAnswer> => {
     const signal = turnSignal;
@@ -81,11 +83,18 @@ export function createApprovalGate(deps: GateDeps): ApprovalGate {
     const next = chain.then(async (): Promise<AskAnswer> => {
       if (!signal || signal.aborted) return "deny";
       const { theme } = deps;
-      const preview = previewCall(question.tool, question.input, question.subject, deps.where, theme);
-      if (question.why === "repeat") preview.splice(1, 0, theme.warn(`    (the same call for the ${ordinal(question.count ?? 3)} time this turn)`));
-      if (question.subagent) preview.splice(1, 0, theme.warn(`    asked by a subagent: ${question.subagent.kind} · ${question.subagent.description}`));
-      if (outside) preview.splice(1, 0, theme.warn(`    failed in the sandbox: ${question.detail ?? "the sandbox stopped it"}`));
-      deps.print(preview.join("\n"));
+      if (outside) {
+        // The command is on screen already (its question, or its `→ bash …` line): only the
+        // reason, unless another call was shown since, then one short line says which it was.
+        const failed = theme.warn(`  failed in the sandbox: ${question.detail ?? "the sandbox stopped it"}`);
+        deps.print(lastShown === question.id ? failed : `${toolCallLine(theme, question.tool.name, question.subject)}\n${failed}`);
+      } else {
+        const preview = previewCall(question.tool, question.input, question.subject, deps.where, theme);
+        if (question.why === "repeat") preview.splice(1, 0, theme.warn(`    (the same call for the ${ordinal(question.count ?? 3)} time this turn)`));
+        if (question.subagent) preview.splice(1, 0, theme.warn(`    asked by a subagent: ${question.subagent.kind} · ${question.subagent.description}`));
+        deps.print(preview.join("\n"));
+      }
+      lastShown = question.id;
       const choice = await new Promise<AskAnswer>((resolve) => {
         current = { label: question.always, id: question.id, outside, resolve };
         signal.addEventListener("abort", () => resolve("deny"), { once: true });
@@ -201,7 +210,10 @@ export function createApprovalGate(deps: GateDeps): ApprovalGate {
           instead.delete(call.id);
           return said ? { ...decision, reason: `${decision.reason} The user says what to do instead: ${said}` } : decision;
         }
-        if (call.tool.mutates && !wasAsked) deps.print(toolCallLine(deps.theme, call.tool.name, call.subject) + (call.subagent ? deps.theme.dim(` (subagent: ${call.subagent.description})`) : ""));
+        if (call.tool.mutates && !wasAsked) {
+          deps.print(toolCallLine(deps.theme, call.tool.name, call.subject) + (call.subagent ? deps.theme.dim(` (subagent: ${call.subagent.description})`) : ""));
+          lastShown = call.id;
+        }
         return { ...decision, signal: register(call.id, call.tool.name) };
       };
     },

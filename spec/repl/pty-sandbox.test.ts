@@ -53,6 +53,23 @@ test.skipIf(unavailable !== undefined)("a write the sandbox stopped is offered o
   expect(toolOutputsIn(s.requests[2]!.body).join("")).toContain("The user chose not to run it outside the sandbox");
 }, 30_000);
 
+test.skipIf(unavailable !== undefined)("a command asked about and then stopped by the sandbox is shown once; the outside question gives only the reason", async () => {
+  const { home, cwd, sibling } = layout();
+  const command = `echo after > ${join(sibling, "file.txt")}`;
+  const s = await serve({ toolCalls: [{ name: "bash", input: { command } }] }, { text: "all done" });
+  const pty = await start({ baseURL: s.url, cwd, home });
+  await pty.waitForPrompt(1);
+  pty.line("update the sibling");
+  await pty.waitUntil("the approval question", () => pty.cursorLine().startsWith("allow?"));
+  pty.write("y");
+  await pty.waitUntil("the outside question", () => pty.cursorLine().startsWith("run it once outside the sandbox? y yes · n no"));
+  const screen = pty.screen();
+  expect(screen.split("bash wants to run").length - 1).toBe(1);
+  expect(screen).toContain("  failed in the sandbox: it tried to write outside the workspace");
+  pty.write("n");
+  await pty.waitFor("all done");
+}, 30_000);
+
 test('"always" for git status does not cover an alias from the repository config', async () => {
   const { home, cwd } = layout();
   Bun.spawnSync(["git", "init", "-q"], { cwd });

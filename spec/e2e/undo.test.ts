@@ -38,6 +38,21 @@ test("headless: a command that only reads is not counted among those shiro undo 
   expect(run.stderr).not.toContain("cannot revert");
 });
 
+test("headless: a failing command counts by what it is, not by its exit code, and the line says it only may have changed things", async () => {
+  const cwd = tempDir("shiro-work-");
+  const s = await serve(
+    { toolCalls: [{ name: "bash", input: { command: "cat missing.txt" } }] },
+    { toolCalls: [{ name: "bash", input: { command: "exit 3" } }] },
+    { text: "tried" },
+  );
+  const run = await runShiro(["-p", "try things", "--yolo"], { baseURL: s.url, cwd, home: tempDir() });
+  expect(run.code).toBe(0);
+  expect(toolOutputsIn(s.requests[1]!.body).join("")).toContain("Exit code 1");
+  expect(toolOutputsIn(s.requests[2]!.body).join("")).toContain("Exit code 3");
+  // The failed read counts for nothing; the failed `exit 3` is not judged read-only, so it counts.
+  expect(run.stderr).toContain("bash ran 1 command: shiro undo cannot revert what it may have changed");
+});
+
 describe("/undo for scripts: shiro undo", () => {
   test("a headless turn that edits, creates, moves and deletes is taken back whole by shiro undo", async () => {
     const home = tempDir();
@@ -45,7 +60,7 @@ describe("/undo for scripts: shiro undo", () => {
     const s = await serve(...replies);
     const run = await runShiro(["-p", "reorganise the files", "--yolo"], { baseURL: s.url, cwd, home });
     expect(run.code).toBe(0);
-    expect(run.stderr).toContain("6 files changed · shiro undo to restore · bash ran 1 command that shiro undo cannot revert");
+    expect(run.stderr).toContain("6 files changed · shiro undo to restore · bash ran 1 command: shiro undo cannot revert what it may have changed");
     expect(readFileSync(join(cwd, "edit.txt"), "utf8")).toBe("one\n2\n");
     expect(existsSync(join(cwd, "moved/old.txt"))).toBe(true);
     expect(onlySession(home).messages.length).toBeGreaterThan(4);
@@ -62,7 +77,7 @@ describe("/undo for scripts: shiro undo", () => {
         "  recreated doomed.txt",
         "  removed notes.md",
         "The conversation is back to before that prompt.",
-        "bash ran 1 command in that turn; shiro undo cannot revert what they did.",
+        "bash ran 1 command in that turn; shiro undo cannot revert what it may have changed.",
         "The prompt was:",
         "  reorganise the files",
         "",

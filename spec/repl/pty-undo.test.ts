@@ -26,7 +26,7 @@ test("/undo restores every file the turn changed, takes the conversation and tas
   const pty = await start({ baseURL: s.url, cwd, args: ["--yolo"] });
   await pty.waitForPrompt(1);
   pty.line("reorganise the files");
-  await pty.waitFor("5 files changed · /undo to restore · bash ran 2 commands that /undo cannot revert");
+  await pty.waitFor("5 files changed · /undo to restore · bash ran 2 commands: /undo cannot revert what they may have changed");
   await pty.waitForPrompt(2);
   expect(existsSync(join(cwd, "moved/old.txt"))).toBe(true);
 
@@ -256,7 +256,7 @@ test("commands that only read (ls, cat) are not counted among those /undo cannot
   await pty.waitForPrompt(1);
   pty.line("look, then touch");
   await pty.waitFor("looked and touched");
-  await pty.waitFor("bash ran 1 command that /undo cannot revert");
+  await pty.waitFor("bash ran 1 command: /undo cannot revert what it may have changed");
   await pty.waitForPrompt(2);
   pty.line("only look");
   await pty.waitFor("only looked");

@@ -59,7 +59,7 @@ describe("the undo journal", () => {
       Bun.spawnSync(["mv", t.at("from.txt"), t.at("to/from.txt")]);
     }, 2);
     expect(changes).toEqual({ files: 5, unkept: 0, commands: 2 });
-    expect(describeTurnChanges(changes, "/undo")).toBe("5 files changed · /undo to restore · bash ran 2 commands that /undo cannot revert");
+    expect(describeTurnChanges(changes, "/undo")).toBe("5 files changed · /undo to restore · bash ran 2 commands: /undo cannot revert what they may have changed");
 
     const done = await t.undo();
     if (!("outcome" in done)) throw new Error(done.why);

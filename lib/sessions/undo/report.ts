@@ -4,8 +4,10 @@ import type { FileRestore, UndoOutcome, UndoPlan } from "./restore.ts";
 
 /**
  * The line at the end of a turn: what it changed that `command` can restore, and what it ran that
- * nothing can take back, e.g. `3 files changed · /undo to restore · bash ran 2 commands that /undo
- * cannot revert`. "" when the turn did neither.
+ * nothing can take back, e.g. `3 files changed · /undo to restore · bash ran 2 commands: /undo
+ * cannot revert what they may have changed`. "" when the turn did neither. The conversation counts
+ * a command whatever its exit code (a failing one may have changed things too), except one judged
+ * to only read.
  */
 export function describeTurnChanges(changes: TurnChanges | undefined, command: string): string {
   if (!changes) return "";
@@ -16,7 +18,7 @@ export function describeTurnChanges(changes: TurnChanges | undefined, command: s
     if (restorable > 0) parts.push(`${command} to restore${changes.unkept > 0 ? ` (not ${plural(changes.unkept, "file")} too large to keep)` : ""}`);
     else parts.push(`too large for ${command} to keep`);
   }
-  if (changes.commands > 0) parts.push(`bash ran ${plural(changes.commands, "command")} that ${command} cannot revert`);
+  if (changes.commands > 0) parts.push(`bash ran ${plural(changes.commands, "command")}: ${command} cannot revert what ${changes.commands === 1 ? "it" : "they"} may have changed`);
   return parts.join(" · ");
 }
 
@@ -42,7 +44,7 @@ export function describeUndo(plan: Extract<UndoPlan, { type: "undo" }>, outcome:
     if (!plan.filesOf) lines.push(`Took the conversation back to before ${quoted}; the files are unchanged.`);
     else lines.push("The conversation is back to before that prompt.");
   }
-  if (plan.filesOf && turn.commands > 0) lines.push(`bash ran ${plural(turn.commands, "command")} in that turn; ${command} cannot revert what they did.`);
+  if (plan.filesOf && turn.commands > 0) lines.push(`bash ran ${plural(turn.commands, "command")} in that turn; ${command} cannot revert what ${turn.commands === 1 ? "it" : "they"} may have changed.`);
   return lines;
 }
 

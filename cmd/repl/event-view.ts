@@ -1,5 +1,6 @@
 import type { AgentEvent } from "../../lib/events.ts";
 import { clip, OUTCOME_MARKS, renderEvent, sanitize, subagentLine } from "../../lib/render.ts";
+import { INTERRUPTED_RESULT } from "../../lib/prune/repair.ts";
 import { createMarkdownStream, type MarkdownStream } from "../../lib/text/markdown.ts";
 import { fitRow, wrapLine } from "../../lib/text/wrap.ts";
 import type { Theme } from "./theme.ts";
@@ -11,6 +12,8 @@ const LIVE_OUTPUT_LINES = 8;
 /** Output kept per call for /last (characters); past it the model's own copy stands in. */
 const MAX_KEPT_OUTPUT_CHARS = 4_000_000;
 const OUTPUT_INDENT = "    ";
+/** What /last shows for a call the turn cut short that had printed nothing. */
+const CUT_SHORT = "It was stopped before it finished, with no output; what it did before that is unknown.";
 const CHARS_PER_TOKEN = 4;
 /** Lines of a reasoning block shown live under the transcript while it streams. */
 const LIVE_REASONING_LINES = 4;
@@ -142,7 +145,9 @@ export function createEventView(theme: Theme, hooks: ViewHooks, now: () => numbe
         case "tool-result": {
           const subject = subjects.get(event.id);
           const command = hooks.runsCommand(event.tool) ? subject : undefined;
-          finish(event.id, `${event.tool}${subject ? " " + subject : ""} · ${event.summary}`, event.output);
+          // A call the turn cut short gets the model's note as its result; /last says it for a person.
+          const result = event.output === INTERRUPTED_RESULT ? CUT_SHORT : event.output;
+          finish(event.id, `${event.tool}${subject ? " " + subject : ""} · ${event.summary}`, result);
           subjects.delete(event.id);
           tool(renderEvent(event, theme, { command }));
           activity("working");

@@ -50,6 +50,21 @@ test("esc while bash runs ends the turn, and the command's line says it was inte
   await pty.waitFor("next answer");
 }, 20_000);
 
+test("/last after esc cut a silent command short says so in words for the user, not the note meant for the model", async () => {
+  const marker = `sleep 27.${process.pid}`;
+  const s = await serve({ toolCalls: [{ name: "bash", input: { command: marker } }] });
+  const pty = await start({ baseURL: s.url, args: ["--yolo"] });
+  await pty.waitForPrompt(1);
+  pty.line("run the silent slow thing");
+  await pty.waitUntil("the command to run", () => running(marker));
+  pty.write(KEYS.esc);
+  await pty.waitForPrompt(2);
+  pty.line("/last");
+  await pty.waitFor(`bash ${marker} · interrupted`);
+  await pty.waitFor("stopped before it finished, with no output");
+  expect(pty.screen()).not.toContain("Check the current state");
+}, 20_000);
+
 test("ctrl-c at the prompt clears the line; twice on an empty line exits", async () => {
   const s = await serve({ text: "got it" });
   const pty = await start({ baseURL: s.url });

@@ -99,10 +99,17 @@ export function createTurnRunner(deps: TurnRunnerDeps) {
       const running = state.turn ? [...state.turn.running.values()] : [];
       if (running.length === 0) return false;
       for (const call of running) call.stop.abort();
-      deps.print(theme.warn(`  ^C stopping ${[...new Set(running.map((call) => call.tool))].join(", ")}; the turn goes on`));
+      deps.print(theme.warn(`  ^C stopping ${stoppedCalls(running.map((call) => call.tool))}; the turn goes on`));
       return true;
     },
   };
 }
 
 export type TurnRunner = ReturnType<typeof createTurnRunner>;
+
+/** The calls ctrl-c stops, by tool: `bash`, `2 bash calls`, `3 calls (bash, task)`. */
+export function stoppedCalls(tools: readonly string[]): string {
+  const names = [...new Set(tools)];
+  if (tools.length === 1) return names[0]!;
+  return names.length === 1 ? `${tools.length} ${names[0]} calls` : `${tools.length} calls (${names.join(", ")})`;
+}

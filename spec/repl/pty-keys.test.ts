@@ -32,6 +32,23 @@ test("ctrl-c while bash runs kills the command within a second and the turn goes
   expect(told).toContain("effects are unknown");
 }, 20_000);
 
+test("ctrl-c while two commands run says it stops both, and both are stopped", async () => {
+  const first = `sleep 26.${process.pid}`;
+  const second = `sleep 25.${process.pid}`;
+  const s = await serve(
+    { toolCalls: [{ name: "bash", input: { command: first } }, { name: "bash", input: { command: second } }] },
+    { text: "both stopped" },
+  );
+  const pty = await start({ baseURL: s.url, args: ["--yolo"] });
+  await pty.waitForPrompt(1);
+  pty.line("run two slow things");
+  await pty.waitUntil("both commands to run", () => running(first) && running(second));
+  pty.write(KEYS.ctrlC);
+  await pty.waitFor("^C stopping 2 bash calls; the turn goes on");
+  await pty.waitFor("both stopped");
+  expect(pty.screen()).not.toContain("^C stopping bash;");
+}, 20_000);
+
 test("esc while bash runs ends the turn, and the command's line says it was interrupted, as ctrl-c's does", async () => {
   const marker = `sleep 28.${process.pid}`;
   const s = await serve({ toolCalls: [{ name: "bash", input: { command: `echo started; ${marker}` } }] }, { text: "next answer" });

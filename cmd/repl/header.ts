@@ -1,7 +1,7 @@
 import { windowLabel } from "../../lib/agent/context-budget.ts";
 import type { RequestEstimate } from "../../lib/agent/request-estimate.ts";
 import type { Runtime } from "../../lib/agent/runtime.ts";
-import { statusSegments } from "../../lib/prompt/status-line.ts";
+import { fitSegments, statusSegments } from "../../lib/prompt/status-line.ts";
 import type { SandboxStatus } from "../../lib/sandbox/index.ts";
 import type { Theme } from "./theme.ts";
 import type { ApprovalMode } from "../../lib/config/permission-schema.ts";
@@ -78,14 +78,15 @@ export function sandboxLine(status: SandboxStatus, theme: Pick<Theme, "dim" | "w
 
 /**
  * The status line under the prompt, coloured by tone (amber/red context): the model, the next
- * request's size against the window (context-meter.ts), what the session has spent, the mode.
+ * request's size against the window (context-meter.ts), what the session has spent, the mode;
+ * only the parts that fit in `width` columns, whole (fitSegments).
  */
-export function statusLine(runtime: Runtime, context: RequestEstimate, cost: number | "unpriced" | undefined, theme: Theme, mode?: string): string {
-  const segments = statusSegments({
+export function statusLine(runtime: Runtime, context: RequestEstimate, cost: number | "unpriced" | undefined, theme: Theme, mode?: string, width = Number.POSITIVE_INFINITY): string {
+  const segments = fitSegments(statusSegments({
     model: runtime.settings.model,
     ...(mode !== undefined ? { mode } : {}),
     ...context,
     ...(cost !== undefined ? { cost } : {}),
-  });
+  }), width);
   return segments.map((segment) => theme.tone(segment.tone === "normal" ? "dim" : segment.tone, segment.text)).join(theme.dim(" · "));
 }

@@ -3,7 +3,8 @@ import { formatUsd } from "../sessions/pricing.ts";
 
 /** How a segment should look; the terminal edge maps tones to colours (or to nothing). */
 export type StatusTone = "dim" | "normal" | "amber" | "red";
-export type StatusSegment = { text: string; tone: StatusTone };
+/** `rank`: how much the segment matters, 0 most; a narrow terminal leaves out the highest ranks first (fitSegments). */
+export type StatusSegment = { text: string; tone: StatusTone; rank: number };
 
 export type StatusInput = {
   model: string;
@@ -33,13 +34,28 @@ export type StatusInput = {
  */
 export function statusSegments(input: StatusInput): StatusSegment[] {
   const gauge = contextGauge(input.conversationTokens, input.budgetTokens);
+  // Ranks: the context first, then a mode that is not the default, the model, the default mode, the spending.
   const segments: StatusSegment[] = [
-    { text: input.model, tone: "normal" },
-    { text: `ctx ~${formatTokenCount(input.requestTokens)}/${formatTokenCount(input.windowTokens)}`, tone: toneOf(gauge.level) },
+    { text: input.model, tone: "normal", rank: 2 },
+    { text: `ctx ~${formatTokenCount(input.requestTokens)}/${formatTokenCount(input.windowTokens)}`, tone: toneOf(gauge.level), rank: 0 },
   ];
-  if (input.cost !== undefined) segments.push({ text: input.cost === "unpriced" ? "spent: unpriced" : `spent ${formatUsd(input.cost)}`, tone: "dim" });
-  if (input.mode !== undefined) segments.push({ text: `mode ${input.mode}`, tone: input.mode === "ask" ? "dim" : "amber" });
+  if (input.cost !== undefined) segments.push({ text: input.cost === "unpriced" ? "spent: unpriced" : `spent ${formatUsd(input.cost)}`, tone: "dim", rank: 4 });
+  if (input.mode !== undefined) segments.push({ text: `mode ${input.mode}`, tone: input.mode === "ask" ? "dim" : "amber", rank: input.mode === "ask" ? 3 : 1 });
   return segments;
+}
+
+/**
+ * The segments that fit in `width` columns joined with ` · `, in their order: taken by rank, each
+ * one that still fits kept whole, so a narrow terminal loses the spending first and the context
+ * last, and never shows a segment cut in half. The context stays even when it alone is too wide.
+ */
+export function fitSegments(segments: readonly StatusSegment[], width: number): StatusSegment[] {
+  const kept = new Set<StatusSegment>();
+  for (const segment of [...segments].sort((a, b) => a.rank - b.rank)) {
+    const trial = segments.filter((s) => kept.has(s) || s === segment);
+    if (kept.size === 0 || Bun.stringWidth(statusText(trial)) <= width) kept.add(segment);
+  }
+  return segments.filter((s) => kept.has(s));
 }
 
 /** The segments as plain text, joined the way the screen shows them. */

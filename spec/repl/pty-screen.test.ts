@@ -29,6 +29,19 @@ test("at 100 columns the header's first line breaks between its parts, not insid
   expect(second).toMatch(/^window 1,000,000 tokens \(SHIRO_CONTEXT_WINDOW\) · .+shiro-work-\w+ · new session$/);
 }, 20_000);
 
+test("at 40 columns the status line keeps whole parts, the context and a non-default mode before the model and the spending", async () => {
+  const s = await serve({ text: "hello" });
+  const pty = await start({ baseURL: s.url, args: ["-m", "a-rather-long-model-name", "--mode", "edits"], cols: 40 });
+  await pty.waitForPrompt(1);
+  pty.line("hi");
+  await pty.waitFor("hello");
+  await pty.waitForPrompt(2);
+  const status = pty.screen().split("\n").at(-1)!;
+  expect(status).toMatch(/^ctx ~[\d.]+k\/1M · mode edits$/);
+  pty.resize(100);
+  await pty.waitUntil("the wide status line", () => /^a-rather-long-model-name · ctx ~[\d.]+k\/1M · spent: unpriced · mode edits$/.test(pty.screen().split("\n").at(-1)!));
+}, 20_000);
+
 test("the header shows the window and its source; a window too small to work in is said once at start", async () => {
   const s = await serve.with({ vendor: "ollama", models: { "qwen2.5-7b": { contextWindow: 4096, maxContext: 32768 } } })();
   const pty = await start({ baseURL: s.url, args: ["--provider", "ollama", "-m", "qwen2.5-7b"], env: { SHIRO_CONTEXT_WINDOW: undefined, SHIRO_CLIENT: undefined } });

@@ -87,7 +87,8 @@ export function createApprovalGate(deps: GateDeps): ApprovalGate {
         // The command is on screen already (its question, or its `→ bash …` line): only the
         // reason, unless another call was shown since, then one short line says which it was.
         const failed = theme.warn(`  failed in the sandbox: ${question.detail ?? "the sandbox stopped it"}`);
-        deps.print(lastShown === question.id ? failed : `${toolCallLine(theme, question.tool.name, question.subject)}\n${failed}`);
+        const by = question.subagent ? theme.dim(` (subagent: ${question.subagent.description})`) : "";
+        deps.print(lastShown === question.id ? failed : `${toolCallLine(theme, question.tool.name, question.subject)}${by}\n${failed}`);
       } else {
         const preview = previewCall(question.tool, question.input, question.subject, deps.where, theme);
         if (question.why === "repeat") preview.splice(1, 0, theme.warn(`    (the same call for the ${ordinal(question.count ?? 3)} time this turn)`));

@@ -104,7 +104,7 @@ export type LiveSession = {
  * One running session: the record, its debounced autosave, its lock, its cost. A new session,
  * or the continuation of `resume` — or, when another live shiro holds `resume`, a fork of it
  * under a new id (`forkedFrom`, `notice`), so neither process overwrites the other's work.
- * Nothing is written until the session has a message.
+ * Nothing is written until the session has a message; from then on every change is, emptying included.
  */
 export function openLiveSession(opts: OpenSessionOptions): LiveSession {
   const now = opts.now ?? (() => new Date());
@@ -273,7 +273,9 @@ export function openLiveSession(opts: OpenSessionOptions): LiveSession {
       savedCount = record.messages.length;
       if (!base.title) base = { ...base, title: record.title };
     },
-    shouldSave: () => messages.length > 0,
+    // Nothing is written before the first message; once a file exists it follows the conversation,
+    // down to no messages at all (every turn undone), so a resume never brings back what was undone.
+    shouldSave: () => messages.length > 0 || savedCount > 0,
     ...(opts.debounceMs !== undefined ? { debounceMs: opts.debounceMs } : {}),
     ...(opts.timers ? { timers: opts.timers } : {}),
     ...(opts.onSaveError ? { onError: opts.onSaveError } : {}),

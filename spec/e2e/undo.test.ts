@@ -53,6 +53,19 @@ test("headless: a failing command counts by what it is, not by its exit code, an
   expect(run.stderr).toContain("bash ran 1 command: shiro undo cannot revert what it may have changed");
 });
 
+test("undoing a turn whose only change was a command does not claim the files are unchanged", async () => {
+  const home = tempDir();
+  const cwd = tempDir("shiro-work-");
+  const s = await serve({ toolCalls: [{ name: "bash", input: { command: "touch made-by-bash.txt" } }] }, { text: "touched" });
+  await runShiro(["-p", "touch it", "--yolo"], { baseURL: s.url, cwd, home });
+  const undo = await runShiro(["undo"], { cwd, home });
+  expect(undo.code).toBe(0);
+  expect(undo.stdout).toContain('Took the conversation back to before "touch it".');
+  expect(undo.stdout).toContain("bash ran 1 command in that turn; shiro undo cannot revert what it may have changed.");
+  expect(undo.stdout).not.toContain("the files are unchanged");
+  expect(existsSync(join(cwd, "made-by-bash.txt"))).toBe(true);
+});
+
 describe("/undo for scripts: shiro undo", () => {
   test("a headless turn that edits, creates, moves and deletes is taken back whole by shiro undo", async () => {
     const home = tempDir();

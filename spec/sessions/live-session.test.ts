@@ -147,6 +147,18 @@ test("a replaced history (the end-of-turn repair, /compact) is written on close"
   expect(findSession(home, live.id).messages).toEqual([{ role: "user", content: "summary" }]);
 });
 
+test("a conversation taken back to nothing (every turn undone) is written empty: a resume brings none of it back", () => {
+  const home = tempDir();
+  const live = openLiveSession({ home, cwd: "/p", provider: "openai", model: "gpt-5" });
+  live.append([{ role: "user", content: "hi" }, answer("a")]);
+  live.save();
+  expect(findSession(home, live.id).messages).toHaveLength(2);
+  live.replace([]);
+  live.close();
+  expect(findSession(home, live.id).messages).toEqual([]);
+  expect(live.exitMessage()).toContain("No messages were saved");
+});
+
 test("a step that called a workspace-changing tool is written at once, off the step; a read-only step waits for the timer", async () => {
   const home = tempDir();
   const timers = { setTimeout: () => 1, clearTimeout: () => {} }; // the debounce never fires by itself

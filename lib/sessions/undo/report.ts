@@ -41,10 +41,11 @@ export function describeUndo(plan: Extract<UndoPlan, { type: "undo" }>, outcome:
     if (!plan.conversationOf) lines.push("The conversation is unchanged.");
   }
   if (plan.conversationOf) {
-    if (!plan.filesOf) lines.push(`Took the conversation back to before ${quoted}; the files are unchanged.`);
+    // "The files are unchanged" only when nothing ran that could have changed them.
+    if (!plan.filesOf) lines.push(`Took the conversation back to before ${quoted}${turn.commands > 0 ? "." : "; the files are unchanged."}`);
     else lines.push("The conversation is back to before that prompt.");
   }
-  if (plan.filesOf && turn.commands > 0) lines.push(`bash ran ${plural(turn.commands, "command")} in that turn; ${command} cannot revert what ${turn.commands === 1 ? "it" : "they"} may have changed.`);
+  if (turn.commands > 0) lines.push(`bash ran ${plural(turn.commands, "command")} in that turn; ${command} cannot revert what ${turn.commands === 1 ? "it" : "they"} may have changed.`);
   return lines;
 }
 

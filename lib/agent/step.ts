@@ -1,4 +1,4 @@
-import { NoSuchToolError, streamText, type AssistantModelMessage, type LanguageModel, type LanguageModelUsage, type ModelMessage, type StepResult, type ToolSet } from "ai";
+import { InvalidToolInputError, NoSuchToolError, streamText, type AssistantModelMessage, type LanguageModel, type LanguageModelUsage, type ModelMessage, type StepResult, type ToolSet } from "ai";
 import type { EventSink, Usage } from "../events.ts";
 import { subjectOf, type AnyTool } from "../tools/define.ts";
 import type { CallOptions } from "../provider/call-options.ts";
@@ -172,6 +172,7 @@ export async function runSteps(input: StepsInput): Promise<void> {
           emit({ type: "tool-call", id: part.toolCallId, tool: part.toolName, input: part.input, subject: subjectOf(byName.get(part.toolName), part.input) });
           if (part.invalid) state.unrunnable.add(part.toolCallId); // no tool runs it, so its error is reported here
           if (part.invalid && NoSuchToolError.isInstance(part.error)) state.reworded.set(part.toolCallId, noSuchToolText(part.toolName, input.toolDefs));
+          else if (part.invalid && InvalidToolInputError.isInstance(part.error)) state.reworded.set(part.toolCallId, unreadableInputText(part.toolName, part.error.toolInput));
           progress(state);
           break;
         case "tool-result": {
@@ -340,6 +341,19 @@ export function noSuchToolText(name: string, tools: readonly Pick<AnyTool, "name
   return have.length === 0
     ? `There is no tool named "${name}" here, and no tools are available: answer in text.`
     : `There is no tool named "${name}" here. The tools available are: ${have.join(", ")}. Use one of them, or answer in text.`;
+}
+
+/** Longest part of unreadable arguments quoted back to the model. */
+const QUOTED_INPUT_CHARS = 200;
+
+/**
+ * The result of a call whose arguments the SDK could not read as JSON (cut off, or not JSON at
+ * all): what went wrong and what to do, in words the model and the user can act on, instead of
+ * the SDK's error names. Nothing ran.
+ */
+export function unreadableInputText(name: string, raw: string): string {
+  const quoted = raw.length > QUOTED_INPUT_CHARS ? `${raw.slice(0, QUOTED_INPUT_CHARS)}… (${raw.length} characters)` : raw;
+  return `The arguments of this ${name} call are not valid JSON, so it did not run: ${JSON.stringify(quoted)}. Send the call again with its arguments as one complete JSON object.`;
 }
 
 /** The step's tool results with shiro's wording where it has its own (`reworded`, by call id). */

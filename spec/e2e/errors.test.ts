@@ -187,3 +187,24 @@ describe("a server that fails a request carrying item references", () => {
     expect(record.error).toBe("provider returned 400: bad request");
   });
 });
+
+describe("a call whose arguments are not valid JSON", () => {
+  for (const api of ["chat", "responses"] as const) {
+    test(`${api}: is answered in words (what was sent, what to do), not the SDK's error names, and the model can try again`, async () => {
+      const { s, result } = await run(
+        {},
+        [{ toolCalls: [{ name: "read_file", input: '{"path": "notes.txt"' }] }, { toolCalls: [{ name: "read_file", input: { path: "notes.txt" } }] }, { text: "alpha it is" }],
+        { api, json: false, env: { ...BY_HOST, SHIRO_CLIENT: api === "responses" ? "openai" : undefined } },
+      );
+      expect(result.code).toBe(0);
+      expect(result.stdout).toBe("alpha it is\n");
+      expect(result.stderr).toContain("✗ read_file: The arguments of this read_file call are not valid JSON");
+      expect(result.stderr).not.toContain("AI_");
+      const told = JSON.stringify(s.requests[1]!.body);
+      expect(told).toContain("are not valid JSON, so it did not run");
+      expect(told).toContain("Send the call again with its arguments as one complete JSON object.");
+      expect(told).not.toContain("AI_");
+      expect(s.errors).toEqual([]);
+    });
+  }
+});

@@ -131,12 +131,12 @@ export function createConversation(opts: ConversationOptions): Conversation {
    * runs unrecorded. Its start is written on the event loop's next turn, once the first request
    * is on its way (it waits for the disk), and in any case before the first tool runs.
    */
-  const beginRecording = (prompt: string, emit: EventSink): TurnRecording | undefined => {
+  const beginRecording = (prompt: string, emit: EventSink, historyLength: number): TurnRecording | undefined => {
     if (!opts.undo) return undefined;
     const trouble = (error: unknown) => emit({ type: "notice", message: undoTrouble(error) });
     let recorder: TurnRecorder;
     try {
-      recorder = opts.undo.beginTurn({ prompt, historyLength: session.history.length, todos: notebook.todos() });
+      recorder = opts.undo.beginTurn({ prompt, historyLength, todos: notebook.todos() });
     } catch (error) {
       trouble(error);
       return undefined;
@@ -224,8 +224,13 @@ export function createConversation(opts: ConversationOptions): Conversation {
       // kept on record): it is closed as interrupted before the prompt goes after it.
       const closed = closeDanglingToolCalls(session.history);
       if (closed !== session.history) history.replace(closed);
-      const recorder = beginRecording(io.typed?.prompt ?? prompt, emit);
-      history.append([{ role: "user", content: prompt, providerOptions: { shiro: { ...ranWith, ...typed } } }]);
+      // The same prompt sent again after a turn that got no answer at all (the provider failed; ↑ and
+      // Enter) is that prompt's second try, not a second prompt: the model reads it once, and /undo
+      // takes it back with this turn.
+      const last = session.history.at(-1);
+      const resent = last?.role === "user" && last.content === prompt;
+      const recorder = beginRecording(io.typed?.prompt ?? prompt, emit, session.history.length - (resent ? 1 : 0));
+      if (!resent) history.append([{ role: "user", content: prompt, providerOptions: { shiro: { ...ranWith, ...typed } } }]);
       let commands = 0;
       let result: TurnResult;
       /** A command ran: counted unless it only reads (`ls`, `cat`), which leaves nothing to revert. */

@@ -21,6 +21,22 @@ function userTexts(body: any): string[] {
 
 for (const { wire, flags } of WIRES) {
   describe(`sessions over ${wire}`, () => {
+    test("a prompt sent again after a turn the provider failed (no answer at all) reaches the model once, and stays once in the session", async () => {
+      const home = tempDir();
+      const work = tempDir();
+      const s = await serve({ status: 400, body: { error: { message: "Invalid model id", type: "invalid_request_error" } } }, { text: "answered on the second try" });
+      const failed = await runShiro(["-p", "summarise the readme", ...flags], { baseURL: s.url, cwd: work, home });
+      expect(failed.code).toBe(1);
+      const again = await runShiro(["-c", "-p", "summarise the readme", ...flags], { baseURL: s.url, cwd: work, home });
+      expect(again.code).toBe(0);
+      expect(again.stdout).toBe("answered on the second try\n");
+      expect(userTexts(s.requests[1]!.body)).toEqual(["summarise the readme"]);
+      const [only] = sessionFiles(home);
+      const record = JSON.parse(readFileSync(join(sessionsDir(home), only!), "utf8"));
+      expect(record.messages.filter((m: any) => m.role === "user").map((m: any) => m.content)).toEqual(["summarise the readme"]);
+      expect(s.errors).toEqual([]);
+    });
+
     test("a -p run saves a record with the spec's fields, and never the key", async () => {
       const home = tempDir();
       const work = tempDir();

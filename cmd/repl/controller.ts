@@ -135,7 +135,7 @@ export function createRepl(deps: ReplDeps) {
   const dispatch = createKeyDispatch({ state, session: () => session, input, gate, queue, runner, screen, theme, history: deps.history, yolo: deps.yolo, shownAs, print, render, exit });
 
   /** The status line: drawn at every redraw while the prompt waits (the meter caches what is costly). */
-  const status = () => statusLine(session.runtime(), meter.measure(), session.spent(), theme, deps.yolo ? undefined : session.mode().label, columns() - 1);
+  const status = () => statusLine(session.runtime(), meter.measure(), session.spent(), theme, session.mode().label, columns() - 1, deps.yolo);
 
   function render(): void {
     if (state.paging) return; // the pager has the terminal

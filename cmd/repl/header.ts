@@ -81,10 +81,11 @@ export function sandboxLine(status: SandboxStatus, theme: Pick<Theme, "dim" | "w
  * request's size against the window (context-meter.ts), what the session has spent, the mode;
  * only the parts that fit in `width` columns, whole (fitSegments).
  */
-export function statusLine(runtime: Runtime, context: RequestEstimate, cost: number | "unpriced" | undefined, theme: Theme, mode?: string, width = Number.POSITIVE_INFINITY): string {
+export function statusLine(runtime: Runtime, context: RequestEstimate, cost: number | "unpriced" | undefined, theme: Theme, mode?: string, width = Number.POSITIVE_INFINITY, yolo = false): string {
   const segments = fitSegments(statusSegments({
     model: runtime.settings.model,
     ...(mode !== undefined ? { mode } : {}),
+    ...(yolo ? { yolo } : {}),
     ...context,
     ...(cost !== undefined ? { cost } : {}),
   }), width);

@@ -24,6 +24,8 @@ export type StatusInput = {
   cost?: number | "unpriced";
   /** The approval mode (`ask`, `edits`, `auto`, …), shown last as `mode ask`; left out, not shown. */
   mode?: string;
+  /** `--yolo`: nothing asks, which the line says in red in the mode's place (`yolo`), kept before the model on a narrow terminal. */
+  yolo?: boolean;
 };
 
 /**
@@ -40,7 +42,8 @@ export function statusSegments(input: StatusInput): StatusSegment[] {
     { text: `ctx ~${formatTokenCount(input.requestTokens)}/${formatTokenCount(input.windowTokens)}`, tone: toneOf(gauge.level), rank: 0 },
   ];
   if (input.cost !== undefined) segments.push({ text: input.cost === "unpriced" ? "spent: unpriced" : `spent ${formatUsd(input.cost)}`, tone: "dim", rank: 4 });
-  if (input.mode !== undefined) segments.push({ text: `mode ${input.mode}`, tone: input.mode === "ask" ? "dim" : "amber", rank: input.mode === "ask" ? 3 : 1 });
+  if (input.yolo) segments.push({ text: "yolo", tone: "red", rank: 1 });
+  else if (input.mode !== undefined) segments.push({ text: `mode ${input.mode}`, tone: input.mode === "ask" ? "dim" : "amber", rank: input.mode === "ask" ? 3 : 1 });
   return segments;
 }
 

@@ -305,3 +305,11 @@ test.skipIf(unavailable !== undefined)("auto in a working sandbox runs commands 
   expect(toolOutputsIn(s.requests[2]!.body).join("\n")).toContain("shiro's safety guard refused");
   expect(existsSync(home)).toBe(true);
 }, 30_000);
+
+test("with --yolo the status line says yolo, so a person never forgets nothing will ask", async () => {
+  const s = await serve();
+  const pty = await start({ baseURL: s.url, cwd: tempDir("shiro-work-"), args: ["--no-sandbox", "--yolo"] });
+  await pty.waitForPrompt(1);
+  await pty.waitUntil("the status line", () => / · yolo\s*$/m.test(pty.screen()));
+  expect(pty.screen()).not.toContain("mode ask");
+});

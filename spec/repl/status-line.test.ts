@@ -56,6 +56,13 @@ describe("a narrow terminal", () => {
     expect(fit(41, statusSegments({ ...base, model: "a-rather-long-model-name", cost: 0, mode: "ask" }))).toBe("ctx ~15.2k/400k · spent $0.00 · mode ask");
   });
 
+  test("--yolo is said in the mode's place, in red, and kept before the model when the line is short", () => {
+    const yolo = statusSegments({ ...base, model: "a-rather-long-model-name", cost: 0, mode: "ask", yolo: true });
+    expect(statusText(yolo)).toBe("a-rather-long-model-name · ctx ~15.2k/400k · spent $0.00 · yolo");
+    expect(yolo.find((s) => s.text === "yolo")?.tone).toBe("red");
+    expect(fit(30, yolo)).toBe("ctx ~15.2k/400k · yolo");
+  });
+
   test("keeps the context even when it alone is too wide", () => {
     expect(fit(5)).toBe("ctx ~15.2k/400k");
   });

@@ -2,7 +2,8 @@ import type { HistorySearch } from "../../lib/prompt/history-search.ts";
 import type { Choosing } from "./picker.ts";
 
 /** A turn in progress: its abort, and the tool calls running in it (ctrl-c stops those first). */
-export type Turn = { abort: AbortController; running: Map<string, { tool: string; stop: AbortController }> };
+/** `dropped`: the queued prompts esc let go, said once the turn's output is on screen. */
+export type Turn = { abort: AbortController; running: Map<string, { tool: string; stop: AbortController }>; dropped?: number };
 
 /**
  * What the interactive loop is doing right now, shared by the controller (drawing), the key

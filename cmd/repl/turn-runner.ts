@@ -64,6 +64,8 @@ export function createTurnRunner(deps: TurnRunnerDeps) {
       // runPrompt does not throw for provider or tool failures; anything else must not end the session.
       deps.print(theme.error(`error: ${error instanceof Error ? error.message : String(error)}`));
     } finally {
+      // Said after the turn's text and its "interrupted", not above the text still streaming.
+      if (active.dropped) deps.print(theme.warn(`dropped ${active.dropped} queued ${active.dropped === 1 ? "prompt" : "prompts"}`));
       clearInterval(state.spinner);
       state.turn = undefined;
       state.activity = undefined;
@@ -89,9 +91,8 @@ export function createTurnRunner(deps: TurnRunnerDeps) {
         return deps.print(theme.warn("interrupted"));
       }
       if (!turn || turn.abort.signal.aborted) return;
-      const dropped = deps.queue.clear();
+      turn.dropped = (turn.dropped ?? 0) + deps.queue.clear();
       turn.abort.abort();
-      if (dropped > 0) deps.print(theme.warn(`dropped ${dropped} queued ${dropped === 1 ? "prompt" : "prompts"}`));
     },
 
     /** ctrl-c while tool calls run: stops them and the turn goes on; false when none was running. */

@@ -57,6 +57,10 @@ test("esc aborts the turn, keeps the partial text, clears the queue, and the nex
   await pty.waitFor("interrupted");
   await pty.waitFor("dropped 1 queued prompt");
   await pty.waitForPrompt(2);
+  // Said under the turn's text and its end, not above text that was still streaming.
+  const screen = pty.screen();
+  expect(screen.indexOf("dropped 1 queued prompt")).toBeGreaterThan(screen.lastIndexOf("partial words"));
+  expect(screen.indexOf("dropped 1 queued prompt")).toBeGreaterThan(screen.indexOf("interrupted"));
   expect(s.requests).toHaveLength(1);
 
   pty.line("next");

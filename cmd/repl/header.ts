@@ -9,14 +9,14 @@ import type { ApprovalMode } from "../../lib/config/permission-schema.ts";
 function modeLine(mode: ApprovalMode): string {
   if (mode === "edits") return "edits mode: file edits run without asking, commands ask: y once · a always · n deny · shift-tab switches";
   if (mode === "auto") return "auto mode: edits and sandboxed commands run without asking · shift-tab switches";
-  return "edits and commands ask first: y once · a always · n deny";
+  return "edits and commands ask first (read-only commands run): y once · a always · n deny";
 }
 
 /**
  * The lines shown when the loop starts:
  *
  *   shiro 0.1.0 · gpt-5 · default agent, thinking medium · window 400,000 tokens (built-in table) · ~/src/app · new session
- *   edits and commands ask first: y once · a always · n deny
+ *   edits and commands ask first (read-only commands run): y once · a always · n deny
  *   sandbox on: commands write only to the workspace · network on
  *   /help lists commands · esc interrupts · ctrl-d exits
  */

@@ -1,3 +1,4 @@
+import { ShiroError } from "../../lib/errors.ts";
 import { homedir } from "node:os";
 import type { Conversation } from "../../lib/agent/conversation.ts";
 import { generate, type GenerateRequest } from "../../lib/agent/generate.ts";
@@ -17,7 +18,7 @@ import { configPath } from "../../lib/config/load.ts";
 import { updateConfigFile } from "../../lib/config/update-file.ts";
 import { runTool } from "../../lib/tools/define.ts";
 import { compactTranscript } from "../../lib/prune/compact-summary.ts";
-import { findSession } from "../../lib/sessions/find.ts";
+import { findSession, inLoop } from "../../lib/sessions/find.ts";
 import { listSessions } from "../../lib/sessions/list.ts";
 import { formatSessionTable, RECENT_SESSIONS, sessionRows } from "../../lib/sessions/list-format.ts";
 import type { LiveSession } from "../../lib/sessions/live-session.ts";
@@ -88,7 +89,13 @@ export async function openReplSession(args: MainArgs, env: Env, startRuntime: Ru
       } catch (error) {
         onSaveError(error);
       }
-      record = choice.type === "resume" ? findSession(runtime.home, choice.idOrPrefix) : undefined;
+      try {
+        record = choice.type === "resume" ? findSession(runtime.home, choice.idOrPrefix) : undefined;
+      } catch (error) {
+        // The messages name the shell's command for the list; here it is a slash command.
+        if (error instanceof ShiroError) throw new ShiroError(error.code, inLoop(error.message));
+        throw error;
+      }
       live.close();
       if (live.history.length > 0) previous = live;
     }

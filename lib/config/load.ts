@@ -56,8 +56,9 @@ export async function loadConfigFile(path: string): Promise<ConfigFile> {
  */
 export async function loadSettings(flags: Flags, env: Record<string, string | undefined>): Promise<{ home: string; config: ConfigFile; settings: Settings }> {
   const home = shiroHome(env);
-  const config = await loadConfigFile(configPath(home));
-  return { home, config, settings: resolveSettings(flags, env, config) };
+  const file = configPath(home);
+  const config = await loadConfigFile(file);
+  return { home, config, settings: resolveSettings(flags, env, config, file) };
 }
 
 /** Longest part of a config message quoted from the file: a wrong value can be a megabyte with newlines in it. */

@@ -158,8 +158,8 @@ function pickSet<T>(sources: SettingSources, key: string, steps: readonly [...St
  * arrives validated (lib/config/load.ts) and flags arrive parsed (cmd/args.ts, with the rules
  * below), so what is checked here is the environment and how the sources combine.
  */
-export function resolveSettings(flags: Flags, env: Env, config: ConfigFile): Settings {
-  return traceSettings(flags, env, config, { requireKey: true }).settings;
+export function resolveSettings(flags: Flags, env: Env, config: ConfigFile, configFile?: string): Settings {
+  return traceSettings(flags, env, config, { requireKey: true, ...(configFile ? { configFile } : {}) }).settings;
 }
 
 /**
@@ -167,7 +167,7 @@ export function resolveSettings(flags: Flags, env: Env, config: ConfigFile): Set
  * false a missing key is left undefined instead of refused (`shiro config` and `shiro doctor`
  * report it rather than stop).
  */
-export function traceSettings(flags: Flags, env: Env, config: ConfigFile, opts: { requireKey: boolean }): { settings: Settings; sources: SettingSources } {
+export function traceSettings(flags: Flags, env: Env, config: ConfigFile, opts: { requireKey: boolean; configFile?: string }): { settings: Settings; sources: SettingSources } {
   const sources: SettingSources = {};
   const presetName = pickSet<string>(sources, "provider", [[flag("--provider"), flags.provider], [file("provider"), config.provider], [BUILT_IN, DEFAULT_PROVIDER]]);
   if (!(presetName in PRESETS)) {
@@ -218,7 +218,7 @@ export function traceSettings(flags: Flags, env: Env, config: ConfigFile, opts: 
   ]);
   const keyFrom = sources.apiKey!;
   const apiKeySource = keyFrom.kind === "env" ? keyFrom.name : keyFrom.kind === "file" ? 'config "apiKey"' : undefined;
-  if (!apiKey && !isLocalURL(baseURL) && opts.requireKey) throw missingKey(baseURL, keyEnv);
+  if (!apiKey && !isLocalURL(baseURL) && opts.requireKey) throw missingKey(baseURL, keyEnv, opts.configFile);
 
   const defaultModel = "defaultModel" in preset ? preset.defaultModel : DEFAULT_MODEL;
   const fromEnv = (name: string, rule: NumberRule) => (env[name] ? settingNumber(env[name], name, rule) : undefined);
@@ -266,12 +266,12 @@ export function traceSettings(flags: Flags, env: Env, config: ConfigFile, opts: 
   return { settings, sources };
 }
 
-/** The refusal when a remote server has no key: every place a key can be given. */
-export function missingKey(baseURL: string, keyEnv: string | undefined): ShiroError {
+/** The refusal when a remote server has no key: every place a key can be given (the config file by its path, when known). */
+export function missingKey(baseURL: string, keyEnv: string | undefined, configFile?: string): ShiroError {
   const named = keyEnv && keyEnv !== "OPENAI_API_KEY" ? `${keyEnv}, ` : "";
   return new ShiroError(
     "config",
-    `no API key for ${baseURL}: set ${named}SHIRO_API_KEY or OPENAI_API_KEY, or "apiKey" in the config file, or point --base-url at a local server.`,
+    `no API key for ${baseURL}: set ${named}SHIRO_API_KEY or OPENAI_API_KEY, or "apiKey" in ${configFile ?? "the config file"}, or point --base-url at a local server.`,
   );
 }
 

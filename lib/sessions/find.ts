@@ -8,6 +8,15 @@ import { sessionHolder } from "./ownership.ts";
 import type { LivenessProbe } from "../fs/process-alive.ts";
 import { listSessionIds, loadSession, removeSession } from "./store.ts";
 
+
+/** The command the messages below name for listing every session; the REPL names its own (inLoop). */
+const LIST_ALL = "shiro sessions --all";
+
+/** A message of this module as the interactive loop says it, where the list is `/sessions --all`. */
+export function inLoop(message: string): string {
+  return message.replaceAll(LIST_ALL, "/sessions --all");
+}
+
 /** Candidates named in an "ambiguous" error before the rest are counted. */
 const MAX_CANDIDATES_SHOWN = 5;
 
@@ -20,12 +29,12 @@ const MAX_CANDIDATES_SHOWN = 5;
 export function resolveSessionId(home: string, input: string): string {
   const wanted = hexDigits(input.trim());
   if (!/^[0-9a-f]+$/.test(wanted)) {
-    throw new ShiroError("usage", `"${input}" is not a session id: ids are hex digits, like 0193ab2c. Run: shiro sessions --all`);
+    throw new ShiroError("usage", `"${input}" is not a session id: ids are hex digits, like 0193ab2c. Run: ${LIST_ALL}`);
   }
   const allIds = listSessionIds(home);
   const matches = allIds.filter((id) => hexDigits(id).startsWith(wanted));
   if (matches.length === 1) return matches[0]!;
-  if (matches.length === 0) throw new ShiroError("usage", `No session matching "${input}". Run: shiro sessions --all`);
+  if (matches.length === 0) throw new ShiroError("usage", `No session matching "${input}". Run: ${LIST_ALL}`);
   const shown = matches.slice(0, MAX_CANDIDATES_SHOWN).map((id) => {
     const summary = readSessionSummary(sessionPath(home, id));
     const title = summary.status === "ok" ? JSON.stringify(summary.summary.title || "(untitled)") : "(corrupt)";
@@ -44,7 +53,7 @@ export function findSession(home: string, idOrPrefix: string): SessionRecord {
 export function continueSession(home: string, cwd: string): SessionRecord {
   const newest = newestForCwd(home, cwd);
   if (!newest) {
-    throw new ShiroError("usage", `No saved session for ${cwd} yet. Start one with shiro, or pick one from another directory: shiro sessions --all`);
+    throw new ShiroError("usage", `No saved session for ${cwd} yet. Start one with shiro, or pick one from another directory: ${LIST_ALL}`);
   }
   return loadOrThrow(home, newest.id);
 }
@@ -55,7 +64,7 @@ function loadOrThrow(home: string, id: string): SessionRecord {
     case "ok":
       return result.record;
     case "missing":
-      throw new ShiroError("usage", `Session ${id} was deleted a moment ago. Run: shiro sessions --all`);
+      throw new ShiroError("usage", `Session ${id} was deleted a moment ago. Run: ${LIST_ALL}`);
     case "corrupt":
       throw new ShiroError("usage", `Session ${id} is corrupt (${result.reason}). The file is ${result.path}: fix it or delete it.`);
     default:
@@ -73,6 +82,6 @@ export function deleteSession(home: string, idOrPrefix: string, probe?: Liveness
   if (holder !== undefined) {
     throw new ShiroError("usage", `Session ${id} is open in another shiro (pid ${holder}). Quit that one first, then remove it.`);
   }
-  if (!removeSession(home, id)) throw new ShiroError("usage", `Session ${id} was deleted a moment ago. Run: shiro sessions --all`);
+  if (!removeSession(home, id)) throw new ShiroError("usage", `Session ${id} was deleted a moment ago. Run: ${LIST_ALL}`);
   return id;
 }

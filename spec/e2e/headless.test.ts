@@ -251,12 +251,13 @@ describe("usage and configuration errors exit 2", () => {
     expect(run.stderr).toContain("unknown option --frobnicate");
   });
 
-  test("no key and no local base URL names what to set", async () => {
-    const run = await runShiro(["-p", "hi"]);
+  test("no key and no local base URL names what to set, and the config file by its path", async () => {
+    const home = tempDir();
+    const run = await runShiro(["-p", "hi"], { home });
     expect(run.code).toBe(2);
     expect(run.stderr.trim().split("\n")).toHaveLength(1);
     expect(run.stderr).toContain("SHIRO_API_KEY");
-    expect(run.stderr).toContain('"apiKey"');
+    expect(run.stderr).toContain(`"apiKey" in ${join(home, ".shiro-neko", "config.json")}`);
   });
 
   test("an invalid config names the file and the field", async () => {

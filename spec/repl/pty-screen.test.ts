@@ -14,7 +14,7 @@ test("the header names version, model, directory, session and approvals", async 
   await pty.waitForPrompt(1);
   const [first, second, third, fourth] = pty.screen().split("\n");
   expect(first).toMatch(/^shiro \d+\.\d+\.\d+ · test-model · default agent, thinking medium · window 1,000,000 tokens \(SHIRO_CONTEXT_WINDOW\) · .+shiro-work-\w+ · new session$/);
-  expect(second).toBe("edits and commands ask first: y once · a always · n deny");
+  expect(second).toBe("edits and commands ask first (read-only commands run): y once · a always · n deny");
   expect(third).toMatch(/^sandbox (on: commands write only to the workspace · network on|unavailable: .+)$/);
   expect(fourth).toContain("/help");
   expect(pty.screen()).toMatch(/test-model · ctx ~[\d.]+k\/1M/); // the instructions and tools, before any prompt
@@ -72,7 +72,7 @@ test("/help lists every command; unknown commands get the closest name; each com
     ["/last", "No tool result in this session yet."],
     ["/save", "Nothing to save yet"],
     ["/todos", "The task list is empty."],
-    ["/resume 0193", 'No session matching "0193"'],
+    ["/resume 0193", 'No session matching "0193". Run: /sessions --all'],
   ];
   for (const [command, answer] of answers) {
     pty.line(command);

@@ -28,6 +28,8 @@ export type CommandEnv = {
   lastReasoning(): string;
   /** The last tool result, whole (a command's full output); undefined before the first. */
   lastResult(): LastResult | undefined;
+  /** Another conversation is open (/clear, /resume): /last and /reasoning no longer show the one before. */
+  forgetLast(): void;
   /** Shows long text through $PAGER when one is set, else prints it. */
   page(text: string): Promise<void>;
   /** The session picker; undefined when the user closed it. */
@@ -99,6 +101,7 @@ export async function runCommand(name: SlashName, args: string, env: CommandEnv)
         id = picked;
       }
       const resumed = await session.resume(id);
+      env.forgetLast();
       warnAll(resumed.notices);
       env.replay();
     },
@@ -110,6 +113,7 @@ export async function runCommand(name: SlashName, args: string, env: CommandEnv)
     cost: () => env.print(costReport(session, env.context())),
     clear: async () => {
       warnAll(await session.clear());
+      env.forgetLast();
       env.print(theme.dim("Started a new conversation; the task list is empty."));
     },
     model: () => modelCommand(args.trim(), env),

@@ -257,6 +257,7 @@ export function createRepl(deps: ReplDeps) {
         print,
         lastReasoning: view.lastReasoning,
         lastResult: view.lastResult,
+        forgetLast: view.forget,
         page: async (text) => {
           if (!deps.pager) return print(text);
           state.paging = true;

@@ -49,6 +49,8 @@ export type EventView = {
   lastReasoning(): string;
   /** The last tool result whole (a command's full output), or undefined before the first. */
   lastResult(): LastResult | undefined;
+  /** Lets go of the last result and reasoning: they belonged to a conversation no longer open. */
+  forget(): void;
 };
 
 /** A call whose output is arriving: its lines (all of them while `kept`), the unfinished last one, and lines let go. */
@@ -223,6 +225,12 @@ export function createEventView(theme: Theme, hooks: ViewHooks, now: () => numbe
     },
     lastReasoning: () => (reasoningChars > 0 ? reasoningText : lastBlock),
     lastResult: () => last,
+    forget: () => {
+      last = undefined;
+      lastBlock = "";
+      reasoningText = "";
+      reasoningChars = 0;
+    },
   };
 
   function showOutput(id: string, chunk: string) {

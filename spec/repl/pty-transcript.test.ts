@@ -266,3 +266,16 @@ test("NO_COLOR: no colour codes, and multi-line editing and the Tab picker still
   expect(userTexts(s.requests[0]!.body)).toEqual(["first line\nsecond line"]);
   expect(pty.raw()).not.toMatch(/\x1b\[[0-9;]*m/);
 }, 20_000);
+
+test("after /clear, /last has nothing of the conversation before it", async () => {
+  const s = await serve({ toolCalls: [{ name: "bash", input: { command: "echo from-the-old-conversation" } }] }, { text: "echoed" });
+  const pty = await start({ baseURL: s.url, args: ["--yolo"] });
+  await pty.waitForPrompt(1);
+  pty.line("echo it");
+  await pty.waitFor("echoed");
+  await pty.waitForPrompt(2);
+  pty.line("/clear");
+  await pty.waitFor("Started a new conversation");
+  pty.line("/last");
+  await pty.waitFor("No tool result in this session yet.");
+}, 20_000);

@@ -18,10 +18,15 @@ export function formatAge(iso: string, now: Date): string {
   return `${Math.floor(hours / 24)}d ago`;
 }
 
-/** One row per session; prefixes are unique among `allIds` (every session on disk, not just these). */
+/**
+ * One row per session; prefixes are unique among `allIds` (every session on disk, not just these),
+ * and all as long as the longest of them, so the column reads as one list of ids (sessions made
+ * within a minute share their first nine or ten characters).
+ */
 export function sessionRows(sessions: readonly SessionSummary[], opts: { allIds: readonly string[]; now: Date }): SessionRow[] {
+  const length = Math.max(0, ...sessions.map((s) => shortestUniquePrefix(s.id, opts.allIds).length));
   return sessions.map((s) => ({
-    prefix: shortestUniquePrefix(s.id, opts.allIds),
+    prefix: s.id.slice(0, length),
     age: formatAge(s.updatedAt, opts.now),
     // A title shiro wrote is already one short line; one edited by hand may not be.
     title: titleFromPrompt(s.title) || "(untitled)",

@@ -35,3 +35,12 @@ test("the --json shape has every field, with null for what is not known", () => 
   expect(json.forkedFrom).toBeNull();
   expect(json.messageCount).toBe(4);
 });
+
+test("sessions made within a minute of each other show ids of one length, each still unique", () => {
+  const ids = ["01a233dd-c001-7000-8000-000000000001", "01a233dd-1201-7000-8000-000000000002", "01a233dd-1299-7000-8000-000000000003", "01a233de-0001-7000-8000-000000000004"];
+  const records = ids.map((id, i) => ({ ...makeRecord({ at: now.getTime() - i * 1000 }), id, updatedAt: ago(i * 1000) }));
+  const rows = sessionRows(records.map(summarize), { allIds: ids, now });
+  // Two need twelve characters to be told apart, so every row gets twelve.
+  expect(rows.map((r) => r.prefix)).toEqual(["01a233dd-c00", "01a233dd-120", "01a233dd-129", "01a233de-000"]);
+  for (const row of rows) expect(ids.filter((id) => id.startsWith(row.prefix))).toHaveLength(1);
+});

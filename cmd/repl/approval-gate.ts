@@ -52,6 +52,8 @@ export type GateDeps = {
   changed(): void;
   /** Called once for each question put to the user (the terminal bell). */
   bell?(): void;
+  /** A y/a/n question appeared (the type-ahead guard starts its quiet moment). */
+  opened?(): void;
   /**
    * Saving an "always" answer as a rule in the user's config: where it would go and how it reads
    * (shown before the choice), and the save itself. Without them "always" lasts the session.
@@ -99,6 +101,7 @@ export function createApprovalGate(deps: GateDeps): ApprovalGate {
       const choice = await new Promise<AskAnswer>((resolve) => {
         current = { label: question.always, id: question.id, outside, resolve };
         signal.addEventListener("abort", () => resolve("deny"), { once: true });
+        deps.opened?.();
         deps.bell?.();
         deps.changed();
       });
@@ -221,7 +224,11 @@ export function createApprovalGate(deps: GateDeps): ApprovalGate {
   };
 }
 
-/** What a key means while a question is on screen: y, a, n answer it; esc and ctrl-c interrupt; ctrl-d leaves. */
+/**
+ * What a key means while a question is on screen: y, a, n answer it; esc and ctrl-c interrupt;
+ * ctrl-d leaves. Whether a y, a or n counts as an answer or as typing is the key dispatch's call
+ * (lib/prompt/type-ahead.ts).
+ */
 export function answerFor(key: Key): AskAnswer | "interrupt" | "exit" | undefined {
   const typed = key.name === "text" ? key.text.toLowerCase() : "";
   if (typed === "y") return "once";

@@ -1,4 +1,4 @@
-import type { Approver } from "../../lib/approval.ts";
+import type { Approval, Approver } from "../../lib/approval.ts";
 import type { AskAnswer, PermissionQuestion } from "../../lib/permissions/policy.ts";
 import type { Grant } from "../../lib/permissions/session-grants.ts";
 import type { RuleScope } from "../../lib/permissions/save-rule.ts";
@@ -35,7 +35,8 @@ export type ApprovalGate = {
   keep(key: Key): void;
   /**
    * The Approver for one turn. Questions come one at a time, in call order, and go away when
-   * `signal` aborts. Every allowed call gets its own stop signal from `register`, so ctrl-c can
+   * `signal` aborts; a call that changes things is judged only after the allowed change before
+   * it finished (the Approval's `done`). Every allowed call gets its own stop signal from `register`, so ctrl-c can
    * stop that call without stopping the turn. A call that changes things and runs without a
    * question is announced here (`→ bash git status`); one that asked was named by its question.
    */
@@ -52,6 +53,8 @@ export type GateDeps = {
   changed(): void;
   /** Called once for each question put to the user (the terminal bell). */
   bell?(): void;
+  /** A y/a/n question appeared (the type-ahead guard starts its quiet moment). */
+  opened?(): void;
   /**
    * Saving an "always" answer as a rule in the user's config: where it would go and how it reads
    * (shown before the choice), and the save itself. Without them "always" lasts the session.
@@ -99,6 +102,7 @@ export function createApprovalGate(deps: GateDeps): ApprovalGate {
       const choice = await new Promise<AskAnswer>((resolve) => {
         current = { label: question.always, id: question.id, outside, resolve };
         signal.addEventListener("abort", () => resolve("deny"), { once: true });
+        deps.opened?.();
         deps.bell?.();
         deps.changed();
       });
@@ -200,11 +204,30 @@ export function createApprovalGate(deps: GateDeps): ApprovalGate {
       // One decision at a time, in call order: an "always" given to the first of two parallel
       // calls must cover the second before it is asked about.
       let decisions: Promise<unknown> = Promise.resolve();
+      // A call that changes things waits, in call order, for the one before it that does: for its
+      // decision, and when that one was allowed to change files, for it to finish. So a question
+      // (its diff, its precheck) sees the files as the earlier calls left them, and their results
+      // are not printed inside it. Read-only calls do not wait, nor commands that ran unasked.
+      let changes: Promise<void> = Promise.resolve();
       return async (call) => {
-        const decided = decisions.then(() => engine.approve(call));
-        decisions = decided.catch(() => {});
-        const decision = await decided;
+        let release = () => {};
+        if (call.tool.mutates) {
+          const before = changes;
+          changes = new Promise<void>((resolve) => (release = resolve));
+          await before;
+        }
+        let decision: Approval;
+        try {
+          const decided = decisions.then(() => engine.approve(call));
+          decisions = decided.catch(() => {});
+          decision = await decided;
+        } catch (error) {
+          release();
+          throw error;
+        }
         const wasAsked = asked.delete(call.id);
+        const changesFiles = decision.allow && call.tool.mutates && (call.tool.subject.kind !== "command" || wasAsked);
+        if (!changesFiles) release();
         if (!decision.allow) {
           if (signal.aborted) return { allow: false, reason: INTERRUPTED_REASON, shown: "interrupted" };
           const said = instead.get(call.id);
@@ -215,13 +238,17 @@ export function createApprovalGate(deps: GateDeps): ApprovalGate {
           deps.print(toolCallLine(deps.theme, call.tool.name, call.subject) + (call.subagent ? deps.theme.dim(` (subagent: ${call.subagent.description})`) : ""));
           lastShown = call.id;
         }
-        return { ...decision, signal: register(call.id, call.tool.name) };
+        return { ...decision, signal: register(call.id, call.tool.name), ...(changesFiles ? { done: release } : {}) };
       };
     },
   };
 }
 
-/** What a key means while a question is on screen: y, a, n answer it; esc and ctrl-c interrupt; ctrl-d leaves. */
+/**
+ * What a key means while a question is on screen: y, a, n answer it; esc and ctrl-c interrupt;
+ * ctrl-d leaves. Whether a y, a or n counts as an answer or as typing is the key dispatch's call
+ * (lib/prompt/type-ahead.ts).
+ */
 export function answerFor(key: Key): AskAnswer | "interrupt" | "exit" | undefined {
   const typed = key.name === "text" ? key.text.toLowerCase() : "";
   if (typed === "y") return "once";

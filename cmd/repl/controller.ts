@@ -5,6 +5,7 @@ import { createPromptQueue, describeQueue } from "../../lib/prompt/queue.ts";
 import { parseInput, unknownCommandHint } from "../../lib/prompt/slash-commands.ts";
 import { attachMentions, describeAttachment } from "../../lib/prompt/attach.ts";
 import { expandCommand, type CustomCommand } from "../../lib/prompt/custom-commands.ts";
+import { createTypeAheadGuard } from "../../lib/prompt/type-ahead.ts";
 import { sanitize } from "../../lib/render.ts";
 import { wrapQuestion, wrapText } from "../../lib/text/wrap.ts";
 import { createApprovalGate } from "./approval-gate.ts";
@@ -31,6 +32,8 @@ const SHELL_LIVE_LINES = 40;
 const COMMAND_SPINNER_AFTER_MS = 300;
 /** What a bare `!` gets instead of going to the model. */
 const SHELL_HINT = "!cmd runs cmd in the workspace; its output goes with your next prompt";
+/** Under an approval question while keys typed ahead went to the input (lib/prompt/type-ahead.ts). */
+const TYPE_AHEAD_HINT = "  (typing goes to the prompt below; pause a moment, then answer)";
 
 export type ReplDeps = {
   /** Opens the session (its first conversation) once the loop's printer exists. */
@@ -51,6 +54,8 @@ export type ReplDeps = {
   pager?: (text: string) => Promise<void>;
   /** Rings the terminal bell (an approval question is waiting); config `"bell": false` keeps it quiet. */
   bell?: () => void;
+  /** How long the keyboard must be quiet before a key answers an approval question (default ANSWER_QUIET_MS; tests set 0). */
+  answerQuietMs?: number;
   /** The user's and the project's own slash commands (lib/prompt/custom-commands.ts). */
   customCommands?: readonly CustomCommand[];
 };
@@ -102,6 +107,7 @@ export function createRepl(deps: ReplDeps) {
     canPick: screen.mode === "rich",
     onNotice: (text) => print(theme.warn(text)),
   });
+  const typeAhead = createTypeAheadGuard(deps.answerQuietMs === undefined ? {} : { quietMs: deps.answerQuietMs });
   const gate = createApprovalGate({
     permissions: (ask) => session.permissions(ask),
     where,
@@ -114,6 +120,7 @@ export function createRepl(deps: ReplDeps) {
     bell: () => {
       if (session.runtime().settings.bell) deps.bell?.();
     },
+    opened: () => typeAhead.questionShown(),
     rules: { target: (grant, scope) => session.ruleTarget(grant, scope), save: (grant, scope) => session.saveRule(grant, scope) },
   });
   const toolNamed = (name: string) => session.conversation().tools.find((t) => t.name === name);
@@ -132,7 +139,7 @@ export function createRepl(deps: ReplDeps) {
   });
 
   const runner = createTurnRunner({ state, session: () => session, gate, view, queue, theme, rich: screen.mode === "rich", render, print });
-  const dispatch = createKeyDispatch({ state, session: () => session, input, gate, queue, runner, screen, theme, history: deps.history, yolo: deps.yolo, shownAs, print, render, exit });
+  const dispatch = createKeyDispatch({ state, session: () => session, input, gate, typeAhead, queue, runner, screen, theme, history: deps.history, yolo: deps.yolo, shownAs, print, render, exit });
 
   /** The status line: drawn at every redraw while the prompt waits (the meter caches what is costly). */
   const status = () => statusLine(session.runtime(), meter.measure(), session.spent(), theme, session.mode().label, columns() - 1, deps.yolo);
@@ -145,6 +152,13 @@ export function createRepl(deps: ReplDeps) {
     if (ask) {
       // The question wrapped, its further rows indented under it, its choices kept on one row; the cursor waits at its end.
       const rows = wrapQuestion(ask.question, columns() - 1);
+      // Keys typed ahead went to the input: it stays in sight under the question, with why.
+      const answering = gate.pending() && !gate.typing() && !gate.choosingScope();
+      if (answering && (input.line().text !== "" || typeAhead.diverted())) {
+        const line = input.line();
+        const above = [...rows.map(theme.warn), ...wrapText(TYPE_AHEAD_HINT, columns() - 1, { hang: 3 }).map(theme.dim)];
+        return screen.setLive({ above, prompt: PROMPT, paintedPrompt: theme.dim(PROMPT), text: line.text, cursor: line.cursor, below: input.rows(theme) });
+      }
       const lastRow = rows.at(-1)!;
       const typed = "text" in ask ? (ask.text ?? "") : "";
       return screen.setLive({ above: rows.slice(0, -1).map(theme.warn), prompt: lastRow, paintedPrompt: theme.warn(lastRow), text: typed, cursor: typed.length, below: [] });

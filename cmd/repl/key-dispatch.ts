@@ -1,4 +1,5 @@
 import type { HistoryStore } from "../../lib/prompt/history.ts";
+import type { TypeAheadGuard } from "../../lib/prompt/type-ahead.ts";
 import { describeQueue, type PromptQueue } from "../../lib/prompt/queue.ts";
 import { answerFor, type ApprovalGate } from "./approval-gate.ts";
 import type { InputBox } from "./input/input-box.ts";
@@ -19,6 +20,8 @@ export type KeyDeps = {
   session: () => ReplSession;
   input: InputBox;
   gate: ApprovalGate;
+  /** Decides whether a key comes after a quiet moment (an answer) or is typing ahead. */
+  typeAhead: TypeAheadGuard;
   queue: PromptQueue;
   runner: TurnRunner;
   screen: Screen;
@@ -35,7 +38,8 @@ export type KeyDeps = {
 
 /**
  * What a key means now. In order: a choice list takes every key; an approval question takes its
- * answer; a command's one-key question takes the next key; ctrl-r's search line edits the search;
+ * answer (a y, a or n typed ahead, before the keyboard was quiet for a moment, edits the input
+ * instead, like every other key but esc, ctrl-c and ctrl-d); a command's one-key question takes the next key; ctrl-r's search line edits the search;
  * else the key edits the input, and Enter submits it (or queues it during a turn).
  */
 export function createKeyDispatch(deps: KeyDeps): (key: Key) => void {
@@ -78,26 +82,34 @@ export function createKeyDispatch(deps: KeyDeps): (key: Key) => void {
     else print(theme.dim(remark));
   }
 
-  function answer(key: Key): void {
+  /** A key while an approval question is up; false when it is typing ahead, for the input line. */
+  function answer(key: Key, quiet: boolean): boolean {
     if (gate.choosingScope()) {
-      if (key.name === "ctrl-d") return exit();
-      return gate.keep(key);
+      if (key.name === "ctrl-d") exit();
+      else gate.keep(key);
+      return true;
     }
     if (gate.typing()) {
-      if (key.name === "ctrl-c") return runner.interrupt();
-      if (key.name === "ctrl-d") return exit();
-      return gate.type(key);
+      if (key.name === "ctrl-c") runner.interrupt();
+      else if (key.name === "ctrl-d") exit();
+      else gate.type(key);
+      return true;
     }
     const meaning = answerFor(key);
     if (meaning === "interrupt") runner.interrupt();
     else if (meaning === "exit") exit();
-    else if (meaning) gate.answer(meaning);
+    else if (meaning && quiet) gate.answer(meaning);
+    else return false; // typed ahead (or not an answer at all): it edits the input
+    render(); // the hint that typing goes to the prompt may go now
+    return true;
   }
 
   return (key: Key): void => {
     if (state.exiting) return;
+    // Every key counts as typing for the guard, whatever it does next.
+    const quiet = deps.typeAhead.press(key.name === "paste" ? "paste" : "key");
     if (state.choosing) return choose(key);
-    if (gate.pending()) return answer(key);
+    if (gate.pending() && answer(key, quiet)) return;
     if (state.question) {
       if (key.name === "ctrl-d") return exit();
       state.question.answer(key.name === "text" ? key.text.toLowerCase() : key.name === "ctrl-c" ? "escape" : key.name);

@@ -50,6 +50,8 @@ export async function runRepl(args: MainArgs, processEnv: Record<string, string 
     ...(pagerCommand ? { pager: (text: string) => page(pagerCommand, text) } : {}),
     initialPrompt: args.positional.join(" ").trim() || undefined,
     ...(mode !== "pipe" ? { bell: () => void stdout.write("\x07") } : {}),
+    // Only tests change it (SHIRO_ANSWER_QUIET_MS=0: answers count at once).
+    ...answerQuiet(processEnv.SHIRO_ANSWER_QUIET_MS),
   });
 
   const stdin = process.stdin;
@@ -123,4 +125,10 @@ export async function runRepl(args: MainArgs, processEnv: Record<string, string 
     stdout.off("resize", onResize);
     restore();
   }
+}
+
+/** `SHIRO_ANSWER_QUIET_MS`, when it is a number of milliseconds; anything else keeps the default. */
+function answerQuiet(value: string | undefined): { answerQuietMs?: number } {
+  const ms = value === undefined || value.trim() === "" ? Number.NaN : Number(value);
+  return Number.isFinite(ms) && ms >= 0 ? { answerQuietMs: ms } : {};
 }

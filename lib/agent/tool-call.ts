@@ -39,6 +39,8 @@ export type ToolCallOutcome = { output: string; summary: string; denied: boolean
 export async function runToolCall(tool: AnyTool, input: unknown, id: string, opts: ToolCallOptions): Promise<ToolCallOutcome> {
   const redact = opts.redact ?? ((text: string) => text);
   let result;
+  /** The approval's `done`: called once the call's outcome is reported, so what waits for it comes after. */
+  let finished: (() => void) | undefined;
   try {
     // A go-between (mcp_call) is judged as the call it makes: its real tool and arguments.
     const judged = tool.standsFor?.(input) ?? { tool, input };
@@ -48,6 +50,7 @@ export async function runToolCall(tool: AnyTool, input: unknown, id: string, opt
       if (opts.stepOpen?.() ?? true) opts.emit({ type: "tool-denied", id, tool: tool.name, subject: subject || undefined, reason: decision.reason, ...(decision.shown ? { shown: decision.shown } : {}) });
       return { output: `${NOT_RUN_PREFIX}${decision.reason}`, summary: "", denied: true };
     }
+    finished = decision.done;
     opts.journal?.ready?.();
     result = await runTool(tool, input, {
       root: opts.root,
@@ -60,10 +63,18 @@ export async function runToolCall(tool: AnyTool, input: unknown, id: string, opt
       callId: id,
     });
   } catch (error) {
-    if (opts.stepOpen?.() ?? true) opts.emit({ type: "tool-error", id, tool: tool.name, error: error instanceof Error ? error.message : String(error) });
+    try {
+      if (opts.stepOpen?.() ?? true) opts.emit({ type: "tool-error", id, tool: tool.name, error: error instanceof Error ? error.message : String(error) });
+    } finally {
+      finished?.();
+    }
     throw error;
   }
   const output = redact(result.output);
-  if (opts.stepOpen?.() ?? true) opts.emit({ type: "tool-result", id, tool: tool.name, summary: result.summary, output });
+  try {
+    if (opts.stepOpen?.() ?? true) opts.emit({ type: "tool-result", id, tool: tool.name, summary: result.summary, output });
+  } finally {
+    finished?.();
+  }
   return { output, summary: result.summary, denied: false };
 }

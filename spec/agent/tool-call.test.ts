@@ -77,3 +77,11 @@ test("the turn's start is written to the undo journal before a tool runs, and no
   expect(order).toEqual(["ready (before the command)"]);
   expect(existsSync(ws.path("made"))).toBe(true);
 });
+
+test("an allowed call's `done` is called once, after its result or its error is reported", async () => {
+  const seen: string[] = [];
+  const tracking: Approver = async () => ({ allow: true, done: () => seen.push(`done after ${events.at(-1)?.type}`) });
+  await runToolCall(bashTool, { command: "echo hi" }, "call_7", options(tracking));
+  await expect(runToolCall(readFileTool, { path: "missing.txt" }, "call_8", options(tracking))).rejects.toThrow();
+  expect(seen).toEqual(["done after tool-result", "done after tool-error"]);
+});

@@ -31,6 +31,7 @@ function gateAnswering(answers: ("once" | "always" | "deny")[]) {
   const call = async (tool: AnyTool, subject: string, input: unknown = {}) => {
     const before = asked.length;
     const decision = await approve({ tool, input, subject, id: `call-${++n}` });
+    if (decision.allow) decision.done?.(); // the call ran and finished, as runToolCall reports
     return { allowed: decision.allow, asked: asked.length > before };
   };
   return { call, asked };
@@ -61,5 +62,31 @@ describe("approvals through the permission policy", () => {
     const { call } = gateAnswering(["once", "once"]);
     expect(await call(bashTool, "make", { command: "make" })).toEqual({ allowed: true, asked: true });
     expect(await call(bashTool, "make", { command: "make" })).toEqual({ allowed: true, asked: true });
+  });
+});
+
+describe("calls of one step", () => {
+  test("a change waits for the change before it to finish; a read does not", async () => {
+    const root = tempDir();
+    const gate = createApprovalGate({
+      permissions: (ask) => createPermissionPolicy({ config: {}, root, cwd: root, home: root, yolo: false, interactive: true, ask }),
+      where: { root, cwd: root },
+      theme: createTheme(false),
+      print: () => {},
+      changed: () => {
+        if (gate.pending()) queueMicrotask(() => gate.answer("once"));
+      },
+    });
+    const approve = gate.approver({ signal: new AbortController().signal, register: () => new AbortController().signal });
+    const first = await approve({ tool: editFileTool, input: { path: "a.txt", oldString: "a", newString: "b" }, subject: "a.txt", id: "1" });
+    expect(first.allow).toBe(true);
+    let secondDecided = false;
+    const second = approve({ tool: writeFileTool, input: { path: "b.txt", content: "b" }, subject: "b.txt", id: "2" }).then((d) => ((secondDecided = true), d));
+    const read = await approve({ tool: tool("read_file"), input: { path: "a.txt" }, subject: "a.txt", id: "3" });
+    expect(read.allow).toBe(true); // decided while the first edit still runs
+    await Bun.sleep(20);
+    expect(secondDecided).toBe(false); // not asked while the first edit runs
+    if (first.allow) first.done?.();
+    expect((await second).allow).toBe(true);
   });
 });

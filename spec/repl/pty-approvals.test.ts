@@ -105,3 +105,36 @@ test("at 80 columns a wrapped diff line hangs under its text, past its + or -, i
   await pty.waitFor("+++ b/a.txt");
   expect(pty.screen()).toMatch(/\n-word01 [^\n]*\n word[^\n]*word20\n\+WORD01 [^\n]*\n WORD[^\n]*WORD20\n/);
 }, 20_000);
+
+test("two edits of one file in one step: the second is judged after the first ran, so it fails its check without a question", async () => {
+  const cwd = tempDir("shiro-work-");
+  writeFileSync(join(cwd, "x.txt"), "x\n");
+  const s = await serve(
+    {
+      toolCalls: [
+        { name: "edit_file", input: { path: "x.txt", oldString: "x", newString: "w" } },
+        { name: "edit_file", input: { path: "x.txt", oldString: "x", newString: "v" } },
+      ],
+    },
+    { text: "parallel done" },
+  );
+  const pty = await start({ baseURL: s.url, cwd });
+  await pty.waitForPrompt(1);
+  pty.line("edit twice");
+  await pty.waitUntil("the first question", () => pty!.cursorLine().startsWith("allow?"));
+  expect(pty.screen()).toContain("    -x\n    +w");
+  pty.write("y");
+  await pty.waitFor("parallel done");
+
+  const screen = pty.screen();
+  expect(count(screen, " wants to ")).toBe(1); // no question about an edit that can no longer apply
+  expect(screen).not.toContain("+v");
+  const ran = screen.indexOf("✓ edit_file: +1 -1");
+  const failed = screen.indexOf("✗ edit_file:");
+  expect(ran).toBeGreaterThan(screen.indexOf("allowed once"));
+  expect(failed).toBeGreaterThan(ran);
+  expect(screen.slice(failed).split("\n")[0]).toContain("not found");
+  expect(readFileSync(join(cwd, "x.txt"), "utf8")).toBe("w\n");
+  const told = toolOutputsIn(s.requests[1]!.body).join("\n");
+  expect(told).toContain("not found");
+}, 20_000);

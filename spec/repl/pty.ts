@@ -75,6 +75,9 @@ export async function startShiro(opts: PtyOptions): Promise<Pty> {
     // error), so the default tests state one: a known window is never asked about. The window tests
     // unset it (CONTEXT_ENV in spec/e2e/context-window.test.ts).
     SHIRO_CONTEXT_WINDOW: "1000000",
+    // A script answers a question the moment it appears, which a person never does: without this the
+    // type-ahead guard (lib/prompt/type-ahead.ts) would take its keys for typing. Its own tests unset it.
+    SHIRO_ANSWER_QUIET_MS: "0",
     ...opts.env,
   };
   for (const [k, v] of Object.entries(env)) if (v === undefined) delete env[k];

@@ -101,6 +101,19 @@ test("ctrl-c at the prompt clears the line; twice on an empty line exits", async
   expect(await pty.exited).toBe(0);
 }, 20_000);
 
+test("enter on nothing but spaces sends nothing and clears them, so they do not end up in front of the next prompt", async () => {
+  const s = await serve({ text: "got it" });
+  const pty = await start({ baseURL: s.url });
+  await pty.waitForPrompt(1);
+  pty.write("   ");
+  pty.write("\r");
+  await pty.waitForInput("");
+  pty.line("hi there");
+  await pty.waitFor("got it");
+  expect(lastUserText(s.requests[0]!.body)).toBe("hi there");
+  expect(s.requests).toHaveLength(1);
+}, 20_000);
+
 test("ctrl-d on an empty line exits with the exit message; on text it does not", async () => {
   const s = await serve();
   const pty = await start({ baseURL: s.url });

@@ -79,7 +79,8 @@ export function createInputBox(deps: {
         return undefined;
       }
       const shown = line.text;
-      if (shown.trim() === "") return undefined;
+      // Nothing but spaces sends nothing, and leaves nothing behind to end up in front of the next prompt.
+      if (shown.trim() === "") return void (line = EMPTY_LINE);
       const text = expand(shown);
       const notice = deps.history.add(text);
       if (notice) deps.onNotice(notice);

@@ -126,7 +126,7 @@ export function createRepl(deps: ReplDeps) {
       render();
     },
     announce: (tool) => !toolNamed(tool)?.mutates,
-    runsCommand: (tool) => toolNamed(tool)?.subject.kind === "command",
+    subjectKind: (tool) => toolNamed(tool)?.subject.kind,
     quietDenial: (id) => gate.answeredNo(id),
     changed: () => render(),
   });

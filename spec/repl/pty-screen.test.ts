@@ -110,7 +110,7 @@ test("reasoning collapses to one line, tools show one line each, errors are red"
   pty.line("look");
   await pty.waitFor("notes.txt has two lines.");
   const screen = pty.screen();
-  expect(screen).toMatch(/✻ thought for \d+s · ~\d+ tokens · \/reasoning shows it\n→ read_file notes.txt\n  ✓ read_file: 2 lines\n→ read_file missing.txt\n  ✗ read_file: /);
+  expect(screen).toMatch(/✻ thought for \d+s · ~\d+ tokens · \/reasoning shows it\n→ read_file notes.txt\n  ✓ read_file: 2 lines · notes.txt\n→ read_file missing.txt\n  ✗ read_file: /);
   expect(screen).not.toContain("carefully"); // the reasoning itself is not printed
   await pty.waitForPrompt(2);
   pty.line("/reasoning");

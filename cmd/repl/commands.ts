@@ -40,6 +40,8 @@ export type CommandEnv = {
   ask(question: string): Promise<string>;
   /** Puts text into the input, to edit and send again (/undo puts the undone prompt there). */
   setInput(text: string): void;
+  /** The terminal's width now, for what a command lays out in columns (/help). */
+  columns(): number;
   /** Rows of the terminal, for paging; undefined when output is not a terminal (then nothing pages). */
   rows(): number | undefined;
   /** Sends `prompt` to the model as a turn of its own once the command returns (/init). */
@@ -74,8 +76,10 @@ export async function runCommand(name: SlashName, args: string, env: CommandEnv)
   };
   const handlers: Record<SlashName, () => Promise<void> | void> = {
     help: () => {
-      const custom = env.custom && env.custom.length > 0 ? [theme.bold("Your commands"), ...customHelpLines(env.custom).map((l) => "  " + l)] : [];
-      env.print([theme.bold("Commands"), ...commandHelpLines().map((l) => "  " + l), ...custom, theme.bold("Keys"), ...KEYS.map((l) => "  " + l)].join("\n"));
+      // Laid out for the width inside the two columns of indent, so the print does not wrap them again.
+      const room = env.columns() - 2;
+      const custom = env.custom && env.custom.length > 0 ? [theme.bold("Your commands"), ...customHelpLines(env.custom, room).map((l) => "  " + l)] : [];
+      env.print([theme.bold("Commands"), ...commandHelpLines(room).map((l) => "  " + l), ...custom, theme.bold("Keys"), ...KEYS.map((l) => "  " + l)].join("\n"));
     },
     skills: () => env.print(skillListing(session.runtime().skills ?? NO_SKILLS).join("\n")),
     todos: () => env.print(renderTodos(session.conversation().notebook.todos()) || "The task list is empty."),

@@ -276,6 +276,7 @@ export function createRepl(deps: ReplDeps) {
         },
         ask: askKey,
         setInput: (text) => input.set(text),
+        columns,
         rows: () => (screen.mode === "pipe" ? undefined : (screen.rows?.() ?? 24)),
         send: (prompt) => (send = prompt),
         custom,

@@ -58,16 +58,19 @@ test("/help at 100 columns wraps a description under the description column; at 
   await pty.waitForPrompt(1);
   pty.line("/help");
   await pty.waitFor("Keys");
+  await pty.waitForPrompt(2); // the listing is written whole
   const wide = pty.screen();
   // The column starts past the longest command ("/undo [files|conversation]" and two spaces).
   const column = "  /undo [files|conversation]  ".length;
   expect(wide).toContain("  /help" + " ".repeat(column - "  /help".length) + "list commands and keys\n");
   expect(wide).toMatch(new RegExp(`\\n  /init {${column - "  /init".length}}have the model write \\(or improve\\)[^\\n]*\\n {${column}}\\S`));
+  // The keys the same way, in a column of their own.
+  expect(wide).toMatch(/\n  !cmd {7}run cmd in the workspace [^\n]*\n {13}\S[^\n]*directory\n/);
   pty.resize(40);
   pty.line("/clear");
   await pty.waitForPrompt(3);
   pty.line("/help");
-  await pty.waitUntil("the second listing", () => pty.screen().split("Keys").length === 3);
+  await pty.waitForPrompt(4);
   const narrow = pty.screen().slice(pty.screen().lastIndexOf("Commands"));
   expect(narrow).toContain("\n  /help\n      list commands and keys\n  /todos\n      show the task list\n");
   expect(narrow).toMatch(/\n  \/undo \[files\|conversation\]\n {6}take back the last turn: its file\n {6}changes and the conversation\n/);

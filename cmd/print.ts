@@ -2,7 +2,7 @@ import { fstatSync } from "node:fs";
 import { homedir } from "node:os";
 import type { AgentEvent, TurnStatus } from "../lib/events.ts";
 import { ShiroError } from "../lib/errors.ts";
-import { plainTheme, renderEvent } from "../lib/render.ts";
+import { callContext, plainTheme, renderEvent } from "../lib/render.ts";
 import { loadRuntime, runtimeForCommand } from "../lib/app/load-runtime.ts";
 import { customCommandSources, expandCommand, loadCustomCommands } from "../lib/prompt/custom-commands.ts";
 import { parseInput } from "../lib/prompt/slash-commands.ts";
@@ -99,15 +99,15 @@ export async function runHeadless(args: MainArgs, processEnv: Record<string, str
       textEndsWithNewline = event.text.endsWith("\n");
       return;
     }
-    const line = renderEvent(event, plainTheme, { command: commandOf(calls.see(event)) });
+    const call = calls.see(event);
+    const line = renderEvent(event, plainTheme, call ? callContext(subjectKinds.get(call.tool), call.subject) : {});
     if (!line) return;
     endAnswerLine();
     err.write(line + "\n");
   };
   const calls = openCalls();
-  /** The tools whose subject is a command line (bash): their result lines name it. Set once the conversation exists. */
-  let commandTools = new Set<string>();
-  const commandOf = (call: { tool: string; subject: string | undefined } | undefined) => (call && commandTools.has(call.tool) ? call.subject : undefined);
+  /** Each tool's kind of subject: a command's or a path's result line names it. Set once the conversation exists. */
+  let subjectKinds = new Map<string, string>();
 
   const policy = createPermissionPolicy({
     config: runtime.config,
@@ -129,7 +129,7 @@ export async function runHeadless(args: MainArgs, processEnv: Record<string, str
     onlyReads: (command, cwd) => isReadOnlyCommand(command, readOnlyList(runtime.config.readOnlyCommands), cwd),
     onSaveError: (error) => emit({ type: "notice", message: `could not save the session: ${error instanceof Error ? error.message : String(error)}` }),
   });
-  commandTools = new Set(conversation.tools.filter((t) => t.subject.kind === "command").map((t) => t.name));
+  subjectKinds = new Map(conversation.tools.map((t) => [t.name, t.subject.kind]));
   // Whatever way the process ends, the session is flushed and released, and the sandbox ended.
   const closeSession = () => (live.close(), runtime.commands.runner.close(), mcp?.kill());
   process.on("exit", closeSession);

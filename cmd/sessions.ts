@@ -6,7 +6,7 @@ import { formatSessionTable, sessionJson, sessionRows } from "../lib/sessions/li
 import { exportSession, renderTranscript } from "../lib/sessions/transcript.ts";
 import { COMMON_FLAGS, MODEL_FLAGS, flagsFrom, parseFlags, type FlagTable } from "./args.ts";
 import { commandHelp } from "./help.ts";
-import { subjectsOf } from "../lib/sessions/transcript-items.ts";
+import { subjectKindsOf, subjectsOf } from "../lib/sessions/transcript-items.ts";
 import { createNotebook } from "../lib/notebook/notebook.ts";
 import { toolsFor } from "../lib/tools/index.ts";
 
@@ -91,5 +91,6 @@ export async function runSessionsCommand(argv: string[], env: Record<string, str
 
 /** Tool calls shown with the subjects the live screen gives them (memory tools, which need a store, by their first argument). */
 function transcriptOptions() {
-  return { subjectOf: subjectsOf(toolsFor({ notebook: createNotebook() })) };
+  const tools = toolsFor({ notebook: createNotebook() });
+  return { subjectOf: subjectsOf(tools), subjectKind: subjectKindsOf(tools) };
 }

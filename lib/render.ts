@@ -4,14 +4,41 @@ import type { AgentEvent } from "./events.ts";
 const SUBJECT_MAX = 100;
 const ERROR_MAX = 300;
 const REASON_MAX = 200;
-/** The command repeated on a command's result line (`✗ bash: exit 1 · bun test`). */
-const COMMAND_MAX = 60;
+/** The command or path repeated on a result line (`✗ bash: exit 1 · bun test`, `✓ edit_file: +1 -1 · src/a.ts`). */
+const NAMING_MAX = 60;
 
 /** What the screen knows of a call when its result arrives. */
 export type CallContext = {
   /** The command line of a call that ran one: repeated on its result line, after its output. */
   command?: string;
+  /** The path (or paths) a file tool's call is about: repeated on its result line the same way. */
+  path?: string;
 };
+
+/**
+ * The context a result line gets from its call's subject and the kind of subject the tool has
+ * (ToolSubject.kind): commands and paths are named, since calls made together report one after
+ * another; patterns and text are not.
+ */
+export function callContext(kind: string | undefined, subject: string | undefined): CallContext {
+  if (!subject) return {};
+  if (kind === "command") return { command: subject };
+  if (kind === "path") return { path: subject };
+  return {};
+}
+
+/**
+ * ` · bun test` or ` · src/a.ts`: how a result line whose words are `text` ends, clipped to
+ * NAMING_MAX (a command keeps its start, a path its end, where the file's name is). Nothing
+ * when there is nothing to name, or when `text` names the path already (`no such file src/a.ts`).
+ */
+export function callNaming(call: CallContext, text: string): string {
+  if (call.command) return ` · ${clip(call.command, NAMING_MAX)}`;
+  if (!call.path) return "";
+  const path = clip(call.path, Number.MAX_SAFE_INTEGER);
+  if (text.includes(path)) return "";
+  return ` · ${path.length > NAMING_MAX ? "…" + path.slice(path.length - NAMING_MAX + 1) : path}`;
+}
 
 /** The colours a line may use, by meaning. The REPL passes its theme; headless text mode plainTheme. */
 export type LineTheme = {
@@ -94,14 +121,14 @@ export function renderEvent(event: AgentEvent, theme: LineTheme = plainTheme, ca
       return toolCallLine(theme, event.tool, event.subject);
     case "tool-result": {
       const outcome = outcomeOfSummary(event.summary);
-      const subject = call.command ? ` · ${clip(call.command, COMMAND_MAX)}` : "";
-      return paintOutcome(theme, outcome, `  ${OUTCOME_MARKS[outcome]} ${event.tool}${event.summary ? ": " + clip(event.summary) : ""}${subject}`);
+      const text = `  ${OUTCOME_MARKS[outcome]} ${event.tool}${event.summary ? ": " + clip(event.summary) : ""}`;
+      return paintOutcome(theme, outcome, text + callNaming(call, text));
     }
     case "tool-error": {
       // A call the interrupt stopped before it started is interrupted, not broken.
       const outcome: CallOutcome = /^(\w+: )?not run\b.*\binterrupted\b/i.test(event.error) ? "interrupted" : "error";
-      const subject = call.command ? ` · ${clip(call.command, COMMAND_MAX)}` : "";
-      return paintOutcome(theme, outcome, `  ${OUTCOME_MARKS[outcome]} ${event.tool}: ${clip(userFacingError(event.tool, event.error), ERROR_MAX)}${subject}`);
+      const text = `  ${OUTCOME_MARKS[outcome]} ${event.tool}: ${clip(userFacingError(event.tool, event.error), ERROR_MAX)}`;
+      return paintOutcome(theme, outcome, text + callNaming(call, text));
     }
     case "tool-denied":
       return theme.warn(deniedLine(event.tool, event.subject, event.shown, event.reason));

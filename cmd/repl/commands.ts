@@ -4,6 +4,7 @@ import { formatUsd } from "../../lib/sessions/pricing.ts";
 import type { RequestEstimate } from "../../lib/agent/request-estimate.ts";
 import { formatTokenCount } from "../../lib/prompt/status-line.ts";
 import { commandHelpLines, customHelpLines, type SlashName } from "../../lib/prompt/slash-commands.ts";
+import { termRows } from "../../lib/text/term-list.ts";
 import type { CustomCommand } from "../../lib/prompt/custom-commands.ts";
 import { NO_SKILLS, skillListing } from "../../lib/skills/skills.ts";
 import { THINKING_LEVELS, VARIANTS, VARIANT_NAMES } from "../../lib/config/variants.ts";
@@ -42,6 +43,8 @@ export type CommandEnv = {
   ask(question: string): Promise<string>;
   /** Puts text into the input, to edit and send again (/undo puts the undone prompt there). */
   setInput(text: string): void;
+  /** The terminal's width now, for what a command lays out in columns (/help). */
+  columns(): number;
   /** Rows of the terminal, for paging; undefined when output is not a terminal (then nothing pages). */
   rows(): number | undefined;
   /** Sends `prompt` to the model as a turn of its own once the command returns (/init). */
@@ -52,14 +55,15 @@ export type CommandEnv = {
   context(): RequestEstimate;
 };
 
-const KEYS = [
-  "enter send · ctrl-j, shift-enter or a trailing \\ for a new line",
-  "esc interrupt the turn and drop queued prompts · type during a turn to queue",
-  "ctrl-c stop a running command (the turn goes on) · at the prompt: clear the line, twice to exit",
-  "ctrl-d exit (on an empty line) · up/down prompt history · tab complete /commands and @paths",
-  "ctrl-r search the prompt history (again: older; enter takes the match; esc gives the line back)",
-  "shift-tab switch the approval mode: ask → edits → auto",
-  "!cmd run cmd in the workspace (its output goes with your next prompt) · @path attach a file or directory",
+/** `/help`'s keys: each row's first key, and what it and the keys after it do. */
+const KEYS: readonly (readonly [string, string])[] = [
+  ["enter", "send · ctrl-j, shift-enter or a trailing \\ for a new line"],
+  ["esc", "interrupt the turn and drop queued prompts · type during a turn to queue"],
+  ["ctrl-c", "stop a running command (the turn goes on) · at the prompt: clear the line, twice to exit"],
+  ["ctrl-d", "exit (on an empty line) · up/down prompt history · tab complete /commands and @paths"],
+  ["ctrl-r", "search the prompt history (again: older; enter takes the match; esc gives the line back)"],
+  ["shift-tab", "switch the approval mode: ask → edits → auto"],
+  ["!cmd", "run cmd in the workspace (its output goes with your next prompt) · @path attach a file or directory"],
 ];
 
 /**
@@ -76,8 +80,10 @@ export async function runCommand(name: SlashName, args: string, env: CommandEnv)
   };
   const handlers: Record<SlashName, () => Promise<void> | void> = {
     help: () => {
-      const custom = env.custom && env.custom.length > 0 ? [theme.bold("Your commands"), ...customHelpLines(env.custom).map((l) => "  " + l)] : [];
-      env.print([theme.bold("Commands"), ...commandHelpLines().map((l) => "  " + l), ...custom, theme.bold("Keys"), ...KEYS.map((l) => "  " + l)].join("\n"));
+      // Laid out for the width inside the two columns of indent, so the print does not wrap them again.
+      const room = env.columns() - 2;
+      const custom = env.custom && env.custom.length > 0 ? [theme.bold("Your commands"), ...customHelpLines(env.custom, room).map((l) => "  " + l)] : [];
+      env.print([theme.bold("Commands"), ...commandHelpLines(room).map((l) => "  " + l), ...custom, theme.bold("Keys"), ...termRows(KEYS, room).map((l) => "  " + l)].join("\n"));
     },
     skills: () => env.print(skillListing(session.runtime().skills ?? NO_SKILLS).join("\n")),
     todos: () => env.print(renderTodos(session.conversation().notebook.todos()) || "The task list is empty."),

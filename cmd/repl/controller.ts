@@ -133,7 +133,7 @@ export function createRepl(deps: ReplDeps) {
       render();
     },
     announce: (tool) => !toolNamed(tool)?.mutates,
-    runsCommand: (tool) => toolNamed(tool)?.subject.kind === "command",
+    subjectKind: (tool) => toolNamed(tool)?.subject.kind,
     quietDenial: (id) => gate.answeredNo(id),
     changed: () => render(),
   });
@@ -291,6 +291,7 @@ export function createRepl(deps: ReplDeps) {
         },
         ask: askKey,
         setInput: (text) => input.set(text),
+        columns,
         rows: () => (screen.mode === "pipe" ? undefined : (screen.rows?.() ?? 24)),
         send: (prompt) => (send = prompt),
         custom,

@@ -1,5 +1,5 @@
 import type { AgentEvent } from "../../lib/events.ts";
-import { clip, OUTCOME_MARKS, renderEvent, sanitize, subagentLine } from "../../lib/render.ts";
+import { callContext, clip, OUTCOME_MARKS, renderEvent, sanitize, subagentLine } from "../../lib/render.ts";
 import { INTERRUPTED_RESULT } from "../../lib/prune/repair.ts";
 import { createMarkdownStream, type MarkdownStream } from "../../lib/text/markdown.ts";
 import { fitRow, wrapLine } from "../../lib/text/wrap.ts";
@@ -30,8 +30,11 @@ export type ViewHooks = {
   activity(text: string | undefined): void;
   /** False when someone else names the call (the approval gate does, for tools that change things). */
   announce(tool: string): boolean;
-  /** True for a tool that runs a command (its subject is a command line): ctrl-c stops it. */
-  runsCommand(tool: string): boolean;
+  /**
+   * The kind of subject a tool has (ToolSubject.kind): a command's tool (bash) is stopped by
+   * ctrl-c; a command's and a path's result lines name it.
+   */
+  subjectKind(tool: string): string | undefined;
   /** True when the user's own answer already said this call was not run. */
   quietDenial(id: string): boolean;
   /** The live rows changed (the line being written, a command's output, the reasoning): redraw. */
@@ -139,19 +142,18 @@ export function createEventView(theme: Theme, hooks: ViewHooks, now: () => numbe
         case "tool-call":
           if (event.subject) subjects.set(event.id, event.subject);
           if (hooks.announce(event.tool)) tool(renderEvent(event, theme));
-          activity(hooks.runsCommand(event.tool) ? `running ${event.tool} · ctrl-c stops the command` : `running ${event.tool}`);
+          activity(hooks.subjectKind(event.tool) === "command" ? `running ${event.tool} · ctrl-c stops the command` : `running ${event.tool}`);
           return;
         case "tool-output":
           showOutput(event.id, event.chunk);
           return;
         case "tool-result": {
           const subject = subjects.get(event.id);
-          const command = hooks.runsCommand(event.tool) ? subject : undefined;
           // A call the turn cut short gets the model's note as its result; /last says it for a person.
           const result = event.output === INTERRUPTED_RESULT ? CUT_SHORT : event.output;
           finish(event.id, `${event.tool}${subject ? " " + subject : ""} · ${event.summary}`, result);
           subjects.delete(event.id);
-          tool(renderEvent(event, theme, { command }));
+          tool(renderEvent(event, theme, callContext(hooks.subjectKind(event.tool), subject)));
           activity("working");
           return;
         }
@@ -159,7 +161,7 @@ export function createEventView(theme: Theme, hooks: ViewHooks, now: () => numbe
           const subject = subjects.get(event.id);
           finish(event.id, `${event.tool}${subject ? " " + subject : ""} · error`, event.error);
           subjects.delete(event.id);
-          tool(renderEvent(event, theme, { command: hooks.runsCommand(event.tool) ? subject : undefined }));
+          tool(renderEvent(event, theme, callContext(hooks.subjectKind(event.tool), subject)));
           activity("working");
           return;
         }

@@ -1,6 +1,7 @@
 import { THINKING_LEVELS, VARIANT_NAMES } from "../config/variants.ts";
 import { APPROVAL_MODES } from "../config/permission-schema.ts";
 import { editDistance } from "../text/edit-distance.ts";
+import { termRows } from "../text/term-list.ts";
 import type { CustomCommand } from "./custom-commands.ts";
 
 /**
@@ -106,15 +107,22 @@ export function commandsStartingWith(prefix: string, custom: readonly string[] =
   return [...SLASH_COMMANDS.map((command) => command.name), ...custom].filter((name) => name.startsWith(bare)).map((name) => `/${name}`);
 }
 
-/** The `/help` listing: one aligned line per command. */
-export function commandHelpLines(): string[] {
-  const usage = SLASH_COMMANDS.map((command) => `/${command.name}${command.args ? " " + command.args : ""}`);
-  const width = Math.max(...usage.map((u) => u.length)) + 2;
-  return SLASH_COMMANDS.map((command, i) => `${usage[i]!.padEnd(width)}${command.summary}`);
+/**
+ * The `/help` listing for a width of `width` columns (termRows: descriptions beside the commands
+ * in an aligned column, or under each command when that column would be too narrow). Without a
+ * width, one aligned line per command.
+ */
+export function commandHelpLines(width = Number.POSITIVE_INFINITY): string[] {
+  return termRows(
+    SLASH_COMMANDS.map((command) => [`/${command.name}${command.args ? " " + command.args : ""}`, command.summary] as const),
+    width,
+  );
 }
 
-/** `/help`'s lines for custom commands: name, description, and the file it comes from. */
-export function customHelpLines(custom: readonly CustomCommand[]): string[] {
-  const width = Math.max(...custom.map((c) => c.name.length + 1)) + 2;
-  return custom.map((command) => `${`/${command.name}`.padEnd(width)}${command.description} (${command.source})`);
+/** `/help`'s lines for custom commands: name, description, and the file it comes from, laid out as commandHelpLines. */
+export function customHelpLines(custom: readonly CustomCommand[], width = Number.POSITIVE_INFINITY): string[] {
+  return termRows(
+    custom.map((command) => [`/${command.name}`, `${command.description} (${command.source})`] as const),
+    width,
+  );
 }

@@ -1,5 +1,5 @@
 import type { ModelMessage } from "ai";
-import { OUTCOME_MARKS, type CallOutcome } from "../render.ts";
+import { callNaming, OUTCOME_MARKS, type CallContext, type CallOutcome } from "../render.ts";
 import { BASH_EXITED, BASH_INTERRUPTED, BASH_KILLED, BASH_TIMED_OUT } from "../tools/bash.ts";
 import { isInterruptionMessage } from "../text/interruption.ts";
 import { NOT_RUN_PREFIX, subjectOf as subjectFromDefinition, type AnyTool } from "../tools/define.ts";
@@ -35,6 +35,18 @@ export function subjectsOf(tools: readonly Pick<AnyTool, "name" | "subject">[]):
     const tool = byName.get(name);
     return tool ? subjectFromDefinition(tool, input) : firstStringArgument(name, input);
   };
+}
+
+/** What kind of subject a tool has (ToolSubject.kind), by tool name. */
+export type SubjectKindOf = (tool: string) => string | undefined;
+
+/** Without the tools' definitions: bash's subject is its command line; other tools' are not named on their results. */
+export const bashCommandOnly: SubjectKindOf = (tool) => (tool === "bash" ? "command" : undefined);
+
+/** Kinds of subject as the tools' definitions give them; other tools as bashCommandOnly. */
+export function subjectKindsOf(tools: readonly Pick<AnyTool, "name" | "subject">[]): SubjectKindOf {
+  const byName = new Map(tools.map((tool) => [tool.name, tool.subject.kind]));
+  return (name) => byName.get(name) ?? bashCommandOnly(name);
 }
 
 /**
@@ -141,14 +153,16 @@ function textOutcome(tool: string, text: string): CallOutcome {
 
 /**
  * `✗ bash: Exit code 1 (40 lines) · make test`: a result's mark, tool and abbreviated text, as
- * `sessions show` prints it; a command's result names its command line (`command`, one line), as
- * the live lines do, since calls made together report one after another. A call cut short reads
- * `■ bash: interrupted · sleep 30`.
+ * `sessions show` prints it; a command's result names its command line, a file tool's its path
+ * (`call`, see callNaming), as the live lines do, since calls made together report one after
+ * another. A call cut short reads `■ bash: interrupted · sleep 30`.
  */
-export function resultLine(item: Extract<TranscriptItem, { type: "tool-result" }>, command?: string): string {
-  const naming = command && item.tool === "bash" ? ` · ${command}` : "";
-  if (item.outcome === "interrupted") return `${OUTCOME_MARKS.interrupted} ${item.tool}: interrupted${naming}`;
-  return `${OUTCOME_MARKS[item.outcome]} ${item.tool}${item.text ? ": " + abbreviate(item.text) : ""}${naming}`;
+export function resultLine(item: Extract<TranscriptItem, { type: "tool-result" }>, call: CallContext = {}): string {
+  const text =
+    item.outcome === "interrupted"
+      ? `${OUTCOME_MARKS.interrupted} ${item.tool}: interrupted`
+      : `${OUTCOME_MARKS[item.outcome]} ${item.tool}${item.text ? ": " + abbreviate(item.text) : ""}`;
+  return text + callNaming(call, text);
 }
 
 function textOf(parts: unknown): string {

@@ -1,12 +1,14 @@
 import type { SessionRecord, SubagentTranscript } from "./schema.ts";
 import { formatUsd } from "./pricing.ts";
 import { serializeSession } from "./serialize.ts";
-import { OUTCOME_MARKS } from "../render.ts";
-import { firstLine, lineCountNote, resultLine, transcriptItems, type SubjectOf, type TranscriptItem } from "./transcript-items.ts";
+import { callContext, OUTCOME_MARKS, type CallContext } from "../render.ts";
+import { bashCommandOnly, firstLine, lineCountNote, resultLine, transcriptItems, type SubjectKindOf, type SubjectOf, type TranscriptItem } from "./transcript-items.ts";
 
 export type TranscriptOptions = {
   /** Names a tool call's subject; defaults to a guess from its input (transcript-items.ts). */
   subjectOf?: SubjectOf;
+  /** Which tools' results name their call's subject (a command, a path); defaults to bash's command only. */
+  subjectKind?: SubjectKindOf;
 };
 
 /**
@@ -41,7 +43,8 @@ function subagentLines(sub: SubagentTranscript, opts: TranscriptOptions): string
 function transcriptLines(messages: SessionRecord["messages"], opts: TranscriptOptions, under: (callId: string) => string[] = () => []): string[] {
   const out: string[] = [];
   let previous: TranscriptItem["type"] | undefined;
-  const subjects = new Map<string, string>();
+  const calls = new Map<string, CallContext>();
+  const kindOf = opts.subjectKind ?? bashCommandOnly;
   for (const item of transcriptItems(messages, opts.subjectOf)) {
     const grouped = previous !== undefined && (item.type === "tool-call" || item.type === "tool-result") && previous !== "user";
     if (!grouped && previous !== undefined) out.push("");
@@ -57,12 +60,13 @@ function transcriptLines(messages: SessionRecord["messages"], opts: TranscriptOp
         for (const line of prefixLines(item.text, "[system] ", "         ")) out.push(line);
         break;
       case "tool-call":
-        if (item.subject) subjects.set(item.id, firstLine(item.subject, 60));
+        // A command by its first line, as it was run; a path whole (callNaming clips it).
+        if (item.subject) calls.set(item.id, callContext(kindOf(item.tool), kindOf(item.tool) === "command" ? firstLine(item.subject, 60) : item.subject));
         out.push(`→ ${item.tool}${item.subject ? " " + oneLine(item.subject) : ""}`);
         for (const line of under(item.id)) out.push(line);
         break;
       case "tool-result":
-        out.push(`  ${resultLine(item, subjects.get(item.id))}`);
+        out.push(`  ${resultLine(item, calls.get(item.id))}`);
         break;
       case "interrupted":
         out.push("(interrupted)");

@@ -4,14 +4,20 @@
  */
 
 /** Marks that start a line and hang its continuation rows under the text: `✗ read_file: …`. */
-const MARKS = new Set(["→", "✓", "✗", "⊘", "■", "•", "›", "✻", "…", "-", "*", "│"]);
+const MARKS = new Set(["→", "✓", "✗", "⊘", "■", "•", "›", "✻", "…", "*", "│"]);
+
+/**
+ * What stands in a diff line's marker column on the rows its text continues on, in the line's
+ * colour: a wrapped `+` or `-` line can be read neither as a line of its own nor as context.
+ */
+export const DIFF_CONTINUED = "↪";
 
 /**
  * One line as rows of at most `width` columns, broken at spaces (a word longer than a row is cut).
  * Continuation rows are indented under the text: past the line's leading spaces and, when the
- * line starts with a mark and a space (`→ `, `✓ `, `• `), past the mark too; past a diff line's
- * `+` or `-` (`+added`), so a wrapped added or removed line cannot be read as context. A line
- * that fits is returned as it is. `opts.hang`: continuation rows are indented at least this far
+ * line starts with a mark and a space (`→ `, `✓ `, `• `), past the mark too. A diff line (its
+ * first character past the leading spaces `+` or `-`) wraps as diffRows does. A line that fits
+ * is returned as it is. `opts.hang`: continuation rows are indented at least this far
  * (an approval's lines, so a wrapped command cannot be read as a line of its own).
  */
 export function wrapLine(line: string, width: number, opts: { hang?: number } = {}): string[] {
@@ -20,13 +26,30 @@ export function wrapLine(line: string, width: number, opts: { hang?: number } = 
   const plain = Bun.stripANSI(line);
   const lead = /^ */.exec(plain)![0].length;
   const [mark] = plain.slice(lead);
+  if (mark === "+" || mark === "-") return diffRows(line, lead, cols);
   let hang = lead;
   if (mark && MARKS.has(mark) && plain[lead + mark.length] === " ") hang += Bun.stringWidth(mark) + 1;
-  else if (mark === "+" || mark === "-") hang += 1;
   if (hang > cols / 2) hang = Math.min(lead, Math.floor(cols / 2));
   const prefix = Bun.sliceAnsi(line, 0, hang);
   const body = Bun.sliceAnsi(line, hang);
   return wrapHanging(prefix, " ".repeat(Math.max(hang, Math.min(opts.hang ?? 0, Math.floor(cols / 2)))), body, cols);
+}
+
+/**
+ * A diff line `+text` or `-text` (after `lead` spaces) as rows of `cols` columns: the text
+ * exactly as it is, every space kept (a Python line's indentation is part of the change), broken
+ * at spaces where it can be (the one space a row breaks at is not shown); each continuation row
+ * has DIFF_CONTINUED in the marker column, in the marker's colour.
+ */
+function diffRows(line: string, lead: number, cols: number): string[] {
+  const indent = " ".repeat(lead);
+  const marker = Bun.sliceAnsi(line, lead, lead + 1);
+  const continued = marker.replace(/[+-]/, DIFF_CONTINUED);
+  const room = Math.max(cols - lead - 1, 4);
+  const rows = Bun.wrapAnsi(Bun.sliceAnsi(line, lead + 1), room, { hard: true, trim: false }).split("\n");
+  // A row that starts with the one space the line broke at: the space is the break.
+  const unbroken = (row: string) => (/^ \S/.test(Bun.stripANSI(row)) ? Bun.sliceAnsi(row, 1) : row);
+  return rows.map((row, i) => indent + (i === 0 ? marker + row : continued + unbroken(row)));
 }
 
 /** Every line of `text` wrapped (see wrapLine). */

@@ -51,6 +51,30 @@ for (const { wire, flags } of WIRES) {
       expect(toolOutputsIn(s.requests[2]!.body).join("\n")).toContain("beta");
     });
 
+    test("calls made together: each file tool's progress line names its file, live and in sessions show", async () => {
+      const work = tempDir();
+      const home = tempDir();
+      writeFileSync(join(work, "a.txt"), "one\ntwo\n");
+      const s = await serve(
+        {
+          toolCalls: [
+            { name: "edit_file", input: { path: "a.txt", oldString: "two", newString: "TWO" } },
+            { name: "write_file", input: { path: "b.txt", content: "x\ny\n" } },
+          ],
+        },
+        { text: "both done" },
+      );
+      const run = await runShiro(["-p", "change both", "--yolo", ...flags], { baseURL: s.url, cwd: work, home });
+      expect(run.code).toBe(0);
+      expect(run.stderr).toContain("  ✓ edit_file: +1 -1 · a.txt\n");
+      expect(run.stderr).toContain("  ✓ write_file: created, 2 lines · b.txt\n");
+      const list = await runShiro(["sessions", "--json"], { cwd: work, home });
+      const show = await runShiro(["sessions", "show", jsonLines(list.stdout)[0]!.id], { cwd: work, home });
+      // Its results' text names the files already (Edited a.txt: …), so they are not repeated.
+      expect(show.stdout).toContain("  ✓ edit_file: Edited a.txt: replaced 1 occurrence (+1 -1 lines).\n");
+      expect(show.stdout).toContain("  ✓ write_file: Created b.txt (2 lines).\n");
+    });
+
     test("without --yolo a write is denied, reported, and nothing is written", async () => {
       const work = tempDir();
       const s = await serve({ toolCalls: [{ name: "write_file", input: { path: "out.txt", content: "x" } }] }, { text: "I could not write it." });

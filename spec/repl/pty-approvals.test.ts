@@ -86,25 +86,34 @@ test("--yolo runs changing tools without asking", async () => {
   expect(readFileSync(join(cwd, "y.txt"), "utf8")).toBe("yes\n");
 }, 20_000);
 
-test("at 80 columns a wrapped diff line hangs under its text, past its + or -, in the approval and in /diff", async () => {
+test("a wrapped diff line keeps its indentation and marks its continuation rows, in the approval, the write_file preview and /diff", async () => {
   const cwd = tempDir("shiro-work-");
-  const words = (w: string) => Array.from({ length: 20 }, (_, i) => `${w}${String(i + 1).padStart(2, "0")}`).join(" ");
-  writeFileSync(join(cwd, "a.txt"), `${words("word")}\n`);
-  const s = await serve({ toolCalls: [{ name: "edit_file", input: { path: "a.txt", oldString: words("word"), newString: words("WORD") } }] }, { text: "edited" });
-  const pty = await start({ baseURL: s.url, cwd, cols: 80 });
+  writeFileSync(join(cwd, "b.py"), "def f():\n    return 1\n");
+  const comment = "    # a long comment line that is definitely wider than forty columns of terminal";
+  const s = await serve(
+    { toolCalls: [{ name: "edit_file", input: { path: "b.py", oldString: "def f():\n    return 1", newString: `def f():\n${comment}\n    return 42` } }] },
+    { toolCalls: [{ name: "write_file", input: { path: "c.py", content: `${comment}\n` } }] },
+    { text: "edited" },
+  );
+  const pty = await start({ baseURL: s.url, cwd, cols: 40 });
   await pty.waitForPrompt(1);
-  pty.line("shout");
+  pty.line("change it");
   await pty.waitUntil("the question", () => pty.screen().includes("allow?") && pty.screen().includes("n deny"));
-  const preview = pty.screen();
-  expect(preview).toMatch(/\n {4}-word01 [^\n]*\n {5}word[^\n]*word20\n {4}\+WORD01 [^\n]*\n {5}WORD[^\n]*WORD20\n/);
-  for (const row of preview.split("\n")) expect(row.length).toBeLessThanOrEqual(80);
+  const added = "    +    # a long comment line that is\n    ↪definitely wider than forty columns\n    ↪of terminal\n";
+  expect(pty.screen()).toContain(`     def f():\n    -    return 1\n${added}    +    return 42\n`);
+  for (const row of pty.screen().split("\n")) expect(Bun.stringWidth(row)).toBeLessThanOrEqual(40);
+  pty.write("y");
+  await pty.waitFor("write_file wants to write");
+  await pty.waitUntil("the write question", () => pty.screen().split("write_file wants to write")[1]!.includes("n deny"));
+  expect(pty.screen()).toContain(`@@ -0,0 +1,1 @@\n${added}`);
   pty.write("y");
   await pty.waitFor("edited");
   await pty.waitForPrompt(2);
+  pty.resize(60);
   pty.line("/diff");
-  await pty.waitFor("+++ b/a.txt");
-  expect(pty.screen()).toMatch(/\n-word01 [^\n]*\n word[^\n]*word20\n\+WORD01 [^\n]*\n WORD[^\n]*WORD20\n/);
-}, 20_000);
+  await pty.waitFor("+++ b/c.py");
+  expect(pty.screen()).toContain(" def f():\n-    return 1\n+    # a long comment line that is definitely wider than\n↪forty columns of terminal\n+    return 42\n");
+}, 30_000);
 
 test("two edits of one file in one step: the second is judged after the first ran, so it fails its check without a question", async () => {
   const cwd = tempDir("shiro-work-");

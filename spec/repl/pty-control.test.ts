@@ -75,8 +75,8 @@ test("a bare ! sends nothing and says what !cmd does; /help lists !cmd, @path an
   pty.line("!");
   await pty.waitFor("!cmd runs cmd in the workspace; its output goes with your next prompt");
   pty.line("/help");
-  await pty.waitFor("!cmd run cmd in the workspace (its output goes with your next prompt) · @path attach a file or directory");
-  expect(pty.screen()).toContain("shift-tab switch the approval mode");
+  await pty.waitFor("!cmd       run cmd in the workspace (its output goes with your next prompt) · @path attach a file or directory");
+  expect(pty.screen()).toContain("shift-tab  switch the approval mode");
   pty.line("hello");
   await pty.waitFor("hello back");
   expect(s.requests).toHaveLength(1);

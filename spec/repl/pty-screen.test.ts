@@ -52,6 +52,31 @@ test("the header shows the window and its source; a window too small to work in 
   expect(screen).toContain("OLLAMA_CONTEXT_LENGTH=32768");
 }, 20_000);
 
+test("/help at 100 columns wraps a description under the description column; at 40 each description goes under its command", async () => {
+  const s = await serve();
+  const pty = await start({ baseURL: s.url, cols: 100 });
+  await pty.waitForPrompt(1);
+  pty.line("/help");
+  await pty.waitFor("Keys");
+  await pty.waitForPrompt(2); // the listing is written whole
+  const wide = pty.screen();
+  // The column starts past the longest command ("/undo [files|conversation]" and two spaces).
+  const column = "  /undo [files|conversation]  ".length;
+  expect(wide).toContain("  /help" + " ".repeat(column - "  /help".length) + "list commands and keys\n");
+  expect(wide).toMatch(new RegExp(`\\n  /init {${column - "  /init".length}}have the model write \\(or improve\\)[^\\n]*\\n {${column}}\\S`));
+  // The keys the same way, in a column of their own.
+  expect(wide).toMatch(/\n  !cmd {7}run cmd in the workspace [^\n]*\n {13}\S[^\n]*directory\n/);
+  pty.resize(40);
+  pty.line("/clear");
+  await pty.waitForPrompt(3);
+  pty.line("/help");
+  await pty.waitForPrompt(4);
+  const narrow = pty.screen().slice(pty.screen().lastIndexOf("Commands"));
+  expect(narrow).toContain("\n  /help\n      list commands and keys\n  /todos\n      show the task list\n");
+  expect(narrow).toMatch(/\n  \/undo \[files\|conversation\]\n {6}take back the last turn: its file\n {6}changes and the conversation\n/);
+  for (const row of narrow.split("\n")) expect(Bun.stringWidth(row)).toBeLessThanOrEqual(40);
+}, 20_000);
+
 test("/help lists every command; unknown commands get the closest name; each command answers", async () => {
   // A server that serves the model list (empty here): /model asks for it before switching.
   const s = await serve.with({ vendor: "openai" })();
@@ -110,7 +135,7 @@ test("reasoning collapses to one line, tools show one line each, errors are red"
   pty.line("look");
   await pty.waitFor("notes.txt has two lines.");
   const screen = pty.screen();
-  expect(screen).toMatch(/✻ thought for \d+s · ~\d+ tokens · \/reasoning shows it\n→ read_file notes.txt\n  ✓ read_file: 2 lines\n→ read_file missing.txt\n  ✗ read_file: /);
+  expect(screen).toMatch(/✻ thought for \d+s · ~\d+ tokens · \/reasoning shows it\n→ read_file notes.txt\n  ✓ read_file: 2 lines · notes.txt\n→ read_file missing.txt\n  ✗ read_file: /);
   expect(screen).not.toContain("carefully"); // the reasoning itself is not printed
   await pty.waitForPrompt(2);
   pty.line("/reasoning");

@@ -35,7 +35,7 @@ for (const cols of [60, 110]) {
     await pty.waitFor("alpha29.");
     await pty.waitForPrompt(2);
     const screen = pty.screen();
-    expect(screen).toContain("  ✓ read_file: 2 lines\n\nWhat I found\n");
+    expect(screen).toContain("  ✓ read_file: 2 lines · notes.txt\n\nWhat I found\n");
     expect(screen).toContain("The loop stops one page early: i < pages - 1 should be");
     expect(screen).not.toContain("**");
     expect(screen).not.toContain("##");
@@ -278,4 +278,27 @@ test("after /clear, /last has nothing of the conversation before it", async () =
   await pty.waitFor("Started a new conversation");
   pty.line("/last");
   await pty.waitFor("No tool result in this session yet.");
+}, 20_000);
+
+test("calls made together: each file tool's result line names its file, as bash's names its command", async () => {
+  const cwd = tempDir("shiro-work-");
+  writeFileSync(join(cwd, "a.txt"), "one\ntwo\n");
+  const s = await serve(
+    {
+      toolCalls: [
+        { name: "edit_file", input: { path: "a.txt", oldString: "two", newString: "TWO" } },
+        { name: "write_file", input: { path: "b.txt", content: "x\ny\n" } },
+        { name: "bash", input: { command: "echo hi" } },
+      ],
+    },
+    { text: "all three done" },
+  );
+  const pty = await start({ baseURL: s.url, cwd, args: ["--yolo", "--no-sandbox"] });
+  await pty.waitForPrompt(1);
+  pty.line("do three things");
+  await pty.waitFor("all three done");
+  const screen = pty.screen();
+  expect(screen).toContain("  ✓ edit_file: +1 -1 · a.txt\n");
+  expect(screen).toContain("  ✓ write_file: created, 2 lines · b.txt\n");
+  expect(screen).toContain("  ✓ bash: exit 0 · echo hi\n");
 }, 20_000);

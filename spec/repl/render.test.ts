@@ -1,5 +1,5 @@
 import { expect, test } from "bun:test";
-import { clip, outcomeOfSummary, plainTheme, renderEvent, sanitize, userFacingError, type LineTheme } from "../../lib/render.ts";
+import { callContext, clip, outcomeOfSummary, plainTheme, renderEvent, sanitize, userFacingError, type LineTheme } from "../../lib/render.ts";
 
 const tagged: LineTheme = {
   dim: (t) => `<dim>${t}</dim>`,
@@ -21,6 +21,25 @@ test("one line per tool event, the same words in the REPL and headless text mode
   expect(renderEvent({ type: "tool-result", id: "c2", tool: "read_file", summary: "42 lines", output: "" })).toBe("  ✓ read_file: 42 lines");
   expect(renderEvent({ type: "tool-error", id: "c3", tool: "edit_file", error: "x".repeat(400) })!.length).toBe("  ✗ edit_file: ".length + 300);
   expect(renderEvent({ type: "text", text: "hi" })).toBeUndefined();
+});
+
+test("a file tool's result line names its path as bash's names its command, the path clipped at its start", () => {
+  const result = (tool: string, summary: string) => ({ type: "tool-result", id: "c", tool, summary, output: "" }) as const;
+  expect(renderEvent(result("edit_file", "+1 -1"), plainTheme, callContext("path", "src/a.ts"))).toBe("  ✓ edit_file: +1 -1 · src/a.ts");
+  expect(renderEvent(result("write_file", "created, 2 lines"), plainTheme, callContext("path", "b.txt"))).toBe("  ✓ write_file: created, 2 lines · b.txt");
+  expect(renderEvent(result("bash", "exit 0"), plainTheme, callContext("command", "echo hi"))).toBe("  ✓ bash: exit 0 · echo hi");
+  // A pattern or text subject is not repeated.
+  expect(renderEvent(result("grep", "3 matches"), plainTheme, callContext("pattern", "TODO"))).toBe("  ✓ grep: 3 matches");
+  const deep = `src/${"nested/".repeat(12)}component.ts`;
+  const line = renderEvent(result("read_file", "42 lines"), plainTheme, callContext("path", deep));
+  expect(line).toEndWith("/component.ts");
+  expect(line).toContain(" · …");
+  expect(line.length).toBeLessThanOrEqual("  ✓ read_file: 42 lines · ".length + 60);
+  // An error that names the path already is not followed by it again.
+  const missing = { type: "tool-error", id: "c", tool: "read_file", error: "read_file: a.ts does not exist. Use glob." } as const;
+  expect(renderEvent(missing, plainTheme, callContext("path", "a.ts"))).toBe("  ✗ read_file: no such file a.ts");
+  const refused = { type: "tool-error", id: "c", tool: "edit_file", error: "the old text is not in the file" } as const;
+  expect(renderEvent(refused, plainTheme, callContext("path", "b.py"))).toBe("  ✗ edit_file: the old text is not in the file · b.py");
 });
 
 test("marks tell how a call ended: exit 0, exit 1, timed out, interrupted, error, denied", () => {

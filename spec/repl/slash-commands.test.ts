@@ -49,6 +49,19 @@ test("every command is in /help, with its arguments", () => {
   expect(help).toContain("/model [id]");
 });
 
+test("/help's listing fits its width: descriptions wrap under their own column, or go under each command when narrow", () => {
+  const wide = commandHelpLines(98);
+  const column = wide[0]!.indexOf("list commands");
+  expect(column).toBe("/undo [files|conversation]  ".length);
+  const init = wide.findIndex((row) => row.startsWith("/init "));
+  expect(wide[init + 1]).toMatch(new RegExp(`^ {${column}}\\S`));
+  for (const row of wide) expect(row.length).toBeLessThanOrEqual(98);
+  const narrow = commandHelpLines(38);
+  expect(narrow.slice(0, 4)).toEqual(["/help", "    list commands and keys", "/todos", "    show the task list"]);
+  for (const row of narrow) expect(row.length).toBeLessThanOrEqual(38);
+  for (const row of narrow) expect(row.startsWith("/") || row.startsWith("    ")).toBe(true);
+});
+
 test("the issue's commands are all in the table", () => {
   const names: string[] = SLASH_COMMANDS.map((c) => c.name).sort();
   expect(names).toEqual(["agent", "clear", "compact", "cost", "exit", "help", "last", "memory", "mode", "model", "notes", "reasoning", "resume", "save", "sessions", "think", "todos", "undo", "diff", "init", "skills", "mcp"].sort());

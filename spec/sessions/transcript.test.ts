@@ -1,6 +1,9 @@
 import { expect, test } from "bun:test";
 import type { ModelMessage } from "ai";
 import { exportSession, renderTranscript } from "../../lib/sessions/transcript.ts";
+import { subjectKindsOf } from "../../lib/sessions/transcript-items.ts";
+import { createNotebook } from "../../lib/notebook/notebook.ts";
+import { toolsFor } from "../../lib/tools/index.ts";
 import { parseSession } from "../../lib/sessions/serialize.ts";
 import { makeRecord } from "./support/fixtures.ts";
 import { INTERRUPTION_NOTE, interruptionMessage } from "../../lib/text/interruption.ts";
@@ -48,6 +51,11 @@ test("show: prompts, answers, one line per tool call with its subject, results c
   );
   expect(text).not.toContain("secret thoughts");
   expect(text.endsWith("\n")).toBe(true);
+});
+
+test("with the tools' kinds of subject, a file tool's result names its path as a command's names its command", () => {
+  const text = renderTranscript(makeRecord({ messages }), { subjectKind: subjectKindsOf(toolsFor({ notebook: createNotebook() })) });
+  expect(text).toContain("  ✓ read_file: import { page } from '../src/page'; (3 lines) · spec/page.test.ts\n  ✗ bash: exit 1 (2 lines) · bun test spec/page.test.ts\n");
 });
 
 test("a subjectOf from the tool definitions is used when given", () => {

@@ -4,15 +4,24 @@ import { wrapLine, wrapQuestion } from "../../lib/text/wrap.ts";
 const GREEN = "\x1b[32m";
 const long = Array.from({ length: 12 }, (_, i) => `word${i}`).join(" ");
 
-test("a wrapped + or - diff line hangs past its marker, and its continuation keeps the line's colour", () => {
-  const rows = wrapLine(`    ${GREEN}+${long}\x1b[39m`, 40);
-  expect(rows.length).toBeGreaterThan(1);
-  expect(Bun.stripANSI(rows[0]!)).toStartWith("    +word0 ");
-  for (const row of rows.slice(1)) {
-    expect(Bun.stripANSI(row)).toMatch(/^ {5}\S/);
-    expect(row).toContain(GREEN);
+test("a wrapped + or - diff line keeps its indentation, and its continuation rows are marked as such in its colour", () => {
+  const added = `    ${GREEN}+    # a long comment line that is definitely wider than forty columns of terminal\x1b[39m`;
+  const rows = wrapLine(added, 40);
+  expect(rows.map((row) => Bun.stripANSI(row))).toEqual([
+    "    +    # a long comment line that is ",
+    "    ↪definitely wider than forty columns",
+    "    ↪of terminal",
+  ]);
+  for (const row of rows) {
+    expect(Bun.stringWidth(row)).toBeLessThanOrEqual(40);
+    expect(row).toStartWith(`    ${GREEN}`);
   }
-  expect(Bun.stripANSI(wrapLine(`-${long}`, 40)[1]!)).toMatch(/^ \S/);
+  // A removed line indented by spaces is a diff line, not a "- " list item.
+  expect(wrapLine(`-        return ${long}`, 40).map((row) => Bun.stripANSI(row))).toEqual([
+    "-        return word0 word1 word2 word3 ",
+    "↪word4 word5 word6 word7 word8 word9 ",
+    "↪word10 word11",
+  ]);
 });
 
 test("opts.hang indents continuation rows at least that far", () => {

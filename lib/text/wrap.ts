@@ -4,7 +4,7 @@
  */
 
 /** Marks that start a line and hang its continuation rows under the text: `✗ read_file: …`. */
-const MARKS = new Set(["→", "✓", "✗", "⊘", "■", "•", "›", "✻", "…", "*", "│"]);
+const MARKS = new Set(["→", "✓", "✗", "⊘", "■", "•", "›", "✻", "…", "-", "*", "│"]);
 
 /**
  * What stands in a diff line's marker column on the rows its text continues on, in the line's
@@ -26,7 +26,7 @@ export function wrapLine(line: string, width: number, opts: { hang?: number } = 
   const plain = Bun.stripANSI(line);
   const lead = /^ */.exec(plain)![0].length;
   const [mark] = plain.slice(lead);
-  if (mark === "+" || mark === "-") return diffRows(line, lead, cols);
+  if (isDiffLine(plain, lead)) return diffRows(line, lead, cols);
   let hang = lead;
   if (mark && MARKS.has(mark) && plain[lead + mark.length] === " ") hang += Bun.stringWidth(mark) + 1;
   if (hang > cols / 2) hang = Math.min(lead, Math.floor(cols / 2));
@@ -36,20 +36,41 @@ export function wrapLine(line: string, width: number, opts: { hang?: number } = 
 }
 
 /**
+ * Whether the line (past `lead` spaces) is an added or removed line of a diff: `+` or `-` and
+ * then its text. Not a flag or a rule (`--yolo: …`, `---`, `++`), and not a list item (`- item`:
+ * a dash, one space, a word); a removed line indented by one space alone reads as an item too.
+ */
+function isDiffLine(plain: string, lead: number): boolean {
+  const mark = plain[lead];
+  if (mark !== "+" && mark !== "-") return false;
+  const next = plain[lead + 1];
+  if (next === mark) return false;
+  return !(mark === "-" && next === " " && /\S/.test(plain[lead + 2] ?? ""));
+}
+
+/**
  * A diff line `+text` or `-text` (after `lead` spaces) as rows of `cols` columns: the text
  * exactly as it is, every space kept (a Python line's indentation is part of the change), broken
  * at spaces where it can be (the one space a row breaks at is not shown); each continuation row
- * has DIFF_CONTINUED in the marker column, in the marker's colour.
+ * has DIFF_CONTINUED in the marker column, in the marker's colour, then the text's own
+ * indentation (while it leaves half the row), so wrapped code keeps its shape.
  */
 function diffRows(line: string, lead: number, cols: number): string[] {
   const indent = " ".repeat(lead);
   const marker = Bun.sliceAnsi(line, lead, lead + 1);
   const continued = marker.replace(/[+-]/, DIFF_CONTINUED);
+  const text = Bun.sliceAnsi(line, lead + 1);
+  const own = /^ */.exec(Bun.stripANSI(text))![0].length;
   const room = Math.max(cols - lead - 1, 4);
-  const rows = Bun.wrapAnsi(Bun.sliceAnsi(line, lead + 1), room, { hard: true, trim: false }).split("\n");
-  // A row that starts with the one space the line broke at: the space is the break.
+  const hang = own <= room / 2 ? own : 0;
+  // The first row as wide as it can be; the rest under the text's own indentation.
+  const first = Bun.wrapAnsi(text, room, { hard: true, trim: false }).split("\n")[0]!;
+  const rest = Bun.sliceAnsi(text, Bun.stringWidth(first));
+  if (Bun.stripANSI(rest) === "") return [indent + marker + first];
+  // A row that starts with the one space the line broke at: the space is the break, not text.
   const unbroken = (row: string) => (/^ \S/.test(Bun.stripANSI(row)) ? Bun.sliceAnsi(row, 1) : row);
-  return rows.map((row, i) => indent + (i === 0 ? marker + row : continued + unbroken(row)));
+  const tail = Bun.wrapAnsi(unbroken(rest), Math.max(room - hang, 4), { hard: true, trim: false }).split("\n");
+  return [indent + marker + first, ...tail.map((row) => indent + continued + " ".repeat(hang) + unbroken(row))];
 }
 
 /** Every line of `text` wrapped (see wrapLine). */

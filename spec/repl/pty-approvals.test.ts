@@ -99,7 +99,7 @@ test("a wrapped diff line keeps its indentation and marks its continuation rows,
   await pty.waitForPrompt(1);
   pty.line("change it");
   await pty.waitUntil("the question", () => pty.screen().includes("allow?") && pty.screen().includes("n deny"));
-  const added = "    +    # a long comment line that is\n    ↪definitely wider than forty columns\n    ↪of terminal\n";
+  const added = "    +    # a long comment line that is\n    ↪    definitely wider than forty\n    ↪    columns of terminal\n";
   expect(pty.screen()).toContain(`     def f():\n    -    return 1\n${added}    +    return 42\n`);
   for (const row of pty.screen().split("\n")) expect(Bun.stringWidth(row)).toBeLessThanOrEqual(40);
   pty.write("y");
@@ -112,7 +112,7 @@ test("a wrapped diff line keeps its indentation and marks its continuation rows,
   pty.resize(60);
   pty.line("/diff");
   await pty.waitFor("+++ b/c.py");
-  expect(pty.screen()).toContain(" def f():\n-    return 1\n+    # a long comment line that is definitely wider than\n↪forty columns of terminal\n+    return 42\n");
+  expect(pty.screen()).toContain(" def f():\n-    return 1\n+    # a long comment line that is definitely wider than\n↪    forty columns of terminal\n+    return 42\n");
 }, 30_000);
 
 test("two edits of one file in one step: the second is judged after the first ran, so it fails its check without a question", async () => {

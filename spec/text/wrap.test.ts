@@ -4,13 +4,13 @@ import { wrapLine, wrapQuestion } from "../../lib/text/wrap.ts";
 const GREEN = "\x1b[32m";
 const long = Array.from({ length: 12 }, (_, i) => `word${i}`).join(" ");
 
-test("a wrapped + or - diff line keeps its indentation, and its continuation rows are marked as such in its colour", () => {
+test("a wrapped + or - diff line keeps its indentation, and its continuation rows are marked as such in its colour, under the code's own indentation", () => {
   const added = `    ${GREEN}+    # a long comment line that is definitely wider than forty columns of terminal\x1b[39m`;
   const rows = wrapLine(added, 40);
   expect(rows.map((row) => Bun.stripANSI(row))).toEqual([
     "    +    # a long comment line that is ",
-    "    ↪definitely wider than forty columns",
-    "    ↪of terminal",
+    "    ↪    definitely wider than forty ",
+    "    ↪    columns of terminal",
   ]);
   for (const row of rows) {
     expect(Bun.stringWidth(row)).toBeLessThanOrEqual(40);
@@ -19,9 +19,16 @@ test("a wrapped + or - diff line keeps its indentation, and its continuation row
   // A removed line indented by spaces is a diff line, not a "- " list item.
   expect(wrapLine(`-        return ${long}`, 40).map((row) => Bun.stripANSI(row))).toEqual([
     "-        return word0 word1 word2 word3 ",
-    "↪word4 word5 word6 word7 word8 word9 ",
-    "↪word10 word11",
+    "↪        word4 word5 word6 word7 word8 ",
+    "↪        word9 word10 word11",
   ]);
+});
+
+test("a line that only starts like a diff line (a flag, a rule, a list item) wraps as plain text, without the diff's mark", () => {
+  const flag = wrapLine("--yolo: edits and commands run without asking", 40);
+  expect(flag).toEqual(["--yolo: edits and commands run without", "asking"]);
+  expect(wrapLine(`- an item that goes on: ${long}`, 40).every((row, i) => i === 0 || row.startsWith("  "))).toBe(true);
+  expect(wrapLine(`- an item that goes on: ${long}`, 40).join("\n")).not.toContain("↪");
 });
 
 test("opts.hang indents continuation rows at least that far", () => {

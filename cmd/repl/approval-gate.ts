@@ -43,6 +43,9 @@ export type ApprovalGate = {
   approver(opts: { signal: AbortSignal; register: (id: string, tool: string) => AbortSignal }): Approver;
 };
 
+/** Past this many lines, a question's preview says its heading again just above the question. */
+const HEADING_AGAIN_AFTER_LINES = 12;
+
 export type GateDeps = {
   permissions: PermissionHook;
   where: { root: string; cwd: string };
@@ -96,6 +99,8 @@ export function createApprovalGate(deps: GateDeps): ApprovalGate {
         const preview = previewCall(question.tool, question.input, question.subject, deps.where, theme);
         if (question.why === "repeat") preview.splice(1, 0, theme.warn(`    (the same call for the ${ordinal(question.count ?? 3)} time this turn)`));
         if (question.subagent) preview.splice(1, 0, theme.warn(`    asked by a subagent: ${question.subagent.kind} · ${question.subagent.description}`));
+        // A long preview pushes its heading off a small screen: it is said again above the question.
+        if (preview.length > HEADING_AGAIN_AFTER_LINES) preview.push(theme.dim(`  ↑ ${Bun.stripANSI(preview[0]!)}`));
         deps.print(preview.join("\n"));
       }
       lastShown = question.id;

@@ -110,6 +110,8 @@ test("a wrapped diff line keeps its indentation and marks its continuation rows,
   await pty.waitFor("edited");
   await pty.waitForPrompt(2);
   pty.resize(60);
+  // The status line shows what it dropped at 40 columns once shiro has the new width.
+  await pty.waitUntil("the width of 60", () => pty.screen().split("\n").at(-1)!.includes("spent"));
   pty.line("/diff");
   await pty.waitFor("+++ b/c.py");
   expect(pty.screen()).toContain(" def f():\n-    return 1\n+    # a long comment line that is definitely wider than\n↪    forty columns of terminal\n+    return 42\n");
@@ -146,4 +148,20 @@ test("two edits of one file in one step: the second is judged after the first ra
   expect(readFileSync(join(cwd, "x.txt"), "utf8")).toBe("w\n");
   const told = toolOutputsIn(s.requests[1]!.body).join("\n");
   expect(told).toContain("not found");
+}, 20_000);
+
+test("a preview taller than the screen says its heading again just above the question, so the question never stands alone", async () => {
+  const cwd = tempDir("shiro-work-");
+  const content = Array.from({ length: 200 }, (_, i) => `line number ${i + 1}`).join("\n") + "\n";
+  const s = await serve({ toolCalls: [{ name: "write_file", input: { path: "big.txt", content } }] }, { text: "written" });
+  const pty = await start({ baseURL: s.url, cwd, rows: 30 });
+  await pty.waitForPrompt(1);
+  pty.line("write a big file");
+  await pty.waitUntil("the question", () => pty.cursorLine().startsWith("allow?"));
+  const rows = pty.screen().split("\n");
+  const question = rows.findIndex((row) => row.startsWith("allow?"));
+  expect(rows[question - 1]).toBe("  ↑ write_file wants to write: big.txt (new file)  +200 -0");
+  pty.write("n");
+  pty.write(KEYS.enter);
+  await pty.waitFor("written");
 }, 20_000);

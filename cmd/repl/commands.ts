@@ -34,7 +34,8 @@ export type CommandEnv = {
   /** Shows long text through $PAGER when one is set, else prints it. */
   page(text: string): Promise<void>;
   /** The session picker; undefined when the user closed it. */
-  pickSession(options: readonly SessionOption[]): Promise<string | undefined>;
+  /** The session picker; `esc` says what esc does there. */
+  pickSession(options: readonly SessionOption[], esc?: string): Promise<string | undefined>;
   /** A list to choose from (cmd/repl/picker.ts); absent when the screen cannot draw one (then the list is printed). */
   pick?: (request: ChoiceRequest) => Promise<string | undefined>;
   /** Prints the conversation so far, condensed (after a resume). */
@@ -100,9 +101,10 @@ export async function runCommand(name: SlashName, args: string, env: CommandEnv)
     resume: async () => {
       let id = args.trim();
       if (!id) {
-        const options = session.resumable();
-        if (options.length === 0) return env.print("No saved sessions in this directory yet. /sessions --all lists every directory's; /resume <id> opens one.");
-        const picked = await env.pickSession(options);
+        // The session open now is not offered: resuming it would change nothing.
+        const options = session.resumable().filter((option) => option.id !== session.id());
+        if (options.length === 0) return env.print("No other saved sessions in this directory. /sessions --all lists every directory's; /resume <id> opens one.");
+        const picked = await env.pickSession(options, "keeps the current session");
         if (!picked) return env.print(theme.dim("Kept the current session."));
         id = picked;
       }

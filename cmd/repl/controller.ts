@@ -192,9 +192,9 @@ export function createRepl(deps: ReplDeps) {
     });
   }
 
-  /** The session picker (`shiro -r`, `/resume`). */
-  function pickSession(options: readonly SessionOption[]): Promise<string | undefined> {
-    return pick({ title: "Resume which session? (this directory, newest first)", options, hint: "up/down choose · enter resumes · esc starts a new session" });
+  /** The session picker: at start (`shiro -r`) esc starts a new session; in `/resume` it keeps the one open. */
+  function pickSession(options: readonly SessionOption[], esc = "starts a new session"): Promise<string | undefined> {
+    return pick({ title: "Resume which session? (this directory, newest first)", options, hint: `up/down choose · enter resumes · esc ${esc}` });
   }
 
   /** The conversation so far, condensed, before the prompt of a resumed session (replay.ts). */

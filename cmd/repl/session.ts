@@ -233,6 +233,8 @@ export async function openReplSession(args: MainArgs, env: Env, startRuntime: Ru
     clear: () => open({ type: "new" }),
     /** This directory's saved sessions, newest first, for the picker (`/resume` alone). */
     resumable,
+    /** The id of the session open now. */
+    id: () => live.id,
     /** The conversation so far as transcript items, subjects as the tools name them (for the replay). */
     replayItems: (): TranscriptItem[] => transcriptItems(conversation.history, subjectsOf(conversation.tools)),
     /** `/resume <id>`: throws ShiroError when there is no such session (the current one then stays). */

@@ -59,10 +59,14 @@ test("-c replays the conversation condensed before the prompt; -r alone opens a 
   await pty.waitFor("continued the first");
   expect(JSON.stringify(s.requests.at(-1)!.body)).toContain("first question");
 
-  // /resume alone opens the same picker; esc keeps the session in use.
+  // /resume alone opens the same picker, without the session open now; esc keeps that one.
   await pty.waitForPrompt(2);
   pty.line("/resume");
   await pty.waitFor("Resume which session?");
+  await pty.waitFor("esc keeps the current session");
+  const offered = pty.screen().split("\n").filter((row) => / msgs?$/.test(row));
+  expect(offered).toHaveLength(1);
+  expect(offered[0]).toContain("second question");
   pty.write(KEYS.esc);
   await pty.waitFor("Kept the current session.");
   pty.line("/sessions");

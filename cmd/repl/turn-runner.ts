@@ -60,6 +60,8 @@ export function createTurnRunner(deps: TurnRunnerDeps) {
       const result = await session.conversation().runPrompt(sent.prompt, { emit, approve, signal: active.abort.signal, typed: shown });
       const changes = describeTurnChanges(result.changes, "/undo");
       if (changes) deps.print(theme.dim(changes));
+      // The provider gave nothing back: say how to try again (the model reads a resent prompt once).
+      if (result.status === "error" && result.messages.length === 0) deps.print(theme.dim("↑ and enter send the prompt again"));
     } catch (error) {
       // runPrompt does not throw for provider or tool failures; anything else must not end the session.
       deps.print(theme.error(`error: ${error instanceof Error ? error.message : String(error)}`));

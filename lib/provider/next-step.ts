@@ -6,7 +6,7 @@ import type { ProviderFailure } from "./provider-error.ts";
 export type FailureContext = Pick<Settings, "baseURL" | "api" | "apiKeySource">;
 
 /** Bun's own advice in fetch errors, which means nothing to a user of shiro. */
-const BUN_ADVICE = /\s*(For more information, pass `verbose: true`[^.]*\.|Is the computer able to access the url\?)/g;
+const BUN_ADVICE = /\s*(For more information, pass `verbose: true` in the second argument to fetch\(\)\.?|For more information, pass `verbose: true`[^.]*\.|Is the computer able to access the url\?)/g;
 const REFUSED = /ECONNREFUSED|ConnectionRefused|Unable to connect/i;
 
 /**

@@ -26,6 +26,15 @@ describe("errors with a next step", () => {
     expect(run.stderr).not.toContain("Is the computer able");
   });
 
+  test("a connection cut mid-answer says so without Bun's advice to developers", async () => {
+    const s = await serve({ fault: "reset", text: "Some partial" });
+    const run = await runShiro(["-p", "hi", "--api", "chat"], { baseURL: s.url, env: { SHIRO_MAX_RETRIES: "0" } });
+    expect(run.code).toBe(1);
+    expect(run.stderr).toContain("the connection to the provider broke");
+    expect(run.stderr).not.toContain("verbose");
+    expect(run.stderr).not.toContain("fetch()");
+  });
+
   test("a 401 names where the key came from", async () => {
     const s = await serve({ status: 401, body: { error: { message: "Incorrect API key provided.", type: "invalid_request_error", code: "invalid_api_key" } } });
     const run = await runShiro(["-p", "hi"], { baseURL: s.url, env: { SHIRO_API_KEY: "sk-test-wrong-key-1234" } });

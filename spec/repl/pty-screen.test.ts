@@ -145,6 +145,8 @@ test("reasoning collapses to one line, tools show one line each, errors are red"
   pty.line("again");
   await pty.waitFor("error:");
   expect(pty.raw()).toMatch(/\x1b\[31merror: /);
+  // Nothing came back: the screen says how to send the prompt again.
+  await pty.waitFor("↑ and enter send the prompt again");
 }, 20_000);
 
 test("NO_COLOR: the same session writes no colour codes, and keeps the redrawn input", async () => {

@@ -47,9 +47,13 @@ export function listSessions(home: string, opts: ListOptions = {}): SessionListi
   return { sessions: opts.limit === undefined ? sessions : sessions.slice(0, Math.max(0, opts.limit)), warnings, allIds };
 }
 
-/** The session `shiro -c` continues: the newest whose cwd is exactly `cwd`. */
+/**
+ * The session `shiro -c` continues: the newest whose cwd is exactly `cwd` and that holds a
+ * message. One taken back to nothing (every turn undone) has nothing to continue, as its exit
+ * message said; it stays listed, and `-r` still opens it.
+ */
 export function newestForCwd(home: string, cwd: string): SessionSummary | undefined {
-  return listSessions(home, { cwd, limit: 1 }).sessions[0];
+  return listSessions(home, { cwd }).sessions.find((session) => session.messageCount > 0);
 }
 
 export function corruptWarning(path: string, reason: string): string {

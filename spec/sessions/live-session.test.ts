@@ -159,6 +159,16 @@ test("a conversation taken back to nothing (every turn undone) is written empty:
   expect(live.exitMessage()).toContain("No messages were saved");
 });
 
+test("-c passes over a session taken back to nothing, to the newest one that holds a message; -r still opens it", () => {
+  const home = tempDir();
+  const older = makeRecord({ at: Date.now() - 60_000, cwd: "/work/app" });
+  const emptied = { ...makeRecord({ at: Date.now(), cwd: "/work/app", messageCount: 0 }), title: "undone" };
+  saveSession(home, older);
+  saveSession(home, emptied);
+  expect(continueSession(home, "/work/app").id).toBe(older.id);
+  expect(findSession(home, emptied.id).messages).toEqual([]);
+});
+
 test("a step that called a workspace-changing tool is written at once, off the step; a read-only step waits for the timer", async () => {
   const home = tempDir();
   const timers = { setTimeout: () => 1, clearTimeout: () => {} }; // the debounce never fires by itself

@@ -128,7 +128,8 @@ function chooseRecord(runtime: Runtime, choice: SessionChoice): SessionRecord | 
     case "new":
       return undefined;
     case "continue":
-      return continueSession(runtime.home, runtime.env.cwd);
+      // -c continues a conversation: one taken back to nothing is passed over.
+      return continueSession(runtime.home, runtime.env.cwd, { withMessages: true });
     case "resume":
       return findSession(runtime.home, choice.idOrPrefix);
     case "record":

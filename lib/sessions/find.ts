@@ -49,9 +49,9 @@ export function findSession(home: string, idOrPrefix: string): SessionRecord {
   return loadOrThrow(home, resolveSessionId(home, idOrPrefix));
 }
 
-/** `shiro -c`: the newest session whose cwd is exactly `cwd`. Throws ShiroError("usage") when there is none or it is corrupt. */
-export function continueSession(home: string, cwd: string): SessionRecord {
-  const newest = newestForCwd(home, cwd);
+/** `shiro -c` (with `withMessages`), `shiro undo`: the newest session whose cwd is exactly `cwd` (see newestForCwd). Throws ShiroError("usage") when there is none or it is corrupt. */
+export function continueSession(home: string, cwd: string, opts: { withMessages?: boolean } = {}): SessionRecord {
+  const newest = newestForCwd(home, cwd, opts);
   if (!newest) {
     throw new ShiroError("usage", `No saved session for ${cwd} yet. Start one with shiro, or pick one from another directory: ${LIST_ALL}`);
   }

@@ -48,12 +48,13 @@ export function listSessions(home: string, opts: ListOptions = {}): SessionListi
 }
 
 /**
- * The session `shiro -c` continues: the newest whose cwd is exactly `cwd` and that holds a
- * message. One taken back to nothing (every turn undone) has nothing to continue, as its exit
- * message said; it stays listed, and `-r` still opens it.
+ * The newest session whose cwd is exactly `cwd`. With `withMessages` (what `shiro -c` continues),
+ * the newest that holds a message: one taken back to nothing (every turn undone) has nothing to
+ * continue, as its exit message said; it stays listed, and `-r` still opens it.
  */
-export function newestForCwd(home: string, cwd: string): SessionSummary | undefined {
-  return listSessions(home, { cwd }).sessions.find((session) => session.messageCount > 0);
+export function newestForCwd(home: string, cwd: string, opts: { withMessages?: boolean } = {}): SessionSummary | undefined {
+  const { sessions } = listSessions(home, { cwd, ...(opts.withMessages ? {} : { limit: 1 }) });
+  return opts.withMessages ? sessions.find((session) => session.messageCount > 0) : sessions[0];
 }
 
 export function corruptWarning(path: string, reason: string): string {

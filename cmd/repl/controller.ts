@@ -152,11 +152,13 @@ export function createRepl(deps: ReplDeps) {
     if (ask) {
       // The question wrapped, its further rows indented under it, its choices kept on one row; the cursor waits at its end.
       const rows = wrapQuestion(ask.question, columns() - 1);
-      // Keys typed ahead went to the input: it stays in sight under the question, with why.
+      // Keys typed ahead went to the input: it stays in sight under the question, with why, and
+      // so do prompts queued meanwhile, as during the turn.
       const answering = gate.pending() && !gate.typing() && !gate.choosingScope();
-      if (answering && (input.line().text !== "" || typeAhead.diverted())) {
+      if (answering && (input.line().text !== "" || typeAhead.diverted() || queue.size > 0)) {
         const line = input.line();
         const above = [...rows.map(theme.warn), ...wrapText(TYPE_AHEAD_HINT, columns() - 1, { hang: 3 }).map(theme.dim)];
+        if (queue.size > 0 && screen.mode === "rich") above.push(theme.dim(describeQueue(queue.items())));
         return screen.setLive({ above, prompt: PROMPT, paintedPrompt: theme.dim(PROMPT), text: line.text, cursor: line.cursor, below: input.rows(theme) });
       }
       const lastRow = rows.at(-1)!;

@@ -147,3 +147,24 @@ test("two edits of one file in one step: the second is judged after the first ra
   const told = toolOutputsIn(s.requests[1]!.body).join("\n");
   expect(told).toContain("not found");
 }, 20_000);
+
+test("a prompt queued under a question stays in sight, the queue line and the input with it, and runs after the answer", async () => {
+  const cwd = tempDir("shiro-work-");
+  writeFileSync(join(cwd, "a.txt"), "one\n");
+  const s = await serve({ toolCalls: [{ name: "edit_file", input: { path: "a.txt", oldString: "one", newString: "ONE" } }] }, { text: "edited" }, { text: "reply to the queued one" });
+  const pty = await start({ baseURL: s.url, cwd });
+  await pty.waitForPrompt(1);
+  pty.line("go");
+  await pty.waitUntil("the question", () => pty!.cursorLine().startsWith("allow?"));
+  pty.line("queued prompt");
+  await pty.waitFor("queued (1): queued prompt");
+  await pty.waitForInput("");
+  const rows = pty.screen().split("\n");
+  const queued = rows.findIndex((r) => r.startsWith("queued (1): queued prompt"));
+  expect(rows.findIndex((r) => r.startsWith("allow?"))).toBeLessThan(queued); // under the question, above the input
+  expect(rows.findIndex((r, i) => i > queued && r.startsWith("›"))).toBeGreaterThan(queued);
+  expect(s.requests).toHaveLength(1);
+  pty.write("y");
+  await pty.waitFor("reply to the queued one");
+  expect(s.requests).toHaveLength(3);
+}, 20_000);

@@ -122,7 +122,9 @@ export function createKeyDispatch(deps: KeyDeps): (key: Key) => void {
       return true;
     }
     const meaning = answerFor(key);
-    if (meaning === "interrupt") runner.interrupt();
+    // ctrl-c with a draft typed under the question clears the draft first, as at the prompt; esc interrupts at once.
+    if (key.name === "ctrl-c" && input.line().text !== "") input.clear();
+    else if (meaning === "interrupt") runner.interrupt();
     else if (meaning === "exit") ctrlD();
     else if (meaning && quiet) gate.answer(meaning);
     else return false; // typed ahead (or not an answer at all): it edits the input

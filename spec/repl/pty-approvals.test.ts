@@ -168,3 +168,24 @@ test("a prompt queued under a question stays in sight, the queue line and the in
   await pty.waitFor("reply to the queued one");
   expect(s.requests).toHaveLength(3);
 }, 20_000);
+
+test("ctrl-c at a question with a draft typed under it clears the draft; on an empty input it interrupts", async () => {
+  const cwd = tempDir("shiro-work-");
+  const s = await serve({ toolCalls: [{ name: "bash", input: { command: "touch made.txt" } }] }, { text: "carried on after ctrl-c" });
+  const pty = await start({ baseURL: s.url, cwd });
+  await pty.waitForPrompt(1);
+  pty.line("make it");
+  await pty.waitUntil("the question", () => pty!.cursorLine().startsWith("allow?"));
+  pty.write("fix this list"); // no y, a or n in it: nothing here answers the question
+  await pty.waitForInput("fix this list");
+  pty.write(KEYS.ctrlC);
+  await pty.waitUntil("the question, the draft gone", () => pty!.cursorLine().startsWith("allow?"));
+  expect(pty.screen()).not.toContain("fix this list");
+  expect(pty.screen()).not.toContain("interrupted");
+  pty.write(KEYS.ctrlC);
+  await pty.waitFor("not run: interrupted");
+  await pty.waitForPrompt(2);
+  expect(existsSync(join(cwd, "made.txt"))).toBe(false);
+  pty.line("again");
+  await pty.waitFor("carried on after ctrl-c");
+}, 20_000);

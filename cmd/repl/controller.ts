@@ -149,19 +149,22 @@ export function createRepl(deps: ReplDeps) {
     if (state.exiting) return screen.setLive(undefined);
     if (state.choosing) return screen.setLive({ above: [theme.bold(state.choosing.title)], prompt: "", text: "", cursor: 0, below: choiceRows(state.choosing, theme, columns() - 1) });
     const ask = gate.pending() ?? (state.question ? { question: state.question.text } : undefined);
+    const hint = state.hint ? [theme.dim(state.hint)] : [];
     if (ask) {
       // The question wrapped, its further rows indented under it, its choices kept on one row; the cursor waits at its end.
       const rows = wrapQuestion(ask.question, columns() - 1);
-      // Keys typed ahead went to the input: it stays in sight under the question, with why.
+      // Keys typed ahead went to the input: it stays in sight under the question, with why, and
+      // so do prompts queued meanwhile, as during the turn.
       const answering = gate.pending() && !gate.typing() && !gate.choosingScope();
-      if (answering && (input.line().text !== "" || typeAhead.diverted())) {
+      if (answering && (input.line().text !== "" || typeAhead.diverted() || queue.size > 0)) {
         const line = input.line();
         const above = [...rows.map(theme.warn), ...wrapText(TYPE_AHEAD_HINT, columns() - 1, { hang: 3 }).map(theme.dim)];
-        return screen.setLive({ above, prompt: PROMPT, paintedPrompt: theme.dim(PROMPT), text: line.text, cursor: line.cursor, below: input.rows(theme) });
+        if (queue.size > 0 && screen.mode === "rich") above.push(theme.dim(describeQueue(queue.items())));
+        return screen.setLive({ above, prompt: PROMPT, paintedPrompt: theme.dim(PROMPT), text: line.text, cursor: line.cursor, below: [...input.rows(theme), ...hint] });
       }
       const lastRow = rows.at(-1)!;
       const typed = "text" in ask ? (ask.text ?? "") : "";
-      return screen.setLive({ above: rows.slice(0, -1).map(theme.warn), prompt: lastRow, paintedPrompt: theme.warn(lastRow), text: typed, cursor: typed.length, below: [] });
+      return screen.setLive({ above: rows.slice(0, -1).map(theme.warn), prompt: lastRow, paintedPrompt: theme.warn(lastRow), text: typed, cursor: typed.length, below: hint });
     }
     const line = input.line();
     if (screen.mode === "plain" && !state.waiting && line.text === "") return screen.setLive(undefined);
@@ -173,7 +176,7 @@ export function createRepl(deps: ReplDeps) {
       above.push(theme.dim(spinnerRow(state))); // a command that asks the model (/compact, /memory)
       if (queue.size > 0) above.push(theme.dim(describeQueue(queue.items())));
     }
-    const below = [...input.rows(theme), ...(state.hint ? [theme.dim(state.hint)] : [])];
+    const below = [...input.rows(theme), ...hint];
     if (state.waiting && screen.mode === "rich") below.push(status());
     if (state.searching) {
       const shown = searchView(state.searching, line.text);

@@ -12,8 +12,20 @@ import type { ReplSession } from "./session.ts";
 import type { Theme } from "./theme.ts";
 import type { TurnRunner } from "./turn-runner.ts";
 
-/** A second ctrl-c on an empty prompt within this long exits. */
-const CTRL_C_EXIT_WINDOW_MS = 2_000;
+/** A second ctrl-c on an empty prompt within this long exits; so does a second ctrl-d while work would be lost. */
+const EXIT_WINDOW_MS = 2_000;
+
+/**
+ * What leaving now would cost, as ctrl-d's first press says it: `ctrl-d again exits (the turn is
+ * still running; 1 queued prompt would be dropped)`. Undefined when nothing would be lost. Pure.
+ */
+export function exitWarning(now: { turn: boolean; command: boolean; queued: number }): string | undefined {
+  const losses = [
+    now.turn ? "the turn is still running" : now.command ? "a command is still running" : undefined,
+    now.queued > 0 ? `${now.queued} queued prompt${now.queued === 1 ? "" : "s"} would be dropped` : undefined,
+  ].filter((loss) => loss !== undefined);
+  return losses.length > 0 ? `ctrl-d again exits (${losses.join("; ")})` : undefined;
+}
 
 export type KeyDeps = {
   state: LoopState;
@@ -75,29 +87,45 @@ export function createKeyDispatch(deps: KeyDeps): (key: Key) => void {
     if (runner.stopRunningCalls()) return;
     if (input.line().text !== "") return input.clear();
     if (state.turn || state.command) return runner.interrupt();
-    if (now - state.lastCtrlC < CTRL_C_EXIT_WINDOW_MS) return exit();
+    if (now - state.lastCtrlC < EXIT_WINDOW_MS) return exit();
     state.lastCtrlC = now;
     const remark = "press ctrl-c again to exit"; // under the input where there is room, else a line
     if (screen.mode === "rich") state.hint = remark;
     else print(theme.dim(remark));
   }
 
+  /**
+   * Ctrl-d where it means leaving. With a turn (or a command) running or prompts queued, the
+   * first press only says what a second one, soon after, would lose; else it leaves at once.
+   */
+  function ctrlD(): void {
+    const now = Date.now();
+    const warning = exitWarning({ turn: state.turn !== undefined, command: state.command !== undefined, queued: deps.queue.size });
+    if (!warning || now - state.lastCtrlD < EXIT_WINDOW_MS) return exit();
+    state.lastCtrlD = now;
+    if (screen.mode === "rich") state.hint = warning;
+    else print(theme.dim(warning));
+    render();
+  }
+
   /** A key while an approval question is up; false when it is typing ahead, for the input line. */
   function answer(key: Key, quiet: boolean): boolean {
     if (gate.choosingScope()) {
-      if (key.name === "ctrl-d") exit();
+      if (key.name === "ctrl-d") ctrlD();
       else gate.keep(key);
       return true;
     }
     if (gate.typing()) {
       if (key.name === "ctrl-c") runner.interrupt();
-      else if (key.name === "ctrl-d") exit();
+      else if (key.name === "ctrl-d") ctrlD();
       else gate.type(key);
       return true;
     }
     const meaning = answerFor(key);
-    if (meaning === "interrupt") runner.interrupt();
-    else if (meaning === "exit") exit();
+    // ctrl-c with a draft typed under the question clears the draft first, as at the prompt; esc interrupts at once.
+    if (key.name === "ctrl-c" && input.line().text !== "") input.clear();
+    else if (meaning === "interrupt") runner.interrupt();
+    else if (meaning === "exit") ctrlD();
     else if (meaning && quiet) gate.answer(meaning);
     else return false; // typed ahead (or not an answer at all): it edits the input
     render(); // the hint that typing goes to the prompt may go now
@@ -109,13 +137,15 @@ export function createKeyDispatch(deps: KeyDeps): (key: Key) => void {
     // Every key counts as typing for the guard, whatever it does next.
     const quiet = deps.typeAhead.press(key.name === "paste" ? "paste" : "key");
     if (state.choosing) return choose(key);
+    // A remark under the input lasts until the next key; a second ctrl-d exits only right after the first.
+    state.hint = undefined;
+    if (key.name !== "ctrl-d") state.lastCtrlD = 0;
     if (gate.pending() && answer(key, quiet)) return;
     if (state.question) {
-      if (key.name === "ctrl-d") return exit();
+      if (key.name === "ctrl-d") return ctrlD();
       state.question.answer(key.name === "text" ? key.text.toLowerCase() : key.name === "ctrl-c" ? "escape" : key.name);
       return render();
     }
-    state.hint = undefined;
     if (state.searching) {
       const step = searchKey(state.searching, key);
       state.searching = step.type === "searching" ? step.search : undefined;
@@ -139,7 +169,7 @@ export function createKeyDispatch(deps: KeyDeps): (key: Key) => void {
         ctrlC();
         break;
       case "ctrl-d":
-        if (input.line().text === "") exit();
+        if (input.line().text === "") return ctrlD();
         else input.edit({ name: "delete" });
         break;
       case "ctrl-l":

@@ -32,6 +32,8 @@ export type LoopState = {
   frame: number;
   spinner: ReturnType<typeof setInterval> | undefined;
   lastCtrlC: number;
+  /** When ctrl-d last warned that leaving would cut a turn short or drop queued prompts (0: it did not). */
+  lastCtrlD: number;
   exiting: boolean;
   exitCode: number;
   /** A turn has ended since the status line was last written to the transcript (plain and pipe screens only). */
@@ -53,6 +55,7 @@ export function createLoopState(): LoopState {
     frame: 0,
     spinner: undefined,
     lastCtrlC: 0,
+    lastCtrlD: 0,
     exiting: false,
     exitCode: 0,
     statusDue: true,

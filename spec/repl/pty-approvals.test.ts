@@ -165,3 +165,45 @@ test("a preview taller than the screen says its heading again just above the que
   pty.write(KEYS.enter);
   await pty.waitFor("written");
 }, 20_000);
+
+test("a prompt queued under a question stays in sight, the queue line and the input with it, and runs after the answer", async () => {
+  const cwd = tempDir("shiro-work-");
+  writeFileSync(join(cwd, "a.txt"), "one\n");
+  const s = await serve({ toolCalls: [{ name: "edit_file", input: { path: "a.txt", oldString: "one", newString: "ONE" } }] }, { text: "edited" }, { text: "reply to the queued one" });
+  const pty = await start({ baseURL: s.url, cwd });
+  await pty.waitForPrompt(1);
+  pty.line("go");
+  await pty.waitUntil("the question", () => pty!.cursorLine().startsWith("allow?"));
+  pty.line("queued prompt");
+  await pty.waitFor("queued (1): queued prompt");
+  await pty.waitForInput("");
+  const rows = pty.screen().split("\n");
+  const queued = rows.findIndex((r) => r.startsWith("queued (1): queued prompt"));
+  expect(rows.findIndex((r) => r.startsWith("allow?"))).toBeLessThan(queued); // under the question, above the input
+  expect(rows.findIndex((r, i) => i > queued && r.startsWith("›"))).toBeGreaterThan(queued);
+  expect(s.requests).toHaveLength(1);
+  pty.write("y");
+  await pty.waitFor("reply to the queued one");
+  expect(s.requests).toHaveLength(3);
+}, 20_000);
+
+test("ctrl-c at a question with a draft typed under it clears the draft; on an empty input it interrupts", async () => {
+  const cwd = tempDir("shiro-work-");
+  const s = await serve({ toolCalls: [{ name: "bash", input: { command: "touch made.txt" } }] }, { text: "carried on after ctrl-c" });
+  const pty = await start({ baseURL: s.url, cwd });
+  await pty.waitForPrompt(1);
+  pty.line("make it");
+  await pty.waitUntil("the question", () => pty!.cursorLine().startsWith("allow?"));
+  pty.write("fix this list"); // no y, a or n in it: nothing here answers the question
+  await pty.waitForInput("fix this list");
+  pty.write(KEYS.ctrlC);
+  await pty.waitUntil("the question, the draft gone", () => pty!.cursorLine().startsWith("allow?"));
+  expect(pty.screen()).not.toContain("fix this list");
+  expect(pty.screen()).not.toContain("interrupted");
+  pty.write(KEYS.ctrlC);
+  await pty.waitFor("not run: interrupted");
+  await pty.waitForPrompt(2);
+  expect(existsSync(join(cwd, "made.txt"))).toBe(false);
+  pty.line("again");
+  await pty.waitFor("carried on after ctrl-c");
+}, 20_000);

@@ -74,6 +74,7 @@ test("a corrupt history file is set aside with a notice and the loop still works
   await pty.waitForPrompt(1);
   pty.line("hello");
   await pty.waitFor("still fine");
+  await pty.waitForPrompt(1); // idle again: during the turn a first ctrl-d only warns
   pty.write(KEYS.ctrlD);
   await pty.waitFor("Good bye.");
   expect(await pty.exited).toBe(0);

@@ -129,6 +129,41 @@ test("ctrl-d on an empty line exits with the exit message; on text it does not",
   expect(s.requests).toHaveLength(0);
 }, 20_000);
 
+test("ctrl-d during a turn first says what leaving would drop; a second one right after exits", async () => {
+  const s = await serve({ text: "slowly " + "and ".repeat(200) + "done.", delayMs: 40 });
+  const pty = await start({ baseURL: s.url });
+  await pty.waitForPrompt(1);
+  pty.line("go");
+  await pty.waitFor("slowly");
+  pty.line("queued thought");
+  await pty.waitFor("queued (1): queued thought");
+  pty.write(KEYS.ctrlD);
+  await pty.waitFor("ctrl-d again exits (the turn is still running; 1 queued prompt would be dropped)");
+  expect(pty.screen()).not.toContain("Good bye.");
+  pty.write("x"); // another key in between: the next ctrl-d (on an empty line again) warns again
+  await pty.waitForInput("x");
+  pty.write("\x7f" + KEYS.ctrlD);
+  await pty.waitFor("ctrl-d again exits (the turn is still running; 1 queued prompt would be dropped)");
+  pty.write(KEYS.ctrlD);
+  await pty.waitFor("Good bye.");
+  expect(await pty.exited).toBe(0);
+  expect(s.requests).toHaveLength(1); // the queued prompt was dropped, not sent
+}, 20_000);
+
+test("ctrl-d at an approval question warns first too, under the question", async () => {
+  const s = await serve({ toolCalls: [{ name: "bash", input: { command: "touch made.txt" } }] });
+  const pty = await start({ baseURL: s.url });
+  await pty.waitForPrompt(1);
+  pty.line("make it");
+  await pty.waitUntil("the question", () => pty!.cursorLine().startsWith("allow?"));
+  pty.write(KEYS.ctrlD);
+  await pty.waitFor("ctrl-d again exits (the turn is still running)");
+  expect(pty.cursorLine()).toStartWith("allow?");
+  pty.write(KEYS.ctrlD);
+  await pty.waitFor("Good bye.");
+  expect(await pty.exited).toBe(0);
+}, 20_000);
+
 test("Tab completes slash commands and @paths", async () => {
   const s = await serve({ text: "read it" });
   const cwd = tempDir("shiro-work-");

@@ -48,6 +48,7 @@ test("a project's .mcp.json asks once, showing what it runs; yes is remembered; 
   pty.write("y");
   await pty.waitFor("the project server answered");
   expect(toolOutputsIn(s.requests[1]!.body).join("")).toBe("echo: trusted");
+  await pty.waitForPrompt(1); // idle again: during the turn a first ctrl-d only warns
   pty.write(KEYS.ctrlD);
   await pty.exited;
   expect(JSON.parse(readFileSync(join(home, ".shiro-neko", "mcp-trust.json"), "utf8")).projects[cwd].sha256).toMatch(/^[0-9a-f]{64}$/);

@@ -79,6 +79,7 @@ test("a server without a model list: /model says so in one line and keeps today'
   pty.line("/model other-model");
   await pty.waitFor("model: other-model from the next prompt on;");
   expect(pty.screen()).not.toContain("is not one of");
+  await pty.waitForPrompt(1); // idle again: during the turn a first ctrl-d only warns
   pty.write(KEYS.ctrlD);
   await pty.exited;
 

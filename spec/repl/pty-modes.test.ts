@@ -168,6 +168,7 @@ test('"always" saved for this project is shown first, written to alwaysAllow in 
   await pty.waitFor("first reply");
   expect(JSON.parse(readFileSync(configFile, "utf8"))).toEqual({ projects: { [cwd]: { alwaysAllow: { bash: ["git init *"] } } } });
   expect(existsSync(join(cwd, ".shiro"))).toBe(false);
+  await pty.waitForPrompt(1); // idle again: during the turn a first ctrl-d only warns
   pty.write(KEYS.ctrlD);
   await pty.exited;
 
@@ -207,6 +208,7 @@ test('a saved "always" never overrides the user\'s deny rule; a compound line is
   await pty.waitUntil("the scope question", () => pty.cursorLine().startsWith("keep it?"));
   pty.write("e");
   await pty.waitFor("first reply");
+  await pty.waitForPrompt(1); // idle again: during the turn a first ctrl-d only warns
   pty.write(KEYS.ctrlD);
   await pty.exited;
 

@@ -79,6 +79,8 @@ test("quitting discards the queue", async () => {
   pty.line("queued thought");
   await pty.waitFor("queued (1)");
   pty.write(KEYS.ctrlD);
+  await pty.waitFor("ctrl-d again exits");
+  pty.write(KEYS.ctrlD);
   await pty.waitFor("Good bye.");
   expect(await pty.exited).toBe(0);
   expect(s.requests).toHaveLength(1);

@@ -37,6 +37,7 @@ test("a session is saved, /save writes now, the exit message names it, and -c pi
   const files = readdirSync(join(home, ".shiro-neko", "sessions")).filter((n) => n.endsWith(".json"));
   expect(files).toHaveLength(1);
   expect(readFileSync(join(home, ".shiro-neko", "sessions", files[0]!), "utf8")).toContain("first answer");
+  await pty.waitForPrompt(1); // the command has ended: while one runs, a first ctrl-d only warns
   pty.write(KEYS.ctrlD);
   expect(await pty.exited).toBe(0);
   const screen = pty.screen();
@@ -112,6 +113,7 @@ test("after /clear with nothing new said, the exit message still points at the s
   await pty.waitForPrompt(2);
   pty.line("/clear");
   await pty.waitFor("Started a new conversation");
+  await pty.waitForPrompt(1); // the command has ended: while one runs, a first ctrl-d only warns
   pty.write(KEYS.ctrlD);
   expect(await pty.exited).toBe(0);
   expect(pty.screen()).toContain('Saved 2 messages: "a question worth keeping"');

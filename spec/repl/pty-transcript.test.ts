@@ -137,6 +137,7 @@ test("marks tell the truth: exit 0, exit 1, denied, interrupted, in the loop and
   expect(pty.raw()).toContain("\x1b[33m  ⊘ denied"); // yellow
   expect(pty.raw()).toContain("\x1b[35m  ■ bash: interrupted"); // magenta
   expect(pty.raw()).toMatch(/\x1b\[2m {2}✓ bash: exit 0/); // dim
+  await pty.waitForPrompt(1); // idle again: during the turn a first ctrl-d only warns
   pty.write(KEYS.ctrlD);
   await pty.exited;
 

@@ -80,6 +80,7 @@ test("/undo twice walks back two turns; after -c it still works; /undo stops at 
   pty.line("/undo");
   await pty.waitForInput("write second");
   expect(readFileSync(join(cwd, "a.txt"), "utf8")).toBe("first\n");
+  await pty.waitForPrompt(1); // /undo has ended: while a command runs, a first ctrl-d only warns
   pty.write(CTRL_U + KEYS.ctrlD);
   await pty.exited;
 

@@ -28,6 +28,8 @@ export type Pty = {
   screen(): string;
   /** The line the cursor is on: the input row while the loop waits for keys. */
   cursorLine(): string;
+  /** The cursor's column on the terminal (0 first), in cells: a wide character takes two. */
+  cursorCol(): number;
   /** Everything written so far, as written. */
   raw(): string;
   write(keys: string): void;
@@ -118,6 +120,7 @@ export async function startShiro(opts: PtyOptions): Promise<Pty> {
   const pty: Pty = {
     screen: () => vt.text(),
     cursorLine: () => vt.cursorLine(),
+    cursorCol: () => vt.cursorCol(),
     raw: () => raw,
     write: (keys) => void proc.terminal!.write(keys),
     resize: (next, rows = opts.rows ?? 30) => {

@@ -45,6 +45,23 @@ describe("line editing", () => {
     expect(editLine({ text: "one two", cursor: 3 }, { name: "kill-to-start" })).toEqual({ text: " two", cursor: 0 });
   });
 
+  test("the cursor, backspace and delete take a visible character whole, however many code points it has", () => {
+    const keys = (line: ReturnType<typeof lineOf>, ...names: ("left" | "right" | "backspace" | "delete" | "word-left" | "word-right")[]) =>
+      names.reduce((l, name) => editLine(l, { name })!, line);
+    const typed = (line: ReturnType<typeof lineOf>, text: string) => editLine(line, { name: "text", text })!;
+    expect(typed(keys(lineOf("A👍🏽B"), "left", "left"), "Z").text).toBe("AZ👍🏽B");
+    expect(keys(lineOf("ab👍🏽"), "backspace")).toEqual({ text: "ab", cursor: 2 });
+    expect(keys(lineOf("x👨‍👩‍👧"), "backspace")).toEqual({ text: "x", cursor: 1 });
+    expect(keys({ text: "👨‍👩‍👧y", cursor: 0 }, "delete")).toEqual({ text: "y", cursor: 0 });
+    expect(keys({ text: "🇯🇵🇫🇷", cursor: 0 }, "right").cursor).toBe(4); // a flag is two regional indicators
+    expect(keys(lineOf("🇯🇵🇫🇷"), "backspace").text).toBe("🇯🇵");
+    expect(keys(lineOf("cafe\u0301!"), "left", "backspace")).toEqual({ text: "caf!", cursor: 3 }); // e and its accent go together
+    expect(keys(lineOf("中文👍🏽字"), "left", "left").cursor).toBe(2);
+    // word moves stop at the same places, and never inside a cluster
+    expect(keys(lineOf("say 👨‍👩‍👧hi there"), "word-left", "word-left").cursor).toBe(4);
+    expect(keys({ text: "say 👨‍👩‍👧hi there", cursor: 0 }, "word-right", "word-right").cursor).toBe("say 👨‍👩‍👧hi".length);
+  });
+
   test("keys the loop handles itself are not edits", () => {
     expect(editLine(lineOf("x"), { name: "enter" })).toBeUndefined();
     expect(editLine(lineOf("x"), { name: "up" })).toBeUndefined();
@@ -56,6 +73,13 @@ describe("line editing", () => {
     expect(up.cursor).toBe(6);
     expect(moveLine(up, "up")).toBeUndefined();
     expect(moveLine(line, "down")).toBeUndefined();
+  });
+
+  test("up and down keep the column on screen: a wide character counts twice, and the cursor never lands inside a cluster", () => {
+    const line = { text: "中文字\nabcdef", cursor: "中文字\nabcd".length };
+    expect(moveLine(line, "up")!.cursor).toBe(2); // column 4: after 文
+    const back = { text: "👨‍👩‍👧x\nabc", cursor: "👨‍👩‍👧x\na".length };
+    expect(moveLine(back, "up")!.cursor).toBe(0); // column 1 is inside the emoji's two columns: before it
   });
 });
 
@@ -70,6 +94,13 @@ describe("input layout", () => {
     const layout = layoutInput("› ", "one\ntwo", 4, 20);
     expect(layout.rows).toEqual(["› one", "  two"]);
     expect([layout.cursorRow, layout.cursorCol]).toEqual([1, 2]);
+  });
+
+  test("a character of several code points takes its width on screen once", () => {
+    expect(layoutInput("› ", "中👍🏽x", "中👍🏽".length, 40).cursorCol).toBe(6);
+    expect(layoutInput("› ", "👨‍👩‍👧👨‍👩‍👧", "👨‍👩‍👧👨‍👩‍👧".length, 40).cursorCol).toBe(6);
+    expect(layoutInput("› ", "👍🏽👍🏽👍🏽", 0, 6).rows).toEqual(["› 👍🏽👍🏽", "👍🏽"]);
+    expect(scrollInput("› ", "a👍🏽b", "a👍🏽".length, 40).cursorCol).toBe(5);
   });
 
   test("the single-row form scrolls to keep the cursor in view", () => {

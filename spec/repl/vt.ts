@@ -11,9 +11,13 @@ export type Vt = {
   cursorLine(): string;
   /** The index, in text()'s lines, of the line the cursor is on. */
   cursorRow(): number;
+  /** The column the cursor is at (0 first), in cells: a wide character takes two. */
+  cursorCol(): number;
   /** The terminal got narrower or wider: text from now on wraps at `cols` (lines already there stay). */
   resize(cols: number): void;
 };
+
+const segmenter = new Intl.Segmenter(undefined, { granularity: "grapheme" });
 
 export function createVt(width: number, rows: number): Vt {
   let cols = width;
@@ -32,7 +36,18 @@ export function createVt(width: number, rows: number): Vt {
     row++;
     line(row);
   };
+  /**
+   * The cell written last, until anything but text comes: a code point that joins its cluster
+   * (🏽 after 👍, the rest of 👨‍👩‍👧) goes into that cell, as a terminal that draws clusters whole does.
+   * Below U+0300 nothing joins the cell before, and the segmenter is not asked.
+   */
+  let last: { row: number; col: number } | undefined;
   const put = (char: string) => {
+    if (last && char.codePointAt(0)! >= 0x300) {
+      const cells = line(last.row);
+      const joined = cells[last.col]! + char;
+      if (Array.from(segmenter.segment(joined)).length === 1) return void (cells[last.col] = joined);
+    }
     const width = Math.max(Bun.stringWidth(char), 1);
     if (pendingWrap || col + width > cols) {
       newline();
@@ -42,6 +57,7 @@ export function createVt(width: number, rows: number): Vt {
     const cells = line(row);
     while (cells.length < col) cells.push(" ");
     cells[col] = char;
+    last = { row, col };
     if (width === 2) cells[col + 1] = "";
     col += width;
     if (col >= cols) {
@@ -99,6 +115,7 @@ export function createVt(width: number, rows: number): Vt {
       let i = 0;
       while (i < input.length) {
         const c = input[i]!;
+        if (c < " ") last = undefined; // a control or an escape: the next text starts a cell of its own
         if (c === "\x1b") {
           const match = /^\x1b\[([?0-9;]*)([@-~])/.exec(input.slice(i));
           if (!match) {
@@ -137,6 +154,7 @@ export function createVt(width: number, rows: number): Vt {
       return line(row).join("").replace(/\s+$/, "");
     },
     cursorRow: () => row,
+    cursorCol: () => col,
     resize(next) {
       cols = next;
       col = Math.min(col, cols - 1);

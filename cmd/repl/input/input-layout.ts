@@ -1,3 +1,5 @@
+import { graphemes } from "../../../lib/text/graphemes.ts";
+
 /** Where the input's rows and the cursor land on a screen `cols` wide. */
 export type InputLayout = { rows: string[]; cursorRow: number; cursorCol: number };
 
@@ -5,7 +7,7 @@ export type InputLayout = { rows: string[]; cursorRow: number; cursorCol: number
  * Lays out the prompt and the input text as terminal rows, wrapping by display width ourselves so
  * the screen always knows how many rows it drew. Lines after the first are indented under the
  * prompt. The cursor never sits past the last column: at the end of a full row it moves to the
- * start of the next. Pure.
+ * start of the next. A visible character made of several code points (`👍🏽`) is measured whole. Pure.
  */
 export function layoutInput(prompt: string, text: string, cursor: number, cols: number): InputLayout {
   const width = Math.max(cols, 4);
@@ -27,8 +29,8 @@ export function layoutInput(prompt: string, text: string, cursor: number, cols: 
       cursorCol = rowWidth;
     };
     let at = offset;
-    for (const char of line) {
-      if (at === cursor) place();
+    for (const char of graphemes(line)) {
+      if (at === cursor || (at < cursor && cursor < at + char.length)) place(); // (never inside one, but if so: before it)
       const w = Bun.stringWidth(char);
       if (rowWidth + w > width) {
         rows.push(row);
@@ -52,9 +54,9 @@ export function layoutInput(prompt: string, text: string, cursor: number, cols: 
  */
 export function scrollInput(prompt: string, text: string, cursor: number, cols: number): { row: string; cursorCol: number } {
   const available = Math.max(cols - 1 - Bun.stringWidth(prompt), 8);
-  const chars = Array.from(text.replace(/\n/g, "↵"));
+  const chars = graphemes(text.replace(/\n/g, "↵"));
   const widths = chars.map((c) => Bun.stringWidth(c));
-  let cursorIndex = Array.from(text.slice(0, cursor)).length;
+  let cursorIndex = graphemes(text.slice(0, cursor)).length;
   let start = 0;
   let before = widths.slice(0, cursorIndex).reduce((a, b) => a + b, 0);
   while (before >= available && start < cursorIndex) before -= widths[start++]!;

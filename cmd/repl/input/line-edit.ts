@@ -1,6 +1,11 @@
+import { nextBoundary, prevBoundary, snapToBoundary } from "../../../lib/text/graphemes.ts";
 import type { Key } from "./keys.ts";
 
-/** The input line: its text (may hold newlines) and the cursor as an index into it. */
+/**
+ * The input line: its text (may hold newlines) and the cursor as an index into it. The cursor
+ * moves, and backspace and delete remove, a whole visible character (a grapheme cluster, such as
+ * `👍🏽` or `👨‍👩‍👧`), never a piece of one.
+ */
 export type LineState = { readonly text: string; readonly cursor: number };
 
 export const EMPTY_LINE: LineState = { text: "", cursor: 0 };
@@ -18,15 +23,15 @@ export function editLine(state: LineState, key: Key): LineState | undefined {
     case "newline":
       return insert(state, "\n");
     case "backspace": {
-      const from = prevChar(text, cursor);
+      const from = prevBoundary(text, cursor);
       return { text: text.slice(0, from) + text.slice(cursor), cursor: from };
     }
     case "delete":
-      return { text: text.slice(0, cursor) + text.slice(nextChar(text, cursor)), cursor };
+      return { text: text.slice(0, cursor) + text.slice(nextBoundary(text, cursor)), cursor };
     case "left":
-      return { text, cursor: prevChar(text, cursor) };
+      return { text, cursor: prevBoundary(text, cursor) };
     case "right":
-      return { text, cursor: nextChar(text, cursor) };
+      return { text, cursor: nextBoundary(text, cursor) };
     case "home":
       return { text, cursor: text.lastIndexOf("\n", cursor - 1) + 1 };
     case "end": {
@@ -63,16 +68,29 @@ export function editLine(state: LineState, key: Key): LineState | undefined {
 export function moveLine(state: LineState, direction: "up" | "down"): LineState | undefined {
   const { text, cursor } = state;
   const lineStart = text.lastIndexOf("\n", cursor - 1) + 1;
-  const column = cursor - lineStart;
+  const column = Bun.stringWidth(text.slice(lineStart, cursor)); // on screen: wide characters count twice
   if (direction === "up") {
     if (lineStart === 0) return undefined;
     const prevStart = text.lastIndexOf("\n", lineStart - 2) + 1;
-    return { text, cursor: Math.min(prevStart + column, lineStart - 1) };
+    return { text, cursor: atColumn(text, prevStart, lineStart - 1, column) };
   }
   const lineEnd = text.indexOf("\n", cursor);
   if (lineEnd === -1) return undefined;
   const nextEnd = text.indexOf("\n", lineEnd + 1);
-  return { text, cursor: Math.min(lineEnd + 1 + column, nextEnd === -1 ? text.length : nextEnd) };
+  return { text, cursor: atColumn(text, lineEnd + 1, nextEnd === -1 ? text.length : nextEnd, column) };
+}
+
+/** The cursor in the line from `start` to `end` nearest `column` on screen, at or before it. */
+function atColumn(text: string, start: number, end: number, column: number): number {
+  let at = start;
+  let width = 0;
+  while (at < end) {
+    const next = nextBoundary(text, at);
+    width += Bun.stringWidth(text.slice(at, next));
+    if (width > column) break;
+    at = next;
+  }
+  return at;
 }
 
 /** A line showing `text` with the cursor at its end. */
@@ -85,23 +103,11 @@ function insert(state: LineState, inserted: string): LineState {
   return { text: state.text.slice(0, state.cursor) + clean + state.text.slice(state.cursor), cursor: state.cursor + clean.length };
 }
 
-function prevChar(text: string, at: number): number {
-  if (at <= 0) return 0;
-  const code = text.charCodeAt(at - 1);
-  return code >= 0xdc00 && code <= 0xdfff && at >= 2 ? at - 2 : at - 1;
-}
-
-function nextChar(text: string, at: number): number {
-  if (at >= text.length) return text.length;
-  const code = text.charCodeAt(at);
-  return code >= 0xd800 && code <= 0xdbff && at + 1 < text.length ? at + 2 : at + 1;
-}
-
 function wordStart(text: string, at: number): number {
   let i = at;
   while (i > 0 && /\s/.test(text[i - 1]!)) i--;
   while (i > 0 && !/\s/.test(text[i - 1]!)) i--;
-  return i;
+  return snapToBoundary(text, i); // a mark after a space belongs to it
 }
 
 function wordEnd(text: string, at: number): number {

@@ -61,10 +61,13 @@ const KEYS: readonly (readonly [string, string])[] = [
   ["enter", "send · ctrl-j, shift-enter or a trailing \\ for a new line"],
   ["esc", "interrupt the turn and drop queued prompts · type during a turn to queue"],
   ["ctrl-c", "stop a running command (the turn goes on) · at the prompt: clear the line, twice to exit"],
-  ["ctrl-d", "exit (on an empty line; during a turn or with prompts queued, press it twice) · up/down prompt history · tab complete /commands and @paths"],
+  ["ctrl-d", "exit (on an empty line; during a turn or with prompts queued, press it twice)"],
+  ["up/down", "the prompt history"],
   ["ctrl-r", "search the prompt history (again: older; enter takes the match; esc gives the line back)"],
+  ["tab", "complete /commands and @paths"],
   ["shift-tab", "switch the approval mode: ask → edits → auto"],
-  ["!cmd", "run cmd in the workspace (its output goes with your next prompt) · @path attach a file or directory"],
+  ["!cmd", "run cmd in the workspace (its output goes with your next prompt)"],
+  ["@path", "attach a file or directory"],
 ];
 
 /**

@@ -103,8 +103,15 @@ export function createKeyDispatch(deps: KeyDeps): (key: Key) => void {
     const warning = exitWarning({ turn: state.turn !== undefined, command: state.command !== undefined, queued: deps.queue.size });
     if (!warning || now - state.lastCtrlD < EXIT_WINDOW_MS) return exit();
     state.lastCtrlD = now;
-    if (screen.mode === "rich") state.hint = warning;
-    else print(theme.dim(warning));
+    if (screen.mode === "rich") {
+      state.hint = warning;
+      // The warning is true only while a second press would exit: it goes when the window closes.
+      setTimeout(() => {
+        if (state.hint !== warning) return;
+        state.hint = undefined;
+        render();
+      }, EXIT_WINDOW_MS).unref?.();
+    } else print(theme.dim(warning));
     render();
   }
 

@@ -150,6 +150,22 @@ test("ctrl-d during a turn first says what leaving would drop; a second one righ
   expect(s.requests).toHaveLength(1); // the queued prompt was dropped, not sent
 }, 20_000);
 
+test("ctrl-d's warning goes when it stops being true: when its two seconds are over, and when the turn ends", async () => {
+  const s = await serve({ text: "slowly " + "and ".repeat(120) + "done.", delayMs: 40 });
+  const pty = await start({ baseURL: s.url });
+  await pty.waitForPrompt(1);
+  pty.line("go");
+  await pty.waitFor("slowly");
+  pty.write(KEYS.ctrlD);
+  await pty.waitFor("ctrl-d again exits (the turn is still running)");
+  await pty.waitUntil("the warning gone", () => !pty.screen().includes("ctrl-d again exits"), 4_000);
+  pty.write(KEYS.ctrlD);
+  await pty.waitFor("ctrl-d again exits (the turn is still running)");
+  await pty.waitFor("done.");
+  await pty.waitForPrompt(2);
+  await pty.waitUntil("no warning under the idle prompt", () => !pty.screen().includes("ctrl-d again exits"));
+}, 20_000);
+
 test("ctrl-d at an approval question warns first too, under the question", async () => {
   const s = await serve({ toolCalls: [{ name: "bash", input: { command: "touch made.txt" } }] });
   const pty = await start({ baseURL: s.url });

@@ -65,11 +65,11 @@ export const OUTCOME_MARKS: Record<CallOutcome, string> = { ok: "✓", failed: "
 
 /**
  * A successful result's outcome, read from its one-line summary: bash reports `exit N`,
- * `timed out after …`, `killed by SIG…` and `interrupted` (lib/tools/bash.ts); anything else
- * worked.
+ * `timed out after …`, `killed by SIG…` and `interrupted` (lib/tools/bash.ts), the task tool
+ * `failed: …` and `interrupted: …`; anything else worked.
  */
 export function outcomeOfSummary(summary: string): CallOutcome {
-  if (/^exit (?!0\b)\S/.test(summary) || /^(timed out|killed by)\b/.test(summary)) return "failed";
+  if (/^exit (?!0\b)\S/.test(summary) || /^(timed out|killed by|failed:)/.test(summary)) return "failed";
   if (/^interrupted\b/.test(summary)) return "interrupted";
   return "ok";
 }

@@ -203,6 +203,14 @@ for (const { wire, flags } of WIRES) {
       expect(output).toStartWith("Subagent failed: ");
       expect(output).toContain("model exploded");
       expect(jsonLines(run.stdout).find((l) => l.type === "subagent-end")).toMatchObject({ status: "error" });
+      // The call's own line agrees with the subagent's ✗: no green check on a failure.
+      expect(jsonLines(run.stdout).find((l) => l.type === "tool-result" && l.tool === "task")).toMatchObject({ summary: "failed: no report (error)" });
+      const text = await runShiro(["-p", "again", ...flags], { baseURL: (await serve(...[
+        { toolCalls: [{ name: "task", input: { description: "look around", prompt: "Look around." } }] },
+        { status: 400, body: { error: { message: "model exploded", type: "invalid_request_error", param: null, code: null } }, when: { firstUser: "Look around." } },
+        { text: "failed again" },
+      ])).url, cwd });
+      expect(text.stderr).toContain("  ✗ task: failed: no report (error)");
     });
 
     test("headless without --yolo no worker is offered; with --yolo it is, but never to a read-only agent", async () => {

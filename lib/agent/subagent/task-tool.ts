@@ -143,8 +143,17 @@ export function createTaskTool(deps: TaskToolDeps): AnyTool {
       const finished = ended.filter((e) => e.status === "success").length;
       return {
         output: joinReports(ended.map((e) => ({ description: e.job.description, kind: e.job.kind, report: e.report }))),
-        summary: jobs.length === 1 ? (finished === 1 ? "1 report" : `no report (${ended[0]!.status})`) : `${finished} of ${jobs.length} subagents finished`,
+        // A subagent that did not finish marks the call failed (✗), or interrupted (■) when it was stopped.
+        summary: taskSummary(ended.map((e) => e.status)),
       };
     },
   });
+}
+
+/** The task call's one line: `1 report`, `3 of 3 subagents finished`; else led by `failed:` or `interrupted:` (lib/render.ts outcomeOfSummary). */
+export function taskSummary(statuses: readonly string[]): string {
+  const finished = statuses.filter((status) => status === "success").length;
+  const text = statuses.length === 1 ? (finished === 1 ? "1 report" : `no report (${statuses[0]})`) : `${finished} of ${statuses.length} subagents finished`;
+  if (finished === statuses.length) return text;
+  return `${statuses.every((status) => status === "success" || status === "interrupted") ? "interrupted" : "failed"}: ${text}`;
 }

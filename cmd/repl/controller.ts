@@ -158,13 +158,15 @@ export function createRepl(deps: ReplDeps) {
       const answering = gate.pending() && !gate.typing() && !gate.choosingScope();
       if (answering && (input.line().text !== "" || typeAhead.diverted() || queue.size > 0)) {
         const line = input.line();
-        const above = [...rows.map(theme.warn), ...wrapText(TYPE_AHEAD_HINT, columns() - 1, { hang: 3 }).map(theme.dim)];
+        const above = [...rows.map(theme.warn), ...wrapText(TYPE_AHEAD_HINT, columns() - 1, { hang: 2 }).map(theme.dim)];
         if (queue.size > 0 && screen.mode === "rich") above.push(theme.dim(describeQueue(queue.items())));
         return screen.setLive({ above, prompt: PROMPT, paintedPrompt: theme.dim(PROMPT), text: line.text, cursor: line.cursor, below: [...input.rows(theme), ...hint] });
       }
       const lastRow = rows.at(-1)!;
       const typed = "text" in ask ? (ask.text ?? "") : "";
-      return screen.setLive({ above: rows.slice(0, -1).map(theme.warn), prompt: lastRow, paintedPrompt: theme.warn(lastRow), text: typed, cursor: typed.length, below: hint });
+      // Prompts queued before it stay in sight under it (what to do instead, keep it?, a command's question).
+      const queued = queue.size > 0 && screen.mode === "rich" ? [theme.dim(describeQueue(queue.items()))] : [];
+      return screen.setLive({ above: rows.slice(0, -1).map(theme.warn), prompt: lastRow, paintedPrompt: theme.warn(lastRow), text: typed, cursor: typed.length, below: [...queued, ...hint] });
     }
     const line = input.line();
     if (screen.mode === "plain" && !state.waiting && line.text === "") return screen.setLive(undefined);

@@ -187,6 +187,26 @@ test("a prompt queued under a question stays in sight, the queue line and the in
   expect(s.requests).toHaveLength(3);
 }, 20_000);
 
+test("a prompt queued before n stays in sight under 'what should shiro do instead?', and runs after it", async () => {
+  const cwd = tempDir("shiro-work-");
+  const s = await serve({ toolCalls: [{ name: "bash", input: { command: "touch newfile.txt" } }] }, { text: "done" }, { text: "queued answer" });
+  const pty = await start({ baseURL: s.url, cwd });
+  await pty.waitForPrompt(1);
+  pty.line("make a file");
+  await pty.waitUntil("the question", () => pty!.cursorLine().startsWith("allow?"));
+  pty.line("queued");
+  await pty.waitFor("queued (1): queued");
+  pty.write("n");
+  await pty.waitUntil("the follow-up", () => pty!.screen().includes("what should shiro do instead?"));
+  await pty.waitUntil("the queue under it", () => {
+    const rows = pty!.screen().split("\n");
+    return rows.findIndex((r) => r.startsWith("queued (1): queued")) > rows.findIndex((r) => r.includes("what should shiro do instead?"));
+  });
+  pty.write(KEYS.enter);
+  await pty.waitFor("queued answer");
+  expect(existsSync(join(cwd, "newfile.txt"))).toBe(false);
+}, 20_000);
+
 test("ctrl-c at a question with a draft typed under it clears the draft; on an empty input it interrupts", async () => {
   const cwd = tempDir("shiro-work-");
   const s = await serve({ toolCalls: [{ name: "bash", input: { command: "touch made.txt" } }] }, { text: "carried on after ctrl-c" });

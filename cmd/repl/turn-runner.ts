@@ -62,6 +62,8 @@ export function createTurnRunner(deps: TurnRunnerDeps) {
       if (changes) deps.print(theme.dim(changes));
       // The provider gave nothing back: say how to try again (the model reads a resent prompt once).
       if (result.status === "error" && result.messages.length === 0) deps.print(theme.dim("↑ and enter send the prompt again"));
+      // Something came before the failure: it is kept, and the model reads it with the next prompt.
+      else if (result.status === "error") deps.print(theme.dim("what came before the error is kept in the conversation: a prompt such as “go on” continues from it"));
     } catch (error) {
       // runPrompt does not throw for provider or tool failures; anything else must not end the session.
       deps.print(theme.error(`error: ${error instanceof Error ? error.message : String(error)}`));

@@ -214,3 +214,16 @@ test("/clear starts a new empty conversation and clears the task list", async ()
   expect(typeof key(2)).toBe("string");
   expect(key(2)).not.toBe(key(0));
 }, 20_000);
+
+test("a stream cut after part of the answer says that part is kept and how to go on", async () => {
+  const s = await serve({ fault: "truncate", text: "partial answer that got" }, { text: "the rest of it" });
+  const pty = await start({ baseURL: s.url, env: { SHIRO_MAX_RETRIES: "0" } });
+  await pty.waitForPrompt(1);
+  pty.line("hello");
+  await pty.waitFor("error:");
+  await pty.waitFor("what came before the error is kept in the conversation: a prompt such as “go on” continues");
+  expect(pty.screen()).not.toContain("↑ and enter send the prompt again");
+  pty.line("go on");
+  await pty.waitFor("the rest of it");
+  expect(JSON.stringify(s.requests[1]!.body)).toContain("partial answer that got");
+}, 20_000);

@@ -150,7 +150,7 @@ function metaLines(record: SessionRecord): string[] {
     `directory ${record.cwd}`,
     `model ${record.provider} ${record.model}`,
     `created ${record.createdAt}, updated ${record.updatedAt}`,
-    `${record.messages.length} messages, ${record.inputTokens} input and ${record.outputTokens} output tokens, cost ${formatUsd(record.costUsd)}`,
+    `${record.messages.length} messages, ${record.inputTokens.toLocaleString("en-US")} input and ${record.outputTokens.toLocaleString("en-US")} output tokens, cost ${formatUsd(record.costUsd)}`,
   ];
   if (record.forkedFrom) lines.push(`forked from ${record.forkedFrom}`);
   return lines;

@@ -150,3 +150,8 @@ test("show: a call left without a result (shiro was killed while it ran) reads i
   expect(text).toContain(["→ bash touch a.txt", "→ bash touch b.txt && sleep 30", "  ✓ bash: Exit code 0 (2 lines) · touch a.txt", "  ■ bash: interrupted · touch b.txt && sleep 30"].join("\n"));
   expect(exportSession(makeRecord({ messages: killed }), "md")).toContain("- **bash** `touch a.txt`\n  - ✓ `Exit code 0` (2 lines)\n- **bash** `touch b.txt && sleep 30`\n  - ■ interrupted");
 });
+
+test("the header's token counts read as /cost writes them, with thousands separated", () => {
+  const record = { ...makeRecord(), inputTokens: 1_234_567, outputTokens: 8_862 };
+  expect(renderTranscript(record)).toContain("1,234,567 input and 8,862 output tokens");
+});

@@ -66,7 +66,9 @@ export function loadSkills(sources: readonly SkillSource[]): SkillSet {
       } catch {
         continue; // a folder without a SKILL.md is not a skill
       }
-      const where = `${source.label}/${folder}/SKILL.md`;
+      // `.claude/skills (project)` names the folder, then whose it is: `.claude/skills/x/SKILL.md (project)`.
+      const [, folderLabel = source.label, owner] = /^(.*?)( \(\w+\))?$/.exec(source.label) ?? [];
+      const where = `${folderLabel}/${folder}/SKILL.md${owner ?? ""}`;
       const parsed = readSkill(text);
       if (typeof parsed === "string") {
         problems.push(`skill ${where} is not used: ${parsed}`);

@@ -46,7 +46,7 @@ for (const { wire, flags } of WIRES) {
       expect(instructionsIn(s.requests[1]!.body)).toBe(instructions);
       const notices = jsonLines(run.stdout).filter((l) => l.type === "notice").map((l) => l.message);
       expect(notices.filter((m) => m.includes("broken/SKILL.md"))).toEqual([
-        'skill .shiro/skills (project)/broken/SKILL.md is not used: its front matter has no "name" (start the file with ---, name: …, description: …, ---)',
+        'skill .shiro/skills/broken/SKILL.md (project) is not used: its front matter has no "name" (start the file with ---, name: …, description: …, ---)',
       ]);
     });
 

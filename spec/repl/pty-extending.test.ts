@@ -19,14 +19,14 @@ test("/skills lists each skill with its source, the one a later source replaced,
   const s = await serve();
   const pty = await start({ baseURL: s.url, home, cwd });
   await pty.waitForPrompt(1);
-  expect(pty.screen().split("broken/SKILL.md is not used").length - 1).toBe(1);
+  expect(pty.screen().split("broken/SKILL.md (project) is not used").length - 1).toBe(1);
   pty.line("/skills");
   await pty.waitFor("Looked in, later ones winning by name");
   const screen = pty.screen();
   expect(screen).toMatch(/changelog +\$SHIRO_HOME\/skills · Write a changelog entry/);
   expect(screen).toMatch(/deploy +\.shiro\/skills \(project\) · Deploy to staging/);
   expect(screen).toContain("(deploy from ~/.claude/skills is replaced by the one from .shiro/skills (project))");
-  expect(screen).toContain("Not used:\n  skill .shiro/skills (project)/broken/SKILL.md is not used: the front matter has no closing --- line");
+  expect(screen).toContain("Not used:\n  skill .shiro/skills/broken/SKILL.md (project) is not used: the front matter has no closing --- line");
   expect(screen).toContain("Looked in, later ones winning by name: ~/.claude/skills, ~/.agents/skills, $SHIRO_HOME/skills, .claude/skills (project)");
 }, 20_000);
 

@@ -49,8 +49,8 @@ describe("loadSkills", () => {
       "$SHIRO_HOME/skills < .shiro/skills (project)",
     ]);
     expect(set.problems).toEqual([
-      'skill .shiro/skills (project)/broken/SKILL.md is not used: its front matter has no "name" (start the file with ---, name: …, description: …, ---)',
-      "skill .shiro/skills (project)/unclosed/SKILL.md is not used: the front matter has no closing --- line",
+      'skill .shiro/skills/broken/SKILL.md (project) is not used: its front matter has no "name" (start the file with ---, name: …, description: …, ---)',
+      "skill .shiro/skills/unclosed/SKILL.md (project) is not used: the front matter has no closing --- line",
     ]);
   });
 });

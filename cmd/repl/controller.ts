@@ -7,7 +7,7 @@ import { attachMentions, describeAttachment } from "../../lib/prompt/attach.ts";
 import { expandCommand, type CustomCommand } from "../../lib/prompt/custom-commands.ts";
 import { createTypeAheadGuard } from "../../lib/prompt/type-ahead.ts";
 import { sanitize } from "../../lib/render.ts";
-import { wrapQuestion, wrapText } from "../../lib/text/wrap.ts";
+import { wrapText } from "../../lib/text/wrap.ts";
 import { createApprovalGate } from "./approval-gate.ts";
 import { runCommand } from "./commands.ts";
 import { createContextMeter } from "./context-meter.ts";
@@ -24,6 +24,7 @@ import type { ReplSession, SessionOption } from "./session.ts";
 import type { Theme } from "./theme.ts";
 import { choiceRows, openChoice, type ChoiceRequest } from "./picker.ts";
 import { PROMPT, promptRows, REPLAY_END, replayRows } from "./replay.ts";
+import { questionView } from "./question-view.ts";
 import { createTurnRunner } from "./turn-runner.ts";
 
 /** Lines of a `!cmd`'s output shown as it runs; the model gets all of it (within the tool's limit). */
@@ -32,8 +33,6 @@ const SHELL_LIVE_LINES = 40;
 const COMMAND_SPINNER_AFTER_MS = 300;
 /** What a bare `!` gets instead of going to the model. */
 const SHELL_HINT = "!cmd runs cmd in the workspace; its output goes with your next prompt";
-/** Under an approval question while keys typed ahead went to the input (lib/prompt/type-ahead.ts). */
-const TYPE_AHEAD_HINT = "  (typing goes to the prompt below; pause a moment, then answer)";
 
 export type ReplDeps = {
   /** Opens the session (its first conversation) once the loop's printer exists. */
@@ -150,24 +149,7 @@ export function createRepl(deps: ReplDeps) {
     if (state.choosing) return screen.setLive({ above: [theme.bold(state.choosing.title)], prompt: "", text: "", cursor: 0, below: choiceRows(state.choosing, theme, columns() - 1) });
     const ask = gate.pending() ?? (state.question ? { question: state.question.text } : undefined);
     const hint = state.hint ? [theme.dim(state.hint)] : [];
-    if (ask) {
-      // The question wrapped, its further rows indented under it, its choices kept on one row; the cursor waits at its end.
-      const rows = wrapQuestion(ask.question, columns() - 1);
-      // Keys typed ahead went to the input: it stays in sight under the question, with why, and
-      // so do prompts queued meanwhile, as during the turn.
-      const answering = gate.pending() && !gate.typing() && !gate.choosingScope();
-      if (answering && (input.line().text !== "" || typeAhead.diverted() || queue.size > 0)) {
-        const line = input.line();
-        const above = [...rows.map(theme.warn), ...wrapText(TYPE_AHEAD_HINT, columns() - 1, { hang: 2 }).map(theme.dim)];
-        if (queue.size > 0 && screen.mode === "rich") above.push(theme.dim(describeQueue(queue.items())));
-        return screen.setLive({ above, prompt: PROMPT, paintedPrompt: theme.dim(PROMPT), text: line.text, cursor: line.cursor, below: [...input.rows(theme), ...hint] });
-      }
-      const lastRow = rows.at(-1)!;
-      const typed = "text" in ask ? (ask.text ?? "") : "";
-      // Prompts queued before it stay in sight under it (what to do instead, keep it?, a command's question).
-      const queued = queue.size > 0 && screen.mode === "rich" ? [theme.dim(describeQueue(queue.items()))] : [];
-      return screen.setLive({ above: rows.slice(0, -1).map(theme.warn), prompt: lastRow, paintedPrompt: theme.warn(lastRow), text: typed, cursor: typed.length, below: [...queued, ...hint] });
-    }
+    if (ask) return screen.setLive(questionView(ask, { gate, input, typeAhead, queue, theme, rich: screen.mode === "rich", width: columns() - 1, hint }));
     const line = input.line();
     if (screen.mode === "plain" && !state.waiting && line.text === "") return screen.setLive(undefined);
     const above: string[] = [];

@@ -71,8 +71,11 @@ export function createTurnRunner(deps: TurnRunnerDeps) {
       // Said after the turn's text and its "interrupted", not above the text still streaming.
       if (active.dropped) deps.print(theme.warn(`dropped ${active.dropped} queued ${active.dropped === 1 ? "prompt" : "prompts"}`));
       clearInterval(state.spinner);
-      // ctrl-d's warning spoke of this turn.
-      if (state.hint?.startsWith("ctrl-d again exits")) state.hint = undefined;
+      // ctrl-d's warning spoke of this turn: it goes, and its window closes (any other key resets both).
+      if (state.lastCtrlD !== 0) {
+        state.hint = undefined;
+        state.lastCtrlD = 0;
+      }
       state.turn = undefined;
       state.activity = undefined;
       state.statusDue = true;

@@ -1,5 +1,3 @@
-import { streamLines } from "../fs/stream-lines.ts";
-
 /**
  * The messages between shiro and the runner inside the sandbox (runner-main.ts): one JSON object
  * per line, on the runner's stdin and stdout. Output bytes travel as base64.
@@ -24,17 +22,3 @@ export type FromRunner =
 
 /** The first argument that makes the shiro binary act as the runner (cmd/shiro.ts). */
 export const RUNNER_ARG = "__sandbox-runner";
-
-/** Splits a byte stream into lines and hands each parsed object to `onMessage`; ends when the stream does. */
-export async function readMessages<T>(stream: ReadableStream<Uint8Array>, onMessage: (message: T) => void): Promise<void> {
-  for await (const line of streamLines(stream)) {
-    if (!line) continue;
-    let message: T;
-    try {
-      message = JSON.parse(line) as T;
-    } catch {
-      continue;
-    }
-    onMessage(message);
-  }
-}

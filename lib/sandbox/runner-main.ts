@@ -6,11 +6,11 @@
  * protocol.ts on stdin/stdout. It sees only what the sandbox shows and holds no key.
  */
 import type { FromRunner, ToRunner } from "./protocol.ts";
-import { readMessages } from "./protocol.ts";
+import { readMessages } from "./read-messages.ts";
 import { killGroup } from "./process.ts";
+import { readPipe, type PipeRead } from "../fs/pipe-read.ts";
 
-type Reader = { read(): Promise<{ done: boolean; value?: Uint8Array }>; cancel(): Promise<void> };
-type Running = { proc: ReturnType<typeof Bun.spawn<"ignore", "pipe", "pipe">>; readers: Reader[] };
+type Running = { proc: ReturnType<typeof Bun.spawn<"ignore", "pipe", "pipe">>; reads: PipeRead[] };
 
 export async function runRunner(): Promise<void> {
   const children = new Map<number, Running>();
@@ -22,17 +22,11 @@ export async function runRunner(): Promise<void> {
     }
   };
 
-  const pump = async (id: number, s: 1 | 2, reader: Reader) => {
-    try {
-      for (;;) {
-        const { done, value } = await reader.read();
-        if (done || !value) break;
-        send({ t: "out", id, s, d: Buffer.from(value).toString("base64") });
-      }
-    } catch {
-      // released
-    }
-    send({ t: "eof", id, s });
+  /** Sends each chunk of one of a child's pipes as it comes, then its end (also once released). */
+  const forward = (id: number, s: 1 | 2, stream: ReadableStream<Uint8Array>): PipeRead => {
+    const read = readPipe(stream, (chunk) => send({ t: "out", id, s, d: Buffer.from(chunk).toString("base64") }));
+    void read.ended.catch(() => {}).then(() => send({ t: "eof", id, s }));
+    return read;
   };
 
   const handle = (message: ToRunner) => {
@@ -45,10 +39,7 @@ export async function runRunner(): Promise<void> {
           send({ t: "error", id: message.id, message: `${message.argv[0]}: ${error instanceof Error ? error.message : String(error)}` });
           return;
         }
-        const readers: Reader[] = [proc.stdout.getReader(), proc.stderr.getReader()];
-        children.set(message.id, { proc, readers });
-        void pump(message.id, 1, readers[0]!);
-        void pump(message.id, 2, readers[1]!);
+        children.set(message.id, { proc, reads: [forward(message.id, 1, proc.stdout), forward(message.id, 2, proc.stderr)] });
         void proc.exited.then(() => send({ t: "exit", id: message.id, code: proc.exitCode, signal: proc.signalCode === null ? null : String(proc.signalCode) }));
         return;
       }
@@ -61,7 +52,7 @@ export async function runRunner(): Promise<void> {
       case "release": {
         const child = children.get(message.id);
         children.delete(message.id);
-        for (const reader of child?.readers ?? []) reader.cancel().catch(() => {});
+        for (const read of child?.reads ?? []) read.cancel();
         return;
       }
       default:

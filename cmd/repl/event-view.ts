@@ -165,12 +165,16 @@ export function createEventView(theme: Theme, hooks: ViewHooks, now: () => numbe
           activity("working");
           return;
         }
-        case "tool-denied":
+        case "tool-denied": {
           running.delete(event.id);
+          // /last speaks of this call, not of an earlier one that did run: it did not run, and why.
+          const subject = event.subject ?? subjects.get(event.id);
+          last = { title: `${event.tool}${subject ? " " + subject : ""} · not run`, text: event.reason };
           subjects.delete(event.id);
           if (!hooks.quietDenial(event.id)) tool(renderEvent(event, theme));
           activity("working");
           return;
+        }
         case "compacted":
         case "notice":
         case "error":

@@ -302,6 +302,23 @@ test("after /clear, /last has nothing of the conversation before it", async () =
   await pty.waitFor("No tool result in this session yet.");
 }, 20_000);
 
+test("/last after a command the guard refused speaks of that command: not run, and why", async () => {
+  const s = await serve(
+    { toolCalls: [{ name: "bash", input: { command: "echo the-earlier-output" } }] },
+    { toolCalls: [{ name: "bash", input: { command: "rm -rf /" } }] },
+    { text: "stopped" },
+  );
+  const pty = await start({ baseURL: s.url, args: ["--yolo"] });
+  await pty.waitForPrompt(1);
+  pty.line("clean up");
+  await pty.waitFor("stopped");
+  await pty.waitForPrompt(2);
+  pty.line("/last");
+  await pty.waitFor("bash rm -rf / · not run");
+  expect(pty.screen()).not.toContain("the-earlier-output\n\n");
+  expect(pty.screen().split("bash rm -rf / · not run")[1]).toMatch(/\S/);
+}, 20_000);
+
 test("calls made together: each file tool's result line names its file, as bash's names its command", async () => {
   const cwd = tempDir("shiro-work-");
   writeFileSync(join(cwd, "a.txt"), "one\ntwo\n");

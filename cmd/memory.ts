@@ -60,7 +60,7 @@ export async function runMemoryCommand(argv: string[], env: Record<string, strin
       const model = await createModel(settings);
       const outcome = await compactMemory({
         store: createMemoryStore(opts),
-        generate: (prompt) => generate({ model, settings, callOptions: callOptions(settings) }, { prompt }),
+        generate: (prompt) => generate({ model, settings, callOptions: callOptions(settings) }, { prompt }, { onRetry: (notice) => process.stderr.write(`shiro: ${notice}\n`) }),
       });
       if (outcome.notice) process.stderr.write(`shiro: ${outcome.notice}\n`);
       process.stdout.write(outcome.message + "\n");

@@ -50,7 +50,7 @@ export async function compactSessionCommand(idOrPrefix: string, flags: Flags, en
   return withSessionHeld(home, record, async () => {
     const current = findSession(home, record.id); // re-read under the lock: the latest version
     const messages = current.messages as ModelMessage[];
-    const outcome = await compactTranscript(messages, (request) => generate({ model, settings, callOptions: callOptions(settings) }, request), { tools: toolsFor({ notebook: createNotebook() }) });
+    const outcome = await compactTranscript(messages, (request) => generate({ model, settings, callOptions: callOptions(settings) }, request, { onRetry: (notice) => process.stderr.write(`shiro: ${notice}\n`) }), { tools: toolsFor({ notebook: createNotebook() }) });
     if (outcome.type === "failed") throw new ShiroError("provider", `the summary request failed, so the session was left as it was: ${outcome.message}`);
     if (outcome.type === "unusable") throw new ShiroError("provider", "the model's summary was empty or unusable, so the session was left as it was.");
     const replacement = outcome.messages;

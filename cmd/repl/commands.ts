@@ -1,4 +1,5 @@
 import { initPrompt } from "../../lib/agent/init-prompt.ts";
+import { renderEvent } from "../../lib/render.ts";
 import { renderTodos } from "../../lib/notebook/render.ts";
 import { formatUsd } from "../../lib/sessions/pricing.ts";
 import type { RequestEstimate } from "../../lib/agent/request-estimate.ts";
@@ -82,6 +83,8 @@ export async function runCommand(name: SlashName, args: string, env: CommandEnv)
   const warnAll = (notices: readonly string[]) => {
     for (const notice of notices) env.print(theme.warn(notice));
   };
+  /** A request outside a turn waits to be sent again: said as a turn's retry is. */
+  const retried = (notice: string) => env.print(renderEvent({ type: "notice", message: notice }, theme));
   const handlers: Record<SlashName, () => Promise<void> | void> = {
     help: () => {
       // Laid out for the width inside the two columns of indent, so the print does not wrap them again.
@@ -92,8 +95,8 @@ export async function runCommand(name: SlashName, args: string, env: CommandEnv)
     skills: () => env.print(skillListing(session.runtime().skills ?? NO_SKILLS).join("\n")),
     todos: () => env.print(renderTodos(session.conversation().notebook.todos()) || "The task list is empty."),
     notes: async () => say(await session.notes()),
-    memory: async () => say(await session.memory(env.signal)),
-    compact: async () => say(await session.compact(env.signal)),
+    memory: async () => say(await session.memory(env.signal, retried)),
+    compact: async () => say(await session.compact(env.signal, retried)),
     init: () => {
       const canWrite = session.conversation().tools.some((tool) => tool.mutates && tool.subject.kind === "path");
       if (!canWrite) return env.print(theme.warn(`/init needs an agent that can write files; ${session.runtime().settings.agent} cannot. /agent default switches back.`));

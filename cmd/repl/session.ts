@@ -119,7 +119,8 @@ export async function openReplSession(args: MainArgs, env: Env, startRuntime: Ru
   const userHome = env.HOME || homedir();
   const shownHome = (path: string) => (path.startsWith(userHome + "/") ? "~" + path.slice(userHome.length) : path);
   /** One request outside a turn (/compact, /memory): abortable, its tokens booked in the session. */
-  const ask = (request: GenerateRequest, signal: AbortSignal) => generate(runtime, request, { signal, book: (usage) => live.book(usage) });
+  const ask = (request: GenerateRequest, signal: AbortSignal, onRetry?: (notice: string) => void) =>
+    generate(runtime, request, { signal, book: (usage) => live.book(usage), ...(onRetry ? { onRetry } : {}) });
 
   /** A level from --think or /think; the variant's own level applies otherwise. */
   let thinkingOverride = args.flags.thinking;
@@ -327,17 +328,17 @@ export async function openReplSession(args: MainArgs, env: Env, startRuntime: Ru
       const { entries, notice } = await memory.read();
       return [notice, formatNotes(entries, { path: memory.path })].filter(Boolean).join("\n");
     },
-    /** `/memory`: merges the project notes. */
-    async memory(signal: AbortSignal): Promise<string> {
+    /** `/memory`: merges the project notes. `onRetry` hears of each wait to send the request again. */
+    async memory(signal: AbortSignal, onRetry?: (notice: string) => void): Promise<string> {
       if (!memory) return "Project memory is off (--no-memory).";
-      const outcome = await compactMemory({ store: memory, generate: (prompt) => ask({ prompt }, signal) });
+      const outcome = await compactMemory({ store: memory, generate: (prompt) => ask({ prompt }, signal, onRetry) });
       return [outcome.notice, outcome.message].filter(Boolean).join("\n");
     },
-    /** `/compact`: the transcript replaced by the model's summary, or kept as it was. */
-    async compact(signal: AbortSignal): Promise<string> {
+    /** `/compact`: the transcript replaced by the model's summary, or kept as it was. `onRetry` as for memory. */
+    async compact(signal: AbortSignal, onRetry?: (notice: string) => void): Promise<string> {
       const before = live.history.length;
       if (before === 0) return "Nothing to compact yet.";
-      const outcome = await compactTranscript(live.history, (request) => ask(request, signal), { tools: conversation.tools });
+      const outcome = await compactTranscript(live.history, (request) => ask(request, signal, onRetry), { tools: conversation.tools });
       if (outcome.type === "failed") return `The summary request failed, so the transcript was kept as it was: ${outcome.message}`;
       if (outcome.type === "unusable") return "The model's summary was empty or unusable, so the transcript was kept as it was.";
       live.replace(outcome.messages);

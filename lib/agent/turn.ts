@@ -7,6 +7,7 @@ import { isMissingItemError, missingItemNotice } from "../provider/missing-item.
 import { contextOverflow } from "../provider/context-overflow.ts";
 import type { ContextWindow } from "../provider/context-window.ts";
 import { withNextStep } from "../provider/next-step.ts";
+import { retryNotice, waitToRetry } from "./retry.ts";
 import { describeProviderError, retryDelayMs } from "../provider/provider-error.ts";
 import { runSteps, type StepOutcome } from "./step.ts";
 import type { Approver } from "../approval.ts";
@@ -265,9 +266,8 @@ export async function runTurn(opts: TurnOptions): Promise<TurnResult> {
       }
       if (failure.retryable && attempt <= settings.maxRetries) {
         const delay = retryDelayMs(attempt, settings.retryBaseMs, failure.retryAfterMs);
-        // The server's words often end in a full stop: no ".;" before the retry.
-        opts.emit({ type: "notice", message: `${failure.message.replace(/[.;:,\s]+$/, "")}; retrying in ${formatDelay(delay)} (attempt ${attempt + 1} of ${settings.maxRetries + 1})` });
-        if (await sleep(delay, opts.signal)) {
+        opts.emit({ type: "notice", message: retryNotice(failure.message, delay, attempt, settings.maxRetries) });
+        if (await waitToRetry(delay, opts.signal)) {
           attempt++;
           retrying = true;
           continue;
@@ -304,23 +304,3 @@ function refusesReasoningControl(failure: { status?: number; message: string }):
 export const CUT_OFF_NOTICE = "the answer was cut off at the output limit; ask shiro to continue, or use a model with a larger output limit";
 /** The error when a step was cut off before any text or runnable tool call. */
 export const CUT_OFF_EMPTY = "the answer was cut off at the output limit before any text or tool call";
-
-function formatDelay(ms: number): string {
-  return ms < 1000 ? `${Math.round(ms)}ms` : `${(ms / 1000).toFixed(ms < 10_000 ? 1 : 0)}s`;
-}
-
-/** Resolves true after `ms`, or false as soon as the signal aborts. */
-function sleep(ms: number, signal: AbortSignal): Promise<boolean> {
-  return new Promise((resolve) => {
-    if (signal.aborted) return resolve(false);
-    const timer = setTimeout(() => {
-      signal.removeEventListener("abort", onAbort);
-      resolve(true);
-    }, ms);
-    const onAbort = () => {
-      clearTimeout(timer);
-      resolve(false);
-    };
-    signal.addEventListener("abort", onAbort, { once: true });
-  });
-}

@@ -136,6 +136,21 @@ describe("shiro sessions compact (manual /compact)", () => {
     expect(next.code).toBe(0);
   });
 
+  test("a rate-limited summary request is tried again as a turn would, and says so", async () => {
+    const home = tempDir();
+    const s = await serve(
+      { text: "an answer" },
+      { status: 429, headers: { "retry-after": "0.05" }, body: { error: { message: "slow down", type: "rate_limit" } } },
+      { text: SUMMARY },
+    );
+    const first = jsonLines((await runShiro(["-p", "question", "--json"], { baseURL: s.url, home })).stdout).at(-1)!;
+    const compact = await runShiro(["sessions", "compact", first.sessionId], { baseURL: s.url, home });
+    expect(compact.code).toBe(0);
+    expect(compact.stderr).toMatch(/^shiro: .*slow down; retrying in 50ms \(attempt 2 of \d+\)$/m);
+    expect(compact.stdout).toContain("replaced by a summary");
+    expect(s.requests).toHaveLength(3);
+  });
+
   test("an unusable summary leaves the session byte-for-byte as it was", async () => {
     const home = tempDir();
     const s = await serve({ text: "an answer" }, { text: "I cannot summarise this." });

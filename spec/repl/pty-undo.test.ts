@@ -264,3 +264,20 @@ test("commands that only read (ls, cat) are not counted among those /undo cannot
   await pty.waitForPrompt(3);
   expect(pty.screen().split("cannot revert").length - 1).toBe(1); // the reading turn says nothing about commands
 }, 30_000);
+
+test("/compact says when its request is rate-limited and tried again, as a turn does", async () => {
+  const summary = ["## Goal\nAnswer the question.", "## Files touched\nnone", "## Decisions\nnone", "## Commands and outcomes\nnone", "## What remains\nNothing."].join("\n\n");
+  const s = await serve(
+    { text: "an answer" },
+    { status: 429, headers: { "retry-after": "0.05" }, body: { error: { message: "slow down", type: "rate_limit" } } },
+    { text: summary },
+  );
+  const pty = await start({ baseURL: s.url });
+  await pty.waitForPrompt(1);
+  pty.line("a question");
+  await pty.waitFor("an answer");
+  await pty.waitForPrompt(2);
+  pty.line("/compact");
+  await pty.waitFor("Compacted:");
+  expect(pty.screen()).toMatch(/note: .*slow down; retrying in 50ms \(attempt 2 of \d+\)/);
+}, 20_000);

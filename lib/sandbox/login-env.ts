@@ -1,5 +1,4 @@
 import type { CommandRunner } from "./process.ts";
-import { pipeText } from "../fs/pipe-read.ts";
 
 /**
  * What the user's login shell sets up (the PATH of pyenv, nvm, cargo…), read once per runner
@@ -83,7 +82,7 @@ async function outputOf(runner: CommandRunner, argv: string[], cwd: string): Pro
     timer = setTimeout(() => done(undefined), READ_TIMEOUT_MS);
   });
   try {
-    const read = Promise.all([pipeText(child.stdout), pipeText(child.stderr), child.exited]);
+    const read = Promise.all([new Response(child.stdout).text(), new Response(child.stderr).text(), child.exited]);
     const result = await Promise.race([read, timedOut]);
     if (!result) {
       void child.stop();

@@ -1,3 +1,5 @@
+import { pipeStream } from "../fs/pipe-read.ts";
+
 /** How a child ended: its exit code, or the signal that killed it. */
 export type ChildExit = { exitCode: number | null; signal: string | null };
 
@@ -59,7 +61,7 @@ export function createHostRunner(env: Record<string, string>): CommandRunner {
         return failedChild(`${argv[0]}: ${error instanceof Error ? error.message : String(error)}`);
       }
       const exited = proc.exited.then(() => ({ exitCode: proc.exitCode, signal: proc.signalCode === null ? null : String(proc.signalCode) }));
-      return { stdout: proc.stdout, stderr: proc.stderr, exited, stop: () => killGroup(proc.pid) };
+      return { stdout: pipeStream(proc.stdout), stderr: pipeStream(proc.stderr), exited, stop: () => killGroup(proc.pid) };
     },
     close() {},
   };

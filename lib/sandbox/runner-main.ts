@@ -7,10 +7,11 @@
  */
 import type { FromRunner, ToRunner } from "./protocol.ts";
 import { readMessages } from "./read-messages.ts";
+import { pipeStream } from "../fs/pipe-read.ts";
 import { killGroup } from "./process.ts";
-import { readPipe, type PipeRead } from "../fs/pipe-read.ts";
 
-type Running = { proc: ReturnType<typeof Bun.spawn<"ignore", "pipe", "pipe">>; reads: PipeRead[] };
+type Reader = { read(): Promise<{ done: boolean; value?: Uint8Array }>; cancel(): Promise<void> };
+type Running = { proc: ReturnType<typeof Bun.spawn<"ignore", "pipe", "pipe">>; readers: Reader[] };
 
 export async function runRunner(): Promise<void> {
   const children = new Map<number, Running>();
@@ -22,11 +23,17 @@ export async function runRunner(): Promise<void> {
     }
   };
 
-  /** Sends each chunk of one of a child's pipes as it comes, then its end (also once released). */
-  const forward = (id: number, s: 1 | 2, stream: ReadableStream<Uint8Array>): PipeRead => {
-    const read = readPipe(stream, (chunk) => send({ t: "out", id, s, d: Buffer.from(chunk).toString("base64") }));
-    void read.ended.catch(() => {}).then(() => send({ t: "eof", id, s }));
-    return read;
+  const pump = async (id: number, s: 1 | 2, reader: Reader) => {
+    try {
+      for (;;) {
+        const { done, value } = await reader.read();
+        if (done || !value) break;
+        send({ t: "out", id, s, d: Buffer.from(value).toString("base64") });
+      }
+    } catch {
+      // released
+    }
+    send({ t: "eof", id, s });
   };
 
   const handle = (message: ToRunner) => {
@@ -39,7 +46,10 @@ export async function runRunner(): Promise<void> {
           send({ t: "error", id: message.id, message: `${message.argv[0]}: ${error instanceof Error ? error.message : String(error)}` });
           return;
         }
-        children.set(message.id, { proc, reads: [forward(message.id, 1, proc.stdout), forward(message.id, 2, proc.stderr)] });
+        const readers: Reader[] = [pipeStream(proc.stdout).getReader(), pipeStream(proc.stderr).getReader()];
+        children.set(message.id, { proc, readers });
+        void pump(message.id, 1, readers[0]!);
+        void pump(message.id, 2, readers[1]!);
         void proc.exited.then(() => send({ t: "exit", id: message.id, code: proc.exitCode, signal: proc.signalCode === null ? null : String(proc.signalCode) }));
         return;
       }
@@ -52,7 +62,7 @@ export async function runRunner(): Promise<void> {
       case "release": {
         const child = children.get(message.id);
         children.delete(message.id);
-        for (const read of child?.reads ?? []) read.cancel();
+        for (const reader of child?.readers ?? []) reader.cancel().catch(() => {});
         return;
       }
       default:
@@ -61,7 +71,7 @@ export async function runRunner(): Promise<void> {
   };
 
   send({ t: "ready" });
-  await readMessages<ToRunner>(Bun.stdin.stream(), handle);
+  await readMessages<ToRunner>(pipeStream(Bun.stdin.stream()), handle);
   // shiro closed our stdin: the session is over. Leaving ends the namespace and all in it.
   process.exit(0);
 }

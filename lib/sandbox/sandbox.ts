@@ -6,7 +6,7 @@ import { bwrapArgs, type ProfileInput } from "./profile.ts";
 import { failedChild, type Child, type ChildExit, type CommandRunner } from "./process.ts";
 import type { FromRunner, ToRunner } from "./protocol.ts";
 import { readMessages } from "./read-messages.ts";
-import { pipeText } from "../fs/pipe-read.ts";
+import { pipeStream } from "../fs/pipe-read.ts";
 
 export type SandboxRunnerOptions = {
   bwrap: string;
@@ -136,10 +136,10 @@ export function createSandboxRunner(opts: SandboxRunnerOptions): CommandRunner {
       stdout: "pipe",
       stderr: "pipe",
     });
-    const started: Runner = { proc, children: new Map(), stopping: new Map(), masked: new Set(secrets), alive: true, stderr: pipeText(proc.stderr) };
+    const started: Runner = { proc, children: new Map(), stopping: new Map(), masked: new Set(secrets), alive: true, stderr: new Response(pipeStream(proc.stderr)).text() };
     // A runner that never says it is ready (a wrong program, a hung start) is given up on.
     const notReady = setTimeout(() => proc.kill("SIGKILL"), READY_TIMEOUT_MS);
-    void readMessages<FromRunner>(proc.stdout, (message) => {
+    void readMessages<FromRunner>(pipeStream(proc.stdout), (message) => {
       if (message.t === "ready") clearTimeout(notReady);
       route(started, message);
     }).finally(async () => {

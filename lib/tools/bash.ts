@@ -4,7 +4,6 @@ import { defineTool, type ToolContext } from "./define.ts";
 import { HeadTailBuffer } from "../text/head-tail.ts";
 import { sandboxFailure, type CommandRunner, type Commands, type LoginSetup } from "../sandbox/index.ts";
 import { defaultCommands } from "./commands.ts";
-import { readPipeText } from "../fs/pipe-read.ts";
 
 export const DEFAULT_BASH_TIMEOUT_MS = 120_000;
 export const MAX_BASH_TIMEOUT_MS = 600_000;
@@ -171,6 +170,7 @@ async function runInProcessGroup(
     note = loginProblemNote(login.problem);
     ctx.notice?.(loginProblemNotice(login.problem));
   }
+  const readers = [proc.stdout.getReader(), proc.stderr.getReader()] as const;
   const collect = (stream: "stdout" | "stderr") => (chunk: string) => {
     output.push(chunk);
     try {
@@ -179,8 +179,7 @@ async function runInProcessGroup(
       // a failing screen must not stop the command's output from being read
     }
   };
-  const reads = [readPipeText(proc.stdout, collect("stdout")), readPipeText(proc.stderr, collect("stderr"))];
-  const pumps = Promise.all(reads.map((read) => read.ended));
+  const pumps = Promise.all([pump(readers[0], collect("stdout")), pump(readers[1], collect("stderr"))]);
 
   let end: RunResult["end"] = "exited";
   let stopping: Promise<void> | undefined;
@@ -206,7 +205,7 @@ async function runInProcessGroup(
   } finally {
     clearTimeout(timer);
     ctx.signal.removeEventListener("abort", onAbort);
-    for (const read of reads) read.cancel();
+    for (const reader of readers) reader.cancel().catch(() => {});
   }
   const signal = end === "exited" ? exit.signal : null;
   return { end, exitCode: exit.exitCode, signal, output: output.text(), started: true, ...(note ? { note } : {}) };
@@ -223,6 +222,24 @@ async function unlessAborted<T>(pending: Promise<T> | undefined, signal: AbortSi
   } finally {
     signal.removeEventListener("abort", onAbort);
   }
+}
+
+type ChunkReader = { read(): Promise<{ done: boolean; value?: Uint8Array }> };
+
+async function pump(reader: ChunkReader, onChunk: (text: string) => void): Promise<void> {
+  const decoder = new TextDecoder();
+  try {
+    for (;;) {
+      const { done, value } = await reader.read();
+      if (done || !value) break;
+      const text = decoder.decode(value, { stream: true });
+      if (text) onChunk(text);
+    }
+  } catch {
+    // cancelled after the shell exited: whatever arrived is already collected
+  }
+  const rest = decoder.decode();
+  if (rest) onChunk(rest);
 }
 
 function seconds(ms: number): string {

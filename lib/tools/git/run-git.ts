@@ -3,7 +3,7 @@ import { ToolError } from "../../errors.ts";
 import { isSensitivePath } from "../../fs/sensitive-path.ts";
 import { displayPath, realpathOrSelf, resolveInWorkspace } from "../../fs/workspace.ts";
 import type { ToolContext } from "../define.ts";
-import { pipeChunks, pipeText } from "../../fs/pipe-read.ts";
+import { pipeStream } from "../../fs/pipe-read.ts";
 
 /** A git read gets this long before it is stopped. */
 const GIT_TIMEOUT_MS = 20_000;
@@ -76,7 +76,7 @@ async function spawnGit(args: readonly string[], ctx: ToolContext): Promise<{ co
   const timer = setTimeout(stop, GIT_TIMEOUT_MS);
   ctx.signal.addEventListener("abort", stop, { once: true });
   try {
-    const [stdout, stderr, code] = await Promise.all([readCapped(proc.stdout, stop), pipeText(proc.stderr), proc.exited]);
+    const [stdout, stderr, code] = await Promise.all([readCapped(pipeStream(proc.stdout), stop), new Response(pipeStream(proc.stderr)).text(), proc.exited]);
     if (ctx.signal.aborted) throw new ToolError("git: interrupted by the user.");
     return { code, stdout, stderr };
   } finally {
@@ -89,7 +89,7 @@ async function spawnGit(args: readonly string[], ctx: ToolContext): Promise<{ co
 async function readCapped(stream: ReadableStream<Uint8Array>, stop: () => void): Promise<string> {
   const chunks: Uint8Array[] = [];
   let size = 0;
-  for await (const chunk of pipeChunks(stream)) {
+  for await (const chunk of stream) {
     chunks.push(chunk);
     size += chunk.length;
     if (size >= MAX_GIT_OUTPUT_BYTES) {

@@ -2,7 +2,6 @@ import { streamLines } from "../../fs/stream-lines.ts";
 import { ToolError } from "../../errors.ts";
 import type { CommandRunner } from "../../sandbox/index.ts";
 import type { GrepMatch, GrepQuery, GrepResult } from "./builtin.ts";
-import { pipeText } from "../../fs/pipe-read.ts";
 
 /**
  * Flags that make ripgrep find what the built-in search finds: hidden files included, .git and
@@ -35,7 +34,7 @@ export async function searchRipgrep(runner: CommandRunner, rgPath: string, query
   const proc = runner.spawn([rgPath, ...args], { cwd: query.root });
   const stop = () => void proc.stop();
   query.signal.addEventListener("abort", stop, { once: true });
-  const stderr = pipeText(proc.stderr);
+  const stderr = new Response(proc.stderr).text();
   const matches: GrepMatch[] = [];
   const accepted = new Map<string, boolean>();
   let limitReached = false;

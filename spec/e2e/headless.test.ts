@@ -71,8 +71,9 @@ for (const { wire, flags } of WIRES) {
       const list = await runShiro(["sessions", "--json"], { cwd: work, home });
       const show = await runShiro(["sessions", "show", jsonLines(list.stdout)[0]!.id], { cwd: work, home });
       // Its results' text names the files already (Edited a.txt: …), so they are not repeated.
-      expect(show.stdout).toContain("  ✓ edit_file: Edited a.txt: replaced 1 occurrence (+1 -1 lines).\n");
-      expect(show.stdout).toContain("  ✓ write_file: Created b.txt (2 lines).\n");
+      // sessions show repeats the live lines, in the same words.
+      expect(show.stdout).toContain("  ✓ edit_file: +1 -1 · a.txt\n");
+      expect(show.stdout).toContain("  ✓ write_file: created, 2 lines · b.txt\n");
     });
 
     test("without --yolo a write is denied, reported, and nothing is written", async () => {

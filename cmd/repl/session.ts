@@ -320,7 +320,8 @@ export async function openReplSession(args: MainArgs, env: Env, startRuntime: Ru
       const listing = listSessions(runtime.home, all ? { all: true, limit: RECENT_SESSIONS } : { cwd: runtime.env.cwd, limit: RECENT_SESSIONS });
       const warnings = listing.warnings.map((w) => `warning: ${w}`);
       if (listing.sessions.length === 0) return [...warnings, all ? "No saved sessions yet." : "No saved sessions in this directory yet. /sessions --all lists every directory's."].join("\n");
-      const table = formatSessionTable(sessionRows(listing.sessions, { allIds: listing.allIds, now: new Date() }), { userHome: env.HOME, showCwd: all });
+      const rows = sessionRows(listing.sessions, { allIds: listing.allIds, now: new Date(), current: live.id });
+      const table = formatSessionTable(rows, { userHome: env.HOME, showCwd: all });
       return [...warnings, table, "", "Resume one with /resume <id>, or /resume alone to pick."].join("\n");
     },
     /** `/notes`. */

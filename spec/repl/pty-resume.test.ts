@@ -2,7 +2,7 @@
 import { expect, test } from "bun:test";
 import { existsSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { tempDir } from "../support/cli.ts";
+import { runShiro, tempDir } from "../support/cli.ts";
 import { KEYS, usePty } from "./pty.ts";
 
 const { serve, start } = usePty();
@@ -72,6 +72,17 @@ test("-c replays the conversation condensed before the prompt; -r alone opens a 
   pty.line("/sessions");
   await pty.waitFor("Resume one with /resume <id>, or /resume alone to pick.");
   expect(pty.screen()).not.toContain("other directory");
+  // The session open now is marked at the end of its row; the other is not.
+  const listed = pty.screen().split("\n").filter((row) => / msgs?( {2}\(this session\))?$/.test(row));
+  expect(listed).toHaveLength(2);
+  // The first session, resumed and continued here, is the one open now.
+  expect(listed.find((row) => row.includes("first question"))).toMatch(/^[0-9a-f-]{8,} +just now +first question +\d+ msgs {2}\(this session\)$/);
+  expect(listed.find((row) => row.includes("second question"))).toMatch(/^[0-9a-f-]{8,} +just now +second question +2 msgs$/);
+  // From the shell there is no current session: the same listing, unmarked.
+  const shell = await runShiro(["sessions"], { cwd, home });
+  expect(shell.code).toBe(0);
+  expect(shell.stdout).toContain("second question");
+  expect(shell.stdout).not.toContain("this session");
   pty.line("/sessions --all");
   await pty.waitFor("other directory");
 }, 40_000);

@@ -134,11 +134,12 @@ export async function runHeadless(args: MainArgs, processEnv: Record<string, str
   const closeSession = () => (live.close(), runtime.commands.runner.close(), mcp?.kill());
   process.on("exit", closeSession);
   for (const message of [...(runtime.skills?.problems ?? []), ...custom.problems, ...mcpNotices, ...notices]) emit({ type: "notice", message });
-  // The approval mode is the interactive loop's; headless, nobody is asked, so it changes nothing.
+  // The approval mode is the interactive loop's; headless, nobody is asked, so it changes nothing:
+  // what runs is what the loop runs without a question in any mode (the read-only commands).
   const mode = runtime.settings.approvalMode;
   if (mode !== "ask" && !args.yolo) {
     const where = args.flags.approvalMode !== undefined ? "--mode" : `config "approvalMode" (${mode})`;
-    emit({ type: "notice", message: `${where} applies to the interactive loop; headless runs ask nobody: use --yolo to allow edits and commands` });
+    emit({ type: "notice", message: `${where} applies to the interactive loop; headless runs ask nobody, so only reads and read-only commands run: use --yolo to allow edits and other commands` });
   }
   mcp?.onNotice((message) => emit({ type: "notice", message }));
   const sandbox = runtime.commands.status;

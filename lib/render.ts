@@ -106,6 +106,19 @@ export function userFacingError(tool: string, message: string): string {
   return missing ? `no such file ${missing[1]}` : text;
 }
 
+/**
+ * A call's result line, unpainted: `  ✓ edit_file: +1 -1 · a.txt`, `  ✗ bash: exit 1 · make`,
+ * `  ■ bash: interrupted · sleep 60`. `words` is the tool's summary (or, for an error, the
+ * user's part of it, userFacingError); the call's command or path ends the line (callNaming).
+ * The one form the live screen, a resumed session's replay and `shiro sessions show` share; a
+ * call that was not run has deniedLine instead.
+ */
+export function outcomeLine(outcome: CallOutcome, tool: string, words: string, call: CallContext = {}): string {
+  const said = clip(words, outcome === "ok" || outcome === "failed" ? SUBJECT_MAX : ERROR_MAX);
+  const text = `  ${OUTCOME_MARKS[outcome]} ${tool}${said ? ": " + said : ""}`;
+  return text + callNaming(call, text);
+}
+
 /** The events shown as one line each: tool activity, notices, errors. */
 export type LineEvent = Extract<AgentEvent, { type: "tool-call" | "tool-result" | "tool-error" | "tool-denied" | "compacted" | "notice" | "error" }>;
 
@@ -121,14 +134,12 @@ export function renderEvent(event: AgentEvent, theme: LineTheme = plainTheme, ca
       return toolCallLine(theme, event.tool, event.subject);
     case "tool-result": {
       const outcome = outcomeOfSummary(event.summary);
-      const text = `  ${OUTCOME_MARKS[outcome]} ${event.tool}${event.summary ? ": " + clip(event.summary) : ""}`;
-      return paintOutcome(theme, outcome, text + callNaming(call, text));
+      return paintOutcome(theme, outcome, outcomeLine(outcome, event.tool, event.summary, call));
     }
     case "tool-error": {
       // A call the interrupt stopped before it started is interrupted, not broken.
       const outcome: CallOutcome = /^(\w+: )?not run\b.*\binterrupted\b/i.test(event.error) ? "interrupted" : "error";
-      const text = `  ${OUTCOME_MARKS[outcome]} ${event.tool}: ${clip(userFacingError(event.tool, event.error), ERROR_MAX)}`;
-      return paintOutcome(theme, outcome, text + callNaming(call, text));
+      return paintOutcome(theme, outcome, outcomeLine(outcome, event.tool, userFacingError(event.tool, event.error), call));
     }
     case "tool-denied":
       return theme.warn(deniedLine(event.tool, event.subject, event.shown, event.reason));

@@ -186,7 +186,7 @@ export function createRepl(deps: ReplDeps) {
 
   /** The conversation so far, condensed, before the prompt of a resumed session (replay.ts). */
   function replay(): void {
-    for (const { rows, kind } of replayRows(session.replayItems(), theme, columns())) put(rows, kind);
+    for (const { rows, kind } of replayRows(session.replayItems(), theme, columns(), session.subjectKind)) put(rows, kind);
   }
 
   /** The prompt as sent, in the transcript. */

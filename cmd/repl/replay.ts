@@ -1,7 +1,6 @@
 import { attachedPaths, withoutAttachments } from "../../lib/prompt/attach.ts";
-import { deniedLine, OUTCOME_MARKS, paintOutcome, sanitize, userFacingError } from "../../lib/render.ts";
-import { NOT_RUN_PREFIX } from "../../lib/tools/define.ts";
-import { firstLine, type TranscriptItem } from "../../lib/sessions/transcript-items.ts";
+import { callContext, paintOutcome, sanitize } from "../../lib/render.ts";
+import { bashCommandOnly, firstLine, resultLine, type SubjectKindOf, type TranscriptItem } from "../../lib/sessions/transcript-items.ts";
 import { renderMarkdown } from "../../lib/text/markdown.ts";
 import { wrapHanging, wrapLine, wrapText } from "../../lib/text/wrap.ts";
 import type { RowKind } from "./event-view.ts";
@@ -26,9 +25,11 @@ export function promptRows(text: string, theme: Theme, width: number): Rows {
 
 /**
  * The conversation so far, condensed, for the screen of a resumed session: prompts (their first
- * lines, and the files that went with them), answers rendered, one line per tool call with its mark.
+ * lines, and the files that went with them), answers rendered, one line per tool call: its live
+ * result line (`✓ read_file: 2 lines · notes.txt`), which names the call's subject, a path by its
+ * end (`subjectKind`), anything else by its start.
  */
-export function replayRows(items: readonly TranscriptItem[], theme: Theme, width: number): Rows[] {
+export function replayRows(items: readonly TranscriptItem[], theme: Theme, width: number, subjectKind: SubjectKindOf = bashCommandOnly): Rows[] {
   if (items.length === 0) return [];
   const note = (text: string): Rows => ({ rows: wrapText(text, width), kind: "other" });
   const results = new Map<string, Extract<TranscriptItem, { type: "tool-result" }>>();
@@ -58,18 +59,13 @@ export function replayRows(items: readonly TranscriptItem[], theme: Theme, width
         out.push({ rows: wrapLine(theme.warn("interrupted"), width), kind: "tool" });
         break;
       case "tool-call": {
-        const result = results.get(item.id);
-        if (result?.outcome === "denied") {
-          // The line the user saw live: the denial's few words, not the reason written for the model.
-          const reason = result.text.startsWith(NOT_RUN_PREFIX) ? result.text.slice(NOT_RUN_PREFIX.length) : result.text;
-          out.push({ rows: wrapLine(theme.warn(deniedLine(item.tool, item.subject, result.shown, reason)), width), kind: "tool" });
-          break;
-        }
-        const outcome = result?.outcome ?? "interrupted";
-        const why =
-          outcome === "interrupted" ? "interrupted" : result?.outcome === "error" ? userFacingError(item.tool, result.text) : result?.outcome !== "ok" ? firstLine(result?.text ?? "", 80) : "";
-        const mark = `  ${OUTCOME_MARKS[outcome]} ${item.tool}${item.subject ? " " + firstLine(item.subject, 80) : ""}${why ? ` · ${why}` : ""}`;
-        out.push({ rows: wrapLine(paintOutcome(theme, outcome, mark), width), kind: "tool" });
+        // The call's live result line (one line per call here, so it names the call's subject,
+        // whatever its kind); a call with no result was cut short.
+        const result = results.get(item.id) ?? { type: "tool-result" as const, id: item.id, tool: item.tool, text: "", error: true, outcome: "interrupted" as const };
+        const path = subjectKind(item.tool) === "path";
+        const naming = item.subject ? callContext(path ? "path" : "command", path ? item.subject : firstLine(item.subject, 60)) : {};
+        const line = resultLine(result, item.subject, naming);
+        out.push({ rows: wrapLine(result.outcome === "denied" ? theme.warn(line) : paintOutcome(theme, result.outcome, line), width), kind: "tool" });
         break;
       }
       default:

@@ -25,7 +25,7 @@ import type { LiveSession } from "../../lib/sessions/live-session.ts";
 import { lastingPrefix } from "../../lib/sessions/prefix.ts";
 import { formatUsd } from "../../lib/sessions/pricing.ts";
 import { listSessionIds } from "../../lib/sessions/store.ts";
-import { subjectsOf, transcriptItems, type TranscriptItem } from "../../lib/sessions/transcript-items.ts";
+import { subjectKindsOf, subjectsOf, transcriptItems, type TranscriptItem } from "../../lib/sessions/transcript-items.ts";
 import { lastTurnChanges, sessionChanges, type FileChange } from "../../lib/sessions/undo/changes.ts";
 import type { UndoJournal } from "../../lib/sessions/undo/journal.ts";
 import { describeChangedSince, describeUndo, overwritePhrase } from "../../lib/sessions/undo/report.ts";
@@ -238,6 +238,8 @@ export async function openReplSession(args: MainArgs, env: Env, startRuntime: Ru
     id: () => live.id,
     /** The conversation so far as transcript items, subjects as the tools name them (for the replay). */
     replayItems: (): TranscriptItem[] => transcriptItems(conversation.history, subjectsOf(conversation.tools)),
+    /** What kind of subject a tool has (a path, a command …), as its definition says: how the replay names a call. */
+    subjectKind: (tool: string): string | undefined => subjectKindsOf(conversation.tools)(tool),
     /** `/resume <id>`: throws ShiroError when there is no such session (the current one then stays). */
     async resume(id: string): Promise<{ notices: readonly string[]; message: string }> {
       const notices = await open({ type: "resume", idOrPrefix: id });
@@ -319,7 +321,8 @@ export async function openReplSession(args: MainArgs, env: Env, startRuntime: Ru
       const listing = listSessions(runtime.home, all ? { all: true, limit: RECENT_SESSIONS } : { cwd: runtime.env.cwd, limit: RECENT_SESSIONS });
       const warnings = listing.warnings.map((w) => `warning: ${w}`);
       if (listing.sessions.length === 0) return [...warnings, all ? "No saved sessions yet." : "No saved sessions in this directory yet. /sessions --all lists every directory's."].join("\n");
-      const table = formatSessionTable(sessionRows(listing.sessions, { allIds: listing.allIds, now: new Date() }), { userHome: env.HOME, showCwd: all });
+      const rows = sessionRows(listing.sessions, { allIds: listing.allIds, now: new Date(), current: live.id });
+      const table = formatSessionTable(rows, { userHome: env.HOME, showCwd: all });
       return [...warnings, table, "", "Resume one with /resume <id>, or /resume alone to pick."].join("\n");
     },
     /** `/notes`. */

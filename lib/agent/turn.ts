@@ -14,7 +14,7 @@ import type { Approver } from "../approval.ts";
 import type { Settings } from "../config/resolve.ts";
 import { hasReasoningControl, withoutReasoning, type CallOptions } from "../provider/call-options.ts";
 import { toSdkTools } from "./sdk-tools.ts";
-import { withDenialsShown } from "./denial-shown.ts";
+import { withResultNotes, type ResultNote } from "./result-notes.ts";
 import type { ToolCallOptions } from "./tool-call.ts";
 import { overflowFailure, overflowNotice, requestBudget } from "./context-budget.ts";
 
@@ -103,13 +103,15 @@ export async function runTurn(opts: TurnOptions): Promise<TurnResult> {
   let overflowError: string | undefined;
 
   const currentTools = () => (typeof opts.tools === "function" ? opts.tools() : opts.tools);
-  // What the user saw of each denial, by call id, kept with its result for a resumed session's replay.
-  const shown = new Map<string, string>();
+  // What the user saw of each call's end (a denial's words, a result's summary), by call id, kept
+  // with its result for a resumed session's replay and `shiro sessions show`.
+  const notes = new Map<string, ResultNote>();
   // The calls shown (tool-call) and not yet ended: one cut short by the end of its step reports
   // nothing more (tool-call.ts), so the turn's end reports it, as the history repair closes it.
   const open = new Map<string, string>();
   const emit: EventSink = (event) => {
-    if (event.type === "tool-denied" && event.shown) shown.set(event.id, event.shown);
+    if (event.type === "tool-denied" && event.shown) notes.set(event.id, { shown: event.shown });
+    if (event.type === "tool-result" && event.summary) notes.set(event.id, { summary: event.summary });
     if (event.type === "tool-call") open.set(event.id, event.tool);
     else if (event.type === "tool-result" || event.type === "tool-error" || event.type === "tool-denied") open.delete(event.id);
     opts.emit(event);
@@ -134,7 +136,7 @@ export async function runTurn(opts: TurnOptions): Promise<TurnResult> {
     usage.outputTokens += outcome.usage.outputTokens;
     if (outcome.usage.cachedInputTokens) usage.cachedInputTokens = (usage.cachedInputTokens ?? 0) + outcome.usage.cachedInputTokens;
     if (outcome.usage.reasoningTokens) usage.reasoningTokens = (usage.reasoningTokens ?? 0) + outcome.usage.reasoningTokens;
-    session.append(withDenialsShown(outcome.messages, shown), outcome.usage);
+    session.append(withResultNotes(outcome.messages, notes), outcome.usage);
     opts.emit({ type: "step", step: steps, usage: outcome.usage, wireTokens });
     ended = true;
     if (outcome.aborted || opts.signal.aborted) {

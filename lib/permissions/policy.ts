@@ -64,11 +64,13 @@ export type PermissionPolicyOptions = {
   /** Puts a question to the user. Should not throw; if it does, the call is denied. */
   ask?: (question: PermissionQuestion) => Promise<AskAnswer>;
   /**
-   * The interactive loop's approval mode, read at every call (shift-tab changes it). Without one
-   * (headless) nothing is lifted: no mode and no read-only list. With one, a call the defaults
-   * would ask about runs without a question when it is a read-only command (every mode), a file
-   * edit inside the workspace (`edits`, `auto`) or a command in a working sandbox (`auto`). A
-   * rule the user wrote ("ask" or "deny"), the guard and the repeat guard are never lifted.
+   * The interactive loop's approval mode, read at every call (shift-tab changes it). With one, a
+   * call the defaults would ask about runs without a question when it is a read-only command
+   * (every mode), a file edit inside the workspace (`edits`, `auto`) or a command in a working
+   * sandbox (`auto`). Without one and with nobody to ask (headless), what the loop runs without a
+   * question in any mode runs: the read-only commands, judged the same way; the rest is denied.
+   * Without one in a session that can ask, nothing is lifted. A rule the user wrote ("ask" or
+   * "deny"), the guard and the repeat guard are never lifted.
    */
   mode?: () => ApprovalMode;
   /**
@@ -95,7 +97,7 @@ export type PermissionPolicy = {
  * 3. the repeat guard (the third identical call in a turn asks; headless: denied),
  * 4. allow, or ask: granted by an earlier "always" (this session's or saved in `alwaysAllow`;
  *    never for an ask rule of the user's that names particular calls), by --yolo, lifted by the mode or the
- *    read-only list (interactive only; see `mode`), by the user, or denied headless. Before a
+ *    read-only list (headless too; see `mode`), by the user, or denied headless. Before a
  *    question, a call that cannot succeed fails with the tool's own error (see `precheck`).
  * Rules come from the config's `permission`, then `projects."<root>".permission` for this root.
  */
@@ -137,7 +139,8 @@ export function createPermissionPolicy(opts: PermissionPolicyOptions): Permissio
 
   /** True when the mode (or, in any mode, the read-only list) lets a call the defaults ask about run without a question. */
   const lifted = (tool: AnyTool, subject: string, paths: readonly string[] | undefined): boolean => {
-    const mode = opts.mode?.();
+    // Nobody to ask: the one judgement every mode shares (the read-only list), as in `ask`.
+    const mode = opts.mode?.() ?? (ask ? undefined : "ask");
     if (mode === undefined) return false;
     if (tool.subject.kind === "command") return isReadOnlyCommand(subject, readOnly, where.cwd, sandboxed ? undefined : where.root) || (mode === "auto" && sandboxed);
     if (tool.subject.kind !== "path" || mode === "ask") return false;
@@ -197,7 +200,7 @@ export function createPermissionPolicy(opts: PermissionPolicyOptions): Permissio
     }
 
     if (!needsApproval) return allowCall(call);
-    if (!asking) return deny(ask ? subagentAskReason(tool.name) : headlessAskReason(tool.name), ask ? SUBAGENT_ASK_SHOWN : HEADLESS_ASK_SHOWN);
+    if (!asking) return deny(ask ? subagentAskReason(tool.name) : headlessAskReason(tool.name, tool.subject.kind === "command"), ask ? SUBAGENT_ASK_SHOWN : HEADLESS_ASK_SHOWN);
     const { always, offer } = offered();
     await mustSucceed(tool, input);
     const answer = await askUser({ tool, input, subject, id, why: "approval", ...offer, ...(always ? { grant: always } : {}), ...from });

@@ -29,9 +29,14 @@ export function denyReason(tool: string, subject: string, verdict: Verdict): str
   );
 }
 
-export function headlessAskReason(tool: string): string {
+/** A call that would be asked about, headless: nobody can answer. `command`: the tool runs shell commands. */
+export function headlessAskReason(tool: string, command = false): string {
+  const looks = command
+    ? "Only commands that just look (ls, cat, grep, git status, git diff, …, without redirecting into a file) run headless without --yolo; this one is not one of them. "
+    : "";
   return (
     `${tool} needs the user's approval, and shiro is running headless (shiro -p) without --yolo, so nobody can give it. Nothing was run. ` +
+    looks +
     `Do not retry it. Finish what you can without it and say exactly what you would have run or changed; ` +
     `the user can rerun with --yolo or allow it under "permission" in the config file.`
   );

@@ -5,7 +5,11 @@ import { titleFromPrompt } from "./title.ts";
 /** How many sessions /sessions shows. */
 export const RECENT_SESSIONS = 15;
 
-export type SessionRow = { prefix: string; age: string; title: string; messages: number; cwd: string };
+/** `current`: the session open in the loop that lists them (`/sessions`), marked on its row. */
+export type SessionRow = { prefix: string; age: string; title: string; messages: number; cwd: string; current?: boolean };
+
+/** What ends the row of the session open now, in `/sessions`. */
+export const CURRENT_MARK = "(this session)";
 
 /** "just now", "3m ago", "2h ago", "5d ago". A time in the future (clock skew) reads "just now". */
 export function formatAge(iso: string, now: Date): string {
@@ -21,9 +25,10 @@ export function formatAge(iso: string, now: Date): string {
 /**
  * One row per session; prefixes are unique among `allIds` (every session on disk, not just these),
  * and all as long as the longest of them, so the column reads as one list of ids (sessions made
- * within a minute share their first nine or ten characters).
+ * within a minute share their first nine or ten characters). `current`: the id of the session open
+ * now, whose row is marked (the interactive loop's `/sessions`; the shell's listing has none).
  */
-export function sessionRows(sessions: readonly SessionSummary[], opts: { allIds: readonly string[]; now: Date }): SessionRow[] {
+export function sessionRows(sessions: readonly SessionSummary[], opts: { allIds: readonly string[]; now: Date; current?: string }): SessionRow[] {
   const length = Math.max(0, ...sessions.map((s) => shortestUniquePrefix(s.id, opts.allIds).length));
   return sessions.map((s) => ({
     prefix: s.id.slice(0, length),
@@ -32,6 +37,7 @@ export function sessionRows(sessions: readonly SessionSummary[], opts: { allIds:
     title: titleFromPrompt(s.title) || "(untitled)",
     messages: s.messageCount,
     cwd: s.cwd,
+    ...(s.id === opts.current ? { current: true } : {}),
   }));
 }
 
@@ -39,7 +45,7 @@ export function sessionRows(sessions: readonly SessionSummary[], opts: { allIds:
  * The table `/sessions` and `shiro sessions list` print, one line per row, no trailing newline:
  *   0193ab2c  3m ago  why does the pagination test fail?   8 msgs  ~/project
  * `userHome` shortens paths under it to "~". `showCwd: false` drops the last column (a listing
- * already filtered to one directory).
+ * already filtered to one directory). The current session's row ends with CURRENT_MARK.
  */
 export function formatSessionTable(rows: readonly SessionRow[], opts: { userHome?: string; showCwd?: boolean } = {}): string {
   if (rows.length === 0) return "";
@@ -51,6 +57,7 @@ export function formatSessionTable(rows: readonly SessionRow[], opts: { userHome
     .map((r, i) => {
       const cells = [r.prefix.padEnd(w.prefix), r.age.padEnd(w.age), padChars(r.title, w.title), counts[i]!];
       if (opts.showCwd !== false) cells.push(tildify(r.cwd, opts.userHome));
+      if (r.current) cells.push(CURRENT_MARK);
       return cells.join("  ").trimEnd();
     })
     .join("\n");

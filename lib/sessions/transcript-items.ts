@@ -1,5 +1,6 @@
 import type { ModelMessage } from "ai";
-import { callNaming, OUTCOME_MARKS, type CallContext, type CallOutcome } from "../render.ts";
+import { deniedLine, outcomeLine, outcomeOfSummary, userFacingError, type CallContext, type CallOutcome } from "../render.ts";
+import { derivedSummary } from "./result-summary.ts";
 import { BASH_EXITED, BASH_INTERRUPTED, BASH_KILLED, BASH_TIMED_OUT } from "../tools/bash.ts";
 import { isInterruptionMessage } from "../text/interruption.ts";
 import { NOT_RUN_PREFIX, subjectOf as subjectFromDefinition, type AnyTool } from "../tools/define.ts";
@@ -15,9 +16,10 @@ export type TranscriptItem =
   | { type: "tool-call"; id: string; tool: string; subject: string }
   /**
    * `outcome` is the mark the live screen gave the call (lib/render.ts); `shown`, for a call that
-   * was not run, the few words the user saw of its denial (lib/agent/denial-shown.ts).
+   * was not run, the few words the user saw of its denial; `summary`, for one that ran, the tool's
+   * summary the live line showed (both kept by lib/agent/result-notes.ts; absent in older sessions).
    */
-  | { type: "tool-result"; id: string; tool: string; text: string; error: boolean; outcome: CallOutcome; shown?: string };
+  | { type: "tool-result"; id: string; tool: string; text: string; error: boolean; outcome: CallOutcome; shown?: string; summary?: string };
 
 /** The subject of a call (its path, command, pattern or text), by tool name. */
 export type SubjectOf = (tool: string, input: unknown) => string | undefined;
@@ -120,9 +122,12 @@ function resultItem(part: { toolCallId?: unknown; toolName?: unknown; output?: u
   switch (output.type) {
     case "text": {
       const text = String(output.value);
-      const outcome = textOutcome(base.tool, text);
-      const shown = outcome === "denied" ? shownOf(part.providerOptions) : undefined;
-      return { ...base, text, error: false, outcome, ...(shown ? { shown } : {}) };
+      const read = textOutcome(base.tool, text);
+      const shown = read === "denied" ? noteOf(part.providerOptions, "shown") : undefined;
+      const summary = read === "denied" ? undefined : noteOf(part.providerOptions, "summary");
+      // The summary the live line read its mark from (`exit 1`, `failed: …`) says how the call ended.
+      const outcome = summary ? outcomeOfSummary(summary) : read;
+      return { ...base, text, error: false, outcome, ...(shown ? { shown } : {}), ...(summary ? { summary } : {}) };
     }
     case "error-text": {
       const text = String(output.value);
@@ -152,17 +157,28 @@ function textOutcome(tool: string, text: string): CallOutcome {
 }
 
 /**
- * `✗ bash: Exit code 1 (40 lines) · make test`: a result's mark, tool and abbreviated text, as
- * `sessions show` prints it; a command's result names its command line, a file tool's its path
- * (`call`, see callNaming), as the live lines do, since calls made together report one after
- * another. A call cut short reads `■ bash: interrupted · sleep 30`.
+ * The words of a stored result's line, as the live screen had them: the tool's summary (kept with
+ * the result, or worked out again for an older session: result-summary.ts, else the text's first
+ * line and line count), an error's user part (userFacingError), or `interrupted`.
  */
-export function resultLine(item: Extract<TranscriptItem, { type: "tool-result" }>, call: CallContext = {}): string {
-  const text =
-    item.outcome === "interrupted"
-      ? `${OUTCOME_MARKS.interrupted} ${item.tool}: interrupted`
-      : `${OUTCOME_MARKS[item.outcome]} ${item.tool}${item.text ? ": " + abbreviate(item.text) : ""}`;
-  return text + callNaming(call, text);
+export function resultWords(item: Extract<TranscriptItem, { type: "tool-result" }>): string {
+  if (item.outcome === "interrupted") return "interrupted";
+  if (item.outcome === "error") return userFacingError(item.tool, item.text);
+  return item.summary ?? derivedSummary(item.tool, item.text) ?? abbreviate(item.text);
+}
+
+/**
+ * A stored result's line, in the live form (lib/render.ts outcomeLine): `  ✓ read_file: 42 lines ·
+ * src/a.ts`, `  ✗ bash: exit 1 · make test`, `  ■ bash: interrupted · sleep 30`; a call that was
+ * not run `  ⊘ write_file h.txt: not run (declined)` (deniedLine, naming `subject`). `call` is what
+ * ends the line (callNaming). Shared by `shiro sessions show` and a resumed session's replay.
+ */
+export function resultLine(item: Extract<TranscriptItem, { type: "tool-result" }>, subject: string | undefined, call: CallContext = {}): string {
+  if (item.outcome === "denied") {
+    const reason = item.text.startsWith(NOT_RUN_PREFIX) ? item.text.slice(NOT_RUN_PREFIX.length) : item.text;
+    return deniedLine(item.tool, subject || undefined, item.shown, reason);
+  }
+  return outcomeLine(item.outcome, item.tool, resultWords(item), call);
 }
 
 function textOf(parts: unknown): string {
@@ -206,8 +222,8 @@ function typedOf(options: unknown): { typed?: string; shell?: string[] } {
   return { ...(typeof shiro.typed === "string" ? { typed: shiro.typed } : {}), ...(shell.length > 0 ? { shell } : {}) };
 }
 
-/** What the user saw of a denial, kept with its result in the "shiro" namespace; undefined when not kept (older sessions). */
-function shownOf(options: unknown): string | undefined {
-  const shown = (options as { shiro?: { shown?: unknown } } | undefined)?.shiro?.shown;
-  return typeof shown === "string" && shown.trim() ? shown : undefined;
+/** What the user saw of a call's end, kept with its result in the "shiro" namespace; undefined when not kept (older sessions). */
+function noteOf(options: unknown, key: "shown" | "summary"): string | undefined {
+  const value = (options as { shiro?: Record<string, unknown> } | undefined)?.shiro?.[key];
+  return typeof value === "string" && value.trim() ? value : undefined;
 }

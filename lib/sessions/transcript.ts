@@ -2,7 +2,7 @@ import type { SessionRecord, SubagentTranscript } from "./schema.ts";
 import { formatUsd } from "./pricing.ts";
 import { serializeSession } from "./serialize.ts";
 import { callContext, OUTCOME_MARKS, type CallContext } from "../render.ts";
-import { bashCommandOnly, firstLine, lineCountNote, resultLine, transcriptItems, type SubjectKindOf, type SubjectOf, type TranscriptItem } from "./transcript-items.ts";
+import { bashCommandOnly, firstLine, resultLine, resultWords, transcriptItems, type SubjectKindOf, type SubjectOf, type TranscriptItem } from "./transcript-items.ts";
 
 export type TranscriptOptions = {
   /** Names a tool call's subject; defaults to a guess from its input (transcript-items.ts). */
@@ -13,7 +13,8 @@ export type TranscriptOptions = {
 
 /**
  * `shiro sessions show`: the session as plain text for a terminal or a pager. User prompts are
- * marked "›", tool calls are one line each as in a live run, results are cut to one line.
+ * marked "›", tool calls and their results are one line each, in the live run's form
+ * (transcript-items.ts resultLine).
  * No colour (the caller's business). Ends with a newline.
  */
 export function renderTranscript(record: SessionRecord, opts: TranscriptOptions = {}): string {
@@ -43,7 +44,7 @@ function subagentLines(sub: SubagentTranscript, opts: TranscriptOptions): string
 function transcriptLines(messages: SessionRecord["messages"], opts: TranscriptOptions, under: (callId: string) => string[] = () => []): string[] {
   const out: string[] = [];
   let previous: TranscriptItem["type"] | undefined;
-  const calls = new Map<string, CallContext>();
+  const calls = new Map<string, { subject: string; naming: CallContext }>();
   const kindOf = opts.subjectKind ?? bashCommandOnly;
   for (const item of transcriptItems(messages, opts.subjectOf)) {
     const grouped = previous !== undefined && (item.type === "tool-call" || item.type === "tool-result") && previous !== "user";
@@ -61,12 +62,12 @@ function transcriptLines(messages: SessionRecord["messages"], opts: TranscriptOp
         break;
       case "tool-call":
         // A command by its first line, as it was run; a path whole (callNaming clips it).
-        if (item.subject) calls.set(item.id, callContext(kindOf(item.tool), kindOf(item.tool) === "command" ? firstLine(item.subject, 60) : item.subject));
+        if (item.subject) calls.set(item.id, { subject: item.subject, naming: callContext(kindOf(item.tool), kindOf(item.tool) === "command" ? firstLine(item.subject, 60) : item.subject) });
         out.push(`→ ${item.tool}${item.subject ? " " + oneLine(item.subject) : ""}`);
         for (const line of under(item.id)) out.push(line);
         break;
       case "tool-result":
-        out.push(`  ${resultLine(item, calls.get(item.id))}`);
+        out.push(resultLine(item, calls.get(item.id)?.subject, calls.get(item.id)?.naming));
         break;
       case "interrupted":
         out.push("(interrupted)");
@@ -105,8 +106,11 @@ function markdown(record: SessionRecord, opts: TranscriptOptions): string {
   // Each result goes under its own call's bullet, even when calls made together report after all of them.
   const calls = new Set(items.flatMap((item) => (item.type === "tool-call" ? [item.id] : [])));
   const results = new Map(items.flatMap((item) => (item.type === "tool-result" && calls.has(item.id) ? [[item.id, item] as const] : [])));
-  const resultBullet = (item: Extract<TranscriptItem, { type: "tool-result" }>) =>
-    `  - ${OUTCOME_MARKS[item.outcome]} ${item.text.trim() ? code(firstLine(item.text)) + lineCountNote(item.text) : item.outcome === "interrupted" ? "interrupted" : "(no output)"}`;
+  // The words of the live line (resultWords): `42 lines`, `exit 1`; a call not run, the few words of its denial.
+  const resultBullet = (item: Extract<TranscriptItem, { type: "tool-result" }>) => {
+    const words = item.outcome === "denied" ? `not run${item.shown ? ` (${item.shown})` : ""}` : resultWords(item);
+    return `  - ${OUTCOME_MARKS[item.outcome]} ${words.trim() ? code(oneLine(words)) : "(no output)"}`;
+  };
   for (const item of items) {
     if (item.type === "tool-result" && results.has(item.id)) continue; // written under its call
     // An interruption stays in the section it cut short.

@@ -71,8 +71,9 @@ for (const { wire, flags } of WIRES) {
       const list = await runShiro(["sessions", "--json"], { cwd: work, home });
       const show = await runShiro(["sessions", "show", jsonLines(list.stdout)[0]!.id], { cwd: work, home });
       // Its results' text names the files already (Edited a.txt: …), so they are not repeated.
-      expect(show.stdout).toContain("  ✓ edit_file: Edited a.txt: replaced 1 occurrence (+1 -1 lines).\n");
-      expect(show.stdout).toContain("  ✓ write_file: Created b.txt (2 lines).\n");
+      // sessions show repeats the live lines, in the same words.
+      expect(show.stdout).toContain("  ✓ edit_file: +1 -1 · a.txt\n");
+      expect(show.stdout).toContain("  ✓ write_file: created, 2 lines · b.txt\n");
     });
 
     test("without --yolo a write is denied, reported, and nothing is written", async () => {
@@ -85,6 +86,25 @@ for (const { wire, flags } of WIRES) {
       expect(existsSync(join(work, "out.txt"))).toBe(false);
       expect(toolOutputsIn(s.requests[1]!.body).join("")).toContain("--yolo");
       expect(run.code).toBe(0);
+    });
+
+    test("without --yolo a read-only command runs and its output reaches the model; a writing one is denied", async () => {
+      const work = tempDir();
+      writeFileSync(join(work, "notes.txt"), "remember the milk\n");
+      const s = await serve(
+        { toolCalls: [{ name: "bash", input: { command: "cat notes.txt | grep milk" } }] },
+        { toolCalls: [{ name: "bash", input: { command: "touch x" } }] },
+        { text: "done" },
+      );
+      const run = await runShiro(["-p", "what do the notes say", ...flags], { baseURL: s.url, cwd: work });
+      expect(run.code).toBe(0);
+      expect(toolOutputsIn(s.requests[1]!.body).join("")).toContain("remember the milk");
+      expect(run.stderr).toContain("  ✓ bash: exit 0 · cat notes.txt | grep milk\n");
+      expect(run.stderr.split("\n").filter((l) => l.includes("⊘"))).toEqual(["  ⊘ bash touch x: not run (headless without --yolo)"]);
+      const told = toolOutputsIn(s.requests[2]!.body).join("");
+      expect(told).toContain("shiro is running headless (shiro -p) without --yolo");
+      expect(told).toContain("Only commands that just look");
+      expect(existsSync(join(work, "x"))).toBe(false);
     });
 
     test("text mode: a denial is one short line for the user, and the model still gets the whole reason", async () => {
@@ -103,13 +123,13 @@ for (const { wire, flags } of WIRES) {
       const flag = await runShiro(["-p", "hi", "--mode", "edits", ...flags], { baseURL: s.url });
       expect(flag.code).toBe(0);
       expect(flag.stderr.split("\n").filter((l) => l.startsWith("note: "))).toEqual([
-        "note: --mode applies to the interactive loop; headless runs ask nobody: use --yolo to allow edits and commands",
+        "note: --mode applies to the interactive loop; headless runs ask nobody, so only reads and read-only commands run: use --yolo to allow edits and other commands",
       ]);
       const home = tempDir();
       mkdirSync(join(home, ".shiro-neko"), { recursive: true });
       writeFileSync(join(home, ".shiro-neko", "config.json"), JSON.stringify({ approvalMode: "auto" }));
       const config = await runShiro(["-p", "hi", ...flags], { baseURL: s.url, home });
-      expect(config.stderr).toContain('note: config "approvalMode" (auto) applies to the interactive loop; headless runs ask nobody: use --yolo to allow edits and commands\n');
+      expect(config.stderr).toContain('note: config "approvalMode" (auto) applies to the interactive loop; headless runs ask nobody, so only reads and read-only commands run: use --yolo to allow edits and other commands\n');
       const yolo = await runShiro(["-p", "hi", "--mode", "edits", "--yolo", ...flags], { baseURL: s.url });
       const ask = await runShiro(["-p", "hi", "--mode", "ask", ...flags], { baseURL: s.url });
       for (const run of [yolo, ask]) {

@@ -60,17 +60,23 @@ for (const { wire, flags } of WIRES) {
       expect(JSON.stringify(s.requests)).not.toContain("hunter2");
     });
 
-    test("headless keeps its contract whatever the mode: even ls is denied without --yolo; a rule saved for this project applies", async () => {
+    test("headless runs what the loop runs without a question, whatever the mode: ls runs, touch is denied; a rule saved for this project applies", async () => {
       const work = tempDir();
-      const home = homeWithConfig({ approvalMode: "auto", projects: { [work]: { permission: { bash: { "touch *": "allow" } } } } });
+      writeFileSync(join(work, "listed.txt"), "");
+      const home = homeWithConfig({ approvalMode: "auto", projects: { [work]: { permission: { bash: { "touch saved*": "allow" } } } } });
       const s = await serve(
         { toolCalls: [{ name: "bash", input: { command: "ls" } }] },
+        { toolCalls: [{ name: "bash", input: { command: "touch x" } }] },
         { toolCalls: [{ name: "bash", input: { command: "touch saved-rule.txt" } }] },
         { text: "done" },
       );
       const run = await runShiro(["-p", "go", "--json", "--mode", "auto", ...flags], { baseURL: s.url, cwd: work, home });
-      expect(jsonLines(run.stdout).at(-1)!.denied.map((d: any) => d.subject)).toEqual(["ls"]);
-      expect(toolOutputsIn(s.requests[1]!.body).join("")).toContain("shiro is running headless");
+      const lines = jsonLines(run.stdout);
+      expect(lines.at(-1)!.denied.map((d: any) => d.subject)).toEqual(["touch x"]);
+      expect(lines.find((l) => l.type === "tool-denied")!.shown).toBe("headless without --yolo");
+      expect(toolOutputsIn(s.requests[1]!.body).join("")).toContain("listed.txt");
+      expect(toolOutputsIn(s.requests[2]!.body).join("")).toContain("shiro is running headless");
+      expect(existsSync(join(work, "x"))).toBe(false);
       expect(existsSync(join(work, "saved-rule.txt"))).toBe(true);
       expect(run.code).toBe(0);
     });

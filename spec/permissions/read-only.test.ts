@@ -229,9 +229,18 @@ describe("in the policy", () => {
   test("a rule the user wrote saying ask is honoured", async () => {
     expect(await run({ permission: { bash: { "git *": "ask" } } }, "git status")).toEqual({ allow: false, asked: true });
   });
-  test("headless (no mode) keeps its contract: nothing is lifted", async () => {
+  test("headless (nobody to ask) runs what ask mode runs without a question, and denies the rest", async () => {
     const policy = createPermissionPolicy({ config: {}, root: cwd, yolo: false, interactive: false });
-    expect((await policy.approve({ tool: bash, input: { command: "ls" }, subject: "ls", id: "h1" })).allow).toBe(false);
+    const judge = async (command: string) => (await policy.approve({ tool: bash, input: { command }, subject: command, id: command })).allow;
+    expect(await judge("ls")).toBe(true);
+    expect(await judge("git status && cat a.ts | grep x")).toBe(true);
+    expect(await judge("touch x")).toBe(false);
+    expect(await judge("ls > out.txt")).toBe(false);
+    expect(await judge("cat /etc/hostname")).toBe(false); // outside the workspace, unsandboxed: the loop would ask
+    const write = coreTools.find((t) => t.name === "write_file")!;
+    expect((await policy.approve({ tool: write, input: { path: "a.txt", content: "x" }, subject: "a.txt", id: "w" })).allow).toBe(false);
+    const ruled = createPermissionPolicy({ config: { permission: { bash: { "ls*": "ask" } } }, root: cwd, yolo: false, interactive: false });
+    expect((await ruled.approve({ tool: bash, input: { command: "ls" }, subject: "ls", id: "r" })).allow).toBe(false); // the user's ask rule holds
   });
   test("auto without a sandbox asks for commands, like edits", async () => {
     expect(await run({}, "touch x", "auto")).toEqual({ allow: false, asked: true });

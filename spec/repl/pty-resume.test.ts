@@ -2,7 +2,7 @@
 import { expect, test } from "bun:test";
 import { existsSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { tempDir } from "../support/cli.ts";
+import { runShiro, tempDir } from "../support/cli.ts";
 import { KEYS, usePty } from "./pty.ts";
 
 const { serve, start } = usePty();
@@ -52,7 +52,7 @@ test("-c replays the conversation condensed before the prompt; -r alone opens a 
   pty.write(KEYS.enter);
   await pty.waitForPrompt(1);
   const replay = pty.screen();
-  expect(replay).toContain("› first question\n  ✓ read_file notes.txt\n  ✗ read_file gone.txt · no such file gone.txt");
+  expect(replay).toContain("› first question\n  ✓ read_file: 1 line · notes.txt\n  ✗ read_file: no such file gone.txt\n");
   expect(replay).toContain("\n\nThe first answer.\n\n── resumed session");
   expect(pty.raw()).toContain("\x1b[1mfirst\x1b[22m"); // the answer rendered again
   pty.line("go on");
@@ -72,9 +72,56 @@ test("-c replays the conversation condensed before the prompt; -r alone opens a 
   pty.line("/sessions");
   await pty.waitFor("Resume one with /resume <id>, or /resume alone to pick.");
   expect(pty.screen()).not.toContain("other directory");
+  // The session open now is marked at the end of its row; the other is not.
+  const listed = pty.screen().split("\n").filter((row) => / msgs?( {2}\(this session\))?$/.test(row));
+  expect(listed).toHaveLength(2);
+  // The first session, resumed and continued here, is the one open now.
+  expect(listed.find((row) => row.includes("first question"))).toMatch(/^[0-9a-f-]{8,} +just now +first question +\d+ msgs {2}\(this session\)$/);
+  expect(listed.find((row) => row.includes("second question"))).toMatch(/^[0-9a-f-]{8,} +just now +second question +2 msgs$/);
+  // From the shell there is no current session: the same listing, unmarked.
+  const shell = await runShiro(["sessions"], { cwd, home });
+  expect(shell.code).toBe(0);
+  expect(shell.stdout).toContain("second question");
+  expect(shell.stdout).not.toContain("this session");
   pty.line("/sessions --all");
   await pty.waitFor("other directory");
 }, 40_000);
+
+test("the replay's result lines are the lines the live screen showed", async () => {
+  const home = tempDir("shiro-home-");
+  const cwd = tempDir("shiro-work-");
+  writeFileSync(join(cwd, "a.txt"), "one\ntwo\nthree\n");
+  const s = await serve(
+    {
+      toolCalls: [
+        { name: "read_file", input: { path: "a.txt" } },
+        { name: "bash", input: { command: "ls a.txt" } },
+        { name: "bash", input: { command: "ls missing-dir" } },
+        { name: "grep", input: { pattern: "two" } },
+      ],
+    },
+    { text: "Looked." },
+    { text: "Nothing new." },
+  );
+  let pty = await start({ baseURL: s.url, home, cwd });
+  await pty.waitForPrompt(1);
+  pty.line("look around");
+  await pty.waitFor("Looked.");
+  await pty.waitForPrompt(2);
+  const results = (screen: string) => screen.split("\n").filter((row) => /^ {2}[✓✗] /.test(row));
+  const live = results(pty.screen()); // in the order the calls ended
+  const expected = ["  ✓ read_file: 3 lines · a.txt", "  ✓ bash: exit 0 · ls a.txt", "  ✗ bash: exit 2 · ls missing-dir", "  ✓ grep: 1 match in 1 file"];
+  expect(live.toSorted()).toEqual(expected.toSorted());
+  pty.write(KEYS.ctrlD);
+  await pty.exited;
+
+  pty = await start({ baseURL: s.url, home, cwd, args: ["-c"] });
+  await pty.waitForPrompt(1);
+  // The same lines; the replay has no call line above them, so a pattern's call is named too.
+  expect(results(pty.screen())).toEqual([...expected.slice(0, 3), "  ✓ grep: 1 match in 1 file · two"]);
+  pty.line("anything else?");
+  await pty.waitFor("Nothing new.");
+}, 30_000);
 
 test("-r alone with nothing saved here starts a new session and says so", async () => {
   const s = await serve();
@@ -123,7 +170,7 @@ test("shiro killed while a command ran: -c replays the call as interrupted", asy
 
   pty = await start({ baseURL: s.url, home, cwd, args: ["-c"] });
   await pty.waitForPrompt(1);
-  expect(pty.screen()).toContain("› make the file\n  ■ bash touch made.txt && sleep 30 · interrupted\n");
+  expect(pty.screen()).toContain("› make the file\n  ■ bash: interrupted · touch made.txt && sleep 30\n");
   pty.line("did it work?");
   await pty.waitFor("Checking.");
   await pty.waitForPrompt(2);

@@ -165,9 +165,10 @@ test("marks tell the truth: exit 0, exit 1, denied, interrupted, in the loop and
   const id = readdirSync(join(home, ".shiro-neko", "sessions")).find((n) => n.endsWith(".json"))!.replace(/\.json$/, "");
   const shown = await runShiro(["sessions", "show", id], { home, cwd });
   expect(shown.code).toBe(0);
-  expect(shown.stdout).toContain("  ✓ bash: Exit code 0");
-  expect(shown.stdout).toContain("  ✗ bash: Exit code 3");
-  expect(shown.stdout).toContain("  ⊘ bash: Not run:");
+  // The live lines again, through the same function.
+  expect(shown.stdout).toContain("  ✓ bash: exit 0 · printf fine\n");
+  expect(shown.stdout).toContain("  ✗ bash: exit 3 · sh -c 'exit 3'\n");
+  expect(shown.stdout).toContain("  ⊘ bash touch nope: not run (declined)\n");
   expect(shown.stdout).toContain("  ■ bash: interrupted · echo started; sleep 30 && touch late");
 }, 30_000);
 

@@ -27,6 +27,15 @@ test("rows show a unique prefix, age, title, message count and directory, aligne
   expect(formatSessionTable([])).toBe("");
 });
 
+test("the session open now ends its row with a mark; without one no row is marked", () => {
+  const a = { ...makeRecord({ at: now.getTime() - 180_000, messageCount: 8, cwd: "/w" }), title: "first", updatedAt: ago(180_000) };
+  const b = { ...makeRecord({ at: now.getTime() - 60_000, messageCount: 2, cwd: "/w" }), title: "second", updatedAt: ago(60_000) };
+  const ids = { allIds: [a.id, b.id], now };
+  const marked = formatSessionTable(sessionRows([summarize(b), summarize(a)], { ...ids, current: b.id }), { showCwd: false }).split("\n");
+  expect(marked).toEqual([`${b.id.slice(0, 8)}  1m ago  second  2 msgs  (this session)`, `${a.id.slice(0, 8)}  3m ago  first   8 msgs`]);
+  expect(formatSessionTable(sessionRows([summarize(b), summarize(a)], ids), { showCwd: false })).not.toContain("this session");
+});
+
 test("the --json shape has every field, with null for what is not known", () => {
   const { costUsd: _, ...unpriced } = makeRecord({ model: "local" });
   const json = sessionJson(summarize(unpriced));

@@ -22,15 +22,15 @@ const messages: ModelMessage[] = [
   {
     role: "tool",
     content: [
-      { type: "tool-result", toolCallId: "c1", toolName: "read_file", output: { type: "text", value: "import { page } from '../src/page';\n\ntest('last page', () => {});\n" } },
-      { type: "tool-result", toolCallId: "c2", toolName: "bash", output: { type: "error-text", value: "exit 1\n1 fail" } },
+      { type: "tool-result", toolCallId: "c1", toolName: "read_file", output: { type: "text", value: "     1\timport { page } from '../src/page';\n     2\t\n     3\ttest('last page', () => {});" } },
+      { type: "tool-result", toolCallId: "c2", toolName: "bash", output: { type: "text", value: "Exit code 1\n1 fail" } },
     ],
   },
   { role: "assistant", content: [{ type: "text", text: "The boundary is off by one: `<=` should be `<`." }] },
   { role: "user", content: [{ type: "text", text: "fix it" }] },
 ];
 
-test("show: prompts, answers, one line per tool call with its subject, results cut to one line", () => {
+test("show: prompts, answers, one line per tool call with its subject, results in the live line's words", () => {
   const record = { ...makeRecord({ messages }), title: "why does the pagination test fail?" };
   const text = renderTranscript(record);
   expect(text).toStartWith("why does the pagination test fail?\nsession " + record.id);
@@ -41,8 +41,8 @@ test("show: prompts, answers, one line per tool call with its subject, results c
       "Let me read the test.",
       "→ read_file spec/page.test.ts",
       "→ bash bun test spec/page.test.ts --bail",
-      "  ✓ read_file: import { page } from '../src/page'; (3 lines)",
-      "  ✗ bash: exit 1 (2 lines) · bun test spec/page.test.ts",
+      "  ✓ read_file: 3 lines",
+      "  ✗ bash: exit 1 · bun test spec/page.test.ts",
       "",
       "The boundary is off by one: `<=` should be `<`.",
       "",
@@ -55,7 +55,7 @@ test("show: prompts, answers, one line per tool call with its subject, results c
 
 test("with the tools' kinds of subject, a file tool's result names its path as a command's names its command", () => {
   const text = renderTranscript(makeRecord({ messages }), { subjectKind: subjectKindsOf(toolsFor({ notebook: createNotebook() })) });
-  expect(text).toContain("  ✓ read_file: import { page } from '../src/page'; (3 lines) · spec/page.test.ts\n  ✗ bash: exit 1 (2 lines) · bun test spec/page.test.ts\n");
+  expect(text).toContain("  ✓ read_file: 3 lines · spec/page.test.ts\n  ✗ bash: exit 1 · bun test spec/page.test.ts\n");
 });
 
 test("a subjectOf from the tool definitions is used when given", () => {
@@ -78,9 +78,9 @@ test("export md is a readable transcript", () => {
       "Let me read the test.",
       "",
       "- **read_file** `spec/page.test.ts`",
-      "  - ✓ `import { page } from '../src/page';` (3 lines)",
+      "  - ✓ `3 lines`",
       "- **bash** `bun test spec/page.test.ts --bail`",
-      "  - ✗ `exit 1` (2 lines)",
+      "  - ✗ `exit 1`",
       "",
       "The boundary is off by one: `<=` should be `<`.",
       "",
@@ -147,11 +147,44 @@ test("show: a call left without a result (shiro was killed while it ran) reads i
     { role: "tool", content: [{ type: "tool-result", toolCallId: "a", toolName: "bash", output: { type: "text", value: "Exit code 0\n(no output)" } }] },
   ];
   const text = renderTranscript(makeRecord({ messages: killed }));
-  expect(text).toContain(["→ bash touch a.txt", "→ bash touch b.txt && sleep 30", "  ✓ bash: Exit code 0 (2 lines) · touch a.txt", "  ■ bash: interrupted · touch b.txt && sleep 30"].join("\n"));
-  expect(exportSession(makeRecord({ messages: killed }), "md")).toContain("- **bash** `touch a.txt`\n  - ✓ `Exit code 0` (2 lines)\n- **bash** `touch b.txt && sleep 30`\n  - ■ interrupted");
+  expect(text).toContain(["→ bash touch a.txt", "→ bash touch b.txt && sleep 30", "  ✓ bash: exit 0 · touch a.txt", "  ■ bash: interrupted · touch b.txt && sleep 30"].join("\n"));
+  expect(exportSession(makeRecord({ messages: killed }), "md")).toContain("- **bash** `touch a.txt`\n  - ✓ `exit 0`\n- **bash** `touch b.txt && sleep 30`\n  - ■ `interrupted`");
 });
 
 test("the header's token counts read as /cost writes them, with thousands separated", () => {
   const record = { ...makeRecord(), inputTokens: 1_234_567, outputTokens: 8_862 };
   expect(renderTranscript(record)).toContain("1,234,567 input and 8,862 output tokens");
+});
+
+const kinds = { subjectKind: subjectKindsOf(toolsFor({ notebook: createNotebook() })) };
+const oneCall = (tool: string, input: unknown, output: unknown, shiro?: Record<string, string>): ModelMessage[] => [
+  { role: "user", content: "go" },
+  { role: "assistant", content: [{ type: "tool-call", toolCallId: "k", toolName: tool, input }] },
+  { role: "tool", content: [{ type: "tool-result", toolCallId: "k", toolName: tool, output, ...(shiro ? { providerOptions: { shiro } } : {}) } as never] },
+];
+
+test("show: a summary kept with its result is the line's words, as the live line had them", () => {
+  const kept = oneCall("read_file", { path: "src/a.ts" }, { type: "text", value: "     1\tx\n\n[Showing lines 1-1 of 42 in src/a.ts. Call read_file with offset 2 to read more.]" }, { summary: "42 lines" });
+  expect(renderTranscript(makeRecord({ messages: kept }), kinds)).toContain("→ read_file src/a.ts\n  ✓ read_file: 42 lines · src/a.ts\n");
+  const task = oneCall("task", { tasks: [] }, { type: "text", value: "Subagent 1 failed." }, { summary: "failed: no report (error)" });
+  expect(renderTranscript(makeRecord({ messages: task }), kinds)).toContain("  ✗ task: failed: no report (error)\n");
+});
+
+test("show: an older session without summaries gets the live words worked out from the text (read_file's window, write_file, edit_file, bash)", () => {
+  const show = (tool: string, input: unknown, value: string) => renderTranscript(makeRecord({ messages: oneCall(tool, input, { type: "text", value }) }), kinds);
+  expect(show("read_file", { path: "big.ts" }, "     1\ta\n     2\tb\n\n[Showing lines 1-2 of 900 in big.ts. Call read_file with offset 3 to read more.]")).toContain("  ✓ read_file: 900 lines · big.ts\n");
+  expect(show("read_file", { path: "e.ts" }, "e.ts is empty.")).toContain("  ✓ read_file: 0 lines · e.ts\n");
+  expect(show("write_file", { path: "b.txt", content: "x\ny" }, "Created b.txt (2 lines).")).toContain("  ✓ write_file: created, 2 lines · b.txt\n");
+  expect(show("edit_file", { path: "a.txt", oldString: "a", newString: "b" }, "Edited a.txt: replaced 1 occurrence (+1 -1 lines).")).toContain("  ✓ edit_file: +1 -1 · a.txt\n");
+  expect(show("bash", { command: "sleep 99" }, "Command timed out after 2s; it was killed with every process it started.\n(no output)")).toContain("  ✗ bash: timed out after 2s · sleep 99\n");
+  expect(show("glob", { pattern: "*.ts" }, "a.ts\nb.ts")).toContain("  ✓ glob: a.ts (2 lines)\n"); // a tool whose text does not say: first line and count
+});
+
+test("show: errors and denials read as they did live", () => {
+  const missing = oneCall("read_file", { path: "gone.txt" }, { type: "error-text", value: "read_file: gone.txt does not exist. Use glob or list_dir to find the file." });
+  expect(renderTranscript(makeRecord({ messages: missing }), kinds)).toContain("  ✗ read_file: no such file gone.txt\n");
+  const denied = oneCall("write_file", { path: "h.txt", content: "x" }, { type: "text", value: "Not run: write_file needs the user's approval, and shiro is running headless." }, { shown: "headless without --yolo" });
+  const text = renderTranscript(makeRecord({ messages: denied }), kinds);
+  expect(text).toContain("→ write_file h.txt\n  ⊘ write_file h.txt: not run (headless without --yolo)\n");
+  expect(exportSession(makeRecord({ messages: denied }), "md", kinds)).toContain("- **write_file** `h.txt`\n  - ⊘ `not run (headless without --yolo)`");
 });

@@ -120,6 +120,10 @@ export function createRepl(deps: ReplDeps) {
       if (session.runtime().settings.bell) deps.bell?.();
     },
     opened: () => typeAhead.questionShown(),
+    draft: (text) => {
+      const typed = input.line().text;
+      input.set(typed ? `${typed}\n${text}` : text); // after anything typed ahead, on a line of its own
+    },
     rules: { target: (grant, scope) => session.ruleTarget(grant, scope), save: (grant, scope) => session.saveRule(grant, scope) },
   });
   const toolNamed = (name: string) => session.conversation().tools.find((t) => t.name === name);

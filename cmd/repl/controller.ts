@@ -130,9 +130,10 @@ export function createRepl(deps: ReplDeps) {
   const view = createEventView(theme, {
     write: put,
     columns,
-    activity: (text) => {
+    activity: (text, until) => {
       if (text !== state.activity) state.activitySince = Date.now();
       state.activity = text;
+      state.activityUntil = until;
       render();
     },
     announce: (tool) => !toolNamed(tool)?.mutates,

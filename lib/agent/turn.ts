@@ -266,7 +266,7 @@ export async function runTurn(opts: TurnOptions): Promise<TurnResult> {
       if (failure.retryable && attempt <= settings.maxRetries) {
         const delay = retryDelayMs(attempt, settings.retryBaseMs, failure.retryAfterMs);
         // The server's words often end in a full stop: no ".;" before the retry.
-        opts.emit({ type: "notice", message: `${failure.message.replace(/[.;:,\s]+$/, "")}; retrying in ${formatDelay(delay)} (attempt ${attempt + 1} of ${settings.maxRetries + 1})` });
+        opts.emit({ type: "notice", message: `${failure.message.replace(/[.;:,\s]+$/, "")}; retrying in ${formatDelay(delay)} (attempt ${attempt + 1} of ${settings.maxRetries + 1})`, retryInMs: delay });
         if (await sleep(delay, opts.signal)) {
           attempt++;
           retrying = true;

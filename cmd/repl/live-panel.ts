@@ -1,6 +1,6 @@
 import { renderTodo, renderTodos } from "../../lib/notebook/render.ts";
 import type { Todo } from "../../lib/notebook/schema.ts";
-import { fitRow } from "../../lib/text/wrap.ts";
+import { fitRow, wrapHanging } from "../../lib/text/wrap.ts";
 import type { LoopState } from "./loop-state.ts";
 import type { Theme } from "./theme.ts";
 
@@ -14,6 +14,26 @@ export function taskPanel(todos: readonly Todo[], theme: Theme, width: number): 
   const current = todos.filter((t) => t.status === "in_progress");
   const next = current.length > 0 ? current : todos.filter((t) => t.status === "pending").slice(0, 1);
   return [renderTodos(todos).split("\n")[0]!, ...next.slice(0, PANEL_ITEMS).map((t) => "  " + renderTodo(t))].map((row) => theme.dim(fitRow(row, width)));
+}
+
+/**
+ * The whole task list for the transcript (/todos, and the list a turn leaves), `width` wide: a
+ * long task wraps under its own text, past its `[~] ` mark, never back at the first column.
+ */
+export function todoRows(todos: readonly Todo[], width: number): string[] {
+  if (todos.length === 0) return [];
+  const header = renderTodos(todos).split("\n")[0]!;
+  // Too narrow for the header: its blocked count goes on a row of its own, under the bar.
+  const [progress, blocked] = header.split("  ");
+  const heading = Bun.stringWidth(header) <= width || !blocked ? [header] : [progress!, "      " + blocked];
+  return [
+    ...heading.map((row) => fitRow(row, width)),
+    ...todos.flatMap((todo) => {
+      const line = renderTodo(todo);
+      const mark = line.slice(0, 4); // "[x] "
+      return wrapHanging(mark, " ".repeat(mark.length), line.slice(mark.length), width);
+    }),
+  ];
 }
 
 /**

@@ -27,7 +27,8 @@ export type AgentEvent =
   /** `reason` is what the model reads; `shown` the few words the user's line gives instead (none: the reason, clipped). */
   | { type: "tool-denied"; id: string; tool: string; subject?: string; reason: string; shown?: string }
   | { type: "compacted"; before: number; after: number }
-  | { type: "notice"; message: string }
+  /** `retryInMs`: the turn now waits this long before sending the failed request again. */
+  | { type: "notice"; message: string; retryInMs?: number }
   | { type: "error"; message: string }
   /** A request is over. `wireTokens`: the estimated size of the conversation in the request it sent, after pruning (the instructions and tools not counted). */
   | { type: "step"; step: number; usage: Usage; wireTokens?: number }

@@ -23,7 +23,7 @@ export type ApprovalGate = {
   pending(): { question: string; text?: string } | undefined;
   /** True while the user types what to do instead of a denied call: keys go to type(). */
   typing(): boolean;
-  /** A key for that line: text edits it, Enter sends it with the denial (empty: just deny). */
+  /** A key for that line: text edits it, Enter sends it with the denial (empty: just deny), esc just denies and keeps the words (deps.draft). */
   type(key: Key): void;
   /** True once for a call the user was asked about and did not allow (the gate said so already). */
   answeredNo(id: string): boolean;
@@ -54,6 +54,8 @@ export type GateDeps = {
   print(text: string): void;
   /** The question appeared or went away: redraw. */
   changed(): void;
+  /** Esc on the "what should shiro do instead?" line: the words typed there, given back to the input as a draft. */
+  draft?(text: string): void;
   /** Called once for each question put to the user (the terminal bell). */
   bell?(): void;
   /** A y/a/n question appeared (the type-ahead guard starts its quiet moment). */
@@ -199,7 +201,12 @@ export function createApprovalGate(deps: GateDeps): ApprovalGate {
       }
       if (key.name === "text" || key.name === "paste") current.instead += key.text.replace(/[\r\n]+/g, " ");
       else if (key.name === "backspace") current.instead = current.instead.slice(0, -1);
-      else if (key.name === "escape") return current.resolve("deny");
+      else if (key.name === "escape") {
+        // Just the denial; what was typed is not lost, it waits in the input.
+        const typed = current.instead.trim();
+        if (typed) deps.draft?.(typed);
+        return current.resolve("deny");
+      }
       deps.changed();
     },
     approver({ signal, register }) {

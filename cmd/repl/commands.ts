@@ -1,6 +1,5 @@
 import { initPrompt } from "../../lib/agent/init-prompt.ts";
 import { renderEvent } from "../../lib/render.ts";
-import { renderTodos } from "../../lib/notebook/render.ts";
 import { formatUsd } from "../../lib/sessions/pricing.ts";
 import type { RequestEstimate } from "../../lib/agent/request-estimate.ts";
 import { formatTokenCount } from "../../lib/prompt/status-line.ts";
@@ -13,6 +12,7 @@ import { APPROVAL_MODES } from "../../lib/config/permission-schema.ts";
 import { isApprovalMode } from "../../lib/config/resolve.ts";
 import { describeStatus } from "../../lib/mcp/describe-status.ts";
 import { changeLines } from "./diff-view.ts";
+import { todoRows } from "./live-panel.ts";
 import type { LastResult } from "./event-view.ts";
 import type { ReplSession, SessionOption } from "./session.ts";
 import type { Theme } from "./theme.ts";
@@ -93,7 +93,7 @@ export async function runCommand(name: SlashName, args: string, env: CommandEnv)
       env.print([theme.bold("Commands"), ...commandHelpLines(room).map((l) => "  " + l), ...custom, theme.bold("Keys"), ...termRows(KEYS, room).map((l) => "  " + l)].join("\n"));
     },
     skills: () => env.print(skillListing(session.runtime().skills ?? NO_SKILLS).join("\n")),
-    todos: () => env.print(renderTodos(session.conversation().notebook.todos()) || "The task list is empty."),
+    todos: () => env.print(todoRows(session.conversation().notebook.todos(), env.columns() - 1).join("\n") || "The task list is empty."),
     notes: async () => say(await session.notes()),
     memory: async () => say(await session.memory(env.signal, retried)),
     compact: async () => say(await session.compact(env.signal, retried)),

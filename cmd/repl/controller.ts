@@ -18,7 +18,7 @@ import type { Key } from "./input/keys.ts";
 import { searchView } from "./input/reverse-search.ts";
 import type { Screen } from "./input/screen.ts";
 import { createKeyDispatch } from "./key-dispatch.ts";
-import { spinnerRow, taskPanel } from "./live-panel.ts";
+import { spinnerRow, taskPanel, todoRows } from "./live-panel.ts";
 import { createLoopState, startSpinner } from "./loop-state.ts";
 import type { ReplSession, SessionOption } from "./session.ts";
 import type { Theme } from "./theme.ts";
@@ -75,6 +75,8 @@ export function createRepl(deps: ReplDeps) {
   const queue = createPromptQueue();
   const state = createLoopState();
   let todos: readonly Todo[] = [];
+  /** The task list changed during the turn running now: the live panel showed it, the transcript gets it when the turn ends. */
+  let todosChanged = false;
   /** How prompts were shown in the input (a collapsed paste), by the text they send. */
   const shownAs = new Map<string, string>();
   const meter = createContextMeter(() => session);
@@ -120,15 +122,20 @@ export function createRepl(deps: ReplDeps) {
       if (session.runtime().settings.bell) deps.bell?.();
     },
     opened: () => typeAhead.questionShown(),
+    draft: (text) => {
+      const typed = input.line().text;
+      input.set(typed ? `${typed}\n${text}` : text); // after anything typed ahead, on a line of its own
+    },
     rules: { target: (grant, scope) => session.ruleTarget(grant, scope), save: (grant, scope) => session.saveRule(grant, scope) },
   });
   const toolNamed = (name: string) => session.conversation().tools.find((t) => t.name === name);
   const view = createEventView(theme, {
     write: put,
     columns,
-    activity: (text) => {
+    activity: (text, until) => {
       if (text !== state.activity) state.activitySince = Date.now();
       state.activity = text;
+      state.activityUntil = until;
       render();
     },
     announce: (tool) => !toolNamed(tool)?.mutates,
@@ -137,7 +144,14 @@ export function createRepl(deps: ReplDeps) {
     changed: () => render(),
   });
 
-  const runner = createTurnRunner({ state, session: () => session, gate, view, queue, theme, rich: screen.mode === "rich", render, print });
+  /** After a turn that changed the task list, the list as it left it stays in the transcript (the panel goes with the live area). */
+  const ended = () => {
+    if (!todosChanged) return;
+    todosChanged = false;
+    if (screen.mode !== "rich") return; // those screens got the list at each change
+    print(todos.length > 0 ? todoRows(todos, columns() - 1).map((row) => theme.dim(row)).join("\n") : theme.dim("tasks: (cleared)"));
+  };
+  const runner = createTurnRunner({ state, session: () => session, gate, view, queue, theme, rich: screen.mode === "rich", render, print, ended });
   const dispatch = createKeyDispatch({ state, session: () => session, input, gate, typeAhead, queue, runner, screen, theme, history: deps.history, yolo: deps.yolo, shownAs, print, render, exit });
 
   /** The status line: drawn at every redraw while the prompt waits (the meter caches what is costly). */
@@ -353,6 +367,7 @@ export function createRepl(deps: ReplDeps) {
       session = await deps.openSession({
         onTodos: (next) => {
           todos = next;
+          if (state.turn) todosChanged = true;
           // The panel shows the list live; a screen without a live area gets it written.
           if (screen.mode !== "rich") print(theme.dim(renderTodos(next) || "tasks: (cleared)"));
           render();

@@ -15,6 +15,8 @@ const OUTPUT_INDENT = "    ";
 /** What /last shows for a call the turn cut short that had printed nothing. */
 const CUT_SHORT = "It was stopped before it finished, with no output; what it did before that is unknown.";
 const CHARS_PER_TOKEN = 4;
+/** The spinner while the turn waits to send a failed request again (with the seconds left). */
+export const RETRY_WAIT = "waiting to retry";
 /** Lines of a reasoning block shown live under the transcript while it streams. */
 const LIVE_REASONING_LINES = 4;
 
@@ -26,8 +28,8 @@ export type ViewHooks = {
   write(rows: string[], kind: RowKind): void;
   /** The terminal's width now. */
   columns(): number;
-  /** What the turn is doing now, for the status row; undefined when it is over. */
-  activity(text: string | undefined): void;
+  /** What the turn is doing now, for the status row, and until when if it is a wait; undefined when it is over. */
+  activity(text: string | undefined, until?: number): void;
   /** False when someone else names the call (the approval gate does, for tools that change things). */
   announce(tool: string): boolean;
   /**
@@ -175,8 +177,12 @@ export function createEventView(theme: Theme, hooks: ViewHooks, now: () => numbe
           activity("working");
           return;
         }
-        case "compacted":
         case "notice":
+          tool(renderEvent(event, theme));
+          // A wait before a retry: the spinner counts it down, then the turn is working again.
+          if (event.retryInMs !== undefined) activity(RETRY_WAIT, now() + event.retryInMs);
+          return;
+        case "compacted":
         case "error":
           tool(renderEvent(event, theme));
           return;

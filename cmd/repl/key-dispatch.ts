@@ -8,6 +8,7 @@ import { openSearch, searchKey } from "./input/reverse-search.ts";
 import type { Screen } from "./input/screen.ts";
 import type { LoopState } from "./loop-state.ts";
 import { chooseKey } from "./picker.ts";
+import { PROMPT } from "./replay.ts";
 import type { ReplSession } from "./session.ts";
 import type { Theme } from "./theme.ts";
 import type { TurnRunner } from "./turn-runner.ts";
@@ -192,7 +193,8 @@ export function createKeyDispatch(deps: KeyDeps): (key: Key) => void {
         break;
       case "up":
       case "down":
-        input.arrow(key.name);
+        // A redrawn input moves between the rows it is drawn on; the one-row plain input between its lines.
+        input.arrow(key.name, screen.mode === "rich" ? { prompt: PROMPT, cols: screen.columns() } : undefined);
         break;
       default:
         input.edit(key);

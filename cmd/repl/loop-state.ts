@@ -29,6 +29,8 @@ export type LoopState = {
   /** What the spinner says, since when, and its frame. */
   activity: string | undefined;
   activitySince: number;
+  /** When what the spinner says is a wait (before a retry): when it ends. */
+  activityUntil: number | undefined;
   frame: number;
   spinner: ReturnType<typeof setInterval> | undefined;
   lastCtrlC: number;
@@ -52,6 +54,7 @@ export function createLoopState(): LoopState {
     hint: undefined,
     activity: undefined,
     activitySince: 0,
+    activityUntil: undefined,
     frame: 0,
     spinner: undefined,
     lastCtrlC: 0,
@@ -69,5 +72,6 @@ export const SPINNER_MS = 120;
 export function startSpinner(state: LoopState, rich: boolean, render: () => void, activity: string): void {
   state.activity = activity;
   state.activitySince = Date.now();
+  state.activityUntil = undefined;
   if (rich) state.spinner = setInterval(() => (state.frame++, render()), SPINNER_MS);
 }

@@ -19,6 +19,8 @@ export type TurnRunnerDeps = {
   rich: boolean;
   render: () => void;
   print: (text: string) => void;
+  /** The turn is over, its answer written: what stays after it (the task list it changed). Once a turn: a second call does nothing. */
+  ended?: () => void;
 };
 
 /**
@@ -58,6 +60,7 @@ export function createTurnRunner(deps: TurnRunnerDeps) {
       const asTyped = typed ?? (shell.length > 0 ? withoutAttachments(prompt) : undefined);
       const shown = { ...(asTyped !== undefined ? { prompt: asTyped } : {}), ...(shell.length > 0 ? { shell } : {}) };
       const result = await session.conversation().runPrompt(sent.prompt, { emit, approve, signal: active.abort.signal, typed: shown });
+      deps.ended?.(); // under the answer, above the notes about the turn
       const changes = describeTurnChanges(result.changes, "/undo");
       if (changes) deps.print(theme.dim(changes));
       // The provider gave nothing back: say how to try again (the model reads a resent prompt once).
@@ -68,6 +71,7 @@ export function createTurnRunner(deps: TurnRunnerDeps) {
       // runPrompt does not throw for provider or tool failures; anything else must not end the session.
       deps.print(theme.error(`error: ${error instanceof Error ? error.message : String(error)}`));
     } finally {
+      deps.ended?.(); // (a turn that threw)
       // Said after the turn's text and its "interrupted", not above the text still streaming.
       if (active.dropped) deps.print(theme.warn(`dropped ${active.dropped} queued ${active.dropped === 1 ? "prompt" : "prompts"}`));
       clearInterval(state.spinner);

@@ -268,7 +268,7 @@ export async function runTurn(opts: TurnOptions): Promise<TurnResult> {
       }
       if (failure.retryable && attempt <= settings.maxRetries) {
         const delay = retryDelayMs(attempt, settings.retryBaseMs, failure.retryAfterMs);
-        opts.emit({ type: "notice", message: retryNotice(failure.message, delay, attempt, settings.maxRetries) });
+        opts.emit({ type: "notice", message: retryNotice(failure.message, delay, attempt, settings.maxRetries), retryInMs: delay });
         if (await waitToRetry(delay, opts.signal)) {
           attempt++;
           retrying = true;

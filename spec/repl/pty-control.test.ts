@@ -125,3 +125,31 @@ test("shiro -r followed by words, not an id: the picker opens, then the words ar
   // Resumed: the first question went with it.
   expect(JSON.stringify(s.requests[1]!.body)).toContain("first question");
 }, 30_000);
+
+test("esc on 'what should shiro do instead?' just denies, and what was typed waits in the input as a draft", async () => {
+  const cwd = tempDir();
+  const s = await serve(
+    { toolCalls: [{ name: "write_file", input: { path: "out.txt", content: "x" } }] },
+    { text: "Not writing it." },
+    { text: "Using notes.md now." },
+  );
+  const pty = await start({ baseURL: s.url, cwd });
+  await pty.waitForPrompt(1);
+  pty.line("write it down");
+  await pty.waitFor("allow?");
+  pty.write("n");
+  await pty.waitFor("what should shiro do instead?");
+  pty.write("put it in notes.md");
+  await pty.waitFor("what should shiro do instead? (enter alone just denies) › put it in notes.md");
+  pty.write(KEYS.esc);
+  await pty.waitFor("Not writing it.");
+  await pty.waitForPrompt(2);
+  await pty.waitForInput("put it in notes.md");
+  expect(existsSync(join(cwd, "out.txt"))).toBe(false);
+  const output = toolOutputsIn(s.requests[1]!.body).join("\n");
+  expect(output).toContain("The user declined this write_file call");
+  expect(output).not.toContain("put it in notes.md"); // esc: the denial alone
+  pty.write(" instead" + KEYS.enter); // the draft is an ordinary input: edited, then sent
+  await pty.waitFor("Using notes.md now.");
+  expect(lastUserText(s.requests[2]!.body)).toBe("put it in notes.md instead");
+}, 20_000);

@@ -211,7 +211,7 @@ test("/last goes through $PAGER when it is set, with the whole output", async ()
   await pty.waitFor("Keys");
 }, 20_000);
 
-test("the live task panel shows progress and the current task during the turn, and goes at its end", async () => {
+test("the live task panel shows progress and the current task during the turn; at its end the list as the turn left it stays in the transcript", async () => {
   const cwd = tempDir("shiro-work-");
   const wait = (file: string) => ({ toolCalls: [{ name: "bash", input: { command: `until [ -f ${file} ]; do sleep 0.05; done` } }] });
   const s = await serve(
@@ -232,10 +232,12 @@ test("the live task panel shows progress and the current task during the turn, a
   writeFileSync(join(cwd, "go2"), "");
   await pty.waitFor("all done");
   await pty.waitForPrompt(2);
-  expect(pty.screen()).not.toContain("[~] fix the bug");
-  expect(pty.screen()).not.toMatch(/^tasks /m);
+  expect(pty.screen()).not.toContain("  [~] fix the bug"); // the panel went with the live area
+  // The whole list once, under the answer.
+  expect(pty.screen()).toMatch(/all done\n\ntasks #+\.+ 1\/2\n\[x\] read the code\n\[~\] fix the bug\n/);
+  expect(pty.screen().match(/^tasks /gm)).toHaveLength(1);
   pty.line("/todos");
-  await pty.waitFor("[~] fix the bug");
+  await pty.waitFor("[~] fix the bug", { count: 2 });
 }, 20_000);
 
 test("the context meter measures the request that will be sent, after pruning, not the whole history", async () => {

@@ -21,6 +21,8 @@ export type PtyOptions = {
   env?: Record<string, string | undefined>;
   cols?: number;
   rows?: number;
+  /** The terminal rewraps its lines when resized, as tmux, VTE, kitty and iTerm2 do (vt.ts); without it, lines stay as drawn (xterm). */
+  reflow?: boolean;
 };
 
 export type Pty = {
@@ -33,7 +35,7 @@ export type Pty = {
   /** Everything written so far, as written. */
   raw(): string;
   write(keys: string): void;
-  /** Resizes the terminal (shiro gets SIGWINCH); the emulator wraps later text at the new width. */
+  /** Resizes the terminal (shiro gets SIGWINCH); the emulator wraps later text at the new width (and, with `reflow`, what is there). */
   resize(cols: number, rows?: number): void;
   /** Types text and presses Enter in one go, as a fast typist would. */
   line(text: string): void;
@@ -124,7 +126,7 @@ export async function startShiro(opts: PtyOptions): Promise<Pty> {
     raw: () => raw,
     write: (keys) => void proc.terminal!.write(keys),
     resize: (next, rows = opts.rows ?? 30) => {
-      vt.resize(next);
+      vt.resize(next, { reflow: opts.reflow });
       proc.terminal!.resize(next, rows);
     },
     line: (t) => void proc.terminal!.write(t + KEYS.enter),

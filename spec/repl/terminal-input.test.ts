@@ -1,7 +1,7 @@
 import { describe, expect, test } from "bun:test";
 import { createKeyDecoder } from "../../cmd/repl/input/keys.ts";
 import { editLine, lineOf, moveLine } from "../../cmd/repl/input/line-edit.ts";
-import { layoutInput, scrollInput } from "../../cmd/repl/input/input-layout.ts";
+import { layoutInput, moveRow, scrollInput } from "../../cmd/repl/input/input-layout.ts";
 
 describe("key decoding", () => {
   const keys = (...chunks: string[]) => {
@@ -101,6 +101,30 @@ describe("input layout", () => {
     expect(layoutInput("› ", "👨‍👩‍👧👨‍👩‍👧", "👨‍👩‍👧👨‍👩‍👧".length, 40).cursorCol).toBe(6);
     expect(layoutInput("› ", "👍🏽👍🏽👍🏽", 0, 6).rows).toEqual(["› 👍🏽👍🏽", "👍🏽"]);
     expect(scrollInput("› ", "a👍🏽b", "a👍🏽".length, 40).cursorCol).toBe(5);
+  });
+
+  test("Up and Down go to the row above or under as drawn, wrapped or not, at the same column", () => {
+    // "› abcd" / "efghij" / "kl" at 6 columns; the cursor after "h" (row 1, column 3).
+    const text = "abcdefghijkl";
+    expect(moveRow("› ", text, 7, 6, "up")).toBe(1); // column 3 of "› abcd": after "a"
+    expect(moveRow("› ", text, 7, 6, "down")).toBe(12); // "kl" is shorter: its end
+    expect(moveRow("› ", text, 1, 6, "up")).toBeUndefined(); // the first row: the history
+    expect(moveRow("› ", text, 11, 6, "down")).toBeUndefined(); // the last row: the history
+    // From the empty row after a full one (the cursor at the text's end), up to its start.
+    expect(moveRow("› ", "abcdefghijklmnop", 16, 6, "up")).toBe(10);
+    // A line of the text under a wrapped one: "  xy" column 4 → the end of "efgh", the line's end.
+    expect(moveRow("› ", "abcdefgh\nxy", 11, 6, "up")).toBe(8);
+    // The cursor is never past a row's last column, so it never lands at the end of a full row
+    // (drawn at the start of the next): up from column 5 is before "j", the row's last character.
+    expect(moveRow("› ", "abcdefghijklmnop", 15, 6, "up")).toBe(9);
+  });
+
+  test("Up and Down never land inside a wide or composed character", () => {
+    // "› 中文中" / "ab" at 8 columns: from column 1 of "ab", up lands before 中 (column 2 is its start).
+    expect(moveRow("› ", "中文中ab", "中文中a".length, 8, "up")).toBe(0);
+    // From column 5 of a row of ASCII, up into "› 👍🏽👍🏽…" lands before the emoji covering column 5.
+    const emoji = "👍🏽👍🏽👍🏽";
+    expect(moveRow("› ", emoji + "\nabcdef", emoji.length + 1 + 3, 40, "up")).toBe("👍🏽".length);
   });
 
   test("the single-row form scrolls to keep the cursor in view", () => {

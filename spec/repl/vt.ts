@@ -13,15 +13,22 @@ export type Vt = {
   cursorRow(): number;
   /** The column the cursor is at (0 first), in cells: a wide character takes two. */
   cursorCol(): number;
-  /** The terminal got narrower or wider: text from now on wraps at `cols` (lines already there stay). */
-  resize(cols: number): void;
+  /**
+   * The terminal got narrower or wider: text from now on wraps at `cols`. Lines already there stay
+   * as they are (xterm), or with `reflow` are rewrapped at the new width, the cursor keeping its
+   * place in its line (tmux, VTE, kitty, iTerm2): a line the terminal wrapped itself is joined to
+   * the one before it first.
+   */
+  resize(cols: number, opts?: { reflow?: boolean }): void;
 };
 
 const segmenter = new Intl.Segmenter(undefined, { granularity: "grapheme" });
 
 export function createVt(width: number, rows: number): Vt {
   let cols = width;
-  const lines: string[][] = [[]];
+  let lines: string[][] = [[]];
+  /** Which lines continue the one before them because the terminal wrapped it (not a newline). */
+  let wrapped: boolean[] = [false];
   let row = 0;
   let col = 0;
   let pendingWrap = false;
@@ -29,12 +36,14 @@ export function createVt(width: number, rows: number): Vt {
 
   const line = (r: number): string[] => {
     while (lines.length <= r) lines.push([]);
+    while (wrapped.length < lines.length) wrapped.push(false);
     return lines[r]!;
   };
   const top = () => Math.max(0, lines.length - rows);
   const newline = () => {
     row++;
     line(row);
+    wrapped[row] = false;
   };
   /**
    * The cell written last, until anything but text comes: a code point that joins its cluster
@@ -51,6 +60,7 @@ export function createVt(width: number, rows: number): Vt {
     const width = Math.max(Bun.stringWidth(char), 1);
     if (pendingWrap || col + width > cols) {
       newline();
+      wrapped[row] = true;
       col = 0;
       pendingWrap = false;
     }
@@ -92,11 +102,13 @@ export function createVt(width: number, rows: number): Vt {
       case "J":
         if (params === "2") {
           lines.length = top();
+          wrapped.length = lines.length;
           row = top();
           line(row);
           col = 0;
         } else {
           lines.length = row + 1;
+          wrapped.length = lines.length;
           line(row).length = Math.min(line(row).length, col);
         }
         break;
@@ -106,6 +118,53 @@ export function createVt(width: number, rows: number): Vt {
       default:
         break; // colours (m), modes (h/l) and the rest change nothing we assert on
     }
+  };
+
+  /** Rewraps every line at `next` columns; the cursor keeps its cell in its line. */
+  const reflow = (next: number) => {
+    const logical: { cells: string[]; cursor?: number }[] = [];
+    lines.forEach((cells, r) => {
+      if (r === 0 || !wrapped[r]) logical.push({ cells: [] });
+      const current = logical.at(-1)!;
+      if (r === row) current.cursor = current.cells.length + col;
+      current.cells.push(...cells);
+    });
+    const nextLines: string[][] = [];
+    const nextWrapped: boolean[] = [];
+    for (const { cells, cursor } of logical) {
+      while (cells.length > 0 && cells.at(-1) === " " && (cursor === undefined || cells.length > cursor)) cells.pop();
+      const first = nextLines.length;
+      let current: string[] = [];
+      nextLines.push(current);
+      nextWrapped.push(false);
+      const starts: number[] = []; // where each cell of the old line landed: [row, col] as row * next + col
+      for (let i = 0; i < cells.length; i++) {
+        const cell = cells[i]!;
+        if (cell === "") continue; // the second half of a wide character, placed with it
+        const width = Math.max(Bun.stringWidth(cell), 1);
+        if (current.length + width > next) {
+          current = [];
+          nextLines.push(current);
+          nextWrapped.push(true);
+        }
+        starts[i] = (nextLines.length - 1 - first) * next + current.length;
+        current.push(cell);
+        if (width === 2) current.push("");
+      }
+      if (cursor !== undefined) {
+        const at = starts[cursor] ?? (cells.length === 0 ? 0 : (starts[cells.length - 1] ?? 0) + 1 + (cursor - cells.length));
+        while (nextLines.length - first <= Math.floor(at / next)) {
+          nextLines.push([]);
+          nextWrapped.push(true);
+        }
+        row = first + Math.floor(at / next);
+        col = at % next;
+      }
+    }
+    lines = nextLines;
+    wrapped = nextWrapped;
+    pendingWrap = false;
+    last = undefined;
   };
 
   return {
@@ -155,7 +214,8 @@ export function createVt(width: number, rows: number): Vt {
     },
     cursorRow: () => row,
     cursorCol: () => col,
-    resize(next) {
+    resize(next, opts = {}) {
+      if (opts.reflow && next !== cols) reflow(next);
       cols = next;
       col = Math.min(col, cols - 1);
     },

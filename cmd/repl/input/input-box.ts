@@ -1,5 +1,6 @@
 import type { CompleteOptions } from "../../../lib/prompt/complete.ts";
 import { startWalk, walkDown, walkUp, type HistoryStore, type HistoryWalk } from "../../../lib/prompt/history.ts";
+import { moveRow } from "./input-layout.ts";
 import type { Key } from "./keys.ts";
 import { EMPTY_LINE, editLine, lineOf, moveLine, type LineState } from "./line-edit.ts";
 import { acceptPicker, movePicker, pickerRows, pressTab, type Picker } from "./picker.ts";
@@ -15,8 +16,12 @@ export type InputBox = {
    * `text` has every collapsed paste put back whole; `shown` is the line as the box showed it.
    */
   enter(): { text: string; shown: string } | undefined;
-  /** Up/Down: the picker, then the lines of a multi-line input, then the history. */
-  arrow(direction: "up" | "down"): void;
+  /**
+   * Up/Down: the picker, then the rows of an input that takes several (drawn after `prompt` on a
+   * screen `cols` wide: a line wrapped counts its rows; without a layout, the lines of the text),
+   * then the history, from the first row (up) or the last (down).
+   */
+  arrow(direction: "up" | "down", layout?: { prompt: string; cols: number }): void;
   /** Tab. Returns candidates to list when there are several and no picker can be drawn. */
   tab(): string[] | undefined;
   /** Esc: closes the picker; false when there was none (so esc means interrupt). */
@@ -89,10 +94,10 @@ export function createInputBox(deps: {
       pastes = new Map();
       return { text, shown };
     },
-    arrow(direction) {
+    arrow(direction, layout) {
       if (picker) return void (picker = movePicker(picker, direction));
-      const moved = moveLine(line, direction);
-      if (moved) return void (line = moved);
+      const moved = layout ? moveRow(layout.prompt, line.text, line.cursor, layout.cols, direction) : moveLine(line, direction)?.cursor;
+      if (moved !== undefined) return void (line = { text: line.text, cursor: moved });
       walk ??= startWalk(deps.history.entries());
       const step = direction === "up" ? walkUp(walk, line.text) : walkDown(walk);
       if (!step) return;

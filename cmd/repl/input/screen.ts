@@ -46,16 +46,18 @@ export function createScreen(out: Out, mode: ScreenMode): Screen {
   const termRows = () => Math.max(out.rows ?? 24, 6);
   let partialWidth = 0; // display width of the output since its last newline
   let view: LiveView | undefined;
-  // What is on the screen now (rich): rows below the output, and where the cursor is among them.
-  let drawn: { cursorRow: number; brokeLine: boolean; partialCol: number } | undefined;
+  // What is on the screen now (rich): rows below the output, where the cursor is among them, and
+  // the width they were drawn at, with the display width of each row above the cursor's.
+  let drawn: { cursorRow: number; cursorCol: number; brokeLine: boolean; partialCol: number; width: number; widths: number[] } | undefined;
   let plainWidth = 0; // plain: width of the input row on screen, 0 when none
   let lastKey: string | undefined; // the view last drawn, to skip redrawing the same thing
 
   const erase = (): string => {
     if (mode === "rich") {
       if (!drawn) return "";
-      let s = (drawn.cursorRow > 0 ? `\x1b[${drawn.cursorRow}A` : "") + "\r\x1b[J";
-      if (drawn.brokeLine) s += "\x1b[A" + (drawn.partialCol > 0 ? `\x1b[${drawn.partialCol}C` : "");
+      const { up, partialCol } = drawnSince(drawn, cols(), partialWidth);
+      let s = (up > 0 ? `\x1b[${up}A` : "") + "\r\x1b[J";
+      if (drawn.brokeLine) s += "\x1b[A" + (partialCol > 0 ? `\x1b[${partialCol}C` : "");
       drawn = undefined;
       return s;
     }
@@ -97,7 +99,7 @@ export function createScreen(out: Out, mode: ScreenMode): Screen {
     let s = (brokeLine ? "\n" : "") + rows.join("\n");
     const up = rows.length - 1 - cursorRow;
     s += (up > 0 ? `\x1b[${up}A` : "") + "\r" + (input.cursorCol > 0 ? `\x1b[${input.cursorCol}C` : "");
-    drawn = { cursorRow, brokeLine, partialCol };
+    drawn = { cursorRow, cursorCol: input.cursorCol, brokeLine, partialCol, width, widths: rows.slice(0, cursorRow).map((row) => Bun.stringWidth(row)) };
     return s;
   };
 
@@ -135,4 +137,21 @@ export function createScreen(out: Out, mode: ScreenMode): Screen {
     columns: cols,
     rows: termRows,
   };
+}
+
+/**
+ * How far the cursor is below the live area's first row now, and the column where the output's
+ * unfinished line ends. At the width it was drawn at, that is where it was drawn. After a resize
+ * the terminal has rewrapped what is on it (tmux, VTE, kitty, iTerm2, Windows Terminal do; each
+ * row shiro drew ends with a newline, so each rewraps on its own): a row `w` wide now takes
+ * ceil(w / cols) rows, and the cursor moved down to the row its column fell on. Counting at the
+ * new width erases every row the old live area now takes. (A terminal that does not rewrap, such
+ * as xterm, leaves the rows as they were: there this goes up past them, and the few output rows
+ * just above the live area are erased with it.)
+ */
+function drawnSince(drawn: { cursorRow: number; cursorCol: number; partialCol: number; width: number; widths: number[] }, cols: number, partialWidth: number): { up: number; partialCol: number } {
+  if (cols === drawn.width) return { up: drawn.cursorRow, partialCol: drawn.partialCol };
+  const rowsOf = (width: number) => Math.max(1, Math.ceil(width / cols));
+  const up = drawn.widths.reduce((sum, width) => sum + rowsOf(width), 0) + Math.floor(drawn.cursorCol / cols);
+  return { up, partialCol: partialWidth % cols };
 }

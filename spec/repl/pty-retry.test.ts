@@ -1,0 +1,27 @@
+import { expect, test } from "bun:test";
+import { usePty } from "./pty.ts";
+
+const { serve, start } = usePty();
+
+const spinner = (screen: string) => screen.split("\n").find((row) => /^[⠋⠙⠹⠸⠼⠴⠦⠧⠇⠏] /.test(row));
+
+test("while a turn waits to retry after a provider error, the spinner says so with the seconds left, then goes back to working", async () => {
+  const s = await serve(
+    // The server asks for 2.5 seconds; shiro waits that long before sending the request again.
+    { status: 503, headers: { "retry-after-ms": "2500" }, body: { error: { message: "overloaded, try again soon", type: "server_error" } } },
+    { text: "answered after the wait", delayMs: 300 },
+  );
+  const pty = await start({ baseURL: s.url });
+  await pty.waitForPrompt(1);
+  pty.line("hello");
+  await pty.waitFor("retrying in 2.5s (attempt 2 of");
+  await pty.waitUntil("the countdown", () => /^. waiting to retry · 3s left · esc to interrupt$/.test(spinner(pty.screen()) ?? ""));
+  await pty.waitUntil("the countdown going down", () => /^. waiting to retry · 2s left · esc to interrupt$/.test(spinner(pty.screen()) ?? ""));
+  expect(spinner(pty.screen())).not.toContain("working");
+  // The wait is over and the request is on its way again: the spinner is back to what it said before.
+  await pty.waitUntil("working again", () => /^. working · esc to interrupt$/.test(spinner(pty.screen()) ?? ""), 6_000);
+  await pty.waitFor("answered after the wait");
+  await pty.waitForPrompt(2);
+  expect(spinner(pty.screen())).toBeUndefined();
+  expect(s.requests).toHaveLength(2);
+}, 20_000);

@@ -1,4 +1,5 @@
 import type { Approval, Approver } from "../../lib/approval.ts";
+import type { ApprovalMode } from "../../lib/config/permission-schema.ts";
 import type { AskAnswer, PermissionQuestion } from "../../lib/permissions/policy.ts";
 import type { Grant } from "../../lib/permissions/session-grants.ts";
 import type { RuleScope } from "../../lib/permissions/save-rule.ts";
@@ -29,6 +30,11 @@ export type ApprovalGate = {
   answeredNo(id: string): boolean;
   /** The user's answer to the question on screen. */
   answer(choice: AskAnswer): void;
+  /**
+   * The approval mode changed (shift-tab) while a question is up: if the new mode runs this call
+   * without a question, it runs, as the next such calls will. True when it answered the question.
+   */
+  modeChanged(mode: ApprovalMode): boolean;
   /** True while the user chooses how long an "always" lasts: keys go to keep(). */
   choosingScope(): boolean;
   /** A key for that choice: s (or enter, esc) this session, p this project, e every project. */
@@ -71,7 +77,9 @@ export type GateDeps = {
 };
 
 export function createApprovalGate(deps: GateDeps): ApprovalGate {
-  let current: { label: string | undefined; id: string; outside: boolean; resolve: (choice: AskAnswer) => void; instead?: string } | undefined;
+  let current:
+    | { label: string | undefined; id: string; outside: boolean; resolve: (choice: AskAnswer) => void; instead?: string; runsUnaskedIn?: (mode: ApprovalMode) => boolean; byMode?: ApprovalMode }
+    | undefined;
   /** After "always": how long it lasts, chosen with one key. */
   let scoping: ((scope: RuleScope) => void) | undefined;
   /** What the user said to do instead, by call id, sent to the model with the denial. */
@@ -106,13 +114,15 @@ export function createApprovalGate(deps: GateDeps): ApprovalGate {
         deps.print(preview.join("\n"));
       }
       lastShown = question.id;
+      let byMode: ApprovalMode | undefined;
       const choice = await new Promise<AskAnswer>((resolve) => {
-        current = { label: question.always, id: question.id, outside, resolve };
+        current = { label: question.always, id: question.id, outside, resolve, ...(question.runsUnaskedIn ? { runsUnaskedIn: question.runsUnaskedIn } : {}) };
         signal.addEventListener("abort", () => resolve("deny"), { once: true });
         deps.opened?.();
         deps.bell?.();
         deps.changed();
       });
+      byMode = current?.byMode;
       current = undefined;
       deps.changed();
       if (outside) {
@@ -120,6 +130,7 @@ export function createApprovalGate(deps: GateDeps): ApprovalGate {
         return choice;
       }
       if (signal.aborted) deps.print(theme.stopped(`  ${OUTCOME_MARKS.interrupted} not run: interrupted`));
+      else if (byMode) deps.print(theme.ok(`  allowed: ${byMode} mode runs it without asking`));
       else if (choice === "once") deps.print(theme.ok("  allowed once"));
       else if (choice === "always") await keepAlways(question, signal);
       else if (instead.has(question.id)) deps.print(theme.warn(`  ${OUTCOME_MARKS.denied} denied; shiro is told: ${instead.get(question.id)}`));
@@ -175,6 +186,12 @@ export function createApprovalGate(deps: GateDeps): ApprovalGate {
       return { question: `allow? y once · a always (${current.label}) · n deny · esc interrupts ` };
     },
     answeredNo: (id) => refused.delete(id),
+    modeChanged(mode) {
+      if (!current || current.instead !== undefined || !current.runsUnaskedIn?.(mode)) return false;
+      current.byMode = mode;
+      current.resolve("once");
+      return true;
+    },
     answer(choice) {
       if (!current) return;
       if (choice === "always" && current.label === undefined) return; // not offered

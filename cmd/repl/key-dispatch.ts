@@ -189,7 +189,12 @@ export function createKeyDispatch(deps: KeyDeps): (key: Key) => void {
         break;
       case "shift-tab":
         if (deps.yolo) print(theme.dim("--yolo: edits and commands run without asking; the mode does not apply"));
-        else print(theme.dim(deps.session().cycleMode()));
+        else {
+          print(theme.dim(deps.session().cycleMode()));
+          // At a question, a mode that runs the call unasked answers it; only once the keyboard
+          // was quiet, as y is (a shift-tab typed ahead just switches the mode).
+          if (quiet && gate.pending()) gate.modeChanged(deps.session().mode().mode);
+        }
         break;
       case "up":
       case "down":

@@ -40,6 +40,12 @@ export type PermissionQuestion = {
   grant?: Grant;
   /** Set when a subagent (the task tool) makes the call, so the question can say so. */
   subagent?: SubagentOrigin;
+  /**
+   * For `approval` questions the approval mode could lift: whether `mode` would run this call
+   * without a question (shift-tab at the question switches the mode and, if so, lets it run).
+   * Absent for questions no mode lifts: a user's ask rule, a repeat, the sandbox's outside.
+   */
+  runsUnaskedIn?: (mode: ApprovalMode) => boolean;
 };
 
 export type PermissionPolicyOptions = {
@@ -138,9 +144,10 @@ export function createPermissionPolicy(opts: PermissionPolicyOptions): Permissio
   };
 
   /** True when the mode (or, in any mode, the read-only list) lets a call the defaults ask about run without a question. */
-  const lifted = (tool: AnyTool, subject: string, paths: readonly string[] | undefined): boolean => {
-    // Nobody to ask: the one judgement every mode shares (the read-only list), as in `ask`.
-    const mode = opts.mode?.() ?? (ask ? undefined : "ask");
+  // Nobody to ask: the one judgement every mode shares (the read-only list), as in `ask`.
+  const lifted = (tool: AnyTool, subject: string, paths: readonly string[] | undefined): boolean =>
+    liftedIn(opts.mode?.() ?? (ask ? undefined : "ask"), tool, subject, paths);
+  const liftedIn = (mode: ApprovalMode | undefined, tool: AnyTool, subject: string, paths: readonly string[] | undefined): boolean => {
     if (mode === undefined) return false;
     if (tool.subject.kind === "command") return isReadOnlyCommand(subject, readOnly, where.cwd, sandboxed ? undefined : where.root) || (mode === "auto" && sandboxed);
     if (tool.subject.kind !== "path" || mode === "ask") return false;
@@ -203,7 +210,9 @@ export function createPermissionPolicy(opts: PermissionPolicyOptions): Permissio
     if (!asking) return deny(ask ? subagentAskReason(tool.name) : headlessAskReason(tool.name, tool.subject.kind === "command"), ask ? SUBAGENT_ASK_SHOWN : HEADLESS_ASK_SHOWN);
     const { always, offer } = offered();
     await mustSucceed(tool, input);
-    const answer = await askUser({ tool, input, subject, id, why: "approval", ...offer, ...(always ? { grant: always } : {}), ...from });
+    // A mode lifts only what the defaults ask about: not a user's ask rule.
+    const liftable = verdict.rule === undefined && opts.mode !== undefined ? { runsUnaskedIn: (mode: ApprovalMode) => liftedIn(mode, tool, subject, paths) } : {};
+    const answer = await askUser({ tool, input, subject, id, why: "approval", ...offer, ...(always ? { grant: always } : {}), ...from, ...liftable });
     if (answer instanceof Error) return deny(askFailedReason(tool.name, answer), askFailedShown(answer));
     if (answer === "deny") return deny(declinedReason(tool.name), DECLINED_SHOWN);
     if (answer === "always" && always) grants.add(always);

@@ -315,3 +315,32 @@ test("with --yolo the status line says yolo, so a person never forgets nothing w
   await pty.waitUntil("the status line", () => / · yolo\s*$/m.test(pty.screen()));
   expect(pty.screen()).not.toContain("mode ask");
 });
+
+test("shift-tab at a question: a mode that runs the call without asking lets it run; one that would still ask leaves the question", async () => {
+  const cwd = tempDir("shiro-work-");
+  const s = await serve(
+    { toolCalls: [{ name: "write_file", input: { path: "e.txt", content: "edited\n" } }] },
+    { toolCalls: [{ name: "bash", input: { command: "touch t1" } }] },
+    { text: "all done" },
+  );
+  const pty = await start({ baseURL: s.url, cwd, args: ["--no-sandbox"] });
+  await pty.waitForPrompt(1);
+  pty.line("edit and touch");
+  await pty.waitFor("write_file wants to write: e.txt (new file)");
+  await pty.waitUntil("the question", () => pty.cursorLine().startsWith("allow?"));
+  // ask → edits: edits mode runs file edits unasked, so this one runs.
+  pty.write(SHIFT_TAB);
+  await pty.waitFor("allowed: edits mode runs it without asking");
+  await pty.waitFor("bash wants to run: touch t1");
+  expect(readFileSync(join(cwd, "e.txt"), "utf8")).toBe("edited\n");
+  await pty.waitUntil("the next question", () => pty.cursorLine().startsWith("allow?"));
+  // edits → auto: without a sandbox auto behaves as edits, so the command still asks.
+  pty.write(SHIFT_TAB);
+  await pty.waitFor("mode: auto");
+  await Bun.sleep(200);
+  expect(pty.cursorLine()).toStartWith("allow?");
+  expect(existsSync(join(cwd, "t1"))).toBe(false);
+  pty.write("y");
+  await pty.waitFor("all done");
+  expect(existsSync(join(cwd, "t1"))).toBe(true);
+}, 20_000);

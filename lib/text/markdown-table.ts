@@ -28,6 +28,14 @@ export function looksLikeRow(raw: string): boolean {
 }
 
 /**
+ * Whether a line goes on with a table begun above it: a row that does not open another block. A
+ * list item, quote or heading ends the table even with a `|` in it, as in GFM.
+ */
+export function continuesTable(raw: string): boolean {
+  return looksLikeRow(raw) && !/^(?: {0,3}(?:>|#{1,6}(?:\s|$))|\s*(?:[-*+]|\d{1,9}[.)])\s)/.test(raw);
+}
+
+/**
  * The cells of a row: split at every `|` that is not escaped (`\|`) or inside a code span; the
  * pipes at the two ends are edges, not empty cells. Cells are trimmed; `\|` stays escaped, for
  * the inline renderer to unescape.

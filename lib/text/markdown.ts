@@ -1,5 +1,5 @@
 import { highlightCode, type TokenStyle } from "./highlight.ts";
-import { delimiterAligns, looksLikeRow, renderTable, splitRow, type Table, type TableStyle } from "./markdown-table.ts";
+import { continuesTable, delimiterAligns, looksLikeRow, renderTable, splitRow, type Table, type TableStyle } from "./markdown-table.ts";
 import { wrapHanging, wrapHard } from "./wrap.ts";
 
 /**
@@ -79,7 +79,7 @@ export function createMarkdownStream(style: MarkdownStyle, width: () => number):
   /** A complete line: a table's lines are held (see above), the rest rendered by `line`. */
   const commitLine = (raw: string): string[] => {
     if (!fence && table) {
-      if (looksLikeRow(raw)) return (table.rows.push(splitRow(raw)), []);
+      if (continuesTable(raw)) return (table.rows.push(splitRow(raw)), []);
       return [...waiting(true), ...commitLine(raw)];
     }
     if (!fence && held !== undefined) {
@@ -95,7 +95,7 @@ export function createMarkdownStream(style: MarkdownStyle, width: () => number):
   /** The line in progress, after what is waiting. */
   const preview = (raw: string | undefined): string[] => {
     if (raw === undefined) return waiting(false);
-    if (!fence && table && looksLikeRow(raw)) return waiting(false, raw);
+    if (!fence && table && continuesTable(raw)) return waiting(false, raw);
     return [...waiting(false), ...line(raw, false)];
   };
 

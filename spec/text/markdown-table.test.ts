@@ -85,6 +85,17 @@ describe("Markdown tables", () => {
     expect(renderMarkdown("x | y", plain, 80)).toEqual(["x | y"]);
   });
 
+  test("a list item, quote or heading right after a table starts its own block, even with a pipe in it", () => {
+    const table = "| a | b |\n| - | - |\n| 1 | 2 |\n";
+    expect(renderMarkdown(table + "- run x | y\n- then z", plain, 80)).toEqual(["a │ b", "──┼──", "1 │ 2", "• run x | y", "• then z"]);
+    expect(renderMarkdown(table + "> a | b", plain, 80)).toEqual(["a │ b", "──┼──", "1 │ 2", "│ a | b"]);
+    expect(renderMarkdown(table + "## c | d", plain, 80)).toEqual(["a │ b", "──┼──", "1 │ 2", "c | d"]);
+    // The live view draws it the same way while the line is still coming.
+    const stream = createMarkdownStream(plain, () => 80);
+    stream.push(table + "- run x | y");
+    expect(stream.pending()).toEqual(["a │ b", "──┼──", "1 │ 2", "• run x | y"]);
+  });
+
   test("a table at the very end of an answer is drawn when the answer ends", () => {
     const stream = createMarkdownStream(plain, () => 80);
     stream.push("| a |\n| --- |\n| 1 |");

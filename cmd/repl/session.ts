@@ -1,7 +1,7 @@
 import { ShiroError } from "../../lib/errors.ts";
 import { homedir } from "node:os";
 import type { Conversation } from "../../lib/agent/conversation.ts";
-import { generate, type GenerateRequest } from "../../lib/agent/generate.ts";
+import { generate, STOPPED, type GenerateRequest } from "../../lib/agent/generate.ts";
 import type { Runtime } from "../../lib/agent/runtime.ts";
 import { runtimeForCommand, runtimeWithModel } from "../../lib/app/load-runtime.ts";
 import { smallWindowWarning, startConversation, type SessionChoice } from "../../lib/app/start.ts";
@@ -342,6 +342,7 @@ export async function openReplSession(args: MainArgs, env: Env, startRuntime: Ru
       const before = live.history.length;
       if (before === 0) return "Nothing to compact yet.";
       const outcome = await compactTranscript(live.history, (request) => ask(request, signal, onRetry), { tools: conversation.tools });
+      if (outcome.type === "failed" && outcome.message === STOPPED) return "Stopped: the transcript was kept as it was.";
       if (outcome.type === "failed") return `The summary request failed, so the transcript was kept as it was: ${outcome.message}`;
       if (outcome.type === "unusable") return "The model's summary was empty or unusable, so the transcript was kept as it was.";
       live.replace(outcome.messages);

@@ -8,6 +8,9 @@ import { TELEMETRY_OFF } from "../provider/tracing-channel.ts";
 import { keyRedactor } from "./redact-key.ts";
 import { retryNotice, waitToRetry } from "./retry.ts";
 
+/** Why a request outside a turn ended when the user stopped it. */
+export const STOPPED = "stopped before the model answered";
+
 /** A request made outside a turn: no tools, one answer. */
 export type GenerateRequest = { prompt?: string; instructions?: string; messages?: ModelMessage[] };
 
@@ -48,6 +51,8 @@ export async function generate(
         opts.onRetry?.(redact(retryNotice(failure.message, delay, attempt, maxRetries)));
         if (await waitToRetry(delay, opts.signal)) continue;
       }
+      // Stopped by the user (esc) during the request or the wait before a retry: said as such.
+      if (opts.signal?.aborted) throw new ShiroError("provider", STOPPED, { cause: error });
       throw new ShiroError("provider", redact(failure.message), { cause: error });
     }
   }

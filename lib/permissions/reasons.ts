@@ -32,7 +32,7 @@ export function denyReason(tool: string, subject: string, verdict: Verdict): str
 /** A call that would be asked about, headless: nobody can answer. `command`: the tool runs shell commands. */
 export function headlessAskReason(tool: string, command = false): string {
   const looks = command
-    ? "Only commands that just look (ls, cat, grep, git status, git diff, …, without redirecting into a file) run headless without --yolo; this one is not one of them. "
+    ? "Only commands that just look (ls, cat, grep, git status, git diff, …, without redirecting into a file) run headless without --yolo (with the sandbox off, only on paths inside the workspace); this one does more than look, or looks outside the workspace. "
     : "";
   return (
     `${tool} needs the user's approval, and shiro is running headless (shiro -p) without --yolo, so nobody can give it. Nothing was run. ` +

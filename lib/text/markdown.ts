@@ -38,6 +38,8 @@ export type MarkdownStream = {
 
 type Fence = { char: string; length: number; lang: string; lines: string[] };
 
+/** Rows of a table still streaming that the live view draws (see `waiting`). */
+const LIVE_TABLE_ROWS = 40;
 /** Lines of an open code block highlighted together with the line being added (for multi-line strings and comments). */
 const HIGHLIGHT_CONTEXT_LINES = 200;
 const CODE_FIRST = "  │ ";
@@ -65,10 +67,15 @@ export function createMarkdownStream(style: MarkdownStyle, width: () => number):
   const tableStyle: TableStyle = { inline: (text) => inline(text, style), header: (text) => style.bold(text), rule: (text) => style.rule(text) };
   const cols = () => Math.max(width(), 20);
 
-  /** What is waiting (the held line, the table so far), drawn; with `take`, no longer waiting. */
+  /**
+   * What is waiting (the held line, the table so far), drawn; with `take`, no longer waiting. The
+   * live view (`take` false) draws a long table's header and last LIVE_TABLE_ROWS rows only: it is
+   * drawn again at every streamed piece, and the live area shows its bottom anyway.
+   */
   const waiting = (take: boolean, extraRow?: string): string[] => {
+    const body = table ? [...table.rows, ...(extraRow === undefined ? [] : [splitRow(extraRow)])] : [];
     const rows = table
-      ? renderTable(extraRow === undefined ? table : { ...table, rows: [...table.rows, splitRow(extraRow)] }, tableStyle, cols())
+      ? renderTable({ ...table, rows: take ? body : body.slice(-LIVE_TABLE_ROWS) }, tableStyle, cols())
       : held !== undefined
         ? blockRows(held, style, cols())
         : [];

@@ -281,3 +281,21 @@ test("/compact says when its request is rate-limited and tried again, as a turn 
   await pty.waitFor("Compacted:");
   expect(pty.screen()).toMatch(/note: .*slow down; retrying in 50ms \(attempt 2 of \d+\)/);
 }, 20_000);
+
+test("esc while /compact waits to retry stops it, says so, and keeps the transcript", async () => {
+  const s = await serve(
+    { text: "an answer" },
+    { status: 429, headers: { "retry-after": "5" }, body: { error: { message: "slow down", type: "rate_limit" } } },
+  );
+  const pty = await start({ baseURL: s.url });
+  await pty.waitForPrompt(1);
+  pty.line("a question");
+  await pty.waitFor("an answer");
+  await pty.waitForPrompt(2);
+  pty.line("/compact");
+  await pty.waitFor("retrying in 5.0s");
+  pty.write(KEYS.esc);
+  await pty.waitFor("Stopped: the transcript was kept as it was.");
+  expect(pty.screen()).not.toContain("slow down\n");
+  expect(s.requests).toHaveLength(2);
+}, 20_000);

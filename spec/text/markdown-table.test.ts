@@ -102,3 +102,16 @@ describe("Markdown tables", () => {
     expect(stream.end()).toEqual(["a", "─", "1"]);
   });
 });
+
+test("the live view of a long table still streaming draws its header and last rows, and the end draws it whole", () => {
+  const stream = createMarkdownStream(plain, () => 80);
+  stream.push("| n | square |\n| --- | --- |\n");
+  for (let i = 1; i <= 200; i++) stream.push(`| ${i} | ${i * i} |\n`);
+  const live = stream.pending();
+  expect(live.length).toBeLessThan(50);
+  expect(live[0]).toStartWith("n ");
+  expect(live.at(-1)).toStartWith("200 │ 40000");
+  const done = stream.end();
+  expect(done).toHaveLength(202);
+  expect(done[2]).toStartWith("1   │ 1");
+});

@@ -248,8 +248,13 @@ for (const { wire, flags } of WIRES) {
       const home = tempDir();
       const { shiroCommand, shiroEnv } = await import("../support/cli.ts");
       const child = Bun.spawn([...shiroCommand(), "-p", "explain it", ...flags], { cwd: work, env: shiroEnv(home, s.url), stdout: "pipe", stderr: "pipe" });
-      while (s.requests.length === 0) await Bun.sleep(20);
-      await Bun.sleep(200); // the partial text has arrived
+      // SIGINT once the partial text is on stdout (a fixed wait is too short on a loaded machine).
+      const reader = child.stdout.getReader();
+      for (let seen = ""; !seen.includes("Half of an answ"); ) {
+        const { value, done } = await reader.read();
+        if (done) break;
+        seen += new TextDecoder().decode(value);
+      }
       child.kill("SIGINT");
       expect(await child.exited).toBe(130);
       const next = await runShiro(["-c", "-p", "go on", ...flags], { baseURL: s.url, cwd: work, home });

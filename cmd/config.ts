@@ -1,6 +1,6 @@
 import { configPath, loadConfigFile, shiroHome } from "../lib/config/load.ts";
 import { traceSettings, type SettingSource, type SettingSources, type Settings } from "../lib/config/resolve.ts";
-import { isLocalURL } from "../lib/config/presets.ts";
+import { isLocalURL, keyVariables } from "../lib/config/presets.ts";
 import type { ConfigFile } from "../lib/config/schema.ts";
 import { isObjectField, isSettableKey, mergeConfigValue, parseConfigValue, parseEntryValue, SETTABLE_KEYS, splitConfigKey } from "../lib/config/set-value.ts";
 import { updateConfigFile } from "../lib/config/update-file.ts";
@@ -225,7 +225,7 @@ function origin(key: string, settings: Settings, sources: SettingSources, config
   // Fields read straight from the file (no flag or variable sets them): the file, or the default.
   const source = sources[key] ?? (key in config ? { kind: "file" as const, name: key } : key === "subagentModel" ? { kind: "unset" as const } : { kind: "default" as const });
   if (source?.kind !== "unset") return source?.kind === "default" ? "(default)" : `(from ${describeSource(source)})`;
-  if (key === "apiKey") return isLocalURL(settings.baseURL) ? "(not needed for a local server)" : `(needed for ${settings.baseURL}: set SHIRO_API_KEY or the preset's variable)`;
+  if (key === "apiKey") return isLocalURL(settings.baseURL) ? "(not needed for a local server)" : `(needed for ${settings.baseURL}: set ${keyVariables(settings.provider)})`;
   if (key === "contextWindow") return "(asked from the server; shiro doctor shows it)";
   if (key === "maxSpendUsd") return "(no spending limit)";
   if (key === "subagentModel") return "(subagents use the session's model)";

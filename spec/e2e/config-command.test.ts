@@ -52,7 +52,7 @@ describe("shiro config shows each setting and where it came from", () => {
   test("without any key for a remote server it still shows everything and says the key is needed", async () => {
     const run = await runShiro(["config"], { env: { SHIRO_CLIENT: undefined } });
     expect(run.code).toBe(0);
-    expect(row(run.stdout, "apiKey")).toBe("apiKey not set (needed for https://api.openai.com/v1: set SHIRO_API_KEY or the preset's variable)");
+    expect(row(run.stdout, "apiKey")).toBe("apiKey not set (needed for https://api.openai.com/v1: set SHIRO_API_KEY or OPENAI_API_KEY)");
     expect(row(run.stdout, "model")).toBe("model gpt-5-mini (from preset openai)");
     expect(row(run.stdout, "baseURL")).toBe("baseURL https://api.openai.com/v1 (from preset openai)");
   });

@@ -142,6 +142,30 @@ describe("shiro config shows each setting and where it came from", () => {
   });
 });
 
+describe("shiro config get / list, the words other tools use", () => {
+  test("get prints the value in effect alone on a line: from the file, a flag, a default; a section as the file's JSON", async () => {
+    const { home } = homeWith(JSON.stringify({ maxSteps: 12, permission: { bash: { "git status*": "allow" } } }));
+    expect(await runShiro(["config", "get", "maxSteps"], { home })).toEqual({ code: 0, stdout: "12\n", stderr: "" });
+    expect((await runShiro(["config", "get", "model", "-m", "gpt-x"], { home })).stdout).toBe("gpt-x\n");
+    expect((await runShiro(["config", "get", "maxRetries"], { home })).stdout).toBe("3\n");
+    expect((await runShiro(["config", "get", "permission"], { home })).stdout).toBe('{"bash":{"git status*":"allow"}}\n');
+  });
+
+  test("get of an unknown key: one line with the keys it looks like, exit 2", async () => {
+    const run = await runShiro(["config", "get", "modle"]);
+    expect(run.code).toBe(2);
+    expect(run.stderr).toBe('shiro: unknown config key "modle". Did you mean model, models?\n');
+  });
+
+  test("list is show", async () => {
+    const { home } = homeWith(JSON.stringify({ maxSteps: 12 }));
+    const [list, show] = await Promise.all([runShiro(["config", "list"], { home }), runShiro(["config"], { home })]);
+    expect(list.code).toBe(0);
+    expect(row(list.stdout, "maxSteps")).toBe("maxSteps 12 (from config file)");
+    expect(list.stdout).toBe(show.stdout);
+  });
+});
+
 describe("shiro config set / unset write the user config file", () => {
   test("set round trip: a number, a boolean, a choice, a string and JSON, each stored as its type and then shown from the file", async () => {
     const { home, file } = homeWith(JSON.stringify({ model: "old" }, null, 2));

@@ -118,7 +118,7 @@ export function flagsFrom(values: Partial<FlagValues<typeof SETTING_FLAGS>>): Fl
  */
 export function parseFlags<T extends FlagTable>(argv: string[], defs: T, command = "shiro"): FlagValues<T> {
   checkUnknownFlags(argv, defs, command);
-  const raw = parseArgs(argv, defs) as Record<string, unknown> & { _: unknown[] };
+  const raw = parseArgs(standAloneBeforeFlags(argv, defs), defs) as Record<string, unknown> & { _: unknown[] };
   const values: Record<string, unknown> = { _: raw._.map(String) };
   for (const [name, def] of Object.entries(defs)) {
     const value = raw[name];
@@ -185,6 +185,37 @@ export function parseMainArgs(argv: string[]): MainArgs {
 export function looksLikeSessionId(word: string): boolean {
   if (!/^[0-9a-f-]+$/i.test(word)) return false;
   return word.length >= 8 || (word.length >= 4 && /\d/.test(word));
+}
+
+/**
+ * A flag whose value is optional (`-p`, `-r`) stands alone when the next word is another of the
+ * table's flags or `--`: `shiro -p --json "fix it"` is headless JSON with the prompt "fix it", not
+ * the prompt "--json fix it" with --json lost. It is written `--name=` for the parser, which reads
+ * that as the flag without its value.
+ */
+function standAloneBeforeFlags(argv: string[], defs: FlagTable): string[] {
+  const optional = new Map<string, string>();
+  for (const [name, def] of Object.entries(defs)) {
+    if (def.type !== "string" || !def.valueOptional) continue;
+    optional.set(`--${name}`, name);
+    if (def.alias) optional.set(`-${def.alias}`, name);
+  }
+  const out = [...argv];
+  for (let i = 0; i < out.length - 1; i++) {
+    const token = out[i]!;
+    if (token === "--") break;
+    const name = optional.get(token);
+    if (name !== undefined && isFlag(out[i + 1]!, defs)) out[i] = `--${name}=`;
+  }
+  return out;
+}
+
+/** `--`, or a word that names one of the table's flags as written (`--json`, `--model=x`, `-c`, `-cy`). */
+function isFlag(token: string, defs: FlagTable): boolean {
+  if (token === "--") return true;
+  if (!token.startsWith("-") || token === "-") return false;
+  if (!token.startsWith("--") && !/^-[a-zA-Z]+$/.test(token)) return false;
+  return firstUnknownFlag([token], defs) === undefined;
 }
 
 function checkUnknownFlags(argv: string[], defs: FlagTable, command: string): void {

@@ -1,6 +1,6 @@
 import { configPath, loadConfigFile, shiroHome } from "../lib/config/load.ts";
 import { traceSettings, type SettingSource, type SettingSources, type Settings } from "../lib/config/resolve.ts";
-import { isLocalURL } from "../lib/config/presets.ts";
+import { isLocalURL, keyVariables } from "../lib/config/presets.ts";
 import type { ConfigFile } from "../lib/config/schema.ts";
 import { isObjectField, isSettableKey, mergeConfigValue, parseConfigValue, parseEntryValue, SETTABLE_KEYS, splitConfigKey } from "../lib/config/set-value.ts";
 import { updateConfigFile } from "../lib/config/update-file.ts";
@@ -11,13 +11,14 @@ import { commandHelp } from "./help.ts";
 
 type Env = Record<string, string | undefined>;
 
-const USAGE = "usage: shiro config [show] | set <key> <value> | unset <key> | path";
+const USAGE = "usage: shiro config [show|list] | get <key> | set <key> <value> | unset <key> | path";
 
 const SUB_USAGE: Record<string, string> = {
   show: "usage: shiro config [show] [flags]   the settings in effect and where each came from",
   set: "usage: shiro config set <key>[.<entry>] <value>   write one field of the user config file (an object is merged into the one there)",
   unset: "usage: shiro config unset <key>[.<entry>]   remove one field, or one entry of it, from the user config file",
   path: "usage: shiro config path   where the user config file is",
+  get: "usage: shiro config get <key>   the value in effect for one setting, alone on a line (for scripts)",
 };
 
 /** `shiro config`'s flags: the setting flags, so `shiro config -m x` shows what a run with them would use. */
@@ -26,8 +27,9 @@ export const CONFIG_FLAGS = { ...SETTING_FLAGS, ...COMMON_FLAGS } as const satis
 /** `shiro config …`: the settings in effect, and changes to the user's config file. Returns the exit code. */
 export async function runConfigCommand(argv: string[], env: Env): Promise<number> {
   const [first, ...rest] = argv;
-  const sub = first === undefined || first.startsWith("-") ? "show" : first;
-  const args = parseFlags(sub === "show" && first !== "show" ? argv : rest, CONFIG_FLAGS, "shiro config");
+  // `list` is `show` by the word other tools use for it.
+  const sub = first === undefined || first.startsWith("-") ? "show" : first === "list" ? "show" : first;
+  const args = parseFlags(first === undefined || first.startsWith("-") ? argv : rest, CONFIG_FLAGS, "shiro config");
   if (args.help) {
     process.stdout.write(commandHelp(first === undefined || first.startsWith("-") ? USAGE : (SUB_USAGE[sub] ?? USAGE), CONFIG_FLAGS));
     return 0;
@@ -44,6 +46,21 @@ export async function runConfigCommand(argv: string[], env: Env): Promise<number
     case "path":
       process.stdout.write(path + "\n");
       return 0;
+    case "get": {
+      const [key, ...extra] = args._;
+      if (key === undefined || extra.length > 0) throw new ShiroError("usage", "shiro config get needs one key, e.g. shiro config get model.");
+      const shown = (SHOWN as Record<string, Shown | undefined>)[key];
+      if (shown === undefined || shown === "skip") {
+        const close = closeKeys(key);
+        throw new ShiroError("usage", `unknown config key "${key}". ${close.length > 0 ? `Did you mean ${close.join(", ")}?` : "Run shiro config to see them all."}`);
+      }
+      const config = await loadConfigFile(path);
+      const { settings } = traceSettings(flagsFrom(args), env, config, { requireKey: false });
+      // A section (permission rules, per-model limits, …) is the file's own JSON; never a key's value.
+      const value = shown === "section" ? JSON.stringify((config as Record<string, unknown>)[key] ?? {}) : shown(settings, config);
+      process.stdout.write(value + "\n");
+      return 0;
+    }
     case "set": {
       const [key, ...words] = args._;
       if (key === undefined || words.length === 0) throw new ShiroError("usage", `shiro config set needs a key and a value, e.g. shiro config set model gpt-5-mini.`);
@@ -225,7 +242,7 @@ function origin(key: string, settings: Settings, sources: SettingSources, config
   // Fields read straight from the file (no flag or variable sets them): the file, or the default.
   const source = sources[key] ?? (key in config ? { kind: "file" as const, name: key } : key === "subagentModel" ? { kind: "unset" as const } : { kind: "default" as const });
   if (source?.kind !== "unset") return source?.kind === "default" ? "(default)" : `(from ${describeSource(source)})`;
-  if (key === "apiKey") return isLocalURL(settings.baseURL) ? "(not needed for a local server)" : `(needed for ${settings.baseURL}: set SHIRO_API_KEY or the preset's variable)`;
+  if (key === "apiKey") return isLocalURL(settings.baseURL) ? "(not needed for a local server)" : `(needed for ${settings.baseURL}: set ${keyVariables(settings.provider)})`;
   if (key === "contextWindow") return "(asked from the server; shiro doctor shows it)";
   if (key === "maxSpendUsd") return "(no spending limit)";
   if (key === "subagentModel") return "(subagents use the session's model)";

@@ -18,7 +18,7 @@ Usage:
   shiro doctor [--write]        check the set-up (key, server, model, ripgrep, sandbox) and the newest session
   shiro undo [<session>]        take back a session's last turn (files and conversation)
   shiro memory list|forget|path|compact   project memory, for scripts
-  shiro config [set <key> <value>]      the settings in effect and where each came from; change one
+  shiro config [get|set|unset <key>]   the settings in effect and where each came from; read or change one
   shiro <command> --help        a command's own options
   shiro [flags] -- <prompt>     a prompt whose first word names a command (undo, doctor, …)
 

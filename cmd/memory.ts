@@ -56,11 +56,15 @@ export async function runMemoryCommand(argv: string[], env: Record<string, strin
       const { createModel } = await import("../lib/provider/model.ts");
       const { generate } = await import("../lib/agent/generate.ts");
       const { callOptions } = await import("../lib/provider/call-options.ts");
-      const { settings } = await loadSettings(flagsFrom(args), env);
-      const model = await createModel(settings);
+      const flags = flagsFrom(args);
       const outcome = await compactMemory({
         store: createMemoryStore(opts),
-        generate: (prompt) => generate({ model, settings, callOptions: callOptions(settings) }, { prompt }, { onRetry: (notice) => process.stderr.write(`shiro: ${notice}\n`) }),
+        // The settings (and so the key) only when there is something to merge: a small store says so without them.
+        generate: async (prompt) => {
+          const { settings } = await loadSettings(flags, env);
+          const model = await createModel(settings);
+          return generate({ model, settings, callOptions: callOptions(settings) }, { prompt }, { onRetry: (notice) => process.stderr.write(`shiro: ${notice}\n`) });
+        },
       });
       if (outcome.notice) process.stderr.write(`shiro: ${outcome.notice}\n`);
       process.stdout.write(outcome.message + "\n");

@@ -37,9 +37,29 @@ async function runAfterFlags(argv: string[], at: number): Promise<number> {
   return command.run(dash < 0 ? [...after, ...before] : [...after.slice(0, dash), ...before, ...after.slice(dash)], process.env);
 }
 
+/**
+ * `shiro sessions | head -1`: once the reader has gone, the rest of the output has nowhere to go,
+ * which is not an error (exit 0, as a headless run does); any other failure to write is one line.
+ * For the sub-commands, which write through process.stdout (the loop and `-p` have their own).
+ */
+function quietWhenReaderGoes(): void {
+  process.stdout.on("error", (error: NodeJS.ErrnoException) => {
+    if (error.code !== "EPIPE") process.stderr.write(`shiro: cannot write the output: ${error.message}\n`);
+    process.exit(error.code === "EPIPE" ? 0 : 1);
+  });
+}
+
+/** A write to stdout whose reader went away (Bun.write rejects with it). */
+function isReaderGone(error: unknown): boolean {
+  return (error as NodeJS.ErrnoException | undefined)?.code === "EPIPE";
+}
+
 async function main(argv: string[]): Promise<number> {
   const sub = argv[0] ? SUBCOMMANDS[argv[0]] : undefined;
-  if (sub) return (await sub()).run(argv.slice(1), process.env);
+  if (sub) {
+    quietWhenReaderGoes();
+    return (await sub()).run(argv.slice(1), process.env);
+  }
   // A lone --version or --help skips the flag parser (a few ms of cold code); with other flags
   // they go through it like any flag.
   const alone = argv.length === 1 ? argv[0] : undefined;
@@ -49,7 +69,10 @@ async function main(argv: string[]): Promise<number> {
   const parser = version || help ? undefined : await import("./args.ts");
   const args = parser?.parseMainArgs(argv);
   const at = args && !args.promptGiven ? parser!.subcommandAfterFlags(argv, new Set(Object.keys(SUBCOMMANDS))) : undefined;
-  if (at !== undefined) return runAfterFlags(argv, at);
+  if (at !== undefined) {
+    quietWhenReaderGoes();
+    return runAfterFlags(argv, at);
+  }
   // Bun's own writer: touching process.stdout sets up Node's stream machinery, which costs more
   // than the rest of --version put together.
   if (version || args?.version) {
@@ -71,6 +94,7 @@ async function main(argv: string[]): Promise<number> {
 
 /** One line for the user; the stack trace only with --debug (formatted by consola, loaded only then). */
 async function report(error: unknown, debug: boolean): Promise<number> {
+  if (isReaderGone(error)) return 0; // `shiro --help | head -1`
   const trace = async (value: unknown) => (await import("consola/basic")).consola.error(value);
   if (error instanceof ShiroError) {
     process.stderr.write(`shiro: ${error.message}\n`);

@@ -14,6 +14,7 @@ import type { Approver } from "../approval.ts";
 import type { Settings } from "../config/resolve.ts";
 import { hasReasoningControl, withoutReasoning, type CallOptions } from "../provider/call-options.ts";
 import { toSdkTools } from "./sdk-tools.ts";
+import { plural } from "../text/lines.ts";
 import { withResultNotes, type ResultNote } from "./result-notes.ts";
 import type { ToolCallOptions } from "./tool-call.ts";
 import { overflowFailure, overflowNotice, requestBudget } from "./context-budget.ts";
@@ -58,7 +59,7 @@ export type TurnOptions = Pick<ToolCallOptions, "root" | "cwd" | "signal" | "app
    * request is pruned, unless the window allows less; the local history never is), the step cap,
    * and the retry count and backoff.
    */
-  settings: Pick<Settings, "pruneAtTokens" | "maxSteps" | "maxRetries" | "retryBaseMs" | "baseURL" | "api" | "apiKeySource">;
+  settings: Pick<Settings, "pruneAtTokens" | "maxSteps" | "maxRetries" | "retryBaseMs" | "baseURL" | "api" | "apiKeySource" | "provider">;
   /** The model's context window: each request is budgeted to fit it, and a refusal teaches it. */
   window: ContextWindow;
   /** Where the turn's events go (the tool calls report theirs through it too). */
@@ -173,7 +174,7 @@ export async function runTurn(opts: TurnOptions): Promise<TurnResult> {
       }
       if (steps >= settings.maxSteps) {
         status = "step-cap";
-        errorMessage = `stopped after ${settings.maxSteps} steps (the step cap). Raise it with --max-steps, or ask shiro to continue.`;
+        errorMessage = `stopped after ${plural(settings.maxSteps, "step")} (the step cap). Raise it with --max-steps, or ask shiro to continue.`;
         opts.emit({ type: "error", message: errorMessage });
         break;
       }

@@ -28,6 +28,12 @@ export const PRESETS = {
 export type PresetName = keyof typeof PRESETS;
 export const PRESET_NAMES = Object.keys(PRESETS) as PresetName[];
 
+/** The variables shiro reads a preset's key from, in that order, as a user is told to set them: "SHIRO_API_KEY or GROQ_API_KEY". */
+export function keyVariables(provider: string): string {
+  const keyEnv = (PRESETS as Record<string, Preset>)[provider]?.keyEnv;
+  return keyEnv ? `SHIRO_API_KEY or ${keyEnv}` : "SHIRO_API_KEY";
+}
+
 /** Servers on this machine (ollama, llama.cpp, LM Studio, the test server) take no key. */
 export function isLocalURL(url: string): boolean {
   try {

@@ -20,7 +20,7 @@ import {
 import type { ConfigFile } from "./schema.ts";
 import { APPROVAL_MODES, type ApprovalMode } from "./permission-schema.ts";
 import { THINKING_LEVELS, VARIANTS, VARIANT_NAMES, isThinking, isVariantName, type Thinking, type VariantName } from "./variants.ts";
-import { PRESETS, clientForHost, isLocalURL, type Api, type Client, type PresetName } from "./presets.ts";
+import { PRESETS, clientForHost, isLocalURL, keyVariables, type Api, type Client, type PresetName } from "./presets.ts";
 
 /** Command-line values that override everything else (cmd/args.ts flagsFrom builds them). */
 export type Flags = {
@@ -218,7 +218,7 @@ export function traceSettings(flags: Flags, env: Env, config: ConfigFile, opts: 
   ]);
   const keyFrom = sources.apiKey!;
   const apiKeySource = keyFrom.kind === "env" ? keyFrom.name : keyFrom.kind === "file" ? 'config "apiKey"' : undefined;
-  if (!apiKey && !isLocalURL(baseURL) && opts.requireKey) throw missingKey(baseURL, keyEnv, opts.configFile);
+  if (!apiKey && !isLocalURL(baseURL) && opts.requireKey) throw missingKey(baseURL, presetName, opts.configFile);
 
   const defaultModel = "defaultModel" in preset ? preset.defaultModel : DEFAULT_MODEL;
   const fromEnv = (name: string, rule: NumberRule) => (env[name] ? settingNumber(env[name], name, rule) : undefined);
@@ -266,12 +266,14 @@ export function traceSettings(flags: Flags, env: Env, config: ConfigFile, opts: 
   return { settings, sources };
 }
 
-/** The refusal when a remote server has no key: every place a key can be given (the config file by its path, when known). */
-export function missingKey(baseURL: string, keyEnv: string | undefined, configFile?: string): ShiroError {
-  const named = keyEnv && keyEnv !== "OPENAI_API_KEY" ? `${keyEnv}, ` : "";
+/**
+ * The refusal when a remote server has no key: every place a key can be given for this preset (only
+ * the variables it reads: OPENAI_API_KEY is not read for groq), the config file by its path when known.
+ */
+export function missingKey(baseURL: string, provider: string, configFile?: string): ShiroError {
   return new ShiroError(
     "config",
-    `no API key for ${baseURL}: set ${named}SHIRO_API_KEY or OPENAI_API_KEY, or "apiKey" in ${configFile ?? "the config file"}, or point --base-url at a local server.`,
+    `no API key for ${baseURL}: set ${keyVariables(provider)}, or "apiKey" in ${configFile ?? "the config file"}, or point --base-url at a local server.`,
   );
 }
 

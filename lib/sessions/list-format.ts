@@ -74,6 +74,8 @@ export type SessionJson = {
   model: string;
   inputTokens: number;
   outputTokens: number;
+  /** Of the input tokens, those served from the provider's prompt cache; null when it never reported any. */
+  cachedInputTokens: number | null;
   /** null when the session is unpriced. */
   costUsd: number | null;
   forkedFrom: string | null;
@@ -92,7 +94,9 @@ export function sessionJson(s: SessionSummary): SessionJson {
     model: s.model,
     inputTokens: s.inputTokens,
     outputTokens: s.outputTokens,
-    costUsd: s.costUsd ?? null,
+    cachedInputTokens: s.cachedInputTokens ?? null,
+    // Dollars to a millionth of a cent, as the headless result has them, not the float noise of adding prices.
+    costUsd: s.costUsd === undefined ? null : Math.round(s.costUsd * 1e8) / 1e8,
     forkedFrom: s.forkedFrom ?? null,
   };
 }

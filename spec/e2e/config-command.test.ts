@@ -52,7 +52,7 @@ describe("shiro config shows each setting and where it came from", () => {
   test("without any key for a remote server it still shows everything and says the key is needed", async () => {
     const run = await runShiro(["config"], { env: { SHIRO_CLIENT: undefined } });
     expect(run.code).toBe(0);
-    expect(row(run.stdout, "apiKey")).toBe("apiKey not set (needed for https://api.openai.com/v1: set SHIRO_API_KEY or the preset's variable)");
+    expect(row(run.stdout, "apiKey")).toBe("apiKey not set (needed for https://api.openai.com/v1: set SHIRO_API_KEY or OPENAI_API_KEY)");
     expect(row(run.stdout, "model")).toBe("model gpt-5-mini (from preset openai)");
     expect(row(run.stdout, "baseURL")).toBe("baseURL https://api.openai.com/v1 (from preset openai)");
   });
@@ -139,6 +139,30 @@ describe("shiro config shows each setting and where it came from", () => {
     const run = await runShiro(["config"], { home });
     expect(run.code).toBe(2);
     expect(run.stderr).toMatch(/^shiro: config file .*config\.json is not valid JSON .*Fix it or move it aside\.\n$/);
+  });
+});
+
+describe("shiro config get / list, the words other tools use", () => {
+  test("get prints the value in effect alone on a line: from the file, a flag, a default; a section as the file's JSON", async () => {
+    const { home } = homeWith(JSON.stringify({ maxSteps: 12, permission: { bash: { "git status*": "allow" } } }));
+    expect(await runShiro(["config", "get", "maxSteps"], { home })).toEqual({ code: 0, stdout: "12\n", stderr: "" });
+    expect((await runShiro(["config", "get", "model", "-m", "gpt-x"], { home })).stdout).toBe("gpt-x\n");
+    expect((await runShiro(["config", "get", "maxRetries"], { home })).stdout).toBe("3\n");
+    expect((await runShiro(["config", "get", "permission"], { home })).stdout).toBe('{"bash":{"git status*":"allow"}}\n');
+  });
+
+  test("get of an unknown key: one line with the keys it looks like, exit 2", async () => {
+    const run = await runShiro(["config", "get", "modle"]);
+    expect(run.code).toBe(2);
+    expect(run.stderr).toBe('shiro: unknown config key "modle". Did you mean model, models?\n');
+  });
+
+  test("list is show", async () => {
+    const { home } = homeWith(JSON.stringify({ maxSteps: 12 }));
+    const [list, show] = await Promise.all([runShiro(["config", "list"], { home }), runShiro(["config"], { home })]);
+    expect(list.code).toBe(0);
+    expect(row(list.stdout, "maxSteps")).toBe("maxSteps 12 (from config file)");
+    expect(list.stdout).toBe(show.stdout);
   });
 });
 

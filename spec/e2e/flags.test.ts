@@ -4,7 +4,9 @@ import { CONFIG_FLAGS } from "../../cmd/config.ts";
 import { MEMORY_FLAGS } from "../../cmd/memory.ts";
 import { DOCTOR_FLAGS } from "../../cmd/doctor.ts";
 import { SESSIONS_FLAGS } from "../../cmd/sessions.ts";
-import { runShiro } from "../support/cli.ts";
+import { jsonLines, runShiro } from "../support/cli.ts";
+import { useFakeServer } from "../support/use-fake-server.ts";
+import { lastUserTextIn, WIRES } from "../support/requests.ts";
 
 /** Every command line, sub-command by sub-command, that takes flags. */
 const COMMANDS: { command: string; argv: string[] }[] = [
@@ -150,4 +152,25 @@ describe("a sub-command named after flags runs as that sub-command, never as a p
     expect(run.stdout).not.toMatch(/^fail +server:/m);
     expect(run.stderr).toContain("127.0.0.1:1");
   });
+});
+
+describe("-p with its prompt after other flags: the flags apply, none becomes the prompt", () => {
+  const serve = useFakeServer();
+  for (const { wire, flags } of WIRES) {
+    test(`shiro -p --json "…" prints JSON and sends only the prompt (${wire})`, async () => {
+      const s = await serve({ text: "hello" });
+      const run = await runShiro(["-p", "--json", "say hello", ...flags], { baseURL: s.url });
+      expect(run.code).toBe(0);
+      expect(jsonLines(run.stdout).at(-1)).toMatchObject({ type: "result", status: "success", text: "hello" });
+      expect(lastUserTextIn(s.requests[0]!.body)).toBe("say hello");
+    });
+
+    test(`shiro -p --max-steps 1 "…" stops at the cap it was given (${wire})`, async () => {
+      const s = await serve({ toolCalls: [{ name: "list_dir", input: { path: "." } }] });
+      const run = await runShiro(["-p", "--max-steps", "1", "look around", ...flags], { baseURL: s.url });
+      expect(run.stderr).toContain("error: stopped after 1 step (the step cap).");
+      expect(run.code).toBe(3);
+      expect(lastUserTextIn(s.requests[0]!.body)).toBe("look around");
+    });
+  }
 });

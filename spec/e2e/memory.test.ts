@@ -163,6 +163,16 @@ describe("shiro memory compact (the /memory rules) through one provider request"
     expect(s.requests).toHaveLength(0);
   });
 
+  test("under the thresholds it says why even with no key and no server set up: nothing to merge needs no model", async () => {
+    const { work, home } = project();
+    const path = (await runShiro(["memory", "path"], { cwd: work, home })).stdout.trim();
+    seed(path, 3, 0);
+    const run = await runShiro(["memory", "compact"], { cwd: work, home });
+    expect(run.stderr).toBe("");
+    expect(run.stdout).toMatch(/3 notes; compaction starts above 60/);
+    expect(run.code).toBe(0);
+  });
+
   test("a reply with nothing parseable leaves the store byte-for-byte untouched", async () => {
     const { work, home } = project();
     const path = (await runShiro(["memory", "path"], { cwd: work, home })).stdout.trim();

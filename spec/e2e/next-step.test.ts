@@ -42,6 +42,20 @@ describe("errors with a next step", () => {
     expect(run.stderr).toContain("the key came from SHIRO_API_KEY: check it is right for");
   });
 
+  test("a 401 without a key names the variables this preset reads, not a vague 'the preset's variable'", async () => {
+    const s = await serve({ status: 401, body: { error: { message: "Missing key.", type: "invalid_request_error" } } });
+    const run = await runShiro(["-p", "hi", "--provider", "groq", "--api", "chat"], { baseURL: s.url });
+    expect(run.code).toBe(1);
+    expect(run.stderr).toContain('no key was set (SHIRO_API_KEY or GROQ_API_KEY, or "apiKey" in the config file): check it is right for');
+  });
+
+  test("no key for a remote preset: the line names the variables that preset reads (never OPENAI_API_KEY for groq)", async () => {
+    const run = await runShiro(["-p", "hi", "--provider", "groq"], { env: { OPENAI_API_KEY: "sk-openai-key-not-for-groq" } });
+    expect(run.code).toBe(2);
+    expect(run.stderr).toStartWith("shiro: no API key for https://api.groq.com/openai/v1: set SHIRO_API_KEY or GROQ_API_KEY, or \"apiKey\" in ");
+    expect(run.stderr).not.toContain("OPENAI_API_KEY");
+  });
+
   test("a 404 on the Responses wire suggests --api chat", async () => {
     const s = await serve({ status: 404, body: { error: { message: "Not Found", type: "not_found" } } });
     const run = await runShiro(["-p", "hi"], { baseURL: s.url });

@@ -39,10 +39,17 @@ test("the session open now ends its row with a mark; without one no row is marke
 test("the --json shape has every field, with null for what is not known", () => {
   const { costUsd: _, ...unpriced } = makeRecord({ model: "local" });
   const json = sessionJson(summarize(unpriced));
-  expect(Object.keys(json).sort()).toEqual(["costUsd", "createdAt", "cwd", "forkedFrom", "id", "inputTokens", "messageCount", "model", "outputTokens", "provider", "title", "updatedAt"]);
+  expect(Object.keys(json).sort()).toEqual(["cachedInputTokens", "costUsd", "createdAt", "cwd", "forkedFrom", "id", "inputTokens", "messageCount", "model", "outputTokens", "provider", "title", "updatedAt"]);
   expect(json.costUsd).toBeNull();
+  expect(json.cachedInputTokens).toBeNull();
   expect(json.forkedFrom).toBeNull();
   expect(json.messageCount).toBe(4);
+});
+
+test("--json gives the cached input tokens when the provider reported some, and the cost without float noise", () => {
+  const json = sessionJson(summarize({ ...makeRecord({}), cachedInputTokens: 2816, costUsd: 0.0015639999999999999 }));
+  expect(json.cachedInputTokens).toBe(2816);
+  expect(json.costUsd).toBe(0.001564);
 });
 
 test("sessions made within a minute of each other show ids of one length, each still unique", () => {

@@ -242,7 +242,7 @@ function origin(key: string, settings: Settings, sources: SettingSources, config
   // Fields read straight from the file (no flag or variable sets them): the file, or the default.
   const source = sources[key] ?? (key in config ? { kind: "file" as const, name: key } : key === "subagentModel" ? { kind: "unset" as const } : { kind: "default" as const });
   if (source?.kind !== "unset") return source?.kind === "default" ? "(default)" : `(from ${describeSource(source)})`;
-  if (key === "apiKey") return isLocalURL(settings.baseURL) ? "(not needed for a local server)" : `(needed for ${settings.baseURL}: set ${keyVariables(settings.provider)})`;
+  if (key === "apiKey") return isLocalURL(settings.baseURL) ? "(not needed for a local server)" : `(needed for ${settings.baseURL}: set ${keyVariables(settings.provider, settings.client)})`;
   if (key === "contextWindow") return "(asked from the server; shiro doctor shows it)";
   if (key === "maxSpendUsd") return "(no spending limit)";
   if (key === "subagentModel") return "(subagents use the session's model)";

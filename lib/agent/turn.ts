@@ -59,7 +59,7 @@ export type TurnOptions = Pick<ToolCallOptions, "root" | "cwd" | "signal" | "app
    * request is pruned, unless the window allows less; the local history never is), the step cap,
    * and the retry count and backoff.
    */
-  settings: Pick<Settings, "pruneAtTokens" | "maxSteps" | "maxRetries" | "retryBaseMs" | "baseURL" | "api" | "apiKeySource" | "provider">;
+  settings: Pick<Settings, "pruneAtTokens" | "maxSteps" | "maxRetries" | "retryBaseMs" | "baseURL" | "api" | "apiKeySource" | "provider" | "client">;
   /** The model's context window: each request is budgeted to fit it, and a refusal teaches it. */
   window: ContextWindow;
   /** Where the turn's events go (the tool calls report theirs through it too). */

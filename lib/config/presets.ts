@@ -29,9 +29,10 @@ export type PresetName = keyof typeof PRESETS;
 export const PRESET_NAMES = Object.keys(PRESETS) as PresetName[];
 
 /** The variables shiro reads a preset's key from, in that order, as a user is told to set them: "SHIRO_API_KEY or GROQ_API_KEY". */
-export function keyVariables(provider: string): string {
+export function keyVariables(provider: string, client: Client): string {
   const keyEnv = (PRESETS as Record<string, Preset>)[provider]?.keyEnv;
-  return keyEnv ? `SHIRO_API_KEY or ${keyEnv}` : "SHIRO_API_KEY";
+  // OPENAI_API_KEY goes only to a server that gets the OpenAI client (see resolveSettings).
+  return keyEnv && (keyEnv !== "OPENAI_API_KEY" || client === "openai") ? `SHIRO_API_KEY or ${keyEnv}` : "SHIRO_API_KEY";
 }
 
 /** Servers on this machine (ollama, llama.cpp, LM Studio, the test server) take no key. */

@@ -209,16 +209,20 @@ export function traceSettings(flags: Flags, env: Env, config: ConfigFile, opts: 
   }
 
   const keyEnv = "keyEnv" in preset ? preset.keyEnv : undefined;
-  // A named preset's own variable wins over OPENAI_API_KEY, so an OpenAI key is never sent to another vendor.
+  // A named preset's own variable wins over OPENAI_API_KEY, so an OpenAI key is never sent to another
+  // vendor; nor is it with the openai preset pointed at another server (--base-url, SHIRO_BASE_URL,
+  // config "baseURL"), unless that server gets the OpenAI client (OpenAI's API, Azure, or "client":
+  // "openai" for a proxy of OpenAI) or came from OPENAI_BASE_URL, the variable made to pair with it.
+  const pairedBaseURL = sources.baseURL?.kind === "env" && sources.baseURL.name === "OPENAI_BASE_URL";
+  const readsOpenAIKey = presetName === "openai" && (clientRaw === "openai" || pairedBaseURL);
   const apiKey = pick<string>(sources, "apiKey", [
     [envVar("SHIRO_API_KEY"), env.SHIRO_API_KEY || undefined],
-    ...(keyEnv ? [[envVar(keyEnv), env[keyEnv] || undefined] as const] : []),
-    ...(presetName === "openai" ? [[envVar("OPENAI_API_KEY"), env.OPENAI_API_KEY || undefined] as const] : []),
+    ...(keyEnv && (keyEnv !== "OPENAI_API_KEY" || readsOpenAIKey) ? [[envVar(keyEnv), env[keyEnv] || undefined] as const] : []),
     [file("apiKey"), config.apiKey || undefined],
   ]);
   const keyFrom = sources.apiKey!;
   const apiKeySource = keyFrom.kind === "env" ? keyFrom.name : keyFrom.kind === "file" ? 'config "apiKey"' : undefined;
-  if (!apiKey && !isLocalURL(baseURL) && opts.requireKey) throw missingKey(baseURL, presetName, opts.configFile);
+  if (!apiKey && !isLocalURL(baseURL) && opts.requireKey) throw missingKey(baseURL, presetName, clientRaw, opts.configFile);
 
   const defaultModel = "defaultModel" in preset ? preset.defaultModel : DEFAULT_MODEL;
   const fromEnv = (name: string, rule: NumberRule) => (env[name] ? settingNumber(env[name], name, rule) : undefined);
@@ -270,10 +274,10 @@ export function traceSettings(flags: Flags, env: Env, config: ConfigFile, opts: 
  * The refusal when a remote server has no key: every place a key can be given for this preset (only
  * the variables it reads: OPENAI_API_KEY is not read for groq), the config file by its path when known.
  */
-export function missingKey(baseURL: string, provider: string, configFile?: string): ShiroError {
+export function missingKey(baseURL: string, provider: string, client: Client, configFile?: string): ShiroError {
   return new ShiroError(
     "config",
-    `no API key for ${baseURL}: set ${keyVariables(provider)}, or "apiKey" in ${configFile ?? "the config file"}, or point --base-url at a local server.`,
+    `no API key for ${baseURL}: set ${keyVariables(provider, client)}, or "apiKey" in ${configFile ?? "the config file"}, or point --base-url at a local server.`,
   );
 }
 

@@ -3,7 +3,7 @@ import { isLocalURL, keyVariables } from "../config/presets.ts";
 import type { ProviderFailure } from "./provider-error.ts";
 
 /** What a failure's advice needs to know about where the request went. */
-export type FailureContext = Pick<Settings, "baseURL" | "api" | "apiKeySource" | "provider">;
+export type FailureContext = Pick<Settings, "baseURL" | "api" | "apiKeySource" | "provider" | "client">;
 
 /** Bun's own advice in fetch errors, which means nothing to a user of shiro. */
 const BUN_ADVICE = /\s*(For more information, pass `verbose: true` in the second argument to fetch\(\)\.?|For more information, pass `verbose: true`[^.]*\.|Is the computer able to access the url\?)/g;
@@ -26,7 +26,7 @@ export function withNextStep(failure: ProviderFailure, ctx: FailureContext): Pro
     };
   }
   if (failure.status === 401 || failure.status === 403) {
-    const from = ctx.apiKeySource ? `the key came from ${ctx.apiKeySource}` : `no key was set (${keyVariables(ctx.provider)}, or "apiKey" in the config file)`;
+    const from = ctx.apiKeySource ? `the key came from ${ctx.apiKeySource}` : `no key was set (${keyVariables(ctx.provider, ctx.client)}, or "apiKey" in the config file)`;
     return { ...failure, message: `${message}; ${from}: check it is right for ${ctx.baseURL}` };
   }
   if (failure.status === 404 && ctx.api === "responses") {

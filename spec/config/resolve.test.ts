@@ -27,11 +27,25 @@ describe("resolveSettings precedence: flag > env > config > preset > default", (
   });
 
   test("base URL: flag, SHIRO_BASE_URL, OPENAI_BASE_URL, config, in that order", () => {
-    const env = { ...key, SHIRO_BASE_URL: "http://s/v1", OPENAI_BASE_URL: "http://o/v1" };
+    const shiroKey = { SHIRO_API_KEY: "sk-test" };
+    const env = { ...shiroKey, SHIRO_BASE_URL: "http://s/v1", OPENAI_BASE_URL: "http://o/v1" };
     expect(resolveSettings({ baseURL: "http://f/v1" }, env, { baseURL: "http://c/v1" }).baseURL).toBe("http://f/v1");
     expect(resolveSettings({}, env, { baseURL: "http://c/v1" }).baseURL).toBe("http://s/v1");
-    expect(resolveSettings({}, { ...key, OPENAI_BASE_URL: "http://o/v1" }, { baseURL: "http://c/v1" }).baseURL).toBe("http://o/v1");
-    expect(resolveSettings({}, key, { baseURL: "http://c/v1/" }).baseURL).toBe("http://c/v1");
+    expect(resolveSettings({}, { ...shiroKey, OPENAI_BASE_URL: "http://o/v1" }, { baseURL: "http://c/v1" }).baseURL).toBe("http://o/v1");
+    expect(resolveSettings({}, shiroKey, { baseURL: "http://c/v1/" }).baseURL).toBe("http://c/v1");
+  });
+
+  test("OPENAI_API_KEY goes to OpenAI (and Azure, or a server set to the OpenAI client), or with OPENAI_BASE_URL; never to another server named with --base-url", () => {
+    const openai = { OPENAI_API_KEY: "sk-openai-secret" };
+    expect(resolveSettings({}, openai, {}).apiKey).toBe("sk-openai-secret");
+    expect(resolveSettings({ baseURL: "https://myco.openai.azure.com/openai/v1" }, openai, {}).apiKey).toBe("sk-openai-secret");
+    expect(resolveSettings({ baseURL: "https://proxy.example/v1" }, openai, { client: "openai" }).apiKey).toBe("sk-openai-secret");
+    expect(resolveSettings({}, { ...openai, OPENAI_BASE_URL: "https://proxy.example/v1" }, {}).apiKey).toBe("sk-openai-secret");
+    // Another vendor's server: the OpenAI key stays home, and the line says what to set.
+    expect(() => resolveSettings({ baseURL: "https://api.together.example/v1" }, openai, {})).toThrow(/^no API key for https:\/\/api\.together\.example\/v1: set SHIRO_API_KEY, or/);
+    expect(() => resolveSettings({}, { ...openai, SHIRO_BASE_URL: "https://api.together.example/v1" }, {})).toThrow(/set SHIRO_API_KEY, or/);
+    expect(resolveSettings({ baseURL: "https://api.together.example/v1" }, { ...openai, SHIRO_API_KEY: "tk" }, {}).apiKey).toBe("tk");
+    expect(resolveSettings({ baseURL: "http://localhost:8080/v1" }, openai, {}).apiKey).toBeUndefined();
   });
 
   test("key: SHIRO_API_KEY beats OPENAI_API_KEY beats config apiKey", () => {

@@ -31,7 +31,7 @@ export type SubagentEnv = Pick<ToolCallOptions, "root" | "cwd" | "signal" | "emi
   onCommand?: (command: string | undefined) => void;
 };
 
-type TurnSettings = Pick<Settings, "pruneAtTokens" | "maxRetries" | "retryBaseMs" | "baseURL" | "api" | "apiKeySource" | "provider"> & { maxSteps: number };
+type TurnSettings = Pick<Settings, "pruneAtTokens" | "maxRetries" | "retryBaseMs" | "baseURL" | "api" | "apiKeySource" | "provider" | "client"> & { maxSteps: number };
 
 export type SubagentOutcome = {
   report: string;

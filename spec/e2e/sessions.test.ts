@@ -37,6 +37,21 @@ for (const { wire, flags } of WIRES) {
       expect(s.errors).toEqual([]);
     });
 
+    test("a session is titled with the prompt typed, not the text piped after it; the model still gets both", async () => {
+      const home = tempDir();
+      const work = tempDir();
+      const s = await serve({ text: "you piped a diff" });
+      const run = await runShiro(["-p", "what did I pipe", ...flags], { baseURL: s.url, cwd: work, home, stdin: "diff --git a/x b/x\n+piped text\n" });
+      expect(run.code).toBe(0);
+      expect(userTexts(s.requests[0]!.body).join("\n")).toContain("+piped text");
+      const [only] = sessionFiles(home);
+      expect(JSON.parse(readFileSync(join(sessionsDir(home), only!), "utf8")).title).toBe("what did I pipe");
+      const list = await runShiro(["sessions"], { home, cwd: work });
+      expect(list.stdout).toContain("what did I pipe");
+      expect(list.stdout).not.toContain("piped text");
+      expect(list.stdout).not.toContain("diff --git");
+    });
+
     test("a -p run saves a record with the spec's fields, and never the key", async () => {
       const home = tempDir();
       const work = tempDir();

@@ -27,8 +27,15 @@ for (const { wire, flags } of WIRES) {
       const s = await serve({ status: 400, body: { error: { message: "Invalid model id", type: "invalid_request_error" } } }, { text: "answered on the second try" });
       const failed = await runShiro(["-p", "summarise the readme", ...flags], { baseURL: s.url, cwd: work, home });
       expect(failed.code).toBe(1);
+      // `sessions show` says the prompt got no answer, and why.
+      const id = sessionFiles(home)[0]!.replace(/\.json$/, "");
+      const unanswered = await runShiro(["sessions", "show", id], { home, cwd: work });
+      expect(unanswered.stdout).toMatch(/› summarise the readme\n {2}✗ no answer: provider returned 400: Invalid model id/);
       const again = await runShiro(["-c", "-p", "summarise the readme", ...flags], { baseURL: s.url, cwd: work, home });
       expect(again.code).toBe(0);
+      const answered = await runShiro(["sessions", "show", id], { home, cwd: work });
+      expect(answered.stdout).toContain("› summarise the readme\n\nanswered on the second try");
+      expect(answered.stdout).not.toContain("no answer");
       expect(again.stdout).toBe("answered on the second try\n");
       expect(userTexts(s.requests[1]!.body)).toEqual(["summarise the readme"]);
       const [only] = sessionFiles(home);

@@ -177,3 +177,28 @@ test("shiro killed while a command ran: -c replays the call as interrupted", asy
   pty.write(KEYS.ctrlD);
   await pty.exited;
 }, 30_000);
+
+test("-c replays turns that got no answer as such, with the reason the session kept; an answered second try drops the mark", async () => {
+  const home = tempDir("shiro-home-");
+  const cwd = tempDir("shiro-work-");
+  const down = { status: 500, body: { error: { message: "The server had an error.", type: "server_error" } } } as const;
+  const s = await serve(down, down, down, down, { status: 401, body: { error: { message: "Incorrect API key provided.", type: "invalid_request_error" } } }, { status: 400, body: { error: { message: "Invalid model id", type: "invalid_request_error" } } }, { text: "answered at last" });
+  expect((await runShiro(["-p", "hello"], { baseURL: s.url, cwd, home })).code).toBe(1);
+  expect((await runShiro(["-c", "-p", "again"], { baseURL: s.url, cwd, home })).code).toBe(1);
+  expect((await runShiro(["-c", "-p", "third"], { baseURL: s.url, cwd, home })).code).toBe(1);
+  expect((await runShiro(["-c", "-p", "third"], { baseURL: s.url, cwd, home })).code).toBe(0);
+
+  const pty = await start({ baseURL: s.url, home, cwd, args: ["-c"] });
+  await pty.waitForPrompt(1);
+  const screen = pty.screen();
+  expect(screen).toMatch(/› hello\n {2}✗ no answer: provider returned 500\b.*\n/);
+  expect(screen).toMatch(/› again\n {2}✗ no answer: .*401\b.*\n/);
+  // The prompt sent again got its answer: no mark left on it.
+  expect(screen).toContain("› third\nanswered at last\n");
+  pty.write(KEYS.ctrlD);
+  await pty.exited;
+  // The model read the prompts as they were, without the marks.
+  const sent = JSON.stringify(s.requests.at(-1)!.body);
+  expect(sent).toContain("again");
+  expect(sent).not.toContain("Incorrect API key");
+}, 30_000);

@@ -6,6 +6,7 @@ import { callContext, plainTheme, renderEvent } from "../lib/render.ts";
 import { loadRuntime, runtimeForCommand } from "../lib/app/load-runtime.ts";
 import { customCommandSources, expandCommand, loadCustomCommands } from "../lib/prompt/custom-commands.ts";
 import { parseInput } from "../lib/prompt/slash-commands.ts";
+import { GO_ON_HEADLESS } from "../lib/agent/turn.ts";
 import { startConversation } from "../lib/app/start.ts";
 import { createPermissionPolicy } from "../lib/permissions/index.ts";
 import { isReadOnlyCommand, readOnlyList } from "../lib/permissions/read-only.ts";
@@ -207,7 +208,7 @@ export async function runHeadless(args: MainArgs, processEnv: Record<string, str
   await mcp?.settled(HEADLESS_WAIT_MS);
   policy.startTurn();
   const before = live.subagentTotals();
-  const result = await conversation.runPrompt(attached.text, { emit, approve: policy.approve, signal: controller.signal, stoppedByUser: () => !readerGone && !outputFailed });
+  const result = await conversation.runPrompt(attached.text, { emit, approve: policy.approve, signal: controller.signal, stoppedByUser: () => !readerGone && !outputFailed, goOn: GO_ON_HEADLESS });
   const after = live.subagentTotals();
   subagents.costUsd = before.costUsd === undefined || after.costUsd === undefined ? null : after.costUsd - before.costUsd;
   // A step's save may still be in the thread pool: let it land, so the final save is the last word.

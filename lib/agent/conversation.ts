@@ -82,7 +82,8 @@ export type Conversation = {
    * `stoppedByUser`: whether an abort of `signal` came from the user (the default), whom the
    * history's interruption note names; false for one shiro made itself (stdout went away).
    */
-  runPrompt(prompt: string, io: { emit: EventSink; approve: Approver; signal: AbortSignal; typed?: TypedPrompt; stoppedByUser?: () => boolean }): Promise<PromptResult>;
+  /** `goOn`: how the person continues a turn cut short (TurnOptions.goOn); the interactive loop's words by default. */
+  runPrompt(prompt: string, io: { emit: EventSink; approve: Approver; signal: AbortSignal; typed?: TypedPrompt; stoppedByUser?: () => boolean; goOn?: string }): Promise<PromptResult>;
 };
 
 /**
@@ -269,6 +270,7 @@ export function createConversation(opts: ConversationOptions): Conversation {
           approve: io.approve,
           redact,
           ...(recorder ? { journal: recorder } : {}),
+          ...(io.goOn ? { goOn: io.goOn } : {}),
         });
       } catch (error) {
         // Whatever ended the turn, what its tools did to the files is recorded.

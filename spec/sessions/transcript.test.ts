@@ -177,7 +177,7 @@ test("show: an older session without summaries gets the live words worked out fr
   expect(show("write_file", { path: "b.txt", content: "x\ny" }, "Created b.txt (2 lines).")).toContain("  ✓ write_file: created, 2 lines · b.txt\n");
   expect(show("edit_file", { path: "a.txt", oldString: "a", newString: "b" }, "Edited a.txt: replaced 1 occurrence (+1 -1 lines).")).toContain("  ✓ edit_file: +1 -1 · a.txt\n");
   expect(show("bash", { command: "sleep 99" }, "Command timed out after 2s; it was killed with every process it started.\n(no output)")).toContain("  ✗ bash: timed out after 2s · sleep 99\n");
-  expect(show("glob", { pattern: "*.ts" }, "a.ts\nb.ts")).toContain("  ✓ glob: a.ts (2 lines)\n"); // a tool whose text does not say: first line and count
+  expect(show("glob", { pattern: "*.ts" }, "a.ts\nb.ts")).toContain("  ✓ glob: a.ts (2 lines) · *.ts\n"); // a tool whose text does not say: first line and count
 });
 
 test("show: errors and denials read as they did live", () => {

@@ -6,12 +6,14 @@ import { callContext, plainTheme, renderEvent } from "../lib/render.ts";
 import { loadRuntime, runtimeForCommand } from "../lib/app/load-runtime.ts";
 import { customCommandSources, expandCommand, loadCustomCommands } from "../lib/prompt/custom-commands.ts";
 import { parseInput } from "../lib/prompt/slash-commands.ts";
+import { GO_ON_HEADLESS } from "../lib/agent/turn.ts";
 import { startConversation } from "../lib/app/start.ts";
 import { createPermissionPolicy } from "../lib/permissions/index.ts";
 import { isReadOnlyCommand, readOnlyList } from "../lib/permissions/read-only.ts";
 import { attachMentions, describeAttachment } from "../lib/prompt/attach.ts";
 import { renderTodos } from "../lib/notebook/render.ts";
 import { costUsd, formatUsd } from "../lib/sessions/pricing.ts";
+import { titleFromPrompt } from "../lib/sessions/title.ts";
 import { describeTurnChanges } from "../lib/sessions/undo/report.ts";
 import { HEADLESS_WAIT_MS } from "../lib/mcp/index.ts";
 import { sessionChoice, type MainArgs } from "./args.ts";
@@ -199,12 +201,14 @@ export async function runHeadless(args: MainArgs, processEnv: Record<string, str
   }, closeSession);
   // `@path` in the prompt given as an argument attaches the file; piped text is sent as it came.
   const attached = text ? attachMentions(text, runtime.env, { unscanned: piped }) : { text: piped, reports: [] };
+  // The session is named after what was typed: not the piped text (`git diff | shiro -p review`) nor attached files that follow it.
+  if (text) live.nameIfUntitled(titleFromPrompt(text));
   for (const report of attached.reports) emit({ type: "notice", message: describeAttachment(report) });
   // One turn and no "later": its servers get a short while to connect (one still starting joins at a later step).
   await mcp?.settled(HEADLESS_WAIT_MS);
   policy.startTurn();
   const before = live.subagentTotals();
-  const result = await conversation.runPrompt(attached.text, { emit, approve: policy.approve, signal: controller.signal, stoppedByUser: () => !readerGone && !outputFailed });
+  const result = await conversation.runPrompt(attached.text, { emit, approve: policy.approve, signal: controller.signal, stoppedByUser: () => !readerGone && !outputFailed, goOn: GO_ON_HEADLESS });
   const after = live.subagentTotals();
   subagents.costUsd = before.costUsd === undefined || after.costUsd === undefined ? null : after.costUsd - before.costUsd;
   // A step's save may still be in the thread pool: let it land, so the final save is the last word.

@@ -13,27 +13,32 @@ export type CallContext = {
   command?: string;
   /** The path (or paths) a file tool's call is about: repeated on its result line the same way. */
   path?: string;
+  /** The pattern a search (glob, grep) looked for: repeated as a command is, by its start. */
+  pattern?: string;
 };
 
 /**
  * The context a result line gets from its call's subject and the kind of subject the tool has
- * (ToolSubject.kind): commands and paths are named, since calls made together report one after
- * another; patterns and text are not.
+ * (ToolSubject.kind): commands, paths and patterns are named, since calls made together report
+ * one after another; text (a URL, a note) is not.
  */
 export function callContext(kind: string | undefined, subject: string | undefined): CallContext {
   if (!subject) return {};
   if (kind === "command") return { command: subject };
   if (kind === "path") return { path: subject };
+  if (kind === "pattern") return { pattern: subject };
   return {};
 }
 
 /**
- * ` · bun test` or ` · src/a.ts`: how a result line whose words are `text` ends, clipped to
- * NAMING_MAX (a command keeps its start, a path its end, where the file's name is). Nothing
- * when there is nothing to name, or when `text` names the path already (`no such file src/a.ts`).
+ * ` · bun test`, ` · src/a.ts` or ` · *.test.ts`: how a result line whose words are `text` ends,
+ * clipped to NAMING_MAX (a command or a pattern keeps its start, a path its end, where the file's
+ * name is). Nothing when there is nothing to name, or when `text` names the path already
+ * (`no such file src/a.ts`).
  */
 export function callNaming(call: CallContext, text: string): string {
-  if (call.command) return ` · ${clip(call.command, NAMING_MAX)}`;
+  const named = call.command ?? call.pattern;
+  if (named) return ` · ${clip(named, NAMING_MAX)}`;
   if (!call.path) return "";
   const path = clip(call.path, Number.MAX_SAFE_INTEGER);
   if (text.includes(path)) return "";

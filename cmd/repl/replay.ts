@@ -1,6 +1,6 @@
 import { attachedPaths, withoutAttachments } from "../../lib/prompt/attach.ts";
 import { callContext, paintOutcome, sanitize } from "../../lib/render.ts";
-import { bashCommandOnly, firstLine, resultLine, type SubjectKindOf, type TranscriptItem } from "../../lib/sessions/transcript-items.ts";
+import { bashCommandOnly, firstLine, resultLine, unansweredLine, type SubjectKindOf, type TranscriptItem } from "../../lib/sessions/transcript-items.ts";
 import { renderMarkdown } from "../../lib/text/markdown.ts";
 import { wrapHanging, wrapLine, wrapText } from "../../lib/text/wrap.ts";
 import type { RowKind } from "./event-view.ts";
@@ -57,6 +57,9 @@ export function replayRows(items: readonly TranscriptItem[], theme: Theme, width
         break;
       case "interrupted":
         out.push({ rows: wrapLine(theme.warn("interrupted"), width), kind: "tool" });
+        break;
+      case "unanswered":
+        out.push({ rows: wrapLine(theme.dim(sanitize(unansweredLine(item))), width), kind: "tool" });
         break;
       case "tool-call": {
         // The call's live result line (one line per call here, so it names the call's subject,

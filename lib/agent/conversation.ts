@@ -19,6 +19,7 @@ import { keyRedactor, redactDeep, redactEvent } from "./redact-key.ts";
 import type { Runtime } from "./runtime.ts";
 import type { Approver } from "../approval.ts";
 import { runTurn, type TurnResult } from "./turn.ts";
+import { markTurnFailure } from "./turn-failure.ts";
 import { createTaskTool, type TurnIo } from "./subagent/task-tool.ts";
 
 /** What a conversation needs of its session: the history it owns and the totals it keeps. */
@@ -81,7 +82,8 @@ export type Conversation = {
    * `stoppedByUser`: whether an abort of `signal` came from the user (the default), whom the
    * history's interruption note names; false for one shiro made itself (stdout went away).
    */
-  runPrompt(prompt: string, io: { emit: EventSink; approve: Approver; signal: AbortSignal; typed?: TypedPrompt; stoppedByUser?: () => boolean }): Promise<PromptResult>;
+  /** `goOn`: how the person continues a turn cut short (TurnOptions.goOn); the interactive loop's words by default. */
+  runPrompt(prompt: string, io: { emit: EventSink; approve: Approver; signal: AbortSignal; typed?: TypedPrompt; stoppedByUser?: () => boolean; goOn?: string }): Promise<PromptResult>;
 };
 
 /**
@@ -268,6 +270,7 @@ export function createConversation(opts: ConversationOptions): Conversation {
           approve: io.approve,
           redact,
           ...(recorder ? { journal: recorder } : {}),
+          ...(io.goOn ? { goOn: io.goOn } : {}),
         });
       } catch (error) {
         // Whatever ended the turn, what its tools did to the files is recorded.
@@ -276,6 +279,10 @@ export function createConversation(opts: ConversationOptions): Conversation {
       } finally {
         turnIo = undefined;
       }
+      // A turn that failed says so on its prompt (for the replay of a resumed session); one that
+      // ended otherwise (the same prompt's second try answered) takes the mark off.
+      const marked = markTurnFailure(session.history, redact(prompt), result.status === "error" ? redact(result.error ?? "unknown error") : undefined);
+      if (marked !== session.history) history.replace(marked);
       // The model is told, in this session and any that resumes it, that the turn was cut short.
       if (result.status === "interrupted" && (io.stoppedByUser?.() ?? true)) history.append([interruptionMessage()]);
       const changes = recorder ? await recorder.end({ commands }).catch((error: unknown) => void emit({ type: "notice", message: undoTrouble(error) })) : undefined;

@@ -64,7 +64,17 @@ export type TurnOptions = Pick<ToolCallOptions, "root" | "cwd" | "signal" | "app
   window: ContextWindow;
   /** Where the turn's events go (the tool calls report theirs through it too). */
   emit: EventSink;
+  /**
+   * How the person picks up a turn cut short (the step cap, the output limit), as the words after
+   * "or": the interactive loop's GO_ON_INTERACTIVE by default; a headless run names its command.
+   */
+  goOn?: string;
 };
+
+/** The way on after a turn cut short, in the interactive loop: say so at the prompt. */
+export const GO_ON_INTERACTIVE = "ask shiro to continue";
+/** The way on after a headless turn cut short: run again on the same session. */
+export const GO_ON_HEADLESS = 'continue with shiro -c -p "go on"';
 
 export type TurnResult = {
   status: TurnStatus;
@@ -88,6 +98,7 @@ export async function runTurn(opts: TurnOptions): Promise<TurnResult> {
   const startLength = session.history.length;
   const usage: Usage = { inputTokens: 0, outputTokens: 0 };
   const { settings } = opts;
+  const goOn = opts.goOn ?? GO_ON_INTERACTIVE;
   let callOptions = opts.callOptions;
   let steps = 0;
   let status: TurnStatus = "success";
@@ -159,7 +170,7 @@ export async function runTurn(opts: TurnOptions): Promise<TurnResult> {
       return false;
     }
     if (!outcome.wantsMore) {
-      if (truncated) opts.emit({ type: "notice", message: CUT_OFF_NOTICE });
+      if (truncated) opts.emit({ type: "notice", message: cutOffNotice(goOn) });
       return false;
     }
     ended = false;
@@ -174,7 +185,7 @@ export async function runTurn(opts: TurnOptions): Promise<TurnResult> {
       }
       if (steps >= settings.maxSteps) {
         status = "step-cap";
-        errorMessage = `stopped after ${plural(settings.maxSteps, "step")} (the step cap). Raise it with --max-steps, or ask shiro to continue.`;
+        errorMessage = `stopped after ${plural(settings.maxSteps, "step")} (the step cap). Raise it with --max-steps, or ${goOn}.`;
         opts.emit({ type: "error", message: errorMessage });
         break;
       }
@@ -304,6 +315,9 @@ function refusesReasoningControl(failure: { status?: number; message: string }):
 }
 
 /** Said when the turn's answer stops at the server's output limit. */
-export const CUT_OFF_NOTICE = "the answer was cut off at the output limit; ask shiro to continue, or use a model with a larger output limit";
+export function cutOffNotice(goOn = GO_ON_INTERACTIVE): string {
+  return `the answer was cut off at the output limit; ${goOn}, or use a model with a larger output limit`;
+}
+
 /** The error when a step was cut off before any text or runnable tool call. */
 export const CUT_OFF_EMPTY = "the answer was cut off at the output limit before any text or tool call";

@@ -75,6 +75,11 @@ export type LiveSession = {
   subagentTotals(): Usage & { costUsd: number | undefined; count: number };
   /** Something else changed (the task list): save soon. */
   touch(): void;
+  /**
+   * Names a session that has no title yet (a resumed one keeps its own). For a prompt whose text
+   * sent is more than the person typed (piped stdin after it), so the title is what they typed.
+   */
+  nameIfUntitled(title: string): void;
   /** /save: writes now, synchronously. False when there is nothing to write (no messages). Throws on I/O failure. */
   save(): boolean;
   /** /model: later turns are priced and recorded with this model. */
@@ -328,6 +333,9 @@ export function openLiveSession(opts: OpenSessionOptions): LiveSession {
     },
     touch() {
       if (!closed) saver.schedule();
+    },
+    nameIfUntitled(title) {
+      if (!closed && !base.title && title) base = { ...base, title };
     },
     recordSubagent(transcript) {
       if (closed) return;

@@ -1,5 +1,5 @@
 import type { ModelMessage } from "ai";
-import { deniedLine, outcomeLine, outcomeOfSummary, userFacingError, type CallContext, type CallOutcome } from "../render.ts";
+import { deniedLine, OUTCOME_MARKS, outcomeLine, outcomeOfSummary, userFacingError, type CallContext, type CallOutcome } from "../render.ts";
 import { derivedSummary } from "./result-summary.ts";
 import { BASH_EXITED, BASH_INTERRUPTED, BASH_KILLED, BASH_TIMED_OUT } from "../tools/bash.ts";
 import { isInterruptionMessage } from "../text/interruption.ts";
@@ -9,6 +9,12 @@ import { NOT_RUN_PREFIX, subjectOf as subjectFromDefinition, type AnyTool } from
 export type TranscriptItem =
   /** `typed`/`shell`: what the user typed when shiro wrote the prompt for them (lib/agent/conversation.ts TypedPrompt). */
   | { type: "user"; text: string; typed?: string; shell?: string[] }
+  /**
+   * The turn of the prompt before it got no answer: nothing came back (`partial` false: a prompt
+   * followed by the next prompt or by the end), or what came is followed by a failure. `error` is
+   * why, when the session kept it (lib/agent/turn-failure.ts); older sessions say nothing more.
+   */
+  | { type: "unanswered"; error?: string; partial: boolean }
   | { type: "assistant"; text: string }
   /** The user interrupted the turn here (lib/text/interruption.ts): shown as such, never as a prompt. */
   | { type: "interrupted" }
@@ -57,6 +63,8 @@ export function subjectKindsOf(tools: readonly Pick<AnyTool, "name" | "subject">
  */
 export function transcriptItems(messages: readonly ModelMessage[], subjectOf: SubjectOf = firstStringArgument): TranscriptItem[] {
   const items: TranscriptItem[] = [];
+  /** The prompts among the items, by index, with the failure their turn ended in, if one was kept. */
+  const prompts = new Map<number, string | undefined>();
   for (const message of messages) {
     const content: unknown = message.content;
     switch (message.role) {
@@ -69,7 +77,12 @@ export function transcriptItems(messages: readonly ModelMessage[], subjectOf: Su
           break;
         }
         const text = typeof content === "string" ? content : textOf(content);
-        if (text) items.push({ type: "user", text, ...typedOf(message.providerOptions) });
+        if (!text) break;
+        // A prompt the user sent (the conversation keeps a note with each) gets an answer; a
+        // compaction summary or a subagent's task is not one.
+        const shiro = shiroNotes(message.providerOptions);
+        items.push({ type: "user", text, ...typedOf(message.providerOptions) });
+        if (shiro) prompts.set(items.length - 1, typeof shiro.failed === "string" ? shiro.failed : undefined);
         break;
       }
       case "assistant": {
@@ -92,7 +105,27 @@ export function transcriptItems(messages: readonly ModelMessage[], subjectOf: Su
         break;
     }
   }
-  return withUnansweredClosed(items);
+  return withUnansweredClosed(withFailedTurns(items, prompts));
+}
+
+/** After each prompt's turn that got no answer, or ended in a failure, an "unanswered" item. */
+function withFailedTurns(items: TranscriptItem[], prompts: ReadonlyMap<number, string | undefined>): TranscriptItem[] {
+  if (prompts.size === 0) return items;
+  const out: TranscriptItem[] = [];
+  let open: { error: string | undefined; partial: boolean } | undefined;
+  const close = () => {
+    if (open && (open.error !== undefined || !open.partial)) out.push({ type: "unanswered", ...(open.error !== undefined ? { error: open.error } : {}), partial: open.partial });
+    open = undefined;
+  };
+  items.forEach((item, i) => {
+    if (item.type === "user") {
+      close();
+      if (prompts.has(i)) open = { error: prompts.get(i), partial: false };
+    } else if (open && item.type !== "system") open.partial = true;
+    out.push(item);
+  });
+  close();
+  return out;
 }
 
 /**
@@ -181,6 +214,16 @@ export function resultLine(item: Extract<TranscriptItem, { type: "tool-result" }
   return outcomeLine(item.outcome, item.tool, resultWords(item), call);
 }
 
+/**
+ * The line for a turn that got no answer, indented as a result line is: `  ✗ no answer: provider returned 500 …`, `✗ no answer`
+ * when the session kept no reason, `✗ failed: …` after what did come. Shared by `shiro sessions
+ * show` and a resumed session's replay.
+ */
+export function unansweredLine(item: Extract<TranscriptItem, { type: "unanswered" }>): string {
+  const head = `  ${OUTCOME_MARKS.error} ${item.partial ? "failed" : "no answer"}`;
+  return item.error === undefined ? head : `${head}: ${firstLine(item.error, 200)}`;
+}
+
 function textOf(parts: unknown): string {
   if (!Array.isArray(parts)) return "";
   return parts
@@ -220,6 +263,12 @@ function typedOf(options: unknown): { typed?: string; shell?: string[] } {
   if (!shiro || typeof shiro !== "object") return {};
   const shell = Array.isArray(shiro.shell) ? shiro.shell.filter((c): c is string => typeof c === "string") : [];
   return { ...(typeof shiro.typed === "string" ? { typed: shiro.typed } : {}), ...(shell.length > 0 ? { shell } : {}) };
+}
+
+/** The "shiro" namespace of a message's provider options, when it has one. */
+function shiroNotes(options: unknown): Record<string, unknown> | undefined {
+  const shiro = (options as { shiro?: unknown } | undefined)?.shiro;
+  return shiro && typeof shiro === "object" ? (shiro as Record<string, unknown>) : undefined;
 }
 
 /** What the user saw of a call's end, kept with its result in the "shiro" namespace; undefined when not kept (older sessions). */

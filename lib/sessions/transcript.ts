@@ -2,7 +2,7 @@ import type { SessionRecord, SubagentTranscript } from "./schema.ts";
 import { formatUsd } from "./pricing.ts";
 import { serializeSession } from "./serialize.ts";
 import { callContext, OUTCOME_MARKS, type CallContext } from "../render.ts";
-import { bashCommandOnly, firstLine, resultLine, resultWords, transcriptItems, type SubjectKindOf, type SubjectOf, type TranscriptItem } from "./transcript-items.ts";
+import { bashCommandOnly, firstLine, resultLine, resultWords, transcriptItems, unansweredLine, type SubjectKindOf, type SubjectOf, type TranscriptItem } from "./transcript-items.ts";
 
 export type TranscriptOptions = {
   /** Names a tool call's subject; defaults to a guess from its input (transcript-items.ts). */
@@ -47,7 +47,7 @@ function transcriptLines(messages: SessionRecord["messages"], opts: TranscriptOp
   const calls = new Map<string, { subject: string; naming: CallContext }>();
   const kindOf = opts.subjectKind ?? bashCommandOnly;
   for (const item of transcriptItems(messages, opts.subjectOf)) {
-    const grouped = previous !== undefined && (item.type === "tool-call" || item.type === "tool-result") && previous !== "user";
+    const grouped = previous !== undefined && (item.type === "unanswered" || ((item.type === "tool-call" || item.type === "tool-result") && previous !== "user"));
     if (!grouped && previous !== undefined) out.push("");
     switch (item.type) {
       case "user":
@@ -71,6 +71,9 @@ function transcriptLines(messages: SessionRecord["messages"], opts: TranscriptOp
         break;
       case "interrupted":
         out.push("(interrupted)");
+        break;
+      case "unanswered":
+        out.push(unansweredLine(item));
         break;
       default:
         item satisfies never;
@@ -114,7 +117,7 @@ function markdown(record: SessionRecord, opts: TranscriptOptions): string {
   for (const item of items) {
     if (item.type === "tool-result" && results.has(item.id)) continue; // written under its call
     // An interruption stays in the section it cut short.
-    const wanted = item.type === "user" ? "User" : item.type === "system" ? "System" : item.type === "interrupted" ? (section ?? "Assistant") : "Assistant";
+    const wanted = item.type === "user" ? "User" : item.type === "system" ? "System" : item.type === "interrupted" || item.type === "unanswered" ? (section ?? "Assistant") : "Assistant";
     if (wanted !== section) {
       out.push("", `## ${wanted}`);
       section = wanted;
@@ -139,6 +142,9 @@ function markdown(record: SessionRecord, opts: TranscriptOptions): string {
         break;
       case "interrupted":
         out.push("_(interrupted by the user)_");
+        break;
+      case "unanswered":
+        out.push(`_(${unansweredLine(item).trim().replace(/^\S+ /, "")})_`);
         break;
       default:
         item satisfies never;

@@ -12,10 +12,14 @@ const MARKS = new Set(["→", "✓", "✗", "⊘", "■", "•", "›", "✻", "
  */
 export const DIFF_CONTINUED = "↪";
 
+/** Labels that start the loop's notes and errors (`note: provider returned 500: …`): their continuation rows hang under the text, as a mark's do. */
+const LABEL = /^(note|error): (?=\S)/;
+
 /**
  * One line as rows of at most `width` columns, broken at spaces (a word longer than a row is cut).
  * Continuation rows are indented under the text: past the line's leading spaces and, when the
- * line starts with a mark and a space (`→ `, `✓ `, `• `), past the mark too. A diff line (its
+ * line starts with a mark and a space (`→ `, `✓ `, `• `) or a note's label (`note: `, `error: `),
+ * past the mark or the label too. A diff line (its
  * first character past the leading spaces `+` or `-`) wraps as diffRows does. A line that fits
  * is returned as it is. `opts.hang`: continuation rows are indented at least this far
  * (an approval's lines, so a wrapped command cannot be read as a line of its own).
@@ -29,6 +33,7 @@ export function wrapLine(line: string, width: number, opts: { hang?: number } = 
   if (isDiffLine(plain, lead)) return diffRows(line, lead, cols);
   let hang = lead;
   if (mark && MARKS.has(mark) && plain[lead + mark.length] === " ") hang += Bun.stringWidth(mark) + 1;
+  else hang += LABEL.exec(plain.slice(lead))?.[0].length ?? 0;
   if (hang > cols / 2) hang = Math.min(lead, Math.floor(cols / 2));
   const prefix = Bun.sliceAnsi(line, 0, hang);
   const body = Bun.sliceAnsi(line, hang);

@@ -112,7 +112,7 @@ describe("output cut off at the limit", () => {
       expect(result.code).toBe(0);
       expect(record).toMatchObject({ status: "success", truncated: true, text: "The first half of the answer" });
       expect(lines.filter((l) => l.type === "notice").map((l) => l.message)).toEqual([
-        "the answer was cut off at the output limit; ask shiro to continue, or use a model with a larger output limit",
+        'the answer was cut off at the output limit; continue with shiro -c -p "go on", or use a model with a larger output limit',
       ]);
     });
 

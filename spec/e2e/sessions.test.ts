@@ -27,14 +27,36 @@ for (const { wire, flags } of WIRES) {
       const s = await serve({ status: 400, body: { error: { message: "Invalid model id", type: "invalid_request_error" } } }, { text: "answered on the second try" });
       const failed = await runShiro(["-p", "summarise the readme", ...flags], { baseURL: s.url, cwd: work, home });
       expect(failed.code).toBe(1);
+      // `sessions show` says the prompt got no answer, and why.
+      const id = sessionFiles(home)[0]!.replace(/\.json$/, "");
+      const unanswered = await runShiro(["sessions", "show", id], { home, cwd: work });
+      expect(unanswered.stdout).toMatch(/› summarise the readme\n {2}✗ no answer: provider returned 400: Invalid model id/);
       const again = await runShiro(["-c", "-p", "summarise the readme", ...flags], { baseURL: s.url, cwd: work, home });
       expect(again.code).toBe(0);
+      const answered = await runShiro(["sessions", "show", id], { home, cwd: work });
+      expect(answered.stdout).toContain("› summarise the readme\n\nanswered on the second try");
+      expect(answered.stdout).not.toContain("no answer");
       expect(again.stdout).toBe("answered on the second try\n");
       expect(userTexts(s.requests[1]!.body)).toEqual(["summarise the readme"]);
       const [only] = sessionFiles(home);
       const record = JSON.parse(readFileSync(join(sessionsDir(home), only!), "utf8"));
       expect(record.messages.filter((m: any) => m.role === "user").map((m: any) => m.content)).toEqual(["summarise the readme"]);
       expect(s.errors).toEqual([]);
+    });
+
+    test("a session is titled with the prompt typed, not the text piped after it; the model still gets both", async () => {
+      const home = tempDir();
+      const work = tempDir();
+      const s = await serve({ text: "you piped a diff" });
+      const run = await runShiro(["-p", "what did I pipe", ...flags], { baseURL: s.url, cwd: work, home, stdin: "diff --git a/x b/x\n+piped text\n" });
+      expect(run.code).toBe(0);
+      expect(userTexts(s.requests[0]!.body).join("\n")).toContain("+piped text");
+      const [only] = sessionFiles(home);
+      expect(JSON.parse(readFileSync(join(sessionsDir(home), only!), "utf8")).title).toBe("what did I pipe");
+      const list = await runShiro(["sessions"], { home, cwd: work });
+      expect(list.stdout).toContain("what did I pipe");
+      expect(list.stdout).not.toContain("piped text");
+      expect(list.stdout).not.toContain("diff --git");
     });
 
     test("a -p run saves a record with the spec's fields, and never the key", async () => {

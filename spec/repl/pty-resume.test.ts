@@ -1,6 +1,6 @@
 // Resume shows where you were: the replay before the prompt, and the picker of this directory's sessions.
 import { expect, test } from "bun:test";
-import { existsSync, writeFileSync } from "node:fs";
+import { existsSync, readdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { runShiro, tempDir } from "../support/cli.ts";
 import { KEYS, usePty } from "./pty.ts";
@@ -98,6 +98,8 @@ test("the replay's result lines are the lines the live screen showed", async () 
         { name: "bash", input: { command: "ls a.txt" } },
         { name: "bash", input: { command: "ls missing-dir" } },
         { name: "grep", input: { pattern: "two" } },
+        { name: "glob", input: { pattern: "*.txt" } },
+        { name: "list_dir", input: { path: "." } },
       ],
     },
     { text: "Looked." },
@@ -110,17 +112,25 @@ test("the replay's result lines are the lines the live screen showed", async () 
   await pty.waitForPrompt(2);
   const results = (screen: string) => screen.split("\n").filter((row) => /^ {2}[✓✗] /.test(row));
   const live = results(pty.screen()); // in the order the calls ended
-  const expected = ["  ✓ read_file: 3 lines · a.txt", "  ✓ bash: exit 0 · ls a.txt", "  ✗ bash: exit 2 · ls missing-dir", "  ✓ grep: 1 match in 1 file"];
+  // A search names its pattern as list_dir names its path.
+  const expected = ["  ✓ read_file: 3 lines · a.txt", "  ✓ bash: exit 0 · ls a.txt", "  ✗ bash: exit 2 · ls missing-dir", "  ✓ grep: 1 match in 1 file · two", "  ✓ glob: 1 file · *.txt", "  ✓ list_dir: 1 entry · ."];
   expect(live.toSorted()).toEqual(expected.toSorted());
   pty.write(KEYS.ctrlD);
   await pty.exited;
 
   pty = await start({ baseURL: s.url, home, cwd, args: ["-c"] });
   await pty.waitForPrompt(1);
-  // The same lines; the replay has no call line above them, so a pattern's call is named too.
-  expect(results(pty.screen())).toEqual([...expected.slice(0, 3), "  ✓ grep: 1 match in 1 file · two"]);
+  // The same lines.
+  expect(results(pty.screen())).toEqual(expected);
   pty.line("anything else?");
   await pty.waitFor("Nothing new.");
+  await pty.waitForPrompt(2);
+  pty.write(KEYS.ctrlD);
+  await pty.exited;
+  // And `shiro sessions show` has them too.
+  const [id] = readdirSync(join(home, ".shiro-neko", "sessions")).filter((n) => n.endsWith(".json"));
+  const shown = (await runShiro(["sessions", "show", id!.replace(/\.json$/, "")], { home, cwd })).stdout;
+  for (const line of expected) expect(shown).toContain(`${line}\n`);
 }, 30_000);
 
 test("-r alone with nothing saved here starts a new session and says so", async () => {
@@ -176,4 +186,29 @@ test("shiro killed while a command ran: -c replays the call as interrupted", asy
   await pty.waitForPrompt(2);
   pty.write(KEYS.ctrlD);
   await pty.exited;
+}, 30_000);
+
+test("-c replays turns that got no answer as such, with the reason the session kept; an answered second try drops the mark", async () => {
+  const home = tempDir("shiro-home-");
+  const cwd = tempDir("shiro-work-");
+  const down = { status: 500, body: { error: { message: "The server had an error.", type: "server_error" } } } as const;
+  const s = await serve(down, down, down, down, { status: 401, body: { error: { message: "Incorrect API key provided.", type: "invalid_request_error" } } }, { status: 400, body: { error: { message: "Invalid model id", type: "invalid_request_error" } } }, { text: "answered at last" });
+  expect((await runShiro(["-p", "hello"], { baseURL: s.url, cwd, home })).code).toBe(1);
+  expect((await runShiro(["-c", "-p", "again"], { baseURL: s.url, cwd, home })).code).toBe(1);
+  expect((await runShiro(["-c", "-p", "third"], { baseURL: s.url, cwd, home })).code).toBe(1);
+  expect((await runShiro(["-c", "-p", "third"], { baseURL: s.url, cwd, home })).code).toBe(0);
+
+  const pty = await start({ baseURL: s.url, home, cwd, args: ["-c"] });
+  await pty.waitForPrompt(1);
+  const screen = pty.screen();
+  expect(screen).toMatch(/› hello\n {2}✗ no answer: provider returned 500\b.*\n/);
+  expect(screen).toMatch(/› again\n {2}✗ no answer: .*401\b.*\n/);
+  // The prompt sent again got its answer: no mark left on it.
+  expect(screen).toContain("› third\nanswered at last\n");
+  pty.write(KEYS.ctrlD);
+  await pty.exited;
+  // The model read the prompts as they were, without the marks.
+  const sent = JSON.stringify(s.requests.at(-1)!.body);
+  expect(sent).toContain("again");
+  expect(sent).not.toContain("Incorrect API key");
 }, 30_000);

@@ -25,3 +25,21 @@ test("while a turn waits to retry after a provider error, the spinner says so wi
   expect(spinner(pty.screen())).toBeUndefined();
   expect(s.requests).toHaveLength(2);
 }, 20_000);
+
+test("a retry note too long for the terminal wraps under its text, not at column 0", async () => {
+  const s = await serve(
+    { status: 500, body: { error: { message: "The server had an error while processing your request. Sorry about that!", type: "server_error" } } },
+    { text: "recovered" },
+  );
+  const pty = await start({ baseURL: s.url, cols: 60 });
+  await pty.waitForPrompt(1);
+  pty.line("hello");
+  await pty.waitFor("recovered");
+  await pty.waitForPrompt(2);
+  const rows = pty.screen().split("\n");
+  const first = rows.findIndex((row) => row.startsWith("note: provider returned 500"));
+  expect(first).toBeGreaterThan(-1);
+  const rest = rows.slice(first + 1, rows.findIndex((row, i) => i > first && row.includes("(attempt 2 of")) + 1);
+  expect(rest.length).toBeGreaterThan(0);
+  for (const row of rest) expect(row).toMatch(/^ {6}\S/);
+}, 20_000);

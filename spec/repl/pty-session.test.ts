@@ -118,3 +118,16 @@ test("after /clear with nothing new said, the exit message still points at the s
   expect(await pty.exited).toBe(0);
   expect(pty.screen()).toContain('Saved 2 messages: "a question worth keeping"');
 }, 20_000);
+
+test("a turn stopped at the step cap says the way on that fits the loop: ask shiro to continue", async () => {
+  const s = await serve({ toolCalls: [{ name: "list_dir", input: { path: "." } }] });
+  const pty = await start({ baseURL: s.url, args: ["--max-steps", "1"] });
+  await pty.waitForPrompt(1);
+  pty.line("look around");
+  await pty.waitFor("(the step cap)");
+  await pty.waitForPrompt(2);
+  expect(pty.screen().replace(/\n(?!\n)/g, " ")).toContain("stopped after 1 step (the step cap). Raise it with --max-steps, or ask shiro to continue.");
+  expect(pty.screen()).not.toContain("shiro -c -p");
+  pty.write(KEYS.ctrlD);
+  await pty.exited;
+});

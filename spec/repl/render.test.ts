@@ -28,8 +28,10 @@ test("a file tool's result line names its path as bash's names its command, the 
   expect(renderEvent(result("edit_file", "+1 -1"), plainTheme, callContext("path", "src/a.ts"))).toBe("  ✓ edit_file: +1 -1 · src/a.ts");
   expect(renderEvent(result("write_file", "created, 2 lines"), plainTheme, callContext("path", "b.txt"))).toBe("  ✓ write_file: created, 2 lines · b.txt");
   expect(renderEvent(result("bash", "exit 0"), plainTheme, callContext("command", "echo hi"))).toBe("  ✓ bash: exit 0 · echo hi");
-  // A pattern or text subject is not repeated.
-  expect(renderEvent(result("grep", "3 matches"), plainTheme, callContext("pattern", "TODO"))).toBe("  ✓ grep: 3 matches");
+  // A search names its pattern as list_dir names its path; a text subject (a URL, a note) is not repeated.
+  expect(renderEvent(result("glob", "1 file"), plainTheme, callContext("pattern", "src/**/*.ts"))).toBe("  ✓ glob: 1 file · src/**/*.ts");
+  expect(renderEvent(result("grep", "3 matches"), plainTheme, callContext("pattern", "TODO"))).toBe("  ✓ grep: 3 matches · TODO");
+  expect(renderEvent(result("web_fetch", "200, 3 KB"), plainTheme, callContext("text", "https://example.com"))).toBe("  ✓ web_fetch: 200, 3 KB");
   const deep = `src/${"nested/".repeat(12)}component.ts`;
   const line = renderEvent(result("read_file", "42 lines"), plainTheme, callContext("path", deep));
   expect(line).toEndWith("/component.ts");

@@ -177,7 +177,7 @@ test("show: an older session without summaries gets the live words worked out fr
   expect(show("write_file", { path: "b.txt", content: "x\ny" }, "Created b.txt (2 lines).")).toContain("  ✓ write_file: created, 2 lines · b.txt\n");
   expect(show("edit_file", { path: "a.txt", oldString: "a", newString: "b" }, "Edited a.txt: replaced 1 occurrence (+1 -1 lines).")).toContain("  ✓ edit_file: +1 -1 · a.txt\n");
   expect(show("bash", { command: "sleep 99" }, "Command timed out after 2s; it was killed with every process it started.\n(no output)")).toContain("  ✗ bash: timed out after 2s · sleep 99\n");
-  expect(show("glob", { pattern: "*.ts" }, "a.ts\nb.ts")).toContain("  ✓ glob: a.ts (2 lines)\n"); // a tool whose text does not say: first line and count
+  expect(show("glob", { pattern: "*.ts" }, "a.ts\nb.ts")).toContain("  ✓ glob: a.ts (2 lines) · *.ts\n"); // a tool whose text does not say: first line and count
 });
 
 test("show: errors and denials read as they did live", () => {
@@ -187,4 +187,26 @@ test("show: errors and denials read as they did live", () => {
   const text = renderTranscript(makeRecord({ messages: denied }), kinds);
   expect(text).toContain("→ write_file h.txt\n  ⊘ write_file h.txt: not run (headless without --yolo)\n");
   expect(exportSession(makeRecord({ messages: denied }), "md", kinds)).toContain("- **write_file** `h.txt`\n  - ⊘ `not run (headless without --yolo)`");
+});
+
+test("show: a prompt that got no answer says so (with the reason when kept); what was not a prompt (a compaction summary) is left alone", () => {
+  const prompt = (content: string, failed?: string): ModelMessage => ({ role: "user", content, providerOptions: { shiro: { agent: "build", ...(failed ? { failed } : {}) } } });
+  const text = renderTranscript(
+    makeRecord({
+      messages: [
+        { role: "user", content: "Summary of the conversation so far: the tests were fixed." },
+        prompt("hello"),
+        prompt("again", "provider returned 401: Incorrect API key provided."),
+        prompt("read it", "provider returned 500: down"),
+        { role: "assistant", content: [{ type: "tool-call", toolCallId: "c1", toolName: "list_dir", input: { path: "." } }] },
+        { role: "tool", content: [{ type: "tool-result", toolCallId: "c1", toolName: "list_dir", output: { type: "text", value: "a.ts" } }] },
+        prompt("last"),
+      ],
+    }),
+  );
+  expect(text).toContain("› Summary of the conversation so far: the tests were fixed.\n\n› hello\n  ✗ no answer\n\n› again\n  ✗ no answer: provider returned 401: Incorrect API key provided.\n\n› read it\n");
+  // Something came before the failure: it is shown, then the failure.
+  expect(text).toMatch(/  ✓ list_dir: .*\n  ✗ failed: provider returned 500: down\n\n› last\n  ✗ no answer\n$/);
+  const md = exportSession(makeRecord({ messages: [prompt("again", "provider returned 401: bad key")] }), "md");
+  expect(md).toContain("_(no answer: provider returned 401: bad key)_");
 });

@@ -59,3 +59,12 @@ test("choices longer than a row wrap like the rest of the question", () => {
   for (const row of rows) expect(Bun.stringWidth(row)).toBeLessThanOrEqual(40);
   expect(rows.join(" ").replace(/\s+/g, " ")).toBe(question);
 });
+
+test("a note or an error that wraps hangs under its text, past the label; other words before a colon do not", () => {
+  const rows = wrapLine("note: provider returned 500: The server had an error; retrying in 1s (attempt 2 of 4)", 40);
+  expect(rows.length).toBeGreaterThan(1);
+  expect(rows[0]).toStartWith("note: provider returned 500:");
+  expect(rows.slice(1).every((row) => /^ {6}\S/.test(row))).toBe(true);
+  expect(wrapLine(`  error: ${long}`, 40).slice(1).every((row) => /^ {9}\S/.test(row))).toBe(true);
+  expect(wrapLine(`bash wants to run: ${long}`, 40)[1]).toMatch(/^\S/);
+});

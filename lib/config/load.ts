@@ -4,6 +4,7 @@ import { homedir } from "node:os";
 import { ShiroError } from "../errors.ts";
 import { resolveSettings, type Flags, type Settings } from "./resolve.ts";
 import { ConfigFile } from "./schema.ts";
+import { parseJson } from "../text/json-parse.ts";
 
 /** Where shiro keeps everything it writes. `SHIRO_HOME` relocates it (tests always set it). */
 export function shiroHome(env: Record<string, string | undefined>): string {
@@ -29,13 +30,9 @@ export async function loadConfigFile(path: string): Promise<ConfigFile> {
   } catch {
     throw new ShiroError("config", `config file ${path} is not valid UTF-8. Fix it or move it aside.`);
   }
-  let raw: unknown;
-  try {
-    raw = JSON.parse(text);
-  } catch (error) {
-    const reason = error instanceof Error ? error.message : String(error);
-    throw new ShiroError("config", `config file ${path} is not valid JSON (${oneLine(reason)}). Fix it or move it aside.`);
-  }
+  const json = parseJson(text);
+  if (!json.ok) throw new ShiroError("config", `config file ${path} is ${oneLine(json.reason)}. Fix it or move it aside.`);
+  const raw = json.value;
   const parsed = v.safeParse(ConfigFile, raw);
   if (parsed.success) return parsed.output;
   const issue = parsed.issues[0];

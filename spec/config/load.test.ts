@@ -14,6 +14,17 @@ test("a valid config file is parsed", async () => {
   expect(await loadConfigFile(path)).toEqual({ model: "m", api: "chat", maxSteps: 10 });
 });
 
+test("broken JSON names the file, the line and column and what was expected there, and is never rewritten", async () => {
+  const path = join(tempDir(), "config.json");
+  writeFileSync(path, '{\n  "model": "x",\n');
+  await expect(loadConfigFile(path)).rejects.toThrow(
+    `config file ${path} is not valid JSON at line 3, column 1: the text ends where a field name in double quotes should be (an empty line). Fix it or move it aside.`,
+  );
+  writeFileSync(path, '{\n  "model": "x"\n  "api": "chat"\n}\n');
+  await expect(loadConfigFile(path)).rejects.toThrow(`is not valid JSON at line 3, column 3: expected "," or "}" (the line: "api": "chat"). Fix it or move it aside.`);
+  expect(await Bun.file(path).text()).toBe('{\n  "model": "x"\n  "api": "chat"\n}\n');
+});
+
 test("broken JSON names the file and is never rewritten", async () => {
   const path = join(tempDir(), "config.json");
   writeFileSync(path, "{ model: ");

@@ -135,10 +135,10 @@ describe("shiro config shows each setting and where it came from", () => {
   });
 
   test("a broken config file is reported in one line, exit 2", async () => {
-    const { home } = homeWith("{ not json");
+    const { home } = homeWith('{"model": "x",');
     const run = await runShiro(["config"], { home });
     expect(run.code).toBe(2);
-    expect(run.stderr).toMatch(/^shiro: config file .*config\.json is not valid JSON .*Fix it or move it aside\.\n$/);
+    expect(run.stderr).toMatch(/^shiro: config file .*config\.json is not valid JSON at line 1, column 15: .*\(the line: \{"model": "x",\)\. Fix it or move it aside\.\n$/);
   });
 });
 

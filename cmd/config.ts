@@ -5,7 +5,7 @@ import type { ConfigFile } from "../lib/config/schema.ts";
 import { isObjectField, isSettableKey, mergeConfigValue, parseConfigValue, parseEntryValue, SETTABLE_KEYS, splitConfigKey } from "../lib/config/set-value.ts";
 import { updateConfigFile } from "../lib/config/update-file.ts";
 import { ShiroError } from "../lib/errors.ts";
-import { editDistance } from "../lib/text/edit-distance.ts";
+import { closeNames } from "../lib/text/close-matches.ts";
 import { COMMON_FLAGS, flagsFrom, parseFlags, SETTING_FLAGS, type FlagTable } from "./args.ts";
 import { commandHelp } from "./help.ts";
 
@@ -141,17 +141,7 @@ function checkKey(key: string): void {
 
 /** Keys a typo most likely meant: containing it, or within a few edits of it; best first, at most three. */
 function closeKeys(wanted: string): string[] {
-  const lower = wanted.toLowerCase();
-  const limit = Math.max(2, Math.floor(wanted.length / 3));
-  return SETTABLE_KEYS.map((key) => {
-    const candidate = key.toLowerCase();
-    const contains = candidate.includes(lower) || lower.includes(candidate);
-    return { key, score: contains ? 0 : editDistance(lower, candidate, limit) };
-  })
-    .filter((c) => c.score <= limit)
-    .sort((a, b) => a.score - b.score)
-    .slice(0, 3)
-    .map((c) => c.key);
+  return closeNames(wanted, SETTABLE_KEYS);
 }
 
 /**

@@ -44,6 +44,26 @@ test("an unknown field (a typo) is reported, not ignored", async () => {
   await expect(loadConfigFile(path)).rejects.toThrow(/unknown field "modle"/);
 });
 
+test("an unknown field is answered with the fields it looks like at that place, as shiro config set does", async () => {
+  const path = join(tempDir(), "config.json");
+  writeFileSync(path, JSON.stringify({ modle: "x" }));
+  await expect(loadConfigFile(path)).rejects.toThrow(`config file ${path}: unknown field "modle". Did you mean model, models? See docs/configuration.md.`);
+  writeFileSync(path, JSON.stringify({ projects: { "/x": { permision: {} } } }));
+  await expect(loadConfigFile(path)).rejects.toThrow(`config file ${path}: unknown field projects."/x".permision. Did you mean permission? See docs/configuration.md.`);
+  writeFileSync(path, JSON.stringify({ models: { "gpt-4.1": { contextWindw: 8000 } } }));
+  await expect(loadConfigFile(path)).rejects.toThrow(`unknown field models."gpt-4.1".contextWindw. Did you mean contextWindow? See`);
+  writeFileSync(path, JSON.stringify({ webFetch: { alowHosts: [] } }));
+  await expect(loadConfigFile(path)).rejects.toThrow(`unknown field "webFetch.alowHosts". Did you mean allowHosts? See`);
+  writeFileSync(path, JSON.stringify({ zzzzzzzz: 1 }));
+  await expect(loadConfigFile(path)).rejects.toThrow(`config file ${path}: unknown field "zzzzzzzz". See docs/configuration.md.`);
+});
+
+test("a section that is not an object says so, rather than calling the section unknown", async () => {
+  const path = join(tempDir(), "config.json");
+  writeFileSync(path, JSON.stringify({ webFetch: 5 }));
+  await expect(loadConfigFile(path)).rejects.toThrow(`config file ${path}: field "webFetch" must be an object (got 5). See docs/configuration.md.`);
+});
+
 test("model limits: per model and per preset; a wrong value or an unknown preset names the field", async () => {
   const path = join(tempDir(), "config.json");
   const config = { models: { "qwen2.5-coder": { contextWindow: 32768, maxOutputTokens: 4096 } }, presets: { ollama: { models: { "qwen2.5-coder": { contextWindow: 8192 } } } } };

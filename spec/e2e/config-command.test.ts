@@ -142,6 +142,17 @@ describe("shiro config shows each setting and where it came from", () => {
   });
 });
 
+describe("a config file with a misspelled field", () => {
+  test("names the field's path and the field it looks like, in one line, exit 2, the file untouched", async () => {
+    const text = JSON.stringify({ projects: { "/x": { permision: {} } } });
+    const { home, file } = homeWith(text);
+    const run = await runShiro(["config"], { home });
+    expect(run.code).toBe(2);
+    expect(run.stderr).toBe(`shiro: config file ${file}: unknown field projects."/x".permision. Did you mean permission? See docs/configuration.md.\n`);
+    expect(readFileSync(file, "utf8")).toBe(text);
+  });
+});
+
 describe("shiro config get / list, the words other tools use", () => {
   test("get prints the value in effect alone on a line: from the file, a flag, a default; a section as the file's JSON", async () => {
     const { home } = homeWith(JSON.stringify({ maxSteps: 12, permission: { bash: { "git status*": "allow" } } }));

@@ -66,3 +66,32 @@ export function fieldPathText(keys: readonly unknown[]): string {
   const plain = parts.every((part, i) => part === String(keys[i]));
   return plain ? `"${parts.join(".")}"` : parts.join(".");
 }
+
+/**
+ * The path of the first list in `value` that stands where the schema wants an object, or
+ * undefined. valibot's object and record schemas take a list as an object with no fields, so
+ * `"webFetch": []` would otherwise load as if the section were empty.
+ */
+export function listWhereObject(schema: v.GenericSchema, value: unknown): unknown[] | undefined {
+  return walk(expand(schema as unknown as Node, value), value, [], 0);
+}
+
+function walk(nodes: Node[], value: unknown, path: unknown[], depth: number): unknown[] | undefined {
+  if (typeof value !== "object" || value === null || depth > 32 || nodes.length === 0) return undefined;
+  if (Array.isArray(value)) {
+    const wantsObject = nodes.some((node) => node.entries || node.type === "record");
+    // A custom check (permission-schema.ts plainObject) refuses a list with its own words.
+    if (wantsObject && !nodes.some((node) => node.type === "array" || node.type === "tuple" || node.type === "custom")) return path;
+  }
+  for (const [key, inner] of Object.entries(value)) {
+    const innerKey: string | number = Array.isArray(value) ? Number(key) : key;
+    const found = walk(
+      nodes.flatMap((node) => child(node, innerKey)).flatMap((node) => expand(node, inner)),
+      inner,
+      [...path, innerKey],
+      depth + 1,
+    );
+    if (found) return found;
+  }
+  return undefined;
+}

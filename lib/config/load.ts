@@ -6,7 +6,7 @@ import { resolveSettings, type Flags, type Settings } from "./resolve.ts";
 import { ConfigFile } from "./schema.ts";
 import { parseJson } from "../text/json-parse.ts";
 import { closeNames } from "../text/close-matches.ts";
-import { fieldNamesAt, fieldPathText } from "./field-path.ts";
+import { fieldNamesAt, fieldPathText, listWhereObject } from "./field-path.ts";
 
 /** Where shiro keeps everything it writes. `SHIRO_HOME` relocates it (tests always set it). */
 export function shiroHome(env: Record<string, string | undefined>): string {
@@ -35,6 +35,11 @@ export async function loadConfigFile(path: string): Promise<ConfigFile> {
   const json = parseJson(text);
   if (!json.ok) throw new ShiroError("config", `config file ${path} is ${oneLine(json.reason)}. Fix it or move it aside.`);
   const raw = json.value;
+  if (typeof raw !== "object" || raw === null || Array.isArray(raw)) {
+    throw new ShiroError("config", `config file ${path} must hold a JSON object such as {"model": "gpt-5-mini"}, not ${kindOf(raw)}. Fix it or move it aside.`);
+  }
+  const list = listWhereObject(ConfigFile, raw);
+  if (list) throw new ShiroError("config", `config file ${path}: field ${fieldPathText(list)} must be an object, not a list. See docs/configuration.md.`);
   const parsed = v.safeParse(ConfigFile, raw);
   if (parsed.success) return parsed.output;
   const what = oneLine(issueWords(parsed.issues[0]));
@@ -68,6 +73,13 @@ export async function loadSettings(flags: Flags, env: Record<string, string | un
   const file = configPath(home);
   const config = await loadConfigFile(file);
   return { home, config, settings: resolveSettings(flags, env, config, file) };
+}
+
+/** A JSON value's kind in words, for a file that holds the wrong one. */
+function kindOf(value: unknown): string {
+  if (Array.isArray(value)) return "a list";
+  if (value === null) return "null";
+  return typeof value === "string" ? "a string" : typeof value === "number" ? "a number" : `${String(value)}`;
 }
 
 /** Longest part of a config message quoted from the file: a wrong value can be a megabyte with newlines in it. */

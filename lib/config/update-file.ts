@@ -3,6 +3,7 @@ import { writeStateFileSync } from "../fs/atomic-write.ts";
 import { ShiroError } from "../errors.ts";
 import { loadConfigFile } from "./load.ts";
 import { ConfigFile } from "./schema.ts";
+import { fieldPathText, listWhereObject } from "./field-path.ts";
 
 /**
  * Changes the user's config file and writes it back atomically. The file is loaded (and
@@ -14,6 +15,8 @@ import { ConfigFile } from "./schema.ts";
 export async function updateConfigFile(path: string, change: (config: ConfigFile) => ConfigFile): Promise<ConfigFile> {
   const current = await loadConfigFile(path);
   const next = change(structuredClone(current));
+  const list = listWhereObject(ConfigFile, next);
+  if (list) throw new ShiroError("config", `not saved: field ${fieldPathText(list)} must be an object, not a list. ${path} is unchanged.`);
   const checked = v.safeParse(ConfigFile, next);
   if (!checked.success) {
     const issue = checked.issues[0];

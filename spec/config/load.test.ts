@@ -64,6 +64,26 @@ test("a section that is not an object says so, rather than calling the section u
   await expect(loadConfigFile(path)).rejects.toThrow(`config file ${path}: field "webFetch" must be an object (got 5). See docs/configuration.md.`);
 });
 
+test("a file holding a list, a string, a number or null is refused like any broken file, not read as empty", async () => {
+  const path = join(tempDir(), "config.json");
+  for (const [text, kind] of [["[]", "a list"], ['[{"model": "x"}]', "a list"], ['"gpt-5"', "a string"], ["42", "a number"], ["null", "null"], ["true", "true"]] as const) {
+    writeFileSync(path, text);
+    await expect(loadConfigFile(path)).rejects.toThrow(`config file ${path} must hold a JSON object such as {"model": "gpt-5-mini"}, not ${kind}. Fix it or move it aside.`);
+    expect(await Bun.file(path).text()).toBe(text);
+  }
+});
+
+test("a list where a section holds an object is refused with the section's path; a list where one belongs is fine", async () => {
+  const path = join(tempDir(), "config.json");
+  for (const [config, field] of [[{ webFetch: [] }, '"webFetch"'], [{ models: { "gpt-4.1": [] } }, 'models."gpt-4.1"'], [{ projects: { "/w": [] } }, 'projects."/w"'], [{ presets: [] }, '"presets"']] as const) {
+    writeFileSync(path, JSON.stringify(config));
+    await expect(loadConfigFile(path)).rejects.toThrow(`config file ${path}: field ${field} must be an object, not a list. See docs/configuration.md.`);
+  }
+  const lists = { sandboxWritable: ["~/.ssh"], webFetch: { allowHosts: ["localhost:8123"] }, guard: { allow: ["git push --force-with-lease*"] }, mcpServers: { docs: { command: "x", args: ["--stdio"] } } };
+  writeFileSync(path, JSON.stringify(lists));
+  expect(await loadConfigFile(path)).toEqual(lists as never);
+});
+
 test("model limits: per model and per preset; a wrong value or an unknown preset names the field", async () => {
   const path = join(tempDir(), "config.json");
   const config = { models: { "qwen2.5-coder": { contextWindow: 32768, maxOutputTokens: 4096 } }, presets: { ollama: { models: { "qwen2.5-coder": { contextWindow: 8192 } } } } };

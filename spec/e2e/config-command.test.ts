@@ -153,6 +153,15 @@ describe("a config file with a misspelled field", () => {
   });
 });
 
+describe("a config file holding a list", () => {
+  test("is the one-line config error, exit 2, not an empty config; the file untouched", async () => {
+    const { home, file } = homeWith("[]");
+    const run = await runShiro(["config", "get", "model"], { home });
+    expect(run).toEqual({ code: 2, stdout: "", stderr: `shiro: config file ${file} must hold a JSON object such as {"model": "gpt-5-mini"}, not a list. Fix it or move it aside.\n` });
+    expect(readFileSync(file, "utf8")).toBe("[]");
+  });
+});
+
 describe("shiro config get / list, the words other tools use", () => {
   test("get prints the value in effect alone on a line: from the file, a flag, a default; a section as the file's JSON", async () => {
     const { home } = homeWith(JSON.stringify({ maxSteps: 12, permission: { bash: { "git status*": "allow" } } }));

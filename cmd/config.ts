@@ -26,14 +26,17 @@ export const CONFIG_FLAGS = { ...SETTING_FLAGS, ...COMMON_FLAGS } as const satis
 
 /** `shiro config …`: the settings in effect, and changes to the user's config file. Returns the exit code. */
 export async function runConfigCommand(argv: string[], env: Env): Promise<number> {
-  const [first, ...rest] = argv;
+  // Flags go anywhere, as with npm config and git: `shiro config --model q get model` is `get model --model q`.
+  const parsed = parseFlags(argv, CONFIG_FLAGS, "shiro config");
+  const [first, ...rest] = parsed._;
+  const args = { ...parsed, _: rest };
   // `list` is `show` by the word other tools use for it.
-  const sub = first === undefined || first.startsWith("-") ? "show" : first === "list" ? "show" : first;
-  const args = parseFlags(first === undefined || first.startsWith("-") ? argv : rest, CONFIG_FLAGS, "shiro config");
+  const sub = first === undefined || first === "list" ? "show" : first;
   if (args.help) {
-    process.stdout.write(commandHelp(first === undefined || first.startsWith("-") ? USAGE : (SUB_USAGE[sub] ?? USAGE), CONFIG_FLAGS));
+    process.stdout.write(commandHelp(first === undefined ? USAGE : (SUB_USAGE[sub] ?? USAGE), CONFIG_FLAGS));
     return 0;
   }
+  if (sub === "set" || sub === "unset" || sub === "path") refuseSettingFlags(sub, args);
   const path = configPath(shiroHome(env));
   switch (sub) {
     case "show": {
@@ -115,6 +118,41 @@ export async function runConfigCommand(argv: string[], env: Env): Promise<number
     default:
       throw new ShiroError("usage", `unknown config command "${sub}". ${USAGE}`);
   }
+}
+
+/** The config key each setting flag stands for, for the hint when one is given to `set`. */
+const FLAG_KEYS: Record<keyof typeof SETTING_FLAGS, string> = {
+  model: "model",
+  "base-url": "baseURL",
+  api: "api",
+  provider: "provider",
+  "max-steps": "maxSteps",
+  "max-spend": "maxSpendUsd",
+  agent: "agent",
+  think: "thinking",
+  sandbox: "sandbox",
+  network: "sandboxNetwork",
+  mode: "approvalMode",
+};
+
+/**
+ * `set`, `unset` and `path` read no setting flags: one given (before the word or after it) would
+ * otherwise be dropped without a word, so `shiro config --model q set maxSteps 5` is refused
+ * with the command that does what the flag looks meant to do.
+ */
+function refuseSettingFlags(sub: "set" | "unset" | "path", args: Record<string, unknown>): void {
+  const given = (Object.keys(FLAG_KEYS) as (keyof typeof FLAG_KEYS)[]).find((name) => (SETTING_FLAGS[name].type === "boolean" ? args[name] === false : args[name] !== undefined));
+  if (given === undefined) return;
+  const flag = SETTING_FLAGS[given].type === "boolean" ? `--no-${given}` : `--${given}`;
+  const key = FLAG_KEYS[given];
+  const next =
+    sub === "set"
+      ? `To save that setting: shiro config set ${key} <value>.`
+      : sub === "unset"
+        ? `To remove that setting from the file: shiro config unset ${key}.`
+        : "Run shiro config path alone.";
+  const what = sub === "path" ? "only prints where the config file is" : "changes only the config file";
+  throw new ShiroError("usage", `shiro config ${sub} ${what}, so ${flag} does not apply to it. ${next}`);
 }
 
 /**

@@ -171,6 +171,29 @@ describe("shiro config get / list, the words other tools use", () => {
     expect((await runShiro(["config", "get", "permission"], { home })).stdout).toBe('{"bash":{"git status*":"allow"}}\n');
   });
 
+  test("flags before the word apply as after it, as with npm config: get and show use them", async () => {
+    const { home } = homeWith(JSON.stringify({ model: "from-file" }));
+    expect(await runShiro(["config", "--model", "q", "get", "model"], { home })).toEqual({ code: 0, stdout: "q\n", stderr: "" });
+    expect(await runShiro(["config", "-m", "q", "get", "model"], { home })).toEqual({ code: 0, stdout: "q\n", stderr: "" });
+    const show = await runShiro(["config", "--max-steps", "7", "show"], { home });
+    expect(show.code).toBe(0);
+    expect(row(show.stdout, "maxSteps")).toBe("maxSteps 7 (from flag --max-steps)");
+  });
+
+  test("set, unset and path refuse a setting flag, before or after the words, with the command that saves it; the file unchanged", async () => {
+    const text = JSON.stringify({ maxSteps: 3 });
+    const { home, file } = homeWith(text);
+    const before = await runShiro(["config", "--model", "q", "set", "maxSteps", "5"], { home });
+    expect(before).toEqual({ code: 2, stdout: "", stderr: "shiro: shiro config set changes only the config file, so --model does not apply to it. To save that setting: shiro config set model <value>.\n" });
+    const after = await runShiro(["config", "set", "maxSteps", "5", "--no-sandbox"], { home });
+    expect(after.stderr).toBe("shiro: shiro config set changes only the config file, so --no-sandbox does not apply to it. To save that setting: shiro config set sandbox <value>.\n");
+    expect((await runShiro(["config", "--max-steps", "4", "unset", "maxSteps"], { home })).stderr).toBe(
+      "shiro: shiro config unset changes only the config file, so --max-steps does not apply to it. To remove that setting from the file: shiro config unset maxSteps.\n",
+    );
+    expect(readFileSync(file, "utf8")).toBe(text);
+    expect(await runShiro(["config", "--debug", "set", "maxSteps", "5"], { home })).toMatchObject({ code: 0, stderr: "" });
+  });
+
   test("get of an unknown key: one line with the keys it looks like, exit 2", async () => {
     const run = await runShiro(["config", "get", "modle"]);
     expect(run.code).toBe(2);

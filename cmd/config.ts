@@ -6,6 +6,8 @@ import { isObjectField, isSettableKey, mergeConfigValue, parseConfigValue, parse
 import { updateConfigFile } from "../lib/config/update-file.ts";
 import { ShiroError } from "../lib/errors.ts";
 import { closeNames } from "../lib/text/close-matches.ts";
+import { settingTable } from "../lib/text/setting-table.ts";
+import { wrapLine } from "../lib/text/wrap.ts";
 import { COMMON_FLAGS, flagsFrom, parseFlags, SETTING_FLAGS, type FlagTable } from "./args.ts";
 import { commandHelp } from "./help.ts";
 
@@ -43,7 +45,9 @@ export async function runConfigCommand(argv: string[], env: Env): Promise<number
       if (args._.length > 0) throw new ShiroError("usage", `shiro config takes no words after it ("${args._[0]}"). ${USAGE}`);
       const config = await loadConfigFile(path);
       const { settings, sources } = traceSettings(flagsFrom(args), env, config, { requireKey: false });
-      process.stdout.write(showConfig(settings, sources, config, path));
+      // A terminal's own width; 100 columns into a pipe or a file.
+      const width = process.stdout.isTTY && process.stdout.columns ? process.stdout.columns : 100;
+      process.stdout.write(showConfig(settings, sources, config, path, width));
       return 0;
     }
     case "path":
@@ -282,12 +286,10 @@ function origin(key: string, settings: Settings, sources: SettingSources, config
  * never: only whether it is set and from where), then what only the file holds: per-model
  * limits, per-preset settings, permission rules and the guard's exceptions.
  */
-function showConfig(settings: Settings, sources: SettingSources, config: ConfigFile, path: string): string {
-  const rows = settingRows(settings, config);
-  const keyWidth = Math.max(...rows.map(([key]) => key.length)) + 2;
-  const valueWidth = Math.min(40, Math.max(...rows.map(([, value]) => value.length))) + 2;
+function showConfig(settings: Settings, sources: SettingSources, config: ConfigFile, path: string, width: number): string {
+  const rows = settingRows(settings, config).map(([key, value]) => [key, value, origin(key, settings, sources, config)] as const);
   const lines = [`Settings in effect (flag > environment > config file > preset > default). Config file: ${path}`];
-  for (const [key, value] of rows) lines.push(`  ${key.padEnd(keyWidth)}${value.padEnd(valueWidth - 2)}  ${origin(key, settings, sources, config)}`);
+  const table = settingTable(rows, width);
   const fileOnly: [string, unknown][] = [
     ["models", config.models],
     ["presets", config.presets],
@@ -316,5 +318,8 @@ function showConfig(settings: Settings, sources: SettingSources, config: ConfigF
     for (const [tool, patterns] of entries) for (const pattern of patterns) lines.push(`  ${tool}: ${pattern === "*" ? "every call" : pattern}`);
   }
   for (const [key, value] of fileOnly) if (value !== undefined) lines.push(`${key} (config file): ${JSON.stringify(value)}`);
-  return lines.join("\n") + "\n";
+  // The table is laid out to the width already; every other line wraps under its own indent.
+  const [title, ...rest] = lines;
+  const heading = Bun.stringWidth(title!) <= width ? [title!] : [...wrapLine(title!.slice(0, title!.indexOf(" Config file: ")), width), ...wrapLine(`Config file: ${path}`, width)];
+  return [...heading, ...table, ...rest.flatMap((line) => wrapLine(line, width, { hang: 4 }))].join("\n") + "\n";
 }

@@ -20,11 +20,23 @@ function homeWith(config?: string): { home: string; file: string } {
   return { home, file };
 }
 
-/** The line of one setting in `shiro config`'s output. */
+/**
+ * One setting in `shiro config`'s output as "key value source", its wrapped rows joined: the value
+ * column's pieces rejoined (without a space after a comma or bracket it broke at), then the source's.
+ */
 function row(stdout: string, key: string): string {
-  const line = stdout.split("\n").find((l) => l.trimStart().startsWith(key + " "));
-  if (!line) throw new Error(`no line for ${key} in:\n${stdout}`);
-  return line.trim().replace(/\s+/g, " ");
+  const lines = stdout.split("\n");
+  const at = lines.findIndex((l) => l.startsWith(`  ${key} `));
+  if (at < 0) throw new Error(`no line for ${key} in:\n${stdout}`);
+  const first = lines[at]!;
+  const valueAt = first.length - first.slice(2 + key.length).trimStart().length;
+  const sourceAt = first.indexOf("  (", valueAt) + 2;
+  const rows = [first];
+  for (let i = at + 1; i < lines.length && /^ {4,}\S/.test(lines[i]!); i++) rows.push(lines[i]!);
+  const join = (pieces: string[]) => pieces.filter((p) => p !== "").reduce((all, p) => (all === "" || /[,[{]$/.test(all) ? all + p : `${all} ${p}`), "");
+  const value = join(rows.map((r) => r.slice(valueAt, sourceAt).trim()));
+  const source = join(rows.map((r) => r.slice(sourceAt).trim()));
+  return `${key} ${value} ${source}`.replace(/\s+/g, " ");
 }
 
 describe("shiro config shows each setting and where it came from", () => {
@@ -123,6 +135,27 @@ describe("shiro config shows each setting and where it came from", () => {
     expect(run.stdout).toContain('  write_file: "ask"\n');
     expect(row(run.stdout, "baseURL")).toBe("baseURL http://127.0.0.1:9/v1 (from env SHIRO_BASE_URL)");
     expect(row(run.stdout, "apiKey")).toBe("apiKey not set (not needed for a local server)");
+  });
+
+  test("every row fits 100 columns into a pipe: a long value wraps inside its column, the source column stays aligned", async () => {
+    const allowHosts = ["localhost:8123", "docs.internal.example:9000", "[::1]:8080"];
+    const { home } = homeWith(JSON.stringify({ webFetch: { allowHosts }, sandboxWritable: ["~/.cache/some-tool", "../sibling-project/build-output"] }));
+    const run = await runShiro(["config"], { home });
+    expect(run.code).toBe(0);
+    const lines = run.stdout.split("\n");
+    expect(lines.filter((l) => l.length > 100)).toEqual([]);
+    // Every source starts in one column, on its setting's first row.
+    const starts = new Set(lines.filter((l) => /^ {2}\S/.test(l) && / \($/.test(l.slice(0, l.indexOf(" (") + 2))).map((l) => l.indexOf(" (") + 1));
+    expect(starts.size).toBe(1);
+    const at = lines.findIndex((l) => l.startsWith("  webFetch "));
+    expect(lines[at]).toMatch(/^ {2}webFetch +\{"allowHosts":\[[^ ]* +\(from config file\)$/);
+    // The continuation rows start in the value column, and no host is cut in two.
+    const valueAt = lines[at]!.indexOf("{");
+    expect(lines[at + 1]!.search(/\S/)).toBe(valueAt);
+    for (const host of allowHosts) expect(lines.some((l) => l.includes(`"${host}"`))).toBe(true);
+    expect(row(run.stdout, "webFetch")).toBe(`webFetch ${JSON.stringify({ allowHosts, timeoutMs: 30000, maxBytes: 5242880, readOnlyAgents: false })} (from config file)`);
+    expect(row(run.stdout, "sandboxWritable")).toBe('sandboxWritable ["~/.cache/some-tool","../sibling-project/build-output"] (from config file)');
+    expect(row(run.stdout, "apiKey")).toBe("apiKey not set (needed for https://api.openai.com/v1: set SHIRO_API_KEY or OPENAI_API_KEY)");
   });
 
   test('the saved "always" answers are listed, top level and per project', async () => {

@@ -20,8 +20,8 @@ export async function updateConfigFile(path: string, change: (config: ConfigFile
   const checked = v.safeParse(ConfigFile, next);
   if (!checked.success) {
     const issue = checked.issues[0];
-    const field = v.getDotPath(issue);
-    throw new ShiroError("config", `not saved: ${field ? `field "${field}" ` : ""}${issue.message}. ${path} is unchanged.`);
+    const keys = (issue.path ?? []).map((step) => step.key);
+    throw new ShiroError("config", `not saved: ${keys.length > 0 ? `field ${fieldPathText(keys)} ` : ""}${issue.message}. ${path} is unchanged.`);
   }
   writeStateFileSync(path, JSON.stringify(checked.output, null, 2) + "\n");
   return checked.output;

@@ -46,3 +46,10 @@ test("a file holding a list is reported and left as it was", async () => {
   await expect(updateConfigFile(path, (c) => ({ ...c, model: "y" }))).rejects.toThrow("must hold a JSON object");
   expect(await Bun.file(path).text()).toBe("[]");
 });
+
+test("a refused change names the field by the same path the loader uses, a model id with dots in quotes", async () => {
+  const path = join(tempDir(), "config.json");
+  await expect(updateConfigFile(path, (c) => ({ ...c, models: { "gpt-4.1": { contextWindow: 5 } } }))).rejects.toThrow(
+    `not saved: field models."gpt-4.1".contextWindow must be at least 1000. ${path} is unchanged.`,
+  );
+});

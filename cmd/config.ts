@@ -5,7 +5,9 @@ import type { ConfigFile } from "../lib/config/schema.ts";
 import { isObjectField, isSettableKey, mergeConfigValue, parseConfigValue, parseEntryValue, SETTABLE_KEYS, splitConfigKey } from "../lib/config/set-value.ts";
 import { updateConfigFile } from "../lib/config/update-file.ts";
 import { ShiroError } from "../lib/errors.ts";
-import { editDistance } from "../lib/text/edit-distance.ts";
+import { closeNames } from "../lib/text/close-matches.ts";
+import { settingTable } from "../lib/text/setting-table.ts";
+import { wrapLine } from "../lib/text/wrap.ts";
 import { COMMON_FLAGS, flagsFrom, parseFlags, SETTING_FLAGS, type FlagTable } from "./args.ts";
 import { commandHelp } from "./help.ts";
 
@@ -26,21 +28,26 @@ export const CONFIG_FLAGS = { ...SETTING_FLAGS, ...COMMON_FLAGS } as const satis
 
 /** `shiro config …`: the settings in effect, and changes to the user's config file. Returns the exit code. */
 export async function runConfigCommand(argv: string[], env: Env): Promise<number> {
-  const [first, ...rest] = argv;
+  // Flags go anywhere, as with npm config and git: `shiro config --model q get model` is `get model --model q`.
+  const parsed = parseFlags(argv, CONFIG_FLAGS, "shiro config");
+  const [first, ...rest] = parsed._;
+  const args = { ...parsed, _: rest };
   // `list` is `show` by the word other tools use for it.
-  const sub = first === undefined || first.startsWith("-") ? "show" : first === "list" ? "show" : first;
-  const args = parseFlags(first === undefined || first.startsWith("-") ? argv : rest, CONFIG_FLAGS, "shiro config");
+  const sub = first === undefined || first === "list" ? "show" : first;
   if (args.help) {
-    process.stdout.write(commandHelp(first === undefined || first.startsWith("-") ? USAGE : (SUB_USAGE[sub] ?? USAGE), CONFIG_FLAGS));
+    process.stdout.write(commandHelp(first === undefined ? USAGE : (SUB_USAGE[sub] ?? USAGE), CONFIG_FLAGS));
     return 0;
   }
+  if (sub === "set" || sub === "unset" || sub === "path") refuseSettingFlags(sub, args);
   const path = configPath(shiroHome(env));
   switch (sub) {
     case "show": {
       if (args._.length > 0) throw new ShiroError("usage", `shiro config takes no words after it ("${args._[0]}"). ${USAGE}`);
       const config = await loadConfigFile(path);
       const { settings, sources } = traceSettings(flagsFrom(args), env, config, { requireKey: false });
-      process.stdout.write(showConfig(settings, sources, config, path));
+      // A terminal's own width; 100 columns into a pipe or a file.
+      const width = process.stdout.isTTY && process.stdout.columns ? process.stdout.columns : 100;
+      process.stdout.write(showConfig(settings, sources, config, path, width));
       return 0;
     }
     case "path":
@@ -117,6 +124,41 @@ export async function runConfigCommand(argv: string[], env: Env): Promise<number
   }
 }
 
+/** The config key each setting flag stands for, for the hint when one is given to `set`. */
+const FLAG_KEYS: Record<keyof typeof SETTING_FLAGS, string> = {
+  model: "model",
+  "base-url": "baseURL",
+  api: "api",
+  provider: "provider",
+  "max-steps": "maxSteps",
+  "max-spend": "maxSpendUsd",
+  agent: "agent",
+  think: "thinking",
+  sandbox: "sandbox",
+  network: "sandboxNetwork",
+  mode: "approvalMode",
+};
+
+/**
+ * `set`, `unset` and `path` read no setting flags: one given (before the word or after it) would
+ * otherwise be dropped without a word, so `shiro config --model q set maxSteps 5` is refused
+ * with the command that does what the flag looks meant to do.
+ */
+function refuseSettingFlags(sub: "set" | "unset" | "path", args: Record<string, unknown>): void {
+  const given = (Object.keys(FLAG_KEYS) as (keyof typeof FLAG_KEYS)[]).find((name) => (SETTING_FLAGS[name].type === "boolean" ? args[name] === false : args[name] !== undefined));
+  if (given === undefined) return;
+  const flag = SETTING_FLAGS[given].type === "boolean" ? `--no-${given}` : `--${given}`;
+  const key = FLAG_KEYS[given];
+  const next =
+    sub === "set"
+      ? `To save that setting: shiro config set ${key} <value>.`
+      : sub === "unset"
+        ? `To remove that setting from the file: shiro config unset ${key}.`
+        : "Run shiro config path alone.";
+  const what = sub === "path" ? "only prints where the config file is" : "changes only the config file";
+  throw new ShiroError("usage", `shiro config ${sub} ${what}, so ${flag} does not apply to it. ${next}`);
+}
+
 /**
  * A key as typed, checked: a field, or `field.entry` for one entry of an object field (the dot
  * split off only when the part before it is such a field, so an unknown key is still refused).
@@ -141,17 +183,7 @@ function checkKey(key: string): void {
 
 /** Keys a typo most likely meant: containing it, or within a few edits of it; best first, at most three. */
 function closeKeys(wanted: string): string[] {
-  const lower = wanted.toLowerCase();
-  const limit = Math.max(2, Math.floor(wanted.length / 3));
-  return SETTABLE_KEYS.map((key) => {
-    const candidate = key.toLowerCase();
-    const contains = candidate.includes(lower) || lower.includes(candidate);
-    return { key, score: contains ? 0 : editDistance(lower, candidate, limit) };
-  })
-    .filter((c) => c.score <= limit)
-    .sort((a, b) => a.score - b.score)
-    .slice(0, 3)
-    .map((c) => c.key);
+  return closeNames(wanted, SETTABLE_KEYS);
 }
 
 /**
@@ -254,12 +286,10 @@ function origin(key: string, settings: Settings, sources: SettingSources, config
  * never: only whether it is set and from where), then what only the file holds: per-model
  * limits, per-preset settings, permission rules and the guard's exceptions.
  */
-function showConfig(settings: Settings, sources: SettingSources, config: ConfigFile, path: string): string {
-  const rows = settingRows(settings, config);
-  const keyWidth = Math.max(...rows.map(([key]) => key.length)) + 2;
-  const valueWidth = Math.min(40, Math.max(...rows.map(([, value]) => value.length))) + 2;
+function showConfig(settings: Settings, sources: SettingSources, config: ConfigFile, path: string, width: number): string {
+  const rows = settingRows(settings, config).map(([key, value]) => [key, value, origin(key, settings, sources, config)] as const);
   const lines = [`Settings in effect (flag > environment > config file > preset > default). Config file: ${path}`];
-  for (const [key, value] of rows) lines.push(`  ${key.padEnd(keyWidth)}${value.padEnd(valueWidth - 2)}  ${origin(key, settings, sources, config)}`);
+  const table = settingTable(rows, width);
   const fileOnly: [string, unknown][] = [
     ["models", config.models],
     ["presets", config.presets],
@@ -288,5 +318,8 @@ function showConfig(settings: Settings, sources: SettingSources, config: ConfigF
     for (const [tool, patterns] of entries) for (const pattern of patterns) lines.push(`  ${tool}: ${pattern === "*" ? "every call" : pattern}`);
   }
   for (const [key, value] of fileOnly) if (value !== undefined) lines.push(`${key} (config file): ${JSON.stringify(value)}`);
-  return lines.join("\n") + "\n";
+  // The table is laid out to the width already; every other line wraps under its own indent.
+  const [title, ...rest] = lines;
+  const heading = Bun.stringWidth(title!) <= width ? [title!] : [...wrapLine(title!.slice(0, title!.indexOf(" Config file: ")), width), ...wrapLine(`Config file: ${path}`, width)];
+  return [...heading, ...table, ...rest.flatMap((line) => wrapLine(line, width, { hang: 4 }))].join("\n") + "\n";
 }

@@ -18,7 +18,7 @@ const ALLOWED: Record<string, readonly string[]> = {
   text: [],
   approval: ["tools:type"],
   render: ["events"],
-  config: ["errors", "fs"], // fs: update-file.ts writes the user config atomically
+  config: ["errors", "fs", "text"], // fs: update-file.ts writes the user config atomically; text: JSON positions, close matches
   fs: ["errors", "text"],
   provider: ["config", "errors", "fs"],
   notebook: ["text", "errors"],

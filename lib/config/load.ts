@@ -4,6 +4,9 @@ import { homedir } from "node:os";
 import { ShiroError } from "../errors.ts";
 import { resolveSettings, type Flags, type Settings } from "./resolve.ts";
 import { ConfigFile } from "./schema.ts";
+import { parseJson } from "../text/json-parse.ts";
+import { closeNames } from "../text/close-matches.ts";
+import { fieldNamesAt, fieldPathText, listWhereObject } from "./field-path.ts";
 
 /** Where shiro keeps everything it writes. `SHIRO_HOME` relocates it (tests always set it). */
 export function shiroHome(env: Record<string, string | undefined>): string {
@@ -29,24 +32,35 @@ export async function loadConfigFile(path: string): Promise<ConfigFile> {
   } catch {
     throw new ShiroError("config", `config file ${path} is not valid UTF-8. Fix it or move it aside.`);
   }
-  let raw: unknown;
-  try {
-    raw = JSON.parse(text);
-  } catch (error) {
-    const reason = error instanceof Error ? error.message : String(error);
-    throw new ShiroError("config", `config file ${path} is not valid JSON (${oneLine(reason)}). Fix it or move it aside.`);
+  const json = parseJson(text);
+  if (!json.ok) throw new ShiroError("config", `config file ${path} is ${oneLine(json.reason)}. Fix it or move it aside.`);
+  const raw = json.value;
+  if (typeof raw !== "object" || raw === null || Array.isArray(raw)) {
+    throw new ShiroError("config", `config file ${path} must hold a JSON object such as {"model": "gpt-5-mini"}, not ${kindOf(raw)}. Fix it or move it aside.`);
   }
+  const list = listWhereObject(ConfigFile, raw);
+  if (list) throw new ShiroError("config", `config file ${path}: field ${fieldPathText(list)} must be an object, not a list. See docs/configuration.md.`);
   const parsed = v.safeParse(ConfigFile, raw);
   if (parsed.success) return parsed.output;
-  const issue = parsed.issues[0];
-  const field = v.getDotPath(issue);
-  const what =
-    issue.type === "strict_object" && field
-      ? `unknown field "${field}"`
-      : field
-        ? `field "${field}" ${issue.message}`
-        : issue.message;
-  throw new ShiroError("config", `config file ${path}: ${oneLine(what)}. See docs/configuration.md.`);
+  const what = oneLine(issueWords(parsed.issues[0]));
+  throw new ShiroError("config", `config file ${path}: ${what}${what.endsWith("?") ? "" : "."} See docs/configuration.md.`);
+}
+
+/**
+ * What is wrong with the file, by its first problem: the field's path and its rule, or for an
+ * unknown field (a typo) the fields it most looks like at that place, as `shiro config set` does.
+ */
+function issueWords(issue: v.BaseIssue<unknown>): string {
+  const steps = issue.path ?? [];
+  const keys = steps.map((step) => step.key);
+  if (keys.length === 0) return issue.message;
+  if (issue.type === "strict_object" && issue.expected === "never") {
+    const close = closeNames(String(keys.at(-1)), fieldNamesAt(ConfigFile, steps.slice(0, -1)));
+    return `unknown field ${fieldPathText(keys)}${close.length > 0 ? `. Did you mean ${close.join(", ")}?` : ""}`;
+  }
+  // valibot's own words for a value of the wrong kind where the schema has none of its own.
+  const message = issue.expected === "Object" && issue.message.startsWith("Invalid type") ? `must be an object (got ${issue.received})` : issue.message;
+  return `field ${fieldPathText(keys)} ${message}`;
 }
 
 /**
@@ -59,6 +73,13 @@ export async function loadSettings(flags: Flags, env: Record<string, string | un
   const file = configPath(home);
   const config = await loadConfigFile(file);
   return { home, config, settings: resolveSettings(flags, env, config, file) };
+}
+
+/** A JSON value's kind in words, for a file that holds the wrong one. */
+function kindOf(value: unknown): string {
+  if (Array.isArray(value)) return "a list";
+  if (value === null) return "null";
+  return typeof value === "string" ? "a string" : typeof value === "number" ? "a number" : `${String(value)}`;
 }
 
 /** Longest part of a config message quoted from the file: a wrong value can be a megabyte with newlines in it. */

@@ -1,6 +1,7 @@
 import { existsSync, readFileSync, renameSync } from "node:fs";
 import * as v from "valibot";
 import { issueText } from "../text/schema-issue.ts";
+import { parseJson } from "../text/json-parse.ts";
 
 /** Longest reason quoted in a notice about a file that could not be read. */
 const MAX_REASON_CHARS = 300;
@@ -21,7 +22,9 @@ export function readJsonFile<S extends v.GenericSchema>(path: string, schema: S,
   let reason: string;
   try {
     const text = new TextDecoder("utf-8", { fatal: true }).decode(readFileSync(path));
-    const parsed = v.safeParse(schema, JSON.parse(text));
+    const json = parseJson(text);
+    if (!json.ok) throw new Error(json.reason);
+    const parsed = v.safeParse(schema, json.value);
     if (parsed.success) return { status: "ok", value: parsed.output };
     reason = issueText(parsed.issues[0]);
   } catch (error) {

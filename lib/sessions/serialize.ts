@@ -1,5 +1,6 @@
 import * as v from "valibot";
 import { MAX_SESSION_NESTING, nestedDeeperThan } from "../fs/nesting.ts";
+import { parseJson } from "../text/json-parse.ts";
 import { describeIssue, headerEntries, SessionRecord, SessionSummary, summarize } from "./schema.ts";
 
 /**
@@ -55,12 +56,9 @@ export type ParsedSession = { ok: true; record: SessionRecord } | { ok: false; r
  * Refuses a structure nested too deep to be written back or sent (nesting.ts). Never throws.
  */
 export function parseSession(text: string): ParsedSession {
-  let raw: unknown;
-  try {
-    raw = JSON.parse(text);
-  } catch (error) {
-    return { ok: false, reason: `not valid JSON (${oneLine(error instanceof Error ? error.message : String(error))})` };
-  }
+  const json = parseJson(text);
+  if (!json.ok) return { ok: false, reason: oneLine(json.reason) };
+  const raw = json.value;
   if (nestedDeeperThan(raw, MAX_SESSION_NESTING)) return { ok: false, reason: `nested more than ${MAX_SESSION_NESTING} levels deep, which no conversation is` };
   const parsed = v.safeParse(SessionRecord, raw);
   return parsed.success ? { ok: true, record: parsed.output } : { ok: false, reason: oneLine(describeIssue(parsed.issues)) };

@@ -30,3 +30,24 @@ function stemOf(name: string): string {
   const dot = name.lastIndexOf(".");
   return dot > 0 ? name.slice(0, dot) : name;
 }
+
+/**
+ * Names a mistyped word most likely meant, for keys and fields (`modle` → model, models):
+ * names containing it or contained in it, then those within a few edits; best first, at most
+ * `limit`. `shiro config set` and the config file's unknown fields both use it.
+ */
+export function closeNames(wanted: string, candidates: readonly string[], limit = 3): string[] {
+  const lower = wanted.toLowerCase();
+  const maxDistance = Math.max(2, Math.floor(wanted.length / 3));
+  return candidates
+    .filter((name) => name !== wanted)
+    .map((name) => {
+      const candidate = name.toLowerCase();
+      const contains = candidate.includes(lower) || lower.includes(candidate);
+      return { name, score: contains ? 0 : editDistance(lower, candidate, maxDistance) };
+    })
+    .filter((c) => c.score <= maxDistance)
+    .sort((a, b) => a.score - b.score)
+    .slice(0, limit)
+    .map((c) => c.name);
+}

@@ -20,11 +20,23 @@ function homeWith(config?: string): { home: string; file: string } {
   return { home, file };
 }
 
-/** The line of one setting in `shiro config`'s output. */
+/**
+ * One setting in `shiro config`'s output as "key value source", its wrapped rows joined: the value
+ * column's pieces rejoined (without a space after a comma or bracket it broke at), then the source's.
+ */
 function row(stdout: string, key: string): string {
-  const line = stdout.split("\n").find((l) => l.trimStart().startsWith(key + " "));
-  if (!line) throw new Error(`no line for ${key} in:\n${stdout}`);
-  return line.trim().replace(/\s+/g, " ");
+  const lines = stdout.split("\n");
+  const at = lines.findIndex((l) => l.startsWith(`  ${key} `));
+  if (at < 0) throw new Error(`no line for ${key} in:\n${stdout}`);
+  const first = lines[at]!;
+  const valueAt = first.length - first.slice(2 + key.length).trimStart().length;
+  const sourceAt = first.indexOf("  (", valueAt) + 2;
+  const rows = [first];
+  for (let i = at + 1; i < lines.length && /^ {4,}\S/.test(lines[i]!); i++) rows.push(lines[i]!);
+  const join = (pieces: string[]) => pieces.filter((p) => p !== "").reduce((all, p) => (all === "" || /[,[{]$/.test(all) ? all + p : `${all} ${p}`), "");
+  const value = join(rows.map((r) => r.slice(valueAt, sourceAt).trim()));
+  const source = join(rows.map((r) => r.slice(sourceAt).trim()));
+  return `${key} ${value} ${source}`.replace(/\s+/g, " ");
 }
 
 describe("shiro config shows each setting and where it came from", () => {
@@ -125,6 +137,27 @@ describe("shiro config shows each setting and where it came from", () => {
     expect(row(run.stdout, "apiKey")).toBe("apiKey not set (not needed for a local server)");
   });
 
+  test("every row fits 100 columns into a pipe: a long value wraps inside its column, the source column stays aligned", async () => {
+    const allowHosts = ["localhost:8123", "docs.internal.example:9000", "[::1]:8080"];
+    const { home } = homeWith(JSON.stringify({ webFetch: { allowHosts }, sandboxWritable: ["~/.cache/some-tool", "../sibling-project/build-output"] }));
+    const run = await runShiro(["config"], { home });
+    expect(run.code).toBe(0);
+    const lines = run.stdout.split("\n");
+    expect(lines.filter((l) => l.length > 100)).toEqual([]);
+    // Every source starts in one column, on its setting's first row.
+    const starts = new Set(lines.filter((l) => /^ {2}\S/.test(l) && / \($/.test(l.slice(0, l.indexOf(" (") + 2))).map((l) => l.indexOf(" (") + 1));
+    expect(starts.size).toBe(1);
+    const at = lines.findIndex((l) => l.startsWith("  webFetch "));
+    expect(lines[at]).toMatch(/^ {2}webFetch +\{"allowHosts":\[[^ ]* +\(from config file\)$/);
+    // The continuation rows start in the value column, and no host is cut in two.
+    const valueAt = lines[at]!.indexOf("{");
+    expect(lines[at + 1]!.search(/\S/)).toBe(valueAt);
+    for (const host of allowHosts) expect(lines.some((l) => l.includes(`"${host}"`))).toBe(true);
+    expect(row(run.stdout, "webFetch")).toBe(`webFetch ${JSON.stringify({ allowHosts, timeoutMs: 30000, maxBytes: 5242880, readOnlyAgents: false })} (from config file)`);
+    expect(row(run.stdout, "sandboxWritable")).toBe('sandboxWritable ["~/.cache/some-tool","../sibling-project/build-output"] (from config file)');
+    expect(row(run.stdout, "apiKey")).toBe("apiKey not set (needed for https://api.openai.com/v1: set SHIRO_API_KEY or OPENAI_API_KEY)");
+  });
+
   test('the saved "always" answers are listed, top level and per project', async () => {
     const config = { alwaysAllow: { bash: ["git commit *"], write_file: ["*"] }, projects: { "/w/app": { alwaysAllow: { bash: ["npm test *"] } } } };
     const { home } = homeWith(JSON.stringify(config));
@@ -135,10 +168,30 @@ describe("shiro config shows each setting and where it came from", () => {
   });
 
   test("a broken config file is reported in one line, exit 2", async () => {
-    const { home } = homeWith("{ not json");
+    const { home } = homeWith('{"model": "x",');
     const run = await runShiro(["config"], { home });
     expect(run.code).toBe(2);
-    expect(run.stderr).toMatch(/^shiro: config file .*config\.json is not valid JSON .*Fix it or move it aside\.\n$/);
+    expect(run.stderr).toMatch(/^shiro: config file .*config\.json is not valid JSON at line 1, column 15: .*\(the line: \{"model": "x",\)\. Fix it or move it aside\.\n$/);
+  });
+});
+
+describe("a config file with a misspelled field", () => {
+  test("names the field's path and the field it looks like, in one line, exit 2, the file untouched", async () => {
+    const text = JSON.stringify({ projects: { "/x": { permision: {} } } });
+    const { home, file } = homeWith(text);
+    const run = await runShiro(["config"], { home });
+    expect(run.code).toBe(2);
+    expect(run.stderr).toBe(`shiro: config file ${file}: unknown field projects."/x".permision. Did you mean permission? See docs/configuration.md.\n`);
+    expect(readFileSync(file, "utf8")).toBe(text);
+  });
+});
+
+describe("a config file holding a list", () => {
+  test("is the one-line config error, exit 2, not an empty config; the file untouched", async () => {
+    const { home, file } = homeWith("[]");
+    const run = await runShiro(["config", "get", "model"], { home });
+    expect(run).toEqual({ code: 2, stdout: "", stderr: `shiro: config file ${file} must hold a JSON object such as {"model": "gpt-5-mini"}, not a list. Fix it or move it aside.\n` });
+    expect(readFileSync(file, "utf8")).toBe("[]");
   });
 });
 
@@ -149,6 +202,29 @@ describe("shiro config get / list, the words other tools use", () => {
     expect((await runShiro(["config", "get", "model", "-m", "gpt-x"], { home })).stdout).toBe("gpt-x\n");
     expect((await runShiro(["config", "get", "maxRetries"], { home })).stdout).toBe("3\n");
     expect((await runShiro(["config", "get", "permission"], { home })).stdout).toBe('{"bash":{"git status*":"allow"}}\n');
+  });
+
+  test("flags before the word apply as after it, as with npm config: get and show use them", async () => {
+    const { home } = homeWith(JSON.stringify({ model: "from-file" }));
+    expect(await runShiro(["config", "--model", "q", "get", "model"], { home })).toEqual({ code: 0, stdout: "q\n", stderr: "" });
+    expect(await runShiro(["config", "-m", "q", "get", "model"], { home })).toEqual({ code: 0, stdout: "q\n", stderr: "" });
+    const show = await runShiro(["config", "--max-steps", "7", "show"], { home });
+    expect(show.code).toBe(0);
+    expect(row(show.stdout, "maxSteps")).toBe("maxSteps 7 (from flag --max-steps)");
+  });
+
+  test("set, unset and path refuse a setting flag, before or after the words, with the command that saves it; the file unchanged", async () => {
+    const text = JSON.stringify({ maxSteps: 3 });
+    const { home, file } = homeWith(text);
+    const before = await runShiro(["config", "--model", "q", "set", "maxSteps", "5"], { home });
+    expect(before).toEqual({ code: 2, stdout: "", stderr: "shiro: shiro config set changes only the config file, so --model does not apply to it. To save that setting: shiro config set model <value>.\n" });
+    const after = await runShiro(["config", "set", "maxSteps", "5", "--no-sandbox"], { home });
+    expect(after.stderr).toBe("shiro: shiro config set changes only the config file, so --no-sandbox does not apply to it. To save that setting: shiro config set sandbox <value>.\n");
+    expect((await runShiro(["config", "--max-steps", "4", "unset", "maxSteps"], { home })).stderr).toBe(
+      "shiro: shiro config unset changes only the config file, so --max-steps does not apply to it. To remove that setting from the file: shiro config unset maxSteps.\n",
+    );
+    expect(readFileSync(file, "utf8")).toBe(text);
+    expect(await runShiro(["config", "--debug", "set", "maxSteps", "5"], { home })).toMatchObject({ code: 0, stderr: "" });
   });
 
   test("get of an unknown key: one line with the keys it looks like, exit 2", async () => {

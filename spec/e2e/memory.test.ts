@@ -133,6 +133,7 @@ describe("shiro memory subcommands", () => {
     const list = await runShiro(["memory", "list"], { cwd: work, home });
     expect(list.code).toBe(0);
     expect(list.stderr).toMatch(/corrupt|moved|set aside/i);
+    expect(list.stderr).toContain('not valid JSON at line 1, column 34: the text ends where ":" after the field name should be');
     const aside = readdirSync(join(home, ".shiro-neko", "memory")).filter((n) => n.includes("corrupt"));
     expect(aside).toHaveLength(1);
     expect(readFileSync(join(home, ".shiro-neko", "memory", aside[0]!), "utf8")).toBe('{"version":1,"entries":[{"broken"');

@@ -1,5 +1,4 @@
 import type { HistoryStore } from "../../lib/prompt/history.ts";
-import { renderTodos } from "../../lib/notebook/render.ts";
 import type { Todo } from "../../lib/notebook/schema.ts";
 import { createPromptQueue, describeQueue } from "../../lib/prompt/queue.ts";
 import { parseInput, unknownCommandHint } from "../../lib/prompt/slash-commands.ts";
@@ -18,7 +17,7 @@ import type { Key } from "./input/keys.ts";
 import { searchView } from "./input/reverse-search.ts";
 import type { Screen } from "./input/screen.ts";
 import { createKeyDispatch } from "./key-dispatch.ts";
-import { spinnerRow, taskPanel, todoRows } from "./live-panel.ts";
+import { spinnerRow } from "./live-panel.ts";
 import { createLoopState, startSpinner } from "./loop-state.ts";
 import type { ReplSession, SessionOption } from "./session.ts";
 import type { Theme } from "./theme.ts";
@@ -26,9 +25,9 @@ import { choiceRows, openChoice, type ChoiceRequest } from "./picker.ts";
 import { PROMPT, promptRows, REPLAY_END, replayRows } from "./replay.ts";
 import { questionView } from "./question-view.ts";
 import { createTurnRunner } from "./turn-runner.ts";
+import { createTaskListView } from "./task-list-view.ts";
+import { runUserCommand } from "./shell-command.ts";
 
-/** Lines of a `!cmd`'s output shown as it runs; the model gets all of it (within the tool's limit). */
-const SHELL_LIVE_LINES = 40;
 /** A slash command still running after this long gets the spinner (most answer at once). */
 const COMMAND_SPINNER_AFTER_MS = 300;
 /** What a bare `!` gets instead of going to the model. */
@@ -74,9 +73,6 @@ export function createRepl(deps: ReplDeps) {
   let session!: ReplSession;
   const queue = createPromptQueue();
   const state = createLoopState();
-  let todos: readonly Todo[] = [];
-  /** The task list changed during the turn running now: the live panel showed it, the transcript gets it when the turn ends. */
-  let todosChanged = false;
   /** How prompts were shown in the input (a collapsed paste), by the text they send. */
   const shownAs = new Map<string, string>();
   const meter = createContextMeter(() => session);
@@ -144,14 +140,8 @@ export function createRepl(deps: ReplDeps) {
     changed: () => render(),
   });
 
-  /** After a turn that changed the task list, the list as it left it stays in the transcript (the panel goes with the live area). */
-  const ended = () => {
-    if (!todosChanged) return;
-    todosChanged = false;
-    if (screen.mode !== "rich") return; // those screens got the list at each change
-    print(todos.length > 0 ? todoRows(todos, columns() - 1).map((row) => theme.dim(row)).join("\n") : theme.dim("tasks: (cleared)"));
-  };
-  const runner = createTurnRunner({ state, session: () => session, gate, view, queue, theme, rich: screen.mode === "rich", render, print, ended });
+  const tasks = createTaskListView({ rich: screen.mode === "rich", theme, columns, print, turnRunning: () => state.turn !== undefined });
+  const runner = createTurnRunner({ state, session: () => session, gate, view, queue, theme, rich: screen.mode === "rich", render, print, ended: tasks.turnEnded });
   const dispatch = createKeyDispatch({ state, session: () => session, input, gate, typeAhead, queue, runner, screen, theme, history: deps.history, yolo: deps.yolo, shownAs, print, render, exit });
 
   /** The status line: drawn at every redraw while the prompt waits (the meter caches what is costly). */
@@ -168,7 +158,7 @@ export function createRepl(deps: ReplDeps) {
     if (screen.mode === "plain" && !state.waiting && line.text === "") return screen.setLive(undefined);
     const above: string[] = [];
     if (state.turn && screen.mode === "rich") {
-      above.push(...view.liveRows(), ...taskPanel(todos, theme, columns() - 1), theme.dim(spinnerRow(state)));
+      above.push(...view.liveRows(), ...tasks.panel(), theme.dim(spinnerRow(state)));
       if (queue.size > 0) above.push(theme.dim(describeQueue(queue.items())));
     } else if (state.command && screen.mode === "rich" && Date.now() - state.activitySince >= COMMAND_SPINNER_AFTER_MS) {
       above.push(theme.dim(spinnerRow(state))); // a command that asks the model (/compact, /memory)
@@ -209,30 +199,8 @@ export function createRepl(deps: ReplDeps) {
     put(rows, kind);
   }
 
-  /** `!cmd`: the user's own command, run in the workspace; its output goes with the next prompt. */
-  async function shell(commandLine: string): Promise<void> {
-    const command = (state.command = new AbortController());
-    state.activity = `running ${commandLine}`;
-    render();
-    let shown = 0;
-    try {
-      const ran = await session.runShell(
-        commandLine,
-        command.signal,
-        (chunk) => {
-          for (const line of chunk.split("\n")) if (line && shown++ < SHELL_LIVE_LINES) print(theme.dim(`    ${sanitize(line)}`));
-        },
-        (message) => print(theme.warn(`note: ${sanitize(message)}`)),
-      );
-      if (ran.refused) return print(theme.error(ran.refused));
-      if (shown > SHELL_LIVE_LINES) print(theme.dim(`    … ${shown - SHELL_LIVE_LINES} more lines (the model gets the output with your next prompt)`));
-      else print(theme.dim("  (the output goes with your next prompt)"));
-    } finally {
-      state.command = undefined;
-      state.activity = undefined;
-      render();
-    }
-  }
+  /** `!cmd`: the user's own command (shell-command.ts). */
+  const shell = (commandLine: string) => runUserCommand({ state, session, theme, print, render }, commandLine);
 
   /** The prompt with its `@path` files attached (lib/prompt/attach.ts); a line on screen for each. */
   function attach(prompt: string): string {
@@ -366,15 +334,12 @@ export function createRepl(deps: ReplDeps) {
     async run(): Promise<number> {
       session = await deps.openSession({
         onTodos: (next) => {
-          todos = next;
-          if (state.turn) todosChanged = true;
-          // The panel shows the list live; a screen without a live area gets it written.
-          if (screen.mode !== "rich") print(theme.dim(renderTodos(next) || "tasks: (cleared)"));
+          tasks.changed(next);
           render();
         },
         pickSession,
       });
-      todos = session.conversation().notebook.todos();
+      tasks.reset(session.conversation().notebook.todos());
       const notices = [...deps.notices, ...session.startNotices];
       print(headerLines({ version: deps.version, runtime: session.runtime(), home: deps.home, sessionLabel: session.label(), yolo: deps.yolo, mode: session.mode().mode, theme, columns: columns() - 1 }).join("\n"));
       for (const notice of notices) print(theme.warn(notice));

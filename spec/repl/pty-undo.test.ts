@@ -265,34 +265,28 @@ test("commands that only read (ls, cat) are not counted among those /undo cannot
   expect(pty.screen().split("cannot revert").length - 1).toBe(1); // the reading turn says nothing about commands
 }, 30_000);
 
-test("/compact says when its request is rate-limited and tried again, as a turn does", async () => {
-  const summary = ["## Goal\nAnswer the question.", "## Files touched\nnone", "## Decisions\nnone", "## Commands and outcomes\nnone", "## What remains\nNothing."].join("\n\n");
-  const s = await serve(
-    { text: "an answer" },
-    { status: 429, headers: { "retry-after": "0.05" }, body: { error: { message: "slow down", type: "rate_limit" } } },
-    { text: summary },
-  );
+/** A session with one answered turn, then /compact, whose request is refused with a 429 first (`retryAfter` seconds). */
+async function compactRateLimited(retryAfter: string, ...after: Parameters<typeof serve>) {
+  const limited = { status: 429, headers: { "retry-after": retryAfter }, body: { error: { message: "slow down", type: "rate_limit" } } };
+  const s = await serve({ text: "an answer" }, limited, ...after);
   const pty = await start({ baseURL: s.url });
   await pty.waitForPrompt(1);
   pty.line("a question");
   await pty.waitFor("an answer");
   await pty.waitForPrompt(2);
   pty.line("/compact");
+  return { s, pty };
+}
+
+test("/compact says when its request is rate-limited and tried again, as a turn does", async () => {
+  const summary = ["## Goal\nAnswer the question.", "## Files touched\nnone", "## Decisions\nnone", "## Commands and outcomes\nnone", "## What remains\nNothing."].join("\n\n");
+  const { pty } = await compactRateLimited("0.05", { text: summary });
   await pty.waitFor("Compacted:");
   expect(pty.screen()).toMatch(/note: .*slow down; retrying in 50ms \(attempt 2 of \d+\)/);
 }, 20_000);
 
 test("esc while /compact waits to retry stops it, says so, and keeps the transcript", async () => {
-  const s = await serve(
-    { text: "an answer" },
-    { status: 429, headers: { "retry-after": "5" }, body: { error: { message: "slow down", type: "rate_limit" } } },
-  );
-  const pty = await start({ baseURL: s.url });
-  await pty.waitForPrompt(1);
-  pty.line("a question");
-  await pty.waitFor("an answer");
-  await pty.waitForPrompt(2);
-  pty.line("/compact");
+  const { s, pty } = await compactRateLimited("5");
   await pty.waitFor("retrying in 5.0s");
   pty.write(KEYS.esc);
   await pty.waitFor("Stopped: the transcript was kept as it was.");

@@ -217,13 +217,18 @@ export function createRepl(deps: ReplDeps) {
     if (/^!\S/.test(text)) return void (await shell(text.slice(1).trim()));
     if (text.trim() === "!") return void print(theme.dim(SHELL_HINT));
     const parsed = parseInput(text, custom);
-    if (parsed.type === "prompt") return runner.sendPrompt(attach(text));
+    if (parsed.type === "prompt") {
+      session.nameIfUntitled(text);
+      return runner.sendPrompt(attach(text));
+    }
     if (parsed.type === "custom") {
       const { command } = parsed;
       const ranWith = [command.agent && `agent ${command.agent}`, command.model && `model ${command.model}`].filter(Boolean).join(", ");
       print(theme.dim(`  /${command.name} from ${command.source}${ranWith ? ` (this turn: ${ranWith})` : ""}`));
       try {
-        return void (await session.forOneTurn(command, () => runner.sendPrompt(attach(expandCommand(command, parsed.args)), text)));
+        const expanded = expandCommand(command, parsed.args);
+        session.nameIfUntitled(expanded);
+        return void (await session.forOneTurn(command, () => runner.sendPrompt(attach(expanded), text)));
       } catch (error) {
         return void print(theme.error(`/${command.name}: ${error instanceof Error ? error.message : String(error)}`));
       }

@@ -35,6 +35,7 @@ import { displayPath } from "../../lib/fs/workspace.ts";
 import { isReadOnlyCommand, readOnlyList } from "../../lib/permissions/read-only.ts";
 import { withoutAttachments } from "../../lib/prompt/attach.ts";
 import { sessionChoice, type MainArgs } from "../args.ts";
+import { titleFromPrompt } from "../../lib/sessions/title.ts";
 
 type Env = Record<string, string | undefined>;
 
@@ -180,6 +181,8 @@ export async function openReplSession(args: MainArgs, env: Env, startRuntime: Ru
     conversation: () => conversation,
     /** The session id prefix for the header; undefined while nothing is saved ("new session"). */
     label: () => (live.history.length > 0 ? label(live) : undefined),
+    /** The session is named after what was typed (not the files `@path` attached to it), if it has no name yet. */
+    nameIfUntitled: (typed: string) => live.nameIfUntitled(titleFromPrompt(typed)),
     /** USD spent in this session across resumes; "unpriced" when its model has no price. */
     spent: (): number | "unpriced" => live.totals().costUsd ?? "unpriced",
     /** What subagents used in this session (already part of the totals). */

@@ -92,3 +92,19 @@ test("a resumed session shows the prompt as typed with an attached line, and /un
   await pty.waitFor("Second look.");
   expect(lastUserText(s.requests[1]!.body)).toContain("     1\texport const a = 1;");
 }, 20_000);
+
+test("the session is named after the prompt typed, not the files @path attached to it", async () => {
+  const cwd = project();
+  const s = await serve({ text: "It exports a and b." });
+  const pty = await start({ baseURL: s.url, cwd });
+  await pty.waitForPrompt(1);
+  pty.line("what does @src/a.ts export?");
+  await pty.waitFor("It exports a and b.");
+  await pty.waitForPrompt(2);
+  pty.line("/exit");
+  await pty.exited;
+  const { runShiro } = await import("../support/cli.ts");
+  const listed = await runShiro(["sessions", "--json"], { cwd, home: pty.home });
+  const [row] = listed.stdout.trim().split("\n").map((line) => JSON.parse(line) as { title: string });
+  expect(row!.title).toBe("what does @src/a.ts export?");
+}, 20_000);

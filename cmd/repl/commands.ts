@@ -100,7 +100,7 @@ export async function runCommand(name: SlashName, args: string, env: CommandEnv)
     init: () => {
       const canWrite = session.conversation().tools.some((tool) => tool.mutates && tool.subject.kind === "path");
       if (!canWrite) return env.print(theme.warn(`/init needs an agent that can write files; ${session.runtime().settings.agent} cannot. /agent default switches back.`));
-      env.send(initPrompt(session.runtime().env));
+      env.send(initPrompt(session.runtime().env, args));
     },
     sessions: () => say(session.sessions(args.trim() !== "")),
     save: () => say(session.save()),

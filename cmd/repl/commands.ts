@@ -100,7 +100,7 @@ export async function runCommand(name: SlashName, args: string, env: CommandEnv)
     init: () => {
       const canWrite = session.conversation().tools.some((tool) => tool.mutates && tool.subject.kind === "path");
       if (!canWrite) return env.print(theme.warn(`/init needs an agent that can write files; ${session.runtime().settings.agent} cannot. /agent default switches back.`));
-      env.send(initPrompt(session.runtime().env));
+      env.send(initPrompt(session.runtime().env, args));
     },
     sessions: () => say(session.sessions(args.trim() !== "")),
     save: () => say(session.save()),
@@ -215,7 +215,7 @@ function costReport(session: ReplSession, context: RequestEstimate): string {
   const cached = usage.cachedInputTokens ? ` (${usage.cachedInputTokens.toLocaleString("en-US")} cached)` : "";
   const tokens = `spent: ${usage.inputTokens.toLocaleString("en-US")} tokens in${cached} · ${usage.outputTokens.toLocaleString("en-US")} out · ${total.toLocaleString("en-US")} total, this session`;
   const spent = session.spent();
-  const cost = spent === "unpriced" ? `cost: unknown — ${session.runtime().settings.model} has no price in shiro's table` : `cost so far: ${formatUsd(spent)}`;
+  const cost = spent === "unpriced" ? `cost: unknown — ${session.unpricedNames()} ${session.unpricedNames().includes(" and ") ? "have" : "has"} no price in shiro's table` : `cost so far: ${formatUsd(spent)}`;
   const next = `next request: ~${formatTokenCount(context.requestTokens)} of the ${formatTokenCount(context.windowTokens)}-token window (ctx on the status line; an estimate, not spent yet)`;
   const sub = session.subagents();
   if (sub.count === 0) return `${tokens}\n${cost}\n${next}`;

@@ -4,6 +4,7 @@ import type { Runtime } from "../../lib/agent/runtime.ts";
 import { fitSegments, statusSegments } from "../../lib/prompt/status-line.ts";
 import type { SandboxStatus } from "../../lib/sandbox/index.ts";
 import type { Theme } from "./theme.ts";
+import { isVariantName, VARIANTS } from "../../lib/config/variants.ts";
 import type { ApprovalMode } from "../../lib/config/permission-schema.ts";
 
 function modeLine(mode: ApprovalMode): string {
@@ -77,17 +78,25 @@ export function sandboxLine(status: SandboxStatus, theme: Pick<Theme, "dim" | "w
 }
 
 /**
- * The status line under the prompt, coloured by tone (amber/red context): the model, the next
+ * The status line under the prompt, coloured by tone (amber/red context): the model (with the agent
+ * when it is not the default, and the thinking level when it is not the agent's own), the next
  * request's size against the window (context-meter.ts), what the session has spent, the mode;
  * only the parts that fit in `width` columns, whole (fitSegments).
  */
 export function statusLine(runtime: Runtime, context: RequestEstimate, cost: number | "unpriced" | undefined, theme: Theme, mode?: string, width = Number.POSITIVE_INFINITY, yolo = false): string {
   const segments = fitSegments(statusSegments({
     model: runtime.settings.model,
+    ...(runtime.settings.agent !== "default" ? { agent: runtime.settings.agent } : {}),
+    ...(runtime.settings.thinking !== variantThinking(runtime.settings.agent) ? { thinking: runtime.settings.thinking } : {}),
     ...(mode !== undefined ? { mode } : {}),
     ...(yolo ? { yolo } : {}),
     ...context,
     ...(cost !== undefined ? { cost } : {}),
   }), width);
   return segments.map((segment) => theme.tone(segment.tone === "normal" ? "dim" : segment.tone, segment.text)).join(theme.dim(" · "));
+}
+
+/** The thinking level an agent variant brings of its own (undefined for a name that is not one). */
+function variantThinking(agent: string): string | undefined {
+  return isVariantName(agent) ? VARIANTS[agent].thinking : undefined;
 }

@@ -74,6 +74,11 @@ export async function openReplSession(args: MainArgs, env: Env, startRuntime: Ru
   /** The server's last answer to `/model`'s request for its models. */
   let listing: ModelListing | undefined;
   const maxSpend = runtime.settings.maxSpendUsd;
+  const unpricedNames = (): string => {
+    const names = live.unpricedModels();
+    if (names.length === 0) return runtime.settings.model;
+    return names.length === 1 ? names[0]! : `${names.slice(0, -1).join(", ")} and ${names.at(-1)}`;
+  };
 
   /** The prefix the exit message prints: unique, and staying so as sessions are added (lastingPrefix). */
   const label = (session: LiveSession) => lastingPrefix(session.id, listSessionIds(runtime.home));
@@ -185,13 +190,15 @@ export async function openReplSession(args: MainArgs, env: Env, startRuntime: Ru
     nameIfUntitled: (typed: string) => live.nameIfUntitled(titleFromPrompt(typed)),
     /** USD spent in this session across resumes; "unpriced" when its model has no price. */
     spent: (): number | "unpriced" => live.totals().costUsd ?? "unpriced",
+    /** The models that left the session without a price ("gpt-5.2", "gpt-5.2 and my-local"); the current one when none is known. */
+    unpricedNames,
     /** What subagents used in this session (already part of the totals). */
     subagents: () => live.subagentTotals(),
     /** The spend ceiling, asked before each prompt: `refuse` stops the turn; `notice` is printed first. */
     beforeTurn(): { refuse?: string; notice?: string } | undefined {
       if (maxSpend === undefined) return undefined;
       const cost = live.totals().costUsd;
-      if (cost === undefined) return { notice: `${runtime.settings.model} has no known price, so the ${formatUsd(maxSpend)} spend limit cannot be enforced.` };
+      if (cost === undefined) return { notice: `${unpricedNames()} has no known price, so the ${formatUsd(maxSpend)} spend limit cannot be enforced.` };
       const status = live.checkSpend(maxSpend);
       if (status === "over") return { refuse: `this session has cost ${formatUsd(cost)}, at or past its ${formatUsd(maxSpend)} limit. Raise --max-spend or "maxSpendUsd", or /clear to start a new session.` };
       if (status === "warn") return { notice: `this session has cost ${formatUsd(cost)}, over 80% of its ${formatUsd(maxSpend)} limit.` };

@@ -24,23 +24,33 @@ export type StatusInput = {
   cost?: number | "unpriced";
   /** The approval mode (`ask`, `edits`, `auto`, …), shown last as `mode ask`; left out, not shown. */
   mode?: string;
+  /** The agent variant, when it is not the default one: shown after the model as `agent plan`. */
+  agent?: string;
+  /** The thinking level, when it is not the agent's own: shown after the agent as `think high`. */
+  thinking?: string;
   /** `--yolo`: nothing asks, which the line says in red in the mode's place (`yolo`), kept before the model on a narrow terminal. */
   yolo?: boolean;
 };
 
 /**
- * The status line under the prompt: `gpt-5 · ctx ~15.2k/400k · spent $0.0412 · mode ask`. `ctx`
+ * The status line under the prompt: `gpt-5 · ctx ~15.2k/400k · spent $0.0412 · mode ask`, with
+ * `agent plan` and `think high` after the model when /agent or /think moved them off their defaults. `ctx`
  * is the size of the next request against the window; it is normal while the conversation is
  * below two thirds of its budget, amber from two thirds and red from 90% (the conversation is
  * pruned at 100%, so red means pruning is near or under way). Pure.
  */
 export function statusSegments(input: StatusInput): StatusSegment[] {
   const gauge = contextGauge(input.conversationTokens, input.budgetTokens);
-  // Ranks: the context first, then a mode that is not the default, the model, the default mode, the spending.
+  // Ranks: the context first, then a mode or agent that is not the default, the model, the default mode and
+  // a thinking level of the user's choice, the spending.
   const segments: StatusSegment[] = [
     { text: input.model, tone: "normal", rank: 2 },
-    { text: `ctx ~${formatTokenCount(input.requestTokens)}/${formatTokenCount(input.windowTokens)}`, tone: toneOf(gauge.level), rank: 0 },
   ];
+  if (input.agent !== undefined) segments.push({ text: `agent ${input.agent}`, tone: "amber", rank: 1 });
+  if (input.thinking !== undefined) segments.push({ text: `think ${input.thinking}`, tone: "dim", rank: 3 });
+  segments.push(
+    { text: `ctx ~${formatTokenCount(input.requestTokens)}/${formatTokenCount(input.windowTokens)}`, tone: toneOf(gauge.level), rank: 0 },
+  );
   if (input.cost !== undefined) segments.push({ text: input.cost === "unpriced" ? "spent: unpriced" : `spent ${formatUsd(input.cost)}`, tone: "dim", rank: 4 });
   if (input.yolo) segments.push({ text: "yolo", tone: "red", rank: 1 });
   else if (input.mode !== undefined) segments.push({ text: `mode ${input.mode}`, tone: input.mode === "ask" ? "dim" : "amber", rank: input.mode === "ask" ? 3 : 1 });

@@ -50,6 +50,11 @@ export type LiveSession = {
   /** Totals for the whole session, including earlier runs. `costUsd` undefined: unpriced. */
   totals(): Usage & { costUsd: number | undefined };
   /**
+   * The models whose tokens made the session unpriced (no price in shiro's table), in the order they
+   * were first booked; a resumed session that was saved unpriced names its saved model. Empty while priced.
+   */
+  unpricedModels(): string[];
+  /**
    * Adds messages at the end (the user's prompt, a step's output) and books the tokens they cost
    * at the current model's price. Saves soon (debounced), or at once when the messages called a
    * tool that changes the workspace.
@@ -150,6 +155,7 @@ export function openLiveSession(opts: OpenSessionOptions): LiveSession {
     // A record without a cost but with tokens ran on an unpriced model: it stays unpriced.
     costUsd: base.costUsd ?? (base.inputTokens + base.outputTokens === 0 ? costUsd(base.model, { inputTokens: 0, outputTokens: 0 }) : undefined),
   };
+  const unpriced = new Set<string>(totals.costUsd === undefined ? [base.model] : []);
   let provider = base.provider;
   let model = base.model;
   let warned = false;
@@ -186,6 +192,7 @@ export function openLiveSession(opts: OpenSessionOptions): LiveSession {
   /** Adds `usage` to the totals, priced at `pricedAs` (the model in use now); an unpriced call makes the session unpriced. */
   function addUsage(usage: Usage, pricedAs = model) {
     const cost = costUsd(pricedAs, usage);
+    if (cost === undefined) unpriced.add(pricedAs);
     const cached = (totals.cachedInputTokens ?? 0) + (usage.cachedInputTokens ?? 0);
     totals = {
       inputTokens: totals.inputTokens + usage.inputTokens,
@@ -305,6 +312,7 @@ export function openLiveSession(opts: OpenSessionOptions): LiveSession {
     ...(fork ? { forkedFrom: fork } : {}),
     ...(notice ? { notice } : {}),
     totals: () => ({ ...totals }),
+    unpricedModels: () => [...unpriced],
     append(added, usage) {
       if (closed) return;
       messages = [...messages, ...added];

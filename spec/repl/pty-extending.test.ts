@@ -55,6 +55,24 @@ test("a custom command: Tab completes it, /help lists it, its arguments fill the
   expect(instructionsIn(s.requests[1]!.body)).not.toContain("Mode:");
 }, 30_000);
 
+test("a custom command's turn on a model with no price: /cost names that model, not the session's priced one", async () => {
+  const cwd = tempDir();
+  write(join(cwd, ".shiro/commands/big.md"), "---\nmodel: unpriced-big-model\n---\nThink hard about $ARGUMENTS.\n");
+  const s = await serve({ text: "answered on the session's model", usage: { input: 1000, output: 10 } }, { text: "answered on the big one", usage: { input: 1000, output: 10 } });
+  const pty = await start({ baseURL: s.url, cwd });
+  await pty.waitForPrompt(1);
+  pty.line("hello");
+  await pty.waitFor("answered on the session's model");
+  await pty.waitForPrompt(2);
+  pty.line("/big the cache");
+  await pty.waitFor("answered on the big one");
+  expect(s.requests.map((r) => (r.body as { model?: string }).model)).toEqual(["gpt-5-mini", "unpriced-big-model"]);
+  await pty.waitForPrompt(3);
+  pty.line("/cost");
+  await pty.waitFor("cost: unknown — unpriced-big-model has no price in shiro's table");
+  expect(pty.screen()).not.toContain("gpt-5-mini has no price");
+}, 20_000);
+
 test("web_fetch asks first, showing the URL; the page reaches the model once allowed", async () => {
   const site = Bun.serve({ hostname: "127.0.0.1", port: 0, fetch: () => new Response("<main><h2>Release notes</h2><p>Version 2 is out.</p></main>", { headers: { "content-type": "text/html" } }) });
   try {

@@ -27,6 +27,17 @@ test("/init asks the model for AGENTS.md; its write is shown for approval and wr
   expect(readFileSync(join(cwd, "AGENTS.md"), "utf8")).toBe(WRITTEN);
 }, 20_000);
 
+test("/init with words after it sends them with the prompt, as what the user wants stressed", async () => {
+  const s = await serve({ text: "Noted." });
+  const pty = await start({ baseURL: s.url, cwd: tempDir() });
+  await pty.waitForPrompt(1);
+  pty.line("/init say how to run one test file");
+  await pty.waitFor("Noted.");
+  const prompt = lastUserText(s.requests[0]!.body);
+  expect(prompt).toContain("There is no AGENTS.md yet: create it with write_file.");
+  expect(prompt).toEndWith("\n\nThe user adds: say how to run one test file");
+}, 20_000);
+
 test("/init with an AGENTS.md already there asks for it to be improved, and n leaves it alone", async () => {
   const cwd = tempDir();
   writeFileSync(join(cwd, "AGENTS.md"), "# old notes\n");

@@ -316,6 +316,25 @@ test("with --yolo the status line says yolo, so a person never forgets nothing w
   expect(pty.screen()).not.toContain("mode ask");
 });
 
+test("the status line names an agent other than default and a thinking level other than the agent's own, and drops them when they go back", async () => {
+  const s = await serve();
+  const pty = await start({ baseURL: s.url, cwd: tempDir("shiro-work-"), args: ["--no-sandbox"] });
+  await pty.waitForPrompt(1);
+  const status = () => pty.screen().trimEnd().split("\n").at(-1)!.trim();
+  await pty.waitUntil("the status line", () => status().startsWith("gpt-5-mini · ctx ~"));
+  pty.line("/agent plan");
+  await pty.waitFor("agent: plan (thinking high");
+  await pty.waitUntil("the agent on the status line", () => status().startsWith("gpt-5-mini · agent plan · ctx ~"));
+  pty.line("/think low");
+  await pty.waitFor("thinking: low from the next prompt on.");
+  await pty.waitUntil("the thinking level on the status line", () => status().startsWith("gpt-5-mini · agent plan · think low · ctx ~"));
+  pty.line("/agent default");
+  await pty.waitUntil("only the thinking level left", () => status().startsWith("gpt-5-mini · think low · ctx ~"));
+  pty.line("/think medium");
+  await pty.waitUntil("back to the plain line", () => status().startsWith("gpt-5-mini · ctx ~"));
+  expect(s.requests.length).toBe(0);
+});
+
 test("shift-tab at a question: a mode that runs the call without asking lets it run; one that would still ask leaves the question", async () => {
   const cwd = tempDir("shiro-work-");
   const s = await serve(

@@ -63,7 +63,7 @@ test("/help at 100 columns wraps a description under the description column; at 
   // The column starts past the longest command ("/undo [files|conversation]" and two spaces).
   const column = "  /undo [files|conversation]  ".length;
   expect(wide).toContain("  /help" + " ".repeat(column - "  /help".length) + "list commands and keys\n");
-  expect(wide).toMatch(new RegExp(`\\n  /init {${column - "  /init".length}}have the model write \\(or improve\\)[^\\n]*\\n {${column}}\\S`));
+  expect(wide).toMatch(new RegExp(`\\n  /init \\[focus\\] {${column - "  /init [focus]".length}}have the model write \\(or improve\\)[^\\n]*\\n {${column}}\\S`));
   // The keys the same way, in a column of their own.
   expect(wide).toMatch(/\n  ctrl-r {5}search the prompt history [^\n]*\n {13}back\)\n/);
   pty.resize(40);

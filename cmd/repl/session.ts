@@ -10,13 +10,12 @@ import { callOptions } from "../../lib/provider/call-options.ts";
 import { listModels, type ModelListing } from "../../lib/provider/list-models.ts";
 import { resolveSettings } from "../../lib/config/resolve.ts";
 import type { Todo } from "../../lib/notebook/schema.ts";
-import { createPermissionPolicy, guardCommand, type AskAnswer, type Grant, type PermissionQuestion } from "../../lib/permissions/index.ts";
+import { createPermissionPolicy, type AskAnswer, type Grant, type PermissionQuestion } from "../../lib/permissions/index.ts";
 import { APPROVAL_MODES, type ApprovalMode } from "../../lib/config/permission-schema.ts";
 import { describeMode, modeNotice } from "../../lib/permissions/modes.ts";
 import { ruleSection, ruleText, withSavedGrant, type RuleScope } from "../../lib/permissions/save-rule.ts";
 import { configPath } from "../../lib/config/load.ts";
 import { updateConfigFile } from "../../lib/config/update-file.ts";
-import { runTool } from "../../lib/tools/define.ts";
 import { compactTranscript } from "../../lib/prune/compact-summary.ts";
 import { findSession, inLoop } from "../../lib/sessions/find.ts";
 import { listSessions } from "../../lib/sessions/list.ts";
@@ -36,6 +35,7 @@ import { isReadOnlyCommand, readOnlyList } from "../../lib/permissions/read-only
 import { withoutAttachments } from "../../lib/prompt/attach.ts";
 import { sessionChoice, type MainArgs } from "../args.ts";
 import { titleFromPrompt } from "../../lib/sessions/title.ts";
+import { createUserShell } from "./user-shell.ts";
 
 type Env = Record<string, string | undefined>;
 
@@ -169,8 +169,7 @@ export async function openReplSession(args: MainArgs, env: Env, startRuntime: Ru
   };
 
   const first = await firstChoice();
-  /** What `!cmd` showed since the last prompt, sent with the next one. */
-  const shellContext: { command: string; output: string }[] = [];
+  const userShell = createUserShell({ runtime: () => runtime, conversation: () => conversation, home: env.HOME || homedir() });
   const startNotices = [...(first.notice ? [first.notice] : []), ...(await open(first.choice))];
   const startNotice = modeNotice(mode, sandboxed() ? undefined : runtime.commands.status.state);
   if (startNotice && !args.yolo) {
@@ -298,32 +297,10 @@ export async function openReplSession(args: MainArgs, env: Env, startRuntime: Ru
       await reconfigure({ thinking: level });
       thinkingOverride = level;
     },
-    /**
-     * `!cmd`: runs the user's own command in the workspace, through the same guard and sandbox as
-     * the model's (no approval: the user typed it). Its output is kept and goes with the next
-     * prompt as context. Resolves with what to show; never throws for the command's own failure.
-     */
-    async runShell(command: string, signal: AbortSignal, onOutput: (chunk: string) => void, onNotice: (message: string) => void = () => {}): Promise<{ refused?: string; output?: string }> {
-      const refusal = guardCommand(command, { root: runtime.env.root, cwd: runtime.env.cwd, home: env.HOME || homedir(), allow: runtime.config.guard?.allow, sandboxed: runtime.commands.status.state === "on" });
-      if (refusal) return { refused: `shiro's safety guard refused \`${refusal.command}\`: ${refusal.why}.` };
-      const bash = conversation.tools.find((t) => t.subject.kind === "command");
-      if (!bash) return { refused: "this agent cannot run commands (a read-only variant); /agent default to switch back" };
-      let output: string;
-      try {
-        output = (await runTool(bash, { command }, { root: runtime.env.root, cwd: runtime.env.cwd, signal, onOutput: (_stream, chunk) => onOutput(chunk), notice: onNotice })).output;
-      } catch (error) {
-        output = error instanceof Error ? error.message : String(error);
-      }
-      shellContext.push({ command, output: output.trimEnd() });
-      return { output };
-    },
+    /** `!cmd` (user-shell.ts): the user's own command, its output kept for the next prompt. */
+    runShell: userShell.run,
     /** The prompt with what `!cmd` showed since the last one, as context, and those commands; takes them. */
-    withShellContext(prompt: string): { prompt: string; shell: string[] } {
-      if (shellContext.length === 0) return { prompt, shell: [] };
-      const ran = shellContext.splice(0);
-      const context = ran.map((r) => `$ ${r.command}\n${r.output}`).join("\n\n");
-      return { prompt: `I ran these commands in the workspace; their output, for context:\n\n${context}\n\n${prompt}`, shell: ran.map((r) => r.command) };
-    },
+    withShellContext: userShell.withContext,
     /** `/save`. */
     save: () => (live.save() ? `Saved ${live.history.length} messages to session ${label(live)}.` : "Nothing to save yet: the session has no messages."),
     /** `/sessions`: this directory's, or (`all`) every directory's, newest first. */

@@ -1,0 +1,39 @@
+import type { Conversation } from "../../lib/agent/conversation.ts";
+import type { Runtime } from "../../lib/agent/runtime.ts";
+import { guardCommand } from "../../lib/permissions/index.ts";
+import { runTool } from "../../lib/tools/define.ts";
+
+/**
+ * `!cmd`: the user's own command, run in the workspace through the same guard and sandbox as the
+ * model's (no approval: the user typed it). Its output is kept and goes with the next prompt as
+ * context, so the model sees what the user saw.
+ */
+export function createUserShell(deps: { runtime: () => Runtime; conversation: () => Conversation; home: string }) {
+  /** What `!cmd` showed since the last prompt, sent with the next one. */
+  const ran: { command: string; output: string }[] = [];
+  return {
+    /** Runs it; resolves with what to show. Never throws for the command's own failure. */
+    async run(command: string, signal: AbortSignal, onOutput: (chunk: string) => void, onNotice: (message: string) => void = () => {}): Promise<{ refused?: string; output?: string }> {
+      const runtime = deps.runtime();
+      const refusal = guardCommand(command, { root: runtime.env.root, cwd: runtime.env.cwd, home: deps.home, allow: runtime.config.guard?.allow, sandboxed: runtime.commands.status.state === "on" });
+      if (refusal) return { refused: `shiro's safety guard refused \`${refusal.command}\`: ${refusal.why}.` };
+      const bash = deps.conversation().tools.find((t) => t.subject.kind === "command");
+      if (!bash) return { refused: "this agent cannot run commands (a read-only variant); /agent default to switch back" };
+      let output: string;
+      try {
+        output = (await runTool(bash, { command }, { root: runtime.env.root, cwd: runtime.env.cwd, signal, onOutput: (_stream, chunk) => onOutput(chunk), notice: onNotice })).output;
+      } catch (error) {
+        output = error instanceof Error ? error.message : String(error);
+      }
+      ran.push({ command, output: output.trimEnd() });
+      return { output };
+    },
+    /** The prompt with what `!cmd` showed since the last one, as context, and those commands; takes them. */
+    withContext(prompt: string): { prompt: string; shell: string[] } {
+      if (ran.length === 0) return { prompt, shell: [] };
+      const taken = ran.splice(0);
+      const context = taken.map((r) => `$ ${r.command}\n${r.output}`).join("\n\n");
+      return { prompt: `I ran these commands in the workspace; their output, for context:\n\n${context}\n\n${prompt}`, shell: taken.map((r) => r.command) };
+    },
+  };
+}

@@ -195,7 +195,9 @@ export async function createFakeServer(opts: InternalOptions = {}): Promise<{ se
         return streamFrames(res, [...prefix, GARBAGE_LINE], 0, true);
       case "reset":
         await streamFrames(res, prefix, 0, false);
-        await sleep(30); // let the text reach the client before the connection drops
+        // Let the text reach the client (and be shown) before the connection drops: 30 ms was too
+        // short on a loaded machine, where the client then saw nothing and rightly tried again.
+        await sleep(150);
         socket.destroy();
         return;
     }

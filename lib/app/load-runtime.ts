@@ -1,5 +1,5 @@
 import { loadSettings } from "../config/load.ts";
-import { openCommands } from "../sandbox/index.ts";
+import { openCommands, sandboxSupportSoon } from "../sandbox/index.ts";
 import { resolveSettings, type Flags } from "../config/resolve.ts";
 import { findProjectRoot } from "../fs/project-root.ts";
 import type { Environment } from "../agent/instructions.ts";
@@ -26,9 +26,11 @@ export async function loadRuntime(flags: Flags, processEnv: Record<string, strin
     platform: `${process.platform} ${process.arch}`,
     shell: "bash",
   };
-  const commands = openCommands({ settings: settings.sandbox, root, shiroHome: home, env: processEnv, apiKey: settings.apiKey });
+  // Whether the sandbox can run here is tried while the rest loads, not before it.
+  const support = settings.sandbox.mode === "on" ? sandboxSupportSoon(processEnv, root) : undefined;
   const [model, window, projectDocs] = await Promise.all([createModel(settings), resolveContextWindow({ settings, config, home }), loadProjectDocs(root, cwd)]);
   const skills = loadSkills(skillSources({ root, shiroHome: home, home: processEnv.HOME || homedir() }));
+  const commands = openCommands({ settings: settings.sandbox, root, shiroHome: home, env: processEnv, apiKey: settings.apiKey, ...(support ? { support: await support } : {}) });
   return { home, config, settings, model, env, projectDocs, window, callOptions: callOptions(settings, window.info.requestOutputTokens), commands, skills };
 }
 

@@ -2,9 +2,9 @@ import { existsSync, mkdirSync, realpathSync, statSync } from "node:fs";
 import { homedir } from "node:os";
 import { isAbsolute, join, resolve } from "node:path";
 import { childEnv, keyHunter } from "./child-env.ts";
-import { detectSandbox, type SandboxSupport } from "./detect.ts";
+import { detectSandbox, probeSandbox, type SandboxSupport } from "./detect.ts";
 import { gitSafetyEnv } from "./git-safety.ts";
-import { helperCache } from "./helpers.ts";
+import { findHelper, helperCache } from "./helpers.ts";
 import { readLoginEnv, type LoginSetup } from "./login-env.ts";
 export type { LoginSetup } from "./login-env.ts";
 import { createHostRunner, type CommandRunner } from "./process.ts";
@@ -70,6 +70,8 @@ export type OpenCommandsOptions = {
   apiKey: string | undefined;
   /** Starts the runner inside the sandbox; defaults to this program (see runnerCommand). */
   runnerCommand?: readonly string[];
+  /** Whether the sandbox can run here, when already known (sandboxSupportSoon); else it is found out now, waiting for the try. */
+  support?: SandboxSupport;
 };
 
 /**
@@ -106,7 +108,7 @@ export function openCommands(opts: OpenCommandsOptions): Commands {
   };
   if (opts.settings.mode === "off") return { runner: host, host, status: { state: "off" }, helper, loginEnv, warm: warm(host) };
 
-  const support = sandboxSupport(opts.env, helper);
+  const support = opts.support ?? sandboxSupport(opts.env, helper);
   if (!support.available) return { runner: host, host, status: { state: "unavailable", why: support.why, fix: support.fix }, helper, loginEnv, warm: warm(host) };
 
   const home = realOrUndefined(opts.env.HOME || homedir());
@@ -140,8 +142,21 @@ export function openCommands(opts: OpenCommandsOptions): Commands {
 
 /** Whether the sandbox can run, with bubblewrap from `SHIRO_BWRAP` (a path; empty means none) or PATH. */
 export function sandboxSupport(env: Record<string, string | undefined>, helper: (name: string) => string | undefined): SandboxSupport {
+  return detectSandbox(bwrapFor(env, helper));
+}
+
+/**
+ * sandboxSupport for openCommands' `support`, found out in the background: the try (5–10 ms)
+ * runs while the caller goes on with its start-up. The same bubblewrap, found the same way.
+ */
+export function sandboxSupportSoon(env: Record<string, string | undefined>, root: string): Promise<SandboxSupport> {
+  return probeSandbox(bwrapFor(env, (name) => findHelper(name, { path: env.PATH, root })));
+}
+
+/** bubblewrap: `SHIRO_BWRAP` when set (empty means none), else the helper found on PATH; undefined when it does not exist. */
+function bwrapFor(env: Record<string, string | undefined>, helper: (name: string) => string | undefined): string | undefined {
   const bwrap = env.SHIRO_BWRAP !== undefined ? env.SHIRO_BWRAP || undefined : helper("bwrap");
-  return detectSandbox(bwrap && existsSync(bwrap) ? bwrap : undefined);
+  return bwrap && existsSync(bwrap) ? bwrap : undefined;
 }
 
 /**

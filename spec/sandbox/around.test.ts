@@ -1,7 +1,7 @@
 // What surrounds the sandbox and holds without it: the settings, the run-once-outside offer in the
 // policy, git's safety settings on this machine, project instructions, grep and glob on real paths.
 import { describe, expect, test } from "bun:test";
-import { mkdirSync, symlinkSync, writeFileSync, existsSync } from "node:fs";
+import { mkdirSync, readFileSync, symlinkSync, writeFileSync, existsSync } from "node:fs";
 import { join } from "node:path";
 import { resolveSettings } from "../../lib/config/resolve.ts";
 import { flagsFrom, parseFlags, MAIN_ARGS } from "../../cmd/args.ts";
@@ -14,7 +14,7 @@ import { loadProjectDocs } from "../../lib/agent/project-docs.ts";
 import { gitSafetyEnv } from "../../lib/sandbox/git-safety.ts";
 import { createHostRunner } from "../../lib/sandbox/process.ts";
 import { findHelper } from "../../lib/sandbox/helpers.ts";
-import { installCommand, detectSandbox } from "../../lib/sandbox/detect.ts";
+import { installCommand, detectSandbox, probeSandbox } from "../../lib/sandbox/detect.ts";
 import { sandboxFailure } from "../../lib/sandbox/failure.ts";
 import { isProtectedSecret } from "../../lib/permissions/defaults.ts";
 import { tempDir } from "../support/cli.ts";
@@ -37,6 +37,29 @@ describe("settings", () => {
     expect(installCommand("ID=arch\n")).toBe("sudo pacman -S bubblewrap");
     expect(detectSandbox("/usr/bin/bwrap", "darwin")).toMatchObject({ available: false, why: expect.stringContaining("Linux only") });
     expect(detectSandbox(undefined, "linux")).toMatchObject({ available: false, why: expect.stringContaining("not installed") });
+  });
+
+  test("tried in the background, the sandbox check gives the answer the waiting check gives, once per bubblewrap", async () => {
+    const dir = tempDir("shiro-probe-");
+    const fake = (name: string, script: string) => {
+      const path = join(dir, name);
+      writeFileSync(path, `#!/bin/sh\n${script}\n`, { mode: 0o755 });
+      return path;
+    };
+    // A bubblewrap that cannot make namespaces here (a container), one that can, and one that counts its runs.
+    const refused = fake("bwrap-refused", 'echo "bwrap: No permissions to create new namespace" >&2; exit 1');
+    const works = fake("bwrap-works", "exit 0");
+    const runs = join(dir, "runs");
+    const counted = fake("bwrap-counted", `echo run >> ${runs}; exit 0`);
+    const background = await probeSandbox(refused, "linux");
+    expect(background).toMatchObject({ available: false, why: expect.stringContaining("(bwrap: No permissions to create new namespace)"), fix: expect.stringContaining("user namespaces") });
+    expect(detectSandbox(refused, "linux")).toEqual(background);
+    expect(await probeSandbox(works, "linux")).toEqual({ available: true, bwrap: works });
+    expect(await probeSandbox(undefined, "linux")).toEqual(detectSandbox(undefined, "linux"));
+    const [a, b] = await Promise.all([probeSandbox(counted, "linux"), probeSandbox(counted, "linux")]);
+    expect(detectSandbox(counted, "linux")).toEqual(a);
+    expect(b).toEqual(a);
+    expect(readFileSync(runs, "utf8")).toBe("run\n");
   });
 });
 

@@ -22,6 +22,8 @@ export type ApprovalGate = {
    * after `n`, `what should shiro do instead?` with the line typed so far (`text`).
    */
   pending(): { question: string; text?: string } | undefined;
+  /** The id of the call the question on screen is about (a subagent's: `<task id>/<index>/<id>`), while one is. */
+  asking(): string | undefined;
   /** True while the user types what to do instead of a denied call: keys go to type(). */
   typing(): boolean;
   /** A key for that line: text edits it, Enter sends it with the denial (empty: just deny), esc just denies and keeps the words (deps.draft). */
@@ -88,6 +90,8 @@ export function createApprovalGate(deps: GateDeps): ApprovalGate {
   let turnSignal: AbortSignal | undefined;
   const asked = new Set<string>();
   const refused = new Set<string>();
+  /** The call being asked about, from its question to the last follow-up (what instead, keep it?). */
+  let askingId: string | undefined;
   /** The call whose question or `→` line the gate printed last. */
   let lastShown: string | undefined;
 
@@ -114,32 +118,43 @@ export function createApprovalGate(deps: GateDeps): ApprovalGate {
         deps.print(preview.join("\n"));
       }
       lastShown = question.id;
-      let byMode: ApprovalMode | undefined;
-      const choice = await new Promise<AskAnswer>((resolve) => {
-        current = { label: question.always, id: question.id, outside, resolve, ...(question.runsUnaskedIn ? { runsUnaskedIn: question.runsUnaskedIn } : {}) };
-        signal.addEventListener("abort", () => resolve("deny"), { once: true });
-        deps.opened?.();
-        deps.bell?.();
-        deps.changed();
-      });
-      byMode = current?.byMode;
-      current = undefined;
-      deps.changed();
-      if (outside) {
-        deps.print(signal.aborted ? theme.warn("  not run: interrupted") : choice === "deny" ? theme.warn("  kept in the sandbox") : theme.warn("  running once outside the sandbox"));
-        return choice;
+      askingId = question.id;
+      try {
+        return await decide(question, signal, outside);
+      } finally {
+        askingId = undefined;
       }
-      if (signal.aborted) deps.print(theme.stopped(`  ${OUTCOME_MARKS.interrupted} not run: interrupted`));
-      else if (byMode) deps.print(theme.ok(`  allowed: ${byMode} mode runs it without asking`));
-      else if (choice === "once") deps.print(theme.ok("  allowed once"));
-      else if (choice === "always") await keepAlways(question, signal);
-      else if (instead.has(question.id)) deps.print(theme.warn(`  ${OUTCOME_MARKS.denied} denied; shiro is told: ${instead.get(question.id)}`));
-      else deps.print(theme.warn(`  ${OUTCOME_MARKS.denied} denied; the model is told not to retry it`));
-      if (signal.aborted || choice === "deny") refused.add(question.id);
-      return choice;
     });
     chain = next.catch(() => {});
     return next;
+  };
+
+  /** The question for one call, on screen until it is answered, and what the answer was. */
+  const decide = async (question: AskQuestion, signal: AbortSignal, outside: boolean): Promise<AskAnswer> => {
+    const { theme } = deps;
+    let byMode: ApprovalMode | undefined;
+    const choice = await new Promise<AskAnswer>((resolve) => {
+      current = { label: question.always, id: question.id, outside, resolve, ...(question.runsUnaskedIn ? { runsUnaskedIn: question.runsUnaskedIn } : {}) };
+      signal.addEventListener("abort", () => resolve("deny"), { once: true });
+      deps.opened?.();
+      deps.bell?.();
+      deps.changed();
+    });
+    byMode = current?.byMode;
+    current = undefined;
+    deps.changed();
+    if (outside) {
+      deps.print(signal.aborted ? theme.warn("  not run: interrupted") : choice === "deny" ? theme.warn("  kept in the sandbox") : theme.warn("  running once outside the sandbox"));
+      return choice;
+    }
+    if (signal.aborted) deps.print(theme.stopped(`  ${OUTCOME_MARKS.interrupted} not run: interrupted`));
+    else if (byMode) deps.print(theme.ok(`  allowed: ${byMode} mode runs it without asking`));
+    else if (choice === "once") deps.print(theme.ok("  allowed once"));
+    else if (choice === "always") await keepAlways(question, signal);
+    else if (instead.has(question.id)) deps.print(theme.warn(`  ${OUTCOME_MARKS.denied} denied; shiro is told: ${instead.get(question.id)}`));
+    else deps.print(theme.warn(`  ${OUTCOME_MARKS.denied} denied; the model is told not to retry it`));
+    if (signal.aborted || choice === "deny") refused.add(question.id);
+    return choice;
   };
 
   /** After "always": this session only, or saved as a rule for this project or every project (shown before it is written). */
@@ -185,6 +200,7 @@ export function createApprovalGate(deps: GateDeps): ApprovalGate {
       if (current.label === undefined) return { question: "allow? y once · n deny · esc interrupts " };
       return { question: `allow? y once · a always (${current.label}) · n deny · esc interrupts ` };
     },
+    asking: () => askingId,
     answeredNo: (id) => refused.delete(id),
     modeChanged(mode) {
       if (!current || current.instead !== undefined || !current.runsUnaskedIn?.(mode)) return false;

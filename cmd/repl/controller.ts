@@ -153,7 +153,11 @@ export function createRepl(deps: ReplDeps) {
     if (state.choosing) return screen.setLive({ above: [theme.bold(state.choosing.title)], prompt: "", text: "", cursor: 0, below: choiceRows(state.choosing, theme, columns() - 1) });
     const ask = gate.pending() ?? (state.question ? { question: state.question.text } : undefined);
     const hint = state.hint ? [theme.dim(state.hint)] : [];
-    if (ask) return screen.setLive(questionView(ask, { gate, input, typeAhead, queue, theme, rich: screen.mode === "rich", width: columns() - 1, hint }));
+    if (ask) {
+      // A subagent waiting on the question keeps its live line, so the user sees which one asks.
+      const live = gate.pending() ? view.subagentRows(gate.asking()) : [];
+      return screen.setLive(questionView(ask, { gate, input, typeAhead, queue, theme, rich: screen.mode === "rich", width: columns() - 1, hint, live }));
+    }
     const line = input.line();
     if (screen.mode === "plain" && !state.waiting && line.text === "") return screen.setLive(undefined);
     const above: string[] = [];

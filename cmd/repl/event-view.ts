@@ -17,6 +17,8 @@ const CUT_SHORT = "It was stopped before it finished, with no output; what it di
 const CHARS_PER_TOKEN = 4;
 /** The spinner while the turn waits to send a failed request again (with the seconds left). */
 export const RETRY_WAIT = "waiting to retry";
+/** The end of a subagent's live line while the question on screen is its call's. */
+export const WAITING_FOR_ANSWER = "waiting for your answer";
 /** Lines of a reasoning block shown live under the transcript while it streams. */
 const LIVE_REASONING_LINES = 4;
 
@@ -50,6 +52,11 @@ export type EventView = {
   handle(event: AgentEvent): void;
   /** Rows for the live area, in order: the answer's line in progress, running commands' last lines, the reasoning streaming now. */
   liveRows(): string[];
+  /**
+   * The live line of each subagent running now (`↳ worker · fix the test · step 2 · edit_file a.ts`);
+   * the one whose call `asking` is (the approval question on screen) says it waits for the user.
+   */
+  subagentRows(asking?: string): string[];
   /** The last reasoning block in full (for /reasoning); "" when there was none. */
   lastReasoning(): string;
   /** The last tool result whole (a command's full output), or undefined before the first. */
@@ -81,8 +88,17 @@ export function createEventView(theme: Theme, hooks: ViewHooks, now: () => numbe
   const running = new Map<string, Running>();
   const subjects = new Map<string, string>();
   /** Subagents running now, by task call and place in it: what their live line says. */
-  const subagents = new Map<string, { kind: string; description: string; step: number; doing?: string }>();
+  const subagents = new Map<string, { kind: string; description: string; step: number; doing?: string; calls: string }>();
 
+  /** A subagent's call ids are `<task call id>/<index>/<its own id>` (lib/agent/subagent/run.ts). */
+  const subagentRows = (asking?: string): string[] => {
+    const width = hooks.columns() - 1;
+    return [...subagents.values()].map((live) => {
+      const waiting = asking?.startsWith(live.calls) === true;
+      const details = [`step ${live.step}`, ...(live.doing ? [live.doing] : []), ...(waiting ? [theme.warn(WAITING_FOR_ANSWER)] : [])];
+      return fitRow(subagentLine(theme, live.kind, live.description, ...details), width);
+    });
+  };
   const tool = (text: string) => hooks.write(wrapLine(text, hooks.columns()), "tool");
   const settleText = () => {
     if (!markdown) return;
@@ -189,8 +205,8 @@ export function createEventView(theme: Theme, hooks: ViewHooks, now: () => numbe
         case "step":
           return;
         case "subagent-start":
-          subagents.set(`${event.id}:${event.index}`, { kind: event.kind, description: event.description, step: 1 });
-          activity(subagents.size === 1 ? "running a subagent" : `running ${subagents.size} subagents`);
+          subagents.set(`${event.id}:${event.index}`, { kind: event.kind, description: event.description, step: 1, calls: `${event.id}/${event.index}/` });
+          activity(subagentActivity(subagents.size));
           hooks.changed();
           return;
         case "subagent-step": {
@@ -204,6 +220,7 @@ export function createEventView(theme: Theme, hooks: ViewHooks, now: () => numbe
         }
         case "subagent-end":
           subagents.delete(`${event.id}:${event.index}`);
+          if (subagents.size > 0) activity(subagentActivity(subagents.size));
           tool(renderEvent(event, theme)!);
           hooks.changed();
           return;
@@ -226,15 +243,13 @@ export function createEventView(theme: Theme, hooks: ViewHooks, now: () => numbe
         const tail = [...state.lines.slice(-LIVE_OUTPUT_LINES), ...(state.partial ? [state.partial] : [])].slice(-LIVE_OUTPUT_LINES);
         for (const line of tail) rows.push(theme.dim(fitRow(OUTPUT_INDENT + line, width)));
       }
-      for (const live of subagents.values()) {
-        const details = [`step ${live.step}`, ...(live.doing ? [live.doing] : [])];
-        rows.push(fitRow(subagentLine(theme, live.kind, live.description, ...details), width));
-      }
+      rows.push(...subagentRows());
       if (reasoningChars > 0) {
         for (const text of lastLines(sanitize(reasoningText), LIVE_REASONING_LINES)) rows.push(theme.dim(fitRow(`  ${text}`, width)));
       }
       return rows;
     },
+    subagentRows,
     lastReasoning: () => (reasoningChars > 0 ? reasoningText : lastBlock),
     lastResult: () => last,
     forget: () => {
@@ -265,6 +280,14 @@ export function createEventView(theme: Theme, hooks: ViewHooks, now: () => numbe
     }
     hooks.changed();
   }
+}
+
+/**
+ * The status row while subagents run, with what ctrl-c does then: it stops the task call (every
+ * subagent of it) and the turn goes on; esc, which the spinner names too, stops the whole turn.
+ */
+export function subagentActivity(count: number): string {
+  return count === 1 ? "running a subagent · ctrl-c stops the subagent" : `running ${count} subagents · ctrl-c stops the subagents`;
 }
 
 /** The last `count` non-empty lines of `text`. */

@@ -1,6 +1,7 @@
 import type { HistoryStore } from "../../lib/prompt/history.ts";
 import type { TypeAheadGuard } from "../../lib/prompt/type-ahead.ts";
 import { describeQueue, type PromptQueue } from "../../lib/prompt/queue.ts";
+import type { AskAnswer } from "../../lib/permissions/policy.ts";
 import { answerFor, type ApprovalGate } from "./approval-gate.ts";
 import type { InputBox } from "./input/input-box.ts";
 import type { Key } from "./input/keys.ts";
@@ -52,11 +53,14 @@ export type KeyDeps = {
 /**
  * What a key means now. In order: a choice list takes every key; an approval question takes its
  * answer (a y, a or n typed ahead, before the keyboard was quiet for a moment, edits the input
- * instead, like every other key but esc, ctrl-c and ctrl-d); a command's one-key question takes the next key; ctrl-r's search line edits the search;
+ * instead, like every other key but esc, ctrl-c and ctrl-d; while the user is typing, an answer
+ * key followed at once by more text is the start of a word and edits the input too); a command's one-key question takes the next key; ctrl-r's search line edits the search;
  * else the key edits the input, and Enter submits it (or queues it during a turn).
  */
 export function createKeyDispatch(deps: KeyDeps): (key: Key) => void {
   const { state, input, gate, screen, theme, print, render, exit, runner } = deps;
+  /** An answer key pressed while the user was typing, waiting to see whether a word follows it (lib/prompt/type-ahead.ts). */
+  let held: { key: Key; meaning: AskAnswer; asking: string | undefined; timer: ReturnType<typeof setTimeout> } | undefined;
 
   function choose(key: Key): void {
     const c = state.choosing!;
@@ -134,14 +138,36 @@ export function createKeyDispatch(deps: KeyDeps): (key: Key) => void {
     if (key.name === "ctrl-c" && input.line().text !== "") input.clear();
     else if (meaning === "interrupt") runner.interrupt();
     else if (meaning === "exit") ctrlD();
-    else if (meaning && quiet) gate.answer(meaning);
-    else return false; // typed ahead (or not an answer at all): it edits the input
+    else if (meaning && quiet) {
+      // While the user is typing, a y, a or n may be the first letter of a word: held a moment for what follows.
+      const ms = deps.typeAhead.holdMs(input.line().text !== "");
+      if (ms === 0) gate.answer(meaning);
+      else held = { key, meaning, asking: gate.asking(), timer: setTimeout(() => settleHeld(undefined), ms) };
+    } else return false; // typed ahead (or not an answer at all): it edits the input
     render(); // the hint that typing goes to the prompt may go now
     return true;
   }
 
+  /**
+   * The held answer key, once the hold is over (`next` undefined) or another key came: text
+   * (a letter, a space, a paste) makes it the start of a word, so it goes to the input; after any
+   * other key, or none, it answers the question it was pressed at, if that is still up.
+   */
+  function settleHeld(next: Key | undefined): void {
+    const h = held;
+    if (!h) return;
+    held = undefined;
+    clearTimeout(h.timer);
+    const same = gate.pending() !== undefined && !gate.typing() && !gate.choosingScope() && gate.asking() === h.asking;
+    if (!same) return; // the question went (the turn ended): the key answered nothing
+    if (next && (next.name === "text" || next.name === "paste")) input.edit(h.key);
+    else gate.answer(h.meaning);
+    if (!next) render();
+  }
+
   return (key: Key): void => {
     if (state.exiting) return;
+    if (held) settleHeld(key);
     // Every key counts as typing for the guard, whatever it does next.
     const quiet = deps.typeAhead.press(key.name === "paste" ? "paste" : "key");
     if (state.choosing) return choose(key);

@@ -21,6 +21,8 @@ export type QuestionViewDeps = {
   width: number;
   /** The remark under the input (ctrl-d's warning), already painted. */
   hint: string[];
+  /** Rows kept in sight over the question: the subagents running, the one asking marked as waiting (rich screens only). */
+  live?: readonly string[];
 };
 
 /**
@@ -28,19 +30,21 @@ export type QuestionViewDeps = {
  * its choices kept on one row, the cursor waiting at its end. Keys typed ahead of an approval
  * question went to the input: it stays in sight under the question, with why, and so do prompts
  * queued meanwhile, as during the turn. A follow-up question (what to do instead, keep it?, a
- * command's one-key question) keeps the queue in sight under it.
+ * command's one-key question) keeps the queue in sight under it. A subagent's question keeps the
+ * subagents' live lines over it, the asking one saying it waits for the answer.
  */
 export function questionView(ask: { question: string; text?: string }, deps: QuestionViewDeps): LiveView {
   const { gate, input, typeAhead, queue, theme, rich, width, hint } = deps;
+  const live = rich ? (deps.live ?? []) : [];
   const rows = wrapQuestion(ask.question, width);
   const queued = queue.size > 0 && rich ? [theme.dim(describeQueue(queue.items()))] : [];
   const answering = gate.pending() && !gate.typing() && !gate.choosingScope();
   if (answering && (input.line().text !== "" || typeAhead.diverted() || queue.size > 0)) {
     const line = input.line();
-    const above = [...rows.map(theme.warn), ...wrapText(TYPE_AHEAD_HINT, width, { hang: 2 }).map(theme.dim), ...queued];
+    const above = [...live, ...rows.map(theme.warn), ...wrapText(TYPE_AHEAD_HINT, width, { hang: 2 }).map(theme.dim), ...queued];
     return { above, prompt: PROMPT, paintedPrompt: theme.dim(PROMPT), text: line.text, cursor: line.cursor, below: [...input.rows(theme), ...hint] };
   }
   const lastRow = rows.at(-1)!;
   const typed = ask.text ?? "";
-  return { above: rows.slice(0, -1).map(theme.warn), prompt: lastRow, paintedPrompt: theme.warn(lastRow), text: typed, cursor: typed.length, below: [...queued, ...hint] };
+  return { above: [...live, ...rows.slice(0, -1).map(theme.warn)], prompt: lastRow, paintedPrompt: theme.warn(lastRow), text: typed, cursor: typed.length, below: [...queued, ...hint] };
 }

@@ -48,8 +48,10 @@ export function createTurnRunner(deps: TurnRunnerDeps) {
     });
     const emit = (event: AgentEvent) => {
       if (event.type === "tool-result" || event.type === "tool-error" || event.type === "tool-denied") active.running.delete(event.id);
-      // A subagent's calls report to it, not here: when it ends, so have they.
-      if (event.type === "subagent-end") for (const id of active.running.keys()) if (id.startsWith(`${event.id}/${event.index}/`)) active.running.delete(id);
+      // A subagent's calls report to it, not here: when it starts its next step or ends, so have
+      // they (ctrl-c names only the calls still running).
+      const stepDone = event.type === "subagent-step" && event.tool === undefined && event.failed === undefined;
+      if (event.type === "subagent-end" || stepDone) for (const id of active.running.keys()) if (id.startsWith(`${event.id}/${event.index}/`)) active.running.delete(id);
       view.handle(event);
     };
     try {

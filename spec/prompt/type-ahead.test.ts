@@ -1,5 +1,5 @@
 import { expect, test } from "bun:test";
-import { ANSWER_QUIET_MS, createTypeAheadGuard } from "../../lib/prompt/type-ahead.ts";
+import { ANSWER_QUIET_MS, createTypeAheadGuard, WORD_FOLLOW_MS } from "../../lib/prompt/type-ahead.ts";
 
 /** A guard on a clock the test moves by hand. */
 function guarded() {
@@ -76,4 +76,60 @@ test("with no quiet moment (quietMs 0) every key may answer", () => {
   guard.questionShown();
   expect(guard.press("key")).toBe(true);
   expect(guard.press("paste")).toBe(false);
+});
+
+test("an answer key from someone not typing answers at once: no hold", () => {
+  const { guard, at } = guarded();
+  at(10_000);
+  guard.questionShown();
+  at(11_000);
+  expect(guard.press("key")).toBe(true);
+  expect(guard.holdMs(false)).toBe(0);
+});
+
+test("while the user is typing, an answer key after a pause is held for a word to follow", () => {
+  // A draft in the input.
+  const drafting = guarded();
+  drafting.at(10_000);
+  drafting.guard.questionShown();
+  drafting.at(11_000);
+  expect(drafting.guard.press("key")).toBe(true);
+  expect(drafting.guard.holdMs(true)).toBe(WORD_FOLLOW_MS);
+
+  // Keys that went to the input under this question (the draft since cleared).
+  const diverted = guarded();
+  diverted.at(10_000);
+  diverted.guard.questionShown();
+  diverted.at(10_100);
+  diverted.guard.press("key");
+  diverted.at(11_000);
+  expect(diverted.guard.press("key")).toBe(true);
+  expect(diverted.guard.holdMs(false)).toBe(WORD_FOLLOW_MS);
+
+  // Keys coming as the question appeared.
+  const typing = guarded();
+  typing.at(9_900);
+  typing.guard.press("key");
+  typing.at(10_000);
+  typing.guard.questionShown();
+  typing.at(11_000);
+  expect(typing.guard.press("key")).toBe(true);
+  expect(typing.guard.holdMs(false)).toBe(WORD_FOLLOW_MS);
+});
+
+test("the next question of someone who stopped typing long before it is not held", () => {
+  const { guard, at } = guarded();
+  at(5_000);
+  guard.press("key");
+  at(10_000);
+  guard.questionShown();
+  at(11_000);
+  expect(guard.press("key")).toBe(true);
+  expect(guard.holdMs(false)).toBe(0);
+});
+
+test("the hold is never longer than the quiet moment (none with quietMs 0)", () => {
+  expect(createTypeAheadGuard({ now: () => 5, quietMs: 0 }).holdMs(true)).toBe(0);
+  expect(createTypeAheadGuard({ now: () => 5, quietMs: 200 }).holdMs(true)).toBe(200);
+  expect(WORD_FOLLOW_MS).toBeLessThan(ANSWER_QUIET_MS);
 });

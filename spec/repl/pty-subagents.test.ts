@@ -48,6 +48,35 @@ for (const { wire, flags } of WIRES) {
       await pty.waitFor("of which subagents (1 run): 15,000 in · 150 out");
     }, 30_000);
 
+    test("a worker waiting on the user's answer keeps its live line, saying so; answered, the line is back to its step and ctrl-c stops it as the spinner says", async () => {
+      const cwd = tempDir("shiro-work-");
+      writeFileSync(join(cwd, "a.txt"), "one\ntwo\n");
+      const s = await serve(
+        { toolCalls: [{ name: "task", input: { kind: "worker", description: "apply the edit", prompt: WORK } }] },
+        { toolCalls: [{ name: "edit_file", input: { path: "a.txt", oldString: "two", newString: "TWO" } }], when: { firstUser: WORK } },
+        { fault: "hang", when: { firstUser: WORK } },
+        { text: "The worker was stopped." },
+      );
+      const pty = await start({ baseURL: s.url, cwd, args: [...flags] });
+      await pty.waitForPrompt(1);
+      pty.line("do the edit");
+      await pty.waitUntil("the question", () => pty.cursorLine().startsWith("allow? y once"));
+      // Over the question: the worker's live line, marked as the one waiting.
+      await pty.waitFor("↳ worker · apply the edit · step 1 · edit_file a.txt · waiting for your answer");
+      pty.write("y");
+      await pty.waitFor("allowed once");
+      await pty.waitFor("↳ worker · apply the edit · step 2 · edit_file a.txt");
+      await pty.waitUntil("the worker's second request", () => s.requests.filter((r) => userTexts(r.body)[0] === WORK).length === 2);
+      await pty.waitFor(/running a subagent · (\d+s · )?ctrl-c stops the subagent · esc to interrupt/);
+      expect(pty.screen()).not.toContain("waiting for your answer");
+      expect(readFileSync(join(cwd, "a.txt"), "utf8")).toBe("one\nTWO\n");
+      // What the spinner says: ctrl-c stops the subagent, and the turn goes on.
+      pty.write(KEYS.ctrlC);
+      await pty.waitFor("^C stopping task; the turn goes on");
+      await pty.waitFor("The worker was stopped.");
+      expect(pty.screen()).toContain("↳ worker · apply the edit · ■ interrupted");
+    }, 30_000);
+
     test("a subagent's call of a tool it lacks gets an error naming its tools; the live line shows it failing, the end line counts it", async () => {
       const cwd = tempDir("shiro-work-");
       const TIDY = "Tidy up the imports.";
@@ -83,6 +112,8 @@ for (const { wire, flags } of WIRES) {
       await pty.waitFor("↳ explore · search side A · step 2 · grep offset");
       await pty.waitFor("↳ explore · search side B · step 1");
       await pty.waitUntil("both subagents waiting on the server", () => s.requests.length === 4);
+      // What the spinner says: esc interrupts (the whole turn), ctrl-c would stop the subagents only.
+      await pty.waitFor(/running 2 subagents · (\d+s · )?ctrl-c stops the subagents · esc to interrupt/);
       pty.write(KEYS.esc);
       await pty.waitFor("↳ explore · search side A · ■ interrupted");
       await pty.waitFor("↳ explore · search side B · ■ interrupted");
@@ -105,6 +136,7 @@ for (const { wire, flags } of WIRES) {
       pty.line("search");
       await pty.waitFor("↳ explore · slow search · step 1");
       await pty.waitUntil("the subagent waiting on the server", () => s.requests.length === 2);
+      await pty.waitFor(/running a subagent · (\d+s · )?ctrl-c stops the subagent · esc to interrupt/);
       pty.write(KEYS.ctrlC);
       await pty.waitFor("^C stopping task; the turn goes on");
       await pty.waitFor("I will search myself then.");

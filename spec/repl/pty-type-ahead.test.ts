@@ -68,6 +68,36 @@ test("letters typed ahead as the question appears go to the input, not to the qu
   expect(s.requests).toHaveLength(2);
 }, 30_000);
 
+test("with a draft in progress, a word begun after a pause (yes…, a…, no…) is typing, not an answer; a lone y after a pause answers", async () => {
+  const cwd = tempDir("shiro-work-");
+  writeFileSync(join(cwd, "x.txt"), "TYPEAHEAD\n");
+  const s = await serve({ toolCalls: [{ name: "edit_file", input: { path: "x.txt", oldString: "TYPEAHEAD", newString: "AGAIN" } }] }, { text: "done with the edit" });
+  const pty = await start({ baseURL: s.url, cwd, env: { SHIRO_ANSWER_QUIET_MS: undefined } });
+  await pty.waitForPrompt(1);
+  pty.line("go");
+  await pty.waitFor("allow? y once");
+  await Bun.sleep(PAUSE_MS);
+  // A draft typed under the question, with pauses between its words longer than the quiet moment.
+  let typed = "";
+  for (const word of ["then ", "yes ", "add ", "a ", "note ", "no ", "more"]) {
+    await typeSlowly(pty, word);
+    typed += word;
+    await Bun.sleep(PAUSE_MS);
+  }
+  await pty.waitForInput(typed);
+  expect(pty.screen()).toContain("allow? y once · a always (every edit_file call) · n deny"); // still asked
+  expect(pty.screen()).not.toContain("allowed once");
+  expect(pty.screen()).not.toContain("what should shiro do instead?");
+  expect(readFileSync(join(cwd, "x.txt"), "utf8")).toBe("TYPEAHEAD\n");
+
+  // The deliberate answer: y alone, after a pause; the draft stays for the next prompt.
+  pty.write("y");
+  await pty.waitFor("allowed once");
+  await pty.waitFor("done with the edit");
+  expect(readFileSync(join(cwd, "x.txt"), "utf8")).toBe("AGAIN\n");
+  await pty.waitForInput(typed);
+}, 30_000);
+
 test("esc right after the question appears still interrupts at once, however fast the typing", async () => {
   const cwd = tempDir("shiro-work-");
   writeFileSync(join(cwd, "x.txt"), "TYPEAHEAD\n");

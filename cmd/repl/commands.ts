@@ -3,7 +3,7 @@ import { renderEvent } from "../../lib/render.ts";
 import { formatUsd } from "../../lib/sessions/pricing.ts";
 import type { RequestEstimate } from "../../lib/agent/request-estimate.ts";
 import { formatTokenCount } from "../../lib/prompt/status-line.ts";
-import { commandHelpLines, customHelpLines, type SlashName } from "../../lib/prompt/slash-commands.ts";
+import { commandHelpLines, customHelpLines, extraWordsHint, type SlashName } from "../../lib/prompt/slash-commands.ts";
 import { termRows } from "../../lib/text/term-list.ts";
 import type { CustomCommand } from "../../lib/prompt/custom-commands.ts";
 import { NO_SKILLS, skillListing } from "../../lib/skills/skills.ts";
@@ -177,6 +177,9 @@ export async function runCommand(name: SlashName, args: string, env: CommandEnv)
     mcp: () => env.print(mcpReport(session, theme)),
     exit: () => {},
   };
+  // A command that takes no arguments refuses words after it rather than ignoring them.
+  const extra = extraWordsHint(name, args);
+  if (extra) return void env.print(theme.warn(extra));
   await handlers[name]();
   return name === "exit" ? "exit" : undefined;
 }

@@ -107,6 +107,19 @@ export function unknownCommandHint(name: string, closest: string | undefined): s
 }
 
 /**
+ * The usage line for words typed after a command that takes none (`/cost extra words`), or
+ * undefined when the command takes arguments or none were typed. The command does not run:
+ * words the user meant for it are not silently dropped.
+ */
+export function extraWordsHint(name: SlashName, args: string): string | undefined {
+  const row = SLASH_COMMANDS.find((command) => command.name === name);
+  if (!row || row.args !== "" || args.trim() === "") return undefined;
+  const words = args.trim().replace(/\s+/g, " ");
+  const quoted = words.length > 40 ? words.slice(0, 39) + "…" : words;
+  return `usage: /${name}, with nothing after it (not "${quoted}"); it was not run.`;
+}
+
+/**
  * The one-line answer to a custom command whose file was not used: what is wrong, where, and
  * what to do (`next`: how to try again from where the user is).
  */

@@ -1,4 +1,4 @@
-import { initPrompt } from "../../lib/agent/init-prompt.ts";
+import { initPrompt, initSummary } from "../../lib/agent/init-prompt.ts";
 import { renderEvent } from "../../lib/render.ts";
 import { formatUsd } from "../../lib/sessions/pricing.ts";
 import type { RequestEstimate } from "../../lib/agent/request-estimate.ts";
@@ -100,6 +100,7 @@ export async function runCommand(name: SlashName, args: string, env: CommandEnv)
     init: () => {
       const canWrite = session.conversation().tools.some((tool) => tool.mutates && tool.subject.kind === "path");
       if (!canWrite) return env.print(theme.warn(`/init needs an agent that can write files; ${session.runtime().settings.agent} cannot. /agent default switches back.`));
+      env.print(theme.dim(initSummary(session.runtime().env, args)));
       env.send(initPrompt(session.runtime().env, args));
     },
     sessions: () => say(session.sessions(args.trim() !== "")),

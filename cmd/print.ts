@@ -5,7 +5,7 @@ import { ShiroError } from "../lib/errors.ts";
 import { callContext, plainTheme, renderEvent } from "../lib/render.ts";
 import { loadRuntime, runtimeForCommand } from "../lib/app/load-runtime.ts";
 import { customCommandSources, expandCommand, loadCustomCommands } from "../lib/prompt/custom-commands.ts";
-import { parseInput } from "../lib/prompt/slash-commands.ts";
+import { notLoadedHint, parseInput } from "../lib/prompt/slash-commands.ts";
 import { GO_ON_HEADLESS } from "../lib/agent/turn.ts";
 import { startConversation } from "../lib/app/start.ts";
 import { createPermissionPolicy } from "../lib/permissions/index.ts";
@@ -45,13 +45,15 @@ export async function runHeadless(args: MainArgs, processEnv: Record<string, str
 
   const cwd = process.cwd();
   const loaded = await loadRuntime(args.flags, processEnv, cwd);
+  // `-p "/review src/a.ts"`: a custom command is expanded (piped text follows it), its agent and
+  // model used for the run. One whose file was not used stops the run, before any server starts,
+  // saying why. Any other line starting with a slash goes to the model as written.
+  const custom = loadCustomCommands(customCommandSources({ root: loaded.env.root, shiroHome: loaded.home }));
+  const parsed = parseInput(argPrompt, custom.commands, custom.rejected);
+  if (parsed.type === "not-loaded") throw new ShiroError("usage", notLoadedHint(parsed.command, "fix the file and run this again"));
   // Headless: a project's .mcp.json is used only if trusted before (or "trustProjectMcp").
   const { mcp, notices: mcpNotices } = await openMcp(loaded, processEnv);
   let runtime = mcp ? { ...loaded, mcp } : loaded;
-  // `-p "/review src/a.ts"`: a custom command is expanded (piped text follows it), its agent and
-  // model used for the run. Any other line starting with a slash goes to the model as written.
-  const custom = loadCustomCommands(customCommandSources({ root: runtime.env.root, shiroHome: runtime.home }));
-  const parsed = parseInput(argPrompt, custom.commands);
   let text = argPrompt;
   if (parsed.type === "custom") {
     text = expandCommand(parsed.command, parsed.args);

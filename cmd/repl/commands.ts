@@ -1,9 +1,9 @@
-import { initPrompt } from "../../lib/agent/init-prompt.ts";
+import { initPrompt, initSummary } from "../../lib/agent/init-prompt.ts";
 import { renderEvent } from "../../lib/render.ts";
 import { formatUsd } from "../../lib/sessions/pricing.ts";
 import type { RequestEstimate } from "../../lib/agent/request-estimate.ts";
 import { formatTokenCount } from "../../lib/prompt/status-line.ts";
-import { commandHelpLines, customHelpLines, type SlashName } from "../../lib/prompt/slash-commands.ts";
+import { commandHelpLines, customHelpLines, extraWordsHint, type SlashName } from "../../lib/prompt/slash-commands.ts";
 import { termRows } from "../../lib/text/term-list.ts";
 import type { CustomCommand } from "../../lib/prompt/custom-commands.ts";
 import { NO_SKILLS, skillListing } from "../../lib/skills/skills.ts";
@@ -100,6 +100,7 @@ export async function runCommand(name: SlashName, args: string, env: CommandEnv)
     init: () => {
       const canWrite = session.conversation().tools.some((tool) => tool.mutates && tool.subject.kind === "path");
       if (!canWrite) return env.print(theme.warn(`/init needs an agent that can write files; ${session.runtime().settings.agent} cannot. /agent default switches back.`));
+      env.print(theme.dim(initSummary(session.runtime().env, args)));
       env.send(initPrompt(session.runtime().env, args));
     },
     sessions: () => say(session.sessions(args.trim() !== "")),
@@ -177,6 +178,9 @@ export async function runCommand(name: SlashName, args: string, env: CommandEnv)
     mcp: () => env.print(mcpReport(session, theme)),
     exit: () => {},
   };
+  // A command that takes no arguments refuses words after it rather than ignoring them.
+  const extra = extraWordsHint(name, args);
+  if (extra) return void env.print(theme.warn(extra));
   await handlers[name]();
   return name === "exit" ? "exit" : undefined;
 }

@@ -1,9 +1,9 @@
 import type { HistoryStore } from "../../lib/prompt/history.ts";
 import type { Todo } from "../../lib/notebook/schema.ts";
 import { createPromptQueue, describeQueue } from "../../lib/prompt/queue.ts";
-import { parseInput, unknownCommandHint } from "../../lib/prompt/slash-commands.ts";
+import { notLoadedHint, parseInput, unknownCommandHint } from "../../lib/prompt/slash-commands.ts";
 import { attachMentions, describeAttachment } from "../../lib/prompt/attach.ts";
-import { expandCommand, type CustomCommand } from "../../lib/prompt/custom-commands.ts";
+import { expandCommand, type CustomCommand, type RejectedCommand } from "../../lib/prompt/custom-commands.ts";
 import { createTypeAheadGuard } from "../../lib/prompt/type-ahead.ts";
 import { sanitize } from "../../lib/render.ts";
 import { wrapText } from "../../lib/text/wrap.ts";
@@ -56,6 +56,8 @@ export type ReplDeps = {
   answerQuietMs?: number;
   /** The user's and the project's own slash commands (lib/prompt/custom-commands.ts). */
   customCommands?: readonly CustomCommand[];
+  /** Their files that were not used: typing one of those names says why (not "unknown command"). */
+  rejectedCommands?: readonly RejectedCommand[];
 };
 
 /**
@@ -220,7 +222,7 @@ export function createRepl(deps: ReplDeps) {
     echo(shown);
     if (/^!\S/.test(text)) return void (await shell(text.slice(1).trim()));
     if (text.trim() === "!") return void print(theme.dim(SHELL_HINT));
-    const parsed = parseInput(text, custom);
+    const parsed = parseInput(text, custom, deps.rejectedCommands);
     if (parsed.type === "prompt") {
       session.nameIfUntitled(text);
       return runner.sendPrompt(attach(text));
@@ -238,6 +240,7 @@ export function createRepl(deps: ReplDeps) {
       }
     }
     if (parsed.type === "unknown") return void print(theme.warn(unknownCommandHint(parsed.name, parsed.closest)));
+    if (parsed.type === "not-loaded") return void print(theme.warn(notLoadedHint(parsed.command)));
     const command = (state.command = new AbortController());
     startSpinner(state, screen.mode === "rich", render, `/${parsed.name}`);
     let send: string | undefined;

@@ -47,6 +47,7 @@ export async function runRepl(args: MainArgs, processEnv: Record<string, string 
     // Said once, here: a broken skill or custom command file never stops the session.
     notices: [...(history.notice ? [history.notice] : []), ...(runtime.skills?.problems ?? []), ...custom.problems, ...mcpNotices],
     customCommands: custom.commands,
+    rejectedCommands: custom.rejected,
     ...(pagerCommand ? { pager: (text: string) => page(pagerCommand, text) } : {}),
     initialPrompt: args.positional.join(" ").trim() || undefined,
     ...(mode !== "pipe" ? { bell: () => void stdout.write("\x07") } : {}),

@@ -22,3 +22,17 @@ export function initPrompt(where: Where, focus = ""): string {
   const prompt = template.replaceAll("{{path}}", path).replace("{{task}}", task).trim();
   return focus.trim() === "" ? prompt : `${prompt}\n\nThe user adds: ${focus.trim()}`;
 }
+
+/**
+ * What `/init` asks, in one line for the transcript, so the user knows why the model starts
+ * reading files: write the file or improve the one there, and the focus they typed. Reads only
+ * whether the file exists.
+ */
+export function initSummary(where: Where, focus = ""): string {
+  const file = join(where.root, AGENTS_FILE);
+  const path = displayPath(where, file);
+  const ask = existsSync(file) ? `asking the model to read this project and improve ${path}` : `asking the model to read this project and write ${path}`;
+  const words = focus.trim().replace(/\s+/g, " ");
+  const shown = words.length > 80 ? words.slice(0, 79) + "…" : words;
+  return `${ask}${shown ? ` (focus: ${shown})` : ""}`;
+}

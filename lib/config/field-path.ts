@@ -1,4 +1,5 @@
 import type * as v from "valibot";
+import { closeNames } from "../text/close-matches.ts";
 
 /**
  * Reading a config schema by path, for messages about the file: the fields an object at some
@@ -94,4 +95,22 @@ function walk(nodes: Node[], value: unknown, path: unknown[], depth: number): un
     if (found) return found;
   }
   return undefined;
+}
+
+/**
+ * What is wrong with a file read by `schema`, by its first problem: the field's path and its
+ * rule, or for an unknown field (a typo) the fields it most looks like at that place, as `shiro
+ * config set` does. Shared by the config file and a project's `.mcp.json`.
+ */
+export function issueWords(schema: v.GenericSchema, issue: v.BaseIssue<unknown>): string {
+  const steps = issue.path ?? [];
+  const keys = steps.map((step) => step.key);
+  if (keys.length === 0) return issue.message;
+  if (issue.type === "strict_object" && issue.expected === "never") {
+    const close = closeNames(String(keys.at(-1)), fieldNamesAt(schema, steps.slice(0, -1)));
+    return `unknown field ${fieldPathText(keys)}${close.length > 0 ? `. Did you mean ${close.join(", ")}?` : ""}`;
+  }
+  // valibot's own words for a value of the wrong kind where the schema has none of its own.
+  const message = issue.expected === "Object" && issue.message.startsWith("Invalid type") ? `must be an object (got ${issue.received})` : issue.message;
+  return `field ${fieldPathText(keys)} ${message}`;
 }

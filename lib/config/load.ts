@@ -5,8 +5,7 @@ import { ShiroError } from "../errors.ts";
 import { resolveSettings, type Flags, type Settings } from "./resolve.ts";
 import { ConfigFile } from "./schema.ts";
 import { parseJson } from "../text/json-parse.ts";
-import { closeNames } from "../text/close-matches.ts";
-import { fieldNamesAt, fieldPathText, listWhereObject } from "./field-path.ts";
+import { fieldPathText, issueWords, listWhereObject } from "./field-path.ts";
 
 /** Where shiro keeps everything it writes. `SHIRO_HOME` relocates it (tests always set it). */
 export function shiroHome(env: Record<string, string | undefined>): string {
@@ -42,25 +41,8 @@ export async function loadConfigFile(path: string): Promise<ConfigFile> {
   if (list) throw new ShiroError("config", `config file ${path}: field ${fieldPathText(list)} must be an object, not a list. See docs/configuration.md.`);
   const parsed = v.safeParse(ConfigFile, raw);
   if (parsed.success) return parsed.output;
-  const what = oneLine(issueWords(parsed.issues[0]));
+  const what = oneLine(issueWords(ConfigFile, parsed.issues[0]));
   throw new ShiroError("config", `config file ${path}: ${what}${what.endsWith("?") ? "" : "."} See docs/configuration.md.`);
-}
-
-/**
- * What is wrong with the file, by its first problem: the field's path and its rule, or for an
- * unknown field (a typo) the fields it most looks like at that place, as `shiro config set` does.
- */
-function issueWords(issue: v.BaseIssue<unknown>): string {
-  const steps = issue.path ?? [];
-  const keys = steps.map((step) => step.key);
-  if (keys.length === 0) return issue.message;
-  if (issue.type === "strict_object" && issue.expected === "never") {
-    const close = closeNames(String(keys.at(-1)), fieldNamesAt(ConfigFile, steps.slice(0, -1)));
-    return `unknown field ${fieldPathText(keys)}${close.length > 0 ? `. Did you mean ${close.join(", ")}?` : ""}`;
-  }
-  // valibot's own words for a value of the wrong kind where the schema has none of its own.
-  const message = issue.expected === "Object" && issue.message.startsWith("Invalid type") ? `must be an object (got ${issue.received})` : issue.message;
-  return `field ${fieldPathText(keys)} ${message}`;
 }
 
 /**

@@ -17,6 +17,8 @@ const StringMap = v.record(v.string(), v.string("must be a string"));
 const Allow = v.array(v.pipe(v.string("must be a tool name"), v.nonEmpty("must not be empty")), 'must be a list of tool names such as ["search", "get_*"]');
 
 const Common = {
+  /** Some tools write a description for their user; shiro accepts it and does not use it. */
+  description: v.optional(v.string("must be a string")),
   enabled: v.optional(v.boolean("must be true or false")),
   allow: v.optional(Allow),
   /** How long connecting may take before the server is reported failed. */
@@ -24,7 +26,7 @@ const Common = {
 };
 
 /** A local server: a program shiro starts and talks to over its stdin and stdout. */
-export const StdioServerConfig = v.object({
+export const StdioServerConfig = v.strictObject({
   type: v.optional(v.literal("stdio")),
   command: v.pipe(v.string("must be the program to run"), v.nonEmpty("must not be empty")),
   args: v.optional(v.array(v.string("must be a string"), "must be a list of strings")),
@@ -34,15 +36,30 @@ export const StdioServerConfig = v.object({
 });
 
 /** A remote server: streamable HTTP, or the older SSE transport (tried when HTTP is refused, or chosen with `type`). */
-export const RemoteServerConfig = v.object({
+export const RemoteServerConfig = v.strictObject({
   type: v.optional(v.picklist(["http", "sse", "streamable-http"], 'must be "http" or "sse"')),
   url: v.pipe(v.string("must be a URL"), v.url("must be a URL such as https://example.com/mcp")),
   headers: v.optional(StringMap),
   ...Common,
 });
 
-/** One entry: a `command` makes it local, a `url` remote. Unknown fields are ignored, as other tools write some (`description`, …). */
-export const McpServerConfig = v.union([StdioServerConfig, RemoteServerConfig], 'must have a "command" (a local server) or a "url" (a remote one)');
+const NEITHER = 'must have a "command" (a local server) or a "url" (a remote one)';
+const EitherKind = v.union([StdioServerConfig, RemoteServerConfig], NEITHER);
+const BothKinds = v.custom<never>(() => false, 'has both "command" and "url": a server is local (a "command") or remote (a "url"), not both');
+
+/**
+ * One entry: a `command` makes it local, a `url` remote, and the entry is then checked as that
+ * kind, strictly, so a misspelled field (`"evn"`) is an error naming it rather than a setting
+ * silently lost. (A plain union of the two strict kinds would answer every typo with "must have
+ * a command or a url".)
+ */
+export const McpServerConfig = v.lazy((input: unknown) => {
+  if (typeof input !== "object" || input === null || Array.isArray(input)) return EitherKind;
+  if ("command" in input && "url" in input) return BothKinds;
+  if ("command" in input) return StdioServerConfig;
+  if ("url" in input) return RemoteServerConfig;
+  return EitherKind;
+});
 export type McpServerConfig = v.InferOutput<typeof McpServerConfig>;
 export type StdioServerConfig = v.InferOutput<typeof StdioServerConfig>;
 export type RemoteServerConfig = v.InferOutput<typeof RemoteServerConfig>;

@@ -2,7 +2,7 @@ import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import * as v from "valibot";
 import { isStdio, ProjectMcpFile, type McpServers } from "../config/mcp-schema.ts";
-import { issueText } from "../text/schema-issue.ts";
+import { issueWords } from "../config/field-path.ts";
 
 export const PROJECT_MCP_FILE = ".mcp.json";
 
@@ -29,9 +29,7 @@ export function readProjectMcp(root: string): ProjectMcp {
   try {
     const parsed = v.safeParse(ProjectMcpFile, JSON.parse(new TextDecoder("utf-8", { fatal: true }).decode(bytes)));
     if (!parsed.success) {
-      const issue = parsed.issues[0];
-      const field = v.getDotPath(issue);
-      return { status: "invalid", path, reason: `${field ? `"${field}" ` : ""}${issueText(issue)}`.slice(0, 300) };
+      return { status: "invalid", path, reason: issueWords(ProjectMcpFile, parsed.issues[0]).replace(/\s+/g, " ").slice(0, 300) };
     }
     return { status: "found", path, sha256, servers: parsed.output.mcpServers };
   } catch (error) {

@@ -17,9 +17,16 @@ export type CustomCommand = {
   source: string;
 };
 
-export type CustomCommandSet = { commands: CustomCommand[]; problems: string[] };
+/** A file whose name could be typed as a command but which was not used, and why (without a closing period). */
+export type RejectedCommand = { name: string; source: string; why: string };
 
-export const NO_CUSTOM_COMMANDS: CustomCommandSet = { commands: [], problems: [] };
+/**
+ * `problems`: one line per file not used, said once at the start. `rejected`: those of them a
+ * user could still type (`/review`), so typing one says why it is missing instead of "unknown".
+ */
+export type CustomCommandSet = { commands: CustomCommand[]; problems: string[]; rejected: RejectedCommand[] };
+
+export const NO_CUSTOM_COMMANDS: CustomCommandSet = { commands: [], problems: [], rejected: [] };
 
 export type CommandSource = { dir: string; label: string };
 
@@ -41,6 +48,7 @@ export function customCommandSources(opts: { root: string; shiroHome: string }):
 export function loadCustomCommands(sources: readonly CommandSource[]): CustomCommandSet {
   const byName = new Map<string, CustomCommand>();
   const problems: string[] = [];
+  const rejected = new Map<string, RejectedCommand>();
   const builtIn = new Set<string>(SLASH_COMMANDS.map((command) => command.name));
   for (const source of sources) {
     let files: string[];
@@ -54,6 +62,11 @@ export function loadCustomCommands(sources: readonly CommandSource[]): CustomCom
     }
     for (const file of files) {
       const where = `${source.label}/${file}`;
+      /** The file is not used: said at the start, and again if its name is typed. */
+      const reject = (why: string) => {
+        problems.push(`custom command ${where} is not used: ${why}`);
+        rejected.set(name, { name, source: where, why: why.replace(/\.$/, "") });
+      };
       const name = basename(file, file.slice(-3)).toLowerCase();
       if (!NAME.test(name)) {
         problems.push(`custom command ${where} is not used: its name must be letters, digits, ".", "_" or "-"; rename the file.`);
@@ -67,22 +80,22 @@ export function loadCustomCommands(sources: readonly CommandSource[]): CustomCom
       try {
         text = readFileSync(join(source.dir, file), "utf8");
       } catch (error) {
-        problems.push(`custom command ${where} is not used: ${(error as NodeJS.ErrnoException).code ?? String(error)}`);
+        reject(`it cannot be read (${(error as NodeJS.ErrnoException).code ?? String(error)})`);
         continue;
       }
       const parsed = parseFrontMatter(text);
       if (!parsed.ok) {
-        problems.push(`custom command ${where} is not used: ${parsed.why}`);
+        reject(parsed.why);
         continue;
       }
       const { description, agent, model } = parsed.fields;
       if (agent?.trim() && !isVariantName(agent.trim())) {
-        problems.push(`custom command ${where} is not used: its agent "${agent.trim()}" is not one of ${VARIANT_NAMES.join(", ")}.`);
+        reject(`its agent "${agent.trim()}" is not one of ${VARIANT_NAMES.join(", ")}.`);
         continue;
       }
       const body = parsed.body.trim();
       if (!body) {
-        problems.push(`custom command ${where} is not used: it has no text after the front matter.`);
+        reject("it has no text after the front matter.");
         continue;
       }
       byName.set(name, {
@@ -95,7 +108,9 @@ export function loadCustomCommands(sources: readonly CommandSource[]): CustomCom
       });
     }
   }
-  return { commands: [...byName.values()].sort((a, b) => a.name.localeCompare(b.name)), problems };
+  const commands = [...byName.values()].sort((a, b) => a.name.localeCompare(b.name));
+  // A name another source does provide is not missing: that file's command runs.
+  return { commands, problems, rejected: [...rejected.values()].filter((r) => !byName.has(r.name)) };
 }
 
 /**

@@ -2,7 +2,7 @@ import { THINKING_LEVELS, VARIANT_NAMES } from "../config/variants.ts";
 import { APPROVAL_MODES } from "../config/permission-schema.ts";
 import { editDistance } from "../text/edit-distance.ts";
 import { termRows } from "../text/term-list.ts";
-import type { CustomCommand } from "./custom-commands.ts";
+import type { CustomCommand, RejectedCommand } from "./custom-commands.ts";
 
 /**
  * The interactive loop's slash commands. This one table feeds parsing, `/help` and Tab
@@ -50,15 +50,18 @@ export type ParsedInput =
   | { type: "command"; name: SlashName; args: string }
   /** A command of the user's or the project's own (lib/prompt/custom-commands.ts). */
   | { type: "custom"; command: CustomCommand; args: string }
+  /** A command file of that name exists but was not loaded (custom-commands.ts `rejected`). */
+  | { type: "not-loaded"; command: RejectedCommand }
   /** `closest` is a built-in command's name or a custom one's; absent when none is near (see closestCommand). */
   | { type: "unknown"; name: string; closest?: string };
 
 /**
  * What a submitted line is. A line whose first word is `/name` is a command; `/usr/bin/env is
  * broken` (a second slash in the first word) is a prompt that happens to start with a path.
- * Command names are case-insensitive. Built-in commands come first, then `custom` ones. Pure.
+ * Command names are case-insensitive. Built-in commands come first, then `custom` ones, then the
+ * files of `rejected` commands (so `/review` can say why it is missing). Pure.
  */
-export function parseInput(line: string, custom: readonly CustomCommand[] = []): ParsedInput {
+export function parseInput(line: string, custom: readonly CustomCommand[] = [], rejected: readonly RejectedCommand[] = []): ParsedInput {
   const trimmed = line.trim();
   const match = /^\/([^\s/]+)(?:\s+([\s\S]*))?$/.exec(trimmed);
   if (!match) return { type: "prompt", text: line };
@@ -68,6 +71,8 @@ export function parseInput(line: string, custom: readonly CustomCommand[] = []):
   if (known) return { type: "command", name: known.name, args };
   const own = custom.find((command) => command.name === name);
   if (own) return { type: "custom", command: own, args };
+  const broken = rejected.find((command) => command.name === name);
+  if (broken) return { type: "not-loaded", command: broken };
   const closest = closestCommand(name, custom.map((command) => command.name));
   return { type: "unknown", name, ...(closest ? { closest } : {}) };
 }
@@ -99,6 +104,27 @@ export function closestCommand(name: string, custom: readonly string[] = []): st
 export function unknownCommandHint(name: string, closest: string | undefined): string {
   if (closest === undefined) return `unknown command /${name}. /help lists them all.`;
   return `unknown command /${name}. Did you mean /${closest}? (/help lists them all)`;
+}
+
+/**
+ * The usage line for words typed after a command that takes none (`/cost extra words`), or
+ * undefined when the command takes arguments or none were typed. The command does not run:
+ * words the user meant for it are not silently dropped.
+ */
+export function extraWordsHint(name: SlashName, args: string): string | undefined {
+  const row = SLASH_COMMANDS.find((command) => command.name === name);
+  if (!row || row.args !== "" || args.trim() === "") return undefined;
+  const words = args.trim().replace(/\s+/g, " ");
+  const quoted = words.length > 40 ? words.slice(0, 39) + "…" : words;
+  return `usage: /${name}, with nothing after it (not "${quoted}"); it was not run.`;
+}
+
+/**
+ * The one-line answer to a custom command whose file was not used: what is wrong, where, and
+ * what to do (`next`: how to try again from where the user is).
+ */
+export function notLoadedHint(command: RejectedCommand, next = "fix the file, then start shiro again"): string {
+  return `/${command.name} was not loaded: ${command.why} (${command.source}). To use it, ${next}.`;
 }
 
 /** Names, with their slash, that start with `prefix` (which may itself start with "/"): built-in, then `custom`. */

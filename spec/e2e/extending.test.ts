@@ -88,6 +88,21 @@ for (const { wire, flags } of WIRES) {
   });
 }
 
+describe("a custom command whose file was not used, headless", () => {
+  test('-p "/review x" stops with one line saying why and where, exit 2, nothing sent to the model', async () => {
+    const cwd = tempDir();
+    write(join(cwd, ".shiro/commands/review.md"), "---\ndescription: unclosed\nReview $1.\n");
+    const s = await serve();
+    const run = await runShiro(["-p", "/review src/a.ts"], { baseURL: s.url, home: tempDir(), cwd });
+    expect(run).toEqual({
+      code: 2,
+      stdout: "",
+      stderr: "shiro: /review was not loaded: the front matter has no closing --- line (.shiro/commands/review.md). To use it, fix the file and run this again.\n",
+    });
+    expect(s.requests).toHaveLength(0);
+  });
+});
+
 describe("web_fetch through the binary", () => {
   const site = Bun.serve({
     hostname: "127.0.0.1",

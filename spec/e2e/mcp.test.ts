@@ -185,6 +185,24 @@ describe("MCP servers, headless", () => {
     expect(run.stderr).toContain("mcpServers.demo");
     expect(run.stderr).toContain('"command"');
   });
+
+  test("a misspelled field inside a server entry stops shiro with one line naming its path and the field meant; a project's .mcp.json with one is not used", async () => {
+    const home = homeWithConfig({ mcpServers: { github: { command: "gh-mcp", evn: { GH: "1" } } } });
+    const file = join(home, ".shiro-neko", "config.json");
+    for (const args of [["config"], ["-p", "hi"]]) {
+      const run = await runShiro(args, { baseURL: "http://127.0.0.1:9/v1", home });
+      expect(run).toMatchObject({ code: 2, stdout: "" });
+      expect(run.stderr).toBe(`shiro: config file ${file}: unknown field "mcpServers.github.evn". Did you mean env? See docs/configuration.md.\n`);
+    }
+
+    const work = tempDir();
+    writeFileSync(join(work, ".mcp.json"), JSON.stringify({ mcpServers: { proj: { ...demo(), allwo: ["*"] } } }));
+    const s = await serve({ text: "ok" });
+    const run = await runShiro(["-p", "hi"], { baseURL: s.url, cwd: work, home: homeWithConfig({ trustProjectMcp: true }) });
+    expect(run.code).toBe(0);
+    expect(run.stderr).toContain(`${join(work, ".mcp.json")} cannot be used (unknown field "mcpServers.proj.allwo". Did you mean allow?); its MCP servers are not started.`);
+    expect(toolNamesIn(s.requests[0]!.body).some((n) => n.startsWith("mcp"))).toBe(false);
+  });
 });
 
 describe("MCP servers in shiro doctor and the SSE fallback", () => {

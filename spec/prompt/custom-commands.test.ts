@@ -4,7 +4,7 @@ import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { findCompletion } from "../../lib/prompt/complete.ts";
 import { customCommandSources, expandCommand, loadCustomCommands } from "../../lib/prompt/custom-commands.ts";
-import { customHelpLines, parseInput } from "../../lib/prompt/slash-commands.ts";
+import { customHelpLines, notLoadedHint, parseInput } from "../../lib/prompt/slash-commands.ts";
 import { tempDir } from "../support/cli.ts";
 
 function folders(files: { user?: Record<string, string>; project?: Record<string, string> }) {
@@ -41,6 +41,32 @@ describe("loading", () => {
       'custom command .shiro/commands/sloppy.md is not used: its agent "sloppy" is not one of default, quick, deep, plan, review.',
     ]);
     expect(customHelpLines(set.commands)).toEqual(["/fix     Fix $ARGUMENTS ($SHIRO_HOME/commands/fix.md)", "/review  Review a file (.shiro/commands/review.md)"]);
+  });
+});
+
+describe("a file that was not used", () => {
+  test("typing its name says it was not loaded, why and where, in one line; a built-in or untypable name, or one another file provides, is not listed", () => {
+    const set = folders({
+      user: { "fix.md": "Fix it", "deploy.md": "" },
+      project: {
+        "review.md": "---\nagent: sloppy\n---\nReview $1.",
+        "fix.md": "---\ndescription: x\n",
+        "help.md": "mine",
+        "Bad Name.md": "x",
+      },
+    });
+    expect(set.rejected).toEqual([
+      { name: "deploy", source: "$SHIRO_HOME/commands/deploy.md", why: "it has no text after the front matter" },
+      { name: "review", source: ".shiro/commands/review.md", why: 'its agent "sloppy" is not one of default, quick, deep, plan, review' },
+    ]);
+    // The user's fix.md is used when the project's is broken: /fix runs it.
+    expect(parseInput("/fix", set.commands, set.rejected)).toMatchObject({ type: "custom", command: { source: "$SHIRO_HOME/commands/fix.md" } });
+    const parsed = parseInput("/Review src/a.ts", set.commands, set.rejected);
+    expect(parsed).toEqual({ type: "not-loaded", command: set.rejected[1]! });
+    expect(notLoadedHint(set.rejected[1]!)).toBe(
+      '/review was not loaded: its agent "sloppy" is not one of default, quick, deep, plan, review (.shiro/commands/review.md). To use it, fix the file, then start shiro again.',
+    );
+    expect(parseInput("/help", set.commands, set.rejected)).toMatchObject({ type: "command", name: "help" });
   });
 });
 

@@ -55,6 +55,22 @@ test("a custom command: Tab completes it, /help lists it, its arguments fill the
   expect(instructionsIn(s.requests[1]!.body)).not.toContain("Mode:");
 }, 30_000);
 
+test("a custom command whose file was not used: typing it says why and where, not \"unknown command\"; nothing is sent", async () => {
+  const cwd = tempDir();
+  write(join(cwd, ".shiro/commands/review.md"), "---\nagent: sloppy\n---\nReview $1.\n");
+  const s = await serve();
+  const pty = await start({ baseURL: s.url, cwd });
+  await pty.waitForPrompt(1);
+  expect(pty.screen()).toContain('custom command .shiro/commands/review.md is not used: its agent "sloppy" is not one of');
+  pty.line("/review src/a.ts");
+  await pty.waitFor("/review was not loaded:");
+  const screen = pty.screen().replace(/\s+/g, " ");
+  expect(screen).toContain('/review was not loaded: its agent "sloppy" is not one of default, quick, deep, plan, review (.shiro/commands/review.md). To use it, fix the file, then start shiro again.');
+  expect(screen).not.toContain("unknown command");
+  await pty.waitForPrompt(2);
+  expect(s.requests).toHaveLength(0);
+}, 20_000);
+
 test("a custom command's turn on a model with no price: /cost names that model, not the session's priced one", async () => {
   const cwd = tempDir();
   write(join(cwd, ".shiro/commands/big.md"), "---\nmodel: unpriced-big-model\n---\nThink hard about $ARGUMENTS.\n");

@@ -16,6 +16,9 @@ test("/init asks the model for AGENTS.md; its write is shown for approval and wr
   await pty.waitForPrompt(1);
   pty.line("/init");
   await pty.waitFor("write_file wants to write: AGENTS.md (new file)  +4 -0");
+  // What was asked is on screen, before the model's first tool call.
+  expect(pty.screen()).toContain("› /init\nasking the model to read this project and write AGENTS.md\n");
+  expect(pty.screen().indexOf("asking the model")).toBeLessThan(pty.screen().indexOf("write_file wants to write"));
   expect(pty.screen()).toContain("+## Commands");
   await pty.waitUntil("the question", () => pty.cursorLine().startsWith("allow?"));
   expect(existsSync(join(cwd, "AGENTS.md"))).toBe(false); // nothing written before the answer
@@ -33,6 +36,7 @@ test("/init with words after it sends them with the prompt, as what the user wan
   await pty.waitForPrompt(1);
   pty.line("/init say how to run one test file");
   await pty.waitFor("Noted.");
+  expect(pty.screen()).toContain("asking the model to read this project and write AGENTS.md (focus: say how to run one test file)");
   const prompt = lastUserText(s.requests[0]!.body);
   expect(prompt).toContain("There is no AGENTS.md yet: create it with write_file.");
   expect(prompt).toEndWith("\n\nThe user adds: say how to run one test file");
@@ -46,6 +50,7 @@ test("/init with an AGENTS.md already there asks for it to be improved, and n le
   await pty.waitForPrompt(1);
   pty.line("/init");
   await pty.waitFor("edit_file wants to edit: AGENTS.md  +1 -1");
+  expect(pty.screen()).toContain("asking the model to read this project and improve AGENTS.md");
   expect(lastUserText(s.requests[0]!.body)).toContain("AGENTS.md already exists. Read it first");
   await pty.waitUntil("the question", () => pty.cursorLine().startsWith("allow?"));
   pty.write("n");
@@ -61,5 +66,6 @@ test("/init under an agent that cannot write files says so and sends nothing", a
   await pty.waitForPrompt(1);
   pty.line("/init");
   await pty.waitFor("/init needs an agent that can write files; review cannot. /agent default switches back.");
+  expect(pty.screen()).not.toContain("asking the model");
   expect(s.requests).toHaveLength(0);
 }, 20_000);

@@ -107,6 +107,11 @@ test("/help lists every command; unknown commands get the closest name; each com
     pty.line(command);
     await pty.waitFor(answer);
   }
+  pty.line("/cost extra words");
+  await pty.waitFor('usage: /cost, with nothing after it (not "extra words"); it was not run.');
+  expect(pty.screen()).not.toContain("spent: 0 tokens in");
+  pty.line("/exit now");
+  await pty.waitFor('usage: /exit, with nothing after it (not "now"); it was not run.');
   pty.line("/cost");
   await pty.waitFor("spent: 0 tokens in · 0 out · 0 total, this session");
   pty.line("/model other-model");

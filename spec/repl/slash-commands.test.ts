@@ -1,6 +1,6 @@
 import { findCompletion } from "../../lib/prompt/complete.ts";
 import { describe, expect, test } from "bun:test";
-import { closestCommand, commandHelpLines, commandsStartingWith, parseInput, SLASH_COMMANDS, unknownCommandHint } from "../../lib/prompt/slash-commands.ts";
+import { closestCommand, commandHelpLines, commandsStartingWith, extraWordsHint, parseInput, SLASH_COMMANDS, unknownCommandHint } from "../../lib/prompt/slash-commands.ts";
 
 describe("parseInput", () => {
   test("a known command with and without arguments", () => {
@@ -40,6 +40,20 @@ test("the hint is one line with the closest name and the way to the list", () =>
   const hint = unknownCommandHint("hlep", "help");
   expect(hint).toBe("unknown command /hlep. Did you mean /help? (/help lists them all)");
   expect(hint).not.toContain("\n");
+});
+
+test("a command that takes no arguments answers words after it with a usage line; one that takes some does not", () => {
+  expect(extraWordsHint("cost", "  extra   words ")).toBe('usage: /cost, with nothing after it (not "extra words"); it was not run.');
+  expect(extraWordsHint("cost", "")).toBeUndefined();
+  expect(extraWordsHint("exit", "now")).toBe('usage: /exit, with nothing after it (not "now"); it was not run.');
+  expect(extraWordsHint("clear", "x".repeat(100))).toBe(`usage: /clear, with nothing after it (not "${"x".repeat(39)}…"); it was not run.`);
+  for (const command of SLASH_COMMANDS) {
+    const hint = extraWordsHint(command.name, "something");
+    if (command.args === "") expect(hint).toStartWith(`usage: /${command.name},`);
+    else expect(hint).toBeUndefined();
+  }
+  // The commands that take none, as /help shows them with no argument.
+  expect(SLASH_COMMANDS.filter((c) => c.args === "").map((c) => c.name)).toEqual(["help", "todos", "notes", "memory", "compact", "cost", "last", "save", "clear", "reasoning", "skills", "mcp", "exit"]);
 });
 
 test("every command is in /help, with its arguments", () => {

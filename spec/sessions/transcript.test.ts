@@ -7,6 +7,11 @@ import { toolsFor } from "../../lib/tools/index.ts";
 import { parseSession } from "../../lib/sessions/serialize.ts";
 import { makeRecord } from "./support/fixtures.ts";
 import { INTERRUPTION_NOTE, interruptionMessage } from "../../lib/text/interruption.ts";
+import { resultNote, withResultNotes } from "../../lib/agent/result-notes.ts";
+import { callContext, plainTheme, renderEvent } from "../../lib/render.ts";
+import { replayRows } from "../../cmd/repl/replay.ts";
+import { createTheme } from "../../cmd/repl/theme.ts";
+import { transcriptItems } from "../../lib/sessions/transcript-items.ts";
 
 const messages: ModelMessage[] = [
   { role: "user", content: "why does the pagination test fail?" },
@@ -168,6 +173,21 @@ test("show: a summary kept with its result is the line's words, as the live line
   expect(renderTranscript(makeRecord({ messages: kept }), kinds)).toContain("→ read_file src/a.ts\n  ✓ read_file: 42 lines · src/a.ts\n");
   const task = oneCall("task", { tasks: [] }, { type: "text", value: "Subagent 1 failed." }, { summary: "failed: no report (error)" });
   expect(renderTranscript(makeRecord({ messages: task }), kinds)).toContain("  ✗ task: failed: no report (error)\n");
+});
+
+test("a result whose live line had no words after the tool's name is replayed and shown the same, not with its text's first line", () => {
+  const text = "first line of what the model read\nsecond line";
+  for (const summary of ["", "42 lines"]) {
+    const event = { type: "tool-result", id: "k", tool: "grep", summary, output: text } as const;
+    const live = renderEvent(event, plainTheme, callContext("pattern", "needle"));
+    // The history as the turn saves it: the result's note from the event that ended the call.
+    const saved = withResultNotes(oneCall("grep", { pattern: "needle" }, { type: "text", value: text }), new Map([["k", resultNote(event)!]]));
+    expect(renderTranscript(makeRecord({ messages: saved }), kinds)).toContain(`→ grep needle\n${live}\n`);
+    const replayed = replayRows(transcriptItems(saved, (_tool, input) => (input as { pattern: string }).pattern), createTheme(false), 100).flatMap((r) => r.rows);
+    expect(replayed).toContain(live);
+    expect(replayed.join("\n")).not.toContain("first line of what");
+  }
+  expect(renderEvent({ type: "tool-result", id: "k", tool: "grep", summary: "", output: text }, plainTheme, callContext("pattern", "needle"))).toBe("  ✓ grep · needle");
 });
 
 test("show: an older session without summaries gets the live words worked out from the text (read_file's window, write_file, edit_file, bash)", () => {

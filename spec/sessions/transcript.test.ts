@@ -197,7 +197,23 @@ test("show: an older session without summaries gets the live words worked out fr
   expect(show("write_file", { path: "b.txt", content: "x\ny" }, "Created b.txt (2 lines).")).toContain("  ✓ write_file: created, 2 lines · b.txt\n");
   expect(show("edit_file", { path: "a.txt", oldString: "a", newString: "b" }, "Edited a.txt: replaced 1 occurrence (+1 -1 lines).")).toContain("  ✓ edit_file: +1 -1 · a.txt\n");
   expect(show("bash", { command: "sleep 99" }, "Command timed out after 2s; it was killed with every process it started.\n(no output)")).toContain("  ✗ bash: timed out after 2s · sleep 99\n");
-  expect(show("glob", { pattern: "*.ts" }, "a.ts\nb.ts")).toContain("  ✓ glob: a.ts (2 lines) · *.ts\n"); // a tool whose text does not say: first line and count
+  expect(show("web_fetch", { url: "https://x.dev" }, "page title\nbody")).toContain("  ✓ web_fetch: page title (2 lines)\n"); // a tool whose text does not say: first line and count
+});
+
+test("show: an older session's glob and grep results read in files and matches, as their live lines did, not as a line count", () => {
+  const show = (tool: string, input: unknown, value: string) => renderTranscript(makeRecord({ messages: oneCall(tool, input, { type: "text", value }) }), kinds);
+  expect(show("glob", { pattern: "*.ts" }, "src/a.ts\nsrc/b.ts\nc.ts")).toContain("  ✓ glob: 3 files · *.ts\n");
+  expect(show("glob", { pattern: "*.md" }, "README.md")).toContain("  ✓ glob: 1 file · *.md\n");
+  expect(show("glob", { pattern: "*.rs" }, 'No files match "*.rs" in the working directory. Patterns match from path down, so "*" stays in one folder; try "**/*.rs".')).toContain("  ✓ glob: no files · *.rs\n");
+  const many = Array.from({ length: 1000 }, (_, i) => `f${i}.ts`).join("\n") + "\n\n[Showing the 1000 most recently modified of 1200 matching files. Narrow the pattern or path to see the others.]";
+  expect(show("glob", { pattern: "**/*.ts" }, many)).toContain("  ✓ glob: 1200 files · **/*.ts\n");
+  expect(show("grep", { pattern: "page" }, "src/a.ts:3: const page = 1;\nsrc/a.ts:9: page++;\nb.ts:1: // page")).toContain("  ✓ grep: 3 matches in 2 files · page\n");
+  expect(show("grep", { pattern: "zzz" }, 'No matches for "zzz" in the working directory.')).toContain("  ✓ grep: no matches · zzz\n");
+  expect(show("grep", { pattern: "x", path: "a.bin" }, "a.bin is a binary file; grep only searches text.")).toContain("  ✓ grep: binary file · x\n");
+  const stopped = Array.from({ length: 250 }, (_, i) => `src/f${i % 7}.ts:${i + 1}: x`).join("\n") + "\n\n[Stopped at 250 matching lines; there are more. Narrow the pattern, path or include to see the rest.]";
+  expect(show("grep", { pattern: "x" }, stopped)).toContain("  ✓ grep: over 250 matches in 7 files · x\n");
+  // The live words, for the same results: what the tools say (lib/tools/glob.ts, grep.ts).
+  expect(show("glob", { pattern: "*.ts" }, "a.ts\nb.ts")).not.toContain("lines");
 });
 
 test("show: errors and denials read as they did live", () => {

@@ -91,9 +91,19 @@ export function transcriptItems(messages: readonly ModelMessage[], subjectOf: Su
           break;
         }
         if (!Array.isArray(content)) break;
+        /** The answer's text so far in this message, when nothing but reasoning came after it. */
+        let answer: Extract<TranscriptItem, { type: "assistant" }> | undefined;
         for (const part of content) {
-          if (part?.type === "text" && typeof part.text === "string" && part.text.trim()) items.push({ type: "assistant", text: part.text });
-          else if (part?.type === "tool-call") items.push({ type: "tool-call", id: String(part.toolCallId), tool: String(part.toolName), subject: safeSubject(subjectOf, String(part.toolName), part.input) });
+          if (part?.type === "reasoning") continue;
+          if (part?.type === "text" && typeof part.text === "string") {
+            // Text on both sides of reasoning is one answer, as the live screen drew it: a table
+            // the reasoning came in the middle of stays one table.
+            if (answer) answer.text += (answer.text.endsWith("\n") ? "" : "\n") + part.text;
+            else if (part.text.trim()) items.push((answer = { type: "assistant", text: part.text }));
+            continue;
+          }
+          answer = undefined;
+          if (part?.type === "tool-call") items.push({ type: "tool-call", id: String(part.toolCallId), tool: String(part.toolName), subject: safeSubject(subjectOf, String(part.toolName), part.input) });
           else if (part?.type === "tool-result") items.push(resultItem(part));
         }
         break;

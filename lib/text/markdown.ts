@@ -34,6 +34,11 @@ export type MarkdownStream = {
   pending(): string[];
   /** The text is over: the line in progress is finished and an open fence closed. Returns the rows left. */
   end(): string[];
+  /**
+   * Whether a table (or a line that may start one, or a row still being written) is waiting to be
+   * drawn whole: ending the text now would draw it before it is complete.
+   */
+  holding(): boolean;
 };
 
 type Fence = { char: string; length: number; lang: string; lines: string[] };
@@ -141,6 +146,7 @@ export function createMarkdownStream(style: MarkdownStyle, width: () => number):
       return rows;
     },
     pending: () => preview(buffer === "" ? undefined : buffer.trimEnd()),
+    holding: () => !fence && (table !== undefined || held !== undefined || (buffer !== "" && looksLikeRow(buffer))),
     end() {
       const rows = [...(buffer === "" ? [] : commitLine(buffer.trimEnd())), ...waiting(true)];
       buffer = "";

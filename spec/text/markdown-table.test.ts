@@ -120,6 +120,24 @@ describe("Markdown tables", () => {
     }
   });
 
+  test("the stream says when it holds a table (or a line that may start one) that ending now would cut short", () => {
+    const stream = createMarkdownStream(plain, () => 80);
+    expect(stream.holding()).toBe(false);
+    stream.push("Counts:\n\n");
+    expect(stream.holding()).toBe(false);
+    stream.push("| a | b");
+    expect(stream.holding()).toBe(true); // a row still being written
+    stream.push(" |\n");
+    expect(stream.holding()).toBe(true); // a possible header
+    stream.push("| - | - |\n| 1 | 2 |\n");
+    expect(stream.holding()).toBe(true);
+    expect([...stream.push("\nDone"), ...stream.push(".\n")]).toEqual(["a │ b", "──┼──", "1 │ 2", "", "Done."]);
+    expect(stream.holding()).toBe(false);
+    const code = createMarkdownStream(plain, () => 80);
+    code.push("```\n| in code |\n");
+    expect(code.holding()).toBe(false);
+  });
+
   test("a table at the very end of an answer is drawn when the answer ends", () => {
     const stream = createMarkdownStream(plain, () => 80);
     stream.push("| a |\n| --- |\n| 1 |");

@@ -1,9 +1,11 @@
 // Resume shows where you were: the replay before the prompt, and the picker of this directory's sessions.
 import { expect, test } from "bun:test";
-import { existsSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { runShiro, tempDir } from "../support/cli.ts";
+import { sessionPath, sessionsDir } from "../../lib/sessions/paths.ts";
 import { serializeSession } from "../../lib/sessions/serialize.ts";
+import { makeRecord } from "../sessions/support/fixtures.ts";
 import { KEYS, usePty } from "./pty.ts";
 
 const { serve, start } = usePty();
@@ -165,6 +167,34 @@ test("a session saved before results kept their summaries replays glob and grep 
   const replay = pty.screen();
   for (const line of expected) expect(replay).toContain(`${line}\n`);
   expect(replay).not.toMatch(/glob: .*lines/);
+  pty.write(KEYS.ctrlD);
+  await pty.exited;
+}, 30_000);
+
+test("a call whose live line had no words after the tool's name is replayed with none, not with its text's first line", async () => {
+  const home = tempDir("shiro-home-");
+  const cwd = tempDir("shiro-work-");
+  // As the turn saves it (lib/agent/result-notes.ts): the empty summary the live line showed, kept with the result.
+  const record = makeRecord({
+    cwd,
+    messages: [
+      { role: "user", content: "probe it" },
+      { role: "assistant", content: [{ type: "tool-call", toolCallId: "call_1", toolName: "probe", input: { target: "needle" } }] },
+      { role: "tool", content: [{ type: "tool-result", toolCallId: "call_1", toolName: "probe", output: { type: "text", value: "first line the model read\nsecond" }, providerOptions: { shiro: { summary: "" } } }] },
+      { role: "assistant", content: [{ type: "text", text: "Probed." }] },
+    ],
+  });
+  const shiroHome = join(home, ".shiro-neko");
+  mkdirSync(sessionsDir(shiroHome), { recursive: true });
+  writeFileSync(sessionPath(shiroHome, record.id), serializeSession(record));
+  const s = await serve();
+  const pty = await start({ baseURL: s.url, home, cwd, args: ["-c"] });
+  await pty.waitForPrompt(1);
+  const replay = pty.screen();
+  expect(replay).toContain("› probe it\n  ✓ probe · needle\n");
+  expect(replay).not.toContain("first line the model read");
+  const shown = (await runShiro(["sessions", "show", record.id], { home, cwd })).stdout;
+  expect(shown).toContain("→ probe needle\n  ✓ probe\n\n"); // show names only the subjects of tools it knows
   pty.write(KEYS.ctrlD);
   await pty.exited;
 }, 30_000);

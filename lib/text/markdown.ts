@@ -70,7 +70,7 @@ export function createMarkdownStream(style: MarkdownStyle, width: () => number):
   /** A line that may be a table's header, until the next line says. */
   let held: string | undefined;
   let table: Table | undefined;
-  /** The held line's lead (a table under a list item): every row of its table is drawn after it. */
+  /** The indent of the table's header line (a table under a list item): every row of the table starts with it. */
   let tableIndent = "";
   const tableStyle: TableStyle = { inline: (text) => inline(text, style), header: (text) => style.bold(text), rule: (text) => style.rule(text) };
   const cols = () => Math.max(width(), 20);

@@ -136,7 +136,8 @@ export function createEventView(theme: Theme, hooks: ViewHooks, now: () => numbe
   return {
     handle(event) {
       if (event.type !== "reasoning" && event.type !== "step") settleReasoning();
-      if (event.type !== "text" && event.type !== "step") settleText();
+      // Reasoning that comes while a table is held lets it wait: drawn now, it would be cut short.
+      if (event.type !== "text" && event.type !== "step" && !(event.type === "reasoning" && markdown?.holding())) settleText();
       switch (event.type) {
         case "text": {
           activity("writing");

@@ -1,4 +1,5 @@
 import type { ModelMessage } from "ai";
+import type { AgentEvent } from "../events.ts";
 
 /** What the user saw of one call's end, kept with its result in the saved history. */
 export type ResultNote = {
@@ -7,6 +8,17 @@ export type ResultNote = {
   /** For a call that ran: the tool's one-line summary (`42 lines`, `exit 1`, `+1 -1`), the live result line's words. */
   summary?: string;
 };
+
+/**
+ * What to keep of an event that ends a call: a denial's words, when it had some; a result's
+ * summary, even an empty one (the live line then had no words after the tool's name, and the
+ * replay must not put the result's first line there instead). Undefined for any other event.
+ */
+export function resultNote(event: AgentEvent): ResultNote | undefined {
+  if (event.type === "tool-denied") return event.shown ? { shown: event.shown } : undefined;
+  if (event.type === "tool-result") return { summary: event.summary };
+  return undefined;
+}
 
 /**
  * The step's tool results with what the user saw of each (ResultNote), kept in the result part's

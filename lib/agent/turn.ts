@@ -15,7 +15,7 @@ import type { Settings } from "../config/resolve.ts";
 import { hasReasoningControl, withoutReasoning, type CallOptions } from "../provider/call-options.ts";
 import { toSdkTools } from "./sdk-tools.ts";
 import { plural } from "../text/lines.ts";
-import { withResultNotes, type ResultNote } from "./result-notes.ts";
+import { resultNote, withResultNotes, type ResultNote } from "./result-notes.ts";
 import type { ToolCallOptions } from "./tool-call.ts";
 import { overflowFailure, overflowNotice, requestBudget } from "./context-budget.ts";
 
@@ -122,8 +122,8 @@ export async function runTurn(opts: TurnOptions): Promise<TurnResult> {
   // nothing more (tool-call.ts), so the turn's end reports it, as the history repair closes it.
   const open = new Map<string, string>();
   const emit: EventSink = (event) => {
-    if (event.type === "tool-denied" && event.shown) notes.set(event.id, { shown: event.shown });
-    if (event.type === "tool-result" && event.summary) notes.set(event.id, { summary: event.summary });
+    const note = resultNote(event);
+    if (note && (event.type === "tool-denied" || event.type === "tool-result")) notes.set(event.id, note);
     if (event.type === "tool-call") open.set(event.id, event.tool);
     else if (event.type === "tool-result" || event.type === "tool-error" || event.type === "tool-denied") open.delete(event.id);
     opts.emit(event);

@@ -91,9 +91,19 @@ export function transcriptItems(messages: readonly ModelMessage[], subjectOf: Su
           break;
         }
         if (!Array.isArray(content)) break;
+        /** The answer's text so far in this message, when nothing but reasoning came after it. */
+        let answer: Extract<TranscriptItem, { type: "assistant" }> | undefined;
         for (const part of content) {
-          if (part?.type === "text" && typeof part.text === "string" && part.text.trim()) items.push({ type: "assistant", text: part.text });
-          else if (part?.type === "tool-call") items.push({ type: "tool-call", id: String(part.toolCallId), tool: String(part.toolName), subject: safeSubject(subjectOf, String(part.toolName), part.input) });
+          if (part?.type === "reasoning") continue;
+          if (part?.type === "text" && typeof part.text === "string") {
+            // Text on both sides of reasoning is one answer, as the live screen drew it: a table
+            // the reasoning came in the middle of stays one table.
+            if (answer) answer.text += (answer.text.endsWith("\n") ? "" : "\n") + part.text;
+            else if (part.text.trim()) items.push((answer = { type: "assistant", text: part.text }));
+            continue;
+          }
+          answer = undefined;
+          if (part?.type === "tool-call") items.push({ type: "tool-call", id: String(part.toolCallId), tool: String(part.toolName), subject: safeSubject(subjectOf, String(part.toolName), part.input) });
           else if (part?.type === "tool-result") items.push(resultItem(part));
         }
         break;
@@ -157,10 +167,11 @@ function resultItem(part: { toolCallId?: unknown; toolName?: unknown; output?: u
       const text = String(output.value);
       const read = textOutcome(base.tool, text);
       const shown = read === "denied" ? noteOf(part.providerOptions, "shown") : undefined;
-      const summary = read === "denied" ? undefined : noteOf(part.providerOptions, "summary");
+      // An empty summary is one too: the live line had no words after the tool's name.
+      const summary = read === "denied" ? undefined : noteOf(part.providerOptions, "summary", true);
       // The summary the live line read its mark from (`exit 1`, `failed: …`) says how the call ended.
-      const outcome = summary ? outcomeOfSummary(summary) : read;
-      return { ...base, text, error: false, outcome, ...(shown ? { shown } : {}), ...(summary ? { summary } : {}) };
+      const outcome = summary !== undefined ? outcomeOfSummary(summary) : read;
+      return { ...base, text, error: false, outcome, ...(shown ? { shown } : {}), ...(summary !== undefined ? { summary } : {}) };
     }
     case "error-text": {
       const text = String(output.value);
@@ -271,8 +282,11 @@ function shiroNotes(options: unknown): Record<string, unknown> | undefined {
   return shiro && typeof shiro === "object" ? (shiro as Record<string, unknown>) : undefined;
 }
 
-/** What the user saw of a call's end, kept with its result in the "shiro" namespace; undefined when not kept (older sessions). */
-function noteOf(options: unknown, key: "shown" | "summary"): string | undefined {
+/**
+ * What the user saw of a call's end, kept with its result in the "shiro" namespace; undefined when
+ * not kept (older sessions), and when blank unless `blank` says a blank note is one (a summary).
+ */
+function noteOf(options: unknown, key: "shown" | "summary", blank = false): string | undefined {
   const value = (options as { shiro?: Record<string, unknown> } | undefined)?.shiro?.[key];
-  return typeof value === "string" && value.trim() ? value : undefined;
+  return typeof value === "string" && (blank || value.trim()) ? value : undefined;
 }

@@ -34,6 +34,11 @@ export type MarkdownStream = {
   pending(): string[];
   /** The text is over: the line in progress is finished and an open fence closed. Returns the rows left. */
   end(): string[];
+  /**
+   * Whether a table (or a line that may start one, or a row still being written) is waiting to be
+   * drawn whole: ending the text now would draw it before it is complete.
+   */
+  holding(): boolean;
 };
 
 type Fence = { char: string; length: number; lang: string; lines: string[] };
@@ -56,7 +61,8 @@ const CODE_REST = "  │ ";
  * A table is drawn once it is complete, since its columns' widths depend on every row: a line
  * with a `|` waits for the next one (a delimiter row makes it a table's header; anything else
  * lets it through as written), and a table's rows wait for the first line that is not one. Until
- * then `pending` shows them, the table drawn as far as it goes.
+ * then `pending` shows them, the table drawn as far as it goes. A table indented under a list item
+ * keeps its header line's indent on every row, as the item's other lines do.
  */
 export function createMarkdownStream(style: MarkdownStyle, width: () => number): MarkdownStream {
   let buffer = "";
@@ -64,6 +70,8 @@ export function createMarkdownStream(style: MarkdownStyle, width: () => number):
   /** A line that may be a table's header, until the next line says. */
   let held: string | undefined;
   let table: Table | undefined;
+  /** The indent of the table's header line (a table under a list item): every row of the table starts with it. */
+  let tableIndent = "";
   const tableStyle: TableStyle = { inline: (text) => inline(text, style), header: (text) => style.bold(text), rule: (text) => style.rule(text) };
   const cols = () => Math.max(width(), 20);
 
@@ -75,7 +83,7 @@ export function createMarkdownStream(style: MarkdownStyle, width: () => number):
   const waiting = (take: boolean, extraRow?: string): string[] => {
     const body = table ? [...table.rows, ...(extraRow === undefined ? [] : [splitRow(extraRow)])] : [];
     const rows = table
-      ? renderTable({ ...table, rows: take ? body : body.slice(-LIVE_TABLE_ROWS) }, tableStyle, cols())
+      ? renderTable({ ...table, rows: take ? body : body.slice(-LIVE_TABLE_ROWS) }, tableStyle, cols() - tableIndent.length).map((row) => tableIndent + row)
       : held !== undefined
         ? blockRows(held, style, cols())
         : [];
@@ -92,7 +100,7 @@ export function createMarkdownStream(style: MarkdownStyle, width: () => number):
     if (!fence && held !== undefined) {
       const aligns = delimiterAligns(raw);
       const header = splitRow(held);
-      if (aligns && aligns.length === header.length) return ((table = { header, aligns, rows: [] }), (held = undefined), []);
+      if (aligns && aligns.length === header.length) return ((table = { header, aligns, rows: [] }), (tableIndent = leadOf(held)), (held = undefined), []);
       return [...waiting(true), ...commitLine(raw)];
     }
     if (!fence && looksLikeRow(raw) && delimiterAligns(raw) === undefined) return ((held = raw), []);
@@ -138,6 +146,7 @@ export function createMarkdownStream(style: MarkdownStyle, width: () => number):
       return rows;
     },
     pending: () => preview(buffer === "" ? undefined : buffer.trimEnd()),
+    holding: () => !fence && (table !== undefined || held !== undefined || (buffer !== "" && looksLikeRow(buffer))),
     end() {
       const rows = [...(buffer === "" ? [] : commitLine(buffer.trimEnd())), ...waiting(true)];
       buffer = "";
@@ -186,8 +195,13 @@ function blockRows(raw: string, style: MarkdownStyle, cols: number): string[] {
     const first = indent + style.bullet(mark) + " ";
     return wrapHanging(first, " ".repeat(indent.length + Bun.stringWidth(mark) + 1), inline(item[3]!, style), cols);
   }
-  const lead = " ".repeat(Math.min(/^\s*/.exec(raw)![0].length, 12));
+  const lead = leadOf(raw);
   return wrapHanging(lead, lead, inline(raw.trim(), style), cols);
+}
+
+/** A continuation line's indent as drawn (a list item's further lines and tables stay under it), at most 12 columns. */
+function leadOf(raw: string): string {
+  return " ".repeat(Math.min(/^\s*/.exec(raw)![0].length, 12));
 }
 
 const ESCAPABLE = /[\\`*_{}[\]()#+\-.!~|<>]/;

@@ -1,8 +1,11 @@
 // Resume shows where you were: the replay before the prompt, and the picker of this directory's sessions.
 import { expect, test } from "bun:test";
-import { existsSync, readdirSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { runShiro, tempDir } from "../support/cli.ts";
+import { sessionPath, sessionsDir } from "../../lib/sessions/paths.ts";
+import { serializeSession } from "../../lib/sessions/serialize.ts";
+import { makeRecord } from "../sessions/support/fixtures.ts";
 import { KEYS, usePty } from "./pty.ts";
 
 const { serve, start } = usePty();
@@ -131,6 +134,69 @@ test("the replay's result lines are the lines the live screen showed", async () 
   const [id] = readdirSync(join(home, ".shiro-neko", "sessions")).filter((n) => n.endsWith(".json"));
   const shown = (await runShiro(["sessions", "show", id!.replace(/\.json$/, "")], { home, cwd })).stdout;
   for (const line of expected) expect(shown).toContain(`${line}\n`);
+}, 30_000);
+
+test("a session saved before results kept their summaries replays glob and grep in files and matches, as they showed live", async () => {
+  const home = tempDir("shiro-home-");
+  const cwd = tempDir("shiro-work-");
+  writeFileSync(join(cwd, "a.txt"), "one\ntwo\n");
+  writeFileSync(join(cwd, "b.txt"), "two too\n");
+  writeFileSync(join(cwd, "c.txt"), "three\n");
+  const s = await serve({ toolCalls: [{ name: "glob", input: { pattern: "*.txt" } }, { name: "grep", input: { pattern: "two" } }] }, { text: "Looked." });
+  let pty = await start({ baseURL: s.url, home, cwd });
+  await pty.waitForPrompt(1);
+  pty.line("look around");
+  await pty.waitFor("Looked.");
+  await pty.waitForPrompt(2);
+  const expected = ["  ✓ glob: 3 files · *.txt", "  ✓ grep: 2 matches in 2 files · two"];
+  for (const line of expected) expect(pty.screen()).toContain(`${line}\n`);
+  pty.write(KEYS.ctrlD);
+  await pty.exited;
+  // The session as an older shiro saved it: no summary kept with the results.
+  const dir = join(home, ".shiro-neko", "sessions");
+  const [file] = readdirSync(dir).filter((n) => n.endsWith(".json"));
+  const record = JSON.parse(readFileSync(join(dir, file!), "utf8"));
+  let stripped = 0;
+  for (const message of record.messages)
+    if (message.role === "tool") for (const part of message.content) if (part.providerOptions?.shiro?.summary) (delete part.providerOptions, stripped++);
+  expect(stripped).toBe(2);
+  writeFileSync(join(dir, file!), serializeSession(record));
+
+  pty = await start({ baseURL: s.url, home, cwd, args: ["-c"] });
+  await pty.waitForPrompt(1);
+  const replay = pty.screen();
+  for (const line of expected) expect(replay).toContain(`${line}\n`);
+  expect(replay).not.toMatch(/glob: .*lines/);
+  pty.write(KEYS.ctrlD);
+  await pty.exited;
+}, 30_000);
+
+test("a call whose live line had no words after the tool's name is replayed with none, not with its text's first line", async () => {
+  const home = tempDir("shiro-home-");
+  const cwd = tempDir("shiro-work-");
+  // As the turn saves it (lib/agent/result-notes.ts): the empty summary the live line showed, kept with the result.
+  const record = makeRecord({
+    cwd,
+    messages: [
+      { role: "user", content: "probe it" },
+      { role: "assistant", content: [{ type: "tool-call", toolCallId: "call_1", toolName: "probe", input: { target: "needle" } }] },
+      { role: "tool", content: [{ type: "tool-result", toolCallId: "call_1", toolName: "probe", output: { type: "text", value: "first line the model read\nsecond" }, providerOptions: { shiro: { summary: "" } } }] },
+      { role: "assistant", content: [{ type: "text", text: "Probed." }] },
+    ],
+  });
+  const shiroHome = join(home, ".shiro-neko");
+  mkdirSync(sessionsDir(shiroHome), { recursive: true });
+  writeFileSync(sessionPath(shiroHome, record.id), serializeSession(record));
+  const s = await serve();
+  const pty = await start({ baseURL: s.url, home, cwd, args: ["-c"] });
+  await pty.waitForPrompt(1);
+  const replay = pty.screen();
+  expect(replay).toContain("› probe it\n  ✓ probe · needle\n");
+  expect(replay).not.toContain("first line the model read");
+  const shown = (await runShiro(["sessions", "show", record.id], { home, cwd })).stdout;
+  expect(shown).toContain("→ probe needle\n  ✓ probe\n\n"); // show names only the subjects of tools it knows
+  pty.write(KEYS.ctrlD);
+  await pty.exited;
 }, 30_000);
 
 test("-r alone with nothing saved here starts a new session and says so", async () => {

@@ -81,6 +81,25 @@ test("a Markdown table streamed in pieces is drawn with aligned columns, on the 
   expect(again.screen()).toContain(drawn.join("\n"));
 }, 20_000);
 
+test("a Markdown table inside a list item is drawn indented under the item, on the screen and when resumed", async () => {
+  const cwd = tempDir("shiro-work-");
+  const text = ["Two steps:", "", "1. count them:", "   | file | lines |", "   | :--- | ---: |", "   | parser.ts | 412 |", "   | a.ts | 7 |", "   then check the totals", "- and done"].join("\n");
+  const s = await serve({ text, delayMs: 2 });
+  const pty = await start({ baseURL: s.url, cwd, cols: 80 });
+  await pty.waitForPrompt(1);
+  pty.line("count them");
+  await pty.waitFor("and done");
+  await pty.waitForPrompt(2);
+  const drawn = ["1. count them:", "   file      │ lines", "   ──────────┼──────", "   parser.ts │   412", "   a.ts      │     7", "   then check the totals", "• and done"].join("\n");
+  expect(pty.screen()).toContain(drawn);
+  const home = pty.home;
+  pty.line("/exit");
+  await pty.exited;
+  const again = await start({ baseURL: s.url, cwd, cols: 80, home, args: ["-c"] });
+  await again.waitFor("and done");
+  expect(again.screen()).toContain(drawn);
+}, 20_000);
+
 test("after a resize, new output wraps to the new width", async () => {
   const paragraph = Array.from({ length: 40 }, (_, i) => `beta${String(i).padStart(2, "0")}`).join(" ");
   const s = await serve({ text: paragraph + " one." }, { text: paragraph + " two." });

@@ -32,3 +32,13 @@ test("a denied result carries the line the user saw when the session kept it; an
   expect(shown({ shiro: { shown: 42 } })).toEqual([["denied", undefined]]);
   expect(shown({ shiro: "x" })).toEqual([["denied", undefined]]);
 });
+
+test("an answer's text on both sides of reasoning is one answer (a table the reasoning came in the middle of stays whole); a call in between splits it", () => {
+  const answer = (...content: unknown[]): ModelMessage[] => [{ role: "assistant", content: content as never }];
+  const texts = (messages: ModelMessage[]) => transcriptItems(messages).map((item) => (item.type === "assistant" ? item.text : item.type));
+  const table = "| a | b |\n| - | - |\n| 1 | 2 |\n";
+  expect(texts(answer({ type: "text", text: table }, { type: "reasoning", text: "hmm" }, { type: "text", text: "| 3 | 4 |\n\nDone." }))).toEqual([table + "| 3 | 4 |\n\nDone."]);
+  // A line the reasoning came after was ended by it on the live screen too.
+  expect(texts(answer({ type: "text", text: "Let me look." }, { type: "reasoning", text: "hmm" }, { type: "text", text: "Found it." }))).toEqual(["Let me look.\nFound it."]);
+  expect(texts(answer({ type: "text", text: "Before." }, { type: "tool-call", toolCallId: "c", toolName: "bash", input: { command: "ls" } }, { type: "text", text: "After." }))).toEqual(["Before.", "tool-call", "tool-result", "After."]);
+});

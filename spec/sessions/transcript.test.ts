@@ -7,6 +7,11 @@ import { toolsFor } from "../../lib/tools/index.ts";
 import { parseSession } from "../../lib/sessions/serialize.ts";
 import { makeRecord } from "./support/fixtures.ts";
 import { INTERRUPTION_NOTE, interruptionMessage } from "../../lib/text/interruption.ts";
+import { resultNote, withResultNotes } from "../../lib/agent/result-notes.ts";
+import { callContext, plainTheme, renderEvent } from "../../lib/render.ts";
+import { replayRows } from "../../cmd/repl/replay.ts";
+import { createTheme } from "../../cmd/repl/theme.ts";
+import { transcriptItems } from "../../lib/sessions/transcript-items.ts";
 
 const messages: ModelMessage[] = [
   { role: "user", content: "why does the pagination test fail?" },
@@ -170,6 +175,21 @@ test("show: a summary kept with its result is the line's words, as the live line
   expect(renderTranscript(makeRecord({ messages: task }), kinds)).toContain("  ✗ task: failed: no report (error)\n");
 });
 
+test("a result whose live line had no words after the tool's name is replayed and shown the same, not with its text's first line", () => {
+  const text = "first line of what the model read\nsecond line";
+  for (const summary of ["", "42 lines"]) {
+    const event = { type: "tool-result", id: "k", tool: "grep", summary, output: text } as const;
+    const live = renderEvent(event, plainTheme, callContext("pattern", "needle"));
+    // The history as the turn saves it: the result's note from the event that ended the call.
+    const saved = withResultNotes(oneCall("grep", { pattern: "needle" }, { type: "text", value: text }), new Map([["k", resultNote(event)!]]));
+    expect(renderTranscript(makeRecord({ messages: saved }), kinds)).toContain(`→ grep needle\n${live}\n`);
+    const replayed = replayRows(transcriptItems(saved, (_tool, input) => (input as { pattern: string }).pattern), createTheme(false), 100).flatMap((r) => r.rows);
+    expect(replayed).toContain(live);
+    expect(replayed.join("\n")).not.toContain("first line of what");
+  }
+  expect(renderEvent({ type: "tool-result", id: "k", tool: "grep", summary: "", output: text }, plainTheme, callContext("pattern", "needle"))).toBe("  ✓ grep · needle");
+});
+
 test("show: an older session without summaries gets the live words worked out from the text (read_file's window, write_file, edit_file, bash)", () => {
   const show = (tool: string, input: unknown, value: string) => renderTranscript(makeRecord({ messages: oneCall(tool, input, { type: "text", value }) }), kinds);
   expect(show("read_file", { path: "big.ts" }, "     1\ta\n     2\tb\n\n[Showing lines 1-2 of 900 in big.ts. Call read_file with offset 3 to read more.]")).toContain("  ✓ read_file: 900 lines · big.ts\n");
@@ -177,7 +197,23 @@ test("show: an older session without summaries gets the live words worked out fr
   expect(show("write_file", { path: "b.txt", content: "x\ny" }, "Created b.txt (2 lines).")).toContain("  ✓ write_file: created, 2 lines · b.txt\n");
   expect(show("edit_file", { path: "a.txt", oldString: "a", newString: "b" }, "Edited a.txt: replaced 1 occurrence (+1 -1 lines).")).toContain("  ✓ edit_file: +1 -1 · a.txt\n");
   expect(show("bash", { command: "sleep 99" }, "Command timed out after 2s; it was killed with every process it started.\n(no output)")).toContain("  ✗ bash: timed out after 2s · sleep 99\n");
-  expect(show("glob", { pattern: "*.ts" }, "a.ts\nb.ts")).toContain("  ✓ glob: a.ts (2 lines) · *.ts\n"); // a tool whose text does not say: first line and count
+  expect(show("web_fetch", { url: "https://x.dev" }, "page title\nbody")).toContain("  ✓ web_fetch: page title (2 lines)\n"); // a tool whose text does not say: first line and count
+});
+
+test("show: an older session's glob and grep results read in files and matches, as their live lines did, not as a line count", () => {
+  const show = (tool: string, input: unknown, value: string) => renderTranscript(makeRecord({ messages: oneCall(tool, input, { type: "text", value }) }), kinds);
+  expect(show("glob", { pattern: "*.ts" }, "src/a.ts\nsrc/b.ts\nc.ts")).toContain("  ✓ glob: 3 files · *.ts\n");
+  expect(show("glob", { pattern: "*.md" }, "README.md")).toContain("  ✓ glob: 1 file · *.md\n");
+  expect(show("glob", { pattern: "*.rs" }, 'No files match "*.rs" in the working directory. Patterns match from path down, so "*" stays in one folder; try "**/*.rs".')).toContain("  ✓ glob: no files · *.rs\n");
+  const many = Array.from({ length: 1000 }, (_, i) => `f${i}.ts`).join("\n") + "\n\n[Showing the 1000 most recently modified of 1200 matching files. Narrow the pattern or path to see the others.]";
+  expect(show("glob", { pattern: "**/*.ts" }, many)).toContain("  ✓ glob: 1200 files · **/*.ts\n");
+  expect(show("grep", { pattern: "page" }, "src/a.ts:3: const page = 1;\nsrc/a.ts:9: page++;\nb.ts:1: // page")).toContain("  ✓ grep: 3 matches in 2 files · page\n");
+  expect(show("grep", { pattern: "zzz" }, 'No matches for "zzz" in the working directory.')).toContain("  ✓ grep: no matches · zzz\n");
+  expect(show("grep", { pattern: "x", path: "a.bin" }, "a.bin is a binary file; grep only searches text.")).toContain("  ✓ grep: binary file · x\n");
+  const stopped = Array.from({ length: 250 }, (_, i) => `src/f${i % 7}.ts:${i + 1}: x`).join("\n") + "\n\n[Stopped at 250 matching lines; there are more. Narrow the pattern, path or include to see the rest.]";
+  expect(show("grep", { pattern: "x" }, stopped)).toContain("  ✓ grep: over 250 matches in 7 files · x\n");
+  // The live words, for the same results: what the tools say (lib/tools/glob.ts, grep.ts).
+  expect(show("glob", { pattern: "*.ts" }, "a.ts\nb.ts")).not.toContain("lines");
 });
 
 test("show: errors and denials read as they did live", () => {

@@ -96,6 +96,48 @@ describe("Markdown tables", () => {
     expect(stream.pending()).toEqual(["a │ b", "──┼──", "1 │ 2", "• run x | y"]);
   });
 
+  test("a table inside a list item stays indented under the item, as the item's other lines do, live and once drawn", () => {
+    const text = "- counts:\n  | file | n |\n  | --- | ---: |\n  | a.ts | 7 |\n  more words\n1. sizes:\n   | x | y |\n   | - | - |\n   | 1 | 2 |\n";
+    expect(renderMarkdown(text, plain, 80)).toEqual([
+      "• counts:",
+      "  file │ n",
+      "  ─────┼──",
+      "  a.ts │ 7",
+      "  more words",
+      "1. sizes:",
+      "   x │ y",
+      "   ──┼──",
+      "   1 │ 2",
+    ]);
+    const stream = createMarkdownStream(plain, () => 80);
+    stream.push("- counts:\n  | file | n |\n  | --- | ---: |\n  | a.ts | 7 |\n");
+    expect(stream.pending()).toEqual(["  file │ n", "  ─────┼──", "  a.ts │ 7"]);
+    // The indent comes out of the width: every row still fits.
+    const narrow = renderMarkdown("- x\n  | " + "word ".repeat(12) + "| " + "more ".repeat(12) + "|\n  | --- | --- |\n", plain, 30);
+    for (const row of narrow.slice(1)) {
+      expect(row).toStartWith("  ");
+      expect(Bun.stringWidth(row)).toBeLessThanOrEqual(30);
+    }
+  });
+
+  test("the stream says when it holds a table (or a line that may start one) that ending now would cut short", () => {
+    const stream = createMarkdownStream(plain, () => 80);
+    expect(stream.holding()).toBe(false);
+    stream.push("Counts:\n\n");
+    expect(stream.holding()).toBe(false);
+    stream.push("| a | b");
+    expect(stream.holding()).toBe(true); // a row still being written
+    stream.push(" |\n");
+    expect(stream.holding()).toBe(true); // a possible header
+    stream.push("| - | - |\n| 1 | 2 |\n");
+    expect(stream.holding()).toBe(true);
+    expect([...stream.push("\nDone"), ...stream.push(".\n")]).toEqual(["a │ b", "──┼──", "1 │ 2", "", "Done."]);
+    expect(stream.holding()).toBe(false);
+    const code = createMarkdownStream(plain, () => 80);
+    code.push("```\n| in code |\n");
+    expect(code.holding()).toBe(false);
+  });
+
   test("a table at the very end of an answer is drawn when the answer ends", () => {
     const stream = createMarkdownStream(plain, () => 80);
     stream.push("| a |\n| --- |\n| 1 |");

@@ -63,6 +63,26 @@ describe("shiro doctor on a broken set-up: the failing line says what to do, exi
     expect(run.stdout).not.toContain("context window:"); // no window report for a server that is not there
   });
 
+  test("a base URL without http:// is a failing settings line that gives the address to type; nothing is sent", async () => {
+    const s = await serve();
+    const bare = s.url.replace(/^http:\/\//, ""); // 127.0.0.1:<port>/v1, which a fetch might still guess at
+    const run = await runShiro(["doctor", "--base-url", bare]);
+    expect(run.code).toBe(1);
+    expect(run.stdout).toContain(`fail  settings: base URL "${bare}" is not an http:// or https:// address. Pass --base-url ${s.url}.\n`);
+    expect(run.stdout).not.toContain("server:");
+    const prompt = await runShiro(["-p", "hi", "--base-url", `localhost:${new URL(s.url).port}/v1`]);
+    expect(prompt.code).toBe(2);
+    expect(prompt.stderr).toContain(`base URL "localhost:${new URL(s.url).port}/v1" is not an http:// or https:// address. Pass --base-url http://localhost:`);
+    expect(s.requests).toEqual([]);
+  });
+
+  test("a base URL of another scheme is refused in words, not the fetch's (no s3:)", async () => {
+    const run = await runShiro(["doctor", "--base-url", "ftp://127.0.0.1/v1"]);
+    expect(run.code).toBe(1);
+    expect(run.stdout).toContain('fail  settings: base URL "ftp://127.0.0.1/v1" is not an http:// or https:// address. Pass something like --base-url http://localhost:11434/v1.\n');
+    expect(run.stdout).not.toContain("s3:");
+  });
+
   test("a model the server does not offer: its look-alikes are suggested", async () => {
     const s = await listing();
     const run = await runShiro(["doctor", "-m", "gpt-5-mega"], { baseURL: s.url });

@@ -236,3 +236,37 @@ describe("git read tools end to end", () => {
     expect(outputs).toContain("a: start");
   });
 });
+
+test("a damaged undo record is reported and set aside, not taken for 'nothing to undo' and overwritten", async () => {
+  const home = tempDir();
+  const cwd = tempDir("shiro-work-");
+  writeFileSync(join(cwd, "a.txt"), "alpha\n");
+  const s = await serve(
+    { toolCalls: [{ name: "edit_file", input: { path: "a.txt", oldString: "alpha", newString: "beta" } }] },
+    { text: "edited" },
+    { toolCalls: [{ name: "edit_file", input: { path: "a.txt", oldString: "beta", newString: "gamma" } }] },
+    { text: "edited again" },
+  );
+  expect((await runShiro(["-p", "edit it", "--yolo"], { baseURL: s.url, cwd, home })).code).toBe(0);
+  const undoDir = join(sessionsDir(home), readdirSync(sessionsDir(home)).find((n) => n.endsWith(".undo"))!);
+  const journal = join(undoDir, "journal.json");
+  writeFileSync(journal, '{"version":1,"se');
+
+  const refused = await runShiro(["undo"], { cwd, home });
+  expect(refused.code).toBe(1);
+  expect(refused.stderr).toContain(`the record of the turns before could not be read (${journal}: not valid JSON`);
+  expect(refused.stderr).toContain(", and they cannot be undone.");
+  expect(refused.stderr).not.toContain("no turn of this session is left to undo");
+  const aside = readdirSync(undoDir).find((n) => n.startsWith("journal.json.corrupt-"));
+  expect(aside).toBeDefined();
+  expect(refused.stderr).toContain(`so it was set aside as ${join(undoDir, aside!)}`);
+  expect(readFileSync(join(undoDir, aside!), "utf8")).toBe('{"version":1,"se'); // kept as it was
+  expect(readFileSync(join(cwd, "a.txt"), "utf8")).toBe("beta\n");
+
+  // A new turn is recorded afresh and undoes; the walk back then ends where the record was lost.
+  expect((await runShiro(["-c", "-p", "again", "--yolo"], { baseURL: s.url, cwd, home })).code).toBe(0);
+  const undone = await runShiro(["undo"], { cwd, home });
+  expect(undone.code).toBe(0);
+  expect(readFileSync(join(cwd, "a.txt"), "utf8")).toBe("beta\n");
+  expect(readFileSync(join(undoDir, aside!), "utf8")).toBe('{"version":1,"se');
+});

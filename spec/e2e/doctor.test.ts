@@ -3,7 +3,7 @@
 // sandbox), each with a mark and what to do when it is not ok; exit 0 when nothing fails, even in
 // a directory without sessions, and 1 when something does.
 import { describe, expect, test } from "bun:test";
-import { mkdirSync } from "node:fs";
+import { mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { runShiro, tempDir } from "../support/cli.ts";
 import { useFakeServer } from "../support/use-fake-server.ts";
@@ -117,4 +117,22 @@ describe("shiro doctor on a broken set-up: the failing line says what to do, exi
     expect(run.stdout).toMatch(/^fail {2}config file: config file .* is not valid JSON/m);
     expect(run.stdout).toContain("ok    model gpt-5-mini: offered by the server");
   });
+});
+
+test("a damaged session file is named with a warning, not passed over for an older session said to be healthy", async () => {
+  const s = await serve.with({ vendor: "openai", models: { "gpt-5-mini": { contextWindow: 400_000 } } })({ text: "first answer" }, { text: "second answer" });
+  const home = tempDir();
+  const work = tempDir();
+  for (const prompt of ["first", "second"]) expect((await runShiro(["-p", prompt], { baseURL: s.url, cwd: work, home })).code).toBe(0);
+  const dir = join(home, ".shiro-neko", "sessions");
+  const files = readdirSync(dir).filter((name) => name.endsWith(".json")).sort();
+  const damaged = join(dir, files.at(-1)!); // ids sort by age: the newer one
+  writeFileSync(damaged, "garbage\n");
+
+  const run = await runShiro(["doctor"], { baseURL: s.url, cwd: work, home });
+  expect(run.code).toBe(0); // a warning: the other sessions work
+  expect(run.stdout).toContain(`warn  sessions: skipped ${damaged}: not valid JSON at line 1, column 1`);
+  expect(run.stdout).toContain("Fix or delete that file; other sessions are unaffected.\n");
+  expect(run.stdout).toMatch(/^Session [0-9a-f-]+ is healthy/m); // the older one, still checked
+  expect(readFileSync(damaged, "utf8")).toBe("garbage\n");
 });

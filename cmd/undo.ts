@@ -39,7 +39,7 @@ export async function runUndoCommand(argv: string[], env: Record<string, string 
   const mode: UndoMode = args.files ? "files" : args.conversation ? "conversation" : "all";
   const home = shiroHome(env);
   const cwd = process.cwd();
-  const id = args._[0] !== undefined ? resolveSessionId(home, args._[0]) : continueSession(home, cwd).id;
+  const id = args._[0] !== undefined ? resolveSessionId(home, args._[0]) : continueSession(home, cwd, { onSkipped: (warning) => process.stderr.write(`shiro: warning: ${warning}\n`) }).id;
   const held = acquireSession(home, id);
   if (!held.ok) throw new ShiroError("state", `session ${id} is open in another shiro (pid ${held.holderPid}): use /undo there.`);
   try {

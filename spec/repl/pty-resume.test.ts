@@ -242,5 +242,13 @@ test("the picker says which damaged session file it left out, at start (-r) and 
   await pty.waitFor("Kept the current session.");
   pty.write(KEYS.ctrlD);
   await pty.exited;
+
+  // -c continues the older session, and says which file it passed over.
+  pty = await start({ baseURL: s.url, home, cwd, args: ["-c"] });
+  await pty.waitFor("── resumed session");
+  expect(flat()).toContain(warning.replace("warning:", ""));
+  expect(pty.screen()).toContain("› kept question");
+  pty.write(KEYS.ctrlD);
+  await pty.exited;
   expect(readFileSync(damaged, "utf8")).toBe('{"id":"cut short'); // left as it was
 }, 30_000);

@@ -138,7 +138,7 @@ describe("/undo for scripts: shiro undo", () => {
     writeFileSync(join(cwd, "a.txt"), "my own edit\n");
     const refused = await runShiro(["undo"], { cwd, home });
     expect(refused.code).toBe(1);
-    expect(refused.stderr).toContain("these files changed after that turn, so nothing was undone: a.txt. Run again with --force");
+    expect(refused.stderr).toContain("shiro: a.txt changed after that turn, so nothing was undone. Run again with --force");
     expect(readFileSync(join(cwd, "a.txt"), "utf8")).toBe("my own edit\n");
     expect(onlySession(home).messages.length).toBeGreaterThan(0);
     const forced = await runShiro(["undo", "--force"], { cwd, home });
@@ -154,7 +154,7 @@ describe("/undo for scripts: shiro undo", () => {
     writeFileSync(join(cwd, "new.txt"), "my own edit\n");
     const refused = await runShiro(["undo"], { cwd, home });
     expect(refused.code).toBe(1);
-    expect(refused.stderr).toContain("these files changed after that turn, so nothing was undone: new.txt. Run again with --force to delete it (the turn created it).");
+    expect(refused.stderr).toContain("shiro: new.txt changed after that turn, so nothing was undone. Run again with --force to delete it (the turn created it).");
     expect(readFileSync(join(cwd, "new.txt"), "utf8")).toBe("my own edit\n");
   });
 
@@ -173,7 +173,7 @@ describe("/undo for scripts: shiro undo", () => {
     const refused = await runShiro(["undo"], { cwd, home });
     expect(refused.code).toBe(1);
     expect(refused.stderr).toContain("nothing was undone. That turn never finished (shiro was stopped during it), so whether a.txt changed after it cannot be told. Run again with --force");
-    expect(refused.stderr).not.toContain("these files changed after that turn");
+    expect(refused.stderr).not.toContain("changed after that turn");
     const forced = await runShiro(["undo", "--force"], { cwd, home });
     expect(forced.code).toBe(0);
     expect(readFileSync(join(cwd, "a.txt"), "utf8")).toBe("original\n");

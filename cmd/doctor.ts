@@ -10,6 +10,7 @@ import { createNotebook } from "../lib/notebook/notebook.ts";
 import { listModels } from "../lib/provider/list-models.ts";
 import { findHelper, findSecretsFiles, openCommands } from "../lib/sandbox/index.ts";
 import { continueSession } from "../lib/sessions/find.ts";
+import { listSessions } from "../lib/sessions/list.ts";
 import { toolsFor } from "../lib/tools/index.ts";
 import { COMMON_FLAGS, flagsFrom, MODEL_FLAGS, parseFlags, type FlagTable } from "./args.ts";
 import { commandHelp } from "./help.ts";
@@ -69,6 +70,8 @@ export async function runDoctorCommand(argv: string[], env: Env): Promise<number
   say(sandboxCheck(config, env, home, cwd));
   // MCP servers: listed with their state (loads the MCP client only when some are configured).
   process.stdout.write(await (await import("./mcp-doctor.ts")).mcpDoctorReport(config, home, cwd, env));
+  // A damaged session file is left out of every listing, so the check below would pass over it: named here.
+  for (const warning of listSessions(home, { cwd }).warnings) say({ mark: "warn", text: `sessions: ${warning}` });
   const failed = marks.includes("fail");
   if (!hasSessionHere(home, cwd)) {
     process.stdout.write(`${"ok".padEnd(MARK_WIDTH)}no saved session for ${cwd} to check\n`);

@@ -39,7 +39,7 @@ export async function runUndoCommand(argv: string[], env: Record<string, string 
   const mode: UndoMode = args.files ? "files" : args.conversation ? "conversation" : "all";
   const home = shiroHome(env);
   const cwd = process.cwd();
-  const id = args._[0] !== undefined ? resolveSessionId(home, args._[0]) : continueSession(home, cwd).id;
+  const id = args._[0] !== undefined ? resolveSessionId(home, args._[0]) : continueSession(home, cwd, { onSkipped: (warning) => process.stderr.write(`shiro: warning: ${warning}\n`) }).id;
   const held = acquireSession(home, id);
   if (!held.ok) throw new ShiroError("state", `session ${id} is open in another shiro (pid ${held.holderPid}): use /undo there.`);
   try {
@@ -56,7 +56,7 @@ export async function runUndoCommand(argv: string[], env: Record<string, string 
       process.stderr.write(
         plan.filesOf?.ended === false
           ? `shiro: nothing was undone. ${describeChangedSince(plan, shown)}. Run again with --force to ${overwritePhrase(changed).phrase}.\n`
-          : `shiro: these files changed after that turn, so nothing was undone: ${changed.map((f) => shown(f.path)).join(", ")}. Run again with --force to ${overwritePhrase(changed).phrase}.\n`,
+          : `shiro: ${changedSince(changed.map((f) => shown(f.path)))}, so nothing was undone. Run again with --force to ${overwritePhrase(changed).phrase}.\n`,
       );
       return 1;
     }
@@ -73,4 +73,9 @@ export async function runUndoCommand(argv: string[], env: Record<string, string 
   } finally {
     held.release();
   }
+}
+
+/** "a.txt changed after that turn", or "these files changed after that turn: a.txt, b.txt". */
+function changedSince(paths: readonly string[]): string {
+  return paths.length === 1 ? `${paths[0]} changed after that turn` : `these files changed after that turn: ${paths.join(", ")}`;
 }

@@ -109,7 +109,9 @@ export async function runCommand(name: SlashName, args: string, env: CommandEnv)
       let id = args.trim();
       if (!id) {
         // The session open now is not offered: resuming it would change nothing.
-        const options = session.resumable().filter((option) => option.id !== session.id());
+        const listing = session.resumable();
+        warnAll(listing.warnings);
+        const options = listing.options.filter((option) => option.id !== session.id());
         if (options.length === 0) return env.print("No other saved sessions in this directory. /sessions --all lists every directory's; /resume <id> opens one.");
         const picked = await env.pickSession(options, "keeps the current session");
         if (!picked) return env.print(theme.dim("Kept the current session."));

@@ -19,7 +19,7 @@ import type { Screen } from "./input/screen.ts";
 import { createKeyDispatch } from "./key-dispatch.ts";
 import { spinnerRow } from "./live-panel.ts";
 import { createLoopState, startSpinner } from "./loop-state.ts";
-import type { ReplSession, SessionOption } from "./session.ts";
+import type { ReplSession, ReplSessionHooks, SessionOption } from "./session.ts";
 import type { Theme } from "./theme.ts";
 import { choiceRows, openChoice, type ChoiceRequest } from "./picker.ts";
 import { PROMPT, promptRows, REPLAY_END, replayRows } from "./replay.ts";
@@ -35,7 +35,7 @@ const SHELL_HINT = "!cmd runs cmd in the workspace; its output goes with your ne
 
 export type ReplDeps = {
   /** Opens the session (its first conversation) once the loop's printer exists. */
-  openSession(hooks: { onTodos(todos: readonly Todo[]): void; pickSession(options: readonly SessionOption[]): Promise<string | undefined> }): Promise<ReplSession>;
+  openSession(hooks: ReplSessionHooks): Promise<ReplSession>;
   screen: Screen;
   theme: Theme;
   history: HistoryStore;
@@ -349,7 +349,10 @@ export function createRepl(deps: ReplDeps) {
           tasks.changed(next);
           render();
         },
-        pickSession,
+        pickSession: (options, warnings) => {
+          for (const warning of warnings) print(theme.warn(warning));
+          return pickSession(options);
+        },
       });
       tasks.reset(session.conversation().notebook.todos());
       const notices = [...deps.notices, ...session.startNotices];

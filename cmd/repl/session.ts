@@ -50,8 +50,9 @@ export type SessionOption = { id: string; label: string };
 
 export type ReplSessionHooks = {
   onTodos(todos: readonly Todo[]): void;
-  /** Lets the user choose among this directory's sessions (newest first); undefined: none chosen. */
-  pickSession(options: readonly SessionOption[]): Promise<string | undefined>;
+  /** Lets the user choose among this directory's sessions (newest first); undefined: none chosen. `warnings`:
+   *  the session files the listing skipped (damaged), to show with the picker so a missing session is explained. */
+  pickSession(options: readonly SessionOption[], warnings: readonly string[]): Promise<string | undefined>;
 };
 
 /**
@@ -138,19 +139,20 @@ export async function openReplSession(args: MainArgs, env: Env, startRuntime: Ru
     conversation.useRuntime(runtime);
   };
 
-  /** This directory's sessions as the picker lists them, newest first. */
-  const resumable = (): SessionOption[] => {
+  /** This directory's sessions as the picker lists them, newest first, and a line for each damaged file skipped. */
+  const resumable = (): { options: SessionOption[]; warnings: string[] } => {
     const listing = listSessions(runtime.home, { cwd: runtime.env.cwd, limit: RECENT_SESSIONS });
     const rows = sessionRows(listing.sessions, { allIds: listing.allIds, now: new Date() });
     const table = formatSessionTable(rows, { showCwd: false }).split("\n");
-    return listing.sessions.map((summary, i) => ({ id: summary.id, label: table[i]! }));
+    const options = listing.sessions.map((summary, i) => ({ id: summary.id, label: table[i]! }));
+    return { options, warnings: listing.warnings.map((w) => `warning: ${w}`) };
   };
   /** `-r` alone: the picker; nothing saved here, or esc, starts a new session. */
   const firstChoice = async (): Promise<{ choice: SessionChoice; notice?: string }> => {
     if (args.resume !== "") return { choice: sessionChoice(args) };
-    const options = resumable();
-    if (options.length === 0) return { choice: { type: "new" }, notice: "No saved sessions in this directory yet, so this is a new one." };
-    const id = await opts.pickSession(options);
+    const { options, warnings } = resumable();
+    if (options.length === 0) return { choice: { type: "new" }, notice: [...warnings, "No saved sessions in this directory yet, so this is a new one."].join("\n") };
+    const id = await opts.pickSession(options, warnings);
     return { choice: id ? { type: "resume", idOrPrefix: id } : { type: "new" } };
   };
 

@@ -4,7 +4,7 @@
  * check is one line with a mark and, when it is not ok, what to do about it. cmd/doctor.ts
  * gathers the facts and prints the lines.
  */
-import { isLocalURL } from "../config/presets.ts";
+import { isLocalURL, lacksApiVersion } from "../config/presets.ts";
 import type { SettingSource, Settings } from "../config/resolve.ts";
 import type { ModelListing } from "../provider/list-models.ts";
 
@@ -42,6 +42,9 @@ export function endpointCheck(baseURL: string, listing: ModelListing): Check {
       return { mark: "ok", text: `server: ${baseURL} answers (${listing.models.length} model${listing.models.length === 1 ? "" : "s"} listed)` };
     case "no-list":
       if (listing.status === 401 || listing.status === 403) return { mark: "fail", text: `server: ${listing.why}`, fix: "check the key is the right one for this server (shiro config shows where it came from)" };
+      if (listing.status === 404 && lacksApiVersion(baseURL)) {
+        return { mark: "warn", text: `server: ${baseURL} answers, but has no model list (${listing.why}) and no version in its path`, fix: `most servers serve their API under /v1: if prompts get HTTP 404, use --base-url ${baseURL}/v1` };
+      }
       return { mark: "ok", text: `server: ${baseURL} answers (no model list: ${listing.why})` };
     case "unreachable":
       return { mark: "fail", text: `server: ${listing.why}`, fix: isLocalURL(baseURL) ? "start the server, or point --base-url (or config \"baseURL\") at the one that runs" : "check --base-url (or config \"baseURL\") and the network" };

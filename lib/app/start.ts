@@ -44,8 +44,8 @@ export type Started = {
  */
 export async function startConversation(opts: StartOptions): Promise<Started> {
   const { runtime } = opts;
-  const record = chooseRecord(runtime, opts.session);
   const notices: string[] = [];
+  const record = chooseRecord(runtime, opts.session, (warning) => notices.push(warning));
 
   let memory: MemoryStore | undefined;
   let memoryBlock = "";
@@ -123,13 +123,13 @@ export function smallWindowWarning(runtime: Runtime, conversation: Pick<Conversa
   return budget.tooSmall ? smallWindowNotice(runtime.settings.model, window, budget) : undefined;
 }
 
-function chooseRecord(runtime: Runtime, choice: SessionChoice): SessionRecord | undefined {
+function chooseRecord(runtime: Runtime, choice: SessionChoice, onSkipped: (warning: string) => void): SessionRecord | undefined {
   switch (choice.type) {
     case "new":
       return undefined;
     case "continue":
       // -c continues a conversation: one taken back to nothing is passed over.
-      return continueSession(runtime.home, runtime.env.cwd, { withMessages: true });
+      return continueSession(runtime.home, runtime.env.cwd, { withMessages: true, onSkipped });
     case "resume":
       return findSession(runtime.home, choice.idOrPrefix);
     case "record":

@@ -46,6 +46,18 @@ export function isLocalURL(url: string): boolean {
 }
 
 /**
+ * Whether a base URL's path names no API version (`http://localhost:11434`, not `…/v1` or
+ * `…/v1beta/openai`): the usual reason a server answers 404 to every request shiro makes.
+ */
+export function lacksApiVersion(url: string): boolean {
+  try {
+    return !/\/v\d/.test(new URL(url).pathname);
+  } catch {
+    return false;
+  }
+}
+
+/**
  * The client for a base URL: OpenAI's own API and Azure OpenAI get the OpenAI client (item
  * references, `store`, reasoning summaries); every other server gets the client written for
  * compatible servers, which accepts what they really send (tool calls without `index`,

@@ -182,11 +182,7 @@ export function traceSettings(flags: Flags, env: Env, config: ConfigFile, opts: 
     [file("baseURL"), config.baseURL],
     [fromPreset, preset.baseURL],
   ]).replace(/\/+$/, "");
-  try {
-    new URL(baseURL);
-  } catch {
-    throw new ShiroError("usage", `base URL "${baseURL}" is not a URL. Pass something like --base-url http://localhost:11434/v1.`);
-  }
+  checkBaseURL(baseURL);
 
   const apiRaw = pickSet<string>(sources, "api", [[flag("--api"), flags.api], [envVar("SHIRO_API"), env.SHIRO_API], [file("api"), config.api], [fromPreset, preset.api]]);
   if (apiRaw !== "responses" && apiRaw !== "chat") {
@@ -316,4 +312,20 @@ function numberFromEnv(env: Env, name: string): number | undefined {
   const value = Number(raw);
   if (!Number.isFinite(value)) throw new ShiroError("config", `${name}="${raw}" is not a number.`);
   return value;
+}
+
+/**
+ * A base URL is http:// or https://. Without a scheme ("localhost:8080/v1", which URL would read
+ * as the scheme "localhost:") or with another one (ftp://), the error says what to type instead.
+ */
+function checkBaseURL(baseURL: string): void {
+  let protocol: string | undefined;
+  try {
+    protocol = new URL(baseURL).protocol;
+  } catch {
+    protocol = undefined;
+  }
+  if (protocol === "http:" || protocol === "https:") return;
+  const hint = /^[\w.-]+(:\d+)?(\/|$)/.test(baseURL) && !baseURL.includes("://") ? `--base-url http://${baseURL}` : "something like --base-url http://localhost:11434/v1";
+  throw new ShiroError("usage", `base URL "${baseURL}" is not an http:// or https:// address. Pass ${hint}.`);
 }

@@ -19,3 +19,8 @@ export function sandboxFailure(output: string, exitCode: number | null, opts: { 
   if (hidden) return `it needed ${hidden}, which the sandbox hides (config "sandboxReadable" shows it)`;
   return undefined;
 }
+
+/** The reason's first clause, for a one-line result: "it tried to write outside the workspace". */
+export function shortSandboxReason(why: string): string {
+  return why.replace(/, which .*$/, "");
+}

@@ -21,7 +21,7 @@ export { gitSafetyEnv } from "./git-safety.ts";
 export { bwrapArgs, CACHE_PLACES, CREDENTIAL_PLACES, type ProfileInput, type ProfileSummary } from "./profile.ts";
 export { createHostRunner, failedChild, killGroup, type Child, type ChildExit, type CommandRunner, type SpawnOptions } from "./process.ts";
 export { RUNNER_ARG } from "./protocol.ts";
-export { sandboxFailure } from "./failure.ts";
+export { sandboxFailure, shortSandboxReason } from "./failure.ts";
 
 /** The sandbox settings (lib/config: `sandbox`, `sandboxNetwork`, `sandboxWritable`, `sandboxReadable`, the flags). */
 export type SandboxSettings = { mode: "on" | "off"; network: boolean; writable: readonly string[]; readable: readonly string[] };

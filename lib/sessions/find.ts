@@ -50,11 +50,15 @@ export function findSession(home: string, idOrPrefix: string): SessionRecord {
 }
 
 /** `shiro -c` (with `withMessages`), `shiro undo`: the newest session whose cwd is exactly `cwd` (see newestForCwd). Throws ShiroError("usage") when there is none or it is corrupt. */
-export function continueSession(home: string, cwd: string, opts: { withMessages?: boolean } = {}): SessionRecord {
-  const newest = newestForCwd(home, cwd, opts);
+export function continueSession(home: string, cwd: string, opts: { withMessages?: boolean; onSkipped?: (warning: string) => void } = {}): SessionRecord {
+  const skipped: string[] = [];
+  const newest = newestForCwd(home, cwd, { ...opts, onSkipped: (warning) => skipped.push(warning) });
   if (!newest) {
-    throw new ShiroError("usage", `No saved session for ${cwd} yet. Start one with shiro, or pick one from another directory: ${LIST_ALL}`);
+    // A damaged file may be the session looked for: named in the error, which is all the caller shows.
+    const damaged = skipped.length > 0 ? `, or none that can be read (${skipped.length === 1 ? "a session file is" : `${skipped.length} session files are`} damaged: shiro sessions names them)` : "";
+    throw new ShiroError("usage", `No saved session for ${cwd} yet${damaged}. Start one with shiro, or pick one from another directory: ${LIST_ALL}`);
   }
+  for (const warning of skipped) opts.onSkipped?.(warning);
   return loadOrThrow(home, newest.id);
 }
 

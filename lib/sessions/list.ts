@@ -50,10 +50,13 @@ export function listSessions(home: string, opts: ListOptions = {}): SessionListi
 /**
  * The newest session whose cwd is exactly `cwd`. With `withMessages` (what `shiro -c` continues),
  * the newest that holds a message: one taken back to nothing (every turn undone) has nothing to
- * continue, as its exit message said; it stays listed, and `-r` still opens it.
+ * continue, as its exit message said; it stays listed, and `-r` still opens it. `onSkipped` gets
+ * the warning of each damaged file the listing left out.
  */
-export function newestForCwd(home: string, cwd: string, opts: { withMessages?: boolean } = {}): SessionSummary | undefined {
-  const { sessions } = listSessions(home, { cwd, ...(opts.withMessages ? {} : { limit: 1 }) });
+export function newestForCwd(home: string, cwd: string, opts: { withMessages?: boolean; onSkipped?: (warning: string) => void } = {}): SessionSummary | undefined {
+  const { sessions, warnings } = listSessions(home, { cwd, ...(opts.withMessages ? {} : { limit: 1 }) });
+  // A damaged file may have been the newest: whoever picks "the newest" says it was left out.
+  for (const warning of warnings) opts.onSkipped?.(warning);
   return opts.withMessages ? sessions.find((session) => session.messageCount > 0) : sessions[0];
 }
 

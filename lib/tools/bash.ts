@@ -2,7 +2,7 @@ import * as v from "valibot";
 import { ToolError } from "../errors.ts";
 import { defineTool, type ToolContext } from "./define.ts";
 import { HeadTailBuffer } from "../text/head-tail.ts";
-import { sandboxFailure, type CommandRunner, type Commands, type LoginSetup } from "../sandbox/index.ts";
+import { sandboxFailure, shortSandboxReason, type CommandRunner, type Commands, type LoginSetup } from "../sandbox/index.ts";
 import { defaultCommands } from "./commands.ts";
 
 export const DEFAULT_BASH_TIMEOUT_MS = 120_000;
@@ -85,6 +85,8 @@ export function createBashTool(commands?: Commands) {
             "Do not try to get around the sandbox; tell the user what the command needs, and they can widen the sandbox in the config (docs/permissions.md).]";
         }
       }
+      // Headless, nobody was asked: the result line says what stopped it, as the question would have.
+      const stopped = why && !ctx.runOutside ? `, stopped by the sandbox: ${shortSandboxReason(why)}` : "";
       const clampNote =
         requested > MAX_BASH_TIMEOUT_MS
           ? `\n(timeout ${requested}ms is above the ${MAX_BASH_TIMEOUT_MS}ms maximum; used ${MAX_BASH_TIMEOUT_MS}ms)`
@@ -106,8 +108,8 @@ export function createBashTool(commands?: Commands) {
           };
         case "exited":
           return run.signal
-            ? { output: `${BASH_KILLED}${run.signal}.${clampNote}\n${body}${sandboxNote}`, summary: `killed by ${run.signal}` }
-            : { output: `${BASH_EXITED}${run.exitCode}${clampNote}\n${body}${sandboxNote}`, summary: `exit ${run.exitCode}` };
+            ? { output: `${BASH_KILLED}${run.signal}.${clampNote}\n${body}${sandboxNote}`, summary: `killed by ${run.signal}${stopped}` }
+            : { output: `${BASH_EXITED}${run.exitCode}${clampNote}\n${body}${sandboxNote}`, summary: `exit ${run.exitCode}${stopped}` };
         default:
           return run.end satisfies never;
       }

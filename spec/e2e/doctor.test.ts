@@ -3,7 +3,7 @@
 // sandbox), each with a mark and what to do when it is not ok; exit 0 when nothing fails, even in
 // a directory without sessions, and 1 when something does.
 import { describe, expect, test } from "bun:test";
-import { mkdirSync } from "node:fs";
+import { mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { runShiro, tempDir } from "../support/cli.ts";
 import { useFakeServer } from "../support/use-fake-server.ts";
@@ -63,6 +63,26 @@ describe("shiro doctor on a broken set-up: the failing line says what to do, exi
     expect(run.stdout).not.toContain("context window:"); // no window report for a server that is not there
   });
 
+  test("a base URL without http:// is a failing settings line that gives the address to type; nothing is sent", async () => {
+    const s = await serve();
+    const bare = s.url.replace(/^http:\/\//, ""); // 127.0.0.1:<port>/v1, which a fetch might still guess at
+    const run = await runShiro(["doctor", "--base-url", bare]);
+    expect(run.code).toBe(1);
+    expect(run.stdout).toContain(`fail  settings: base URL "${bare}" is not an http:// or https:// address. Pass --base-url ${s.url}.\n`);
+    expect(run.stdout).not.toContain("server:");
+    const prompt = await runShiro(["-p", "hi", "--base-url", `localhost:${new URL(s.url).port}/v1`]);
+    expect(prompt.code).toBe(2);
+    expect(prompt.stderr).toContain(`base URL "localhost:${new URL(s.url).port}/v1" is not an http:// or https:// address. Pass --base-url http://localhost:`);
+    expect(s.requests).toEqual([]);
+  });
+
+  test("a base URL of another scheme is refused in words, not the fetch's (no s3:)", async () => {
+    const run = await runShiro(["doctor", "--base-url", "ftp://127.0.0.1/v1"]);
+    expect(run.code).toBe(1);
+    expect(run.stdout).toContain('fail  settings: base URL "ftp://127.0.0.1/v1" is not an http:// or https:// address. Pass something like --base-url http://localhost:11434/v1.\n');
+    expect(run.stdout).not.toContain("s3:");
+  });
+
   test("a model the server does not offer: its look-alikes are suggested", async () => {
     const s = await listing();
     const run = await runShiro(["doctor", "-m", "gpt-5-mega"], { baseURL: s.url });
@@ -97,4 +117,22 @@ describe("shiro doctor on a broken set-up: the failing line says what to do, exi
     expect(run.stdout).toMatch(/^fail {2}config file: config file .* is not valid JSON/m);
     expect(run.stdout).toContain("ok    model gpt-5-mini: offered by the server");
   });
+});
+
+test("a damaged session file is named with a warning, not passed over for an older session said to be healthy", async () => {
+  const s = await serve.with({ vendor: "openai", models: { "gpt-5-mini": { contextWindow: 400_000 } } })({ text: "first answer" }, { text: "second answer" });
+  const home = tempDir();
+  const work = tempDir();
+  for (const prompt of ["first", "second"]) expect((await runShiro(["-p", prompt], { baseURL: s.url, cwd: work, home })).code).toBe(0);
+  const dir = join(home, ".shiro-neko", "sessions");
+  const files = readdirSync(dir).filter((name) => name.endsWith(".json")).sort();
+  const damaged = join(dir, files.at(-1)!); // ids sort by age: the newer one
+  writeFileSync(damaged, "garbage\n");
+
+  const run = await runShiro(["doctor"], { baseURL: s.url, cwd: work, home });
+  expect(run.code).toBe(0); // a warning: the other sessions work
+  expect(run.stdout).toContain(`warn  sessions: skipped ${damaged}: not valid JSON at line 1, column 1`);
+  expect(run.stdout).toContain("Fix or delete that file; other sessions are unaffected.\n");
+  expect(run.stdout).toMatch(/^Session [0-9a-f-]+ is healthy/m); // the older one, still checked
+  expect(readFileSync(damaged, "utf8")).toBe("garbage\n");
 });

@@ -62,4 +62,20 @@ describe("errors with a next step", () => {
     expect(run.code).toBe(1);
     expect(run.stderr).toContain("if this server only speaks Chat Completions, run with --api chat");
   });
+
+  for (const api of ["responses", "chat"] as const) {
+    test(`${api}: a 404 from a base URL without /v1 says to add it, in the first run and in doctor`, async () => {
+      const s = await serve();
+      serve.allowRejections("the request goes to /responses or /chat/completions without /v1, which the fake does not serve");
+      const bare = s.url.replace(/\/v1$/, "");
+      const run = await runShiro(["-p", "hi", "--api", api], { baseURL: bare });
+      expect(run.code).toBe(1);
+      expect(run.stderr).toContain(`has no version in its path, where most servers serve their API: try --base-url ${bare}/v1`);
+      expect(run.stderr).not.toContain("--api chat"); // that would not help
+      const doctor = await runShiro(["doctor", "--api", api], { baseURL: bare });
+      expect(doctor.code).toBe(0); // a warning: some servers do work without a version
+      expect(doctor.stdout).toContain(`warn  server: ${bare} answers, but has no model list (${bare}/models answered HTTP 404) and no version in its path\n`);
+      expect(doctor.stdout).toContain(`use --base-url ${bare}/v1\n`);
+    });
+  }
 });

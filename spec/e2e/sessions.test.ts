@@ -205,6 +205,37 @@ describe("finding sessions", () => {
     expect(resume.stderr).toContain(sessionsDir(home));
   });
 
+  test("-c and shiro undo say which damaged file they passed over for an older session; with none left, the error says files are damaged", async () => {
+    const home = tempDir();
+    const work = tempDir();
+    writeFileSync(join(work, "a.txt"), "alpha\n");
+    const s = await serve(
+      { toolCalls: [{ name: "edit_file", input: { path: "a.txt", oldString: "alpha", newString: "beta" } }] },
+      { text: "older answer" },
+      { text: "newer answer" },
+      { text: "continued" },
+    );
+    expect((await runShiro(["-p", "older", "--yolo"], { baseURL: s.url, cwd: work, home })).code).toBe(0);
+    expect((await runShiro(["-p", "newer"], { baseURL: s.url, cwd: work, home })).code).toBe(0);
+    const damaged = join(sessionsDir(home), sessionFiles(home).sort().at(-1)!); // ids sort by age: the newer one
+    writeFileSync(damaged, "garbage\n");
+
+    const continued = await runShiro(["-c", "-p", "go on"], { baseURL: s.url, cwd: work, home });
+    expect(continued.code).toBe(0);
+    expect(continued.stderr).toContain(`skipped ${damaged}: not valid JSON at line 1, column 1`);
+    expect(JSON.stringify(s.requests.at(-1)!.body)).toContain("older"); // the older session, as said
+
+    const undone = await runShiro(["undo"], { cwd: work, home });
+    expect(undone.code).toBe(0);
+    expect(undone.stderr).toContain(`shiro: warning: skipped ${damaged}: not valid JSON`);
+    expect(undone.stdout).toContain('Took the conversation back to before "go on"'); // the older session's last turn
+
+    const elsewhere = await runShiro(["-c", "-p", "hi"], { cwd: tempDir(), home, baseURL: "http://127.0.0.1:9/v1" });
+    expect(elsewhere.code).toBe(2);
+    expect(elsewhere.stderr).toContain("yet, or none that can be read (a session file is damaged: shiro sessions names them).");
+    expect(readFileSync(damaged, "utf8")).toBe("garbage\n");
+  });
+
   test("sessions list/show/export/rm for scripts", async () => {
     const home = tempDir();
     const work = tempDir();

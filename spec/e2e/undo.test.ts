@@ -138,7 +138,7 @@ describe("/undo for scripts: shiro undo", () => {
     writeFileSync(join(cwd, "a.txt"), "my own edit\n");
     const refused = await runShiro(["undo"], { cwd, home });
     expect(refused.code).toBe(1);
-    expect(refused.stderr).toContain("these files changed after that turn, so nothing was undone: a.txt. Run again with --force");
+    expect(refused.stderr).toContain("shiro: a.txt changed after that turn, so nothing was undone. Run again with --force");
     expect(readFileSync(join(cwd, "a.txt"), "utf8")).toBe("my own edit\n");
     expect(onlySession(home).messages.length).toBeGreaterThan(0);
     const forced = await runShiro(["undo", "--force"], { cwd, home });
@@ -154,7 +154,7 @@ describe("/undo for scripts: shiro undo", () => {
     writeFileSync(join(cwd, "new.txt"), "my own edit\n");
     const refused = await runShiro(["undo"], { cwd, home });
     expect(refused.code).toBe(1);
-    expect(refused.stderr).toContain("these files changed after that turn, so nothing was undone: new.txt. Run again with --force to delete it (the turn created it).");
+    expect(refused.stderr).toContain("shiro: new.txt changed after that turn, so nothing was undone. Run again with --force to delete it (the turn created it).");
     expect(readFileSync(join(cwd, "new.txt"), "utf8")).toBe("my own edit\n");
   });
 
@@ -173,7 +173,7 @@ describe("/undo for scripts: shiro undo", () => {
     const refused = await runShiro(["undo"], { cwd, home });
     expect(refused.code).toBe(1);
     expect(refused.stderr).toContain("nothing was undone. That turn never finished (shiro was stopped during it), so whether a.txt changed after it cannot be told. Run again with --force");
-    expect(refused.stderr).not.toContain("these files changed after that turn");
+    expect(refused.stderr).not.toContain("changed after that turn");
     const forced = await runShiro(["undo", "--force"], { cwd, home });
     expect(forced.code).toBe(0);
     expect(readFileSync(join(cwd, "a.txt"), "utf8")).toBe("original\n");
@@ -235,4 +235,38 @@ describe("git read tools end to end", () => {
     expect(outputs).toContain("## main\n?? n.txt");
     expect(outputs).toContain("a: start");
   });
+});
+
+test("a damaged undo record is reported and set aside, not taken for 'nothing to undo' and overwritten", async () => {
+  const home = tempDir();
+  const cwd = tempDir("shiro-work-");
+  writeFileSync(join(cwd, "a.txt"), "alpha\n");
+  const s = await serve(
+    { toolCalls: [{ name: "edit_file", input: { path: "a.txt", oldString: "alpha", newString: "beta" } }] },
+    { text: "edited" },
+    { toolCalls: [{ name: "edit_file", input: { path: "a.txt", oldString: "beta", newString: "gamma" } }] },
+    { text: "edited again" },
+  );
+  expect((await runShiro(["-p", "edit it", "--yolo"], { baseURL: s.url, cwd, home })).code).toBe(0);
+  const undoDir = join(sessionsDir(home), readdirSync(sessionsDir(home)).find((n) => n.endsWith(".undo"))!);
+  const journal = join(undoDir, "journal.json");
+  writeFileSync(journal, '{"version":1,"se');
+
+  const refused = await runShiro(["undo"], { cwd, home });
+  expect(refused.code).toBe(1);
+  expect(refused.stderr).toContain(`the record of the turns before could not be read (${journal}: not valid JSON`);
+  expect(refused.stderr).toContain(", and they cannot be undone.");
+  expect(refused.stderr).not.toContain("no turn of this session is left to undo");
+  const aside = readdirSync(undoDir).find((n) => n.startsWith("journal.json.corrupt-"));
+  expect(aside).toBeDefined();
+  expect(refused.stderr).toContain(`so it was set aside as ${join(undoDir, aside!)}`);
+  expect(readFileSync(join(undoDir, aside!), "utf8")).toBe('{"version":1,"se'); // kept as it was
+  expect(readFileSync(join(cwd, "a.txt"), "utf8")).toBe("beta\n");
+
+  // A new turn is recorded afresh and undoes; the walk back then ends where the record was lost.
+  expect((await runShiro(["-c", "-p", "again", "--yolo"], { baseURL: s.url, cwd, home })).code).toBe(0);
+  const undone = await runShiro(["undo"], { cwd, home });
+  expect(undone.code).toBe(0);
+  expect(readFileSync(join(cwd, "a.txt"), "utf8")).toBe("beta\n");
+  expect(readFileSync(join(undoDir, aside!), "utf8")).toBe('{"version":1,"se');
 });

@@ -278,3 +278,43 @@ test("-c replays turns that got no answer as such, with the reason the session k
   expect(sent).toContain("again");
   expect(sent).not.toContain("Incorrect API key");
 }, 30_000);
+
+test("the picker says which damaged session file it left out, at start (-r) and in /resume", async () => {
+  const home = tempDir("shiro-home-");
+  const cwd = tempDir("shiro-work-");
+  const s = await serve({ text: "kept answer" }, { text: "damaged answer" });
+  await session(s.url, home, cwd, "kept question", "kept answer");
+  await session(s.url, home, cwd, "damaged question", "damaged answer");
+  const dir = join(home, ".shiro-neko", "sessions");
+  const files = readdirSync(dir).filter((name) => name.endsWith(".json")).sort();
+  const damaged = join(dir, files.at(-1)!); // ids sort by age: the newer one
+  writeFileSync(damaged, '{"id":"cut short');
+
+  let pty = await start({ baseURL: s.url, home, cwd, args: ["-r"] });
+  await pty.waitFor("Resume which session?");
+  // The warning wraps at the screen's width: compared without its spaces and line breaks.
+  const flat = () => pty.screen().replace(/\s+/g, "");
+  const warning = `warning:skipped${damaged}:notvalidJSON`;
+  expect(flat()).toContain(warning);
+  expect(pty.screen()).toContain("kept question");
+  expect(pty.screen()).not.toContain("damaged question");
+  pty.write(KEYS.esc);
+  await pty.waitForPrompt(1);
+
+  pty.line("/resume");
+  await pty.waitFor("esc keeps the current session");
+  expect(flat().split(warning).length - 1).toBe(2); // at start, and again now
+  pty.write(KEYS.esc);
+  await pty.waitFor("Kept the current session.");
+  pty.write(KEYS.ctrlD);
+  await pty.exited;
+
+  // -c continues the older session, and says which file it passed over.
+  pty = await start({ baseURL: s.url, home, cwd, args: ["-c"] });
+  await pty.waitFor("── resumed session");
+  expect(flat()).toContain(warning.replace("warning:", ""));
+  expect(pty.screen()).toContain("› kept question");
+  pty.write(KEYS.ctrlD);
+  await pty.exited;
+  expect(readFileSync(damaged, "utf8")).toBe('{"id":"cut short'); // left as it was
+}, 30_000);

@@ -2,6 +2,7 @@ import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync } fr
 import { dirname, join } from "node:path";
 import * as v from "valibot";
 import { writeStateFileSync } from "../../fs/atomic-write.ts";
+import { readJsonFile } from "../../fs/read-json.ts";
 import type { FileJournal } from "../../tools/define.ts";
 import { undoDir } from "../paths.ts";
 
@@ -87,6 +88,8 @@ export type UndoJournal = {
   entries(): readonly UndoEntry[];
   base(): Readonly<Record<string, FileState>>;
   truncated(): boolean;
+  /** Why the journal on disk could not be read, when it could not (it was set aside, and this one started empty). */
+  damaged(): string | undefined;
   /** Starts recording a turn. Nothing is written until the recorder's ready() (or its first before()), so that a turn cut short by a crash after it can still be undone. */
   beginTurn(turn: { prompt: string; historyLength: number; todos: readonly unknown[] }): TurnRecorder;
   /** `/compact` replaced the history: the walk back stops here, and the turns before it are let go. */
@@ -112,7 +115,8 @@ export function openUndoJournal(home: string, sessionId: string, opts: { now?: (
   const manifestPath = join(dir, "journal.json");
   const blobsDir = join(dir, "blobs");
   const now = opts.now ?? (() => new Date());
-  let manifest: Manifest = load(manifestPath);
+  const loaded = load(manifestPath);
+  let manifest: Manifest = loaded.manifest;
 
   const save = () => writeStateFileSync(manifestPath, JSON.stringify(manifest), { mode: 0o600 });
   const blobPath = (hash: string) => join(blobsDir, hash);
@@ -177,6 +181,7 @@ export function openUndoJournal(home: string, sessionId: string, opts: { now?: (
     entries: () => manifest.entries,
     base: () => manifest.base,
     truncated: () => manifest.truncated,
+    damaged: () => loaded.damaged,
     beginTurn(turn) {
       const entry: TurnEntry = {
         type: "turn",
@@ -271,16 +276,14 @@ export function removeUndoJournal(home: string, sessionId: string): void {
   } catch {}
 }
 
-function load(path: string): Manifest {
-  const empty: Manifest = { version: 1, seq: 0, entries: [], base: {}, truncated: false };
-  let raw: unknown;
-  try {
-    raw = JSON.parse(readFileSync(path, "utf8"));
-  } catch {
-    return empty;
-  }
-  const parsed = v.safeParse(Manifest, raw);
-  return parsed.success ? parsed.output : empty;
+/** The journal on disk; one that cannot be read is set aside (kept, never overwritten) and an empty one starts, with why. */
+function load(path: string): { manifest: Manifest; damaged?: string } {
+  const read = readJsonFile(path, Manifest);
+  if (read.status === "ok") return { manifest: read.value };
+  const manifest: Manifest = { version: 1, seq: 0, entries: [], base: {}, truncated: false };
+  if (read.status === "missing") return { manifest };
+  const kept = read.movedTo ? `, so it was set aside as ${read.movedTo}` : "";
+  return { manifest, damaged: `the record of the turns before could not be read (${path}: ${read.reason})${kept}, and they cannot be undone` };
 }
 
 /** Bytes of the contents the journal refers to, each blob counted once. */

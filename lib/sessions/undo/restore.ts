@@ -34,9 +34,10 @@ export type UndoPlan =
       conversationOf?: TurnEntry;
     };
 
-/** Why a walk back through no (more) turns ends: older turns let go, or none at all. */
+/** Why a walk back through no (more) turns ends: a journal that could not be read, older turns let go, or none at all. */
 const nothingLeft = (journal: UndoJournal) =>
-  journal.truncated() ? "no older turn is kept (shiro keeps the last 20 turns, and at most 64 MB of file contents)" : "no turn of this session is left to undo";
+  journal.damaged() ??
+  (journal.truncated() ? "no older turn is kept (shiro keeps the last 20 turns, and at most 64 MB of file contents)" : "no turn of this session is left to undo");
 
 /**
  * What an undo would do, without doing it: the latest turn whose half (or halves) is not undone

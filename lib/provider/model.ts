@@ -39,14 +39,13 @@ export async function createModel(settings: Settings, fetchImpl?: typeof fetch):
     });
     return provider.chatModel(settings.model);
   }
-  const { createOpenAI } = await import("@ai-sdk/openai");
-  const provider = createOpenAI({
+  const { openAIModel } = await import("./openai-models.ts");
+  return openAIModel(settings.api, settings.model, {
     baseURL: settings.baseURL,
     apiKey,
     name: settings.provider,
     fetch: settings.api === "chat" ? withErrorChunksAsErrors(timed) : settings.client === "compatible" ? withReasoningTextAsSummary(timed) : timed,
   });
-  return settings.api === "chat" ? provider.chat(settings.model) : provider.responses(settings.model);
 }
 
 type ShiroMetadata = { shiro: Record<string, never> } | undefined;

@@ -133,13 +133,15 @@ export function createApprovalGate(deps: GateDeps): ApprovalGate {
   const decide = async (question: AskQuestion, signal: AbortSignal, outside: boolean): Promise<AskAnswer> => {
     const { theme } = deps;
     let byMode: ApprovalMode | undefined;
-    const choice = await new Promise<AskAnswer>((resolve) => {
+    const given = await new Promise<AskAnswer>((resolve) => {
       current = { label: question.always, id: question.id, outside, resolve, ...(question.runsUnaskedIn ? { runsUnaskedIn: question.runsUnaskedIn } : {}) };
       signal.addEventListener("abort", () => resolve("deny"), { once: true });
       deps.opened?.();
       deps.bell?.();
       deps.changed();
     });
+    // An interrupt that came with the answer (esc right after a held y) wins: "not run" stays true.
+    const choice = signal.aborted ? "deny" : given;
     byMode = current?.byMode;
     current = undefined;
     deps.changed();

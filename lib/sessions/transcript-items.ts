@@ -3,6 +3,7 @@ import { deniedLine, OUTCOME_MARKS, outcomeLine, outcomeOfSummary, userFacingErr
 import { derivedSummary } from "./result-summary.ts";
 import { BASH_EXITED, BASH_INTERRUPTED, BASH_KILLED, BASH_TIMED_OUT } from "../tools/bash.ts";
 import { isInterruptionMessage } from "../text/interruption.ts";
+import { holdsAfter } from "../text/markdown.ts";
 import { NOT_RUN_PREFIX, subjectOf as subjectFromDefinition, type AnyTool } from "../tools/define.ts";
 
 /** A message history flattened into what a reader wants to see, in order. */
@@ -93,13 +94,27 @@ export function transcriptItems(messages: readonly ModelMessage[], subjectOf: Su
         if (!Array.isArray(content)) break;
         /** The answer's text so far in this message, when nothing but reasoning came after it. */
         let answer: Extract<TranscriptItem, { type: "assistant" }> | undefined;
+        /** Its text since the live screen last ended it, and whether reasoning came after that. */
+        let since = "";
+        let reasoned = false;
         for (const part of content) {
-          if (part?.type === "reasoning") continue;
+          if (part?.type === "reasoning") {
+            reasoned = true;
+            continue;
+          }
           if (part?.type === "text" && typeof part.text === "string") {
             // Text on both sides of reasoning is one answer, as the live screen drew it: a table
-            // the reasoning came in the middle of stays one table.
-            if (answer) answer.text += (answer.text.endsWith("\n") ? "" : "\n") + part.text;
-            else if (part.text.trim()) items.push((answer = { type: "assistant", text: part.text }));
+            // the reasoning came in the middle of stays one table, continued where it stopped
+            // (even mid-row); reasoning that found nothing held ended the line there.
+            if (answer) {
+              const ended = reasoned && !holdsAfter(since);
+              answer.text += (ended && !answer.text.endsWith("\n") ? "\n" : "") + part.text;
+              since = ended ? part.text : since + part.text;
+            } else if (part.text.trim()) {
+              items.push((answer = { type: "assistant", text: part.text }));
+              since = part.text;
+            }
+            reasoned = false;
             continue;
           }
           answer = undefined;

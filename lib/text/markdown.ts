@@ -156,6 +156,34 @@ export function createMarkdownStream(style: MarkdownStyle, width: () => number):
   };
 }
 
+/** A style that draws nothing: for asking a stream what it holds, not for showing it. */
+const UNSTYLED: MarkdownStyle = {
+  color: false,
+  heading: (text) => text,
+  bold: (text) => text,
+  italic: (text) => text,
+  strike: (text) => text,
+  code: (text) => text,
+  link: (text) => text,
+  url: (text) => text,
+  quote: (text) => text,
+  bullet: (text) => text,
+  rule: (text) => text,
+  gutter: (text) => text,
+  token: (_kind, text) => text,
+};
+
+/**
+ * Whether the live screen, having streamed `text`, would still be holding it (MarkdownStream
+ * `holding`: a table not yet drawn, or a line that may start one), so that text coming after
+ * reasoning continues it where it stopped, even in the middle of a row. Pure.
+ */
+export function holdsAfter(text: string): boolean {
+  const stream = createMarkdownStream(UNSTYLED, () => 80);
+  stream.push(text);
+  return stream.holding();
+}
+
 /** A whole Markdown text rendered at once (a replayed answer); no trailing blank rows. */
 export function renderMarkdown(text: string, style: MarkdownStyle, width: number): string[] {
   const stream = createMarkdownStream(style, () => width);

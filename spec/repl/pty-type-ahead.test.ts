@@ -113,3 +113,25 @@ test("esc right after the question appears still interrupts at once, however fas
   expect(pty.cursorLine()).toBe("› ok");
   expect(readFileSync(join(cwd, "x.txt"), "utf8")).toBe("TYPEAHEAD\n");
 }, 20_000);
+
+test("with a draft in progress, esc right after a held y interrupts: the call is not run, as the screen says", async () => {
+  const cwd = tempDir("shiro-work-");
+  writeFileSync(join(cwd, "x.txt"), "TYPEAHEAD\n");
+  const s = await serve({ toolCalls: [{ name: "edit_file", input: { path: "x.txt", oldString: "TYPEAHEAD", newString: "AGAIN" } }] });
+  const pty = await start({ baseURL: s.url, cwd, env: { SHIRO_ANSWER_QUIET_MS: undefined } });
+  await pty.waitForPrompt(1);
+  pty.line("go");
+  await pty.waitFor("allow? y once");
+  await typeSlowly(pty, "draft ");
+  await Bun.sleep(PAUSE_MS);
+  // y after the pause is held (a word may follow); esc comes within the hold.
+  pty.write("y");
+  await Bun.sleep(KEY_GAP_MS);
+  pty.write(KEYS.esc);
+  await pty.waitFor("not run: interrupted");
+  await pty.waitForPrompt(2);
+  await Bun.sleep(300);
+  expect(pty.screen()).not.toContain("allowed once");
+  expect(readFileSync(join(cwd, "x.txt"), "utf8")).toBe("TYPEAHEAD\n");
+  expect(s.requests).toHaveLength(1);
+}, 20_000);

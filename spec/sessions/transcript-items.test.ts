@@ -42,3 +42,11 @@ test("an answer's text on both sides of reasoning is one answer (a table the rea
   expect(texts(answer({ type: "text", text: "Let me look." }, { type: "reasoning", text: "hmm" }, { type: "text", text: "Found it." }))).toEqual(["Let me look.\nFound it."]);
   expect(texts(answer({ type: "text", text: "Before." }, { type: "tool-call", toolCallId: "c", toolName: "bash", input: { command: "ls" } }, { type: "text", text: "After." }))).toEqual(["Before.", "tool-call", "tool-result", "After."]);
 });
+
+test("reasoning that came in the middle of a table row continues the row, as the live screen drew it, not a row broken in two", () => {
+  const answer = (...content: unknown[]): ModelMessage[] => [{ role: "assistant", content: content as never }];
+  const texts = (messages: ModelMessage[]) => transcriptItems(messages).map((item) => (item.type === "assistant" ? item.text : item.type));
+  expect(texts(answer({ type: "text", text: "| a | b |\n| - | - |\n| 1 | 2" }, { type: "reasoning", text: "hmm" }, { type: "text", text: " |\n| 3 | 4 |\n" }))).toEqual(["| a | b |\n| - | - |\n| 1 | 2 |\n| 3 | 4 |\n"]);
+  // The line after a whole table was still being written: it goes on too.
+  expect(texts(answer({ type: "text", text: "| a |\n| - |\n| 1 |\nDo" }, { type: "reasoning", text: "hmm" }, { type: "text", text: "ne." }))).toEqual(["| a |\n| - |\n| 1 |\nDone."]);
+});

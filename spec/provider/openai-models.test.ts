@@ -11,7 +11,7 @@ type Seen = { url: string; method: string; headers: Record<string, string>; body
 /** A fetch that records the request and answers with a server error, so no reply needs faking. */
 function recorder(): { fetch: typeof fetch; seen: Seen[] } {
   const seen: Seen[] = [];
-  const fake = async (input: RequestInfo | URL, init?: RequestInit) => {
+  const fake = async (input: Parameters<typeof fetch>[0], init?: RequestInit) => {
     const headers = Object.fromEntries(new Headers(init?.headers).entries());
     seen.push({ url: String(input), method: init?.method ?? "GET", headers, body: JSON.parse(String(init?.body)) });
     return new Response(JSON.stringify({ error: { message: "recorded", type: "server_error" } }), { status: 500, headers: { "content-type": "application/json" } });

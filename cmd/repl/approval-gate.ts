@@ -155,6 +155,12 @@ export function createApprovalGate(deps: GateDeps): ApprovalGate {
     else if (choice === "always") await keepAlways(question, signal);
     else if (instead.has(question.id)) deps.print(theme.warn(`  ${OUTCOME_MARKS.denied} denied; shiro is told: ${instead.get(question.id)}`));
     else deps.print(theme.warn(`  ${OUTCOME_MARKS.denied} denied; the model is told not to retry it`));
+    // An interrupt while "keep it?" was open: nothing is granted or saved, and the call does not run.
+    if (choice === "always" && signal.aborted) {
+      deps.print(theme.stopped(`  ${OUTCOME_MARKS.interrupted} not run: interrupted`));
+      refused.add(question.id);
+      return "deny";
+    }
     if (signal.aborted || choice === "deny") refused.add(question.id);
     return choice;
   };
@@ -172,13 +178,14 @@ export function createApprovalGate(deps: GateDeps): ApprovalGate {
         [`  to keep it, shiro writes ${project.rule} in ${project.file}:`, `    this project: under ${project.section}`, `    every project: under ${global.section}`].join("\n"),
       ),
     );
-    const scope = await new Promise<RuleScope>((resolve) => {
+    const scope = await new Promise<RuleScope | "interrupted">((resolve) => {
       scoping = resolve;
-      signal.addEventListener("abort", () => resolve("session"), { once: true });
+      signal.addEventListener("abort", () => resolve("interrupted"), { once: true });
       deps.changed();
     });
     scoping = undefined;
     deps.changed();
+    if (scope === "interrupted") return; // the caller says "not run: interrupted", and grants nothing
     if (scope === "session") return forSession();
     try {
       await rules.save(grant, scope);

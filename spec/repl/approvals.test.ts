@@ -90,3 +90,40 @@ describe("calls of one step", () => {
     expect((await second).allow).toBe(true);
   });
 });
+
+describe("an interrupt while the user chooses how long an 'always' lasts", () => {
+  test("the call does not run, nothing is granted or saved, and the screen says not run", async () => {
+    const root = tempDir();
+    const printed: string[] = [];
+    const saved: string[] = [];
+    const questions: string[] = [];
+    let answer: "always" | "deny" = "always";
+    const turn = new AbortController();
+    const gate = createApprovalGate({
+      permissions: (ask) => createPermissionPolicy({ config: {}, root, cwd: root, home: root, yolo: false, interactive: true, ask }),
+      where: { root, cwd: root },
+      theme: createTheme(false),
+      print: (text) => printed.push(text),
+      changed: () => {
+        if (gate.choosingScope()) return queueMicrotask(() => turn.abort());
+        if (gate.typing()) return queueMicrotask(() => gate.type({ name: "enter" }));
+        const question = gate.pending();
+        if (!question) return;
+        questions.push(question.question);
+        queueMicrotask(() => gate.answer(answer));
+      },
+      rules: { target: () => ({ file: "config.json", section: "permissions.allow", rule: '"bash(make)"' }), save: async (grant) => void saved.push(JSON.stringify(grant)) },
+    });
+    const make = (id: string) => ({ tool: bashTool, input: { command: "make" }, subject: "make", id });
+    const decision = await gate.approver({ signal: turn.signal, register: () => new AbortController().signal })(make("1"));
+    expect(decision.allow).toBe(false);
+    expect(saved).toEqual([]);
+    expect(printed.join("\n")).toContain("not run: interrupted");
+    expect(printed.join("\n")).not.toContain("allowed");
+    // Nor granted for the session: the next turn's same call is asked about again.
+    answer = "deny";
+    const next = await gate.approver({ signal: new AbortController().signal, register: () => new AbortController().signal })(make("2"));
+    expect(next.allow).toBe(false);
+    expect(questions).toHaveLength(2);
+  });
+});

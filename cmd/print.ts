@@ -37,6 +37,9 @@ const isTerminal = (fd: number) => {
 const dollars = (usd: number | null) => (usd === null ? null : Math.round(usd * 1e8) / 1e8);
 
 
+/** The error line of a turn a signal stopped. */
+const interruptedLine = (signal: NodeJS.Signals) => `interrupted by ${signal}; the turn so far is saved: ${GO_ON_HEADLESS}`;
+
 /** `shiro -p`: one turn, no questions asked, events to stdout/stderr, exit code from the outcome. */
 export async function runHeadless(args: MainArgs, processEnv: Record<string, string | undefined>): Promise<number> {
   const piped = await readPipedStdin(args.promptGiven && Boolean(args.prompt));
@@ -193,7 +196,10 @@ export async function runHeadless(args: MainArgs, processEnv: Record<string, str
     err.write((renderTodos(todos) || "tasks: (cleared)") + "\n");
   });
 
+  /** The signal that stopped the run, for its error line. */
+  let stoppedBy: NodeJS.Signals | undefined;
   const stopSignals = onTerminationSignals((signal) => {
+    stoppedBy ??= signal;
     // A terminal showed `^C` where the cursor was: what follows starts on a line of its own.
     if (signal === "SIGINT" && isTerminal(2)) {
       err.write("\n");
@@ -221,6 +227,9 @@ export async function runHeadless(args: MainArgs, processEnv: Record<string, str
 
   // A reader that took what it wanted and left (`| head -1`) is not an interruption: exit 0.
   const exitCode = outputFailed ? 1 : readerGone && result.status === "interrupted" ? 0 : EXIT_BY_STATUS[result.status];
+  // A signal's stop gets its line too: the script (and the person at the terminal) learns what
+  // stopped the run and how to go on from where it stopped.
+  const error = result.error ?? (stoppedBy && result.status === "interrupted" ? interruptedLine(stoppedBy) : undefined);
   if (args.json) {
     out.write(
       resultRecord({
@@ -229,13 +238,14 @@ export async function runHeadless(args: MainArgs, processEnv: Record<string, str
         steps: result.steps,
         usage: result.usage,
         costUsd: costUsd(runtime.settings.model, result.usage) ?? null,
-        error: result.error ?? null,
+        error: error ?? null,
         truncated: result.truncated ?? false,
         changes: result.changes ?? null,
       }),
     );
   } else {
     endAnswerLine();
+    if (error && !result.error) err.write(`${error}\n`);
     const changes = describeTurnChanges(result.changes, "shiro undo");
     if (changes) err.write(changes + "\n");
     err.write(live.exitLine());

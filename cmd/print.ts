@@ -1,7 +1,7 @@
 import { fstatSync } from "node:fs";
 import { homedir } from "node:os";
 import type { AgentEvent, TurnStatus } from "../lib/events.ts";
-import { ShiroError } from "../lib/errors.ts";
+import { EXIT_CODES, ShiroError } from "../lib/errors.ts";
 import { callContext, plainTheme, renderEvent } from "../lib/render.ts";
 import { loadRuntime, runtimeForCommand } from "../lib/app/load-runtime.ts";
 import { customCommandSources, expandCommand, loadCustomCommands } from "../lib/prompt/custom-commands.ts";
@@ -182,8 +182,10 @@ export async function runHeadless(args: MainArgs, processEnv: Record<string, str
   if (spend === "over") {
     closeSession();
     const message = `this session has cost ${formatUsd(live.totals().costUsd)}, at or past its ${formatUsd(maxSpend)} limit. Raise --max-spend or "maxSpendUsd", or start a new session.`;
+    // This record names the session and its task list, so it is written here, not by cmd/shiro.ts.
     if (args.json) out.write(resultRecord({ status: "spend-limit", exitCode: 4, steps: 0, usage: { inputTokens: 0, outputTokens: 0 }, costUsd: null, error: message, changes: null }));
-    throw new ShiroError("spend", message);
+    err.write(`shiro: ${message}\n`);
+    return EXIT_CODES.spend;
   }
   if (spend === "warn") emit({ type: "notice", message: `this session has cost ${formatUsd(live.totals().costUsd)}, over 80% of its ${formatUsd(maxSpend)} limit.` });
   if (maxSpend !== undefined && live.totals().costUsd === undefined) {

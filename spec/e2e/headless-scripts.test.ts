@@ -1,7 +1,9 @@
 // What a script or CI job running `shiro -p` can rely on when a run does not simply succeed:
 // the result record's `error` line, the exit code, and the lines on stderr.
 import { describe, expect, test } from "bun:test";
-import { jsonLines, shiroCommand, shiroEnv, tempDir } from "../support/cli.ts";
+import { mkdirSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { jsonLines, runShiro, shiroCommand, shiroEnv, tempDir } from "../support/cli.ts";
 import { WIRES } from "../support/requests.ts";
 import { useFakeServer } from "../support/use-fake-server.ts";
 
@@ -51,3 +53,52 @@ for (const { wire, flags } of WIRES) {
     });
   });
 }
+
+describe("--json when the run cannot start", () => {
+  const brokenConfig = () => {
+    const home = tempDir();
+    mkdirSync(join(home, ".shiro-neko"), { recursive: true });
+    writeFileSync(join(home, ".shiro-neko", "config.json"), "{bad");
+    return home;
+  };
+  const cases: { name: string; args: string[]; home?: () => string; error: RegExp }[] = [
+    { name: "an empty prompt", args: ["-p", "", "--json"], error: /^no prompt: / },
+    { name: "a step cap that is no number", args: ["-p", "hi", "--json", "--max-steps", "abc"], error: /^--max-steps must be a whole number/ },
+    { name: "an unknown flag", args: ["-p", "--json", "hi", "--frobnicate"], error: /^unknown option --frobnicate/ },
+    { name: "a config file that is not JSON", args: ["-p", "hi", "--json"], home: brokenConfig, error: /config\.json is not valid JSON/ },
+  ];
+  for (const c of cases) {
+    test(`${c.name}: stdout still ends with the result record, exit 2, its error the stderr line`, async () => {
+      const run = await runShiro(c.args, { baseURL: "http://127.0.0.1:9/v1", ...(c.home ? { home: c.home() } : {}) });
+      expect(run.code).toBe(2);
+      const lines = jsonLines(run.stdout);
+      expect(lines).toHaveLength(1);
+      const result = lines[0]!;
+      expect(result).toEqual({
+        type: "result",
+        status: "error",
+        exitCode: 2,
+        steps: 0,
+        usage: { inputTokens: 0, outputTokens: 0 },
+        costUsd: null,
+        error: expect.stringMatching(c.error),
+        truncated: false,
+        changes: null,
+        sessionId: null,
+        text: "",
+        denied: [],
+        todos: [],
+        subagents: { count: 0, usage: { inputTokens: 0, outputTokens: 0 }, costUsd: 0 },
+      });
+      expect(run.stderr).toBe(`shiro: ${result.error}\n`);
+    });
+  }
+
+  test("without --json (or with it after --, as prompt words) stdout stays empty", async () => {
+    for (const args of [["-p", "", "--max-steps", "abc"], ["-p", "hi", "--max-steps", "abc", "--", "--json"]]) {
+      const run = await runShiro(args);
+      expect(run.code).toBe(2);
+      expect(run.stdout).toBe("");
+    }
+  });
+});

@@ -102,3 +102,31 @@ describe("--json when the run cannot start", () => {
     }
   });
 });
+
+for (const { wire, flags } of WIRES) {
+  describe(`short flags written with = over ${wire}`, () => {
+    test("-m=foo -p=hi sends the model foo and the prompt hi, as --model=foo --prompt=hi would", async () => {
+      const s = await serve({ text: "ok" });
+      const run = await runShiro(["-m=foo", "-p=hi there", ...flags], { baseURL: s.url });
+      expect(run.code).toBe(0);
+      expect(run.stdout).toBe("ok\n");
+      expect(s.requests[0]!.body.model).toBe("foo");
+      expect(JSON.stringify(s.requests[0]!.body)).toContain("hi there");
+      expect(JSON.stringify(s.requests[0]!.body)).not.toContain("=hi there");
+    });
+  });
+}
+
+describe("flags a script gets wrong", () => {
+  test("a letter that is no flag, written with =, is an unknown option", async () => {
+    const run = await runShiro(["-z=1", "-p", "hi"]);
+    expect(run.code).toBe(2);
+    expect(run.stderr).toBe("shiro: unknown option -z. Run shiro --help for the list.\n");
+  });
+
+  test("-r with a word that is no session id says that word is not one, not that no id was given", async () => {
+    const run = await runShiro(["-r", "bogus", "-p", "hi"], { baseURL: "http://127.0.0.1:9/v1" });
+    expect(run.code).toBe(2);
+    expect(run.stderr).toContain('-r needs a session id here ("bogus" is not one: ids are hex digits, as shiro sessions prints them)');
+  });
+});

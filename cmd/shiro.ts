@@ -3,7 +3,6 @@
  * Entry point for `bun build --compile`. Parses flags, dispatches, and is the one place that
  * turns errors into exit codes. `--version` and `--help` return before anything heavy loads.
  */
-import { writeSync } from "node:fs";
 import pkg from "../package.json" with { type: "json" };
 import { EXIT_CODES, ShiroError } from "../lib/errors.ts";
 import { RUNNER_ARG } from "../lib/sandbox/protocol.ts";
@@ -111,7 +110,7 @@ async function report(error: unknown, debug: boolean, argv: string[]): Promise<n
     const { asksForJson, emptyResultRecord } = await import("./result-record.ts");
     if (!asksForJson(argv)) return;
     try {
-      writeSync(1, emptyResultRecord(code, message));
+      (await import("node:fs")).writeSync(1, emptyResultRecord(code, message));
     } catch {
       // No stdout to write to: the stderr line and the exit code say it all.
     }

@@ -117,6 +117,7 @@ export function flagsFrom(values: Partial<FlagValues<typeof SETTING_FLAGS>>): Fl
  * value. `command` ("shiro sessions") names where to look in the message.
  */
 export function parseFlags<T extends FlagTable>(argv: string[], defs: T, command = "shiro"): FlagValues<T> {
+  argv = shortWithEquals(argv, defs);
   checkUnknownFlags(argv, defs, command);
   const raw = parseArgs(standAloneBeforeFlags(argv, defs), defs) as Record<string, unknown> & { _: unknown[] };
   const values: Record<string, unknown> = { _: raw._.map(String) };
@@ -138,6 +139,8 @@ export type MainArgs = {
   json: boolean;
   continue: boolean;
   resume?: string;
+  /** `-r fix the bug`: the word after -r that was no id and went to the prompt ("fix"). */
+  resumeWord?: string;
   /** The settings given as flags (model, base URL, step cap, spend ceiling, …), for loadRuntime. */
   flags: Flags;
   yolo: boolean;
@@ -158,8 +161,10 @@ export function parseMainArgs(argv: string[]): MainArgs {
   // picker and then sends "fix the bug", rather than looking for a session called "fix".
   let resume = values.resume;
   let positional = values._;
+  let resumeWord: string | undefined;
   if (resume && !looksLikeSessionId(resume)) {
     positional = [resume, ...positional];
+    resumeWord = resume;
     resume = "";
   }
   return {
@@ -168,6 +173,7 @@ export function parseMainArgs(argv: string[]): MainArgs {
     json: values.json,
     continue: values.continue,
     resume,
+    ...(resumeWord !== undefined ? { resumeWord } : {}),
     flags,
     yolo: values.yolo,
     memory: values.memory,
@@ -210,6 +216,21 @@ function standAloneBeforeFlags(argv: string[], defs: FlagTable): string[] {
   return out;
 }
 
+/**
+ * `-m=gpt-5` is `--model=gpt-5`, as scripts often write it: the parser would take "=gpt-5" for the
+ * value. Only a letter that is a string flag's alias is rewritten; others are left for the check
+ * of unknown flags to name.
+ */
+function shortWithEquals(argv: string[], defs: FlagTable): string[] {
+  const end = argv.indexOf("--");
+  return argv.map((token, i) => {
+    const match = (end < 0 || i < end) && /^-([a-zA-Z])=/.exec(token);
+    if (!match) return token;
+    const name = Object.keys(defs).find((n) => defs[n]!.alias === match[1] && defs[n]!.type === "string");
+    return name === undefined ? token : `--${name}${token.slice(2)}`;
+  });
+}
+
 /** `--`, or a word that names one of the table's flags as written (`--json`, `--model=x`, `-c`, `-cy`). */
 function isFlag(token: string, defs: FlagTable): boolean {
   if (token === "--") return true;
@@ -241,7 +262,7 @@ export function firstUnknownFlag(argv: readonly string[], defs: FlagTable): stri
       for (const letter of token.slice(1)) {
         if (!known.has(letter)) return `-${letter}`;
       }
-    }
+    } else if (/^-[a-zA-Z]=/.test(token) && !known.has(token[1]!)) return token.slice(0, 2);
   }
   return undefined;
 }
@@ -271,7 +292,11 @@ export function subcommandAfterFlags(argv: readonly string[], names: ReadonlySet
 /** Which session the flags ask for: the newest here (-c), one by id (-r), or a new one. */
 export function sessionChoice(args: MainArgs): SessionChoice {
   if (args.continue) return { type: "continue" };
-  if (args.resume === "") throw new ShiroError("usage", "-r needs a session id here; run shiro -r alone in a terminal to pick one, or shiro sessions to list them.");
+  if (args.resume === "") {
+    // `shiro -r bogus -p …`: say why the word given was not taken, rather than that none was.
+    const notId = args.resumeWord === undefined ? "" : ` ("${args.resumeWord}" is not one: ids are hex digits, as shiro sessions prints them)`;
+    throw new ShiroError("usage", `-r needs a session id here${notId}; run shiro -r alone in a terminal to pick one, or shiro sessions to list them.`);
+  }
   if (args.resume !== undefined) return { type: "resume", idOrPrefix: args.resume };
   return { type: "new" };
 }

@@ -1,7 +1,7 @@
 import { fstatSync } from "node:fs";
 import { homedir } from "node:os";
 import type { AgentEvent, TurnStatus } from "../lib/events.ts";
-import { ShiroError } from "../lib/errors.ts";
+import { EXIT_CODES, ShiroError } from "../lib/errors.ts";
 import { callContext, plainTheme, renderEvent } from "../lib/render.ts";
 import { loadRuntime, runtimeForCommand } from "../lib/app/load-runtime.ts";
 import { customCommandSources, expandCommand, loadCustomCommands } from "../lib/prompt/custom-commands.ts";
@@ -36,6 +36,9 @@ const isTerminal = (fd: number) => {
 /** A cost as the result record gives it: to a millionth of a cent, without the float noise of adding prices up (0.00019830000000000002). */
 const dollars = (usd: number | null) => (usd === null ? null : Math.round(usd * 1e8) / 1e8);
 
+
+/** The error line of a turn a signal stopped. */
+const interruptedLine = (signal: NodeJS.Signals) => `interrupted by ${signal}; the turn so far is saved: ${GO_ON_HEADLESS}`;
 
 /** `shiro -p`: one turn, no questions asked, events to stdout/stderr, exit code from the outcome. */
 export async function runHeadless(args: MainArgs, processEnv: Record<string, string | undefined>): Promise<number> {
@@ -179,8 +182,10 @@ export async function runHeadless(args: MainArgs, processEnv: Record<string, str
   if (spend === "over") {
     closeSession();
     const message = `this session has cost ${formatUsd(live.totals().costUsd)}, at or past its ${formatUsd(maxSpend)} limit. Raise --max-spend or "maxSpendUsd", or start a new session.`;
+    // This record names the session and its task list, so it is written here, not by cmd/shiro.ts.
     if (args.json) out.write(resultRecord({ status: "spend-limit", exitCode: 4, steps: 0, usage: { inputTokens: 0, outputTokens: 0 }, costUsd: null, error: message, changes: null }));
-    throw new ShiroError("spend", message);
+    err.write(`shiro: ${message}\n`);
+    return EXIT_CODES.spend;
   }
   if (spend === "warn") emit({ type: "notice", message: `this session has cost ${formatUsd(live.totals().costUsd)}, over 80% of its ${formatUsd(maxSpend)} limit.` });
   if (maxSpend !== undefined && live.totals().costUsd === undefined) {
@@ -193,7 +198,10 @@ export async function runHeadless(args: MainArgs, processEnv: Record<string, str
     err.write((renderTodos(todos) || "tasks: (cleared)") + "\n");
   });
 
+  /** The signal that stopped the run, for its error line. */
+  let stoppedBy: NodeJS.Signals | undefined;
   const stopSignals = onTerminationSignals((signal) => {
+    stoppedBy ??= signal;
     // A terminal showed `^C` where the cursor was: what follows starts on a line of its own.
     if (signal === "SIGINT" && isTerminal(2)) {
       err.write("\n");
@@ -221,6 +229,9 @@ export async function runHeadless(args: MainArgs, processEnv: Record<string, str
 
   // A reader that took what it wanted and left (`| head -1`) is not an interruption: exit 0.
   const exitCode = outputFailed ? 1 : readerGone && result.status === "interrupted" ? 0 : EXIT_BY_STATUS[result.status];
+  // A signal's stop gets its line too: the script (and the person at the terminal) learns what
+  // stopped the run and how to go on from where it stopped.
+  const error = result.error ?? (stoppedBy && result.status === "interrupted" ? interruptedLine(stoppedBy) : undefined);
   if (args.json) {
     out.write(
       resultRecord({
@@ -229,13 +240,14 @@ export async function runHeadless(args: MainArgs, processEnv: Record<string, str
         steps: result.steps,
         usage: result.usage,
         costUsd: costUsd(runtime.settings.model, result.usage) ?? null,
-        error: result.error ?? null,
+        error: error ?? null,
         truncated: result.truncated ?? false,
         changes: result.changes ?? null,
       }),
     );
   } else {
     endAnswerLine();
+    if (error && !result.error) err.write(`${error}\n`);
     const changes = describeTurnChanges(result.changes, "shiro undo");
     if (changes) err.write(changes + "\n");
     err.write(live.exitLine());

@@ -54,8 +54,15 @@ function isReaderGone(error: unknown): boolean {
   return (error as NodeJS.ErrnoException | undefined)?.code === "EPIPE";
 }
 
+/**
+ * A headless --json run that fails before its turn (a bad flag, a config error) still ends its
+ * stdout with a result record, as every --json run does. Set while that can be the case.
+ */
+let recordOnFailure = false;
+
 async function main(argv: string[]): Promise<number> {
   const sub = argv[0] ? SUBCOMMANDS[argv[0]] : undefined;
+  recordOnFailure = !sub && argv.includes("--json");
   if (sub) {
     quietWhenReaderGoes();
     return (await sub()).run(argv.slice(1), process.env);
@@ -70,6 +77,7 @@ async function main(argv: string[]): Promise<number> {
   const args = parser?.parseMainArgs(argv);
   const at = args && !args.promptGiven ? parser!.subcommandAfterFlags(argv, new Set(Object.keys(SUBCOMMANDS))) : undefined;
   if (at !== undefined) {
+    recordOnFailure = false;
     quietWhenReaderGoes();
     return runAfterFlags(argv, at);
   }
@@ -88,23 +96,36 @@ async function main(argv: string[]): Promise<number> {
     return runHeadless(args, process.env);
   }
   if (args.json) throw new ShiroError("usage", '--json is for headless runs: add -p "your request" or pipe the prompt in.');
+  recordOnFailure = false;
   const { runRepl } = await import("./repl/main.ts");
   return runRepl(args, process.env);
 }
 
 /** One line for the user; the stack trace only with --debug (formatted by consola, loaded only then). */
-async function report(error: unknown, debug: boolean): Promise<number> {
+async function report(error: unknown, debug: boolean, argv: string[]): Promise<number> {
   if (isReaderGone(error)) return 0; // `shiro --help | head -1`
   const trace = async (value: unknown) => (await import("consola/basic")).consola.error(value);
+  const record = async (code: number, message: string) => {
+    if (!recordOnFailure) return;
+    const { asksForJson, emptyResultRecord } = await import("./result-record.ts");
+    if (!asksForJson(argv)) return;
+    try {
+      (await import("node:fs")).writeSync(1, emptyResultRecord(code, message));
+    } catch {
+      // No stdout to write to: the stderr line and the exit code say it all.
+    }
+  };
   if (error instanceof ShiroError) {
     process.stderr.write(`shiro: ${error.message}\n`);
     if (debug && error.cause) await trace(error.cause);
+    await record(EXIT_CODES[error.code], error.message);
     return EXIT_CODES[error.code];
   }
   const message = error instanceof Error ? error.message : String(error);
   process.stderr.write(`shiro: unexpected error: ${message}\n`);
   if (debug) await trace(error);
   else process.stderr.write("Run again with --debug for details, and please report it.\n");
+  await record(1, `unexpected error: ${message}`);
   return 1;
 }
 
@@ -129,7 +150,7 @@ function runCli(argv: string[]): void {
     : false;
   // No top-level await: the entry stays a plain module that runs to the end at once.
   main(argv)
-    .catch((error: unknown) => report(error, argv.includes("--debug")))
+    .catch((error: unknown) => report(error, argv.includes("--debug"), argv))
     .then((code) => {
       // Leave when the event loop empties: that is after stdout has drained, however slowly its
       // reader takes it (a write callback fires before the data is out, so exiting there would cut

@@ -2,7 +2,7 @@ import { configPath, loadConfigFile, shiroHome } from "../lib/config/load.ts";
 import { traceSettings, type SettingSource, type SettingSources, type Settings } from "../lib/config/resolve.ts";
 import { isLocalURL, keyVariables } from "../lib/config/presets.ts";
 import type { ConfigFile } from "../lib/config/schema.ts";
-import { isObjectField, isSettableKey, mergeConfigValue, parseConfigValue, parseEntryValue, SETTABLE_KEYS, splitConfigKey } from "../lib/config/set-value.ts";
+import { isObjectField, isSettableKey, keptEntries, mergeConfigValue, parseConfigValue, parseEntryValue, SETTABLE_KEYS, splitConfigKey } from "../lib/config/set-value.ts";
 import { updateConfigFile } from "../lib/config/update-file.ts";
 import { ShiroError } from "../lib/errors.ts";
 import { closeNames } from "../lib/text/close-matches.ts";
@@ -84,17 +84,19 @@ export async function runConfigCommand(argv: string[], env: Env): Promise<number
         return 0;
       }
       const value = parseConfigValue(field, raw);
-      let kept: string[] = [];
+      let kept: string[][] = [];
       await updateConfigFile(path, (config) => {
         const existing = (config as Record<string, unknown>)[field];
         const given = typeof value === "object" && value !== null && !Array.isArray(value);
         if (!isObjectField(field) || existing === undefined || !given) return { ...config, [field]: value };
         // An object field: what is given is merged in, so the entries it does not name stay.
-        kept = Object.keys(existing as object).filter((name) => !(name in (value as object)));
+        kept = keptEntries(existing, value);
         return { ...config, [field]: mergeConfigValue(existing, value) };
       });
       const shown = field === "apiKey" ? "(the key)" : JSON.stringify(value);
-      const merged = kept.length > 0 ? ` (merged: ${kept.join(", ")} kept; shiro config unset ${field}.<name> removes one)` : "";
+      // `unset` removes one entry of a field, not one deeper down: its hint only when every kept entry is one.
+      const hint = kept.every((keys) => keys.length === 1) ? `; shiro config unset ${field}.<name> removes one` : "";
+      const merged = kept.length > 0 ? ` (merged: ${kept.map((keys) => keys.join(".")).join(", ")} kept${hint})` : "";
       process.stdout.write(`saved ${field} = ${shown} in ${path}${merged}\n`);
       return 0;
     }

@@ -63,7 +63,8 @@ export async function runDoctorCommand(argv: string[], env: Env): Promise<number
     config = await loadConfigFile(configPath(home));
   } catch (error) {
     if (!(error instanceof ShiroError)) throw error;
-    say({ mark: "fail", text: `config file: ${error.message}` });
+    // The message starts "config file <path>…"; under the check's own name it would say it twice.
+    say({ mark: "fail", text: `config file: ${error.message.replace(/^config file /, "")}` });
   }
   await setupChecks(flagsFrom(args), env, config, cwd, say);
   say(ripgrepCheck(findHelper("rg", { path: env.PATH, root: findProjectRoot(cwd) })));

@@ -9,6 +9,7 @@ import { commandHelp } from "./help.ts";
 import { subjectKindsOf, subjectsOf } from "../lib/sessions/transcript-items.ts";
 import { createNotebook } from "../lib/notebook/notebook.ts";
 import { toolsFor } from "../lib/tools/index.ts";
+import { createMemoryStore } from "../lib/memory/store.ts";
 
 const USAGE = "usage: shiro sessions [list] [--json] [--all] | show <id> | rm <id> | export <id> --format md|json | compact <id> | repair <id> [--write]";
 
@@ -64,7 +65,7 @@ export async function runSessionsCommand(argv: string[], env: Record<string, str
       return 0;
     }
     case "show":
-      process.stdout.write(renderTranscript(findSession(home, id()), transcriptOptions()) + "\n");
+      process.stdout.write(renderTranscript(findSession(home, id()), transcriptOptions(home)) + "\n");
       return 0;
     case "rm":
     case "remove":
@@ -73,7 +74,7 @@ export async function runSessionsCommand(argv: string[], env: Record<string, str
     case "export": {
       const format = args.format ?? "md";
       if (format !== "md" && format !== "json") throw new ShiroError("usage", `--format must be md or json, not "${format}".`);
-      process.stdout.write(exportSession(findSession(home, id()), format, transcriptOptions()));
+      process.stdout.write(exportSession(findSession(home, id()), format, transcriptOptions(home)));
       return 0;
     }
     case "compact": {
@@ -89,8 +90,12 @@ export async function runSessionsCommand(argv: string[], env: Record<string, str
   }
 }
 
-/** Tool calls shown with the subjects the live screen gives them (memory tools, which need a store, by their first argument). */
-function transcriptOptions() {
-  const tools = toolsFor({ notebook: createNotebook() });
+/**
+ * Tool calls shown with the subjects the live screen gives them, the memory tools' included
+ * (`→ remember <the note>`, not its kind). Their store is never read or written here: a tool's
+ * subject comes from its input alone, and creating the store touches no file.
+ */
+function transcriptOptions(home: string) {
+  const tools = toolsFor({ notebook: createNotebook(), memory: createMemoryStore({ home, projectRoot: process.cwd() }) });
   return { subjectOf: subjectsOf(tools), subjectKind: subjectKindsOf(tools) };
 }

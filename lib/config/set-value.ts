@@ -79,3 +79,16 @@ export function mergeConfigValue(existing: unknown, given: unknown): unknown {
   for (const [key, value] of Object.entries(given)) merged[key] = key in existing ? mergeConfigValue(existing[key], value) : value;
   return merged;
 }
+
+/**
+ * The entries of `existing` that merging `given` into it keeps as they were, each as its list of
+ * keys, at the depth where `given` stops naming them: merging `{"bash": {"git push*": "deny"}}`
+ * into `{"bash": {"git status*": "allow"}, "write_file": "ask"}` keeps `["bash", "git status*"]`
+ * and `["write_file"]`. What `shiro config set` reports, so a merge never reads as a replacement. Pure.
+ */
+export function keptEntries(existing: unknown, given: unknown): string[][] {
+  if (!isPlainObject(existing) || !isPlainObject(given)) return [];
+  return Object.keys(existing).flatMap((key) =>
+    key in given ? keptEntries(existing[key], given[key]).map((inner) => [key, ...inner]) : [[key]],
+  );
+}

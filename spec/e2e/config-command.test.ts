@@ -278,6 +278,8 @@ describe("shiro config set / unset write the user config file", () => {
     expect(projects.stdout).toBe(`saved projects = {"/work/lib":{"permission":{"bash":"ask"}}} in ${file} (merged: /work/app kept; shiro config unset projects.<name> removes one)\n`);
     const permission = await runShiro(["config", "set", "permission", '{"bash": {"git push*": "deny"}}'], { home });
     expect(permission.code).toBe(0);
+    // The line names the rule kept inside bash too, so the merge does not read as bash's rules replaced.
+    expect(permission.stdout).toBe(`saved permission = {"bash":{"git push*":"deny"}} in ${file} (merged: bash.git status*, write_file kept)\n`);
     const models = await runShiro(["config", "set", "models.llama-3.1", '{"contextWindow": 8000}'], { home });
     expect(models.stdout).toBe(`saved models entry "llama-3.1" = {"contextWindow":8000} in ${file}\n`);
     expect(JSON.parse(readFileSync(file, "utf8"))).toEqual({

@@ -44,6 +44,26 @@ for (const { wire, flags } of WIRES) {
       expect(s.errors).toEqual([]);
     });
 
+    test("sessions show and export name a memory call by its note, as the live line did, not by its kind", async () => {
+      const home = tempDir();
+      const work = tempDir();
+      const note = "Tests run with bun test, not npm test.";
+      const s = await serve(
+        { toolCalls: [{ name: "remember", input: { kind: "command", text: note } }, { name: "recall", input: { query: "bun test" } }] },
+        { text: "noted" },
+      );
+      const run = await runShiro(["-p", "remember how tests run", ...flags], { baseURL: s.url, cwd: work, home });
+      expect(run.code).toBe(0);
+      expect(run.stderr).toContain(`→ remember ${note}`);
+      const id = sessionFiles(home)[0]!.replace(/\.json$/, "");
+      const show = await runShiro(["sessions", "show", id], { home, cwd: work });
+      expect(show.stdout).toContain(`→ remember ${note}\n→ recall bun test\n  ✓ remember: saved (command)\n`);
+      expect(show.stdout).not.toContain("→ remember command");
+      const md = await runShiro(["sessions", "export", id, "--format", "md"], { home, cwd: work });
+      expect(md.stdout).toContain(`- **remember** \`${note}\``);
+      expect(s.errors).toEqual([]);
+    });
+
     test("a session is titled with the prompt typed, not the text piped after it; the model still gets both", async () => {
       const home = tempDir();
       const work = tempDir();

@@ -44,7 +44,7 @@ export async function runConfigCommand(argv: string[], env: Env): Promise<number
     case "show": {
       if (args._.length > 0) throw new ShiroError("usage", `shiro config takes no words after it ("${args._[0]}"). ${USAGE}`);
       const config = await loadConfigFile(path);
-      const { settings, sources } = traceSettings(flagsFrom(args), env, config, { requireKey: false });
+      const { settings, sources } = traceSettings(flagsFrom(args), env, config, { forRun: false });
       // A terminal's own width; 100 columns into a pipe or a file.
       const width = process.stdout.isTTY && process.stdout.columns ? process.stdout.columns : 100;
       process.stdout.write(showConfig(settings, sources, config, path, width));
@@ -62,7 +62,7 @@ export async function runConfigCommand(argv: string[], env: Env): Promise<number
         throw new ShiroError("usage", `unknown config key "${key}". ${close.length > 0 ? `Did you mean ${close.join(", ")}?` : "Run shiro config to see them all."}`);
       }
       const config = await loadConfigFile(path);
-      const { settings } = traceSettings(flagsFrom(args), env, config, { requireKey: false });
+      const { settings } = traceSettings(flagsFrom(args), env, config, { forRun: false });
       // A section (permission rules, per-model limits, …) is the file's own JSON; never a key's value.
       const value = shown === "section" ? JSON.stringify((config as Record<string, unknown>)[key] ?? {}) : shown(settings, config);
       process.stdout.write(value + "\n");

@@ -86,7 +86,7 @@ export async function runDoctorCommand(argv: string[], env: Env): Promise<number
 async function setupChecks(flags: Flags, env: Env, config: ConfigFile, cwd: string, say: (check: Check) => void): Promise<void> {
   let traced;
   try {
-    traced = traceSettings(flags, env, config, { requireKey: false });
+    traced = traceSettings(flags, env, config, { forRun: false });
   } catch (error) {
     if (!(error instanceof ShiroError)) throw error;
     return say({ mark: "fail", text: `settings: ${error.message}` });

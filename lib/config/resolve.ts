@@ -159,15 +159,16 @@ function pickSet<T>(sources: SettingSources, key: string, steps: readonly [...St
  * below), so what is checked here is the environment and how the sources combine.
  */
 export function resolveSettings(flags: Flags, env: Env, config: ConfigFile, configFile?: string): Settings {
-  return traceSettings(flags, env, config, { requireKey: true, ...(configFile ? { configFile } : {}) }).settings;
+  return traceSettings(flags, env, config, { forRun: true, ...(configFile ? { configFile } : {}) }).settings;
 }
 
 /**
- * resolveSettings, also saying where each value came from (`shiro config`). With `requireKey`
- * false a missing key is left undefined instead of refused (`shiro config` and `shiro doctor`
- * report it rather than stop).
+ * resolveSettings, also saying where each value came from (`shiro config`). `forRun` refuses
+ * what a run cannot start without: a key for a remote server, and a model for a provider that
+ * has no default one. Without it, a missing key is left undefined and the model is OpenAI's
+ * default (`shiro config` and `shiro doctor` report them rather than stop).
  */
-export function traceSettings(flags: Flags, env: Env, config: ConfigFile, opts: { requireKey: boolean; configFile?: string }): { settings: Settings; sources: SettingSources } {
+export function traceSettings(flags: Flags, env: Env, config: ConfigFile, opts: { forRun: boolean; configFile?: string }): { settings: Settings; sources: SettingSources } {
   const sources: SettingSources = {};
   const presetName = pickSet<string>(sources, "provider", [[flag("--provider"), flags.provider], [file("provider"), config.provider], [BUILT_IN, DEFAULT_PROVIDER]]);
   if (!(presetName in PRESETS)) {
@@ -218,15 +219,20 @@ export function traceSettings(flags: Flags, env: Env, config: ConfigFile, opts: 
   ]);
   const keyFrom = sources.apiKey!;
   const apiKeySource = keyFrom.kind === "env" ? keyFrom.name : keyFrom.kind === "file" ? 'config "apiKey"' : undefined;
-  if (!apiKey && !isLocalURL(baseURL) && opts.requireKey) throw missingKey(baseURL, presetName, clientRaw, opts.configFile);
+  if (!apiKey && !isLocalURL(baseURL) && opts.forRun) throw missingKey(baseURL, presetName, clientRaw, opts.configFile);
 
   const defaultModel = "defaultModel" in preset ? preset.defaultModel : DEFAULT_MODEL;
   const fromEnv = (name: string, rule: NumberRule) => (env[name] ? settingNumber(env[name], name, rule) : undefined);
   const number = (key: string, steps: readonly [...Step<number>[], readonly [SettingSource, number]]) => pickSet<number>(sources, key, steps);
 
+  const model = pickSet<string>(sources, "model", [[flag("--model"), flags.model], [envVar("SHIRO_MODEL"), env.SHIRO_MODEL], [file("model"), config.model], ["defaultModel" in preset ? fromPreset : BUILT_IN, defaultModel]]);
+  // A server with no model of its own to suggest (groq, ollama, …) would be sent OpenAI's default
+  // and refuse it; a run is told to choose one instead (doctor and `shiro config` report it).
+  if (opts.forRun && sources.model?.kind === "default" && presetName !== DEFAULT_PROVIDER) throw noModelChosen(presetName);
+
   const settings: Settings = {
     provider: presetName,
-    model: pickSet<string>(sources, "model", [[flag("--model"), flags.model], [envVar("SHIRO_MODEL"), env.SHIRO_MODEL], [file("model"), config.model], ["defaultModel" in preset ? fromPreset : BUILT_IN, defaultModel]]),
+    model,
     baseURL,
     apiKey,
     apiKeySource,
@@ -274,6 +280,14 @@ export function missingKey(baseURL: string, provider: string, client: Client, co
   return new ShiroError(
     "config",
     `no API key for ${baseURL}: set ${keyVariables(provider, client)}, or "apiKey" in ${configFile ?? "the config file"}, or point --base-url at a local server.`,
+  );
+}
+
+/** The refusal when a provider with no model of its own was given none: how to choose one, and where to see the server's. */
+export function noModelChosen(provider: string): ShiroError {
+  return new ShiroError(
+    "usage",
+    `${provider} has no default model: choose one with --model <id>, SHIRO_MODEL or "model" in the config (shiro doctor --provider ${provider} lists the models the server has).`,
   );
 }
 

@@ -73,12 +73,25 @@ describe("resolveSettings precedence: flag > env > config > preset > default", (
   });
 
   test("presets fill base URL, key variable and wire; an OpenAI key is never sent to another vendor", () => {
-    const groq = resolveSettings({ provider: "groq" }, { GROQ_API_KEY: "gk" }, {});
+    const groq = resolveSettings({ provider: "groq", model: "llama-3.3-70b" }, { GROQ_API_KEY: "gk" }, {});
     expect(groq).toMatchObject({ baseURL: "https://api.groq.com/openai/v1", apiKey: "gk", api: "chat" });
-    expect(() => resolveSettings({}, { OPENAI_API_KEY: "sk" }, { provider: "openrouter" })).toThrow(/OPENROUTER_API_KEY/);
-    const ollama = resolveSettings({}, {}, { provider: "ollama" });
+    expect(() => resolveSettings({}, { OPENAI_API_KEY: "sk" }, { provider: "openrouter", model: "x" })).toThrow(/OPENROUTER_API_KEY/);
+    const ollama = resolveSettings({}, {}, { provider: "ollama", model: "qwen3" });
     expect(ollama).toMatchObject({ baseURL: "http://localhost:11434/v1", apiKey: undefined, api: "chat" });
-    expect(resolveSettings({ api: "responses" }, {}, { provider: "ollama" }).api).toBe("responses");
+    expect(resolveSettings({ api: "responses" }, {}, { provider: "ollama", model: "qwen3" }).api).toBe("responses");
+  });
+
+  test("a provider with no model of its own must be given one for a run; one that has a default uses it", () => {
+    for (const provider of ["groq", "ollama", "openrouter", "vllm"] as const) {
+      expect(() => resolveSettings({ provider }, { SHIRO_API_KEY: "k" }, {})).toThrow(`${provider} has no default model: choose one with --model <id>`);
+      expect(resolveSettings({ provider, model: "m" }, { SHIRO_API_KEY: "k" }, {}).model).toBe("m");
+      expect(resolveSettings({ provider }, { SHIRO_API_KEY: "k", SHIRO_MODEL: "e" }, {}).model).toBe("e");
+      expect(resolveSettings({}, { SHIRO_API_KEY: "k" }, { provider, model: "c" }).model).toBe("c");
+      // shiro config and shiro doctor still resolve, to report it.
+      expect(traceSettings({ provider }, {}, {}, { forRun: false }).sources.model).toEqual({ kind: "default" });
+    }
+    expect(resolveSettings({ provider: "deepseek" }, { SHIRO_API_KEY: "k" }, {}).model).toBe("deepseek-chat");
+    expect(resolveSettings({}, { SHIRO_API_KEY: "k" }, {}).model).toBe("gpt-5-mini");
   });
 
   test("bad values are usage errors", () => {
@@ -120,27 +133,27 @@ describe("resolveSettings precedence: flag > env > config > preset > default", (
 describe("traceSettings: where each value came from, by the same precedence", () => {
   test("each step of the model's precedence is named as the one that gave the value", () => {
     const env = { SHIRO_API_KEY: "k", SHIRO_MODEL: "e" };
-    const at = (flags: Parameters<typeof traceSettings>[0], e: Record<string, string>, config: Parameters<typeof traceSettings>[2]) => traceSettings(flags, e, config, { requireKey: true });
+    const at = (flags: Parameters<typeof traceSettings>[0], e: Record<string, string>, config: Parameters<typeof traceSettings>[2]) => traceSettings(flags, e, config, { forRun: true });
     expect(at({ model: "f" }, env, { model: "c" }).sources.model).toEqual({ kind: "flag", name: "--model" });
     expect(at({}, env, { model: "c" }).sources.model).toEqual({ kind: "env", name: "SHIRO_MODEL" });
     expect(at({}, { SHIRO_API_KEY: "k" }, { model: "c" }).sources.model).toEqual({ kind: "file", name: "model" });
     expect(at({}, { SHIRO_API_KEY: "k" }, {}).sources.model).toEqual({ kind: "preset", name: "openai" });
-    expect(at({}, { OPENROUTER_API_KEY: "k" }, { provider: "openrouter" }).sources.model).toEqual({ kind: "default" });
+    expect(traceSettings({}, { OPENROUTER_API_KEY: "k" }, { provider: "openrouter" }, { forRun: false }).sources.model).toEqual({ kind: "default" });
     expect(at({}, { SHIRO_API_KEY: "k" }, {}).sources.maxSteps).toEqual({ kind: "agent", name: "default" });
     expect(at({}, { SHIRO_API_KEY: "k" }, {}).sources.maxSpendUsd).toEqual({ kind: "unset" });
   });
 
   test("the key's source is the variable that gave it; resolveSettings gives the same settings", () => {
     const env = { GROQ_API_KEY: "gk", OPENAI_API_KEY: "sk" };
-    const traced = traceSettings({ provider: "groq" }, env, {}, { requireKey: true });
+    const traced = traceSettings({ provider: "groq", model: "m" }, env, {}, { forRun: true });
     expect(traced.sources.apiKey).toEqual({ kind: "env", name: "GROQ_API_KEY" });
-    expect(traced.settings).toEqual(resolveSettings({ provider: "groq" }, env, {}));
+    expect(traced.settings).toEqual(resolveSettings({ provider: "groq", model: "m" }, env, {}));
   });
 
-  test("without requireKey a missing key is left unset instead of refused", () => {
-    const traced = traceSettings({}, {}, {}, { requireKey: false });
+  test("without forRun a missing key is left unset instead of refused", () => {
+    const traced = traceSettings({}, {}, {}, { forRun: false });
     expect(traced.settings.apiKey).toBeUndefined();
     expect(traced.sources.apiKey).toEqual({ kind: "unset" });
-    expect(() => traceSettings({}, {}, {}, { requireKey: true })).toThrow(/no API key/);
+    expect(() => traceSettings({}, {}, {}, { forRun: true })).toThrow(/no API key/);
   });
 });

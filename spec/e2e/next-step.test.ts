@@ -44,9 +44,21 @@ describe("errors with a next step", () => {
 
   test("a 401 without a key names the variables this preset reads, not a vague 'the preset's variable'", async () => {
     const s = await serve({ status: 401, body: { error: { message: "Missing key.", type: "invalid_request_error" } } });
-    const run = await runShiro(["-p", "hi", "--provider", "groq", "--api", "chat"], { baseURL: s.url });
+    const run = await runShiro(["-p", "hi", "--provider", "groq", "--api", "chat", "-m", "llama-3.3-70b"], { baseURL: s.url });
     expect(run.code).toBe(1);
     expect(run.stderr).toContain('no key was set (SHIRO_API_KEY or GROQ_API_KEY, or "apiKey" in the config file): check it is right for');
+  });
+
+  test("a provider with no model of its own, given none, is told to choose one before anything is sent", async () => {
+    const s = await serve();
+    const run = await runShiro(["-p", "hi", "--provider", "ollama"], { baseURL: s.url });
+    expect(run.code).toBe(2);
+    expect(run.stderr).toBe('shiro: ollama has no default model: choose one with --model <id>, SHIRO_MODEL or "model" in the config (shiro doctor --provider ollama lists the models the server has).\n');
+    expect(s.requests).toHaveLength(0);
+    const chosen = await serve({ text: "hello" });
+    const ok = await runShiro(["-p", "hi", "--provider", "ollama", "-m", "qwen3"], { baseURL: chosen.url });
+    expect(ok.code).toBe(0);
+    expect(chosen.requests[0]!.body.model).toBe("qwen3");
   });
 
   test("no key for a remote preset: the line names the variables that preset reads (never OPENAI_API_KEY for groq)", async () => {

@@ -70,6 +70,15 @@ export function overflowFailure(model: string, window: ContextWindowInfo, stillR
   return `${what}. Run /compact (shiro sessions compact <id> outside the loop) to summarise the session, ${largerContextFix(window.kind, model)}, or use fewer tools (--no-memory leaves out three). The session is intact.`;
 }
 
+/**
+ * The error that ends a turn whose newest message alone is larger than the model's window leaves
+ * for the conversation (a whole file or log piped in): no pruning or summary can fit it, only a
+ * shorter message can.
+ */
+export function promptTooLarge(promptTokens: number, window: ContextWindowInfo): string {
+  return `the message is about ${formatTokens(promptTokens)} tokens (estimated), more than the model's context of ${formatTokens(window.tokens)} tokens can take: send less of it (a part of the file or input, or a summary), or use a model with a larger context. The session is intact.`;
+}
+
 /** 4097 → "4,097". */
 export function formatTokens(tokens: number): string {
   return tokens.toLocaleString("en-US");

@@ -3,6 +3,7 @@ import type { EventSink, TurnStatus, Usage } from "../events.ts";
 import type { AnyTool } from "../tools/define.ts";
 import { closeDanglingToolCalls, inlineHistory, INTERRUPTED_RESULT } from "../prune/repair.ts";
 import { compactedEvent, pruneForWire } from "../prune/prune.ts";
+import { estimateTokens } from "../prune/tokens.ts";
 import { isMissingItemError, missingItemNotice } from "../provider/missing-item.ts";
 import { contextOverflow } from "../provider/context-overflow.ts";
 import type { ContextWindow } from "../provider/context-window.ts";
@@ -17,7 +18,7 @@ import { toSdkTools } from "./sdk-tools.ts";
 import { plural } from "../text/lines.ts";
 import { resultNote, withResultNotes, type ResultNote } from "./result-notes.ts";
 import type { ToolCallOptions } from "./tool-call.ts";
-import { overflowFailure, overflowNotice, requestBudget } from "./context-budget.ts";
+import { overflowFailure, overflowNotice, promptTooLarge, requestBudget } from "./context-budget.ts";
 
 /**
  * The owner of the history a turn works on (the session). The turn never changes an array it was
@@ -261,7 +262,9 @@ export async function runTurn(opts: TurnOptions): Promise<TurnResult> {
         const learned = opts.window.learn(overflow, { requestTokens: report.tokensAfter + budget.overheadTokens, conversationTokens: report.tokensAfter });
         const next = requestBudget(opts.window.info, { pruneAtTokens: settings.pruneAtTokens, instructions, tools: toolDefs });
         if (!pruneForWire(closeDanglingToolCalls(session.history), { pruneAtTokens: next.conversationTokens, tools: toolDefs }).report.fits) {
-          overflowError = overflowFailure(modelId, opts.window.info, false);
+          const prompt = session.history.findLast((m) => m.role === "user");
+          const promptTokens = prompt ? estimateTokens([prompt]) : 0;
+          overflowError = promptTokens > next.conversationTokens ? promptTooLarge(promptTokens, opts.window.info) : overflowFailure(modelId, opts.window.info, false);
         } else {
           opts.emit({ type: "notice", message: overflowNotice(learned) });
           retrying = true;

@@ -1,5 +1,5 @@
 import { describe, expect, test } from "bun:test";
-import { overflowFailure, overflowNotice, requestBudget, smallWindowNotice, windowLabel } from "../../lib/agent/context-budget.ts";
+import { overflowFailure, overflowNotice, promptTooLarge, requestBudget, smallWindowNotice, windowLabel } from "../../lib/agent/context-budget.ts";
 import type { ContextWindowInfo } from "../../lib/provider/context-window.ts";
 import { estimateTextTokens, estimateToolTokens } from "../../lib/prune/tokens.ts";
 import { createNotebook } from "../../lib/notebook/notebook.ts";
@@ -68,4 +68,10 @@ describe("what the user reads", () => {
   test("the window label", () => {
     expect(windowLabel(window({ tokens: 8192, from: "vLLM /models" }))).toBe("window 8,192 tokens (vLLM /models)");
   });
+});
+
+test("a message too large for the window on its own is told to be shorter, with both sizes", () => {
+  const text = promptTooLarge(40_123, window({ tokens: 8192, source: "learned", kind: "vllm" }));
+  expect(text).toContain("the message is about 40,123 tokens (estimated), more than the model's context of 8,192 tokens can take: send less of it");
+  expect(text).not.toContain("/compact");
 });

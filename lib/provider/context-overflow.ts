@@ -11,9 +11,9 @@ export type ContextOverflow = {
 /** Error codes and types that mean "too long for the context", whatever the message says. */
 const OVERFLOW_CODES = /^(context_length_exceeded|exceed_context_size_error|context_window_exceeded|string_above_max_length)$/;
 
-/** Wordings of a context refusal (OpenAI, vLLM, llama.cpp, OpenRouter, Mistral, Anthropic-style gateways, …). */
+/** Wordings of a context refusal (OpenAI, vLLM, llama.cpp, OpenRouter, Mistral, Gemini, xAI, Anthropic-style gateways, …). */
 const OVERFLOW_WORDS =
-  /maximum context length|context length exceeded|exceeds? the (available )?context (size|window|length)|context window (of this model|exceeded)|too large for model with \d+ maximum context|input tokens exceed the configured limit|prompt is too long|reduce the length of the (messages|input)/i;
+  /maximum context length|maximum prompt length is \d+|input token count \(?[\d,]+\)? exceeds the maximum number of tokens|context length exceeded|exceeds? the (available )?context (size|window|length)|context window (of this model|exceeded)|too large for model with \d+ maximum context|input tokens exceed the configured limit|prompt is too long|reduce the length of the (messages|input)/i;
 
 /** The stated window, most specific wording first; each has one capture. */
 const LIMIT_PATTERNS: readonly RegExp[] = [
@@ -23,6 +23,8 @@ const LIMIT_PATTERNS: readonly RegExp[] = [
   /with ([\d,]+) maximum context length/i,
   /context (?:window|length|size) (?:of|is) ([\d,]+) tokens/i,
   /prompt is too long: [\d,]+ tokens > ([\d,]+) maximum/i,
+  /maximum prompt length is ([\d,]+)/i,
+  /maximum number of tokens allowed \(([\d,]+)\)/i,
 ];
 
 /** The server's count of the input, where its message gives one. */
@@ -35,6 +37,8 @@ const INPUT_PATTERNS: readonly RegExp[] = [
   /^request \(([\d,]+) tokens\)/im,
   /prompt contains ([\d,]+) tokens/i,
   /prompt is too long: ([\d,]+) tokens/i,
+  /request contains ([\d,]+) tokens/i,
+  /input token count \(([\d,]+)\)/i,
 ];
 
 /**
@@ -85,6 +89,8 @@ function readError(found: Found): { text: string; codes: string[]; numbers: { n_
   const numbers: { n_ctx?: number; n_prompt_tokens?: number } = {};
   const visit = (value: unknown, depth: number) => {
     if (!value || typeof value !== "object" || depth > 4) return;
+    // Google's APIs send the error body inside a list.
+    if (Array.isArray(value)) return value.forEach((item) => visit(item, depth + 1));
     const o = value as Record<string, unknown>;
     for (const key of ["code", "type"]) if (typeof o[key] === "string") codes.push(o[key] as string);
     if (typeof o.message === "string") texts.push(o.message);

@@ -19,6 +19,7 @@ const GENERIC_MESSAGE = /^(provider returned error|upstream (provider )?error|er
 
 /**
  * The message in an error payload however it is wrapped: `{ error: { message } }`, `{ error: "…" }`,
+ * a list of those (`[{ error: … }]`, Google), a message that is an error body as JSON text,
  * `{ response: { error } }` (Responses `response.failed`), the bare `{ message }` of an in-stream
  * error chunk, or `{ detail }` (FastAPI servers). Where the message is generic ("Provider returned
  * error") and the payload carries the upstream's words (OpenRouter's `metadata.raw`, itself often an
@@ -27,13 +28,29 @@ const GENERIC_MESSAGE = /^(provider returned error|upstream (provider )?error|er
  */
 export function errorMessageIn(value: unknown, depth = 0): string | undefined {
   if (depth > 4 || !value || typeof value !== "object") return undefined;
+  // Google's APIs (Gemini's OpenAI-compatible endpoint among them) wrap the error body in a list.
+  if (Array.isArray(value)) return value.length > 0 ? errorMessageIn(value[0], depth + 1) : undefined;
   const o = value as Record<string, unknown>;
-  if (typeof o.error === "string" && o.error) return o.error;
+  if (typeof o.error === "string" && o.error) return unwrapped(o.error, depth);
   const nested = errorMessageIn(o.error, depth + 1) ?? errorMessageIn((o.response as { error?: unknown } | undefined)?.error, depth + 1);
   if (nested) return nested;
-  if (typeof o.message === "string" && o.message) return GENERIC_MESSAGE.test(o.message.trim()) ? (vendorReason(o.metadata, depth) ?? o.message) : o.message;
+  if (typeof o.message === "string" && o.message) return GENERIC_MESSAGE.test(o.message.trim()) ? (vendorReason(o.metadata, depth) ?? o.message) : unwrapped(o.message, depth);
   if (typeof o.detail === "string" && o.detail) return o.detail;
   return undefined;
+}
+
+/**
+ * A message that is itself an error body as JSON text (a gateway passing on its upstream's reply,
+ * `"message": "{\n  \"error\": {…}}"`): the message inside it; otherwise the message as it is.
+ */
+function unwrapped(message: string, depth: number): string {
+  const text = message.trim();
+  if (!text.startsWith("{") && !text.startsWith("[")) return message;
+  try {
+    return errorMessageIn(JSON.parse(text), depth + 1) ?? message;
+  } catch {
+    return message;
+  }
 }
 
 /** OpenRouter's `metadata: { raw, provider_name }`: the upstream's own reason, named after it. */

@@ -44,6 +44,28 @@ function streamErrorMessage(detail: string): string {
   return `provider reported an error: ${detail}`;
 }
 
+/** What to do about a spent quota, and why shiro did not wait and retry. */
+const QUOTA_NEXT_STEP = "the account's quota or credit is used up, which waiting does not change (not retried): add credit or raise the limit with the provider, or use another key or provider";
+
+/** Error codes and types servers use for a used-up quota or balance (OpenAI's `insufficient_quota`, and servers copying it). */
+const QUOTA_CODES = /^(insufficient_quota|exceeded_current_quota_error|insufficient_balance|billing_hard_limit_reached)$/i;
+
+/** True for an error body whose `code` or `type` says the quota or balance is spent. */
+function isQuotaExhausted(body: string | undefined): boolean {
+  if (!body) return false;
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(body);
+  } catch {
+    return false;
+  }
+  const first = Array.isArray(parsed) ? parsed[0] : parsed;
+  const error = (first as { error?: unknown } | null)?.error ?? first;
+  if (!error || typeof error !== "object") return false;
+  const { code, type } = error as { code?: unknown; type?: unknown };
+  return [code, type].some((v) => typeof v === "string" && QUOTA_CODES.test(v));
+}
+
 /** True for an error body that is a streamed event (`error`, `response.failed`) the SDK re-threw as an APICallError. */
 function isStreamedFrame(body: string | undefined): boolean {
   if (!body || !body.startsWith("{")) return false;
@@ -70,8 +92,11 @@ function classify(error: unknown): ProviderFailure {
     // The SDK throws an in-stream error that came before any output as an APICallError with a status
     // it derived from the error's code; the server itself answered 200.
     const streamed = isStreamedFrame(error.responseBody);
+    const message = streamed ? streamErrorMessage(detail) : status ? `provider returned ${status}: ${detail}` : `provider request failed: ${detail}`;
+    // A 429 for a spent quota or balance is not a rate limit: no wait makes it pass.
+    if (status === 429 && isQuotaExhausted(error.responseBody)) return { message: `${message.replace(/[.\s]+$/, "")}; ${QUOTA_NEXT_STEP}`, status, retryable: false };
     return {
-      message: streamed ? streamErrorMessage(detail) : status ? `provider returned ${status}: ${detail}` : `provider request failed: ${detail}`,
+      message,
       status,
       retryable: error.isRetryable || status === undefined,
       retryAfterMs: retryAfter(error.responseHeaders),

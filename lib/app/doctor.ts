@@ -57,6 +57,9 @@ export function endpointCheck(baseURL: string, listing: ModelListing): Check {
 export function modelCheck(model: string, listing: ModelListing): Check | undefined {
   if (listing.type !== "list") return listing.type === "no-list" && listing.status !== 401 && listing.status !== 403 ? { mark: "ok", text: `model ${model}: the server does not list its models, so it is not checked` } : undefined;
   if (listing.models.some((m) => m.id === model)) return { mark: "ok", text: `model ${model}: offered by the server` };
+  if (listing.models.length === 0) {
+    return { mark: "fail", text: `model ${model}: the server lists no models at all`, fix: "load or download one on the server first (ollama pull <model>, or load it in LM Studio), then run with -m <id>" };
+  }
   const like = similarIds(model, listing.models.map((m) => m.id));
   const offered = like.length > 0 ? like : listing.models.slice(0, 5).map((m) => m.id);
   return {

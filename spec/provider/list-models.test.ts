@@ -64,4 +64,11 @@ describe("doctor's verdicts on a listing", () => {
     expect(similarIds("qwen2.5", ["qwen2.5-7b", "qwen2.5-coder", "llama3"])).toEqual(["qwen2.5-7b", "qwen2.5-coder"]);
     expect(similarIds("zz", ["qwen2.5-7b"])).toEqual([]);
   });
+
+  test("an empty list (an ollama with nothing pulled) says so, and how to get a model", () => {
+    const none = modelCheck("qwen3", { type: "list", models: [] })!;
+    expect(none).toMatchObject({ mark: "fail", text: "model qwen3: the server lists no models at all" });
+    expect(none.fix).toContain("ollama pull");
+    expect(none.fix).not.toContain("use one it offers");
+  });
 });

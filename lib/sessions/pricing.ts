@@ -29,8 +29,9 @@ export const PRICES: Readonly<Record<string, Price>> = {
   "o3-mini": { input: 1.1, output: 4.4, cachedInput: 0.55 },
   "o3-pro": { input: 20, output: 80 },
   "o4-mini": { input: 1.1, output: 4.4, cachedInput: 0.275 },
-  // DeepSeek-V3.2 list price (cache miss / cache hit / output).
+  // DeepSeek-V3.2 list price (cache miss / cache hit / output), the same for its thinking mode.
   "deepseek-chat": { input: 0.28, output: 0.42, cachedInput: 0.028 },
+  "deepseek-reasoner": { input: 0.28, output: 0.42, cachedInput: 0.028 },
 };
 
 /** What may follow a priced id and still be the same model: a dated or "latest" snapshot. */

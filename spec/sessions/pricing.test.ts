@@ -40,7 +40,7 @@ test("longest-prefix match: snapshots share their model's price; a different mod
 });
 
 test("the table covers the current OpenAI models and deepseek-chat, and says when it was checked", () => {
-  for (const model of ["gpt-5", "gpt-5-mini", "gpt-5-nano", "gpt-4.1", "gpt-4.1-mini", "gpt-4.1-nano", "gpt-4o", "gpt-4o-mini", "o3", "o4-mini", "deepseek-chat"]) {
+  for (const model of ["gpt-5", "gpt-5-mini", "gpt-5-nano", "gpt-4.1", "gpt-4.1-mini", "gpt-4.1-nano", "gpt-4o", "gpt-4o-mini", "o3", "o4-mini", "deepseek-chat", "deepseek-reasoner"]) {
     const price = priceOf(model);
     expect(price).toBeDefined();
     expect(price!.input).toBeGreaterThan(0);

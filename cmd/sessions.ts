@@ -45,7 +45,7 @@ export async function runSessionsCommand(argv: string[], env: Record<string, str
   const home = shiroHome(env);
   const id = () => {
     const value = args._[0];
-    if (!value) throw new ShiroError("usage", `shiro sessions ${sub} needs a session id or prefix. Run: shiro sessions`);
+    if (!value) throw new ShiroError("usage", `sessions ${sub} needs a session id or a prefix of one: shiro sessions lists them.`);
     return String(value);
   };
   switch (sub) {

@@ -190,6 +190,14 @@ for (const { wire, flags } of WIRES) {
 }
 
 describe("finding sessions", () => {
+  test("a sessions sub-command without its id says what it needs in one line, without a doubled 'shiro'", async () => {
+    for (const sub of ["show", "export", "rm"]) {
+      const run = await runShiro(["sessions", sub], { home: tempDir() });
+      expect(run.code).toBe(2);
+      expect(run.stderr).toBe(`shiro: sessions ${sub} needs a session id or a prefix of one: shiro sessions lists them.\n`);
+    }
+  });
+
   function seed(home: string, ids: string[], cwd: string) {
     mkdirSync(sessionsDir(home), { recursive: true });
     for (const id of ids) {

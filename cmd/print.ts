@@ -233,13 +233,15 @@ export async function runHeadless(args: MainArgs, processEnv: Record<string, str
   // stopped the run and how to go on from where it stopped.
   const error = result.error ?? (stoppedBy && result.status === "interrupted" ? interruptedLine(stoppedBy) : undefined);
   if (args.json) {
+    // The server's own cost, when it stated one, is the record's cost; the usage keeps to tokens.
+    const { costUsd: stated, ...usage } = result.usage;
     out.write(
       resultRecord({
         status: result.status,
         exitCode,
         steps: result.steps,
-        usage: result.usage,
-        costUsd: costUsd(runtime.settings.model, result.usage) ?? null,
+        usage,
+        costUsd: stated ?? costUsd(runtime.settings.model, usage) ?? null,
         error: error ?? null,
         truncated: result.truncated ?? false,
         changes: result.changes ?? null,

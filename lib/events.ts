@@ -10,6 +10,8 @@ export type Usage = {
   cachedInputTokens?: number;
   /** Part of outputTokens spent reasoning, when the provider reports it. */
   reasoningTokens?: number;
+  /** What the server itself said the call cost in USD (OpenRouter does); counted instead of shiro's price table. */
+  costUsd?: number;
 };
 
 export type AgentEvent =

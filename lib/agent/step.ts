@@ -3,7 +3,7 @@ import type { EventSink, Usage } from "../events.ts";
 import { subjectOf, type AnyTool } from "../tools/define.ts";
 import type { CallOptions } from "../provider/call-options.ts";
 import { REASONING_DETAILS_KEY } from "../provider/reasoning-details.ts";
-import { ERROR_CHUNK_USAGE_KEY, type ErrorChunkUsage } from "../provider/compatible-usage.ts";
+import { ERROR_CHUNK_USAGE_KEY, REPORTED_COST_KEY, type ErrorChunkUsage } from "../provider/compatible-usage.ts";
 import { IncompleteStreamError } from "../provider/provider-error.ts";
 import { TELEMETRY_OFF } from "../provider/tracing-channel.ts";
 import { MAX_SESSION_NESTING, nestedDeeperThan } from "../fs/nesting.ts";
@@ -193,6 +193,8 @@ export async function runSteps(input: StepsInput): Promise<void> {
           // A step that ended on an error chunk still used the tokens that chunk reported (lib/provider/compatible-usage.ts).
           const billed = part.providerMetadata?.shiro?.[ERROR_CHUNK_USAGE_KEY] as ErrorChunkUsage | undefined;
           outcome.usage = part.usage.inputTokens === undefined && billed ? billed : toUsage(part.usage);
+          const reported = part.providerMetadata?.shiro?.[REPORTED_COST_KEY];
+          if (typeof reported === "number") outcome.usage = { ...outcome.usage, costUsd: reported };
           outcome.wantsMore = part.finishReason === "tool-calls" || state.calls.length > 0;
           if (part.finishReason === "length") {
             // Cut off: only a call that can run is worth another step; a call cut mid-arguments would be sent again, cut again.

@@ -98,6 +98,7 @@ export async function runTurn(opts: TurnOptions): Promise<TurnResult> {
   const { session } = opts;
   const startLength = session.history.length;
   const usage: Usage = { inputTokens: 0, outputTokens: 0 };
+  let costStated = true;
   const { settings } = opts;
   const goOn = opts.goOn ?? GO_ON_INTERACTIVE;
   let callOptions = opts.callOptions;
@@ -149,6 +150,10 @@ export async function runTurn(opts: TurnOptions): Promise<TurnResult> {
     usage.outputTokens += outcome.usage.outputTokens;
     if (outcome.usage.cachedInputTokens) usage.cachedInputTokens = (usage.cachedInputTokens ?? 0) + outcome.usage.cachedInputTokens;
     if (outcome.usage.reasoningTokens) usage.reasoningTokens = (usage.reasoningTokens ?? 0) + outcome.usage.reasoningTokens;
+    // The server's own cost counts only while every step of the turn stated one.
+    costStated &&= outcome.usage.costUsd !== undefined;
+    if (costStated) usage.costUsd = (usage.costUsd ?? 0) + outcome.usage.costUsd!;
+    else delete usage.costUsd;
     session.append(withResultNotes(outcome.messages, notes), outcome.usage);
     opts.emit({ type: "step", step: steps, usage: outcome.usage, wireTokens });
     ended = true;

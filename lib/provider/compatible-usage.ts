@@ -71,3 +71,33 @@ export const errorChunkUsageExtractor = {
     };
   },
 };
+
+/** The provider-metadata key (under `shiro`) of what the server said a call cost. */
+export const REPORTED_COST_KEY = "reportedCostUsd";
+
+/** A usage's `cost`, when the server states one (OpenRouter: USD, exact, in every usage chunk). */
+function costOf(usage: unknown): number | undefined {
+  const cost = (usage as { cost?: unknown } | null | undefined)?.cost;
+  return typeof cost === "number" && Number.isFinite(cost) && cost >= 0 ? cost : undefined;
+}
+
+/**
+ * A metadata extractor for @ai-sdk/openai-compatible that keeps the cost a server reports beside
+ * its usage (OpenRouter's `usage.cost`, what the call was billed), which the client drops. shiro
+ * counts it instead of its own price table, which knows few of the models such gateways serve.
+ */
+export const reportedCostExtractor = {
+  async extractMetadata({ parsedBody }: { parsedBody: unknown }) {
+    const cost = costOf((parsedBody as { usage?: unknown } | null)?.usage);
+    return cost === undefined ? undefined : { shiro: { [REPORTED_COST_KEY]: cost as never } };
+  },
+  createStreamExtractor() {
+    let cost: number | undefined;
+    return {
+      processChunk(chunk: unknown) {
+        cost = costOf((chunk as { usage?: unknown } | null)?.usage) ?? cost;
+      },
+      buildMetadata: () => (cost === undefined ? undefined : { shiro: { [REPORTED_COST_KEY]: cost as never } }),
+    };
+  },
+};

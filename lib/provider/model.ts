@@ -1,7 +1,7 @@
 import type { LanguageModel } from "ai";
 import type { Settings } from "../config/resolve.ts";
 import { withErrorChunksAsErrors } from "./chat-stream.ts";
-import { compatibleUsage, errorChunkUsageExtractor } from "./compatible-usage.ts";
+import { compatibleUsage, errorChunkUsageExtractor, reportedCostExtractor } from "./compatible-usage.ts";
 import { withIdleTimeout } from "./idle-timeout.ts";
 import { reasoningDetailsExtractor } from "./reasoning-details.ts";
 import { withReasoningTextAsSummary } from "./responses-stream.ts";
@@ -34,7 +34,7 @@ export async function createModel(settings: Settings, fetchImpl?: typeof fetch):
       name: settings.provider,
       fetch: timed,
       includeUsage: true,
-      metadataExtractor: underShiro(reasoningDetailsExtractor, errorChunkUsageExtractor),
+      metadataExtractor: underShiro(reasoningDetailsExtractor, errorChunkUsageExtractor, reportedCostExtractor),
       convertUsage: compatibleUsage,
     });
     return provider.chatModel(settings.model);

@@ -96,14 +96,16 @@ export function openLiveSession(opts: OpenSessionOptions): LiveSession {
 
   /** Adds `usage` to the totals, priced at `pricedAs` (the model in use now); an unpriced call makes the session unpriced. */
   function addUsage(usage: Usage, pricedAs = model) {
-    const cost = costUsd(pricedAs, usage);
+    const cost = usage.costUsd ?? costUsd(pricedAs, usage);
     if (cost === undefined) unpriced.add(pricedAs);
     const cached = (totals.cachedInputTokens ?? 0) + (usage.cachedInputTokens ?? 0);
+    // Nothing spent yet counts as nothing, whatever the price table knows: a cost the server states is then the whole cost.
+    const before = totals.costUsd ?? (totals.inputTokens + totals.outputTokens === 0 ? 0 : undefined);
     totals = {
       inputTokens: totals.inputTokens + usage.inputTokens,
       outputTokens: totals.outputTokens + usage.outputTokens,
       ...(cached > 0 ? { cachedInputTokens: cached } : {}),
-      costUsd: totals.costUsd === undefined || cost === undefined ? undefined : totals.costUsd + cost,
+      costUsd: before === undefined || cost === undefined ? undefined : before + cost,
     };
   }
 

@@ -122,3 +122,23 @@ describe("bad names", () => {
     expect(think.stderr).toBe('shiro: unknown thinking level "hard". Use one of: off, low, medium, high, max.\n');
   });
 });
+
+describe("a cost the server states", () => {
+  test("OpenRouter's usage.cost is what a run costs, in the result record and the saved session, for a model shiro has no price for", async () => {
+    const home = tempDir();
+    const s = await serve.with({ vendor: "openrouter" })(
+      { toolCalls: [{ name: "list_dir", input: {} }], usage: { input: 1000, output: 100 } },
+      { text: "done", usage: { input: 2000, output: 50 } },
+    );
+    const env = { SHIRO_CLIENT: undefined, OPENROUTER_API_KEY: "sk-or-test-key-123" };
+    const run = await runShiro(["-p", "look", "--json", "--provider", "openrouter", "-m", "google/gemini-3-pro"], { baseURL: s.url, home, env });
+    expect(run.code).toBe(0);
+    // The fake bills $0.25 per million input tokens and $1.50 per million output, as OpenRouter states it.
+    const stated = (1000 * 0.25 + 100 * 1.5 + 2000 * 0.25 + 50 * 1.5) / 1_000_000;
+    const result = jsonLines(run.stdout).at(-1)!;
+    expect(result.costUsd).toBeCloseTo(stated, 10);
+    expect(result.usage).toEqual({ inputTokens: 3000, outputTokens: 150 });
+    const list = jsonLines((await runShiro(["sessions", "--all", "--json"], { home })).stdout);
+    expect(list[0]!.costUsd).toBeCloseTo(stated, 10);
+  });
+});

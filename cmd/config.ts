@@ -1,5 +1,5 @@
 import { configPath, loadConfigFile, shiroHome } from "../lib/config/load.ts";
-import { traceSettings, type SettingSource, type SettingSources, type Settings } from "../lib/config/resolve.ts";
+import { lacksModel, traceSettings, type SettingSource, type SettingSources, type Settings } from "../lib/config/resolve.ts";
 import { isLocalURL, keyVariables } from "../lib/config/presets.ts";
 import type { ConfigFile } from "../lib/config/schema.ts";
 import { isObjectField, isSettableKey, keptEntries, mergeConfigValue, parseConfigValue, parseEntryValue, SETTABLE_KEYS, splitConfigKey } from "../lib/config/set-value.ts";
@@ -62,9 +62,10 @@ export async function runConfigCommand(argv: string[], env: Env): Promise<number
         throw new ShiroError("usage", `unknown config key "${key}". ${close.length > 0 ? `Did you mean ${close.join(", ")}?` : "Run shiro config to see them all."}`);
       }
       const config = await loadConfigFile(path);
-      const { settings } = traceSettings(flagsFrom(args), env, config, { forRun: false });
+      const { settings, sources } = traceSettings(flagsFrom(args), env, config, { forRun: false });
       // A section (permission rules, per-model limits, …) is the file's own JSON; never a key's value.
-      const value = shown === "section" ? JSON.stringify((config as Record<string, unknown>)[key] ?? {}) : shown(settings, config);
+      // No model, for a provider without a default, is "not set": a run would refuse, not use OpenAI's.
+      const value = shown === "section" ? JSON.stringify((config as Record<string, unknown>)[key] ?? {}) : key === "model" && lacksModel(settings.provider, sources) ? "not set" : shown(settings, config);
       process.stdout.write(value + "\n");
       return 0;
     }
@@ -289,7 +290,12 @@ function origin(key: string, settings: Settings, sources: SettingSources, config
  * limits, per-preset settings, permission rules and the guard's exceptions.
  */
 function showConfig(settings: Settings, sources: SettingSources, config: ConfigFile, path: string, width: number): string {
-  const rows = settingRows(settings, config).map(([key, value]) => [key, value, origin(key, settings, sources, config)] as const);
+  const noModel = lacksModel(settings.provider, sources);
+  const rows = settingRows(settings, config).map(([key, value]) =>
+    key === "model" && noModel
+      ? ([key, "not set", `(${settings.provider} has no default: --model <id> or shiro config set model <id>)`] as const)
+      : ([key, value, origin(key, settings, sources, config)] as const),
+  );
   const lines = [`Settings in effect (flag > environment > config file > preset > default). Config file: ${path}`];
   const table = settingTable(rows, width);
   const fileOnly: [string, unknown][] = [

@@ -1,9 +1,9 @@
 import { configPath, loadConfigFile, shiroHome } from "../lib/config/load.ts";
 import { DEFAULT_SANDBOX, DEFAULT_SANDBOX_NETWORK } from "../lib/config/defaults.ts";
 import { PRESETS, type PresetName } from "../lib/config/presets.ts";
-import { traceSettings, type Flags } from "../lib/config/resolve.ts";
+import { lacksModel, traceSettings, type Flags } from "../lib/config/resolve.ts";
 import type { ConfigFile } from "../lib/config/schema.ts";
-import { endpointCheck, keyCheck, modelCheck, ripgrepCheck, type Check, type Mark } from "../lib/app/doctor.ts";
+import { endpointCheck, keyCheck, modelCheck, noModelCheck, ripgrepCheck, type Check, type Mark } from "../lib/app/doctor.ts";
 import { ShiroError } from "../lib/errors.ts";
 import { findProjectRoot } from "../lib/fs/project-root.ts";
 import { createNotebook } from "../lib/notebook/notebook.ts";
@@ -98,6 +98,8 @@ async function setupChecks(flags: Flags, env: Env, config: ConfigFile, cwd: stri
   if (key.mark === "fail") return; // a hosted server's list needs the key: asking without one only repeats the failure
   const listing = await listModels({ baseURL: settings.baseURL, ...(settings.apiKey ? { apiKey: settings.apiKey } : {}), timeoutMs: LIST_TIMEOUT_MS });
   say(endpointCheck(settings.baseURL, listing));
+  // Not OpenAI's default, which a run never sends there; the window would only repeat the refusal.
+  if (lacksModel(settings.provider, sources)) return say(noModelCheck(settings.provider, listing));
   const model = modelCheck(settings.model, listing);
   if (model) say(model);
   if (listing.type === "unreachable") return; // the window would only repeat the failure

@@ -4,6 +4,8 @@ import type { AgentEvent, TurnStatus } from "../lib/events.ts";
 import { EXIT_CODES, ShiroError } from "../lib/errors.ts";
 import { callContext, plainTheme, renderEvent } from "../lib/render.ts";
 import { loadRuntime, runtimeForCommand } from "../lib/app/load-runtime.ts";
+import { shiroHome } from "../lib/config/load.ts";
+import { findProjectRoot } from "../lib/fs/project-root.ts";
 import { customCommandSources, expandCommand, loadCustomCommands } from "../lib/prompt/custom-commands.ts";
 import { notLoadedHint, parseInput } from "../lib/prompt/slash-commands.ts";
 import { GO_ON_HEADLESS } from "../lib/agent/turn.ts";
@@ -47,13 +49,16 @@ export async function runHeadless(args: MainArgs, processEnv: Record<string, str
   if (!argPrompt && !piped) throw new ShiroError("usage", 'no prompt: pass one with -p "…" or pipe text on stdin.');
 
   const cwd = process.cwd();
-  const loaded = await loadRuntime(args.flags, processEnv, cwd);
   // `-p "/review src/a.ts"`: a custom command is expanded (piped text follows it), its agent and
   // model used for the run. One whose file was not used stops the run, before any server starts,
   // saying why. Any other line starting with a slash goes to the model as written.
-  const custom = loadCustomCommands(customCommandSources({ root: loaded.env.root, shiroHome: loaded.home }));
+  const custom = loadCustomCommands(customCommandSources({ root: findProjectRoot(cwd), shiroHome: shiroHome(processEnv) }));
   const parsed = parseInput(argPrompt, custom.commands, custom.rejected);
   if (parsed.type === "not-loaded") throw new ShiroError("usage", notLoadedHint(parsed.command, "fix the file and run this again"));
+  // A command's own model is the run's from the start: it runs where no other model is chosen
+  // (a preset without a default model), and no other model's window is asked for.
+  const commandModel = parsed.type === "custom" ? parsed.command.model : undefined;
+  const loaded = await loadRuntime(commandModel ? { ...args.flags, model: commandModel } : args.flags, processEnv, cwd);
   // Headless: a project's .mcp.json is used only if trusted before (or "trustProjectMcp").
   const { mcp, notices: mcpNotices } = await openMcp(loaded, processEnv);
   let runtime = mcp ? { ...loaded, mcp } : loaded;

@@ -269,7 +269,10 @@ export async function runTurn(opts: TurnOptions): Promise<TurnResult> {
         if (!pruneForWire(closeDanglingToolCalls(session.history), { pruneAtTokens: next.conversationTokens, tools: toolDefs }).report.fits) {
           const prompt = session.history.findLast((m) => m.role === "user");
           const promptTokens = prompt ? estimateTokens([prompt]) : 0;
-          overflowError = promptTokens > next.conversationTokens ? promptTooLarge(promptTokens, opts.window.info) : overflowFailure(modelId, opts.window.info, false);
+          // What the window itself leaves for the conversation, not the (lower) compactAtTokens:
+          // a message under it fits once the earlier ones are summarised.
+          const room = requestBudget(opts.window.info, { pruneAtTokens: Number.POSITIVE_INFINITY, instructions, tools: toolDefs }).conversationTokens;
+          overflowError = promptTokens > room ? promptTooLarge(promptTokens, opts.window.info) : overflowFailure(modelId, opts.window.info, false);
         } else {
           opts.emit({ type: "notice", message: overflowNotice(learned) });
           retrying = true;

@@ -70,6 +70,16 @@ export function modelCheck(model: string, listing: ModelListing): Check | undefi
 }
 
 /**
+ * No model chosen for a provider with no default (a run would refuse to start): the ids the
+ * server offers to choose from, when it lists them.
+ */
+export function noModelCheck(provider: string, listing: ModelListing): Check {
+  const ids = listing.type === "list" ? listing.models.map((m) => m.id) : [];
+  const offered = ids.length > 0 ? ` it offers (${ids.slice(0, 5).join(", ")}${ids.length > 5 ? ", …" : ""})` : " (the server's own id)";
+  return { mark: "fail", text: `model: none chosen, and ${provider} has no default one`, fix: `choose one${offered}: -m <id>, SHIRO_MODEL, or shiro config set model <id>` };
+}
+
+/**
  * The ids that begin most like the model (the longest shared start, at least 3 characters):
  * `gpt-5-mini` for `gpt-5-mega`, `qwen2.5-7b` for `qwen2.5`. At most five.
  */

@@ -228,7 +228,7 @@ export function traceSettings(flags: Flags, env: Env, config: ConfigFile, opts: 
   const model = pickSet<string>(sources, "model", [[flag("--model"), flags.model], [envVar("SHIRO_MODEL"), env.SHIRO_MODEL], [file("model"), config.model], ["defaultModel" in preset ? fromPreset : BUILT_IN, defaultModel]]);
   // A server with no model of its own to suggest (groq, ollama, …) would be sent OpenAI's default
   // and refuse it; a run is told to choose one instead (doctor and `shiro config` report it).
-  if (opts.forRun && sources.model?.kind === "default" && presetName !== DEFAULT_PROVIDER) throw noModelChosen(presetName);
+  if (opts.forRun && lacksModel(presetName, sources)) throw noModelChosen(presetName);
 
   const settings: Settings = {
     provider: presetName,
@@ -281,6 +281,11 @@ export function missingKey(baseURL: string, provider: string, client: Client, co
     "config",
     `no API key for ${baseURL}: set ${keyVariables(provider, client)}, or "apiKey" in ${configFile ?? "the config file"}, or point --base-url at a local server.`,
   );
+}
+
+/** Whether no model was chosen for a provider that has none of its own (a run refuses to start so). */
+export function lacksModel(provider: string, sources: SettingSources): boolean {
+  return sources.model?.kind === "default" && provider !== DEFAULT_PROVIDER;
 }
 
 /** The refusal when a provider with no model of its own was given none: how to choose one, and where to see the server's. */

@@ -69,6 +69,16 @@ describe("shiro config shows each setting and where it came from", () => {
     expect(row(run.stdout, "baseURL")).toBe("baseURL https://api.openai.com/v1 (from preset openai)");
   });
 
+  test("a provider with no default model and none chosen: the model is not set, with how to choose one, never OpenAI's default", async () => {
+    const { home } = homeWith(JSON.stringify({ provider: "ollama" }));
+    const run = await runShiro(["config"], { home });
+    expect(run.code).toBe(0);
+    expect(row(run.stdout, "model")).toBe("model not set (ollama has no default: --model <id> or shiro config set model <id>)");
+    expect(run.stdout).not.toContain("gpt-5-mini");
+    expect(await runShiro(["config", "get", "model"], { home })).toEqual({ code: 0, stdout: "not set\n", stderr: "" });
+    expect((await runShiro(["config", "get", "model", "-m", "qwen3"], { home })).stdout).toBe("qwen3\n");
+  });
+
   test("every field of the config file schema is in the output, by its name", async () => {
     // The maps shown in their own sections appear only when set, so the file sets them all.
     const { home } = homeWith(

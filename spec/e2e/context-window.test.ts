@@ -165,6 +165,30 @@ describe("a request no pruning can fit", () => {
   }
 });
 
+describe("a message that fits the window, in a session that no longer does", () => {
+  for (const api of APIS) {
+    test(`${api}: with a low compactAtTokens, the advice is still /compact, not that the message is too large`, async () => {
+      const home = tempDir();
+      const work = tempDir();
+      const s = await serve.with({ vendor: "openai", overflow: "vllm", models: { [MODEL]: { contextWindow: WINDOW } } })({ text: "one" }, { text: "two" });
+      // Each message is about 3,500 estimated tokens: one fits the 12k window easily, three do not.
+      // compactAtTokens is below one message, and must not be taken for what the window leaves.
+      const env = { ...CONTEXT_ENV, SHIRO_COMPACT_AT: "2500" };
+      for (const [i, resume] of [[0, []], [1, ["-c"]], [2, ["-c"]]] as const) {
+        const run = await runShiro(["-p", `part ${i}:\n${"z ".repeat(7_000)}`, ...resume, "--api", api, "-m", MODEL], { baseURL: s.url, home, cwd: work, env });
+        if (i < 2) {
+          expect(run.code).toBe(0);
+          continue;
+        }
+        expect(run.code).toBe(1);
+        expect(run.stderr).toContain("/compact");
+        expect(run.stderr).not.toContain("send less of it");
+      }
+      expect(s.overflows).toHaveLength(1);
+    }, 60_000);
+  }
+});
+
 describe("known before it hurts", () => {
   test("an ollama model running with 6,144 tokens: one warning at start, with ollama's fix", async () => {
     const s = await serve.with({ vendor: "ollama", models: { [MODEL]: { contextWindow: 6144, maxContext: 32_768 } } })({ text: "hello" });

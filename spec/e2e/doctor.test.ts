@@ -95,6 +95,20 @@ describe("shiro doctor on a broken set-up: the failing line says what to do, exi
     expect(run.stdout).not.toMatch(/^ok +context window/m);
   });
 
+  test("a provider with no default model and none chosen: the line lists the server's ids to choose from, not OpenAI's default", async () => {
+    const s = await serve.with({ vendor: "openai", models: { "qwen3:8b": { contextWindow: 40_000 }, "llama3.2": { contextWindow: 8_000 } } })();
+    // What a run refused with "ollama has no default model" tells the user to run.
+    const run = await runShiro(["doctor", "--provider", "ollama"], { baseURL: s.url });
+    expect(run.code).toBe(1);
+    const at = lines(run.stdout).indexOf("fail  model: none chosen, and ollama has no default one");
+    expect(at).toBeGreaterThanOrEqual(0);
+    expect(lines(run.stdout)[at + 1]).toBe("      → choose one it offers (qwen3:8b, llama3.2): -m <id>, SHIRO_MODEL, or shiro config set model <id>");
+    expect(run.stdout).not.toContain("gpt-5-mini");
+    // The window line would only repeat the refusal, and send the user back to doctor.
+    expect(run.stdout).not.toContain("context window");
+    expect(run.stdout).toMatch(/^ok {4}ripgrep: /m);
+  });
+
   test("ripgrep missing from PATH is a warning with the fix, not a failure", async () => {
     const s = await listing();
     const empty = tempDir();

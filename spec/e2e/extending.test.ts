@@ -74,6 +74,21 @@ for (const { wire, flags } of WIRES) {
       expect(toolNames(body)).not.toContain("write_file");
     });
 
+    test("a command that names its model runs on a provider with no default model, none chosen otherwise", async () => {
+      const home = tempDir();
+      const cwd = tempDir();
+      write(join(cwd, ".shiro/commands/review.md"), "---\nmodel: qwen3:8b\n---\nReview $1.\n");
+      const s = await serve({ text: "looks fine" });
+      const run = await runShiro(["-p", "/review src/a.ts", "--provider", "ollama", ...flags], { baseURL: s.url, home, cwd });
+      expect(run.stderr).not.toContain("has no default model");
+      expect(run.code).toBe(0);
+      expect(s.requests[0]!.body.model).toBe("qwen3:8b");
+      // Any other prompt still has no model, and is told to choose one.
+      const plain = await runShiro(["-p", "hi", "--provider", "ollama", ...flags], { baseURL: s.url, home, cwd });
+      expect(plain.code).toBe(2);
+      expect(plain.stderr).toContain("ollama has no default model");
+    });
+
     test("a command in $SHIRO_HOME/commands works too, piped text follows it; a file named like a built-in is not used, with a notice", async () => {
       const home = tempDir();
       const cwd = tempDir();

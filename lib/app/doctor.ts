@@ -75,6 +75,9 @@ export function modelCheck(model: string, listing: ModelListing): Check | undefi
  */
 export function noModelCheck(provider: string, listing: ModelListing): Check {
   const ids = listing.type === "list" ? listing.models.map((m) => m.id) : [];
+  if (listing.type === "list" && ids.length === 0) {
+    return { mark: "fail", text: `model: none chosen, ${provider} has no default one, and the server lists no models at all`, fix: "load or download one on the server first (ollama pull <model>, or load it in LM Studio), then run with -m <id>" };
+  }
   const offered = ids.length > 0 ? ` it offers (${ids.slice(0, 5).join(", ")}${ids.length > 5 ? ", …" : ""})` : " (the server's own id)";
   return { mark: "fail", text: `model: none chosen, and ${provider} has no default one`, fix: `choose one${offered}: -m <id>, SHIRO_MODEL, or shiro config set model <id>` };
 }

@@ -1,7 +1,7 @@
 // listModels: what `GET /models` answered, as /model and shiro doctor read it, against real HTTP
 // servers on this machine (each test's own), and the verdicts doctor draws from it.
 import { afterEach, describe, expect, test } from "bun:test";
-import { endpointCheck, modelCheck, similarIds } from "../../lib/app/doctor.ts";
+import { endpointCheck, modelCheck, noModelCheck, similarIds } from "../../lib/app/doctor.ts";
 import { listModels, type ModelListing } from "../../lib/provider/list-models.ts";
 
 let servers: ReturnType<typeof Bun.serve>[] = [];
@@ -70,5 +70,6 @@ describe("doctor's verdicts on a listing", () => {
     expect(none).toMatchObject({ mark: "fail", text: "model qwen3: the server lists no models at all" });
     expect(none.fix).toContain("ollama pull");
     expect(none.fix).not.toContain("use one it offers");
+    expect(noModelCheck("ollama", { type: "list", models: [] })).toMatchObject({ mark: "fail", text: "model: none chosen, ollama has no default one, and the server lists no models at all", fix: expect.stringContaining("ollama pull") });
   });
 });

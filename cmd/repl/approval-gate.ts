@@ -68,6 +68,8 @@ export type GateDeps = {
   bell?(): void;
   /** A y/a/n question appeared (the type-ahead guard starts its quiet moment). */
   opened?(): void;
+  /** A question (or its follow-up: what instead, keep it?) was answered: nothing ran while it waited. */
+  closed?(): void;
   /**
    * Saving an "always" answer as a rule in the user's config: where it would go and how it reads
    * (shown before the choice), and the save itself. Without them "always" lasts the session.
@@ -144,6 +146,7 @@ export function createApprovalGate(deps: GateDeps): ApprovalGate {
     const choice = signal.aborted ? "deny" : given;
     byMode = current?.byMode;
     current = undefined;
+    deps.closed?.();
     deps.changed();
     if (outside) {
       deps.print(signal.aborted ? theme.warn("  not run: interrupted") : choice === "deny" ? theme.warn("  kept in the sandbox") : theme.warn("  running once outside the sandbox"));
@@ -184,6 +187,7 @@ export function createApprovalGate(deps: GateDeps): ApprovalGate {
       deps.changed();
     });
     scoping = undefined;
+    deps.closed?.();
     deps.changed();
     if (scope === "interrupted") return; // the caller says "not run: interrupted", and grants nothing
     if (scope === "session") return forSession();

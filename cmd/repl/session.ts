@@ -324,7 +324,9 @@ export async function openReplSession(args: MainArgs, env: Env, startRuntime: Ru
     async memory(signal: AbortSignal, onRetry?: (notice: string) => void): Promise<string> {
       if (!memory) return "Project memory is off (--no-memory).";
       const outcome = await compactMemory({ store: memory, generate: (prompt) => ask({ prompt }, signal, onRetry) });
-      return [outcome.notice, outcome.message].filter(Boolean).join("\n");
+      // Nothing to merge: someone who typed /memory to see the notes is told where they are.
+      const seeThem = outcome.type === "noop" && outcome.notes > 0 ? "/notes lists them." : undefined;
+      return [outcome.notice, outcome.message, seeThem].filter(Boolean).join("\n");
     },
     /** `/compact`: the transcript replaced by the model's summary, or kept as it was. `onRetry` as for memory. */
     async compact(signal: AbortSignal, onRetry?: (notice: string) => void): Promise<string> {

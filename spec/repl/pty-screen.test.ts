@@ -232,3 +232,19 @@ test("a stream cut after part of the answer says that part is kept and how to go
   await pty.waitFor("the rest of it");
   expect(JSON.stringify(s.requests[1]!.body)).toContain("partial answer that got");
 }, 20_000);
+
+test("/memory with too few notes to merge says where to see them; /notes then lists them", async () => {
+  const s = await serve(
+    { toolCalls: [{ name: "remember", input: { kind: "command", text: "Run the math tests with bun test src/math.test.ts" } }] },
+    { text: "noted" },
+  );
+  const pty = await start({ baseURL: s.url });
+  await pty.waitForPrompt(1);
+  pty.line("remember how to test");
+  await pty.waitFor("noted");
+  await pty.waitForPrompt(2);
+  pty.line("/memory");
+  await pty.waitFor("Project memory has 1 note; compaction starts above 60, so nothing was changed.\n/notes lists them.");
+  pty.line("/notes");
+  await pty.waitFor("Run the math tests with bun test src/math.test.ts", { count: 2 });
+}, 20_000);

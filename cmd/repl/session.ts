@@ -335,7 +335,7 @@ export async function openReplSession(args: MainArgs, env: Env, startRuntime: Ru
       const outcome = await compactTranscript(live.history, (request) => ask(request, signal, onRetry), { tools: conversation.tools });
       if (outcome.type === "failed" && outcome.message === STOPPED) return "Stopped: the transcript was kept as it was.";
       if (outcome.type === "failed") return `The summary request failed, so the transcript was kept as it was: ${outcome.message}`;
-      if (outcome.type === "unusable") return "The model's summary was empty or unusable, so the transcript was kept as it was.";
+      if (outcome.type === "unusable") return "The model's summary was empty or unusable, so the transcript was kept as it was: /compact again to retry, or /clear to start a new conversation.";
       live.replace(outcome.messages);
       undo.markCompact();
       return `Compacted: ${before} messages replaced by a summary (/undo cannot go back past this). The task list and project memory are unchanged.`;

@@ -248,3 +248,17 @@ test("/memory with too few notes to merge says where to see them; /notes then li
   pty.line("/notes");
   await pty.waitFor("Run the math tests with bun test src/math.test.ts", { count: 2 });
 }, 20_000);
+
+test("/compact whose summary is unusable keeps the transcript and says what to do next; trying again compacts", async () => {
+  const summary = ["## Goal", "fix add", "## Files touched", "src/math.ts: add fixed", "## What remains", "write tests for mul"].join("\n");
+  const s = await serve({ text: "an answer" }, { text: "ok" }, { text: summary });
+  const pty = await start({ baseURL: s.url });
+  await pty.waitForPrompt(1);
+  pty.line("fix add");
+  await pty.waitFor("an answer");
+  await pty.waitForPrompt(2);
+  pty.line("/compact");
+  await pty.waitFor("The model's summary was empty or unusable, so the transcript was kept as it was: /compact again to retry, or /clear to start a new conversation.");
+  pty.line("/compact");
+  await pty.waitFor("Compacted:");
+}, 20_000);

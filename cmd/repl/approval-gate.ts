@@ -5,6 +5,7 @@ import type { Grant } from "../../lib/permissions/session-grants.ts";
 import type { RuleScope } from "../../lib/permissions/save-rule.ts";
 import { previewCall } from "./approval-preview.ts";
 import { OUTCOME_MARKS, toolCallLine } from "../../lib/render.ts";
+import { prevBoundary } from "../../lib/text/graphemes.ts";
 import type { Key } from "./input/keys.ts";
 import type { Theme } from "./theme.ts";
 
@@ -246,7 +247,8 @@ export function createApprovalGate(deps: GateDeps): ApprovalGate {
         return current.resolve("deny");
       }
       if (key.name === "text" || key.name === "paste") current.instead += key.text.replace(/[\r\n]+/g, " ");
-      else if (key.name === "backspace") current.instead = current.instead.slice(0, -1);
+      // A whole character as seen (an emoji, an accented letter), never half of one.
+      else if (key.name === "backspace") current.instead = current.instead.slice(0, prevBoundary(current.instead, current.instead.length));
       else if (key.name === "escape") {
         // Just the denial; what was typed is not lost, it waits in the input.
         const typed = current.instead.trim();

@@ -35,6 +35,28 @@ test("n at a question lets the user say what to do instead; the model gets it wi
   expect(output).toContain("write it to notes.md instead");
 }, 20_000);
 
+test("backspace on 'what should shiro do instead?' takes a whole character: an emoji or an accented letter goes in one press", async () => {
+  const s = await serve({ toolCalls: [{ name: "write_file", input: { path: "out.txt", content: "x" } }] }, { text: "Understood." });
+  const pty = await start({ baseURL: s.url });
+  await pty.waitForPrompt(1);
+  pty.line("write it down");
+  await pty.waitFor("allow?");
+  pty.write("n");
+  await pty.waitFor("what should shiro do instead?");
+  pty.write("use caf\u0065\u0301 👍🏽");
+  await pty.waitUntil("the words typed", () => pty.cursorLine().endsWith("use caf\u0065\u0301 👍🏽"));
+  pty.write("\x7f"); // backspace: the thumb and its skin tone
+  pty.write("\x7f"); // the space
+  pty.write("\x7f"); // é, accent and all
+  pty.write("e!");
+  await pty.waitUntil("the line edited", () => pty.cursorLine().endsWith("› use cafe!"));
+  pty.write(KEYS.enter);
+  await pty.waitFor("Understood.");
+  const output = toolOutputsIn(s.requests[1]!.body).join("\n");
+  expect(output).toContain("use cafe!");
+  expect(output).not.toContain("\ud83d");
+}, 20_000);
+
 test("n then an empty line just denies", async () => {
   const cwd = tempDir();
   writeFileSync(join(cwd, "keep.txt"), "kept\n");

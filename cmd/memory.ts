@@ -68,6 +68,7 @@ export async function runMemoryCommand(argv: string[], env: Record<string, strin
       });
       if (outcome.notice) process.stderr.write(`shiro: ${outcome.notice}\n`);
       process.stdout.write(outcome.message + "\n");
+      if (outcome.type === "noop" && outcome.notes > 0) process.stdout.write("shiro memory list shows them.\n");
       return outcome.type === "rejected" ? 1 : 0;
     }
     default:

@@ -216,6 +216,16 @@ export function sanitize(text: string): string {
 }
 
 /**
+ * A command's output made safe for the screen like `sanitize`, but carriage returns are kept, so
+ * that a line redrawn in place (a progress bar) can be shown as the terminal would (lib/text/overstrike.ts).
+ */
+export function sanitizeOutput(text: string): string {
+  return Bun.stripANSI(text)
+    .replace(/\t/g, "    ")
+    .replace(/[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f]/g, "");
+}
+
+/**
  * The line of a call that was not run: `⊘ write_file h.txt: not run (declined)`. The model's reason
  * is written for the model (what to do next); the user gets its few words (`shown`), or the
  * reason itself clipped when a denial has none. Live and in a resumed session's replay alike.

@@ -5,6 +5,7 @@ import type { Grant } from "../../lib/permissions/session-grants.ts";
 import type { RuleScope } from "../../lib/permissions/save-rule.ts";
 import { previewCall } from "./approval-preview.ts";
 import { OUTCOME_MARKS, toolCallLine } from "../../lib/render.ts";
+import { prevBoundary } from "../../lib/text/graphemes.ts";
 import type { Key } from "./input/keys.ts";
 import type { Theme } from "./theme.ts";
 
@@ -68,6 +69,8 @@ export type GateDeps = {
   bell?(): void;
   /** A y/a/n question appeared (the type-ahead guard starts its quiet moment). */
   opened?(): void;
+  /** A question (or its follow-up: what instead, keep it?) was answered: nothing ran while it waited. */
+  closed?(): void;
   /**
    * Saving an "always" answer as a rule in the user's config: where it would go and how it reads
    * (shown before the choice), and the save itself. Without them "always" lasts the session.
@@ -144,6 +147,7 @@ export function createApprovalGate(deps: GateDeps): ApprovalGate {
     const choice = signal.aborted ? "deny" : given;
     byMode = current?.byMode;
     current = undefined;
+    deps.closed?.();
     deps.changed();
     if (outside) {
       deps.print(signal.aborted ? theme.warn("  not run: interrupted") : choice === "deny" ? theme.warn("  kept in the sandbox") : theme.warn("  running once outside the sandbox"));
@@ -184,6 +188,7 @@ export function createApprovalGate(deps: GateDeps): ApprovalGate {
       deps.changed();
     });
     scoping = undefined;
+    deps.closed?.();
     deps.changed();
     if (scope === "interrupted") return; // the caller says "not run: interrupted", and grants nothing
     if (scope === "session") return forSession();
@@ -242,7 +247,8 @@ export function createApprovalGate(deps: GateDeps): ApprovalGate {
         return current.resolve("deny");
       }
       if (key.name === "text" || key.name === "paste") current.instead += key.text.replace(/[\r\n]+/g, " ");
-      else if (key.name === "backspace") current.instead = current.instead.slice(0, -1);
+      // A whole character as seen (an emoji, an accented letter), never half of one.
+      else if (key.name === "backspace") current.instead = current.instead.slice(0, prevBoundary(current.instead, current.instead.length));
       else if (key.name === "escape") {
         // Just the denial; what was typed is not lost, it waits in the input.
         const typed = current.instead.trim();

@@ -120,6 +120,11 @@ export function createRepl(deps: ReplDeps) {
       if (session.runtime().settings.bell) deps.bell?.();
     },
     opened: () => typeAhead.questionShown(),
+    // The spinner's seconds say how long the call has run, not how long its question waited for
+    // an answer. Subagents go on while one of them asks, so their count goes on too.
+    closed: () => {
+      if (view.subagentRows().length === 0) state.activitySince = Date.now();
+    },
     draft: (text) => {
       const typed = input.line().text;
       input.set(typed ? `${typed}\n${text}` : text); // after anything typed ahead, on a line of its own

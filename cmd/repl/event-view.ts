@@ -1,5 +1,6 @@
 import type { AgentEvent } from "../../lib/events.ts";
-import { callContext, clip, OUTCOME_MARKS, renderEvent, sanitize, subagentLine } from "../../lib/render.ts";
+import { callContext, clip, OUTCOME_MARKS, renderEvent, sanitize, sanitizeOutput, subagentLine } from "../../lib/render.ts";
+import { overstrike, settleReturns } from "../../lib/text/overstrike.ts";
 import { INTERRUPTED_RESULT } from "../../lib/prune/repair.ts";
 import { createMarkdownStream, type MarkdownStream } from "../../lib/text/markdown.ts";
 import { fitRow, wrapLine } from "../../lib/text/wrap.ts";
@@ -120,7 +121,8 @@ export function createEventView(theme: Theme, hooks: ViewHooks, now: () => numbe
   const finish = (id: string, title: string, fallback: string) => {
     const state = running.get(id);
     running.delete(id);
-    if (state?.partial) state.lines.push(state.partial);
+    const partial = overstrike(state?.partial ?? "");
+    if (partial) state!.lines.push(partial);
     const lines = state?.lines ?? [];
     if (lines.length > 0) {
       const width = hooks.columns();
@@ -241,7 +243,8 @@ export function createEventView(theme: Theme, hooks: ViewHooks, now: () => numbe
       const width = hooks.columns() - 1;
       const rows = markdown ? [...markdown.pending()] : [];
       for (const state of running.values()) {
-        const tail = [...state.lines.slice(-LIVE_OUTPUT_LINES), ...(state.partial ? [state.partial] : [])].slice(-LIVE_OUTPUT_LINES);
+        const partial = overstrike(state.partial);
+        const tail = [...state.lines.slice(-LIVE_OUTPUT_LINES), ...(partial ? [partial] : [])].slice(-LIVE_OUTPUT_LINES);
         for (const line of tail) rows.push(theme.dim(fitRow(OUTPUT_INDENT + line, width)));
       }
       rows.push(...subagentRows());
@@ -267,11 +270,12 @@ export function createEventView(theme: Theme, hooks: ViewHooks, now: () => numbe
       state = { lines: [], partial: "", chars: 0, kept: true, dropped: 0 };
       running.set(id, state);
     }
-    const text = sanitize(chunk);
+    // A line redrawn in place (`\r`, a progress bar) is one line, as the terminal would show it.
+    const text = sanitizeOutput(chunk);
     state.chars += text.length;
     const pieces = (state.partial + text).split("\n");
-    state.partial = pieces.pop()!;
-    for (const piece of pieces) state.lines.push(piece); // not push(...pieces): a huge chunk is past the argument limit
+    state.partial = settleReturns(pieces.pop()!);
+    for (const piece of pieces) state.lines.push(overstrike(piece)); // not push(...pieces): a huge chunk is past the argument limit
     // Past the limit only the tail matters (for the screen); /last falls back to the model's copy.
     if (state.chars > MAX_KEPT_OUTPUT_CHARS) state.kept = false;
     if (!state.kept && state.lines.length > OUTPUT_TAIL_LINES * 4) {

@@ -324,7 +324,9 @@ export async function openReplSession(args: MainArgs, env: Env, startRuntime: Ru
     async memory(signal: AbortSignal, onRetry?: (notice: string) => void): Promise<string> {
       if (!memory) return "Project memory is off (--no-memory).";
       const outcome = await compactMemory({ store: memory, generate: (prompt) => ask({ prompt }, signal, onRetry) });
-      return [outcome.notice, outcome.message].filter(Boolean).join("\n");
+      // Nothing to merge: someone who typed /memory to see the notes is told where they are.
+      const seeThem = outcome.type === "noop" && outcome.notes > 0 ? "/notes lists them." : undefined;
+      return [outcome.notice, outcome.message, seeThem].filter(Boolean).join("\n");
     },
     /** `/compact`: the transcript replaced by the model's summary, or kept as it was. `onRetry` as for memory. */
     async compact(signal: AbortSignal, onRetry?: (notice: string) => void): Promise<string> {
@@ -333,7 +335,7 @@ export async function openReplSession(args: MainArgs, env: Env, startRuntime: Ru
       const outcome = await compactTranscript(live.history, (request) => ask(request, signal, onRetry), { tools: conversation.tools });
       if (outcome.type === "failed" && outcome.message === STOPPED) return "Stopped: the transcript was kept as it was.";
       if (outcome.type === "failed") return `The summary request failed, so the transcript was kept as it was: ${outcome.message}`;
-      if (outcome.type === "unusable") return "The model's summary was empty or unusable, so the transcript was kept as it was.";
+      if (outcome.type === "unusable") return "The model's summary was empty or unusable, so the transcript was kept as it was: /compact again to retry, or /clear to start a new conversation.";
       live.replace(outcome.messages);
       undo.markCompact();
       return `Compacted: ${before} messages replaced by a summary (/undo cannot go back past this). The task list and project memory are unchanged.`;

@@ -1,4 +1,5 @@
-import { sanitize } from "../../lib/render.ts";
+import { sanitize, sanitizeOutput } from "../../lib/render.ts";
+import { overstrike, settleReturns } from "../../lib/text/overstrike.ts";
 import type { LoopState } from "./loop-state.ts";
 import type { ReplSession } from "./session.ts";
 import type { Theme } from "./theme.ts";
@@ -18,15 +19,24 @@ export async function runUserCommand(deps: Deps, commandLine: string): Promise<v
   state.activity = `running ${commandLine}`;
   render();
   let shown = 0;
+  // Output comes in chunks that need not end at a line's end: a line is printed once it is whole
+  // (blank ones too), and one redrawn with `\r` (a progress bar) as the terminal would leave it.
+  let partial = "";
+  const show = (line: string) => {
+    if (shown++ < SHELL_LIVE_LINES) print(theme.dim(`    ${overstrike(line)}`));
+  };
   try {
     const ran = await session.runShell(
       commandLine,
       command.signal,
       (chunk) => {
-        for (const line of chunk.split("\n")) if (line && shown++ < SHELL_LIVE_LINES) print(theme.dim(`    ${sanitize(line)}`));
+        const pieces = (partial + sanitizeOutput(chunk)).split("\n");
+        partial = settleReturns(pieces.pop()!);
+        for (const line of pieces) show(line);
       },
       (message) => print(theme.warn(`note: ${sanitize(message)}`)),
     );
+    if (overstrike(partial)) show(partial);
     if (ran.refused) return print(theme.error(ran.refused));
     if (shown > SHELL_LIVE_LINES) print(theme.dim(`    … ${shown - SHELL_LIVE_LINES} more lines (the model gets the output with your next prompt)`));
     else print(theme.dim("  (the output goes with your next prompt)"));

@@ -8,8 +8,8 @@ import type { MemoryStore } from "./store.ts";
 import { normalizeNoteText, noteKey, notes } from "./text.ts";
 
 export type CompactionOutcome =
-  /** Under the thresholds: nothing was sent or changed. */
-  | { type: "noop"; message: string }
+  /** Under the thresholds: nothing was sent or changed. `notes`: how many the store holds. */
+  | { type: "noop"; message: string; notes: number }
   /** The reply could not be used: the store was not touched. */
   | { type: "rejected"; message: string }
   | { type: "applied"; message: string; before: number; after: number; replaced: number; added: number; skipped: string[] };
@@ -106,7 +106,7 @@ export async function compactMemory(opts: { store: MemoryStore; generate: (promp
   const { entries, notice } = await opts.store.read();
   const withNotice = <T extends CompactionOutcome>(o: T) => (notice ? { ...o, notice } : o);
   const plan = planCompaction(entries);
-  if (plan.type === "noop") return withNotice({ type: "noop", message: plan.reason });
+  if (plan.type === "noop") return withNotice({ type: "noop", message: plan.reason, notes: entries.length });
   const reply = await opts.generate(plan.prompt);
   return withNotice(await applyCompaction(opts.store, plan, reply));
 }

@@ -171,6 +171,7 @@ describe("shiro memory compact (the /memory rules) through one provider request"
     const run = await runShiro(["memory", "compact"], { cwd: work, home });
     expect(run.stderr).toBe("");
     expect(run.stdout).toMatch(/3 notes; compaction starts above 60/);
+    expect(run.stdout).toContain("shiro memory list shows them.");
     expect(run.code).toBe(0);
   });
 

@@ -227,3 +227,18 @@ test("ctrl-c at a question with a draft typed under it clears the draft; on an e
   pty.line("again");
   await pty.waitFor("carried on after ctrl-c");
 }, 20_000);
+
+test("the spinner counts a command's seconds from the answer that let it run, not from when its question went up", async () => {
+  const s = await serve({ toolCalls: [{ name: "bash", input: { command: "touch ran.txt; sleep 3" } }] }, { text: "slept" });
+  const pty = await start({ baseURL: s.url });
+  await pty.waitForPrompt(1);
+  pty.line("run it");
+  await pty.waitUntil("the question", () => pty.cursorLine().startsWith("allow? y once"));
+  await Bun.sleep(4000); // the user reads the command before answering
+  pty.write("y");
+  await pty.waitFor(/running bash/);
+  const row = pty.screen().split("\n").find((r) => r.includes("running bash"))!;
+  const seconds = Number(/running bash · (\d+)s/.exec(row)?.[1] ?? 0);
+  expect(seconds).toBeLessThan(3);
+  await pty.waitFor("slept");
+}, 20_000);

@@ -35,6 +35,28 @@ test("n at a question lets the user say what to do instead; the model gets it wi
   expect(output).toContain("write it to notes.md instead");
 }, 20_000);
 
+test("backspace on 'what should shiro do instead?' takes a whole character: an emoji or an accented letter goes in one press", async () => {
+  const s = await serve({ toolCalls: [{ name: "write_file", input: { path: "out.txt", content: "x" } }] }, { text: "Understood." });
+  const pty = await start({ baseURL: s.url });
+  await pty.waitForPrompt(1);
+  pty.line("write it down");
+  await pty.waitFor("allow?");
+  pty.write("n");
+  await pty.waitFor("what should shiro do instead?");
+  pty.write("use caf\u0065\u0301 👍🏽");
+  await pty.waitUntil("the words typed", () => pty.cursorLine().endsWith("use caf\u0065\u0301 👍🏽"));
+  pty.write("\x7f"); // backspace: the thumb and its skin tone
+  pty.write("\x7f"); // the space
+  pty.write("\x7f"); // é, accent and all
+  pty.write("e!");
+  await pty.waitUntil("the line edited", () => pty.cursorLine().endsWith("› use cafe!"));
+  pty.write(KEYS.enter);
+  await pty.waitFor("Understood.");
+  const output = toolOutputsIn(s.requests[1]!.body).join("\n");
+  expect(output).toContain("use cafe!");
+  expect(output).not.toContain("\ud83d");
+}, 20_000);
+
 test("n then an empty line just denies", async () => {
   const cwd = tempDir();
   writeFileSync(join(cwd, "keep.txt"), "kept\n");
@@ -66,6 +88,18 @@ test("!cmd runs the command in the workspace, shows its output, and sends it wit
   const sent = lastUserText(s.requests[0]!.body);
   expect(sent).toContain("$ cat notes.txt\nExit code 0\nalpha");
   expect(sent.endsWith("what did it print?")).toBe(true);
+}, 20_000);
+
+test("!cmd output shows as the terminal would: a line that came in two pieces is one line, a blank line stays, a redrawn progress line is its last state", async () => {
+  const s = await serve();
+  const pty = await start({ baseURL: s.url });
+  await pty.waitForPrompt(1);
+  pty.line("!printf 'start of a line '; sleep 0.3; printf 'end of it\\n\\nafter blank\\n'; for i in 1 2 3; do printf 'step %s\\r' $i; sleep 0.2; done; printf 'tail'");
+  await pty.waitFor("(the output goes with your next prompt)");
+  const rows = pty.screen().split("\n");
+  const from = rows.indexOf("    start of a line end of it");
+  expect(from).toBeGreaterThan(0);
+  expect(rows.slice(from, from + 5)).toEqual(["    start of a line end of it", "", "    after blank", "    tail 3", "  (the output goes with your next prompt)"]);
 }, 20_000);
 
 test("a bare ! sends nothing and says what !cmd does; /help lists !cmd, @path and shift-tab", async () => {

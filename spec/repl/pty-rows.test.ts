@@ -56,3 +56,21 @@ test("Down moves down the rows of a wrapped prompt, then to the history only fro
   await pty.waitFor("sent");
   expect(lastUserText(s.requests[0]!.body)).toBe(typed.slice(0, 80) + "Z" + typed.slice(80));
 }, 20_000);
+
+test("Up walks past a prompt of several lines in one press: it comes back with the cursor on its first row, and Down brings it back with the cursor on its last row", async () => {
+  const s = await serve({ text: "one" }, { text: "two" });
+  const pty = await start({ baseURL: s.url });
+  await pty.waitForPrompt(1);
+  pty.line("oldest");
+  await pty.waitForPrompt(2);
+  pty.write("line one\nline two\nline three"); // ctrl-j: new lines in the prompt
+  pty.write(KEYS.enter);
+  await pty.waitForPrompt(3);
+  pty.write(KEYS.up);
+  await pty.waitForInput("line one");
+  expect(pty.cursorCol()).toBe("› line one".length);
+  pty.write(KEYS.up);
+  await pty.waitForInput("oldest");
+  pty.write(KEYS.down);
+  await pty.waitUntil("the newer prompt back, the cursor at its end", () => pty.cursorLine() === "  line three");
+}, 20_000);

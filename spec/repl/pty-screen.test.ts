@@ -232,3 +232,33 @@ test("a stream cut after part of the answer says that part is kept and how to go
   await pty.waitFor("the rest of it");
   expect(JSON.stringify(s.requests[1]!.body)).toContain("partial answer that got");
 }, 20_000);
+
+test("/memory with too few notes to merge says where to see them; /notes then lists them", async () => {
+  const s = await serve(
+    { toolCalls: [{ name: "remember", input: { kind: "command", text: "Run the math tests with bun test src/math.test.ts" } }] },
+    { text: "noted" },
+  );
+  const pty = await start({ baseURL: s.url });
+  await pty.waitForPrompt(1);
+  pty.line("remember how to test");
+  await pty.waitFor("noted");
+  await pty.waitForPrompt(2);
+  pty.line("/memory");
+  await pty.waitFor("Project memory has 1 note; compaction starts above 60, so nothing was changed.\n/notes lists them.");
+  pty.line("/notes");
+  await pty.waitFor("Run the math tests with bun test src/math.test.ts", { count: 2 });
+}, 20_000);
+
+test("/compact whose summary is unusable keeps the transcript and says what to do next; trying again compacts", async () => {
+  const summary = ["## Goal", "fix add", "## Files touched", "src/math.ts: add fixed", "## What remains", "write tests for mul"].join("\n");
+  const s = await serve({ text: "an answer" }, { text: "ok" }, { text: summary });
+  const pty = await start({ baseURL: s.url });
+  await pty.waitForPrompt(1);
+  pty.line("fix add");
+  await pty.waitFor("an answer");
+  await pty.waitForPrompt(2);
+  pty.line("/compact");
+  await pty.waitFor("The model's summary was empty or unusable, so the transcript was kept as it was: /compact again to retry, or /clear to start a new conversation.");
+  pty.line("/compact");
+  await pty.waitFor("Compacted:");
+}, 20_000);

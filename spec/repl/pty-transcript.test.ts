@@ -212,6 +212,27 @@ test("a 1,000-line output shows its last 10 lines and a count; /last prints it w
   for (const n of [1, 2, 500, 990, 1000]) expect(after).toContain(String(n));
 }, 20_000);
 
+test("a progress bar redrawn with carriage returns shows as the one line a terminal would leave, live, in the transcript and in /last", async () => {
+  // Each step is its own chunk, and the last `\r` and its newline come apart, as they do from a real bar.
+  const command = "printf 'fetching deps\\n'; for p in 10 55 100; do printf 'downloading %s%%\\r' $p; sleep 0.3; done; printf '\\n'; printf 'abcdef\\rXY\\n'";
+  const s = await serve({ toolCalls: [{ name: "bash", input: { command } }] }, { text: "fetched" });
+  const pty = await start({ baseURL: s.url, args: ["--yolo"] });
+  await pty.waitForPrompt(1);
+  pty.line("fetch");
+  await pty.waitFor("    downloading 55%");
+  expect(pty.screen()).not.toContain("    downloading 10%");
+  await pty.waitFor("fetched");
+  await pty.waitForPrompt(2);
+  const rows = pty.screen().split("\n");
+  const output = rows.slice(rows.indexOf("    fetching deps"), rows.findIndex((r) => r.startsWith("  ✓ bash")));
+  expect(output).toEqual(["    fetching deps", "    downloading 100%", "    XYcdef"]);
+  pty.line("/last");
+  await pty.waitForPrompt(3);
+  const last = pty.screen().split("\n");
+  const at = last.findIndex((r) => r.startsWith("bash printf"));
+  expect(last.slice(at + 2, at + 6)).toEqual(["fetching deps", "downloading 100%", "XYcdef", "›"]);
+}, 20_000);
+
 test("/last goes through $PAGER when it is set, with the whole output", async () => {
   const cwd = tempDir("shiro-work-");
   const s = await serve(THOUSAND, { text: "counted" });

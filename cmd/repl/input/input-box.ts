@@ -102,7 +102,10 @@ export function createInputBox(deps: {
       const step = direction === "up" ? walkUp(walk, line.text) : walkDown(walk);
       if (!step) return;
       walk = step.walk;
-      line = lineOf(step.text);
+      // Up leaves the cursor on the prompt's first row (at the end of its first line), so up again
+      // goes on to the older one instead of climbing a long prompt row by row; down, on its last.
+      const firstLineEnd = step.text.indexOf("\n");
+      line = direction === "up" && firstLineEnd >= 0 ? { text: step.text, cursor: firstLineEnd } : lineOf(step.text);
     },
     tab() {
       if (picker) {

@@ -116,15 +116,10 @@ export function createRepl(deps: ReplDeps) {
       if (screen.mode === "pipe" && gate.pending()) print(gate.pending()!.question);
       render();
     },
-    bell: () => {
-      if (session.runtime().settings.bell) deps.bell?.();
-    },
+    bell: () => void (session.runtime().settings.bell && deps.bell?.()),
     opened: () => typeAhead.questionShown(),
-    // The spinner's seconds say how long the call has run, not how long its question waited for
-    // an answer. Subagents go on while one of them asks, so their count goes on too.
-    closed: () => {
-      if (view.subagentRows().length === 0) state.activitySince = Date.now();
-    },
+    // The spinner counts the call's run, not its question's wait (subagents go on while one asks).
+    closed: () => void (view.subagentRows().length === 0 && (state.activitySince = Date.now())),
     draft: (text) => {
       const typed = input.line().text;
       input.set(typed ? `${typed}\n${text}` : text); // after anything typed ahead, on a line of its own

@@ -20,3 +20,12 @@ export function settleReturns(partial: string): string {
   if (at < 0) return partial;
   return `${overstrike(partial.slice(0, at))}\r${partial.slice(at + 1)}`;
 }
+
+/**
+ * Every line of a command's whole output as the terminal would leave it (overstrike per line): a
+ * progress bar that redrew itself a few hundred times is one line for the model too, not a few
+ * hundred copies of it, and a Windows line end (`\r\n`) is a plain one.
+ */
+export function overstrikeLines(text: string): string {
+  return text.includes("\r") ? text.split("\n").map(overstrike).join("\n") : text;
+}

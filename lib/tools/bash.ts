@@ -2,6 +2,7 @@ import * as v from "valibot";
 import { ToolError } from "../errors.ts";
 import { defineTool, type ToolContext } from "./define.ts";
 import { HeadTailBuffer } from "../text/head-tail.ts";
+import { overstrikeLines } from "../text/overstrike.ts";
 import { sandboxFailure, shortSandboxReason, type CommandRunner, type Commands, type LoginSetup } from "../sandbox/index.ts";
 import { defaultCommands } from "./commands.ts";
 
@@ -210,7 +211,7 @@ async function runInProcessGroup(
     for (const reader of readers) reader.cancel().catch(() => {});
   }
   const signal = end === "exited" ? exit.signal : null;
-  return { end, exitCode: exit.exitCode, signal, output: output.text(), started: true, ...(note ? { note } : {}) };
+  return { end, exitCode: exit.exitCode, signal, output: overstrikeLines(output.text()), started: true, ...(note ? { note } : {}) };
 }
 
 /** `pending`, unless `signal` aborts first (then undefined); a missing promise is undefined. */

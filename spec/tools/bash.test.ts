@@ -45,6 +45,15 @@ describe("bash", () => {
     expect(await bash({ command: "true" })).toEqual({ output: "Exit code 0\n(no output)", summary: "exit 0" });
   });
 
+  test("a progress bar redrawn with carriage returns reaches the model as the line a terminal would show", async () => {
+    // 300 redraws of a bar, as curl or tqdm print them into a pipe, then the result; and a Windows line end.
+    const command = `for i in $(seq 1 300); do printf '\\r[%-30s] %3d%%' "$(printf '#%.0s' $(seq 1 $((i / 10))))" $((i / 3)); done; printf '\\ndone\\r\\n'`;
+    const result = await bash({ command });
+    expect(result.output).toBe("Exit code 0\n[##############################] 100%\ndone\n");
+    // A screen-only trick never hides text: a shorter redraw leaves the end of the longer line, as on a terminal.
+    expect((await bash({ command: "printf 'abcdef\\rXY\\n'" })).output).toBe("Exit code 0\nXYcdef\n");
+  });
+
   test("a failing command reports its exit code with stdout and stderr combined", async () => {
     const result = await bash({ command: "echo out; echo err >&2; exit 3" });
     expect(result.summary).toBe("exit 3");

@@ -167,7 +167,7 @@ export async function openReplSession(args: MainArgs, env: Env, startRuntime: Ru
     const notice = modeNotice(next, sandboxed() ? undefined : runtime.commands.status.state);
     const explain = notice !== undefined && !autoExplained;
     if (notice) autoExplained = true;
-    return `mode: ${describeMode(next, sandboxed())}${explain ? `\n${notice}` : ""}`;
+    return `mode ${describeMode(next, sandboxed())}${explain ? `\n${notice}` : ""}`;
   };
 
   const first = await firstChoice();

@@ -57,7 +57,7 @@ test("shift-tab cycles ask → edits → auto; edits runs file edits and asks fo
   const pty = await start({ baseURL: s.url, cwd, args: ["--no-sandbox"] });
   await pty.waitForPrompt(1);
   pty.write(SHIFT_TAB);
-  await pty.waitFor("mode: edits: file edits inside the workspace run without asking; commands ask");
+  await pty.waitFor("mode edits: file edits inside the workspace run without asking; commands ask");
   await pty.waitUntil("the status line", () => pty.screen().includes("mode edits"));
   pty.line("edit and run");
   await pty.waitFor("bash wants to run: touch t1");
@@ -80,13 +80,13 @@ test("shift-tab cycles ask → edits → auto; edits runs file edits and asks fo
   await pty.waitForPrompt(3);
 
   pty.write(SHIFT_TAB); // back to ask
-  await pty.waitFor("mode: ask: edits and commands ask first");
+  await pty.waitFor("mode ask: edits and commands ask first");
   pty.write("/mode ed" + KEYS.tab); // Tab completes the mode's name
   await pty.waitForInput("/mode edits");
   pty.write(KEYS.enter);
-  await pty.waitFor("mode: edits: file edits", { count: 2 });
+  await pty.waitFor("mode edits: file edits", { count: 2 });
   pty.line("/mode ask");
-  await pty.waitFor("mode: ask: edits and commands ask first", { count: 2 });
+  await pty.waitFor("mode ask: edits and commands ask first", { count: 2 });
   pty.line("write more");
   await pty.waitFor("write_file wants to write: f.txt");
   await pty.waitUntil("the question", () => pty.cursorLine().startsWith("allow?"));
@@ -355,7 +355,7 @@ test("shift-tab at a question: a mode that runs the call without asking lets it 
   await pty.waitUntil("the next question", () => pty.cursorLine().startsWith("allow?"));
   // edits → auto: without a sandbox auto behaves as edits, so the command still asks.
   pty.write(SHIFT_TAB);
-  await pty.waitFor("mode: auto");
+  await pty.waitFor("mode auto, as edits");
   await Bun.sleep(200);
   expect(pty.cursorLine()).toStartWith("allow?");
   expect(existsSync(join(cwd, "t1"))).toBe(false);

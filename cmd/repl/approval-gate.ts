@@ -157,7 +157,7 @@ export function createApprovalGate(deps: GateDeps): ApprovalGate {
     else if (byMode) deps.print(theme.ok(`  allowed: ${byMode} mode runs it without asking`));
     else if (choice === "once") deps.print(theme.ok("  allowed once"));
     else if (choice === "always") await keepAlways(question, signal);
-    else if (instead.has(question.id)) deps.print(theme.warn(`  ${OUTCOME_MARKS.denied} denied; shiro is told: ${instead.get(question.id)}`));
+    else if (instead.has(question.id)) deps.print(theme.warn(`  ${OUTCOME_MARKS.denied} denied; the model is told: ${instead.get(question.id)}`));
     else deps.print(theme.warn(`  ${OUTCOME_MARKS.denied} denied; the model is told not to retry it`));
     // An interrupt while "keep it?" was open: nothing is granted or saved, and the call does not run.
     if (choice === "always" && signal.aborted) {

@@ -29,6 +29,8 @@ test("n at a question lets the user say what to do instead; the model gets it wi
   await pty.waitFor("what should shiro do instead?");
   pty.line("write it to notes.md instead");
   await pty.waitFor("Understood, I will use notes.md.");
+  // The transcript says who gets the words, as the plain denial's line does ("the model is told not to retry it").
+  expect(pty.screen()).toContain("denied; the model is told: write it to notes.md instead");
   expect(existsSync(join(cwd, "out.txt"))).toBe(false);
   const output = toolOutputsIn(s.requests[1]!.body).join("\n");
   expect(output).toContain("The user declined this write_file call");

@@ -1,11 +1,11 @@
 // Headless, a command the sandbox stopped is never retried outside it, and nobody is asked: the line
 // the user reads (stderr, and the JSON tool-result's summary) says what stopped it, not only "exit 1".
 import { afterAll, expect, test } from "bun:test";
-import { mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { readFileSync, rmSync } from "node:fs";
 import { join } from "node:path";
 import { jsonLines, runShiro } from "../support/cli.ts";
 import { useFakeServer } from "../support/use-fake-server.ts";
-import { reportSkip, sandboxUnavailable, visibleTempDir } from "../sandbox/support.ts";
+import { reportSkip, sandboxUnavailable, siblingLayout } from "../sandbox/support.ts";
 
 const serve = useFakeServer();
 const unavailable = sandboxUnavailable();
@@ -13,15 +13,10 @@ reportSkip("spec/e2e/sandbox-headless.test.ts", unavailable);
 const made: string[] = [];
 afterAll(() => made.forEach((dir) => rmSync(dir, { recursive: true, force: true })));
 
-/** A workspace and a sibling outside it, outside /tmp so the sandbox shows the sibling read-only. */
+/** A workspace and a sibling outside it (siblingLayout), and the command that writes to the sibling. */
 function layout() {
-  const top = visibleTempDir("shiro-e2e-sandbox-");
+  const { top, home, cwd, sibling } = siblingLayout("shiro-e2e-sandbox-");
   made.push(top);
-  const home = join(top, "home");
-  const cwd = join(top, "ws");
-  const sibling = join(top, "sibling");
-  for (const dir of [home, cwd, sibling]) mkdirSync(dir, { recursive: true });
-  writeFileSync(join(sibling, "file.txt"), "before\n");
   return { home, cwd, command: `echo after > ${join(sibling, "file.txt")}`, target: join(sibling, "file.txt") };
 }
 

@@ -1,10 +1,10 @@
 // The interactive side of the sandbox: a command the sandbox stopped is offered once outside it,
 // with the reason; and an "always" for git never covers git running something else.
 import { afterAll, expect, test } from "bun:test";
-import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { existsSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { toolOutputsIn } from "../support/requests.ts";
-import { reportSkip, sandboxUnavailable, visibleTempDir } from "../sandbox/support.ts";
+import { reportSkip, sandboxUnavailable, siblingLayout } from "../sandbox/support.ts";
 import { KEYS, usePty } from "./pty.ts";
 
 const { serve, start } = usePty();
@@ -14,13 +14,8 @@ const made: string[] = [];
 afterAll(() => made.forEach((dir) => rmSync(dir, { recursive: true, force: true })));
 
 function layout() {
-  const top = visibleTempDir("shiro-pty-sandbox-");
+  const { top, home, cwd, sibling } = siblingLayout("shiro-pty-sandbox-");
   made.push(top);
-  const home = join(top, "home");
-  const cwd = join(top, "ws");
-  const sibling = join(top, "sibling");
-  for (const dir of [home, cwd, sibling]) mkdirSync(dir, { recursive: true });
-  writeFileSync(join(sibling, "file.txt"), "before\n");
   return { home, cwd, sibling };
 }
 

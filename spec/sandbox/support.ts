@@ -1,4 +1,5 @@
-import { accessSync, constants } from "node:fs";
+import { accessSync, constants, mkdirSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
 import { makeTempDir } from "../support/temp-dirs.ts";
 import { detectSandbox } from "../../lib/sandbox/detect.ts";
 import { findHelper } from "../../lib/sandbox/helpers.ts";
@@ -31,4 +32,18 @@ export function visibleTempDir(prefix: string): string {
     base = require("node:os").tmpdir();
   }
   return makeTempDir(prefix, base);
+}
+
+/**
+ * A home, a workspace (`ws`) and a sibling folder outside it holding `file.txt` ("before"), in a
+ * visibleTempDir, so the sandbox shows the sibling read-only. `top` is for the caller to remove.
+ */
+export function siblingLayout(prefix: string): { top: string; home: string; cwd: string; sibling: string } {
+  const top = visibleTempDir(prefix);
+  const home = join(top, "home");
+  const cwd = join(top, "ws");
+  const sibling = join(top, "sibling");
+  for (const dir of [home, cwd, sibling]) mkdirSync(dir, { recursive: true });
+  writeFileSync(join(sibling, "file.txt"), "before\n");
+  return { top, home, cwd, sibling };
 }

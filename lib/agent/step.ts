@@ -1,11 +1,11 @@
-import { InvalidToolInputError, NoSuchToolError, streamText, type AssistantModelMessage, type LanguageModel, type LanguageModelUsage, type ModelMessage, type StepResult, type ToolSet } from "ai";
+import { InvalidToolInputError, NoSuchToolError, type AssistantModelMessage, type LanguageModel, type LanguageModelUsage, type ModelMessage, type ToolSet } from "ai";
+import { modelSteps, type StepRequest } from "./model-steps.ts";
 import type { EventSink, Usage } from "../events.ts";
 import { subjectOf, type AnyTool } from "../tools/define.ts";
 import type { CallOptions } from "../provider/call-options.ts";
 import { REASONING_DETAILS_KEY } from "../provider/reasoning-details.ts";
 import { ERROR_CHUNK_USAGE_KEY, REPORTED_COST_KEY, type ErrorChunkUsage } from "../provider/compatible-usage.ts";
 import { IncompleteStreamError } from "../provider/provider-error.ts";
-import { TELEMETRY_OFF } from "../provider/tracing-channel.ts";
 import { MAX_SESSION_NESTING, nestedDeeperThan } from "../fs/nesting.ts";
 
 /** Room for the record, the message and the part around a tool call's arguments within MAX_SESSION_NESTING. */
@@ -30,7 +30,7 @@ export type StepOutcome = {
 };
 
 /** What one step sends: the system prompt and the messages (the pruned history and its tail). */
-export type StepRequest = { instructions: string; messages: ModelMessage[] };
+export type { StepRequest };
 
 export type StepsInput = StepRequest & {
   model: LanguageModel;
@@ -71,24 +71,21 @@ export async function runSteps(input: StepsInput): Promise<void> {
   // `prepareStep` for step k+1's request. The stream can run ahead of this reader, so each step's
   // word is given only once the reader has reached the step's end.
   const decided: PromiseWithResolvers<boolean>[] = [];
-  const stepResults: PromiseWithResolvers<StepResult<ToolSet>>[] = [];
+  const stepResults: PromiseWithResolvers<{ response: { messages: ModelMessage[] } }>[] = [];
   const decision = (k: number) => (decided[k] ??= Promise.withResolvers<boolean>());
-  const stepResult = (k: number) => (stepResults[k] ??= Promise.withResolvers<StepResult<ToolSet>>());
+  const stepResult = (k: number) => (stepResults[k] ??= Promise.withResolvers<{ response: { messages: ModelMessage[] } }>());
   /** Each step's model call, in order, as it ended: one call per step (the SDK's retries are off). */
   const callUsage: Usage[] = [];
 
-  const result = streamText({
+  const stream = modelSteps({
     ...input.callOptions,
     model: input.model,
     instructions: input.instructions,
     messages: input.messages,
     tools: input.tools,
-    maxRetries: 0, // retries are the turn's job, so the user sees each one
     abortSignal: input.signal,
-    onError: () => {}, // the default prints a stack trace; errors are read from the stream
-    telemetry: TELEMETRY_OFF,
     stopWhen: async ({ steps }) => !(await decision(steps.length - 1).promise),
-    prepareStep: ({ stepNumber }) => (stepNumber === 0 ? undefined : input.nextRequest()),
+    prepareStep: () => input.nextRequest(),
     // The model's answer has ended (its tools may still run): what it used is known now. A step cut
     // short before its end (Ctrl-C during a command) reports no usage of its own, but was paid for.
     onLanguageModelCallEnd: ({ usage }) => void callUsage.push(toUsage(usage)),
@@ -138,7 +135,7 @@ export async function runSteps(input: StepsInput): Promise<void> {
     return (step = newStep());
   };
   try {
-    for await (const part of result.stream) {
+    for await (const part of stream) {
       if (part.type === "start-step") {
         open();
         continue;

@@ -9,7 +9,7 @@ import { responseMessages, type StepContent } from "./response-messages.ts";
  *
  * It takes the place of `streamText`, which does the same with much more around it (a result
  * object of teed and stitched streams, the step and telemetry records, output parsing): about
- * 2 ms of CPU a step and 10 ms at start that shiro used none of. What it gives the reader is
+ * 1.1 ms of CPU a step that shiro used none of. What it gives the reader is
  * the subset of `streamText`'s parts that lib/agent/step.ts reads, with the same meaning, so the
  * turn's logic is unchanged. See docs/performance.md.
  */

@@ -41,7 +41,7 @@ export type StepsInput = StepRequest & {
   emit: EventSink;
   /**
    * A step ended, well or not: its outcome, in order, before anything else is sent. True to go on
-   * to the next step in this same call; the SDK goes on only when the step's tool calls all have
+   * to the next step in this same run; model-steps.ts goes on only when the step's tool calls all have
    * results, and never after a failed step.
    */
   onStep: (outcome: StepOutcome) => boolean;
@@ -55,8 +55,8 @@ export type StepsInput = StepRequest & {
 };
 
 /**
- * Requests to the model and the tool calls they make, as one SDK call for as many steps as go on
- * (one streamText: its set-up is paid once per run of steps, not once per step). Each step's
+ * Requests to the model and the tool calls they make, for as many steps as go on, read from
+ * model-steps.ts (one SDK model call per step; the tools run there). Each step's
  * request is the caller's (`nextRequest`, asked after `onStep` has taken the step before), so
  * pruning and the task list stay per step. Never throws: provider failures come back in an
  * outcome's `error`, and an aborted step still reports what was said so far, so the history stays
@@ -67,7 +67,7 @@ export type StepsInput = StepRequest & {
 export async function runSteps(input: StepsInput): Promise<void> {
   const { emit } = input;
   const byName = new Map(input.toolDefs.map((t) => [t.name, t]));
-  // The SDK waits on these between steps: `stopWhen` for the caller's word on step k, then
+  // model-steps.ts waits on these between steps: `stopWhen` for the caller's word on step k, then
   // `prepareStep` for step k+1's request. The stream can run ahead of this reader, so each step's
   // word is given only once the reader has reached the step's end.
   const decided: PromiseWithResolvers<boolean>[] = [];

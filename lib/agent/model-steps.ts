@@ -32,8 +32,8 @@ export type ModelStepsOptions = CallOptions &
     model: LanguageModel;
     tools: ToolSet;
     abortSignal: AbortSignal;
-    /** Asked after each step whose calls all have results: true stops. */
-    stopWhen: (finished: { steps: { length: number } }) => Promise<boolean>;
+    /** Asked after step k when its calls all have results: true stops. */
+    stopWhen: (stepNumber: number) => Promise<boolean>;
     /** Step k's request (k ≥ 1); undefined: the last request and the messages of the step before. */
     prepareStep: (at: { stepNumber: number }) => StepRequest | undefined;
     /** The model's answer of a step has ended (its tools may still run). */
@@ -52,7 +52,7 @@ export async function* modelSteps(options: ModelStepsOptions): AsyncGenerator<St
     if (stepNumber > 0) request = options.prepareStep({ stepNumber }) ?? request;
     const said: ModelMessage[] = [];
     const end = yield* oneStep(options, request, stepNumber, said);
-    if (end === "stop" || (await options.stopWhen({ steps: { length: stepNumber + 1 } }))) return;
+    if (end === "stop" || (await options.stopWhen(stepNumber))) return;
     request = { instructions: request.instructions, messages: [...request.messages, ...said] };
   }
 }
@@ -72,7 +72,7 @@ async function* oneStep(options: ModelStepsOptions, request: StepRequest, stepNu
       ...(options.providerOptions ? { providerOptions: options.providerOptions as never } : {}),
       ...(options.maxOutputTokens !== undefined ? { maxOutputTokens: options.maxOutputTokens } : {}),
       onLanguageModelCallEnd: (event) => {
-        content = [...(event.content as StepContent[])];
+        content = event.content as StepContent[];
         options.onLanguageModelCallEnd({ usage: event.usage });
       },
     });
@@ -158,7 +158,8 @@ type ResultPart = Extract<StepContent, { type: "tool-result" | "tool-error" }>;
 /** The step's tool calls being run, and their results in the order they finished. */
 class ToolResults {
   readonly parts: ResultPart[] = [];
-  private readonly pending = new Map<string, Promise<ResultPart>>();
+  /** Calls whose tool has not finished. */
+  private pending = 0;
   private readonly done: ResultPart[] = [];
   private wake: (() => void) | undefined;
 
@@ -187,10 +188,9 @@ class ToolResults {
         return { type: "tool-error", toolCallId: call.toolCallId, toolName: call.toolName, input: call.input, error };
       }
     };
-    const promise = run();
-    this.pending.set(call.toolCallId, promise);
-    void promise.then((part) => {
-      this.pending.delete(call.toolCallId);
+    this.pending++;
+    void run().then((part) => {
+      this.pending--;
       this.add(part);
     });
   }
@@ -202,7 +202,7 @@ class ToolResults {
   }
 
   running(): boolean {
-    return this.pending.size > 0 || this.done.length > 0;
+    return this.pending > 0 || this.done.length > 0;
   }
 
   /** The results finished since last asked, as parts for the reader. */

@@ -84,7 +84,7 @@ export async function runSteps(input: StepsInput): Promise<void> {
     messages: input.messages,
     tools: input.tools,
     abortSignal: input.signal,
-    stopWhen: async ({ steps }) => !(await decision(steps.length - 1).promise),
+    stopWhen: async (stepNumber) => !(await decision(stepNumber).promise),
     prepareStep: () => input.nextRequest(),
     // The model's answer has ended (its tools may still run): what it used is known now. A step cut
     // short before its end (Ctrl-C during a command) reports no usage of its own, but was paid for.

@@ -19,6 +19,7 @@ import { keyRedactor, redactDeep, redactEvent } from "./redact-key.ts";
 import type { Runtime } from "./runtime.ts";
 import type { Approver } from "../approval.ts";
 import { runTurn, type TurnResult } from "./turn.ts";
+import { cachedEstimates, type RequestEstimate } from "./request-estimate.ts";
 import { markTurnFailure } from "./turn-failure.ts";
 import { createTaskTool, type TurnIo } from "./subagent/task-tool.ts";
 
@@ -74,6 +75,12 @@ export type Conversation = {
   readonly runtime: Runtime;
   useRuntime(runtime: Runtime): void;
   instructions(): string;
+  /**
+   * The size of the request the next prompt would send, from the history as it is now (the turn's
+   * own preparation: next-request.ts), for the status line's context meter. Cheap to ask again
+   * while nothing changed.
+   */
+  nextRequestEstimate(): RequestEstimate;
   /**
    * Runs one user prompt to the end of its turn. Never throws for provider or tool failures.
    * `typed` is what the user typed when shiro wrote the prompt for them (see TypedPrompt).
@@ -161,6 +168,10 @@ export function createConversation(opts: ConversationOptions): Conversation {
     };
   };
 
+  const estimates = cachedEstimates();
+  /** The task list note sent after the history (task-list-note.ts). */
+  const wireTail = () => taskListNote(renderTodos(notebook.todos()));
+
   const conversation: Conversation = {
     get history() {
       return session.history;
@@ -196,6 +207,16 @@ export function createConversation(opts: ConversationOptions): Conversation {
         built = { runtime, tools: builtIn, text };
       }
       return built.text;
+    },
+    nextRequestEstimate() {
+      return estimates({
+        history: session.history,
+        instructions: conversation.instructions(),
+        tools: currentTools(),
+        window: runtime.window.info,
+        pruneAtTokens: runtime.settings.pruneAtTokens,
+        tail: wireTail(),
+      });
     },
     async runPrompt(prompt, io) {
       // The sandbox and the login environment get ready while the model reads the prompt: started
@@ -255,7 +276,7 @@ export function createConversation(opts: ConversationOptions): Conversation {
           session: history,
           tools: currentTools,
           instructions: conversation.instructions,
-          wireTail: () => taskListNote(renderTodos(notebook.todos())),
+          wireTail,
           settings: runtime.settings,
           window: runtime.window,
           root: runtime.env.root,

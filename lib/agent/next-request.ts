@@ -1,0 +1,41 @@
+import type { ModelMessage } from "ai";
+import { pruneForWire, type PruneReport } from "../prune/prune.ts";
+import { closeDanglingToolCalls } from "../prune/repair.ts";
+import type { ContextWindowInfo } from "../provider/context-window.ts";
+import type { AnyTool } from "../tools/define.ts";
+import { requestBudget, type RequestBudget } from "./context-budget.ts";
+
+/** What a request is made from: the session's history and what goes around it. */
+export type RequestInput = {
+  /** The session's history as it is now (never changed here). */
+  history: readonly ModelMessage[];
+  instructions: string;
+  tools: readonly AnyTool[];
+  window: ContextWindowInfo;
+  /** The user's ceiling on the conversation (settings.pruneAtTokens, config `compactAtTokens`). */
+  pruneAtTokens: number;
+  /** Sent after the history and never stored (the task list note: task-list-note.ts). */
+  tail: readonly ModelMessage[];
+};
+
+export type PreparedRequest = {
+  instructions: string;
+  /** How the window is divided: the conversation's budget, the overhead, the answer's room. */
+  budget: RequestBudget;
+  /** What pruning did to the history; `tokensAfter` is the conversation's estimated size on the wire. */
+  report: PruneReport;
+  /** The messages to send: the history repaired and pruned to the budget, then the tail. */
+  messages: ModelMessage[];
+};
+
+/**
+ * The next request, the one way it is made: budgeted to the window (context-budget.ts), the
+ * history's dangling calls closed (repair.ts) and pruned to the budget (prune.ts), and the tail
+ * after it. The turn sends it before every step; the status line's estimate
+ * (request-estimate.ts) measures it, so what the status line shows is what goes out. Pure.
+ */
+export function prepareRequest(input: RequestInput): PreparedRequest {
+  const budget = requestBudget(input.window, { pruneAtTokens: input.pruneAtTokens, instructions: input.instructions, tools: input.tools });
+  const { messages: wire, report } = pruneForWire(closeDanglingToolCalls(input.history), { budgetTokens: budget.conversationTokens, tools: input.tools });
+  return { instructions: input.instructions, budget, report, messages: input.tail.length === 0 ? wire : [...wire, ...input.tail] };
+}

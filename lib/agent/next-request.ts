@@ -36,6 +36,35 @@ export type PreparedRequest = {
  */
 export function prepareRequest(input: RequestInput): PreparedRequest {
   const budget = requestBudget(input.window, { pruneAtTokens: input.pruneAtTokens, instructions: input.instructions, tools: input.tools });
-  const { messages: wire, report } = pruneForWire(closeDanglingToolCalls(input.history), { budgetTokens: budget.conversationTokens, tools: input.tools });
+  const { messages: wire, report } = pruneForWire(repaired(input.history), { budgetTokens: budget.conversationTokens, tools: input.tools });
   return { instructions: input.instructions, budget, report, messages: input.tail.length === 0 ? wire : [...wire, ...input.tail] };
+}
+
+/** The last history found to have a result for every call: the next one, which starts with it, is checked from where it ends. */
+let complete: readonly ModelMessage[] | undefined;
+
+/**
+ * closeDanglingToolCalls, without walking again the part of the history found complete at the
+ * step before (a long session's history is walked once, not at every step). What came after it
+ * is checked alone; only when that finds a call without its result is the whole history repaired,
+ * so the answer is always closeDanglingToolCalls' own.
+ */
+function repaired(history: readonly ModelMessage[]): readonly ModelMessage[] {
+  const before = complete;
+  if (before && before.length <= history.length && startsWith(history, before)) {
+    const added = history.slice(before.length);
+    if (closeDanglingToolCalls(added) === added) {
+      complete = history;
+      return history;
+    }
+  }
+  const closed = closeDanglingToolCalls(history);
+  if (closed === history) complete = history;
+  return closed;
+}
+
+/** The same message objects at the start (messages are never changed in place). */
+function startsWith(history: readonly ModelMessage[], start: readonly ModelMessage[]): boolean {
+  for (let i = 0; i < start.length; i++) if (history[i] !== start[i]) return false;
+  return true;
 }

@@ -20,7 +20,7 @@ import { describeIssue, headerEntries, SessionRecord, SessionSummary, summarize 
  */
 export const SESSION_FILE_TAIL = "\n}\n";
 
-/** A record's file in its pieces: the header line without its padding and comma, each message's JSON and its length in bytes, and what follows the messages. */
+/** A record's file in its pieces: the header line without its padding and comma, each message's JSON and its length in bytes (from message `from` on), and what follows the messages. */
 export type SessionFileParts = { header: string; messages: string[]; bytes: number[]; rest: string };
 
 /**
@@ -28,7 +28,7 @@ export type SessionFileParts = { header: string; messages: string[]; bytes: numb
  * after the title). Anything else on the object (it is typed, but JavaScript does not stop a
  * caller) never reaches the disk; a field added to the schema's header is written with no change here.
  */
-export function sessionFileParts(record: SessionRecord): SessionFileParts {
+export function sessionFileParts(record: SessionRecord, from = 0): SessionFileParts {
   const header: Record<string, unknown> = {};
   for (const key of Object.keys(headerEntries) as (keyof typeof headerEntries)[]) {
     if (record[key] !== undefined) header[key] = record[key];
@@ -38,8 +38,8 @@ export function sessionFileParts(record: SessionRecord): SessionFileParts {
   const subagents = record.subagents && record.subagents.length > 0 ? `,"subagents":${JSON.stringify(record.subagents)}` : "";
   const messages: string[] = [];
   const bytes: number[] = [];
-  for (const message of record.messages) {
-    const { json, size } = messageJson(message);
+  for (let i = from; i < record.messages.length; i++) {
+    const { json, size } = messageJson(record.messages[i]!);
     messages.push(json);
     bytes.push(size);
   }

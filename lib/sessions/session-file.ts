@@ -98,8 +98,9 @@ export function openSessionFile(path: string, mode = 0o600): SessionFile {
 
     async saveInBackground(record, opts) {
       const base = written;
-      const parts = sessionFileParts(record);
       const shared = base ? sharedPrefix(base.messages, record.messages) : 0;
+      // Only the messages after the shared part are encoded (or looked up: each message's JSON is kept).
+      const parts = sessionFileParts(record, shared);
       const incremental = base !== undefined && Buffer.byteLength(parts.header) <= base.headerWidth;
       const tmp = tempPath(path);
       let renamed = false;
@@ -113,12 +114,12 @@ export function openSessionFile(path: string, mode = 0o600): SessionFile {
               await copyFile(path, tmp);
               const handle = await open(tmp, "r+");
               const cut = shared === 0 ? base.start : base.ends[shared - 1]!;
-              const added = parts.messages.slice(shared);
+              const added = parts.messages;
               const tail = `${shared > 0 && added.length > 0 ? "," : ""}${added.join(",")}]${parts.rest}`;
               const ends = base.ends.slice(0, shared);
               let at = cut;
               for (let i = 0; i < added.length; i++) {
-                at += (shared + i > 0 ? 1 : 0) + parts.bytes[shared + i]!;
+                at += (shared + i > 0 ? 1 : 0) + parts.bytes[i]!;
                 ends.push(at);
               }
               const bytes = Buffer.from(tail);

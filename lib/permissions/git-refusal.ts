@@ -1,5 +1,6 @@
 import { existsSync, readFileSync, statSync } from "node:fs";
 import { posix } from "node:path";
+import { forcingPushConfig } from "./git-config-read.ts";
 import type { ShellWord } from "./shell-parse.ts";
 
 /** git's global options that take a separate argument (`git -C dir push`). */
@@ -70,9 +71,11 @@ function forcing(key: string, value: string | undefined): boolean {
  * `--discard-changes`; `restore` of the work tree; `rm -f`, `mv -f`; `stash drop/clear`;
  * `worktree remove -f`; `read-tree -u/--reset`, `checkout-index -f`, `update-ref`;
  * `gc --prune=…`, `prune`, `reflog expire/delete`; `submodule update -f`, `submodule deinit -f`.
- * `cwd` is where the command runs, for telling a path from a branch name; undefined when unknown.
+ * A `git push` without refspecs is also refused when a config file git reads already makes it
+ * force (git-config-read.ts). `cwd` is where the command runs, for telling a path from a branch
+ * name and finding the repository; undefined when unknown. `home` locates the user's git config.
  */
-export function gitRefusal(words: readonly ShellWord[], cwd: string | undefined): string | undefined {
+export function gitRefusal(words: readonly ShellWord[], cwd: string | undefined, home?: string): string | undefined {
   const { sub, args, settings, dir } = parseGit(words);
   const programSetting = settings.find((setting) => PROGRAM_KEY.test(settingKey(setting)));
   if (programSetting) {
@@ -90,7 +93,12 @@ export function gitRefusal(words: readonly ShellWord[], cwd: string | undefined)
     case "clean":
       // Without -f git refuses, unless clean.requireForce is off in some config: only a dry run is sure.
       return hasLong(args, "--dry-run") || hasShort(args, "n") ? undefined : "git clean deletes untracked files, which git cannot bring back";
-    case "push":
+    case "push": {
+      const refused = pushRefusal(args);
+      if (refused || args.filter((arg) => !arg.startsWith("-")).length > 1) return refused;
+      const setting = forcingPushConfig(at, home);
+      return setting ? `a config file git reads sets ${setting}, so this push would force or delete refs on the remote` : undefined;
+    }
     case "send-pack":
     case "http-push":
       return pushRefusal(args);

@@ -1,4 +1,5 @@
 import { findRefusal } from "./find-refusal.ts";
+import { gitDirWrite } from "./git-dir-write.ts";
 import { gitRefusal } from "./git-refusal.ts";
 import { SHELLS, shellOptionProblem, shellScript, unwrapCommand, type Invocation } from "./invocation.ts";
 import { matchPattern } from "./match-pattern.ts";
@@ -104,6 +105,8 @@ function findRefusals(src: string, ctx: Context): GuardRefusal[] {
           refusals.push({ command: command.source, why: `it writes straight to the device ${target}` });
         }
       }
+      const gitWrite = gitDirWrite(command, inv);
+      if (gitWrite) refusals.push({ command: command.source, why: gitWrite });
       const gitVariable = gitSafetyChange(command, inv);
       if (gitVariable) refusals.push({ command: command.source, why: `it changes ${gitVariable}, which shiro sets so that git runs no program from the repository's config` });
       recordAssignments(command, variables);
@@ -194,7 +197,7 @@ function recordAssignments(command: ShellCommand, variables: Map<string, string>
 function invocationRefusal(inv: Invocation, where: Where): string | undefined {
   const { name, args } = inv;
   if (name === "rm") return rmRefusal(args, where, { moreArgs: inv.moreArgs });
-  if (name === "git") return gitRefusal(args, where.cwd);
+  if (name === "git") return gitRefusal(args, where.cwd, where.home);
   if (name === "find") return findRefusal(args, where);
   if (name.startsWith("mkfs") || name === "mke2fs") return "it formats a file system, erasing everything on it";
   if (name === "dd") {

@@ -98,6 +98,7 @@ const ATTACKS = [
   "git config remote.origin.push +refs/heads/old:refs/heads/main && git push origin",
   "GIT_CONFIG_COUNT=1 GIT_CONFIG_KEY_0=remote.origin.push GIT_CONFIG_VALUE_0=+refs/heads/old:refs/heads/main git push origin",
   "git -c remote.origin.push=+refs/heads/old:refs/heads/main push origin",
+  `printf '[remote "origin"]\\n\\tpush = +refs/heads/old:refs/heads/main\\n' >> .git/config && git push origin`,
   "git push --force-with-lease origin old:main",
   "git push origin :main",
   "git fetch . +old:main",
@@ -118,6 +119,18 @@ for (const mode of MODES) {
     }, 120_000);
   });
 }
+
+describe("a config planted by a program the guard cannot read, with --no-sandbox --yolo", () => {
+  test("the plain git push after it is refused, and the remote keeps its history", async () => {
+    const { home, ws, state } = repository();
+    const before = state();
+    const plant = `python3 -c 'open(".git/config", "a").write("[remote \\"origin\\"]\\n\\tpush = +refs/heads/old:refs/heads/main\\n")'`;
+    const { denied } = await runCommands([plant, "git push origin"], { cwd: ws, home, flags: ["--yolo", "--no-sandbox"] });
+    expect(readFileSync(join(ws, ".git", "config"), "utf8")).toContain("+refs/heads/old:refs/heads/main"); // the plant ran
+    expect(denied.map((line) => [line.subject, String(line.shown).startsWith("safety guard")])).toEqual([["git push origin", true]]);
+    expect(state().remote).toBe(before.remote);
+  }, 60_000);
+});
 
 const canary = (ws: string, name: string) => join(ws, name);
 

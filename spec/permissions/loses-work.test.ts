@@ -67,6 +67,12 @@ const REFUSED = [
   "git fetch origin +main:main",
   "git fetch -f origin main:main",
   "git pull origin +main:main",
+  // git's own files written by hand
+  "printf '[remote \"origin\"]\\n\\tpush = +main:main\\n' >> .git/config",
+  "echo 0000 > .git/refs/heads/main",
+  "cp evil.sh .git/hooks/pre-commit",
+  "tee -a .git/config < planted.txt",
+  "mv config .git/config",
   // find
   "find .git -delete",
   "find . -delete",
@@ -107,6 +113,8 @@ const PASSES = [
   "find src -type f -exec rm {} +",
   "find . -name '*.ts'",
   "find . -exec grep -l x {} +",
+  "echo build/ >> .git/info/exclude",
+  "cat .git/config > copy.txt",
 ];
 
 describe("the guard refuses what loses work", () => {
@@ -123,5 +131,23 @@ describe("the guard refuses what loses work", () => {
     expect(guard("find .git -delete")!.why).toContain("history");
     expect(guard("git branch -f old HEAD")!.why).toContain("commits only it had");
     expect(guard("git config remote.origin.push +main:main")!.why).toContain("remote.origin.push");
+  });
+});
+
+describe("a push that a config file already makes force", () => {
+  test("git push without refspecs is refused when the repository's or the user's config has a + push refspec or mirror", () => {
+    const repo = tempDir("shiro-push-config-");
+    mkdirSync(join(repo, ".git"));
+    const home = tempDir("shiro-push-home-");
+    const judge = (command: string) => guardCommand(command, { root: repo, home })?.why;
+    writeFileSync(join(repo, ".git", "config"), '[remote "origin"]\n\turl = ../r\n\tfetch = +refs/heads/*:refs/remotes/origin/*\n');
+    expect(judge("git push origin")).toBeUndefined();
+    writeFileSync(join(repo, ".git", "config"), '[remote "origin"]\n\turl = ../r\n\tpush = +refs/heads/*:refs/heads/*\n');
+    expect(judge("git push origin")).toContain("remote.origin.push = +refs/heads/*:refs/heads/*");
+    expect(judge("git push")).toBeDefined();
+    expect(judge("git push origin main")).toBeUndefined(); // a refspec on the line replaces the configured one
+    writeFileSync(join(repo, ".git", "config"), "");
+    writeFileSync(join(home, ".gitconfig"), '[remote "origin"]\n\tmirror = true\n');
+    expect(judge("git push origin")).toContain("mirror");
   });
 });

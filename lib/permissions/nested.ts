@@ -57,8 +57,9 @@ export function nestedOf(inv: Invocation, command: ShellCommand, piped = false):
   } else if (name === "source" || name === ".") scripts.push(...stdinScripts());
   else if (name === "find") scripts.push(...findCommands(args).map((words) => words.map(quoteWord).join(" ")));
   else if (name === "trap") {
-    const action = args.find((arg) => !arg.text.startsWith("-"));
-    if (action && args.length > 1) scripts.push(action.text);
+    const rest = args[0]?.text === "--" ? args.slice(1) : args;
+    const action = rest[0]?.text;
+    if (action !== undefined && rest.length > 1 && action !== "-" && !/^-[lp]$/.test(action)) scripts.push(action);
   } else if (name === "git") scripts.push(...gitScripts(args));
   else if (AWKS.has(name)) {
     const awk = awkCommands(args);

@@ -32,6 +32,7 @@ const NOT_COVERED: [string, string][] = [
   ["npm test *", "NODE_OPTIONS=--require=./x.js npm test"],
   ["npm test *", "PATH=./bin:$PATH npm test"],
   ["npm test *", "GIT_SSH_COMMAND=evil npm test"],
+  ["git status *", "GIT_DIR=../other/.git git status"],
   ["find *", "find . -exec make {} +"],
   ["find *", "find . -execdir make \\;"],
   ["find *", "find . -ok make \\;"],
@@ -71,6 +72,7 @@ const STILL_COVERED: [string, string][] = [
   ["ssh *", "ssh host ls"],
   ["sed *", "sed -n 's/x/y/p' f"],
   ["npm test *", "CI=1 npm test"],
+  ["git commit *", "GIT_AUTHOR_NAME=me git commit -m x"],
   ["*", "git status"],
 ];
 

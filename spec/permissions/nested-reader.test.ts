@@ -6,6 +6,7 @@ import { mkdirSync } from "node:fs";
 import { join } from "node:path";
 import { subjectOf } from "../../lib/tools/define.ts";
 import { coreTools } from "../../lib/tools/index.ts";
+import { commandParts } from "../../lib/permissions/command-parts.ts";
 import { decideCall } from "../../lib/permissions/decide.ts";
 import { guardCommand } from "../../lib/permissions/guard.ts";
 import { flattenRules } from "../../lib/permissions/rules.ts";
@@ -66,6 +67,11 @@ describe("the rules read what the guard reads", () => {
   test("the guard refuses find -exec of a deleting or destructive command on the root, and judges -exec's command", () => {
     expect(guard("find . -exec rm -rf {} +")?.why).toContain("workspace root");
     expect(guard("find . -maxdepth 0 -exec git reset --hard \\;")?.why).toContain("reset --hard");
+  });
+
+  test("trap reads its action as a script, and a reset or a listing as nothing", () => {
+    expect(commandParts("trap 'rm -f x' EXIT").map((part) => part.source)).toEqual(["trap 'rm -f x' EXIT", "rm -f x"]);
+    for (const command of ["trap - EXIT", "trap -p", "trap -l"]) expect(commandParts(command).map((part) => part.source)).toEqual([command]);
   });
 
   test("look-alikes: curl only as text is not matched", () => {

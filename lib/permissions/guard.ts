@@ -166,6 +166,8 @@ function gitSafetyChange(command: ShellCommand, inv: Invocation | undefined): st
  */
 function unreadableScript(inv: Invocation, command: ShellCommand, index: number): string | undefined {
   if (inv.splitString) return `it hands env -S a string that env splits into a command by its own rules, so ${UNREADABLE}`;
+  if (inv.name === "parallel") return `GNU parallel runs commands it builds from its input and arguments, so ${UNREADABLE}`;
+  if (inv.moreArgs && SHELLS.has(inv.name)) return `xargs hands ${inv.name} a script or arguments that come from its input, so ${UNREADABLE}`;
   const sourcing = inv.name === "source" || inv.name === ".";
   if (!SHELLS.has(inv.name) && !sourcing) return undefined;
   const processSubstitution = inv.args.some((arg) => /^<\(/.test(arg.text)) || command.redirects.some((r) => r.op === "<" && /^<\(/.test(r.target?.text ?? ""));

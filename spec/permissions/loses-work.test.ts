@@ -85,6 +85,11 @@ const REFUSED = [
   "printf 'rm -rf .git' | bash",
   "echo 'git reset --hard' | sh",
   "$(echo rm) -rf .git",
+  "cat cmds.txt | xargs -I{} sh -c '{}'",
+  "echo 'rm -rf .git' | parallel",
+  ". /dev/stdin <<< 'rm -rf .git'",
+  "bash -c \"$(cat script.sh)\"",
+  "eval \"$(cat script.sh)\"",
 ];
 
 const PASSES = [

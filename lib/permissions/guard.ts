@@ -45,6 +45,7 @@ const DECLARE = new Set(["export", "local", "declare", "typeset", "readonly"]);
 const VARIABLE_COMMAND = /^\$(?:([A-Za-z_][A-Za-z0-9_]*)|\{([A-Za-z_][A-Za-z0-9_]*)\})$/;
 /** Variables that would undo what keeps git from running the repository's programs (lib/sandbox/git-safety.ts). */
 const GIT_SAFETY_VARIABLE = /^(?:GIT_CONFIG\w*|GIT_EXTERNAL_DIFF|GIT_PAGER|GIT_SSH|GIT_SSH_COMMAND|GIT_ASKPASS|SSH_ASKPASS|GIT_EDITOR|GIT_SEQUENCE_EDITOR|GIT_EXEC_PATH|GIT_TEMPLATE_DIR)$/;
+const GIT_CONFIG_HOME = /^(?:HOME|XDG_CONFIG_HOME)$/;
 const UNREADABLE = "shiro cannot check it without running it, so it is not run (the sandbox lets commands change the workspace and its .git)";
 
 /** Literal values given to variables earlier in the line: `X="rm -rf /"; $X` runs rm. */
@@ -108,7 +109,12 @@ function findRefusals(src: string, ctx: Context): GuardRefusal[] {
       const gitWrite = gitDirWrite(command, inv);
       if (gitWrite) refusals.push({ command: command.source, why: gitWrite });
       const gitVariable = gitSafetyChange(command, inv);
-      if (gitVariable) refusals.push({ command: command.source, why: `it changes ${gitVariable}, which shiro sets so that git runs no program from the repository's config` });
+      if (gitVariable) {
+        const why = GIT_CONFIG_HOME.test(gitVariable)
+          ? `it changes ${gitVariable}, which chooses the config file git reads, and a config can name programs or make a push force`
+          : `it changes ${gitVariable}, which shiro sets so that git runs no program from the repository's config, and which can carry git settings`;
+        refusals.push({ command: command.source, why });
+      }
       recordAssignments(command, variables);
       if (!inv) return;
       const variable = VARIABLE_COMMAND.exec(command.words.find((word) => !ASSIGNMENT.test(word.text))?.text ?? "");
@@ -156,7 +162,9 @@ function gitSafetyChange(command: ShellCommand, inv: Invocation | undefined): st
     for (const word of command.words.slice(1)) names.push(ASSIGNMENT.exec(word.text)?.[1] ?? word.text);
   }
   if (inv?.wrappers.includes("env")) for (const word of command.words) names.push(ASSIGNMENT.exec(word.text)?.[1] ?? "");
-  return names.find((name) => GIT_SAFETY_VARIABLE.test(name));
+  // HOME and XDG_CONFIG_HOME choose the user config git reads (`HOME=. git push` with a planted ./.gitconfig).
+  const declaring = first !== undefined && DECLARE.has(first);
+  return names.find((name) => GIT_SAFETY_VARIABLE.test(name) || (GIT_CONFIG_HOME.test(name) && (inv?.name === "git" || declaring)));
 }
 
 /**

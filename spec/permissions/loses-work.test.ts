@@ -35,6 +35,9 @@ const REFUSED = [
   "GIT_CONFIG_COUNT=1 GIT_CONFIG_KEY_0=remote.origin.push GIT_CONFIG_VALUE_0=+main:main git push",
   "export GIT_CONFIG_PARAMETERS=\"'remote.origin.push'='+main:main'\"; git push",
   "env GIT_CONFIG_PARAMETERS=x git push",
+  "HOME=. git push origin",
+  "env XDG_CONFIG_HOME=. git push origin",
+  "export HOME=$PWD; git push origin",
   "git config core.pager 'rm -rf .'",
   // plumbing and porcelain that overwrite or delete
   "git checkout-index -f -a",
@@ -94,6 +97,7 @@ const REFUSED = [
 
 const PASSES = [
   "git status",
+  "HOME=/tmp/h npm test",
   "git switch main",
   "git switch -c feature",
   "git switch -C brand-new",

@@ -130,7 +130,8 @@ export function gitRefusal(words: readonly ShellWord[], cwd: string | undefined,
     }
     case "rm":
     case "mv":
-      return force ? `git ${sub} -f overwrites or deletes files with uncommitted changes` : undefined;
+      // `git rm --cached -f` only unstages: the file stays in the work tree.
+      return force && !(sub === "rm" && hasLong(args, "--cached")) ? `git ${sub} -f overwrites or deletes files with uncommitted changes` : undefined;
     case "stash": {
       const action = args.find((arg) => !arg.startsWith("-"));
       return action === "drop" || action === "clear" ? `git stash ${action} deletes stashed changes` : undefined;

@@ -117,6 +117,7 @@ const PASSES = [
   "git gc",
   "git reflog",
   "git stash list",
+  "git rm --cached -f secret.txt",
   "git worktree remove ../wt",
   "find src -name '*.o' -delete",
   "find src -type f -exec rm {} +",

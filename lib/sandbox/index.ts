@@ -4,6 +4,8 @@ import { isAbsolute, join, resolve } from "node:path";
 import { childEnv, keyHunter } from "./child-env.ts";
 import { detectSandbox, probeSandbox, type SandboxSupport } from "./detect.ts";
 import { gitSafetyEnv } from "./git-safety.ts";
+import { blockedMessage, checkGit } from "./git-check.ts";
+import { gitConfigPaths, planGitShield } from "./git-shield.ts";
 import { findHelper, helperCache } from "./helpers.ts";
 import { readLoginEnv, type LoginSetup } from "./login-env.ts";
 export type { LoginSetup } from "./login-env.ts";
@@ -133,6 +135,11 @@ export function openCommands(opts: OpenCommandsOptions): Commands {
       runnerCommand,
       env: { ...base, TMPDIR: "/tmp" },
       secrets: createSecretsWatch(profile.root, [profile.shiroHome]),
+      git: {
+        // The config is read as each sandbox starts: what it includes may have changed since.
+        plan: (places) => planGitShield(profile.root, places, gitConfigPaths(profile.root, git(), opts.env)),
+        check: (shield, places) => blockedMessage(profile.root, checkGit(profile.root, shield, places, git())),
+      },
     }),
   );
   // The masked files are found when the sandbox starts; searching the workspace here would slow every start-up.

@@ -28,6 +28,7 @@ const DONE = "all done, nothing else";
 async function plant(mode: Mode, s: FakeServer, cwd: string, home: string): Promise<string> {
   if (mode === "--yolo") {
     const run = await runShiro(["-p", "plant", "--yolo"], { baseURL: s.url, cwd, home, timeoutMs: 60_000 });
+    if (process.env.DEBUG_SPEC) console.error(run.stderr);
     expect(run.code).toBe(0);
   } else {
     const pty = await start({ baseURL: s.url, cwd, home, args: ["--mode", "auto"] });
@@ -74,7 +75,7 @@ const bash = (command: string) => ({ toolCalls: [{ name: "bash", input: { comman
 
 describe.skipIf(unavailable !== undefined)("nothing planted in git", () => {
   for (const mode of MODES) {
-    test(`${mode}: config, hooks, commondir, a renamed .git, gitdir files, nested repositories, worktrees and attributes run nothing later`, async () => {
+    test(`${mode}: config, hooks, a renamed .git, gitdir files, nested repositories, worktrees and attributes run nothing later`, async () => {
       const { home, cwd, marks, host } = layout("repo");
       const fsmonitor = (name: string) => `printf '[core]\\n\\tfsmonitor = "${mark(marks, name)}"\\n'`;
       const hook = (name: string) => `printf '#!/bin/sh\\ntouch ${join(marks, name)}\\n'`;
@@ -86,8 +87,6 @@ describe.skipIf(unavailable !== undefined)("nothing planted in git", () => {
         // the repository's own config and hooks
         `git config core.fsmonitor "${mark(marks, "config")}"`,
         `${hook("hook")} > .git/hooks/pre-commit; chmod +x .git/hooks/pre-commit`,
-        // commondir moves the whole configuration to a folder the command writes
-        `mkdir -p .git/c && cp -a .git/objects .git/refs .git/HEAD .git/c/ && ${fsmonitor("commondir")} > .git/c/config && echo c > .git/commondir`,
         // a worktree config, a linked worktree of its own, attributes that pick a filter
         `${fsmonitor("worktree-config")} > .git/config.worktree`,
         `mkdir -p .git/worktrees/w/common && cp -a .git/objects .git/refs .git/HEAD .git/worktrees/w/common/ && ${fsmonitor("linked-worktree")} > .git/worktrees/w/common/config && echo common > .git/worktrees/w/commondir && echo ref: refs/heads/main > .git/worktrees/w/HEAD && cp .git/index .git/worktrees/w/ && mkdir w && cp a.txt w/ && echo "gitdir: $PWD/.git/worktrees/w" > w/.git`,
@@ -97,6 +96,7 @@ describe.skipIf(unavailable !== undefined)("nothing planted in git", () => {
         `mkdir deep && git -C deep init -q && ${hook("nested-hook")} > deep/.git/hooks/post-commit && chmod +x deep/.git/hooks/post-commit`,
         // a .git file pointing at a repository the command made, and a bare-looking folder
         `git init -q --bare evil.git && git -C evil.git config core.bare false && ${fsmonitor("gitdir-file")} >> evil.git/config && mkdir pointed && echo "gitdir: ../evil.git" > pointed/.git`,
+
       ];
       const s = await serve(
         ...routes.map(bash),
@@ -112,6 +112,17 @@ describe.skipIf(unavailable !== undefined)("nothing planted in git", () => {
       // The model was told what was blocked.
       expect(told).toContain("blocked-by-shiro");
     }, 90_000);
+
+    test(`${mode}: commondir cannot move the configuration to a folder the command wrote`, async () => {
+      const { home, cwd, marks, host } = layout("repo");
+      const route = `mkdir -p .git/c && cp -a .git/objects .git/refs .git/HEAD .git/c/ && printf '[core]\\n\\tfsmonitor = "${mark(marks, "commondir")}"\\n' > .git/c/config && echo c > .git/commondir`;
+      const s = await serve(bash(route), bash("git status --short"), { text: DONE });
+      const told = await plant(mode, s, cwd, home);
+      useGitOnHost(host, cwd, ["."]);
+      expect(readdirSync(marks)).toEqual([]);
+      expect(existsSync(join(cwd, ".git", "commondir"))).toBe(false);
+      expect(told).toContain("shiro: .git/commondir appeared, and git reads it as configuration");
+    }, 60_000);
 
     test(`${mode}: a hooks folder and included config files in the workspace stay read-only, and one that appears is blocked`, async () => {
       const { home, cwd, marks, host } = layout("repo");

@@ -84,11 +84,11 @@ export type OpenCommandsOptions = {
  */
 export function openCommands(opts: OpenCommandsOptions): Commands {
   const helper = helperCache({ path: opts.env.PATH, root: opts.root });
-  const git = () => helper("git");
+  const gitHelper = () => helper("git");
   const base = childEnv(opts.env, opts.apiKey);
   const withGit = (runner: CommandRunner): CommandRunner => ({
     sandboxed: runner.sandboxed,
-    spawn: (argv, spawnOpts) => runner.spawn(argv, { ...spawnOpts, env: { ...gitSafetyEnv(opts.root, git()), ...spawnOpts.env } }),
+    spawn: (argv, spawnOpts) => runner.spawn(argv, { ...spawnOpts, env: { ...gitSafetyEnv(opts.root, gitHelper()), ...spawnOpts.env } }),
     close: () => runner.close(),
     warm: () => runner.warm?.(),
   });
@@ -137,13 +137,15 @@ export function openCommands(opts: OpenCommandsOptions): Commands {
       secrets: createSecretsWatch(profile.root, [profile.shiroHome]),
       git: {
         // The config is read as each sandbox starts: what it includes may have changed since.
-        plan: (places) => planGitShield(profile.root, places, gitConfigPaths(profile.root, git(), opts.env)),
-        check: (shield, places) => blockedMessage(profile.root, checkGit(profile.root, shield, places, git())),
+        plan: (places) => planGitShield(profile.root, places, gitConfigPaths(profile.root, gitHelper(), opts.env)),
+        check: (shield, places) => blockedMessage(profile.root, checkGit(profile.root, shield, places, gitHelper())),
       },
     }),
   );
-  // The masked files are found when the sandbox starts; searching the workspace here would slow every start-up.
-  const { summary } = bwrapArgs({ ...profile, tmp: "/tmp", secrets: [] });
+  // The masked files and nested repositories are found when the sandbox starts; searching the
+  // workspace here would slow every start-up. The summary shows the root repository's shield.
+  const git = planGitShield(profile.root, [join(profile.root, ".git")], { includes: [] });
+  const { summary } = bwrapArgs({ ...profile, tmp: "/tmp", secrets: [], git });
   return { runner, host, status: { state: "on", network: opts.settings.network, summary }, helper, loginEnv, warm: warm(runner) };
 }
 

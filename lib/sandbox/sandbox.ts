@@ -143,11 +143,17 @@ export function createSandboxRunner(opts: SandboxRunnerOptions): CommandRunner {
     }
   };
 
-  /** The git check after (or before) a command, in turn with the others; "" when nothing was blocked or it failed. */
-  const gitCheck = (shield: GitShield | undefined): Promise<string> => {
-    if (!shield || !opts.git) return Promise.resolve("");
+  /**
+   * The git check after (or before) a command, in turn with the others; "" when nothing was
+   * blocked or it failed. Without `places` the workspace is searched first (the search the
+   * secrets watch would make after the command anyway: this one takes its place).
+   */
+  const gitCheck = (shield: GitShield, places?: readonly string[]): Promise<string> => {
     const git = opts.git;
-    const next = checking.then(() => opts.secrets.scan()).then(({ git: places }) => git.check(shield, places)).catch(() => "");
+    if (!git) return Promise.resolve("");
+    const next = checking
+      .then(async () => git.check(shield, places ?? (await opts.secrets.scan()).git))
+      .catch(() => "");
     checking = next;
     return next;
   };
@@ -236,16 +242,21 @@ export function createSandboxRunner(opts: SandboxRunnerOptions): CommandRunner {
       case "eof":
         if (message.s === 2 && !child.exited) return void (child.errEnded = true);
         return finish(child, message.s);
-      case "exit":
-        // The command ends for its caller once the git check has run, so what it blocked is in its output.
-        return void gitCheck(owner.shield).then((note) => {
+      case "exit": {
+        const ended = (note: string) => {
           if (note && child.open[2]) child.err.enqueue(new TextEncoder().encode(note));
           child.exited = true;
           if (child.errEnded) finish(child, 2);
           child.exit({ exitCode: message.code, signal: message.signal });
-          commandEnded();
           forgetIfDone(child);
-        });
+        };
+        if (!owner.shield || !opts.git) {
+          ended("");
+          return commandEnded();
+        }
+        // The command ends for its caller once the git check has run, so what it blocked is in its output.
+        return void gitCheck(owner.shield).then(ended);
+      }
       case "error":
         if (child.open[2]) child.err.enqueue(new TextEncoder().encode(message.message + "\n"));
         child.exited = true;
@@ -322,7 +333,7 @@ export function createSandboxRunner(opts: SandboxRunnerOptions): CommandRunner {
       const env = { ...opts.env, ...spawnOpts.env };
       const sent = secretsNow().then(async ({ secrets, git }) => {
         // What a background process planted since the last command is caught before this one runs.
-        const blocked = runner?.alive ? await gitCheck(runner.shield) : "";
+        const blocked = runner?.alive && runner.shield ? await gitCheck(runner.shield, git) : "";
         if (child.cancelled) return;
         if (closed) {
           if (child.open[2]) child.err.enqueue(new TextEncoder().encode("shiro: the sandbox is closed\n"));

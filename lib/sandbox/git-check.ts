@@ -3,8 +3,8 @@ import { basename, dirname, join, relative, sep } from "node:path";
 import { isInside } from "../fs/workspace.ts";
 import type { GitShield } from "./git-shield.ts";
 
-/** What the check moved out of git's way, and why. */
-export type GitBlocked = { path: string; movedTo: string; why: string };
+/** What the check found (`path`), why it counts, and what it renamed to take it out of git's way. */
+export type GitBlocked = { path: string; why: string; moved: string; movedTo: string };
 
 /** The suffix a blocked entry gets: git reads neither `.git.blocked-by-shiro` nor `config.blocked-by-shiro`. */
 export const BLOCKED_SUFFIX = ".blocked-by-shiro";
@@ -23,16 +23,18 @@ export const BLOCKED_SUFFIX = ".blocked-by-shiro";
  * - in any git folder, a rebase or cherry-pick in progress whose to-do list holds an `exec`
  *   line, which `git rebase --continue` would run.
  *
- * Each one is renamed in place with BLOCKED_SUFFIX (through the folder opened without following
+ * Each one is renamed in place with BLOCKED_SUFFIX (a git folder's HEAD, anything else itself; through the folder opened without following
  * symlinks, so a swapped folder cannot move anything outside the workspace) and returned.
  * `git` is the helper used to read a config file (`git config --file … --list`, which runs no
  * program); without it any config of a new repository counts.
  */
 export function checkGit(root: string, shield: GitShield, places: readonly string[], git: string | undefined): GitBlocked[] {
   const blocked: GitBlocked[] = [];
-  const block = (path: string, why: string) => {
-    const movedTo = moveAside(root, path);
-    if (movedTo) blocked.push({ path, movedTo, why });
+  // A git folder is taken out by its HEAD (without one, git does not take the folder for a
+  // repository, and the workspace search does not find it again); anything else by its own name.
+  const block = (path: string, why: string, moved = path) => {
+    const movedTo = moveAside(root, moved);
+    if (movedTo) blocked.push({ path, why, moved, movedTo });
   };
   for (const path of shield.absent) if (lexists(path)) block(path, "appeared, and git reads it as configuration");
   const candidates = new Set([...places, ...submodulePaths(root, git)]);
@@ -41,7 +43,7 @@ export function checkGit(root: string, shield: GitShield, places: readonly strin
     const held = shield.held.get(place);
     let why: string | undefined;
     if (held === undefined || held !== inodeOf(place)) why = newPlaceProblem(place, git);
-    if (why) block(place, why);
+    if (why) block(place, why, isDir(place) ? join(place, "HEAD") : place);
     else if (isDir(place)) for (const state of execTodo(place)) block(state, "holds a to-do list with an exec line, which `git rebase --continue` would run");
   }
   return blocked;
@@ -50,7 +52,7 @@ export function checkGit(root: string, shield: GitShield, places: readonly strin
 /** One line per blocked entry, for the command's output (the model and the user read it). */
 export function blockedMessage(root: string, blocked: readonly GitBlocked[]): string {
   return blocked
-    .map(({ path, movedTo, why }) => `shiro: ${shown(root, path)} ${why}: git would run what it sets up on this machine, outside the sandbox. Renamed to ${shown(root, movedTo)}; review it before renaming it back.\n`)
+    .map(({ path, why, moved, movedTo }) => `shiro: ${shown(root, path)} ${why}: git would run what it sets up on this machine, outside the sandbox. Renamed ${shown(root, moved)} to ${shown(root, movedTo)}, so git no longer reads it; review it before renaming it back.\n`)
     .join("");
 }
 
@@ -81,6 +83,7 @@ function newPlaceProblem(place: string, git: string | undefined): string | undef
   }
   if (st.isSymbolicLink()) return "is a symlink to another git folder";
   if (!st.isDirectory()) return "is a .git file pointing git at another folder (`gitdir:`)";
+  if (!lexists(join(place, "HEAD"))) return undefined; // not a repository for git (one blocked before)
   for (const name of ["commondir", "config.worktree", "worktrees", "modules", join("info", "attributes")]) {
     if (lexists(join(place, name))) return `holds ${name}`;
   }

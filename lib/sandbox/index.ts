@@ -4,6 +4,8 @@ import { isAbsolute, join, resolve } from "node:path";
 import { childEnv, keyHunter } from "./child-env.ts";
 import { detectSandbox, probeSandbox, type SandboxSupport } from "./detect.ts";
 import { gitSafetyEnv } from "./git-safety.ts";
+import { blockedMessage, checkGit } from "./git-check.ts";
+import { gitConfigPaths, planGitShield } from "./git-shield.ts";
 import { findHelper, helperCache } from "./helpers.ts";
 import { readLoginEnv, type LoginSetup } from "./login-env.ts";
 export type { LoginSetup } from "./login-env.ts";
@@ -82,11 +84,11 @@ export type OpenCommandsOptions = {
  */
 export function openCommands(opts: OpenCommandsOptions): Commands {
   const helper = helperCache({ path: opts.env.PATH, root: opts.root });
-  const git = () => helper("git");
+  const gitHelper = () => helper("git");
   const base = childEnv(opts.env, opts.apiKey);
   const withGit = (runner: CommandRunner): CommandRunner => ({
     sandboxed: runner.sandboxed,
-    spawn: (argv, spawnOpts) => runner.spawn(argv, { ...spawnOpts, env: { ...gitSafetyEnv(opts.root, git()), ...spawnOpts.env } }),
+    spawn: (argv, spawnOpts) => runner.spawn(argv, { ...spawnOpts, env: { ...gitSafetyEnv(opts.root, gitHelper()), ...spawnOpts.env } }),
     close: () => runner.close(),
     warm: () => runner.warm?.(),
   });
@@ -133,10 +135,17 @@ export function openCommands(opts: OpenCommandsOptions): Commands {
       runnerCommand,
       env: { ...base, TMPDIR: "/tmp" },
       secrets: createSecretsWatch(profile.root, [profile.shiroHome]),
+      git: {
+        // The config is read as each sandbox starts: what it includes may have changed since.
+        plan: (places) => planGitShield(profile.root, places, gitConfigPaths(profile.root, gitHelper(), opts.env)),
+        check: (shield, places) => blockedMessage(profile.root, checkGit(profile.root, shield, places, gitHelper())),
+      },
     }),
   );
-  // The masked files are found when the sandbox starts; searching the workspace here would slow every start-up.
-  const { summary } = bwrapArgs({ ...profile, tmp: "/tmp", secrets: [] });
+  // The masked files and nested repositories are found when the sandbox starts; searching the
+  // workspace here would slow every start-up. The summary shows the root repository's shield.
+  const git = planGitShield(profile.root, [join(profile.root, ".git")], { includes: [] });
+  const { summary } = bwrapArgs({ ...profile, tmp: "/tmp", secrets: [], git });
   return { runner, host, status: { state: "on", network: opts.settings.network, summary }, helper, loginEnv, warm: warm(runner) };
 }
 

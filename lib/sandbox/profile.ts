@@ -1,5 +1,6 @@
 import { isAbsolute, join } from "node:path";
 import { isInside } from "../fs/workspace.ts";
+import type { GitShield } from "./git-shield.ts";
 
 /**
  * Places under the home directory that hold credentials: hidden in the sandbox (an empty directory
@@ -63,6 +64,8 @@ export type ProfileInput = {
   readable: readonly string[];
   /** Secrets files inside the workspace (real paths): masked. */
   secrets: readonly string[];
+  /** What keeps git's configuration in the workspace read-only (git-shield.ts); none without a repository. */
+  git?: GitShield;
   /** Other places to hide (systemPlaces, real paths). */
   system?: readonly string[];
   /** What is at a path on this machine; real paths in, no symlink following needed. */
@@ -80,8 +83,9 @@ export type ProfileSummary = { writable: string[]; hidden: string[]; readable: s
  * - the whole file system read-only (`--ro-bind / /`), a fresh /dev and /proc (so no process
  *   outside the sandbox, and no other process's environment, can be seen);
  * - `/tmp` replaced by a directory of this session's (a home inside it shown read-only again);
- * - read-write: the workspace (but its `.git/config` and `.git/hooks`), the package caches
- *   present, `sandboxWritable`;
+ * - read-write: the workspace, the package caches present, `sandboxWritable`;
+ * - in the workspace, every git folder bound onto itself (it cannot be renamed or replaced) with
+ *   what git reads as configuration read-only (git-shield.ts);
  * - hidden: `$SHIRO_HOME`, the credential places and the system places (container sockets, the
  *   user's runtime directory with its session bus), unless the workspace is inside one;
  * - read-only again: `sandboxReadable`;
@@ -143,10 +147,11 @@ export function bwrapArgs(input: ProfileInput): { args: string[]; summary: Profi
     summary.hidden.push(path);
   }
 
-  // The repository's config and hooks run programs on this machine outside the sandbox (fsmonitor
-  // on the next `git status`, a hook on the next commit): a command may not plant them.
-  for (const path of [join(input.root, ".git", "config"), join(input.root, ".git", "hooks")]) {
-    if (input.kindOf(path) === undefined) continue;
+  // git's configuration runs programs on this machine outside the sandbox (an fsmonitor at the
+  // next `git status`, a hook at the next commit): a command may not plant any.
+  for (const dir of input.git?.dirs ?? []) if (isInside(input.root, dir)) args.push("--bind", dir, dir);
+  for (const path of input.git?.readOnly ?? []) {
+    if (!isInside(input.root, path)) continue;
     args.push("--ro-bind", path, path);
     summary.readOnly.push(path);
   }

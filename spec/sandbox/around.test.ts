@@ -93,7 +93,11 @@ describe("run once outside the sandbox", () => {
 
   test("what counts as stopped by the sandbox", () => {
     const view = { network: false, hidden: ["/h/.aws"] };
-    expect(sandboxFailure("touch: cannot touch '/x': Read-only file system", 1, view)).toContain("read-only");
+    expect(sandboxFailure("touch: cannot touch '/x': Read-only file system", 1, view)).toContain("outside the workspace");
+    // git's configuration is read-only inside the workspace: the reason says so, not "outside".
+    expect(sandboxFailure("error: could not lock config file .git/config: Read-only file system", 255, view)).toStartWith("it tried to change git's configuration");
+    expect(sandboxFailure("bash: .git/hooks/pre-commit: Read-only file system", 1, view)).toStartWith("it tried to change git's configuration");
+    expect(sandboxFailure("mv: cannot move '.git' to '.git-old': Device or resource busy", 1, view)).toStartWith("it tried to change git's configuration");
     expect(sandboxFailure("curl: (6) Could not resolve host: x", 6, view)).toContain("network");
     expect(sandboxFailure("git@github.com: Permission denied (publickey).", 128, view)).toContain("~/.ssh");
     expect(sandboxFailure("cat: /h/.aws/credentials: No such file or directory", 1, view)).toContain("/h/.aws");

@@ -77,7 +77,7 @@ function collect(pattern: string, startRel: string, start: string, root: string)
   const glob = new Bun.Glob(pattern);
   const prefix = startRel ? `${startRel}/` : "";
   const found: Array<{ abs: string; mtimeMs: number }> = [];
-  for (const entry of walk(start, createIgnoreFilter(root))) {
+  for (const entry of walk(start, createIgnoreFilter(root), Number.POSITIVE_INFINITY, root)) {
     if (entry.kind !== "file" && entry.kind !== "symlink") continue;
     if (!glob.match(prefix + entry.rel)) continue;
     if (isSensitivePath(entry.abs) || (entry.kind === "symlink" && isSensitivePath(realpathOrSelf(entry.abs)))) continue;

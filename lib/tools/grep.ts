@@ -2,6 +2,7 @@ import { basename, dirname, relative, sep } from "node:path";
 import * as v from "valibot";
 import { ToolError } from "../errors.ts";
 import { BINARY_SNIFF_BYTES, looksBinary } from "../fs/binary.ts";
+import { readConfined } from "../fs/confined-ops.ts";
 import { defineTool } from "./define.ts";
 import { searchBuiltin, type GrepMatch, type GrepQuery } from "./grep/builtin.ts";
 import { searchRipgrep } from "./grep/ripgrep.ts";
@@ -78,7 +79,7 @@ export function createGrepTool(options: GrepToolOptions = {}) {
       if (targetIsFile && !grepMayRead(target, realRoot)) {
         throw new ToolError(`grep: ${shownTarget} is a secrets file (${SECRETS_FILES}), or leads to one, which shiro does not search.`);
       }
-      if (targetIsFile && looksBinary(await Bun.file(target).slice(0, BINARY_SNIFF_BYTES).bytes())) {
+      if (targetIsFile && looksBinary(readConfined({ root: ctx.root, tool: "grep" }, target, { head: BINARY_SNIFF_BYTES }).bytes ?? new Uint8Array())) {
         return { output: `${shownTarget} is a binary file; grep only searches text.`, summary: "binary file" };
       }
 

@@ -1,6 +1,6 @@
 import { closeSync, constants, openSync } from "node:fs";
 import { join } from "node:path";
-import { inDir, resolveConfined } from "./confined.ts";
+import { inDir, OutsideError, resolveConfined } from "./confined.ts";
 import { listHandle, type ConfinedEntry } from "./confined-ops.ts";
 import type { IgnoreFilter } from "./ignore-filter.ts";
 
@@ -41,7 +41,8 @@ export function* walk(start: string, filter: IgnoreFilter, maxDepth = Number.POS
     } else {
       fd = openSync(start, constants.O_RDONLY | constants.O_DIRECTORY);
     }
-  } catch {
+  } catch (error) {
+    if (error instanceof OutsideError) throw error; // the start leads out: say so, not "empty"
     return;
   }
   yield* walkDir(fd, start, "", 1, filter, maxDepth);

@@ -6,7 +6,7 @@ import { readConfined } from "../fs/confined-ops.ts";
 import { defineTool } from "./define.ts";
 import { searchBuiltin, type GrepMatch, type GrepQuery } from "./grep/builtin.ts";
 import { searchRipgrep } from "./grep/ripgrep.ts";
-import { clipLine, plural } from "../text/lines.ts";
+import { clipLine, plural, splitLines } from "../text/lines.ts";
 import { describeMissing, statIfExists } from "../fs/missing-path.ts";
 import { isSensitivePath, SECRETS_FILES } from "../fs/sensitive-path.ts";
 import { displayPath, isInside, realpathOrSelf, resolveInWorkspace } from "../fs/workspace.ts";
@@ -103,13 +103,36 @@ export function createGrepTool(options: GrepToolOptions = {}) {
       };
       const commands = options.commands ?? defaultCommands(ctx.root);
       const rg = options.findRipgrep ? options.findRipgrep() : (commands.helper("rg") ?? null);
-      const { matches, limitReached } = rg ? await searchRipgrep(commands.runner, rg, query) : await searchBuiltin(query);
-      return render(matches, limitReached, input.pattern, shownTarget, (file) => displayPath(ctx, file));
+      const found = rg ? await searchRipgrep(commands.runner, rg, query) : await searchBuiltin(query);
+      const matches = confirmedInside(found.matches, ctx.root);
+      return render(matches, found.limitReached, input.pattern, shownTarget, (file) => displayPath(ctx, file));
     },
   });
 }
 
 export const grepTool = createGrepTool();
+
+/**
+ * The matches whose line is in the file as it is reached inside the workspace now (lib/fs/confined.ts):
+ * ripgrep opens files by path, so a folder swapped for a link leading out while it runs could
+ * otherwise put an outside file's lines (a secret) in the result. Each file is read once more,
+ * through the workspace root, and a line shown only when it is there at that number.
+ */
+function confirmedInside(matches: GrepMatch[], root: string): GrepMatch[] {
+  const lines = new Map<string, string[] | undefined>();
+  const linesOf = (file: string) => {
+    if (!lines.has(file)) {
+      let text: string[] | undefined;
+      try {
+        const found = readConfined({ root }, file);
+        if (found.bytes) text = splitLines(new TextDecoder().decode(found.bytes));
+      } catch {}
+      lines.set(file, text);
+    }
+    return lines.get(file);
+  };
+  return matches.filter((m) => linesOf(m.file)?.[m.line - 1]?.replace(/\r$/, "") === m.text);
+}
 
 function render(matches: GrepMatch[], limitReached: boolean, pattern: string, shownTarget: string, show: (file: string) => string) {
   if (matches.length === 0) {

@@ -1,7 +1,7 @@
 import { closeSync, constants, fchmodSync, fstatSync, mkdirSync, openSync, readdirSync, readlinkSync, readSync, renameSync, rmdirSync, unlinkSync, writeSync, type Dirent, type Stats } from "node:fs";
 import { dirname } from "node:path";
 import { ToolError } from "../errors.ts";
-import { inDir, lstatAt, OutsideError, resolveConfined, type Confined, type Resolved } from "./confined.ts";
+import { changed, inDir, lstatAt, OutsideError, resolveConfined, type Confined, type Resolved } from "./confined.ts";
 import { isSensitivePath, SECRETS_FILES } from "./sensitive-path.ts";
 
 // The file operations of the file tools and undo, each confined to the workspace by what it opens
@@ -37,20 +37,21 @@ function refuseSecrets(where: Confined, abs: string, resolved: Resolved): void {
   }
 }
 
-/** Runs `body` on the resolved path, walking again (up to RETRIES) when it lost a race to a swapped link. */
+/** Runs `body` on the resolved path, walking again (up to RETRIES) when it lost a race to a name being swapped. */
 function withResolved<T>(where: Confined, abs: string, opts: { followLast: boolean; create?: boolean; made?: (abs: string) => void }, body: (r: Resolved) => T): T {
   for (let attempt = 0; ; attempt++) {
-    const resolved = resolveConfined(where, abs, opts);
-    refuseSecrets(where, abs, resolved);
     try {
-      return body(resolved);
-    } catch (error) {
-      if (errno(error) !== "ELOOP" || attempt >= RETRIES) {
-        if (errno(error) === "ELOOP") throw new OutsideError(`${where.tool ? `${where.tool}: ` : ""}${abs} kept changing while shiro opened it (a link swapped in); nothing was done.`);
-        throw error;
+      const resolved = resolveConfined(where, abs, opts);
+      refuseSecrets(where, abs, resolved);
+      try {
+        return body(resolved);
+      } finally {
+        resolved.close();
       }
-    } finally {
-      resolved.close();
+    } catch (error) {
+      const lostRace = errno(error) === "ELOOP" || errno(error) === "ECHANGED";
+      if (!lostRace) throw error;
+      if (attempt >= RETRIES) throw new OutsideError(`${where.tool ? `${where.tool}: ` : ""}${abs} kept changing while shiro opened it (a link swapped in and out); nothing was done.`);
     }
   }
 }
@@ -62,7 +63,7 @@ export function statConfined(where: Confined, abs: string): Found {
       if (r.name === ".") return describe(r.real, fstatSync(r.dir.fd));
       const stats = lstatAt(inDir(r.dir, r.name));
       if (!stats) return { kind: "missing" } as const;
-      if (stats.isSymbolicLink()) throw Object.assign(new Error("link swapped in"), { code: "ELOOP" });
+      if (stats.isSymbolicLink()) throw changed(abs);
       return describe(r.real, stats);
     });
   } catch (error) {
@@ -137,7 +138,7 @@ export function writeConfined(where: Confined, abs: string, content: string | Ui
   const existed = withResolved(where, abs, { followLast: true, create: true, made: (dir) => (made ??= dir) }, (r) => {
     if (r.name === ".") throw Object.assign(new Error(`${abs} is a directory`), { code: "EISDIR" });
     const before = lstatAt(inDir(r.dir, r.name));
-    if (before?.isSymbolicLink()) throw Object.assign(new Error("link swapped in"), { code: "ELOOP" });
+    if (before?.isSymbolicLink()) throw changed(abs);
     if (before?.isDirectory()) throw Object.assign(new Error(`${abs} is a directory`), { code: "EISDIR" });
     const temp = `.${r.name}.${Buffer.from(crypto.getRandomValues(new Uint8Array(6))).toString("hex")}.shiro-tmp`;
     const fd = openSync(inDir(r.dir, temp), O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW, 0o666);

@@ -36,6 +36,11 @@ export function inDir(dir: DirHandle, name: string): string {
 /** What a walk found: the folder the last name is in (open: call close()), the name, and the real path. */
 export type Resolved = { dir: DirHandle; name: string; real: string; close(): void };
 
+/** The error for a name that changed between two looks at it (someone is swapping it): walk again. */
+export function changed(abs: string): Error {
+  return Object.assign(new Error(`${abs} changed while shiro was opening it`), { code: "ECHANGED" });
+}
+
 /** A path that leaves the workspace (a `..` too many, or a symlink leading out), refused. */
 export class OutsideError extends ToolError {}
 
@@ -97,8 +102,15 @@ export function resolveConfined(
   let links = 0;
   const at_ = (name: string) => inDir(top(), name);
   const followLink = (name: string) => {
-    if (++links > MAX_LINKS) throw Object.assign(new Error(`${abs}: too many levels of symbolic links`), { code: "ELOOP" });
-    const target = readlinkSync(at_(name));
+    if (++links > MAX_LINKS) throw new ToolError(`${prefix(at)}${abs} runs through more than ${MAX_LINKS} symlinks (a loop?); shiro does not follow it.`);
+    let target: string;
+    try {
+      target = readlinkSync(at_(name));
+    } catch (error) {
+      // Not a link any more (EINVAL) or gone: it changed between two looks; the caller walks again.
+      if (errno(error) === "EINVAL" || errno(error) === "ENOENT") throw changed(abs);
+      throw error;
+    }
     if (isAbsolute(target)) {
       const inside = relative(stack[0]!.path, target);
       const lexical = relative(at.root, target);
@@ -151,7 +163,9 @@ export function resolveConfined(
           continue;
         }
         if (code !== "ENOTDIR" && code !== "ELOOP") throw error;
-        if (!lstatAt(at_(name))?.isSymbolicLink()) throw error;
+        const now = lstatAt(at_(name));
+        if (now?.isDirectory()) throw changed(abs); // a link a moment ago, a folder again now
+        if (!now?.isSymbolicLink()) throw error;
         followLink(name);
         continue;
       }

@@ -5,19 +5,37 @@ import { join } from "node:path";
 
 const FLIPPER = join(import.meta.dir, "symlink-flipper.ts");
 
-export type Flipper = { stop(): Promise<number> };
+export type Flipper = {
+  /** Stops flipping with the inside state in place, until resume(). */
+  pause(): Promise<void>;
+  resume(): Promise<void>;
+  stop(): Promise<number>;
+};
 
 /** Starts flipping (see symlink-flipper.ts for the modes); stop() ends it and answers how many flips it made. */
 export async function startFlipper(mode: "dir" | "links" | "file", ws: string, name: string, outside: string, inside?: string): Promise<Flipper> {
   const proc = Bun.spawn(["bun", FLIPPER, mode, ws, name, outside, ...(inside ? [inside] : [])], { stdout: "pipe", stderr: "inherit" });
   const reader = proc.stdout.getReader();
   let text = "";
-  while (!text.includes("ready\n")) {
-    const { value, done } = await reader.read();
-    if (done) throw new Error("the flipper ended before it started");
-    text += new TextDecoder().decode(value);
-  }
+  /** Reads until the flipper has said `word` once more than before. */
+  const until = async (word: string) => {
+    const count = text.split(`${word}\n`).length;
+    while (text.split(`${word}\n`).length === count) {
+      const { value, done } = await reader.read();
+      if (done) throw new Error(`the flipper ended before it said ${word}`);
+      text += new TextDecoder().decode(value);
+    }
+  };
+  await until("ready");
   return {
+    async pause() {
+      proc.kill("SIGUSR1");
+      await until("paused");
+    },
+    async resume() {
+      proc.kill("SIGUSR1");
+      await until("running");
+    },
     async stop() {
       proc.kill("SIGTERM");
       for (;;) {

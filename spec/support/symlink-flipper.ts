@@ -4,6 +4,7 @@
 //   bun symlink-flipper.ts dir   <ws> <name> <outside>   the folder <name> ↔ a link to <outside>
 //   bun symlink-flipper.ts links <ws> <name> <outside> <inside>   a link to <inside> ↔ a link to <outside>
 //   bun symlink-flipper.ts file  <ws> <name> <outside>   the file <name> ↔ a link to <outside>
+// SIGUSR1 pauses it with the inside state in place (it prints "paused"), and resumes it ("running").
 import { renameSync, rmSync, symlinkSync, unlinkSync } from "node:fs";
 import { join } from "node:path";
 
@@ -12,7 +13,10 @@ const at = join(ws, name);
 const parked = join(ws, `.${name}.parked`);
 let flips = 0;
 let stop = false;
+let paused = false;
 process.on("SIGTERM", () => (stop = true));
+// SIGUSR1 pauses (the inside state stays in place, and "paused" is printed) or resumes ("running").
+process.on("SIGUSR1", () => (paused = !paused));
 
 const attempt = (step: () => void) => {
   try {
@@ -53,8 +57,21 @@ function flipOnce() {
 // Yield to the event loop now and then so SIGTERM is seen.
 async function main() {
   process.stdout.write("ready\n");
+  let reported = false;
   while (!stop) {
-    for (let i = 0; i < 20; i++) {
+    if (paused !== reported) {
+      if (paused && mode === "links") {
+        attempt(() => symlinkSync(inside!, `${at}.in`));
+        attempt(() => renameSync(`${at}.in`, at));
+      }
+      process.stdout.write(paused ? "paused\n" : "running\n");
+      reported = paused;
+    }
+    if (paused) {
+      await Bun.sleep(1);
+      continue;
+    }
+    for (let i = 0; i < 5; i++) {
       flipOnce();
       flips++;
     }

@@ -3,6 +3,7 @@ import { dirname, join } from "node:path";
 import * as v from "valibot";
 import { writeStateFileSync } from "../../fs/atomic-write.ts";
 import { readConfined } from "../../fs/confined-ops.ts";
+import { OutsideError } from "../../fs/confined.ts";
 import { readJsonFile } from "../../fs/read-json.ts";
 import type { FileJournal } from "../../tools/define.ts";
 import { undoDir } from "../paths.ts";
@@ -272,7 +273,15 @@ export function openUndoJournal(home: string, sessionId: string, opts: { now?: (
     blob(state) {
       return readFileSync(blobPath(state.blob));
     },
-    stateNow: (path) => capture(path, false),
+    stateNow(path) {
+      try {
+        return capture(path, false);
+      } catch (error) {
+        // Not reachable inside the workspace (a folder on the way now leads out): nothing is there, as far as undo may look.
+        if (error instanceof OutsideError) return { kind: "absent" };
+        throw error;
+      }
+    },
     rootOf,
   };
 }

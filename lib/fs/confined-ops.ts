@@ -260,3 +260,20 @@ export function listHandle(fd: number, path: string): ConfinedEntry[] {
     return { name: d.name, kind: d.isDirectory() ? ("dir" as const) : d.isFile() ? ("file" as const) : ("other" as const) };
   });
 }
+
+/**
+ * Opens the folder `abs` for a walk: through the workspace root (a link inside followed, one
+ * leading out refused) when `where` is given, by its path otherwise (the prompt's completion,
+ * which only lists names). The caller closes the descriptor.
+ */
+export function openDirConfined(where: Confined | undefined, abs: string): number {
+  if (!where) return openSync(abs, O_RDONLY | O_DIRECTORY);
+  return withResolved(where, abs, { followLast: true }, (r) =>
+    openSync(inDir(r.dir, r.name === "." ? "." : r.name), O_RDONLY | O_DIRECTORY | (r.name === "." ? 0 : O_NOFOLLOW)),
+  );
+}
+
+/** Opens the folder `name` inside the open folder `fd` (at `path`), never through a link. */
+export function openChildDir(fd: number, path: string, name: string): number {
+  return openSync(inDir({ fd, parts: [], path }, name), O_RDONLY | O_DIRECTORY | O_NOFOLLOW);
+}

@@ -1,7 +1,7 @@
-import { closeSync, constants, openSync } from "node:fs";
+import { closeSync } from "node:fs";
 import { join } from "node:path";
-import { inDir, OutsideError, resolveConfined } from "./confined.ts";
-import { listHandle, type ConfinedEntry } from "./confined-ops.ts";
+import { OutsideError } from "./confined.ts";
+import { listHandle, openChildDir, openDirConfined, type ConfinedEntry } from "./confined-ops.ts";
 import type { IgnoreFilter } from "./ignore-filter.ts";
 
 export type WalkEntry = {
@@ -31,25 +31,12 @@ export type WalkEntry = {
 export function* walk(start: string, filter: IgnoreFilter, maxDepth = Number.POSITIVE_INFINITY, root?: string): Generator<WalkEntry> {
   let fd: number;
   try {
-    if (root !== undefined) {
-      const found = resolveConfined({ root }, start, { followLast: true });
-      try {
-        fd = found.name === "." ? openSync(inDir(found.dir, "."), constants.O_RDONLY | constants.O_DIRECTORY) : openFolder(inDir(found.dir, found.name));
-      } finally {
-        found.close();
-      }
-    } else {
-      fd = openSync(start, constants.O_RDONLY | constants.O_DIRECTORY);
-    }
+    fd = openDirConfined(root !== undefined ? { root } : undefined, start);
   } catch (error) {
     if (error instanceof OutsideError) throw error; // the start leads out: say so, not "empty"
     return;
   }
   yield* walkDir(fd, start, "", 1, filter, maxDepth);
-}
-
-function openFolder(path: string): number {
-  return openSync(path, constants.O_RDONLY | constants.O_DIRECTORY | constants.O_NOFOLLOW);
 }
 
 /** Lists the open folder `fd` (at `dir`), and closes it. */
@@ -71,7 +58,7 @@ function* walkDir(fd: number, dir: string, relDir: string, depth: number, filter
       if (entry.kind !== "dir" || depth >= maxDepth) continue;
       let child: number;
       try {
-        child = openFolder(inDir({ fd, parts: [], path: dir }, entry.name));
+        child = openChildDir(fd, dir, entry.name);
       } catch {
         continue; // gone, unreadable, or swapped for a link since it was listed
       }

@@ -35,7 +35,7 @@ export const globTool = defineTool({
     const base = resolveInWorkspace(ctx, input.path ?? ".", "glob");
     const shownBase = displayPath(ctx, base);
     const stats = statIfExists(base);
-    if (!stats) throw new ToolError(`glob: ${describeMissing(base, shownBase)}`);
+    if (!stats) throw new ToolError(`glob: ${describeMissing(ctx.root, base, shownBase)}`);
     if (!stats.isDirectory()) throw new ToolError(`glob: ${shownBase} is a file; pass the directory to search in as path.`);
     const pattern = input.pattern.replace(/^(\.\/)+/, "");
     const segments = pattern.split("/");

@@ -73,7 +73,7 @@ export function createGrepTool(options: GrepToolOptions = {}) {
       const target = resolveInWorkspace(ctx, input.path ?? ".", "grep");
       const shownTarget = displayPath(ctx, target);
       const stats = statIfExists(target);
-      if (!stats) throw new ToolError(`grep: ${describeMissing(target, shownTarget)}`);
+      if (!stats) throw new ToolError(`grep: ${describeMissing(ctx.root, target, shownTarget)}`);
       const targetIsFile = !stats.isDirectory();
       const realRoot = realpathOrSelf(ctx.root);
       if (targetIsFile && !grepMayRead(target, realRoot)) {

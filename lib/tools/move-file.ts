@@ -24,7 +24,7 @@ export function fileOperand(ctx: Where, path: string, tool: string): { abs: stri
 /** The existing regular file at `abs`, or a ToolError saying why it is not one. */
 export function regularFile(ctx: Where, abs: string, shown: string, tool: string): void {
   const stats = lstatConfined({ root: ctx.root, tool }, abs);
-  if (!stats) throw new ToolError(`${tool}: ${describeMissing(abs, shown)}`);
+  if (!stats) throw new ToolError(`${tool}: ${describeMissing(ctx.root, abs, shown)}`);
   if (stats.isDirectory()) throw new ToolError(`${tool}: ${shown} is a directory; ${tool} works on files only. Use bash for a folder.`);
   if (!stats.isFile()) throw new ToolError(`${tool}: ${shown} is not a regular file (a symlink or a device); use bash if you mean to change it.`);
 }

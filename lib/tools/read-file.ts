@@ -47,7 +47,7 @@ export const readFileTool = defineTool({
     }
     // Opened through the workspace root, link by link (lib/fs/confined.ts): what is read is inside.
     const found = readConfined({ root: ctx.root, tool: "read_file" }, abs, { maxBytes: MAX_READ_BYTES });
-    if (found.kind === "missing") throw new ToolError(`read_file: ${describeMissing(abs, shown)}`);
+    if (found.kind === "missing") throw new ToolError(`read_file: ${describeMissing(ctx.root, abs, shown)}`);
     if (found.kind === "dir") throw new ToolError(`read_file: ${shown} is a directory. Use list_dir to see what it contains.`);
     if (found.kind === "other") throw new ToolError(`read_file: ${shown} is not a regular file (a device, socket or pipe), so it cannot be read as text.`);
     const bytes = found.bytes;

@@ -1,4 +1,4 @@
-import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync } from "node:fs";
+import { existsSync } from "node:fs";
 import { dirname, join } from "node:path";
 import * as v from "valibot";
 import { writeStateFileSync } from "../../fs/atomic-write.ts";
@@ -7,6 +7,7 @@ import { OutsideError } from "../../fs/confined.ts";
 import { readJsonFile } from "../../fs/read-json.ts";
 import type { FileJournal } from "../../tools/define.ts";
 import { undoDir } from "../paths.ts";
+import { openBlobStore, removeJournalDir } from "./blobs.ts";
 
 /** Turns /undo can walk back through. */
 export const MAX_UNDO_TURNS = 20;
@@ -121,13 +122,12 @@ export type UndoJournal = {
 export function openUndoJournal(home: string, sessionId: string, opts: { now?: () => Date; root?: string } = {}): UndoJournal {
   const dir = undoDir(home, sessionId);
   const manifestPath = join(dir, "journal.json");
-  const blobsDir = join(dir, "blobs");
+  const blobs = openBlobStore(dir);
   const now = opts.now ?? (() => new Date());
   const loaded = load(manifestPath);
   let manifest: Manifest = loaded.manifest;
 
   const save = () => writeStateFileSync(manifestPath, JSON.stringify(manifest), { mode: 0o600 });
-  const blobPath = (hash: string) => join(blobsDir, hash);
 
   /**
    * The root a path was changed under: its newest turn's, else the journal's, else this process's.
@@ -148,10 +148,7 @@ export function openUndoJournal(home: string, sessionId: string, opts: { now?: (
     if (!found.bytes) return { kind: "unkept", size: found.size, mtimeMs: Math.floor(found.mtimeMs) };
     const bytes = found.bytes;
     const blob = new Bun.CryptoHasher("sha256").update(bytes).digest("hex");
-    if (store && !existsSync(blobPath(blob))) {
-      mkdirSync(blobsDir, { recursive: true, mode: 0o700 });
-      writeStateFileSync(blobPath(blob), bytes, { mode: 0o600 });
-    }
+    if (store) blobs.put(blob, bytes);
     return { kind: "file", blob, mode: found.mode, size: bytes.length };
   }
 
@@ -183,11 +180,7 @@ export function openUndoJournal(home: string, sessionId: string, opts: { now?: (
     bound();
     save();
     const referenced = referencedBlobs(manifest, true);
-    let names: string[] = [];
-    try {
-      names = readdirSync(blobsDir);
-    } catch {}
-    for (const name of names) if (!referenced.has(name)) rmSync(blobPath(name), { force: true });
+    blobs.sweep(referenced);
   }
 
   return {
@@ -271,7 +264,7 @@ export function openUndoJournal(home: string, sessionId: string, opts: { now?: (
       commit();
     },
     blob(state) {
-      return readFileSync(blobPath(state.blob));
+      return blobs.get(state.blob);
     },
     stateNow(path) {
       try {
@@ -296,9 +289,7 @@ export function sameState(a: FileState, b: FileState): boolean {
 
 /** Removes a session's journal: with the session file (store.ts removeSession). Never throws. */
 export function removeUndoJournal(home: string, sessionId: string): void {
-  try {
-    rmSync(undoDir(home, sessionId), { recursive: true, force: true });
-  } catch {}
+  removeJournalDir(undoDir(home, sessionId));
 }
 
 /** The journal on disk; one that cannot be read is set aside (kept, never overwritten) and an empty one starts, with why. */

@@ -26,7 +26,7 @@ export async function loadEditTarget(
 ): Promise<{ abs: string; shown: string; content: string }> {
   const { abs, shown } = writeTarget(ctx, tool, path);
   const found = readConfined({ root: ctx.root, tool }, abs);
-  if (found.kind === "missing") throw new ToolError(`${tool}: ${describeMissing(abs, shown)} To create a new file use write_file.`);
+  if (found.kind === "missing") throw new ToolError(`${tool}: ${describeMissing(ctx.root, abs, shown)} To create a new file use write_file.`);
   if (found.kind === "dir") throw new ToolError(`${tool}: ${shown} is a directory; edits apply to files.`);
   if (found.kind === "other" || !found.bytes) throw new ToolError(`${tool}: ${shown} is not a regular file; edits apply to files.`);
   const bytes = found.bytes;

@@ -94,7 +94,7 @@ function planOp(op: PatchOp, where: Where, seen: Set<string>): PlannedFile {
 
 function readExistingAt(at: Confined, abs: string, shown: string, line: number, section: string): string {
   const found = statConfined(at, abs);
-  if (found.kind === "missing") throw new ToolError(`line ${line}: ${section}: ${describeMissing(abs, shown)}${section === "Update File" ? ' To create it use "*** Add File:".' : ""}`);
+  if (found.kind === "missing") throw new ToolError(`line ${line}: ${section}: ${describeMissing(at.root, abs, shown)}${section === "Update File" ? ' To create it use "*** Add File:".' : ""}`);
   if (found.kind === "dir") throw new ToolError(`line ${line}: ${section}: ${shown} is a directory; patches change files.`);
   return readTextAt(at, abs, shown, line);
 }

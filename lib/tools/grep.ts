@@ -2,10 +2,11 @@ import { basename, dirname, relative, sep } from "node:path";
 import * as v from "valibot";
 import { ToolError } from "../errors.ts";
 import { BINARY_SNIFF_BYTES, looksBinary } from "../fs/binary.ts";
+import { readConfined } from "../fs/confined-ops.ts";
 import { defineTool } from "./define.ts";
 import { searchBuiltin, type GrepMatch, type GrepQuery } from "./grep/builtin.ts";
 import { searchRipgrep } from "./grep/ripgrep.ts";
-import { clipLine, plural } from "../text/lines.ts";
+import { clipLine, plural, splitLines } from "../text/lines.ts";
 import { describeMissing, statIfExists } from "../fs/missing-path.ts";
 import { isSensitivePath, SECRETS_FILES } from "../fs/sensitive-path.ts";
 import { displayPath, isInside, realpathOrSelf, resolveInWorkspace } from "../fs/workspace.ts";
@@ -72,13 +73,13 @@ export function createGrepTool(options: GrepToolOptions = {}) {
       const target = resolveInWorkspace(ctx, input.path ?? ".", "grep");
       const shownTarget = displayPath(ctx, target);
       const stats = statIfExists(target);
-      if (!stats) throw new ToolError(`grep: ${describeMissing(target, shownTarget)}`);
+      if (!stats) throw new ToolError(`grep: ${describeMissing(ctx.root, target, shownTarget)}`);
       const targetIsFile = !stats.isDirectory();
       const realRoot = realpathOrSelf(ctx.root);
       if (targetIsFile && !grepMayRead(target, realRoot)) {
         throw new ToolError(`grep: ${shownTarget} is a secrets file (${SECRETS_FILES}), or leads to one, which shiro does not search.`);
       }
-      if (targetIsFile && looksBinary(await Bun.file(target).slice(0, BINARY_SNIFF_BYTES).bytes())) {
+      if (targetIsFile && looksBinary(readConfined({ root: ctx.root, tool: "grep" }, target, { head: BINARY_SNIFF_BYTES }).bytes ?? new Uint8Array())) {
         return { output: `${shownTarget} is a binary file; grep only searches text.`, summary: "binary file" };
       }
 
@@ -102,13 +103,36 @@ export function createGrepTool(options: GrepToolOptions = {}) {
       };
       const commands = options.commands ?? defaultCommands(ctx.root);
       const rg = options.findRipgrep ? options.findRipgrep() : (commands.helper("rg") ?? null);
-      const { matches, limitReached } = rg ? await searchRipgrep(commands.runner, rg, query) : await searchBuiltin(query);
-      return render(matches, limitReached, input.pattern, shownTarget, (file) => displayPath(ctx, file));
+      const found = rg ? await searchRipgrep(commands.runner, rg, query) : await searchBuiltin(query);
+      const matches = confirmedInside(found.matches, ctx.root);
+      return render(matches, found.limitReached, input.pattern, shownTarget, (file) => displayPath(ctx, file));
     },
   });
 }
 
 export const grepTool = createGrepTool();
+
+/**
+ * The matches whose line is in the file as it is reached inside the workspace now (lib/fs/confined.ts):
+ * ripgrep opens files by path, so a folder swapped for a link leading out while it runs could
+ * otherwise put an outside file's lines (a secret) in the result. Each file is read once more,
+ * through the workspace root, and a line shown only when it is there at that number.
+ */
+function confirmedInside(matches: GrepMatch[], root: string): GrepMatch[] {
+  const lines = new Map<string, string[] | undefined>();
+  const linesOf = (file: string) => {
+    if (!lines.has(file)) {
+      let text: string[] | undefined;
+      try {
+        const found = readConfined({ root }, file);
+        if (found.bytes) text = splitLines(new TextDecoder().decode(found.bytes));
+      } catch {}
+      lines.set(file, text);
+    }
+    return lines.get(file);
+  };
+  return matches.filter((m) => linesOf(m.file)?.[m.line - 1]?.replace(/\r$/, "") === m.text);
+}
 
 function render(matches: GrepMatch[], limitReached: boolean, pattern: string, shownTarget: string, show: (file: string) => string) {
   if (matches.length === 0) {

@@ -1,5 +1,5 @@
-import { readFile } from "node:fs/promises";
 import { looksBinary } from "../../fs/binary.ts";
+import { readConfined } from "../../fs/confined-ops.ts";
 import { createIgnoreFilter } from "../../fs/ignore-filter.ts";
 import { splitLines } from "../../text/lines.ts";
 import { walk } from "../../fs/walk.ts";
@@ -40,7 +40,11 @@ export const searchBuiltin: GrepSearch = async (query) => {
     if (!query.accept(file)) continue;
     let bytes: Uint8Array;
     try {
-      bytes = await readFile(file);
+      // Through the workspace root, link by link (lib/fs/confined.ts): a file swapped for a link
+      // leading out, or to a secrets file, after `accept` looked at it is not read.
+      const found = readConfined({ root: query.root }, file);
+      if (!found.bytes) continue;
+      bytes = found.bytes;
     } catch {
       continue; // unreadable or vanished: ripgrep skips these too
     }
@@ -57,7 +61,7 @@ export const searchBuiltin: GrepSearch = async (query) => {
 };
 
 function* filesUnder(dir: string, root: string): Generator<string> {
-  for (const entry of walk(dir, createIgnoreFilter(root))) {
+  for (const entry of walk(dir, createIgnoreFilter(root), Number.POSITIVE_INFINITY, root)) {
     if (entry.kind === "file") yield entry.abs;
   }
 }

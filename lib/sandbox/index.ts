@@ -18,6 +18,7 @@ export { findSecretsFiles } from "./secrets-scan.ts";
 export { childEnv } from "./child-env.ts";
 export { detectSandbox, installCommand, type SandboxSupport } from "./detect.ts";
 export { gitSafetyEnv } from "./git-safety.ts";
+export { safePath } from "./helpers.ts";
 export { bwrapArgs, CACHE_PLACES, CREDENTIAL_PLACES, type ProfileInput, type ProfileSummary } from "./profile.ts";
 export { createHostRunner, failedChild, killGroup, type Child, type ChildExit, type CommandRunner, type SpawnOptions } from "./process.ts";
 export { RUNNER_ARG } from "./protocol.ts";
@@ -44,6 +45,8 @@ export type Commands = {
   status: SandboxStatus;
   /** A helper program (bash, rg, git) by name, resolved once (helpers.ts); undefined when missing. */
   helper(name: string): string | undefined;
+  /** The PATH commands start with, before what the login profile adds (undefined when unset). */
+  path?: string;
   /**
    * What the login shell sets up, read once per runner (login-env.ts), for bash to run commands
    * with `bash -c`: without the profile, and with the reason, when it could not be read; undefined
@@ -106,10 +109,10 @@ export function openCommands(opts: OpenCommandsOptions): Commands {
     runner.warm?.();
     void loginEnv(runner);
   };
-  if (opts.settings.mode === "off") return { runner: host, host, status: { state: "off" }, helper, loginEnv, warm: warm(host) };
+  if (opts.settings.mode === "off") return { runner: host, host, status: { state: "off" }, helper, loginEnv, path: base.PATH, warm: warm(host) };
 
   const support = opts.support ?? sandboxSupport(opts.env, helper);
-  if (!support.available) return { runner: host, host, status: { state: "unavailable", why: support.why, fix: support.fix }, helper, loginEnv, warm: warm(host) };
+  if (!support.available) return { runner: host, host, status: { state: "unavailable", why: support.why, fix: support.fix }, helper, loginEnv, path: base.PATH, warm: warm(host) };
 
   const home = realOrUndefined(opts.env.HOME || homedir());
   if (home) for (const cache of CREATED_CACHES) ensureDir(join(home, cache));
@@ -137,7 +140,7 @@ export function openCommands(opts: OpenCommandsOptions): Commands {
   );
   // The masked files are found when the sandbox starts; searching the workspace here would slow every start-up.
   const { summary } = bwrapArgs({ ...profile, tmp: "/tmp", secrets: [] });
-  return { runner, host, status: { state: "on", network: opts.settings.network, summary }, helper, loginEnv, warm: warm(runner) };
+  return { runner, host, status: { state: "on", network: opts.settings.network, summary }, helper, loginEnv, path: base.PATH, warm: warm(runner) };
 }
 
 /** Whether the sandbox can run, with bubblewrap from `SHIRO_BWRAP` (a path; empty means none) or PATH. */

@@ -24,8 +24,8 @@ export { createHostRunner, failedChild, killGroup, type Child, type ChildExit, t
 export { RUNNER_ARG } from "./protocol.ts";
 export { sandboxFailure, shortSandboxReason } from "./failure.ts";
 
-/** The sandbox settings (lib/config: `sandbox`, `sandboxNetwork`, `sandboxWritable`, `sandboxReadable`, the flags). */
-export type SandboxSettings = { mode: "on" | "off"; network: boolean; writable: readonly string[]; readable: readonly string[] };
+/** The sandbox settings (lib/config: `sandbox`, `sandboxNetwork`, `sandboxWritable`, `sandboxReadable`, `sandboxHide`, the flags). */
+export type SandboxSettings = { mode: "on" | "off"; network: boolean; writable: readonly string[]; readable: readonly string[]; hide?: readonly string[] };
 
 /** What the header and `shiro doctor` say about the sandbox. */
 export type SandboxStatus =
@@ -124,6 +124,7 @@ export function openCommands(opts: OpenCommandsOptions): Commands {
     shiroHome: realOrUndefined(opts.shiroHome) ?? resolve(opts.shiroHome),
     network: opts.settings.network,
     writable: expand(opts.settings.writable),
+    hide: expand(opts.settings.hide ?? []),
     // The runner's own program must be visible even if it lives in a hidden place.
     readable: [...expand(opts.settings.readable), ...runnerFiles(runnerCommand)],
     system: [...new Set(systemPlaces(process.getuid?.()).map((path) => realOrUndefined(path)).filter((path): path is string => path !== undefined))],

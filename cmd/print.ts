@@ -6,6 +6,7 @@ import { callContext, plainTheme, renderEvent } from "../lib/render.ts";
 import { loadRuntime, runtimeForCommand } from "../lib/app/load-runtime.ts";
 import { shiroHome } from "../lib/config/load.ts";
 import { findProjectRoot } from "../lib/fs/project-root.ts";
+import { shadowNotices } from "../lib/skills/skills.ts";
 import { customCommandSources, expandCommand, loadCustomCommands } from "../lib/prompt/custom-commands.ts";
 import { notLoadedHint, parseInput } from "../lib/prompt/slash-commands.ts";
 import { GO_ON_HEADLESS } from "../lib/agent/turn.ts";
@@ -145,7 +146,7 @@ export async function runHeadless(args: MainArgs, processEnv: Record<string, str
   // Whatever way the process ends, the session is flushed and released, and the sandbox ended.
   const closeSession = () => (live.close(), runtime.commands.runner.close(), mcp?.kill());
   process.on("exit", closeSession);
-  for (const message of [...(runtime.skills?.problems ?? []), ...custom.problems, ...mcpNotices, ...notices]) emit({ type: "notice", message });
+  for (const message of [...(runtime.skills?.problems ?? []), ...custom.problems, ...(runtime.skills ? shadowNotices(runtime.skills) : []), ...custom.shadowNotices, ...mcpNotices, ...notices]) emit({ type: "notice", message });
   // The approval mode is the interactive loop's; headless, nobody is asked, so it changes nothing:
   // what runs is what the loop runs without a question in any mode (the read-only commands).
   const mode = runtime.settings.approvalMode;

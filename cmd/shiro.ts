@@ -61,17 +61,19 @@ function isReaderGone(error: unknown): boolean {
 let recordOnFailure = false;
 
 async function main(argv: string[]): Promise<number> {
+  // A lone --version or --help skips the flag parser (a few ms of cold code); with other flags
+  // they go through it like any flag.
+  const alone = argv.length === 1 ? argv[0] : undefined;
+  const version = alone === "--version" || alone === "-v";
+  const help = alone === "--help" || alone === "-h";
+  // Everything else first takes the API key out of reach of the commands it will run (key-guard.ts).
+  if (!version && !help) await (await import("./key-guard.ts")).guardKey();
   const sub = argv[0] ? SUBCOMMANDS[argv[0]] : undefined;
   recordOnFailure = !sub && argv.includes("--json");
   if (sub) {
     quietWhenReaderGoes();
     return (await sub()).run(argv.slice(1), process.env);
   }
-  // A lone --version or --help skips the flag parser (a few ms of cold code); with other flags
-  // they go through it like any flag.
-  const alone = argv.length === 1 ? argv[0] : undefined;
-  const version = alone === "--version" || alone === "-v";
-  const help = alone === "--help" || alone === "-h";
   // The flag tables and the help text load only when needed: a lone --version loads neither.
   const parser = version || help ? undefined : await import("./args.ts");
   const args = parser?.parseMainArgs(argv);

@@ -57,6 +57,7 @@ export async function runToolCall(tool: AnyTool, input: unknown, id: string, opt
       cwd: opts.cwd,
       signal: decision.signal ? AbortSignal.any([opts.signal, decision.signal]) : opts.signal,
       ...(decision.runOutside ? { runOutside: decision.runOutside } : {}),
+      ...(decision.readOnly ? { readOnly: true } : {}),
       onOutput: (stream, chunk) => opts.emit({ type: "tool-output", id, tool: tool.name, stream, chunk: redact(chunk) }),
       notice: (message) => opts.emit({ type: "notice", message: redact(message) }),
       ...(opts.journal ? { journal: opts.journal } : {}),

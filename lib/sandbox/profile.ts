@@ -1,19 +1,9 @@
 import { isAbsolute, join } from "node:path";
 import { isInside } from "../fs/workspace.ts";
 import type { GitShield } from "./git-shield.ts";
+import { CREDENTIAL_PLACES } from "./credential-places.ts";
 
-/**
- * Places under the home directory that hold credentials: hidden in the sandbox (an empty directory
- * or an unreadable file in their place). `sandboxReadable` can show one again, read-only.
- */
-export const CREDENTIAL_PLACES = [
-  ".ssh", ".aws", ".azure", ".config/gcloud", ".kube", ".docker", ".gnupg", ".password-store",
-  ".netrc", ".git-credentials", ".config/git/credentials", ".npmrc", ".yarnrc", ".yarnrc.yml", ".pypirc",
-  ".pgpass", ".my.cnf", ".vault-token", ".terraform.d", ".config/gh", ".config/hub", ".config/op",
-  ".cargo/credentials", ".cargo/credentials.toml", ".gem/credentials", ".m2/settings.xml",
-  ".gradle/gradle.properties", ".local/share/keyrings", ".mozilla", ".config/google-chrome",
-  ".config/chromium", ".config/BraveSoftware", ".shiro-neko", ".codex", ".claude", ".claude.json",
-] as const;
+export { CREDENTIAL_PLACES } from "./credential-places.ts";
 
 /**
  * Package-manager caches under the home directory: writable in the sandbox so installs work.
@@ -62,6 +52,8 @@ export type ProfileInput = {
   writable: readonly string[];
   /** Config `sandboxReadable`, absolute and real: shown read-only even where hidden. */
   readable: readonly string[];
+  /** Config `sandboxHide`, absolute: hidden like the credentials. */
+  hide?: readonly string[];
   /** Secrets files inside the workspace (real paths): masked. */
   secrets: readonly string[];
   /** What keeps git's configuration in the workspace read-only (git-shield.ts); none without a repository. */
@@ -139,7 +131,7 @@ export function bwrapArgs(input: ProfileInput): { args: string[]; summary: Profi
   }
 
   const credentials = input.home ? CREDENTIAL_PLACES.map((place) => join(input.home!, place)) : [];
-  for (const path of [input.shiroHome, ...credentials, ...(input.system ?? [])]) {
+  for (const path of [input.shiroHome, ...credentials, ...(input.hide ?? []), ...(input.system ?? [])]) {
     const kind = input.kindOf(path);
     if (kind === undefined || isInside(path, input.root) || !visible(path) || summary.hidden.includes(path)) continue;
     if (input.readable.some((shown) => isInside(shown, path))) continue; // shown on purpose

@@ -23,9 +23,9 @@ const LOCAL = { SHIRO_BASE_URL: "http://127.0.0.1:9/v1" };
 
 describe("settings", () => {
   test("the sandbox is on with the network by default; config and the --no- flags turn it off, flags first", () => {
-    expect(resolveSettings({}, LOCAL, {}).sandbox).toEqual({ mode: "on", network: true, writable: [], readable: [] });
-    const config = { sandbox: "off" as const, sandboxNetwork: false, sandboxWritable: ["../x"], sandboxReadable: ["~/.ssh"] };
-    expect(resolveSettings({}, LOCAL, config).sandbox).toEqual({ mode: "off", network: false, writable: ["../x"], readable: ["~/.ssh"] });
+    expect(resolveSettings({}, LOCAL, {}).sandbox).toEqual({ mode: "on", network: true, writable: [], readable: [], hide: [] });
+    const config = { sandbox: "off" as const, sandboxNetwork: false, sandboxWritable: ["../x"], sandboxReadable: ["~/.ssh"], sandboxHide: ["~/.tokens"] };
+    expect(resolveSettings({}, LOCAL, config).sandbox).toEqual({ mode: "off", network: false, writable: ["../x"], readable: ["~/.ssh"], hide: ["~/.tokens"] });
     const flags = flagsFrom(parseFlags(["--no-sandbox", "--no-network"], MAIN_ARGS));
     expect(resolveSettings(flags, LOCAL, {}).sandbox).toMatchObject({ mode: "off", network: false });
     expect(flagsFrom(parseFlags([], MAIN_ARGS))).toMatchObject({ sandbox: undefined, network: undefined });

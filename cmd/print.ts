@@ -21,7 +21,6 @@ import { HEADLESS_WAIT_MS } from "../lib/mcp/index.ts";
 import { sessionChoice, type MainArgs } from "./args.ts";
 import { openMcp } from "./mcp-start.ts";
 import { createOutput, onTerminationSignals } from "./headless-output.ts";
-import { openCalls } from "./open-calls.ts";
 import { resultRecord, type ResultFields } from "./result-record.ts";
 import { readPipedStdin } from "./stdin.ts";
 
@@ -99,7 +98,9 @@ export async function runHeadless(args: MainArgs, processEnv: Record<string, str
     if (event.type === "text") finalText += event.text;
     if (event.type === "tool-call") finalText = ""; // the answer is what the model says after its last tool call
     if (args.json) {
-      if (event.type !== "step") out.write(JSON.stringify(event) + "\n");
+      // Results and errors as docs/headless.md gives them: their call's subject is on its tool-call line.
+      if (event.type === "tool-result" || event.type === "tool-error") out.write(JSON.stringify({ ...event, subject: undefined }) + "\n");
+      else if (event.type !== "step") out.write(JSON.stringify(event) + "\n");
       return;
     }
     if (event.type === "text") {
@@ -107,13 +108,12 @@ export async function runHeadless(args: MainArgs, processEnv: Record<string, str
       textEndsWithNewline = event.text.endsWith("\n");
       return;
     }
-    const call = calls.see(event);
-    const line = renderEvent(event, plainTheme, call ? callContext(subjectKinds.get(call.tool), call.subject) : {});
+    const called = event.type === "tool-result" || event.type === "tool-error" ? callContext(subjectKinds.get(event.tool), event.subject) : {};
+    const line = renderEvent(event, plainTheme, called);
     if (!line) return;
     endAnswerLine();
     err.write(line + "\n");
   };
-  const calls = openCalls();
   /** Each tool's kind of subject: a command's or a path's result line names it. Set once the conversation exists. */
   let subjectKinds = new Map<string, string>();
 

@@ -4,7 +4,7 @@
  * turns errors into exit codes. `--version` and `--help` return before anything heavy loads.
  */
 import pkg from "../package.json" with { type: "json" };
-import { EXIT_CODES, ShiroError } from "../lib/errors.ts";
+import { EXIT_CODES, exitCodeOf, ShiroError } from "../lib/errors.ts";
 import { RUNNER_ARG } from "../lib/sandbox/protocol.ts";
 import type { FlagTable } from "./args.ts";
 
@@ -120,15 +120,15 @@ async function report(error: unknown, debug: boolean, argv: string[]): Promise<n
   if (error instanceof ShiroError) {
     process.stderr.write(`shiro: ${error.message}\n`);
     if (debug && error.cause) await trace(error.cause);
-    await record(EXIT_CODES[error.code], error.message);
-    return EXIT_CODES[error.code];
+    await record(exitCodeOf(error), error.message);
+    return exitCodeOf(error);
   }
   const message = error instanceof Error ? error.message : String(error);
   process.stderr.write(`shiro: unexpected error: ${message}\n`);
   if (debug) await trace(error);
   else process.stderr.write("Run again with --debug for details, and please report it.\n");
-  await record(1, `unexpected error: ${message}`);
-  return 1;
+  await record(EXIT_CODES.error, `unexpected error: ${message}`);
+  return EXIT_CODES.error;
 }
 
 /** How long shiro may linger after its work is done (flushing output) before it exits anyway. */

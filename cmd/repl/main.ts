@@ -1,4 +1,5 @@
 import pkg from "../../package.json" with { type: "json" };
+import { EXIT_CODES } from "../../lib/errors.ts";
 import { loadRuntime } from "../../lib/app/load-runtime.ts";
 import { openHistory } from "../../lib/prompt/history.ts";
 import { shadowNotices } from "../../lib/skills/skills.ts";
@@ -77,7 +78,7 @@ export async function runRepl(args: MainArgs, processEnv: Record<string, string 
     // If the turn does not wind down in time, leave anyway with the terminal given back.
     setTimeout(() => {
       restore();
-      process.exit(130);
+      process.exit(EXIT_CODES.interrupted);
     }, TERMINATE_GRACE_MS).unref();
   };
 

@@ -121,6 +121,15 @@ export type ToolDef<S extends v.GenericSchema = v.GenericSchema> = {
    * read-only by construction: read-only tool sets leave it out unless the config lets them have it.
    */
   reachesNetwork?: boolean;
+  /**
+   * Which subagents get the tool. "every": it only reads the workspace (files, searches, git
+   * history), so the read-only ones (explore, review) get it too; "none": it is the session's own
+   * (the task list, memory, subagents). Unset: workers only. A read-only subagent never gets a
+   * tool that mutates or runs commands, whatever this says.
+   */
+  subagents?: "every" | "none";
+  /** True for a tool whose call runs subagents (task): their edits are the changes of the call's step. */
+  startsSubagents?: boolean;
   subject: ToolSubject<v.InferOutput<S>>;
   defaultDecision: DefaultDecision;
   /**

@@ -59,6 +59,7 @@ export function createGrepTool(options: GrepToolOptions = {}) {
       "Skips .git, node_modules, .gitignore'd, binary and secrets files.",
     schema,
     mutates: false,
+    subagents: "every",
     subject: { kind: "pattern", of: (input) => input.pattern },
     defaultDecision: "allow",
     digest: {

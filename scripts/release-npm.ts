@@ -9,7 +9,7 @@
  */
 import { copyFileSync, linkSync, mkdirSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { binaryName, type Target } from "./release-targets.ts";
+import { TARGETS, binaryName, type Target } from "./release-targets.ts";
 import { ReleaseError } from "./release-verify.ts";
 
 const root = join(import.meta.dir, "..");
@@ -64,7 +64,8 @@ export function packNpm(dir: string, version: string, targets: readonly Target[]
     const mainDir = join(stage, MAIN_PACKAGE);
     mkdirSync(join(mainDir, "bin"), { recursive: true });
     copyFileSync(join(root, "npm", MAIN_PACKAGE, "bin", "shiro.js"), join(mainDir, "bin", "shiro.js"));
-    const optional = targets.filter((t) => !t.name.endsWith("-baseline"));
+    // Every build's package, also those not packed in this run (`--targets`): the main package is the same whichever were.
+    const optional = TARGETS.filter((t) => !t.name.endsWith("-baseline"));
     writeJson(join(mainDir, "package.json"), {
       name: MAIN_PACKAGE,
       version,

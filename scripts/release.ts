@@ -2,7 +2,8 @@
  * `bun run release`: the files of a release in dist/release/ (`--out <dir>` elsewhere):
  *
  *   shiro-<version>-<os>-<arch>[.exe]   one executable per build (scripts/release-targets.ts)
- *   SHA256SUMS                          their checksums, as `sha256sum -c` reads them
+ *   install.sh                          scripts/install.sh, for `curl -fsSL …/install.sh | sh`
+ *   SHA256SUMS                          the checksums of those, as `sha256sum -c` reads them
  *   *.tgz                               the npm packages (scripts/release-npm.ts; `--no-npm` skips them)
  *
  * Bun cross-compiles every build here; it fetches each target's runtime from the npm registry
@@ -10,7 +11,7 @@
  * checked (scripts/release-verify.ts): a build whose version is not package.json's stops the
  * release. `--targets linux-x64,darwin-arm64` builds only those (the specs use it).
  */
-import { mkdirSync, readFileSync, readdirSync, rmSync } from "node:fs";
+import { copyFileSync, mkdirSync, readFileSync, readdirSync, rmSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { compileShiro } from "./compile.ts";
 import { packNpm } from "./release-npm.ts";
@@ -43,7 +44,7 @@ function parseOptions(argv: string[]): Options {
 function clearOld(out: string): void {
   mkdirSync(out, { recursive: true });
   for (const name of readdirSync(out)) {
-    if (/^shiro-.*\d/.test(name) || name === "SHA256SUMS" || name.endsWith(".tgz") || name === "npm-stage") rmSync(join(out, name), { recursive: true, force: true });
+    if (/^shiro-.*\d/.test(name) || name === "SHA256SUMS" || name === "install.sh" || name.endsWith(".tgz") || name === "npm-stage") rmSync(join(out, name), { recursive: true, force: true });
   }
 }
 
@@ -65,7 +66,8 @@ async function release(options: Options): Promise<void> {
   }
   verifyRelease(options.out, version, options.targets);
   console.log(`checked: every build is shiro ${version} for the system its name says`);
-  await writeChecksums(options.out, names);
+  copyFileSync(join(root, "scripts", "install.sh"), join(options.out, "install.sh"));
+  await writeChecksums(options.out, [...names, "install.sh"]);
   console.log(`wrote ${join(options.out, "SHA256SUMS")}`);
   if (options.npm) {
     const started = performance.now();

@@ -69,10 +69,14 @@ has_avx2() {
   grep -q '^flags.*[[:space:]]avx2\([[:space:]]\|$\)' "$cpuinfo"
 }
 
-# download URL FILE: quietly, following redirects, failing on an HTTP error.
+# download URL FILE: quietly, following redirects, failing on an HTTP error; why it failed is
+# left in $why (curl's own words), for the one line that says so.
 download() {
+  why=""
   if command -v curl >/dev/null 2>&1; then
-    curl -fsSL --retry 2 -o "$2" "$1"
+    why=$(curl -fsSL --retry 2 -o "$2" "$1" 2>&1) && return 0
+    why=" (${why##*curl: })"
+    return 1
   elif command -v wget >/dev/null 2>&1; then
     wget -q -O "$2" "$1"
   else
@@ -122,7 +126,7 @@ main() {
   trap 'rm -rf "$tmp"; exit 130' INT TERM HUP
 
   download "$base/SHA256SUMS" "$tmp/SHA256SUMS" \
-    || die "could not download $base/SHA256SUMS: check the network connection (or SHIRO_VERSION / SHIRO_INSTALL_BASE) and run this again."
+    || die "could not download $base/SHA256SUMS$why: check the network connection (or SHIRO_VERSION / SHIRO_INSTALL_BASE) and run this again."
   # The line of this platform's build: `<sha256>  shiro-<version>-<platform>`.
   entry=$(awk -v suffix="-$platform" '{
       name = $2; sub(/^\*/, "", name)
@@ -134,7 +138,7 @@ main() {
 
   say "downloading $name"
   download "$base/$name" "$tmp/shiro" \
-    || die "could not download $base/$name: check the network connection and run this again."
+    || die "could not download $base/$name$why: check the network connection and run this again."
   actual=$(sha256_of "$tmp/shiro") || exit 1
   [ "$actual" = "$expected" ] \
     || die "checksum mismatch for $name (expected $expected, got $actual): the download is damaged or was tampered with, so nothing was installed; run this again, and report it if it repeats."

@@ -86,7 +86,7 @@ async function main(argv: string[]): Promise<number> {
   // Bun's own writer: touching process.stdout sets up Node's stream machinery, which costs more
   // than the rest of --version put together.
   if (version || args?.version) {
-    await Bun.write(Bun.stdout, `shiro ${pkg.version}\n`);
+    await Bun.write(Bun.stdout, `${versionLine()}\n`);
     return 0;
   }
   if (help || args?.help || !args) {
@@ -101,6 +101,18 @@ async function main(argv: string[]): Promise<number> {
   recordOnFailure = false;
   const { runRepl } = await import("./repl/main.ts");
   return runRepl(args, process.env);
+}
+
+/**
+ * The build a release names (`linux-x64-baseline`): set by scripts/release.ts through Bun's
+ * `define`; a plain build or a source run says the platform it runs on.
+ */
+declare const SHIRO_BUILD_TARGET: string | undefined;
+
+/** `shiro 0.2.0 (bun 1.4.5, linux-x64)`: the version, the Bun inside the binary, and the build. */
+function versionLine(): string {
+  const target = typeof SHIRO_BUILD_TARGET === "string" ? SHIRO_BUILD_TARGET : `${process.platform === "win32" ? "windows" : process.platform}-${process.arch}`;
+  return `shiro ${pkg.version} (bun ${Bun.version}, ${target})`;
 }
 
 /** One line for the user; the stack trace only with --debug (formatted by consola, loaded only then). */

@@ -5,7 +5,7 @@ import { readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { runShiro, tempDir } from "../support/cli.ts";
 import { useFakeServer } from "../support/use-fake-server.ts";
-import { toolOutputsIn } from "../support/requests.ts";
+import { lastUserTextIn, toolOutputsIn } from "../support/requests.ts";
 
 const serve = useFakeServer();
 const KEY = "sk-proc-environ-secret-4242";
@@ -39,3 +39,11 @@ for (const variable of ["SHIRO_API_KEY", "OPENAI_API_KEY"]) {
     }
   });
 }
+
+test("with the key in the environment, a prompt piped on stdin still arrives whole (the re-executed shiro reads the same stdin)", async () => {
+  const s = await serve({ text: "done" });
+  const run = await runShiro([], { baseURL: s.url, stdin: "piped prompt here", env: { OPENAI_API_KEY: KEY, SHIRO_CLIENT: "openai" } });
+  expect(run.code).toBe(0);
+  expect(lastUserTextIn(s.requests[0]!.body)).toBe("piped prompt here");
+  expect(s.requests[0]!.headers.authorization).toBe(`Bearer ${KEY}`);
+});

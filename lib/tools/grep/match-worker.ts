@@ -1,7 +1,7 @@
 /**
  * The built-in grep's matching, in a Worker that can be ended at a deadline: a JavaScript regular
- * expression cannot be interrupted from its own thread (`(a+)+b` over a long line of `a` runs for
- * minutes). The worker reads each file itself (size cap, binary sniff), tests every line, and
+ * expression cannot be interrupted from its own thread (Bun's engine gives up backtracking on one
+ * line only after about 2 s, so `(a|a)*b` over a file of many lines of `a` runs for minutes). The worker reads each file itself (size cap, binary sniff), tests every line, and
  * sends back at most `room` matches, each line kept up to `keep` characters, file by file (so
  * what was found before the deadline is kept). The worker's source
  * is a string run from a Blob URL, so the compiled binary needs no extra file.

@@ -104,3 +104,14 @@ function pick(from: Input, names: Record<string, string>): Input {
   for (const [name, as] of Object.entries(names)) if (from[name] !== undefined) out[as] = from[name];
   return out;
 }
+
+/**
+ * A call's result as `tool_response`: shiro's result text as `output`, with the fields Claude
+ * Code's scripts read most: `filePath` for file events, `stdout` (and an empty `stderr`: shiro
+ * gives the model one stream) for Bash.
+ */
+export function hookToolResponse(call: HookToolCall, output: string, interrupted = false): Record<string, unknown> {
+  if (call.toolName === "Bash") return { stdout: output, stderr: "", interrupted, output };
+  if (typeof call.input.file_path === "string") return { filePath: call.input.file_path, success: true, output };
+  return { output };
+}

@@ -19,9 +19,20 @@ export type HookContext = {
   agent?: { id: string; type: string };
 };
 
+export type FireOptions = {
+  /** The names a tool event's matcher is compared with (its Claude Code name and shiro's). */
+  names?: readonly string[];
+  /** Ends the running hooks (their process groups) when it aborts. */
+  signal?: AbortSignal;
+  /** Told of each hook's run as it ends. */
+  onRun?: (record: HookRunRecord) => void;
+};
+
 /** One hook's run, for the loop's line, `--json`'s `hook` event and /hooks. */
 export type HookRunRecord = {
   event: HookEvent;
+  /** The tool, for tool events, as hooks saw it. */
+  tool?: string;
   command: string;
   origin: string;
   exitCode: number | null;
@@ -36,12 +47,11 @@ export type HookRunRecord = {
  * matches, runs them in parallel and combines what they said.
  */
 export class Hooks {
-  private readonly last = new Map<string, HookRunRecord>();
-
   constructor(
     private readonly table: HookTable,
     private readonly context: HookContext,
-    private readonly onRun: (record: HookRunRecord) => void = () => {},
+    /** Shared with the subagents' views, so /hooks shows their runs too. */
+    private readonly last = new Map<string, HookRunRecord>(),
   ) {}
 
   /** Whether any command is configured for the event (so callers can skip building its input). */
@@ -51,7 +61,7 @@ export class Hooks {
 
   /** The same hooks seen from inside a subagent: its input carries `agent_id` and `agent_type`. */
   forAgent(agent: { id: string; type: string }): Hooks {
-    return new Hooks(this.table, { ...this.context, agent }, this.onRun);
+    return new Hooks(this.table, { ...this.context, agent }, this.last);
   }
 
   /** Every configured command with its newest result, for /hooks. */
@@ -64,7 +74,7 @@ export class Hooks {
    * the matcher is compared with when the event matches a tool (its Claude Code name and shiro's);
    * otherwise the event's own field is.
    */
-  async fire(event: HookEvent, fields: Record<string, unknown>, options: { names?: readonly string[]; signal?: AbortSignal } = {}): Promise<HookOutcome> {
+  async fire(event: HookEvent, fields: Record<string, unknown>, options: FireOptions = {}): Promise<HookOutcome> {
     const commands = this.matching(event, fields, options.names);
     if (commands.length === 0) return NO_OUTCOME;
     const input = JSON.stringify({
@@ -80,7 +90,7 @@ export class Hooks {
       commands.map(async (command): Promise<HookVerdict> => {
         const run = await runHookCommand(command.command, input, { cwd: this.context.cwd, env: this.context.env, timeoutS: command.timeoutS, signal: options.signal });
         const verdict = readVerdict(event, command, run);
-        this.record(verdict);
+        options.onRun?.(this.record(verdict, typeof fields.tool_name === "string" ? fields.tool_name : undefined));
         return verdict;
       }),
     );
@@ -101,12 +111,13 @@ export class Hooks {
     return out;
   }
 
-  private record(verdict: HookVerdict): void {
+  private record(verdict: HookVerdict, tool: string | undefined): HookRunRecord {
     const { command, run } = verdict;
     const decision = verdict.error ? "error" : verdict.stop ? "stop" : (verdict.permission ?? (verdict.blocks ? "block" : undefined));
     const reason = verdict.error ?? verdict.permissionReason ?? verdict.reason;
     const record: HookRunRecord = {
       event: command.event,
+      ...(tool ? { tool } : {}),
       command: command.command,
       origin: command.origin,
       exitCode: run.exitCode,
@@ -115,7 +126,7 @@ export class Hooks {
       durationMs: run.durationMs,
     };
     this.last.set(key(command), record);
-    this.onRun(record);
+    return record;
   }
 }
 

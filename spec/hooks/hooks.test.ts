@@ -13,11 +13,8 @@ import { makeTempDir } from "../support/temp-dirs.ts";
 function hooksFor(config: HooksConfig, cwd = makeTempDir("shiro-hooks-")) {
   const built = buildHookTable([{ origin: "user config", hooks: config }]);
   const runs: HookRunRecord[] = [];
-  const hooks = new Hooks(
-    built.table,
-    { sessionId: () => "s-1", transcriptPath: () => join(cwd, "s-1.json"), cwd, permissionMode: () => "default", env: { PATH: process.env.PATH ?? "/usr/bin:/bin", SHIRO_PROJECT_DIR: cwd } },
-    (run) => runs.push(run),
-  );
+  const inner = new Hooks(built.table, { sessionId: () => "s-1", transcriptPath: () => join(cwd, "s-1.json"), cwd, permissionMode: () => "default", env: { PATH: process.env.PATH ?? "/usr/bin:/bin", SHIRO_PROJECT_DIR: cwd } });
+  const hooks = { fire: (...[event, fields, options]: Parameters<Hooks["fire"]>) => inner.fire(event, fields, { ...options, onRun: (run) => runs.push(run) }) };
   return { hooks, runs, built, cwd };
 }
 const cmd = (command: string, timeout?: number) => ({ type: "command", command, ...(timeout ? { timeout } : {}) });

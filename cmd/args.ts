@@ -69,6 +69,13 @@ export const MAIN_ARGS = {
     description: "load and write project memory (the default)",
     negativeDescription: "don't load or write project memory (e.g. in CI)",
   },
+  hooks: {
+    type: "boolean",
+    default: true,
+    description: "run your hooks (the default; docs/hooks.md)",
+    negativeDescription: 'run no hooks, yours or the project\'s (config "disableAllHooks")',
+  },
+  "trust-project-hooks": { type: "boolean", description: "run the hooks in this project's .shiro/settings.json without asking (headless never trusts them otherwise)" },
   debug: { type: "boolean", description: "show stack traces for errors" },
   version: { type: "boolean", alias: "v", description: "print the version" },
   help: { type: "boolean", alias: "h", description: "print this help" },
@@ -146,6 +153,10 @@ export type MainArgs = {
   yolo: boolean;
   /** False with --no-memory. */
   memory: boolean;
+  /** False with --no-hooks. */
+  hooks: boolean;
+  /** --trust-project-hooks. */
+  trustProjectHooks: boolean;
   debug: boolean;
   version: boolean;
   help: boolean;
@@ -177,6 +188,8 @@ export function parseMainArgs(argv: string[]): MainArgs {
     flags,
     yolo: values.yolo,
     memory: values.memory,
+    hooks: values.hooks,
+    trustProjectHooks: values["trust-project-hooks"],
     debug: values.debug,
     version: values.version,
     help: values.help,

@@ -236,6 +236,14 @@ const SHOWN: { [K in keyof ConfigFile]-?: Shown } & { contextWindow: Shown } = {
     return names.length > 0 ? names.join(", ") : "none";
   },
   trustProjectMcp: (_s, c) => json(c.trustProjectMcp ?? false),
+  // The events with hooks and how many commands each has; /hooks lists the commands.
+  hooks: (_s, c) => {
+    const events = Object.entries(c.hooks ?? {}).map(([event, groups]) => `${event} (${groups.reduce((n, g) => n + g.hooks.length, 0)})`);
+    return events.length > 0 ? events.join(", ") : "none";
+  },
+  disableAllHooks: (_s, c) => json(c.disableAllHooks ?? false),
+  trustProjectHooks: (_s, c) => json(c.trustProjectHooks ?? false),
+  maxStopHookBlocks: (_s, c) => String(c.maxStopHookBlocks ?? 5),
   models: "section",
   presets: "section",
   permission: "section",

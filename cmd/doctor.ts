@@ -3,7 +3,8 @@ import { DEFAULT_SANDBOX, DEFAULT_SANDBOX_NETWORK } from "../lib/config/defaults
 import { PRESETS, type PresetName } from "../lib/config/presets.ts";
 import { lacksModel, traceSettings, type Flags } from "../lib/config/resolve.ts";
 import type { ConfigFile } from "../lib/config/schema.ts";
-import { endpointCheck, keyCheck, modelCheck, noModelCheck, ripgrepCheck, type Check, type Mark } from "../lib/app/doctor.ts";
+import { planHooks } from "../lib/hooks/plan.ts";
+import { endpointCheck, hookChecks, keyCheck, modelCheck, noModelCheck, ripgrepCheck, type Check, type Mark } from "../lib/app/doctor.ts";
 import { ShiroError } from "../lib/errors.ts";
 import { findProjectRoot } from "../lib/fs/project-root.ts";
 import { createNotebook } from "../lib/notebook/notebook.ts";
@@ -69,6 +70,8 @@ export async function runDoctorCommand(argv: string[], env: Env): Promise<number
   await setupChecks(flagsFrom(args), env, config, cwd, say);
   say(ripgrepCheck(findHelper("rg", { path: env.PATH, root: findProjectRoot(cwd) })));
   say(sandboxCheck(config, env, home, cwd));
+  const root = findProjectRoot(cwd);
+  for (const check of hookChecks(planHooks({ config, root, home }), root, env.PATH ?? "")) say(check);
   // MCP servers: listed with their state (loads the MCP client only when some are configured).
   process.stdout.write(await (await import("./mcp-doctor.ts")).mcpDoctorReport(config, home, cwd, env));
   // A damaged session file is left out of every listing, so the check below would pass over it: named here.

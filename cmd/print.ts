@@ -11,6 +11,8 @@ import { customCommandSources, expandCommand, loadCustomCommands } from "../lib/
 import { notLoadedHint, parseInput } from "../lib/prompt/slash-commands.ts";
 import { GO_ON_HEADLESS } from "../lib/agent/turn.ts";
 import { startConversation } from "../lib/app/start.ts";
+import { hookSetup } from "../lib/app/hooks.ts";
+import { untrustedHooksNotice } from "../lib/hooks/plan.ts";
 import { createPermissionPolicy } from "../lib/permissions/index.ts";
 import { isReadOnlyCommand, readOnlyList } from "../lib/permissions/read-only.ts";
 import { attachMentions, describeAttachment } from "../lib/prompt/attach.ts";
@@ -128,8 +130,10 @@ export async function runHeadless(args: MainArgs, processEnv: Record<string, str
     sandboxed: runtime.commands.runner.sandboxed,
   });
 
-  const { conversation, live, notices } = await startConversation({
+  const hooks = hookSetup(runtime, { disabled: !args.hooks, trustProject: args.trustProjectHooks, yolo: args.yolo, mode: () => runtime.settings.approvalMode, env: processEnv, source: args.continue || args.resume !== undefined ? "resume" : "startup" });
+  const { conversation, live, notices, hookRuns } = await startConversation({
     runtime,
+    ...(hooks.options ? { hooks: hooks.options } : {}),
     memory: args.memory,
     session: sessionChoice(args),
     // Headless, a worker's approvals can only be answered by --yolo.
@@ -142,7 +146,9 @@ export async function runHeadless(args: MainArgs, processEnv: Record<string, str
   // Whatever way the process ends, the session is flushed and released, and the sandbox ended.
   const closeSession = () => (live.close(), runtime.commands.runner.close(), mcp?.kill());
   process.on("exit", closeSession);
-  for (const message of [...(runtime.skills?.problems ?? []), ...custom.problems, ...(runtime.skills ? shadowNotices(runtime.skills) : []), ...custom.shadowNotices, ...mcpNotices, ...notices]) emit({ type: "notice", message });
+  for (const run of hookRuns) emit({ type: "hook", ...run });
+  if (hooks.plan.question) notices.push(untrustedHooksNotice(hooks.plan.question));
+  for (const message of [...hooks.plan.notices, ...(runtime.skills?.problems ?? []), ...custom.problems, ...(runtime.skills ? shadowNotices(runtime.skills) : []), ...custom.shadowNotices, ...mcpNotices, ...notices]) emit({ type: "notice", message });
   // The approval mode is the interactive loop's; headless, nobody is asked, so it changes nothing:
   // what runs is what the loop runs without a question in any mode (the read-only commands).
   const mode = runtime.settings.approvalMode;

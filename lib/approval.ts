@@ -26,4 +26,9 @@ export type Approval = { allow: true; signal?: AbortSignal; runOutside?: (why: s
 export type SubagentOrigin = { kind: string; description: string; ask: boolean };
 
 /** Decides whether a call may run. Asked for every call, before it runs. */
-export type Approver = (call: { tool: AnyTool; input: unknown; subject: string; id: string; subagent?: SubagentOrigin }) => Promise<Approval>;
+/**
+ * `hook`: what the PreToolUse hooks said (docs/hooks.md). `allow` lifts the question as a grant
+ * would, never the guard, a deny rule, the user's own ask rule or the secrets rule; `ask` makes a
+ * question even under --yolo, and a refusal where nobody can answer.
+ */
+export type Approver = (call: { tool: AnyTool; input: unknown; subject: string; id: string; subagent?: SubagentOrigin; hook?: "allow" | "ask" }) => Promise<Approval>;

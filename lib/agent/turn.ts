@@ -39,7 +39,7 @@ export type TurnHistory = {
  * What the turn needs: where and how its tool calls run (the same fields a call gets:
  * ToolCallOptions), and the turn's own.
  */
-export type TurnOptions = Pick<ToolCallOptions, "root" | "cwd" | "signal" | "approve" | "redact" | "journal"> & {
+export type TurnOptions = Pick<ToolCallOptions, "root" | "cwd" | "signal" | "approve" | "redact" | "journal" | "hooks"> & {
   model: LanguageModel;
   /** Provider options for every request of the turn (Runtime.callOptions). */
   callOptions: CallOptions;
@@ -206,7 +206,7 @@ export async function runTurn(opts: TurnOptions): Promise<TurnResult> {
     // when its step is cut short reports no result (tool-call.ts); the repair closes it.
     let runOpen = true;
     const toolDefs = currentTools();
-    const tools = toSdkTools(toolDefs, { root: opts.root, cwd: opts.cwd, signal: opts.signal, emit, approve: opts.approve, redact: opts.redact, stepOpen: () => runOpen, journal: opts.journal });
+    const tools = toSdkTools(toolDefs, { root: opts.root, cwd: opts.cwd, signal: opts.signal, emit, approve: opts.approve, redact: opts.redact, stepOpen: () => runOpen, journal: opts.journal, ...(opts.hooks ? { hooks: opts.hooks } : {}) });
     let request = prepare(toolDefs);
     let failed: StepOutcome | undefined;
     await runSteps({

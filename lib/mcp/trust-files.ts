@@ -1,7 +1,8 @@
-import { readFileSync, realpathSync, statSync } from "node:fs";
+import { realpathSync, statSync } from "node:fs";
 import { isAbsolute, join, relative, resolve } from "node:path";
 import { isStdio, type McpServers } from "../config/mcp-schema.ts";
 import { isInside } from "../fs/workspace.ts";
+import { filesFingerprint } from "../fs/trust-store.ts";
 
 /** Programs whose `run <script>` (or bare `<script>`, for yarn) runs a script of the package.json there. */
 const PACKAGE_RUNNERS = new Set(["npm", "pnpm", "yarn", "bun"]);
@@ -53,21 +54,10 @@ export function filesServersRun(root: string, servers: McpServers): string[] {
 /**
  * What trust is given to: the hash of `.mcp.json`'s bytes alone when it names no workspace file
  * (so an answer given before stays good), else a hash over it and each named file's path and
- * bytes (a missing or unreadable file counts as such). Any change to one of them asks again.
+ * bytes (lib/fs/trust-store.ts). Any change to one of them asks again.
  */
 export function trustFingerprint(root: string, fileSha256: string, files: readonly string[]): string {
-  if (files.length === 0) return fileSha256;
-  const hasher = new Bun.CryptoHasher("sha256").update(`.mcp.json ${fileSha256}\n`);
-  for (const file of files) {
-    let digest = "unreadable";
-    try {
-      digest = new Bun.CryptoHasher("sha256").update(readFileSync(join(realOrSelf(root), file))).digest("hex");
-    } catch {
-      // counted as unreadable: it changed since it was named
-    }
-    hasher.update(`${JSON.stringify(file)} ${digest}\n`);
-  }
-  return hasher.digest("hex");
+  return filesFingerprint(realOrSelf(root), ".mcp.json", fileSha256, files);
 }
 
 function realOrSelf(path: string): string {

@@ -192,11 +192,16 @@ export function createPermissionPolicy(opts: PermissionPolicyOptions): Permissio
     // An ask rule of the user's that names particular calls (`"git push*": "ask"`) asks every
     // time: no "always", saved or given now, lifts it, and none is offered. So does unreadable code.
     const pinned = verdict.decision === "ask" && ((verdict.rule?.subjectPattern !== undefined && /[^*\s]/.test(verdict.rule.subjectPattern)) || verdict.opaque !== undefined);
+    // A PreToolUse hook's allow lifts the question as a grant would (never a pinned ask); its ask
+    // makes a question whatever else would lift it, --yolo included (docs/hooks.md).
+    const hookAllows = call.hook === "allow" && !pinned;
     const needsApproval =
-      verdict.decision === "ask" &&
-      !opts.yolo &&
-      (pinned || !grants.covers(tool, subject)) &&
-      !(verdict.rule === undefined && lifted(tool, subject, paths));
+      call.hook === "ask" ||
+      (verdict.decision === "ask" &&
+        !opts.yolo &&
+        !hookAllows &&
+        (pinned || !grants.covers(tool, subject)) &&
+        !(verdict.rule === undefined && lifted(tool, subject, paths)));
     // The "always" a question would offer: worked out only when there is a question.
     const offered = () => {
       const always = pinned ? undefined : grantFor(tool, subject);

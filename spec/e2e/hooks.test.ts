@@ -68,6 +68,10 @@ for (const { wire, flags } of WIRES) {
       expect(run.code).toBe(0);
       expect(readFileSync(join(work, "a.txt"), "utf8")).toBe("HELLO THERE\n");
       expect(toolOutputsIn(s.requests[1]!.body).join("")).toContain("formatted by the upper-caser");
+      // The formatter's rewrite is part of the edit: undo takes both back, with no question.
+      const undo = await runShiro(["undo"], { cwd: work, home });
+      expect(undo.code).toBe(0);
+      expect(readFileSync(join(work, "a.txt"), "utf8")).toBe("hello world\n");
     });
 
     test("a Stop hook keeps the turn going until its check passes, then lets it end", async () => {

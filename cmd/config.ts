@@ -226,6 +226,7 @@ const SHOWN: { [K in keyof ConfigFile]-?: Shown } & { contextWindow: Shown } = {
   sandboxNetwork: (s) => json(s.sandbox.network),
   sandboxWritable: (s) => json(s.sandbox.writable),
   sandboxReadable: (s) => json(s.sandbox.readable),
+  sandboxHide: (s) => json(s.sandbox.hide),
   approvalMode: (s) => s.approvalMode,
   bell: (s) => json(s.bell),
   webFetch: (s) => json(s.webFetch),

@@ -109,7 +109,7 @@ async function setupChecks(flags: Flags, env: Env, config: ConfigFile, cwd: stri
 
 /** The sandbox: on (ok) with what it shows and hides, off on purpose (warn), or unavailable with the fix (warn). */
 function sandboxCheck(config: ConfigFile, env: Env, home: string, cwd: string): Check {
-  const settings = { mode: config.sandbox ?? DEFAULT_SANDBOX, network: config.sandboxNetwork ?? DEFAULT_SANDBOX_NETWORK, writable: config.sandboxWritable ?? [], readable: config.sandboxReadable ?? [] };
+  const settings = { mode: config.sandbox ?? DEFAULT_SANDBOX, network: config.sandboxNetwork ?? DEFAULT_SANDBOX_NETWORK, writable: config.sandboxWritable ?? [], readable: config.sandboxReadable ?? [], hide: config.sandboxHide ?? [] };
   const root = findProjectRoot(cwd);
   const commands = openCommands({ settings, root, shiroHome: home, env, apiKey: undefined });
   const status = commands.status;

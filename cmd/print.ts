@@ -1,11 +1,12 @@
 import { fstatSync } from "node:fs";
 import { homedir } from "node:os";
-import type { AgentEvent, TurnStatus } from "../lib/events.ts";
+import type { AgentEvent } from "../lib/events.ts";
 import { EXIT_CODES, ShiroError } from "../lib/errors.ts";
 import { callContext, plainTheme, renderEvent } from "../lib/render.ts";
 import { loadRuntime, runtimeForCommand } from "../lib/app/load-runtime.ts";
 import { shiroHome } from "../lib/config/load.ts";
 import { findProjectRoot } from "../lib/fs/project-root.ts";
+import { shadowNotices } from "../lib/skills/skills.ts";
 import { customCommandSources, expandCommand, loadCustomCommands } from "../lib/prompt/custom-commands.ts";
 import { notLoadedHint, parseInput } from "../lib/prompt/slash-commands.ts";
 import { GO_ON_HEADLESS } from "../lib/agent/turn.ts";
@@ -21,10 +22,8 @@ import { HEADLESS_WAIT_MS } from "../lib/mcp/index.ts";
 import { sessionChoice, type MainArgs } from "./args.ts";
 import { openMcp } from "./mcp-start.ts";
 import { createOutput, onTerminationSignals } from "./headless-output.ts";
-import { openCalls } from "./open-calls.ts";
+import { resultRecord, type ResultFields } from "./result-record.ts";
 import { readPipedStdin } from "./stdin.ts";
-
-const EXIT_BY_STATUS: Record<TurnStatus, number> = { success: 0, error: 1, "step-cap": 3, interrupted: 130 };
 
 /** Whether a descriptor is a terminal (a character device; /dev/null is one too, where a newline is harmless). */
 const isTerminal = (fd: number) => {
@@ -34,9 +33,6 @@ const isTerminal = (fd: number) => {
     return false;
   }
 };
-
-/** A cost as the result record gives it: to a millionth of a cent, without the float noise of adding prices up (0.00019830000000000002). */
-const dollars = (usd: number | null) => (usd === null ? null : Math.round(usd * 1e8) / 1e8);
 
 
 /** The error line of a turn a signal stopped. */
@@ -103,7 +99,9 @@ export async function runHeadless(args: MainArgs, processEnv: Record<string, str
     if (event.type === "text") finalText += event.text;
     if (event.type === "tool-call") finalText = ""; // the answer is what the model says after its last tool call
     if (args.json) {
-      if (event.type !== "step") out.write(JSON.stringify(event) + "\n");
+      // Results and errors as docs/headless.md gives them: their call's subject is on its tool-call line.
+      if (event.type === "tool-result" || event.type === "tool-error") out.write(JSON.stringify({ ...event, subject: undefined }) + "\n");
+      else if (event.type !== "step") out.write(JSON.stringify(event) + "\n");
       return;
     }
     if (event.type === "text") {
@@ -111,13 +109,12 @@ export async function runHeadless(args: MainArgs, processEnv: Record<string, str
       textEndsWithNewline = event.text.endsWith("\n");
       return;
     }
-    const call = calls.see(event);
-    const line = renderEvent(event, plainTheme, call ? callContext(subjectKinds.get(call.tool), call.subject) : {});
+    const called = event.type === "tool-result" || event.type === "tool-error" ? callContext(subjectKinds.get(event.tool), event.subject) : {};
+    const line = renderEvent(event, plainTheme, called);
     if (!line) return;
     endAnswerLine();
     err.write(line + "\n");
   };
-  const calls = openCalls();
   /** Each tool's kind of subject: a command's or a path's result line names it. Set once the conversation exists. */
   let subjectKinds = new Map<string, string>();
 
@@ -145,7 +142,7 @@ export async function runHeadless(args: MainArgs, processEnv: Record<string, str
   // Whatever way the process ends, the session is flushed and released, and the sandbox ended.
   const closeSession = () => (live.close(), runtime.commands.runner.close(), mcp?.kill());
   process.on("exit", closeSession);
-  for (const message of [...(runtime.skills?.problems ?? []), ...custom.problems, ...mcpNotices, ...notices]) emit({ type: "notice", message });
+  for (const message of [...(runtime.skills?.problems ?? []), ...custom.problems, ...(runtime.skills ? shadowNotices(runtime.skills) : []), ...custom.shadowNotices, ...mcpNotices, ...notices]) emit({ type: "notice", message });
   // The approval mode is the interactive loop's; headless, nobody is asked, so it changes nothing:
   // what runs is what the loop runs without a question in any mode (the read-only commands).
   const mode = runtime.settings.approvalMode;
@@ -159,28 +156,16 @@ export async function runHeadless(args: MainArgs, processEnv: Record<string, str
     emit({ type: "notice", message: `sandbox unavailable: ${sandbox.why}. To get it: ${sandbox.fix}. Commands run directly on this machine, protected only by the guard and the permission rules.` });
   }
 
-  const resultRecord = (fields: {
-    status: string;
-    exitCode: number;
-    steps: number;
-    usage: { inputTokens: number; outputTokens: number };
-    costUsd: number | null;
-    error: string | null;
-    /** What the turn changed: files (undoable with `shiro undo`) and commands run (not undoable). */
-    changes: { files: number; unkept: number; commands: number } | null;
-    truncated?: boolean;
-  }) =>
-    JSON.stringify({
-      type: "result",
+  /** The run's result record: what the turn did, with what the whole run saw (its answer, denials, task list, subagents). */
+  const record = (exitCode: number, fields: Partial<ResultFields>) =>
+    resultRecord(exitCode, {
       ...fields,
-      costUsd: dollars(fields.costUsd),
-      truncated: fields.truncated ?? false,
       sessionId: live.history.length > 0 ? live.id : null,
       text: finalText,
       denied,
       todos: conversation.notebook.todos(),
-      subagents: { ...subagents, costUsd: dollars(subagents.costUsd) },
-    }) + "\n";
+      subagents,
+    });
 
   const maxSpend = runtime.settings.maxSpendUsd;
   const spend = live.checkSpend(maxSpend);
@@ -188,9 +173,9 @@ export async function runHeadless(args: MainArgs, processEnv: Record<string, str
     closeSession();
     const message = `this session has cost ${formatUsd(live.totals().costUsd)}, at or past its ${formatUsd(maxSpend)} limit. Raise --max-spend or "maxSpendUsd", or start a new session.`;
     // This record names the session and its task list, so it is written here, not by cmd/shiro.ts.
-    if (args.json) out.write(resultRecord({ status: "spend-limit", exitCode: 4, steps: 0, usage: { inputTokens: 0, outputTokens: 0 }, costUsd: null, error: message, changes: null }));
+    if (args.json) out.write(record(EXIT_CODES["spend-limit"], { error: message }));
     err.write(`shiro: ${message}\n`);
-    return EXIT_CODES.spend;
+    return EXIT_CODES["spend-limit"];
   }
   if (spend === "warn") emit({ type: "notice", message: `this session has cost ${formatUsd(live.totals().costUsd)}, over 80% of its ${formatUsd(maxSpend)} limit.` });
   if (maxSpend !== undefined && live.totals().costUsd === undefined) {
@@ -233,7 +218,7 @@ export async function runHeadless(args: MainArgs, processEnv: Record<string, str
   closeSession();
 
   // A reader that took what it wanted and left (`| head -1`) is not an interruption: exit 0.
-  const exitCode = outputFailed ? 1 : readerGone && result.status === "interrupted" ? 0 : EXIT_BY_STATUS[result.status];
+  const exitCode = outputFailed ? EXIT_CODES.error : readerGone && result.status === "interrupted" ? EXIT_CODES.success : EXIT_CODES[result.status];
   // A signal's stop gets its line too: the script (and the person at the terminal) learns what
   // stopped the run and how to go on from where it stopped.
   const error = result.error ?? (stoppedBy && result.status === "interrupted" ? interruptedLine(stoppedBy) : undefined);
@@ -241,9 +226,8 @@ export async function runHeadless(args: MainArgs, processEnv: Record<string, str
     // The server's own cost, when it stated one, is the record's cost; the usage keeps to tokens.
     const { costUsd: stated, ...usage } = result.usage;
     out.write(
-      resultRecord({
+      record(exitCode, {
         status: result.status,
-        exitCode,
         steps: result.steps,
         usage,
         costUsd: stated ?? costUsd(runtime.settings.model, usage) ?? null,

@@ -11,10 +11,13 @@ import type { AnyTool } from "./tools/define.ts";
  * interactive loop's ctrl-c on a running bash): the tool sees it aborted and reports an
  * interrupted result the model can read, and the turn goes on. `runOutside`, when given with an
  * allow, is the tool's way to ask for one run outside the sandbox (ToolContext.runOutside).
+ * `readOnly`, when given with an allow, says the call is a command on the read-only list
+ * (lib/permissions/read-only.ts): bash then looks its programs up on a PATH without relative or
+ * workspace entries (ToolContext.readOnly), so a repository's own `ls` or `git` never runs as one.
  * `done`, when given with an allow, is called once the call has finished, however it ended (the
  * interactive gate holds the next question about a change until then).
  */
-export type Approval = { allow: true; signal?: AbortSignal; runOutside?: (why: string) => Promise<boolean>; done?: () => void } | { allow: false; reason: string; shown?: string };
+export type Approval = { allow: true; signal?: AbortSignal; runOutside?: (why: string) => Promise<boolean>; readOnly?: boolean; done?: () => void } | { allow: false; reason: string; shown?: string };
 
 /**
  * A call a subagent makes (the task tool), on the parent's rules. `ask: false` for the read-only

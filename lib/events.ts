@@ -23,9 +23,9 @@ export type AgentEvent =
   | { type: "tool-call"; id: string; tool: string; input: unknown; subject?: string }
   /** Live output of a running tool (bash). */
   | { type: "tool-output"; id: string; tool: string; stream: "stdout" | "stderr"; chunk: string }
-  /** `summary` is one line for the screen; `output` is what the model received. */
-  | { type: "tool-result"; id: string; tool: string; summary: string; output: string }
-  | { type: "tool-error"; id: string; tool: string; error: string }
+  /** `summary` is one line for the screen; `output` is what the model received. `subject`: the call's, as on its tool-call. */
+  | { type: "tool-result"; id: string; tool: string; subject?: string; summary: string; output: string }
+  | { type: "tool-error"; id: string; tool: string; subject?: string; error: string }
   /** `reason` is what the model reads; `shown` the few words the user's line gives instead (none: the reason, clipped). */
   | { type: "tool-denied"; id: string; tool: string; subject?: string; reason: string; shown?: string }
   | { type: "compacted"; before: number; after: number }

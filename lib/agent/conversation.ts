@@ -244,7 +244,6 @@ export function createConversation(opts: ConversationOptions): Conversation {
         }
         commands++;
       };
-      const commandLines = new Map<string, string | undefined>();
       turnIo = { emit, approve: io.approve, redact, onCommand: ran };
       try {
         result = await runTurn({
@@ -262,9 +261,7 @@ export function createConversation(opts: ConversationOptions): Conversation {
           cwd: runtime.env.cwd,
           signal: io.signal,
           emit: (event) => {
-            const isCommand = (name: string) => commandTools(currentTools()).has(name);
-            if (event.type === "tool-call" && isCommand(event.tool)) commandLines.set(event.id, event.subject);
-            if (event.type === "tool-result" && isCommand(event.tool)) ran(commandLines.get(event.id));
+            if (event.type === "tool-result" && commandTools(currentTools()).has(event.tool)) ran(event.subject);
             emit(event);
           },
           approve: io.approve,

@@ -38,6 +38,9 @@ export type ToolCallOutcome = { output: string; summary: string; denied: boolean
  */
 export async function runToolCall(tool: AnyTool, input: unknown, id: string, opts: ToolCallOptions): Promise<ToolCallOutcome> {
   const redact = opts.redact ?? ((text: string) => text);
+  /** The call's subject as its tool-call event gave it: its result or error names it too. */
+  const called = subjectOf(tool, input);
+  const named = called ? { subject: called } : {};
   let result;
   /** The approval's `done`: called once the call's outcome is reported, so what waits for it comes after. */
   let finished: (() => void) | undefined;
@@ -57,6 +60,7 @@ export async function runToolCall(tool: AnyTool, input: unknown, id: string, opt
       cwd: opts.cwd,
       signal: decision.signal ? AbortSignal.any([opts.signal, decision.signal]) : opts.signal,
       ...(decision.runOutside ? { runOutside: decision.runOutside } : {}),
+      ...(decision.readOnly ? { readOnly: true } : {}),
       onOutput: (stream, chunk) => opts.emit({ type: "tool-output", id, tool: tool.name, stream, chunk: redact(chunk) }),
       notice: (message) => opts.emit({ type: "notice", message: redact(message) }),
       ...(opts.journal ? { journal: opts.journal } : {}),
@@ -64,7 +68,7 @@ export async function runToolCall(tool: AnyTool, input: unknown, id: string, opt
     });
   } catch (error) {
     try {
-      if (opts.stepOpen?.() ?? true) opts.emit({ type: "tool-error", id, tool: tool.name, error: error instanceof Error ? error.message : String(error) });
+      if (opts.stepOpen?.() ?? true) opts.emit({ type: "tool-error", id, tool: tool.name, ...named, error: error instanceof Error ? error.message : String(error) });
     } finally {
       finished?.();
     }
@@ -72,7 +76,7 @@ export async function runToolCall(tool: AnyTool, input: unknown, id: string, opt
   }
   const output = redact(result.output);
   try {
-    if (opts.stepOpen?.() ?? true) opts.emit({ type: "tool-result", id, tool: tool.name, summary: result.summary, output });
+    if (opts.stepOpen?.() ?? true) opts.emit({ type: "tool-result", id, tool: tool.name, ...named, summary: result.summary, output });
   } finally {
     finished?.();
   }

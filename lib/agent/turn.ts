@@ -122,11 +122,11 @@ export async function runTurn(opts: TurnOptions): Promise<TurnResult> {
   const notes = new Map<string, ResultNote>();
   // The calls shown (tool-call) and not yet ended: one cut short by the end of its step reports
   // nothing more (tool-call.ts), so the turn's end reports it, as the history repair closes it.
-  const open = new Map<string, string>();
+  const open = new Map<string, { tool: string; subject?: string }>();
   const emit: EventSink = (event) => {
     const note = resultNote(event);
     if (note && (event.type === "tool-denied" || event.type === "tool-result")) notes.set(event.id, note);
-    if (event.type === "tool-call") open.set(event.id, event.tool);
+    if (event.type === "tool-call") open.set(event.id, { tool: event.tool, ...(event.subject ? { subject: event.subject } : {}) });
     else if (event.type === "tool-result" || event.type === "tool-error" || event.type === "tool-denied") open.delete(event.id);
     opts.emit(event);
   };
@@ -308,7 +308,7 @@ export async function runTurn(opts: TurnOptions): Promise<TurnResult> {
   // Whatever happened, the stored history must be sendable next time.
   const closed = closeDanglingToolCalls(session.history);
   if (closed !== session.history) session.replace(closed);
-  for (const [id, tool] of open) opts.emit({ type: "tool-result", id, tool, summary: "interrupted", output: INTERRUPTED_RESULT });
+  for (const [id, call] of open) opts.emit({ type: "tool-result", id, ...call, summary: "interrupted", output: INTERRUPTED_RESULT });
   opts.emit({ type: "done", status, steps, usage });
   return { status, steps, usage, ...(errorMessage ? { error: errorMessage } : {}), ...(truncated ? { truncated } : {}), messages: session.history.slice(startLength) };
 }

@@ -72,7 +72,7 @@ export async function startConversation(opts: StartOptions): Promise<Started> {
     ...(opts.onSaveError ? { onSaveError: opts.onSaveError } : {}),
   });
   if (live.notice) notices.push(live.notice);
-  const undo = openUndoJournal(runtime.home, live.id);
+  const undo = openUndoJournal(runtime.home, live.id, { root: runtime.env.root });
 
   conversation = createConversation({
     runtime,

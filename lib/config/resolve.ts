@@ -45,7 +45,7 @@ export type Flags = {
  * `network`: whether the sandbox has it. `writable` / `readable`: extra paths as the user wrote
  * them (`~/.ssh`, `../sibling`), opened or shown in the sandbox.
  */
-export type SandboxSettings = { mode: "on" | "off"; network: boolean; writable: string[]; readable: string[] };
+export type SandboxSettings = { mode: "on" | "off"; network: boolean; writable: string[]; readable: string[]; hide: string[] };
 
 /**
  * web_fetch (config `webFetch`): `allowHosts` (`host` or `host:port`) may be reached on a private
@@ -254,6 +254,7 @@ export function traceSettings(flags: Flags, env: Env, config: ConfigFile, opts: 
       network: pickSet<boolean>(sources, "sandboxNetwork", [[flag("--no-network"), flags.network], [file("sandboxNetwork"), config.sandboxNetwork], [BUILT_IN, DEFAULT_SANDBOX_NETWORK]]),
       writable: pickSet<string[]>(sources, "sandboxWritable", [[file("sandboxWritable"), config.sandboxWritable], [BUILT_IN, []]]),
       readable: pickSet<string[]>(sources, "sandboxReadable", [[file("sandboxReadable"), config.sandboxReadable], [BUILT_IN, []]]),
+      hide: pickSet<string[]>(sources, "sandboxHide", [[file("sandboxHide"), config.sandboxHide], [BUILT_IN, []]]),
     },
     approvalMode,
     bell: pickSet<boolean>(sources, "bell", [[file("bell"), config.bell], [BUILT_IN, DEFAULT_BELL]]),

@@ -67,6 +67,7 @@ export const ConfigFile = v.strictObject({
   sandboxNetwork: v.optional(v.boolean("must be true or false")),
   sandboxWritable: v.optional(SandboxPaths),
   sandboxReadable: v.optional(SandboxPaths),
+  sandboxHide: v.optional(SandboxPaths),
   permission: v.optional(PermissionConfig),
   alwaysAllow: v.optional(AlwaysAllowConfig),
   guard: v.optional(GuardConfig),

@@ -131,15 +131,23 @@ export function createPermissionPolicy(opts: PermissionPolicyOptions): Permissio
   const sandboxed = opts.sandboxed === true;
   const guard = (subject: string) => guardCommand(subject, { root: where.root, cwd: where.cwd, home: opts.home, allow: guardAllow });
 
-  /** The call may run; a command in the sandbox may ask to run once outside it (interactive only). */
+  /** Whether a command is on the read-only list as it will run (its programs are then looked up on a safe PATH). */
+  const readOnlyCommand = (tool: AnyTool, subject: string) =>
+    tool.subject.kind === "command" && isReadOnlyCommand(subject, readOnly, where.cwd, sandboxed ? undefined : where.root);
+
+  /**
+   * The call may run; a command in the sandbox may ask to run once outside it (interactive only).
+   * A read-only command is marked so (Approval.readOnly).
+   */
   const allowCall = (call: { tool: AnyTool; input: unknown; subject: string; id: string }): Approval => {
-    if (!ask || !sandboxed || call.tool.subject.kind !== "command") return allow;
+    const looks = readOnlyCommand(call.tool, call.subject);
+    if (!ask || !sandboxed || call.tool.subject.kind !== "command") return looks ? { allow: true, readOnly: true } : allow;
     // The guard already judged it, and judges the same outside the sandbox.
     const runOutside = async (detail: string): Promise<boolean> => {
       const answer = await askUser({ ...call, why: "outside", detail, always: "once, outside the sandbox" });
       return answer === "once" || answer === "always";
     };
-    return { allow: true, runOutside };
+    return { allow: true, runOutside, ...(looks ? { readOnly: true } : {}) };
   };
 
   /** True when the mode (or, in any mode, the read-only list) lets a call the defaults ask about run without a question. */
@@ -148,7 +156,7 @@ export function createPermissionPolicy(opts: PermissionPolicyOptions): Permissio
     liftedIn(opts.mode?.() ?? (ask ? undefined : "ask"), tool, subject, paths);
   const liftedIn = (mode: ApprovalMode | undefined, tool: AnyTool, subject: string, paths: readonly string[] | undefined): boolean => {
     if (mode === undefined) return false;
-    if (tool.subject.kind === "command") return isReadOnlyCommand(subject, readOnly, where.cwd, sandboxed ? undefined : where.root) || (mode === "auto" && sandboxed);
+    if (tool.subject.kind === "command") return readOnlyCommand(tool, subject) || (mode === "auto" && sandboxed);
     if (tool.subject.kind !== "path" || mode === "ask") return false;
     const named = tool.subject.paths ? (paths ?? []) : [subject]; // a patch that names no path is not lifted
     return named.length > 0 && named.every((path) => path !== "" && liftablePath(workspacePath(path, where)) && liftablePath(physicalRelative(path)));

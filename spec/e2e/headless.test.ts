@@ -331,7 +331,7 @@ describe("usage and configuration errors exit 2", () => {
 
   test("--version and --help print without contacting anything", async () => {
     const version = await runShiro(["--version"]);
-    expect(version.stdout).toMatch(/^shiro \d+\.\d+\.\d+\n$/);
+    expect(version.stdout).toMatch(/^shiro \d+\.\d+\.\d+ \(bun \d+\.\d+\.\d+, (linux|darwin|windows)-(x64|arm64)(-baseline)?\)\n$/);
     const help = await runShiro(["--help"]);
     expect(help.stdout).toContain("--yolo");
     expect(help.stdout).toContain("Exit codes");

@@ -23,9 +23,9 @@ const LOCAL = { SHIRO_BASE_URL: "http://127.0.0.1:9/v1" };
 
 describe("settings", () => {
   test("the sandbox is on with the network by default; config and the --no- flags turn it off, flags first", () => {
-    expect(resolveSettings({}, LOCAL, {}).sandbox).toEqual({ mode: "on", network: true, writable: [], readable: [] });
-    const config = { sandbox: "off" as const, sandboxNetwork: false, sandboxWritable: ["../x"], sandboxReadable: ["~/.ssh"] };
-    expect(resolveSettings({}, LOCAL, config).sandbox).toEqual({ mode: "off", network: false, writable: ["../x"], readable: ["~/.ssh"] });
+    expect(resolveSettings({}, LOCAL, {}).sandbox).toEqual({ mode: "on", network: true, writable: [], readable: [], hide: [] });
+    const config = { sandbox: "off" as const, sandboxNetwork: false, sandboxWritable: ["../x"], sandboxReadable: ["~/.ssh"], sandboxHide: ["~/.tokens"] };
+    expect(resolveSettings({}, LOCAL, config).sandbox).toEqual({ mode: "off", network: false, writable: ["../x"], readable: ["~/.ssh"], hide: ["~/.tokens"] });
     const flags = flagsFrom(parseFlags(["--no-sandbox", "--no-network"], MAIN_ARGS));
     expect(resolveSettings(flags, LOCAL, {}).sandbox).toMatchObject({ mode: "off", network: false });
     expect(flagsFrom(parseFlags([], MAIN_ARGS))).toMatchObject({ sandbox: undefined, network: undefined });
@@ -93,7 +93,11 @@ describe("run once outside the sandbox", () => {
 
   test("what counts as stopped by the sandbox", () => {
     const view = { network: false, hidden: ["/h/.aws"] };
-    expect(sandboxFailure("touch: cannot touch '/x': Read-only file system", 1, view)).toContain("read-only");
+    expect(sandboxFailure("touch: cannot touch '/x': Read-only file system", 1, view)).toContain("outside the workspace");
+    // git's configuration is read-only inside the workspace: the reason says so, not "outside".
+    expect(sandboxFailure("error: could not lock config file .git/config: Read-only file system", 255, view)).toStartWith("it tried to change git's configuration");
+    expect(sandboxFailure("bash: .git/hooks/pre-commit: Read-only file system", 1, view)).toStartWith("it tried to change git's configuration");
+    expect(sandboxFailure("mv: cannot move '.git' to '.git-old': Device or resource busy", 1, view)).toStartWith("it tried to change git's configuration");
     expect(sandboxFailure("curl: (6) Could not resolve host: x", 6, view)).toContain("network");
     expect(sandboxFailure("git@github.com: Permission denied (publickey).", 128, view)).toContain("~/.ssh");
     expect(sandboxFailure("cat: /h/.aws/credentials: No such file or directory", 1, view)).toContain("/h/.aws");

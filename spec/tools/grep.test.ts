@@ -150,3 +150,33 @@ test("the default grep tool uses ripgrep only when it is on PATH, with the same 
     ws.cleanup();
   }
 });
+
+describe("grep is bounded", () => {
+  let ws: Workspace;
+  beforeEach(() => (ws = makeWorkspace()));
+  afterEach(() => ws.cleanup());
+
+  for (const backend of backends) {
+    test.skipIf(backend.skip)(`${backend.name}: a 10 MB line comes back cut to its start, with a note`, async () => {
+      ws.write({ "big.txt": `${"a".repeat(10_000_000)}\nshort aaaaa line\n` });
+      const result = await runTool(backend.tool, { pattern: "a{5}" }, ws.ctx);
+      const [first, second, , note] = result.output.split("\n");
+      expect(first).toBe(`big.txt:1: ${"a".repeat(300)}… [long line cut]`);
+      expect(second).toBe("big.txt:2: short aaaaa line");
+      expect(note).toBe("[Lines over 300 characters are shown cut; read_file shows more of a line.]");
+      expect(result.output.length).toBeLessThan(1000);
+    });
+  }
+
+  test("built-in search: a pattern that would backtrack for hours is stopped at the time limit, with a note", async () => {
+    // (a|a)*b takes about a second for 26 a's and doubles with each one more: 40 would be hours.
+    ws.write({ "a.txt": "found a line\n", "b.txt": `${"a".repeat(40)}\n` });
+    const tool = createGrepTool({ findRipgrep: () => null, timeLimitMs: 300 });
+    const result = await runTool(tool, { pattern: "(a|a)*b|found" }, ws.ctx);
+    expect(result.output).toBe(
+      "a.txt:1: found a line\n\n" +
+        "[Stopped after 0.3 s, with what was found by then; the search did not finish. Narrow the path or include, or simplify the pattern.]",
+    );
+    expect(result.summary).toBe("1 match in 1 file, stopped at the time limit");
+  });
+});

@@ -89,6 +89,8 @@ export function createTaskTool(deps: TaskToolDeps): AnyTool {
       `prompt: all it needs; it sees nothing else. description: 3-6 words. tasks: several at once.`,
     schema: taskSchema(kinds),
     mutates: false,
+    subagents: "none",
+    startsSubagents: true,
     subject: {
       kind: "text",
       of: (input) => (Array.isArray(input.tasks) ? `${input.tasks.length} tasks: ${input.tasks.map((t) => t.description).join("; ")}` : (input.description ?? "")),

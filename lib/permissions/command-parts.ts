@@ -1,5 +1,5 @@
 import { parseGit } from "./git-refusal.ts";
-import { unwrapCommand } from "./invocation.ts";
+import { programComputed, unwrapCommand } from "./invocation.ts";
 import { nestedOf } from "./nested.ts";
 import { runsAnotherProgram } from "./runs-another.ts";
 import { parseShell, type ShellCommand, type ShellWord } from "./shell-parse.ts";
@@ -62,7 +62,7 @@ export function commandParts(command: string, depth = 0): CommandPart[] {
     if (inv) {
       // `xargs curl`: arguments come from the input, written `…` so that `curl *` matches.
       part.unwrapped = [inv.name, ...inv.args.map((arg) => arg.text), ...(inv.moreArgs ? ["…"] : [])].join(" ");
-      if (inv.program.expands || inv.program.glob) part.programExpands = true;
+      if (programComputed(inv.program)) part.programExpands = true;
       if (inv.name === "git") {
         const git = parseGit(inv.args);
         part.git = { sub: git.sub, settings: git.settings };

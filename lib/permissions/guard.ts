@@ -1,7 +1,7 @@
 import { findRefusal } from "./find-refusal.ts";
 import { gitDirWrite } from "./git-dir-write.ts";
 import { gitRefusal } from "./git-refusal.ts";
-import { SHELLS, shellOptionProblem, shellScript, unwrapCommand, type Invocation } from "./invocation.ts";
+import { programComputed, SHELLS, shellOptionProblem, shellScript, unwrapCommand, type Invocation } from "./invocation.ts";
 import { matchPattern } from "./match-pattern.ts";
 import { nestedOf, quoteWord as quote } from "./nested.ts";
 import { expandBraces, resolvePathWord, type Where } from "./path-word.ts";
@@ -130,7 +130,7 @@ function findRefusals(src: string, ctx: Context): GuardRefusal[] {
         refusals.push(...nested(expanded, where, variables));
         return;
       }
-      if (inv.program.expands || inv.program.glob) {
+      if (programComputed(inv.program)) {
         refusals.push({ command: command.source, why: `its program name ${inv.program.text} is only known when it runs, so ${UNREADABLE}` });
         return;
       }

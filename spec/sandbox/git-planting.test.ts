@@ -124,19 +124,22 @@ describe.skipIf(unavailable !== undefined)("nothing planted in git", () => {
       expect(told).toContain("shiro: .git/commondir appeared, and git reads it as configuration");
     }, 60_000);
 
-    test(`${mode}: a hooks folder and included config files in the workspace stay read-only, and one that appears is blocked`, async () => {
+    test(`${mode}: a hooks folder, included config files and a nested repository there at the start stay read-only, and an included file that appears is blocked`, async () => {
       const { home, cwd, marks, host } = layout("repo");
       mkdirSync(join(cwd, ".githooks"));
       writeFileSync(join(cwd, "team.gitconfig"), "[user]\n\tname = team\n");
       host("git config core.hooksPath .githooks && git config include.path ../team.gitconfig && git config --add include.path ../later.gitconfig");
+      host("mkdir vendor && git -C vendor init -q && git -C vendor commit -q --allow-empty -m v");
       const routes = [
+        `git -C vendor config core.fsmonitor "${mark(marks, "nested-config")}"; printf '#!/bin/sh\\ntouch ${join(marks, "nested-hook")}\\n' > vendor/.git/hooks/pre-commit; chmod +x vendor/.git/hooks/pre-commit`,
+        `cp -a vendor/.git vendor/g2 && printf '[core]\\n\\tfsmonitor = "${mark(marks, "nested-swapped")}"\\n' >> vendor/g2/config && mv vendor/.git vendor/.git-old && mv vendor/g2 vendor/.git`,
         `printf '#!/bin/sh\\ntouch ${join(marks, "hooks-path")}\\n' > .githooks/pre-commit; chmod +x .githooks/pre-commit`,
         `printf '[core]\\n\\tfsmonitor = "${mark(marks, "include")}"\\n' >> team.gitconfig`,
         `printf '[core]\\n\\tfsmonitor = "${mark(marks, "include-later")}"\\n' > later.gitconfig`,
       ];
       const s = await serve(...routes.map(bash), { text: DONE });
       await plant(mode, s, cwd, home);
-      useGitOnHost(host, cwd, ["."]);
+      useGitOnHost(host, cwd, [".", "vendor", "vendor/g2"]);
       expect(readdirSync(marks)).toEqual([]);
       expect(readFileSync(join(cwd, "team.gitconfig"), "utf8")).not.toContain("fsmonitor");
     }, 60_000);

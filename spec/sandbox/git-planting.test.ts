@@ -21,17 +21,19 @@ type Mode = (typeof MODES)[number];
 const DONE = "all done, nothing else";
 
 /**
- * The scripted turn, run headless with `--yolo`, or in the interactive loop in `--mode auto` with
- * every question (an approval, the offer to run once outside the sandbox) answered no; shiro then
- * exits, so its last check has run. Returns every tool output the model read.
+ * The scripted turn, run headless with `--yolo`, or in the interactive loop (`--mode auto`, or
+ * `--yolo` when `beforeExit` must happen between the turn's end and shiro's exit) with every
+ * question (an approval, the offer to run once outside the sandbox) answered no; shiro then
+ * exits, so its last check has run. Returns every request the model got, as text.
  */
-async function plant(mode: Mode, s: FakeServer, cwd: string, home: string): Promise<string> {
-  if (mode === "--yolo") {
+async function plant(mode: Mode, s: FakeServer, cwd: string, home: string, beforeExit?: () => Promise<void>): Promise<string> {
+  // Headless, shiro exits as the turn ends: a wait before its exit needs the loop, in either mode.
+  if (mode === "--yolo" && !beforeExit) {
     const run = await runShiro(["-p", "plant", "--yolo"], { baseURL: s.url, cwd, home, timeoutMs: 60_000 });
     if (process.env.DEBUG_SPEC) console.error(run.stderr);
     expect(run.code).toBe(0);
   } else {
-    const pty = await start({ baseURL: s.url, cwd, home, args: ["--mode", "auto"] });
+    const pty = await start({ baseURL: s.url, cwd, home, args: mode.split(" ") });
     await pty.waitForPrompt(1);
     pty.line("plant");
     const asking = () => /^(allow\?|run it once outside)/.test(pty.cursorLine());
@@ -42,6 +44,7 @@ async function plant(mode: Mode, s: FakeServer, cwd: string, home: string): Prom
       await pty.waitUntil("the answer taken", () => !asking());
     }
     await pty.waitForPrompt(2);
+    await beforeExit?.();
     pty.write(KEYS.ctrlD);
     await pty.exited;
   }
@@ -112,6 +115,16 @@ describe.skipIf(unavailable !== undefined)("nothing planted in git", () => {
       // The model was told what was blocked.
       expect(told).toContain("blocked-by-shiro");
     }, 90_000);
+
+    test(`${mode}: what a process left running plants after the last command is blocked as shiro exits`, async () => {
+      const { home, cwd, marks, host } = layout("repo");
+      const route = `(sleep 0.5; mkdir late && git -C late init -q && printf '#!/bin/sh\\ntouch ${join(marks, "at-exit")}\\n' > late/.git/hooks/pre-commit && chmod +x late/.git/hooks/pre-commit; touch ${join(cwd, "planted")}) >/dev/null 2>&1 &`;
+      const s = await serve(bash(route), { text: DONE });
+      await plant(mode, s, cwd, home, () => Bun.sleep(1000));
+      expect(existsSync(join(cwd, "planted"))).toBe(true); // it did run to the end inside the sandbox
+      useGitOnHost(host, cwd, ["late"]);
+      expect(readdirSync(marks)).toEqual([]);
+    }, 60_000);
 
     test(`${mode}: commondir cannot move the configuration to a folder the command wrote`, async () => {
       const { home, cwd, marks, host } = layout("repo");

@@ -28,12 +28,14 @@ export const BLOCKED_SUFFIX = ".blocked-by-shiro";
  * `git` is the helper used to read a config file (`git config --file … --list`, which runs no
  * program); without it any config of a new repository counts.
  */
-export function checkGit(root: string, shield: GitShield, places: readonly string[], git: string | undefined): GitBlocked[] {
+export function checkGit(root: string, shield: GitShield, places: readonly string[], git: string | undefined, writable: readonly string[] = []): GitBlocked[] {
   const blocked: GitBlocked[] = [];
+  const areas = [root, ...writable];
   // A git folder is taken out by its HEAD (without one, git does not take the folder for a
   // repository, and the workspace search does not find it again); anything else by its own name.
   const block = (path: string, why: string, moved = path) => {
-    const movedTo = moveAside(root, moved);
+    const area = areas.find((dir) => isInside(dir, moved) && dir !== moved);
+    const movedTo = area === undefined ? undefined : moveAside(area, moved);
     if (movedTo) blocked.push({ path, why, moved, movedTo });
   };
   for (const path of shield.absent) if (lexists(path)) block(path, "appeared, and git reads it as configuration");

@@ -126,6 +126,28 @@ describe.skipIf(unavailable !== undefined)("nothing planted in git", () => {
       expect(readdirSync(marks)).toEqual([]);
     }, 60_000);
 
+    test(`${mode}: a linked worktree whose repository is opened with sandboxWritable commits, and plants nothing there`, async () => {
+      const { home, cwd, marks, host } = layout("none");
+      const main = join(cwd, "..", "main");
+      host(`git init -q -b main ${main} && git -C ${main} commit -q --allow-empty -m first && git -C ${main} worktree add -q ${cwd}/wt`);
+      const wt = join(cwd, "wt");
+      mkdirSync(join(home, ".shiro-neko"), { recursive: true });
+      writeFileSync(join(home, ".shiro-neko", "config.json"), JSON.stringify({ sandboxWritable: [join(main, ".git")] }));
+      const fsmonitor = (name: string) => `printf '[core]\\n\\tfsmonitor = "${mark(marks, name)}"\\n'`;
+      const routes = [
+        `git config core.fsmonitor "${mark(marks, "main-config")}"; ${fsmonitor("main-worktree-config")} > ${main}/.git/worktrees/wt/config.worktree`,
+        `printf 'gitdir: ${cwd}/g\\n' > .git; mv .git .git-old`,
+        `git -c user.name=m -c user.email=m@x commit -q --allow-empty -m 'made in the sandbox' && git log --oneline -1`,
+      ];
+      const s = await serve(...routes.map(bash), { text: DONE });
+      await plant(mode, s, wt, home);
+      useGitOnHost(host, cwd, ["wt"]);
+      host(`git -C ${main} status`);
+      expect(readdirSync(marks)).toEqual([]);
+      expect(host("git log --format=%s", wt).stdout.toString()).toContain("made in the sandbox");
+      expect(readFileSync(join(wt, ".git"), "utf8")).toContain(join(main, ".git", "worktrees", "wt"));
+    }, 60_000);
+
     test(`${mode}: commondir cannot move the configuration to a folder the command wrote`, async () => {
       const { home, cwd, marks, host } = layout("repo");
       const route = `mkdir -p .git/c && cp -a .git/objects .git/refs .git/HEAD .git/c/ && printf '[core]\\n\\tfsmonitor = "${mark(marks, "commondir")}"\\n' > .git/c/config && echo c > .git/commondir`;

@@ -47,9 +47,12 @@ export function planGitShield(root: string, places: readonly string[], config: G
   const shield: GitShield = { mounts: [], held: new Map(), absent: [] };
   const areas = [root, ...writable];
   const writableHere = (path: string) => areas.some((area) => isInside(area, path));
-  const all = [...places.filter((place) => isInside(root, place))];
-  for (const place of places) {
-    if (!isInside(root, place) || kindOf(place) !== "file") continue;
+  // Each writable place that is a repository, or holds one at its top (a sibling checkout, a
+  // local bare repository); repositories deeper inside them are not searched for.
+  const opened = writable.flatMap((dir) => [join(dir, ".git"), ...(isGitDir(dir) ? [dir] : [])]).filter((path) => kindOf(path) !== undefined);
+  const all = [...places.filter((place) => isInside(root, place)), ...opened];
+  for (const place of [...all]) {
+    if (kindOf(place) !== "file") continue;
     const gitDir = pointedAt(place, "gitdir: ");
     const common = gitDir ? pointedAt(join(gitDir, "commondir"), "") : undefined;
     for (const dir of [gitDir, common]) if (dir && kindOf(dir) === "dir" && writableHere(dir) && !all.includes(dir)) all.push(dir);
@@ -138,6 +141,11 @@ function pointedAt(file: string, prefix: string): string | undefined {
   } catch {
     return undefined;
   }
+}
+
+/** What git checks to take a folder for a repository: a `HEAD` beside `objects` and `refs` folders. */
+function isGitDir(dir: string): boolean {
+  return kindOf(join(dir, "HEAD")) === "file" && kindOf(join(dir, "objects")) === "dir" && kindOf(join(dir, "refs")) === "dir";
 }
 
 function inodeOf(path: string): number | undefined {

@@ -126,22 +126,26 @@ describe.skipIf(unavailable !== undefined)("nothing planted in git", () => {
       expect(readdirSync(marks)).toEqual([]);
     }, 60_000);
 
-    test(`${mode}: a linked worktree whose repository is opened with sandboxWritable commits, and plants nothing there`, async () => {
+    test(`${mode}: a linked worktree whose repository, and a sibling checkout, are opened with sandboxWritable commit, and plant nothing there`, async () => {
       const { home, cwd, marks, host } = layout("none");
       const main = join(cwd, "..", "main");
+      const sibling = join(cwd, "..", "sibling");
       host(`git init -q -b main ${main} && git -C ${main} commit -q --allow-empty -m first && git -C ${main} worktree add -q ${cwd}/wt`);
+      host(`git init -q ${sibling} && git -C ${sibling} commit -q --allow-empty -m first`);
       const wt = join(cwd, "wt");
       mkdirSync(join(home, ".shiro-neko"), { recursive: true });
-      writeFileSync(join(home, ".shiro-neko", "config.json"), JSON.stringify({ sandboxWritable: [join(main, ".git")] }));
+      writeFileSync(join(home, ".shiro-neko", "config.json"), JSON.stringify({ sandboxWritable: [join(main, ".git"), "../../sibling"] }));
       const fsmonitor = (name: string) => `printf '[core]\\n\\tfsmonitor = "${mark(marks, name)}"\\n'`;
       const routes = [
         `git config core.fsmonitor "${mark(marks, "main-config")}"; ${fsmonitor("main-worktree-config")} > ${main}/.git/worktrees/wt/config.worktree`,
         `printf 'gitdir: ${cwd}/g\\n' > .git; mv .git .git-old`,
-        `git -c user.name=m -c user.email=m@x commit -q --allow-empty -m 'made in the sandbox' && git log --oneline -1`,
+        `git -C ${sibling} config core.fsmonitor "${mark(marks, "sibling-config")}"; printf '#!/bin/sh\\ntouch ${join(marks, "sibling-hook")}\\n' > ${sibling}/.git/hooks/pre-commit; chmod +x ${sibling}/.git/hooks/pre-commit`,
+        `git -c user.name=m -c user.email=m@x commit -q --allow-empty -m 'made in the sandbox' && git -C ${sibling} -c user.name=m -c user.email=m@x commit -q --allow-empty -m 'made in the sandbox'`,
       ];
       const s = await serve(...routes.map(bash), { text: DONE });
       await plant(mode, s, wt, home);
-      useGitOnHost(host, cwd, ["wt"]);
+      useGitOnHost(host, cwd, ["wt", "../sibling"]);
+      expect(host("git log --format=%s", sibling).stdout.toString()).toContain("made in the sandbox");
       host(`git -C ${main} status`);
       expect(readdirSync(marks)).toEqual([]);
       expect(host("git log --format=%s", wt).stdout.toString()).toContain("made in the sandbox");

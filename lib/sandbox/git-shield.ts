@@ -1,4 +1,4 @@
-import { lstatSync, readFileSync } from "node:fs";
+import { closeSync, constants, fstatSync, lstatSync, openSync, readSync } from "node:fs";
 import { dirname, isAbsolute, join, resolve } from "node:path";
 import { isInside } from "../fs/workspace.ts";
 
@@ -102,6 +102,8 @@ export function gitConfigPaths(root: string, git: string | undefined, env: Recor
       stdin: "ignore",
       stdout: "pipe",
       stderr: "ignore",
+      // A FIFO where an included file should be never answers: git is stopped instead of shiro waiting.
+      timeout: 3_000,
     });
     if (run.exitCode !== 0) return none;
     out = run.stdout.toString();
@@ -132,10 +134,30 @@ export function gitConfigPaths(root: string, git: string | undefined, env: Recor
   return paths;
 }
 
+/**
+ * The start of a small regular file, or undefined: opened without following a symlink and without
+ * waiting (a FIFO put where a file was expected must not stall shiro), and read only when it is a
+ * plain file.
+ */
+export function readSmallFile(path: string, max = 64 * 1024): string | undefined {
+  let fd: number | undefined;
+  try {
+    fd = openSync(path, constants.O_RDONLY | constants.O_NONBLOCK | constants.O_NOFOLLOW);
+    if (!fstatSync(fd).isFile()) return undefined;
+    const buffer = Buffer.alloc(max);
+    const size = readSync(fd, buffer, 0, max, 0);
+    return buffer.subarray(0, size).toString("utf8");
+  } catch {
+    return undefined;
+  } finally {
+    if (fd !== undefined) closeSync(fd);
+  }
+}
+
 /** The folder a `.git` file (`gitdir: …`) or a `commondir` file names, resolved from the file's folder; undefined when there is none. */
 function pointedAt(file: string, prefix: string): string | undefined {
   try {
-    const text = readFileSync(file, "utf8").split("\n")[0]!.trim();
+    const text = (readSmallFile(file) ?? "").split("\n")[0]!.trim();
     if (!text.startsWith(prefix) || text.length === prefix.length) return undefined;
     return resolve(dirname(file), text.slice(prefix.length));
   } catch {

@@ -1,7 +1,10 @@
-import { closeSync, constants, existsSync, lstatSync, openSync, readdirSync, readFileSync, renameSync, statSync } from "node:fs";
+import { closeSync, constants, existsSync, lstatSync, openSync, readdirSync, renameSync, statSync } from "node:fs";
 import { basename, dirname, join, relative, sep } from "node:path";
 import { isInside } from "../fs/workspace.ts";
-import type { GitShield } from "./git-shield.ts";
+import { readSmallFile, type GitShield } from "./git-shield.ts";
+
+/** How long the check waits for git to read a config file or the index (a FIFO in their place never answers). */
+const GIT_TIMEOUT_MS = 3_000;
 
 /** What the check found (`path`), why it counts, and what it renamed to take it out of git's way. */
 export type GitBlocked = { path: string; why: string; moved: string; movedTo: string };
@@ -28,12 +31,14 @@ export const BLOCKED_SUFFIX = ".blocked-by-shiro";
  * `git` is the helper used to read a config file (`git config --file … --list`, which runs no
  * program); without it any config of a new repository counts.
  */
-export function checkGit(root: string, shield: GitShield, places: readonly string[], git: string | undefined): GitBlocked[] {
+export function checkGit(root: string, shield: GitShield, places: readonly string[], git: string | undefined, writable: readonly string[] = []): GitBlocked[] {
   const blocked: GitBlocked[] = [];
+  const areas = [root, ...writable];
   // A git folder is taken out by its HEAD (without one, git does not take the folder for a
   // repository, and the workspace search does not find it again); anything else by its own name.
   const block = (path: string, why: string, moved = path) => {
-    const movedTo = moveAside(root, moved);
+    const area = areas.find((dir) => isInside(dir, moved) && dir !== moved);
+    const movedTo = area === undefined ? undefined : moveAside(area, moved);
     if (movedTo) blocked.push({ path, why, moved, movedTo });
   };
   for (const path of shield.absent) if (lexists(path)) block(path, "appeared, and git reads it as configuration");
@@ -44,7 +49,7 @@ export function checkGit(root: string, shield: GitShield, places: readonly strin
     let why: string | undefined;
     if (held === undefined || held !== inodeOf(place)) why = newPlaceProblem(place, git);
     if (why) block(place, why, isDir(place) ? join(place, "HEAD") : place);
-    else if (isDir(place)) for (const state of execTodo(place)) block(state, "holds a to-do list with an exec line, which `git rebase --continue` would run");
+    else if (isDir(place)) for (const [state, why] of execTodo(place)) block(state, why);
   }
   return blocked;
 }
@@ -121,6 +126,7 @@ function configEntries(file: string, git: string | undefined): Array<[string, st
       stdin: "ignore",
       stdout: "pipe",
       stderr: "ignore",
+      timeout: GIT_TIMEOUT_MS,
     });
     if (run.exitCode !== 0) return undefined;
     return run.stdout
@@ -152,6 +158,7 @@ function submodulePaths(root: string, git: string | undefined): string[] {
       stdin: "ignore",
       stdout: "pipe",
       stderr: "ignore",
+      timeout: GIT_TIMEOUT_MS,
     });
     if (run.exitCode === 0) {
       paths = run.stdout
@@ -168,16 +175,16 @@ function submodulePaths(root: string, git: string | undefined): string[] {
 }
 const gitlinks = new Map<string, { stamp: string; paths: string[] }>();
 
-/** The state folders of a rebase or cherry-pick in `gitDir` whose to-do list runs a command. */
-function execTodo(gitDir: string): string[] {
-  const found: string[] = [];
+/** The state folders of a rebase or cherry-pick in `gitDir` whose to-do list runs a command, with why. */
+function execTodo(gitDir: string): Array<[string, string]> {
+  const found: Array<[string, string]> = [];
   for (const [state, todo] of [["rebase-merge", "git-rebase-todo"], ["sequencer", "todo"]] as const) {
     const file = join(gitDir, state, todo);
-    try {
-      if (/^\s*(?:x|exec)\s/m.test(readFileSync(file, "utf8"))) found.push(join(gitDir, state));
-    } catch {
-      // none in progress
-    }
+    if (!lexists(file)) continue;
+    // A to-do list shiro cannot read as a plain file (a FIFO, a symlink) counts too: git would follow it.
+    const text = readSmallFile(file, 4 * 1024 * 1024);
+    if (text === undefined) found.push([join(gitDir, state), "holds a to-do list that is not a plain file"]);
+    else if (/^\s*(?:x|exec)\s/m.test(text)) found.push([join(gitDir, state), "holds a to-do list with an exec line, which `git rebase --continue` would run"]);
   }
   return found;
 }

@@ -157,6 +157,8 @@ function listConfig(root: string, git: string, args: readonly string[], env: Rec
       stdin: "ignore",
       stdout: "pipe",
       stderr: "ignore",
+      // A FIFO where an included file should be never answers: git is stopped instead of shiro waiting.
+      timeout: 3_000,
     });
     if (run.exitCode !== 0) return [];
     return run.stdout

@@ -141,14 +141,14 @@ export function openCommands(opts: OpenCommandsOptions): Commands {
       secrets: createSecretsWatch(profile.root, [profile.shiroHome]),
       git: {
         // The config is read as each sandbox starts: what it includes may have changed since.
-        plan: (places) => planGitShield(profile.root, places, gitConfigPaths(profile.root, gitHelper(), opts.env)),
-        check: (shield, places) => blockedMessage(profile.root, checkGit(profile.root, shield, places, gitHelper())),
+        plan: (places) => planGitShield(profile.root, places, gitConfigPaths(profile.root, gitHelper(), opts.env), profile.writable),
+        check: (shield, places) => blockedMessage(profile.root, checkGit(profile.root, shield, places, gitHelper(), profile.writable)),
       },
     }),
   );
   // The masked files and nested repositories are found when the sandbox starts; searching the
   // workspace here would slow every start-up. The summary shows the root repository's shield.
-  const git = planGitShield(profile.root, [join(profile.root, ".git")], { includes: [] });
+  const git = planGitShield(profile.root, [join(profile.root, ".git")], { includes: [] }, profile.writable);
   const { summary } = bwrapArgs({ ...profile, tmp: "/tmp", secrets: [], git });
   return { runner, host, status: { state: "on", network: opts.settings.network, summary }, helper, loginEnv, path: base.PATH, warm: warm(runner) };
 }

@@ -141,11 +141,12 @@ export function bwrapArgs(input: ProfileInput): { args: string[]; summary: Profi
 
   // git's configuration runs programs on this machine outside the sandbox (an fsmonitor at the
   // next `git status`, a hook at the next commit): a command may not plant any.
-  for (const dir of input.git?.dirs ?? []) if (isInside(input.root, dir)) args.push("--bind", dir, dir);
-  for (const path of input.git?.readOnly ?? []) {
-    if (!isInside(input.root, path)) continue;
-    args.push("--ro-bind", path, path);
-    summary.readOnly.push(path);
+  // Only inside what is writable already: binding a folder onto itself elsewhere would open it.
+  const writableHere = (path: string) => summary.writable.some((dir) => isInside(dir, path));
+  for (const [kind, path] of input.git?.mounts ?? []) {
+    if (!writableHere(path)) continue;
+    args.push(kind === "bind" ? "--bind" : "--ro-bind", path, path);
+    if (kind === "ro") summary.readOnly.push(path);
   }
 
   for (const path of input.readable) {

@@ -11,7 +11,7 @@ import { createGrepTool } from "../../lib/tools/grep.ts";
 import { globTool } from "../../lib/tools/glob.ts";
 import { runTool } from "../../lib/tools/define.ts";
 import { loadProjectDocs } from "../../lib/agent/project-docs.ts";
-import { gitSafetyEnv } from "../../lib/sandbox/git-safety.ts";
+import { gitReadSafetyEnv, gitSafetyEnv } from "../../lib/sandbox/git-safety.ts";
 import { createHostRunner } from "../../lib/sandbox/process.ts";
 import { findHelper } from "../../lib/sandbox/helpers.ts";
 import { installCommand, detectSandbox, probeSandbox } from "../../lib/sandbox/detect.ts";
@@ -196,5 +196,24 @@ describe("project instructions", () => {
     expect(docs.map((d) => d.text)).toEqual(["real guide"]);
     writeFileSync(join(root, "CLAUDE.md"), "fallback");
     expect((await loadProjectDocs(root, root)).map((d) => d.text)).toEqual(["fallback"]);
+  });
+});
+
+describe.skipIf(!git)("one owner of git's hardening", () => {
+  const settings = (env: Record<string, string>) => Object.fromEntries(Object.entries(env).filter(([k]) => k.startsWith("GIT_CONFIG_KEY_")).map(([k, key]) => [key, env[k.replace("KEY", "VALUE")]]));
+  test("commands and the git tool take it from the same place; a read also switches off your own global programs, a command keeps them", () => {
+    const root = tempDir("shiro-gitsafe-");
+    const home = tempDir("shiro-gitsafe-home-");
+    writeFileSync(join(home, ".gitconfig"), "[filter \"lfs\"]\n\tclean = git-lfs clean -- %f\n[credential]\n\thelper = store\n");
+    Bun.spawnSync(["git", "init", "-q"], { cwd: root, env: { PATH: process.env.PATH, HOME: home } });
+    Bun.spawnSync(["git", "config", "filter.evil.clean", "touch CLEAN-RAN"], { cwd: root });
+    const commands = settings(gitSafetyEnv(root, git));
+    const reads = settings(gitReadSafetyEnv(root, git!, { PATH: process.env.PATH, HOME: home }));
+    for (const key of ["core.fsmonitor", "core.hooksPath", "core.pager", "filter.evil.clean"]) expect([key, reads[key]]).toEqual([key, commands[key]]);
+    // Your lfs filter and credential helper keep working in a command's git…
+    expect(commands["filter.lfs.clean"]).toBeUndefined();
+    expect(commands["credential.helper"]).toBeUndefined();
+    // …but a read runs neither, nor gpg for signatures, nor a submodule summary.
+    expect(reads).toMatchObject({ "filter.lfs.clean": "", "credential.helper": "", "log.showSignature": "false", "status.submoduleSummary": "false", "diff.external": "" });
   });
 });

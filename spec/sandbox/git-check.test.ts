@@ -62,6 +62,15 @@ describe.skipIf(!git)("the git check", () => {
     expect(existsSync(join(root, ".git", "rebase-merge.blocked-by-shiro"))).toBe(true);
   });
 
+  test("a FIFO where git expects a file never stalls the check: it is moved aside", () => {
+    const { root, check } = start();
+    sh("git init -q n && rm n/.git/config && mkfifo n/.git/config && mkdir .git/rebase-merge && mkfifo .git/rebase-merge/git-rebase-todo", root);
+    expect(check().sort()).toEqual([
+      ".git/rebase-merge: holds a to-do list that is not a plain file",
+      "n/.git: holds a config that is not a plain file",
+    ]);
+  });
+
   test("moving aside never follows a folder swapped for a symlink: a repository outside stays as it is", () => {
     const { root, check } = start();
     const outside = realpathSync(tempDir("shiro-git-outside-"));

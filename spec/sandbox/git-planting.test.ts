@@ -21,17 +21,19 @@ type Mode = (typeof MODES)[number];
 const DONE = "all done, nothing else";
 
 /**
- * The scripted turn, run headless with `--yolo`, or in the interactive loop in `--mode auto` with
- * every question (an approval, the offer to run once outside the sandbox) answered no; shiro then
- * exits, so its last check has run. Returns every tool output the model read.
+ * The scripted turn, run headless with `--yolo`, or in the interactive loop (`--mode auto`, or
+ * `--yolo` when `beforeExit` must happen between the turn's end and shiro's exit) with every
+ * question (an approval, the offer to run once outside the sandbox) answered no; shiro then
+ * exits, so its last check has run. Returns every request the model got, as text.
  */
-async function plant(mode: Mode, s: FakeServer, cwd: string, home: string): Promise<string> {
-  if (mode === "--yolo") {
+async function plant(mode: Mode, s: FakeServer, cwd: string, home: string, beforeExit?: () => Promise<void>): Promise<string> {
+  // Headless, shiro exits as the turn ends: a wait before its exit needs the loop, in either mode.
+  if (mode === "--yolo" && !beforeExit) {
     const run = await runShiro(["-p", "plant", "--yolo"], { baseURL: s.url, cwd, home, timeoutMs: 60_000 });
     if (process.env.DEBUG_SPEC) console.error(run.stderr);
     expect(run.code).toBe(0);
   } else {
-    const pty = await start({ baseURL: s.url, cwd, home, args: ["--mode", "auto"] });
+    const pty = await start({ baseURL: s.url, cwd, home, args: mode.split(" ") });
     await pty.waitForPrompt(1);
     pty.line("plant");
     const asking = () => /^(allow\?|run it once outside)/.test(pty.cursorLine());
@@ -42,6 +44,7 @@ async function plant(mode: Mode, s: FakeServer, cwd: string, home: string): Prom
       await pty.waitUntil("the answer taken", () => !asking());
     }
     await pty.waitForPrompt(2);
+    await beforeExit?.();
     pty.write(KEYS.ctrlD);
     await pty.exited;
   }
@@ -113,6 +116,42 @@ describe.skipIf(unavailable !== undefined)("nothing planted in git", () => {
       expect(told).toContain("blocked-by-shiro");
     }, 90_000);
 
+    test(`${mode}: what a process left running plants after the last command is blocked as shiro exits`, async () => {
+      const { home, cwd, marks, host } = layout("repo");
+      const route = `(sleep 0.5; mkdir late && git -C late init -q && printf '#!/bin/sh\\ntouch ${join(marks, "at-exit")}\\n' > late/.git/hooks/pre-commit && chmod +x late/.git/hooks/pre-commit; touch ${join(cwd, "planted")}) >/dev/null 2>&1 &`;
+      const s = await serve(bash(route), { text: DONE });
+      await plant(mode, s, cwd, home, () => Bun.sleep(1000));
+      expect(existsSync(join(cwd, "planted"))).toBe(true); // it did run to the end inside the sandbox
+      useGitOnHost(host, cwd, ["late"]);
+      expect(readdirSync(marks)).toEqual([]);
+    }, 60_000);
+
+    test(`${mode}: a linked worktree whose repository, and a sibling checkout, are opened with sandboxWritable commit, and plant nothing there`, async () => {
+      const { home, cwd, marks, host } = layout("none");
+      const main = join(cwd, "..", "main");
+      const sibling = join(cwd, "..", "sibling");
+      host(`git init -q -b main ${main} && git -C ${main} commit -q --allow-empty -m first && git -C ${main} worktree add -q ${cwd}/wt`);
+      host(`git init -q ${sibling} && git -C ${sibling} commit -q --allow-empty -m first`);
+      const wt = join(cwd, "wt");
+      mkdirSync(join(home, ".shiro-neko"), { recursive: true });
+      writeFileSync(join(home, ".shiro-neko", "config.json"), JSON.stringify({ sandboxWritable: [join(main, ".git"), "../../sibling"] }));
+      const fsmonitor = (name: string) => `printf '[core]\\n\\tfsmonitor = "${mark(marks, name)}"\\n'`;
+      const routes = [
+        `git config core.fsmonitor "${mark(marks, "main-config")}"; ${fsmonitor("main-worktree-config")} > ${main}/.git/worktrees/wt/config.worktree`,
+        `printf 'gitdir: ${cwd}/g\\n' > .git; mv .git .git-old`,
+        `git -C ${sibling} config core.fsmonitor "${mark(marks, "sibling-config")}"; printf '#!/bin/sh\\ntouch ${join(marks, "sibling-hook")}\\n' > ${sibling}/.git/hooks/pre-commit; chmod +x ${sibling}/.git/hooks/pre-commit`,
+        `git -c user.name=m -c user.email=m@x commit -q --allow-empty -m 'made in the sandbox' && git -C ${sibling} -c user.name=m -c user.email=m@x commit -q --allow-empty -m 'made in the sandbox'`,
+      ];
+      const s = await serve(...routes.map(bash), { text: DONE });
+      await plant(mode, s, wt, home);
+      useGitOnHost(host, cwd, ["wt", "../sibling"]);
+      expect(host("git log --format=%s", sibling).stdout.toString()).toContain("made in the sandbox");
+      host(`git -C ${main} status`);
+      expect(readdirSync(marks)).toEqual([]);
+      expect(host("git log --format=%s", wt).stdout.toString()).toContain("made in the sandbox");
+      expect(readFileSync(join(wt, ".git"), "utf8")).toContain(join(main, ".git", "worktrees", "wt"));
+    }, 60_000);
+
     test(`${mode}: commondir cannot move the configuration to a folder the command wrote`, async () => {
       const { home, cwd, marks, host } = layout("repo");
       const route = `mkdir -p .git/c && cp -a .git/objects .git/refs .git/HEAD .git/c/ && printf '[core]\\n\\tfsmonitor = "${mark(marks, "commondir")}"\\n' > .git/c/config && echo c > .git/commondir`;
@@ -124,19 +163,22 @@ describe.skipIf(unavailable !== undefined)("nothing planted in git", () => {
       expect(told).toContain("shiro: .git/commondir appeared, and git reads it as configuration");
     }, 60_000);
 
-    test(`${mode}: a hooks folder and included config files in the workspace stay read-only, and one that appears is blocked`, async () => {
+    test(`${mode}: a hooks folder, included config files and a nested repository there at the start stay read-only, and an included file that appears is blocked`, async () => {
       const { home, cwd, marks, host } = layout("repo");
       mkdirSync(join(cwd, ".githooks"));
       writeFileSync(join(cwd, "team.gitconfig"), "[user]\n\tname = team\n");
       host("git config core.hooksPath .githooks && git config include.path ../team.gitconfig && git config --add include.path ../later.gitconfig");
+      host("mkdir vendor && git -C vendor init -q && git -C vendor commit -q --allow-empty -m v");
       const routes = [
+        `git -C vendor config core.fsmonitor "${mark(marks, "nested-config")}"; printf '#!/bin/sh\\ntouch ${join(marks, "nested-hook")}\\n' > vendor/.git/hooks/pre-commit; chmod +x vendor/.git/hooks/pre-commit`,
+        `cp -a vendor/.git vendor/g2 && printf '[core]\\n\\tfsmonitor = "${mark(marks, "nested-swapped")}"\\n' >> vendor/g2/config && mv vendor/.git vendor/.git-old && mv vendor/g2 vendor/.git`,
         `printf '#!/bin/sh\\ntouch ${join(marks, "hooks-path")}\\n' > .githooks/pre-commit; chmod +x .githooks/pre-commit`,
         `printf '[core]\\n\\tfsmonitor = "${mark(marks, "include")}"\\n' >> team.gitconfig`,
         `printf '[core]\\n\\tfsmonitor = "${mark(marks, "include-later")}"\\n' > later.gitconfig`,
       ];
       const s = await serve(...routes.map(bash), { text: DONE });
       await plant(mode, s, cwd, home);
-      useGitOnHost(host, cwd, ["."]);
+      useGitOnHost(host, cwd, [".", "vendor", "vendor/g2"]);
       expect(readdirSync(marks)).toEqual([]);
       expect(readFileSync(join(cwd, "team.gitconfig"), "utf8")).not.toContain("fsmonitor");
     }, 60_000);

@@ -3,16 +3,18 @@
 // outside changes, and nothing from outside reaches the model (its requests) or the session file.
 // The 200-try runs per tool are at the tool level (spec/tools/confined-race.test.ts,
 // spec/sessions/undo-race.test.ts); here each wire runs TOOL_CALLS calls and UNDO_TRIES undos.
-import { describe, expect, test } from "bun:test";
+import { afterEach, describe, expect, test } from "bun:test";
 import { mkdirSync, readdirSync, readFileSync, renameSync, symlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import type { Reply } from "../support/fake-openai.ts";
 import { useFakeServer } from "../support/use-fake-server.ts";
 import { runShiro, tempDir } from "../support/cli.ts";
 import { toolOutputsIn, WIRES } from "../support/requests.ts";
-import { snapshot, startFlipper } from "../support/race.ts";
+import { removeNow, snapshot, startFlipper } from "../support/race.ts";
 
 const serve = useFakeServer();
+const made: string[] = [];
+afterEach(() => removeNow(...made.splice(0)));
 const TOOL_CALLS = 100;
 const UNDO_TRIES = 8;
 
@@ -33,6 +35,7 @@ function everythingKept(home: string): string {
 function workspaces() {
   const cwd = tempDir("shiro-work-");
   const outside = tempDir("shiro-elsewhere-");
+  made.push(cwd, outside);
   mkdirSync(join(cwd, "d"));
   writeFileSync(join(cwd, "d", "f.txt"), "inside edit-me\n");
   writeFileSync(join(outside, "f.txt"), "OUTSIDE edit-me\n");

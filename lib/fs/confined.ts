@@ -17,7 +17,15 @@ import { ToolError } from "../errors.ts";
 const { O_RDONLY, O_DIRECTORY, O_NOFOLLOW } = constants;
 
 /** Linux: folders are named through the descriptor itself; elsewhere through the walked path. */
-const PROC_FD = existsSync("/proc/self/fd");
+let PROC_FD = existsSync("/proc/self/fd");
+
+/**
+ * For specs: walk the way systems without /proc do (false), or back to this system's way
+ * (undefined), so the fallback's behaviour is checked on Linux too.
+ */
+export function useProcFd(on?: boolean): void {
+  PROC_FD = on ?? existsSync("/proc/self/fd");
+}
 
 /** Links followed in one walk before giving up, as the kernel's own limit (ELOOP). */
 const MAX_LINKS = 40;

@@ -61,7 +61,7 @@ export function statConfined(where: Confined, abs: string): Found {
   try {
     return withResolved(where, abs, { followLast: true }, (r) => {
       if (r.name === ".") return describe(r.real, fstatSync(r.dir.fd));
-      const stats = lstatAt(inDir(r.dir, r.name));
+      const stats = r.last;
       if (!stats) return { kind: "missing" } as const;
       if (stats.isSymbolicLink()) throw changed(abs);
       return describe(r.real, stats);
@@ -137,7 +137,7 @@ export function writeConfined(where: Confined, abs: string, content: string | Ui
   let made: string | undefined;
   const existed = withResolved(where, abs, { followLast: true, create: true, made: (dir) => (made ??= dir) }, (r) => {
     if (r.name === ".") throw Object.assign(new Error(`${abs} is a directory`), { code: "EISDIR" });
-    const before = lstatAt(inDir(r.dir, r.name));
+    const before = r.last;
     if (before?.isSymbolicLink()) throw changed(abs);
     if (before?.isDirectory()) throw Object.assign(new Error(`${abs} is a directory`), { code: "EISDIR" });
     const temp = `.${r.name}.${Buffer.from(crypto.getRandomValues(new Uint8Array(6))).toString("hex")}.shiro-tmp`;

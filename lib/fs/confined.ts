@@ -17,7 +17,15 @@ import { ToolError } from "../errors.ts";
 const { O_RDONLY, O_DIRECTORY, O_NOFOLLOW } = constants;
 
 /** Linux: folders are named through the descriptor itself; elsewhere through the walked path. */
-const PROC_FD = existsSync("/proc/self/fd");
+let PROC_FD = existsSync("/proc/self/fd");
+
+/**
+ * For specs: walk the way systems without /proc do (false), or back to this system's way
+ * (undefined), so the fallback's behaviour is checked on Linux too.
+ */
+export function useProcFd(on?: boolean): void {
+  PROC_FD = on ?? existsSync("/proc/self/fd");
+}
 
 /** Links followed in one walk before giving up, as the kernel's own limit (ELOOP). */
 const MAX_LINKS = 40;
@@ -33,8 +41,11 @@ export function inDir(dir: DirHandle, name: string): string {
   return PROC_FD ? `/proc/self/fd/${dir.fd}/${name}` : join(dir.path, name);
 }
 
-/** What a walk found: the folder the last name is in (open: call close()), the name, and the real path. */
-export type Resolved = { dir: DirHandle; name: string; real: string; close(): void };
+/**
+ * What a walk found: the folder the last name is in (open: call close()), the name, the real
+ * path, and what the name was when looked at last (lstat; undefined: nothing there, or not looked at).
+ */
+export type Resolved = { dir: DirHandle; name: string; real: string; last?: Stats; close(): void };
 
 /** The error for a name that changed between two looks at it (someone is swapping it): walk again. */
 export function changed(abs: string): Error {
@@ -145,7 +156,7 @@ export function resolveConfined(
           if (queue.length === 0) return finish(stack, ".");
           continue;
         }
-        return finish(stack, name);
+        return finish(stack, name, stats);
       }
       let fd: number;
       try {
@@ -181,7 +192,7 @@ export function resolveConfined(
 }
 
 /** Keeps the last folder open (the caller closes it) and closes the rest. */
-function finish(stack: DirHandle[], name: string): Resolved {
+function finish(stack: DirHandle[], name: string, last?: Stats): Resolved {
   const dir = stack.pop()!;
   for (const other of stack) closeSync(other.fd);
   stack.length = 0;
@@ -190,6 +201,7 @@ function finish(stack: DirHandle[], name: string): Resolved {
     dir,
     name,
     real: name === "." ? dir.path : join(dir.path, name),
+    ...(last ? { last } : {}),
     close() {
       if (!closed) closeSync(dir.fd);
       closed = true;

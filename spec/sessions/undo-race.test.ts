@@ -9,7 +9,7 @@ import { join } from "node:path";
 import { openUndoJournal } from "../../lib/sessions/undo/journal.ts";
 import { applyUndo, planUndo } from "../../lib/sessions/undo/restore.ts";
 import { tempDir } from "../support/cli.ts";
-import { snapshot, startFlipper } from "../support/race.ts";
+import { removeNow, snapshot, startFlipper } from "../support/race.ts";
 
 const ID = "0193ab2c-0000-7000-8000-0000000000aa";
 const TRIES = 200;
@@ -52,6 +52,7 @@ describe("undo while a folder flips to a symlink leading out", () => {
       await flipper.stop();
     }
     expect(snapshot(outside)).toEqual(before);
+    removeNow(home, ws, outside);
     // Both states were met: undone inside when the folder was there, refused when it led out.
     expect(restored).toBeGreaterThan(0);
     expect(refused).toBeGreaterThan(0);

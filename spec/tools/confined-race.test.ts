@@ -18,7 +18,7 @@ import { multiEditTool } from "../../lib/tools/multi-edit.ts";
 import { readFileTool } from "../../lib/tools/read-file.ts";
 import { writeFileTool } from "../../lib/tools/write-file.ts";
 import { tempDir } from "../support/cli.ts";
-import { snapshot, startFlipper } from "../support/race.ts";
+import { removeNow, snapshot, startFlipper } from "../support/race.ts";
 import { makeWorkspace, runTool, type Workspace } from "./fixture.ts";
 
 export const TRIES = 200;
@@ -49,7 +49,10 @@ beforeEach(() => {
   symlinkSync(".env", join(outside, "g.txt")); // a name that looks harmless, leading to a secret
   writeFileSync(join(ws.root, "d", "g.txt"), "inside g\n");
 });
-afterEach(() => ws.cleanup());
+afterEach(() => {
+  ws.cleanup();
+  removeNow(outside);
+});
 
 const patch = (...lines: string[]) => ["*** Begin Patch", ...lines, "*** End Patch"].join("\n");
 

@@ -28,7 +28,11 @@ export const JIT_POLICY = 3;
 export async function compileShiro(outfile: string): Promise<void> {
   removeMaps(dirname(outfile));
   const result = await Bun.build({
-    entrypoints: [join(root, "cmd", "shiro.ts")],
+    // Every docs/*.md rides along as a file inside the binary, `help/<name>.md`: the topics of
+    // `shiro help` (cmd/help-topics.ts reads them through Bun.embeddedFiles, only when asked).
+    entrypoints: [join(root, "cmd", "shiro.ts"), ...helpDocs()],
+    loader: { ".md": "file" },
+    naming: { asset: "help/[name].[ext]" },
     compile: { outfile, autoloadBunfig: false, autoloadDotenv: false, jitPolicy: JIT_POLICY },
     minify: true,
     bytecode: true,
@@ -41,6 +45,14 @@ export async function compileShiro(outfile: string): Promise<void> {
   });
   if (!result.success) throw new Error(result.logs.map(String).join("\n"));
   for (const output of result.outputs) if (output.path.endsWith(".map")) rmSync(output.path, { force: true });
+}
+
+/** The user docs that become `shiro help` topics: every docs/*.md, whatever is there at build time. */
+function helpDocs(): string[] {
+  const dir = join(root, "docs");
+  return readdirSync(dir)
+    .filter((name) => name.endsWith(".md"))
+    .map((name) => join(dir, name));
 }
 
 /** The source-map files of earlier builds in `dir`: `<name>.map` and `chunk-*.js.map`. */

@@ -314,7 +314,7 @@ function showConfig(settings: Settings, sources: SettingSources, config: ConfigF
     ["readOnlyCommands", config.readOnlyCommands],
   ];
   const permission = Object.entries(config.permission ?? {});
-  lines.push("", permission.length > 0 ? "Permission rules (config file; the last matching rule wins):" : "Permission rules: none in the config file (shiro's defaults apply; docs/permissions.md).");
+  lines.push("", permission.length > 0 ? "Permission rules (config file; the last matching rule wins):" : "Permission rules: none in the config file (shiro's defaults apply; shiro help permissions).");
   for (const [tool, rule] of permission) lines.push(`  ${tool}: ${JSON.stringify(rule)}`);
   // Rules saved for one project ("always … this project" at an approval), read after the ones above.
   for (const [root, project] of Object.entries(config.projects ?? {})) {

@@ -1,7 +1,7 @@
 import { configPath, loadConfigFile, shiroHome } from "../lib/config/load.ts";
 import { DEFAULT_SANDBOX, DEFAULT_SANDBOX_NETWORK } from "../lib/config/defaults.ts";
 import { PRESETS, type PresetName } from "../lib/config/presets.ts";
-import { lacksModel, traceSettings, type Flags } from "../lib/config/resolve.ts";
+import { lacksModel, sandboxFromEnv, traceSettings, type Flags } from "../lib/config/resolve.ts";
 import type { ConfigFile } from "../lib/config/schema.ts";
 import { planHooks } from "../lib/hooks/plan.ts";
 import { endpointCheck, hookChecks, keyCheck, modelCheck, noModelCheck, ripgrepCheck, type Check, type Mark } from "../lib/app/doctor.ts";
@@ -112,7 +112,8 @@ async function setupChecks(flags: Flags, env: Env, config: ConfigFile, cwd: stri
 
 /** The sandbox: on (ok) with what it shows and hides, off on purpose (warn), or unavailable with the fix (warn). */
 function sandboxCheck(config: ConfigFile, env: Env, home: string, cwd: string): Check {
-  const settings = { mode: config.sandbox ?? DEFAULT_SANDBOX, network: config.sandboxNetwork ?? DEFAULT_SANDBOX_NETWORK, writable: config.sandboxWritable ?? [], readable: config.sandboxReadable ?? [], hide: config.sandboxHide ?? [] };
+  const fromEnv = envSandbox(env);
+  const settings = { mode: fromEnv ?? config.sandbox ?? DEFAULT_SANDBOX, network: config.sandboxNetwork ?? DEFAULT_SANDBOX_NETWORK, writable: config.sandboxWritable ?? [], readable: config.sandboxReadable ?? [], hide: config.sandboxHide ?? [] };
   const root = findProjectRoot(cwd);
   const commands = openCommands({ settings, root, shiroHome: home, env, apiKey: undefined });
   const status = commands.status;
@@ -134,11 +135,22 @@ function sandboxCheck(config: ConfigFile, env: Env, home: string, cwd: string): 
         ].join("\n"),
       };
     case "off":
-      return { mark: "warn", text: `sandbox: off (config "sandbox": "off"); commands run directly on this machine, protected only by the guard and approvals`, fix: 'shiro config set sandbox on' };
+      return fromEnv
+        ? { mark: "warn", text: "sandbox: off (SHIRO_SANDBOX=off); commands run directly on this machine, protected only by the guard and approvals", fix: "unset SHIRO_SANDBOX" }
+        : { mark: "warn", text: `sandbox: off (config "sandbox": "off"); commands run directly on this machine, protected only by the guard and approvals`, fix: "shiro config set sandbox on" };
     case "unavailable":
       return { mark: "warn", text: `sandbox: unavailable: ${status.why}; until then commands run directly on this machine, protected only by the guard and approvals`, fix: status.fix };
     default:
       return status satisfies never;
+  }
+}
+
+/** SHIRO_SANDBOX when it is valid; a bad value is already the settings check's failure. */
+function envSandbox(env: Env): "on" | "off" | undefined {
+  try {
+    return sandboxFromEnv(env);
+  } catch {
+    return undefined;
   }
 }
 

@@ -60,7 +60,22 @@ function isReaderGone(error: unknown): boolean {
  */
 let recordOnFailure = false;
 
+/**
+ * `shiro help` alone or before a topic it knows is the help command; any other words after
+ * `help` are a prompt (`shiro help me fix the tests`), as for a word that names no command.
+ */
+async function helpCommand(argv: string[]): Promise<typeof import("./help-topics.ts") | undefined> {
+  if (argv[0] !== "help" || argv.length > 2) return undefined;
+  const help = await import("./help-topics.ts");
+  return argv.length === 1 || help.isHelpTopic(argv[1]!) ? help : undefined;
+}
+
 async function main(argv: string[]): Promise<number> {
+  const topics = await helpCommand(argv);
+  if (topics) {
+    quietWhenReaderGoes();
+    return topics.runHelpCommand(argv.slice(1), process.env);
+  }
   // A lone --version or --help skips the flag parser (a few ms of cold code); with other flags
   // they go through it like any flag.
   const alone = argv.length === 1 ? argv[0] : undefined;

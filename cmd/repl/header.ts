@@ -69,7 +69,7 @@ export function sandboxLine(status: SandboxStatus, theme: Pick<Theme, "dim" | "w
     case "on":
       return theme.dim(`sandbox on: commands write only to the workspace · network ${status.network ? "on" : "off"}`);
     case "off":
-      return theme.warn("sandbox off (--no-sandbox or config \"sandbox\": \"off\"): commands run directly on this machine");
+      return theme.warn("sandbox off (--no-sandbox, SHIRO_SANDBOX=off or config \"sandbox\": \"off\"): commands run directly on this machine");
     case "unavailable":
       return theme.warn(`sandbox unavailable: ${status.why}. To get it: ${status.fix}. Until then only the guard and approvals protect this machine.`);
     default:

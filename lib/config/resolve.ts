@@ -250,7 +250,7 @@ export function traceSettings(flags: Flags, env: Env, config: ConfigFile, opts: 
     maxSpendUsd: pick<number>(sources, "maxSpendUsd", [[flag("--max-spend"), flags.maxSpendUsd], [file("maxSpendUsd"), config.maxSpendUsd]]),
     retryBaseMs: number("retryBaseMs", [[envVar("SHIRO_RETRY_BASE_MS"), fromEnv("SHIRO_RETRY_BASE_MS", RETRY_BASE_MS)], [BUILT_IN, DEFAULT_RETRY_BASE_MS]]),
     sandbox: {
-      mode: pickSet<"on" | "off">(sources, "sandbox", [[flag("--no-sandbox"), flags.sandbox === false ? "off" : undefined], [file("sandbox"), config.sandbox], [BUILT_IN, DEFAULT_SANDBOX]]),
+      mode: pickSet<"on" | "off">(sources, "sandbox", [[flag("--no-sandbox"), flags.sandbox === false ? "off" : undefined], [envVar("SHIRO_SANDBOX"), sandboxFromEnv(env)], [file("sandbox"), config.sandbox], [BUILT_IN, DEFAULT_SANDBOX]]),
       network: pickSet<boolean>(sources, "sandboxNetwork", [[flag("--no-network"), flags.network], [file("sandboxNetwork"), config.sandboxNetwork], [BUILT_IN, DEFAULT_SANDBOX_NETWORK]]),
       writable: pickSet<string[]>(sources, "sandboxWritable", [[file("sandboxWritable"), config.sandboxWritable], [BUILT_IN, []]]),
       readable: pickSet<string[]>(sources, "sandboxReadable", [[file("sandboxReadable"), config.sandboxReadable], [BUILT_IN, []]]),
@@ -324,6 +324,14 @@ function settingNumber(raw: string, source: string, rule: NumberRule): number {
   const value = raw.trim() === "" ? Number.NaN : Number(raw);
   if (rule.accepts(value)) return value;
   throw new ShiroError(source.startsWith("-") ? "usage" : "config", `${source} must be ${rule.expected}, not "${raw}".`);
+}
+
+/** `SHIRO_SANDBOX`: "on" or "off" (empty: not set); anything else is a config error naming both. */
+export function sandboxFromEnv(env: Env): "on" | "off" | undefined {
+  const raw = env.SHIRO_SANDBOX;
+  if (raw === undefined || raw === "") return undefined;
+  if (raw === "on" || raw === "off") return raw;
+  throw new ShiroError("config", `SHIRO_SANDBOX must be "on" or "off", not "${raw}".`);
 }
 
 function numberFromEnv(env: Env, name: string): number | undefined {

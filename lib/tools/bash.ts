@@ -83,7 +83,7 @@ export function createBashTool(commands?: Commands) {
           sandboxNote =
             `\n[shiro: this looks stopped by the sandbox: ${why}. ` +
             (ctx.runOutside ? "The user chose not to run it outside the sandbox. " : "") +
-            "Do not try to get around the sandbox; tell the user what the command needs, and they can widen the sandbox in the config (docs/permissions.md).]";
+            "Do not try to get around the sandbox; tell the user what the command needs, and they can widen the sandbox in the config (shiro help permissions).]";
         }
       }
       // Headless, nobody was asked: the result line says what stopped it, as the question would have.

@@ -1,10 +1,12 @@
 import { afterEach, beforeEach, describe, expect, test } from "bun:test";
 import { createGrepTool, grepTool, MAX_GREP_MATCHES } from "../../lib/tools/grep.ts";
 import { errorOf, makeWorkspace, runTool, type Workspace } from "./fixture.ts";
+import { reportSkip, ripgrepMissing, ripgrepPath } from "../support/host-tools.ts";
 
 // The same specification runs against both back ends. rg is optional: the ripgrep runs are
-// skipped where it is not installed, and the built-in search must then give identical answers.
-const rgPath = Bun.which("rg");
+// skipped where it is not installed (saying so), and the built-in search must then give identical answers.
+const rgPath = ripgrepPath();
+reportSkip("spec/tools/grep.test.ts (the ripgrep back end)", ripgrepMissing(), "ripgrep is missing");
 const backends = [
   { name: "built-in search", tool: createGrepTool({ findRipgrep: () => null }), skip: false },
   { name: "ripgrep", tool: createGrepTool({ findRipgrep: () => rgPath }), skip: rgPath === null },

@@ -9,7 +9,8 @@
  * Bun cross-compiles every build here; it fetches each target's runtime from the npm registry
  * the first time (kept in Bun's install cache). Before the checksums are written, every build is
  * checked (scripts/release-verify.ts): a build whose version is not package.json's stops the
- * release. `--targets linux-x64,darwin-arm64` builds only those (the specs use it).
+ * release. `--targets linux-x64,darwin-arm64` builds only those (the specs use it); `--check <dir>`
+ * only checks the builds an existing release folder holds.
  */
 import { copyFileSync, mkdirSync, readFileSync, readdirSync, rmSync } from "node:fs";
 import { join, resolve } from "node:path";
@@ -20,7 +21,7 @@ import { ReleaseError, verifyRelease, writeChecksums } from "./release-verify.ts
 
 const root = join(import.meta.dir, "..");
 
-type Options = { out: string; targets: readonly Target[]; npm: boolean };
+type Options = { out: string; targets: readonly Target[]; npm: boolean; check?: string };
 
 function parseOptions(argv: string[]): Options {
   let out = join(root, "dist", "release");
@@ -29,13 +30,14 @@ function parseOptions(argv: string[]): Options {
   for (let i = 0; i < argv.length; i++) {
     const arg = argv[i]!;
     if (arg === "--no-npm") npm = false;
+    else if (arg === "--check" && argv[i + 1]) return { out, targets, npm, check: resolve(argv[++i]!) };
     else if (arg === "--out" && argv[i + 1]) out = resolve(argv[++i]!);
     else if (arg === "--targets" && argv[i + 1]) {
       const names = argv[++i]!.split(",").map((s) => s.trim());
       const unknown = names.find((n) => !TARGETS.some((t) => t.name === n));
       if (unknown) throw new ReleaseError(`unknown build "${unknown}": the builds are ${TARGETS.map((t) => t.name).join(", ")}.`);
       targets = TARGETS.filter((t) => names.includes(t.name));
-    } else throw new ReleaseError(`unknown argument "${arg}": bun run release [--out <dir>] [--targets a,b] [--no-npm]`);
+    } else throw new ReleaseError(`unknown argument "${arg}": bun run release [--out <dir>] [--targets a,b] [--no-npm], or bun run release --check <dir>`);
   }
   return { out, targets, npm };
 }
@@ -48,8 +50,25 @@ function clearOld(out: string): void {
   }
 }
 
+const packageVersion = () => (JSON.parse(readFileSync(join(root, "package.json"), "utf8")) as { version: string }).version;
+
+/** `--check <dir>`: checks the builds a release folder holds for package.json's version, as a release does before its sums. */
+function check(dir: string): void {
+  const version = packageVersion();
+  let names: string[];
+  try {
+    names = readdirSync(dir);
+  } catch {
+    throw new ReleaseError(`cannot read ${dir}: give the folder of a release (bun run release writes dist/release).`);
+  }
+  const present = TARGETS.filter((t) => names.includes(binaryName(version, t)));
+  if (present.length === 0) throw new ReleaseError(`${dir} holds no build of shiro ${version} (shiro-${version}-<os>-<arch>): run bun run release.`);
+  verifyRelease(dir, version, present);
+  console.log(`checked: ${present.map((t) => binaryName(version, t)).join(", ")} are shiro ${version} for the systems their names say`);
+}
+
 async function release(options: Options): Promise<void> {
-  const version = (JSON.parse(readFileSync(join(root, "package.json"), "utf8")) as { version: string }).version;
+  const version = packageVersion();
   clearOld(options.out);
   const names: string[] = [];
   for (const target of options.targets) {
@@ -77,7 +96,9 @@ async function release(options: Options): Promise<void> {
 }
 
 try {
-  await release(parseOptions(process.argv.slice(2)));
+  const options = parseOptions(process.argv.slice(2));
+  if (options.check) check(options.check);
+  else await release(options);
 } catch (error) {
   if (!(error instanceof ReleaseError)) throw error;
   console.error(`release: ${error.message}`);

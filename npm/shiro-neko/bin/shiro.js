@@ -61,7 +61,7 @@ function findBinary() {
   }
   const dir = packageDir(main);
   if (!dir) {
-    fail(`the package ${main}, which holds shiro for ${shown}, is not installed: install shiro-neko again without --omit=optional or --no-optional (npm i -g shiro-neko).`);
+    fail(`the package ${main}, which holds shiro for ${shown}, is not installed (npm leaves it out when it cannot fetch it, or with --omit=optional): install shiro-neko again (npm i -g shiro-neko).`);
   }
   return join(dir, bin);
 }

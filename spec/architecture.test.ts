@@ -33,7 +33,7 @@ const ALLOWED: Record<string, readonly string[]> = {
   sessions: ["errors", "events", "fs", "render", "text", "tools"],
   prompt: ["config", "events", "fs", "prune", "sessions", "text", "tools"],
   agent: ["approval", "config", "errors", "events", "fs", "memory", "notebook", "provider", "prune", "tools", "text", "sessions:type", "sandbox:type", "skills:type", "mcp:type"],
-  app: ["agent", "config", "errors", "fs", "memory", "notebook", "provider", "sessions", "sandbox", "skills"],
+  app: ["agent", "config", "errors", "fs", "memory", "notebook", "permissions", "prompt", "provider", "prune", "sessions", "sandbox", "skills"],
 };
 
 type Edge = { from: string; to: string; file: string; typeOnly: boolean };

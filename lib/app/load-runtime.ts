@@ -53,10 +53,18 @@ export async function runtimeForCommand(
   processEnv: Record<string, string | undefined>,
 ): Promise<Runtime> {
   let next = runtime;
-  if (change.agent && change.agent !== next.settings.agent) {
-    const settings = resolveSettings({ ...flags, model: next.settings.model, agent: change.agent }, processEnv, next.config);
-    next = { ...next, settings, callOptions: callOptions(settings, next.window.info.requestOutputTokens) };
-  }
+  if (change.agent && change.agent !== next.settings.agent) next = runtimeResolvedAgain(next, { ...flags, agent: change.agent }, processEnv);
   if (change.model && change.model !== next.settings.model) next = await runtimeWithModel(next, change.model);
   return next;
+}
+
+/**
+ * The runtime with its settings resolved again, by the same precedence, from `flags` (the run's,
+ * with a change: an agent variant, a thinking level) on the runtime's own model: the one
+ * re-resolve behind `/agent`, `/think` and a custom command's agent. Throws ShiroError for an
+ * unknown agent or level.
+ */
+export function runtimeResolvedAgain(runtime: Runtime, flags: Flags, processEnv: Record<string, string | undefined>): Runtime {
+  const settings = resolveSettings({ ...flags, model: runtime.settings.model }, processEnv, runtime.config);
+  return { ...runtime, settings, callOptions: callOptions(settings, runtime.window.info.requestOutputTokens) };
 }

@@ -11,7 +11,6 @@ import { configPath } from "../../lib/config/load.ts";
 import { updateConfigFile } from "../../lib/config/update-file.ts";
 import { sessionChoice, type MainArgs } from "../args.ts";
 import { createUserShell } from "./user-shell.ts";
-import { homedir } from "node:os";
 
 type Env = Record<string, string | undefined>;
 
@@ -40,7 +39,7 @@ export type ReplSessionHooks = {
 export async function openReplSession(args: MainArgs, env: Env, startRuntime: Runtime, opts: ReplSessionHooks) {
   /** The server's last answer to `/model`'s request for its models. */
   let listing: ModelListing | undefined;
-  const userHome = env.HOME || homedir();
+  const userHome = startRuntime.env.userHome;
   const shownHome = (path: string) => (path.startsWith(userHome + "/") ? "~" + path.slice(userHome.length) : path);
   const options: Omit<SessionOptions, "choice"> = {
     runtime: startRuntime,

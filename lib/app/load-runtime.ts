@@ -1,4 +1,4 @@
-import { loadSettings } from "../config/load.ts";
+import { loadSettings, userHomeOf } from "../config/load.ts";
 import { openCommands, sandboxSupportSoon } from "../sandbox/index.ts";
 import { resolveSettings, type Flags } from "../config/resolve.ts";
 import { findProjectRoot } from "../fs/project-root.ts";
@@ -9,7 +9,6 @@ import { callOptions } from "../provider/call-options.ts";
 import { resolveContextWindow } from "../provider/context-window.ts";
 import { createModel } from "../provider/model.ts";
 import { loadSkills, skillSources } from "../skills/skills.ts";
-import { homedir } from "node:os";
 
 /**
  * Loads config, applies precedence, builds the model, learns its context window (the config,
@@ -25,11 +24,12 @@ export async function loadRuntime(flags: Flags, processEnv: Record<string, strin
     date: new Date().toISOString().slice(0, 10),
     platform: `${process.platform} ${process.arch}`,
     shell: "bash",
+    userHome: userHomeOf(processEnv),
   };
   // Whether the sandbox can run here is tried while the rest loads, not before it.
   const support = settings.sandbox.mode === "on" ? sandboxSupportSoon(processEnv, root) : undefined;
   const [model, window, projectDocs] = await Promise.all([createModel(settings), resolveContextWindow({ settings, config, home }), loadProjectDocs(root, cwd)]);
-  const skills = loadSkills(skillSources({ root, shiroHome: home, home: processEnv.HOME || homedir() }));
+  const skills = loadSkills(skillSources({ root, shiroHome: home, home: env.userHome }));
   const commands = openCommands({ settings: settings.sandbox, root, shiroHome: home, env: processEnv, apiKey: settings.apiKey, ...(support ? { support: await support } : {}) });
   return { home, config, settings, model, env, projectDocs, window, callOptions: callOptions(settings, window.info.requestOutputTokens), commands, skills };
 }

@@ -1,4 +1,3 @@
-import { homedir } from "node:os";
 import type { Conversation } from "../agent/conversation.ts";
 import { generate, STOPPED, type GenerateRequest } from "../agent/generate.ts";
 import type { Runtime } from "../agent/runtime.ts";
@@ -198,7 +197,7 @@ export async function openSession(opts: SessionOptions) {
         config: runtime.config,
         root: runtime.env.root,
         cwd: runtime.env.cwd,
-        home: env.HOME || homedir(),
+        home: runtime.env.userHome,
         yolo: opts.yolo,
         interactive: opts.interactive,
         sandboxed: runtime.commands.runner.sandboxed,
@@ -221,7 +220,7 @@ export async function openSession(opts: SessionOptions) {
       const warnings = listing.warnings.map((w) => `warning: ${w}`);
       if (listing.sessions.length === 0) return [...warnings, all ? "No saved sessions yet." : "No saved sessions in this directory yet. /sessions --all lists every directory's."].join("\n");
       const rows = sessionRows(listing.sessions, { allIds: listing.allIds, now: new Date(), current: live.id });
-      const table = formatSessionTable(rows, { userHome: env.HOME, showCwd: all });
+      const table = formatSessionTable(rows, { userHome: runtime.env.userHome, showCwd: all });
       return [...warnings, table, "", "Resume one with /resume <id>, or /resume alone to pick."].join("\n");
     },
     /** `/save`. */

@@ -1,4 +1,4 @@
-import { EXIT_CODES, statusOfExitCode, type Outcome } from "../lib/errors.ts";
+import { statusOfExitCode, type Outcome } from "../lib/errors.ts";
 
 type Usage = { inputTokens: number; outputTokens: number };
 

@@ -386,6 +386,7 @@ export function createRepl(deps: ReplDeps) {
       try {
         // A step's save may still be in the thread pool: the final save must land after it.
         await session.settled();
+        await session.endHooks("exit");
         message = session.exitMessage();
       } catch (error) {
         print(theme.error(`could not build the exit message: ${error instanceof Error ? error.message : String(error)}`));

@@ -45,7 +45,7 @@ export async function runRepl(args: MainArgs, processEnv: Record<string, string 
     history: history.store,
     yolo: args.yolo,
     version: pkg.version,
-    home: processEnv.HOME,
+    home: runtime.env.userHome,
     // Said once, here: a broken skill or custom command file never stops the session.
     notices: [...(history.notice ? [history.notice] : []), ...(runtime.skills?.problems ?? []), ...custom.problems, ...(runtime.skills ? shadowNotices(runtime.skills) : []), ...custom.shadowNotices, ...mcpNotices],
     customCommands: custom.commands,

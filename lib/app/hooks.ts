@@ -7,8 +7,8 @@ import { childEnv } from "../sandbox/child-env.ts";
 import type { SessionHooksOptions } from "./start.ts";
 
 export type HookSetup = {
-  /** What startConversation takes; absent when no hook runs. */
-  options: SessionHooksOptions | undefined;
+  /** What startConversation takes (with the session's source); absent when no hook runs. */
+  options: Omit<SessionHooksOptions, "source"> | undefined;
   plan: HookPlan;
 };
 
@@ -19,7 +19,7 @@ export type HookSetup = {
  */
 export function hookSetup(
   runtime: Runtime,
-  opts: { disabled: boolean; trustProject: boolean; yolo: boolean; mode: () => ApprovalMode; env: Record<string, string | undefined>; source: SessionHooksOptions["source"] },
+  opts: { disabled: boolean; trustProject: boolean; yolo: boolean; mode: () => ApprovalMode; env: Record<string, string | undefined> },
 ): HookSetup {
   const plan = planHooks({ config: runtime.config, root: runtime.env.root, home: runtime.home, disabled: opts.disabled, trustProject: opts.trustProject });
   if (plan.errors.length > 0) throw new ShiroError("config", `${plan.errors[0]}. Fix it in the config file (shiro help hooks).`);
@@ -28,7 +28,6 @@ export function hookSetup(
     plan,
     options: {
       plan,
-      source: opts.source,
       permissionMode: () => claudePermissionMode(runtime.settings.agent === "plan" ? "plan" : opts.mode(), opts.yolo),
       // A hook is the user's own policy: their environment, without the key.
       env: childEnv(opts.env, runtime.settings.apiKey),

@@ -7,9 +7,14 @@ import { ConfigFile } from "./schema.ts";
 import { parseJson } from "../text/json-parse.ts";
 import { fieldPathText, issueWords, listWhereObject } from "./field-path.ts";
 
+/** The user's home directory: `$HOME`, else the system's. The one place it is worked out (a run keeps it as Environment.userHome). */
+export function userHomeOf(env: Record<string, string | undefined>): string {
+  return env.HOME || homedir();
+}
+
 /** Where shiro keeps everything it writes. `SHIRO_HOME` relocates it (tests always set it). */
 export function shiroHome(env: Record<string, string | undefined>): string {
-  return env.SHIRO_HOME || join(env.HOME || homedir(), ".shiro-neko");
+  return env.SHIRO_HOME || join(userHomeOf(env), ".shiro-neko");
 }
 
 export function configPath(home: string): string {

@@ -6,6 +6,8 @@ import { shadowNotices } from "../../lib/skills/skills.ts";
 import { customCommandSources, loadCustomCommands } from "../../lib/prompt/custom-commands.ts";
 import type { MainArgs } from "../args.ts";
 import { askProjectTrust, openMcp } from "../mcp-start.ts";
+import { askHooksTrust } from "../hooks-trust.ts";
+import { notifyDelays } from "./notifications.ts";
 import { createRepl } from "./controller.ts";
 import { createKeyDecoder } from "./input/keys.ts";
 import { createScreen, type ScreenMode } from "./input/screen.ts";
@@ -28,6 +30,8 @@ export async function runRepl(args: MainArgs, processEnv: Record<string, string 
   const { mcp, notices: mcpNotices } = await openMcp(loaded, processEnv, (question) => askProjectTrust(question, process.stdin, process.stdout));
   const runtime = mcp ? { ...loaded, mcp } : loaded;
   if (mcp) process.on("exit", () => mcp.kill());
+  const hookOptions = { disabled: !args.hooks, trustProject: args.trustProjectHooks };
+  const hooksTrouble = await askHooksTrust(runtime, hookOptions, process.stdin, process.stdout);
   const history = openHistory(runtime.home, runtime.env.root);
   const custom = loadCustomCommands(customCommandSources({ root: runtime.env.root, shiroHome: runtime.home }));
   const stdout = process.stdout;
@@ -47,7 +51,7 @@ export async function runRepl(args: MainArgs, processEnv: Record<string, string 
     version: pkg.version,
     home: runtime.env.userHome,
     // Said once, here: a broken skill or custom command file never stops the session.
-    notices: [...(history.notice ? [history.notice] : []), ...(runtime.skills?.problems ?? []), ...custom.problems, ...(runtime.skills ? shadowNotices(runtime.skills) : []), ...custom.shadowNotices, ...mcpNotices],
+    notices: [...(history.notice ? [history.notice] : []), ...(runtime.skills?.problems ?? []), ...custom.problems, ...(runtime.skills ? shadowNotices(runtime.skills) : []), ...custom.shadowNotices, ...mcpNotices, ...(hooksTrouble ? [hooksTrouble] : [])],
     customCommands: custom.commands,
     rejectedCommands: custom.rejected,
     ...(pagerCommand ? { pager: (text: string) => page(pagerCommand, text) } : {}),
@@ -55,6 +59,7 @@ export async function runRepl(args: MainArgs, processEnv: Record<string, string 
     ...(mode !== "pipe" ? { bell: () => void stdout.write("\x07") } : {}),
     // Only tests change it (SHIRO_ANSWER_QUIET_MS=0: answers count at once).
     ...answerQuiet(processEnv.SHIRO_ANSWER_QUIET_MS),
+    ...(notifyDelays(processEnv.SHIRO_NOTIFY_MS) ? { notifyDelays: notifyDelays(processEnv.SHIRO_NOTIFY_MS)! } : {}),
   });
 
   const stdin = process.stdin;

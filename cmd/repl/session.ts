@@ -50,6 +50,7 @@ export async function openReplSession(args: MainArgs, env: Env, startRuntime: Ru
     yolo: args.yolo,
     onSaveError: (error) => process.stderr.write(`shiro: could not save the session: ${error instanceof Error ? error.message : String(error)}\n`),
     onTodos: opts.onTodos,
+    hooks: { disabled: !args.hooks, trustProject: args.trustProjectHooks },
   };
 
   /** `-r` alone: the picker (of the sessions listed as the session service lists them); nothing saved here, or esc, starts a new session. */
@@ -79,7 +80,8 @@ export async function openReplSession(args: MainArgs, env: Env, startRuntime: Ru
   };
 
   const userShell = createUserShell({ runtime, conversation: session.conversation, home: userHome });
-  const startNotices = [...(first.notice ? [first.notice] : []), ...session.startNotices];
+  const hookNotices = [...session.hookPlan.notices, ...(session.hookPlan.question ? [`${session.hookPlan.question.path} has hooks you did not trust, so they do not run; shiro asks again at the next start.`] : [])];
+  const startNotices = [...(first.notice ? [first.notice] : []), ...hookNotices, ...session.startNotices];
   const startNotice = modeNotice(mode, sandboxed() ? undefined : runtime().commands.status.state);
   if (startNotice && !args.yolo) {
     startNotices.push(startNotice);

@@ -188,8 +188,14 @@ export async function openSession(opts: SessionOptions) {
     hookPlan: hooks.plan,
     /** The session's hooks, for /hooks. */
     hooks: () => sessionHooks,
+    /** --no-hooks was given. */
+    hooksDisabled: opts.hooks?.disabled ?? false,
     /** SessionEnd hooks; call before closing on a normal way out. */
     endHooks,
+    /** Notification hooks (a question waits, the loop is idle): run in the background, never waited for. */
+    notify(type: "permission_prompt" | "idle_prompt", message: string) {
+      if (sessionHooks?.has("Notification")) void sessionHooks.fire("Notification", { message, title: "shiro", notification_type: type }).catch(() => {});
+    },
     runtime: () => runtime,
     conversation: () => conversation,
     /** The id of the session open now. */

@@ -3,6 +3,7 @@ import type { EventSink, TurnStatus, Usage } from "../events.ts";
 import type { AnyTool } from "../tools/define.ts";
 import { closeDanglingToolCalls, inlineHistory, INTERRUPTED_RESULT } from "../prune/repair.ts";
 import { compactedEvent, pruneForWire } from "../prune/prune.ts";
+import { reportTo } from "./tool-hooks.ts";
 import { estimateTokens } from "../prune/tokens.ts";
 import { isMissingItemError, missingItemNotice } from "../provider/missing-item.ts";
 import { contextOverflow } from "../provider/context-overflow.ts";
@@ -140,6 +141,8 @@ export async function runTurn(opts: TurnOptions): Promise<TurnResult> {
     if (compacted) {
       opts.emit(compacted); // once per turn, not per step
       compactedReported = true;
+      // Pruning cannot be blocked (and never changes the saved history): PreCompact is told, not asked.
+      if (opts.hooks?.has("PreCompact")) void opts.hooks.fire("PreCompact", { trigger: "auto", custom_instructions: "" }, { onRun: reportTo(opts.emit) }).catch(() => {});
     }
     return { instructions, budget, report, messages: withTail(wire, opts.wireTail?.() ?? []) };
   };

@@ -100,6 +100,8 @@ export async function openSession(opts: SessionOptions) {
   /** The hooks of this run: planned once (a config error stops here, exit 2); each session opened fires SessionStart. */
   const hooks = hookSetup(runtime, { disabled: opts.hooks?.disabled ?? false, trustProject: opts.hooks?.trustProject ?? false, yolo: opts.yolo, mode: () => hookMode(), env });
   let sessionHooks: Hooks | undefined;
+  /** Context from hooks waiting for the next prompt (the conversation reads and empties it). */
+  let hookContext: string[] = [];
   /** What the SessionStart hooks of the first session did (the JSON stream reports them). */
   let startHookRuns: readonly HookRunRecord[] = [];
 
@@ -134,6 +136,7 @@ export async function openSession(opts: SessionOptions) {
       ...(hooks.options ? { hooks: { ...hooks.options, source } } : {}),
     });
     sessionHooks = started.hooks;
+    hookContext = started.hookContext;
     startHookRuns = started.hookRuns;
     stopTodos();
     live = started.live;
@@ -322,12 +325,18 @@ export async function openSession(opts: SessionOptions) {
     async compact(signal: AbortSignal, onRetry?: (notice: string) => void): Promise<string> {
       const before = live.history.length;
       if (before === 0) return "Nothing to compact yet.";
+      if (sessionHooks?.has("PreCompact")) {
+        const said = await sessionHooks.fire("PreCompact", { trigger: "manual", custom_instructions: "" }, { signal });
+        if (said.blocked) return `A PreCompact hook kept /compact from running: ${said.reasons.join("; ") || "no reason given"}. The transcript is as it was.`;
+      }
       const outcome = await compactTranscript(live.history, (request) => ask(request, signal, onRetry), { tools: conversation.tools });
       if (outcome.type === "failed" && outcome.message === STOPPED) return "Stopped: the transcript was kept as it was.";
       if (outcome.type === "failed") return `The summary request failed, so the transcript was kept as it was: ${outcome.message}`;
       if (outcome.type === "unusable") return "The model's summary was empty or unusable, so the transcript was kept as it was: /compact again to retry, or /clear to start a new conversation.";
       live.replace(outcome.messages);
       undo.markCompact();
+      // SessionStart (compact): what its hooks print goes with the next prompt, as at a start.
+      if (sessionHooks?.has("SessionStart")) hookContext.push(...(await sessionHooks.fire("SessionStart", { source: "compact" })).context);
       return `Compacted: ${before} messages replaced by a summary (/undo cannot go back past this). The task list and project memory are unchanged.`;
     },
     /**

@@ -57,6 +57,8 @@ export type Started = {
   hooks: Hooks | undefined;
   /** What the SessionStart hooks did, for the screen or the JSON stream. */
   hookRuns: HookRunRecord[];
+  /** Hook context waiting for the next prompt: the conversation sends and empties it; more may be pushed (after /compact). */
+  hookContext: string[];
 };
 
 /**
@@ -112,7 +114,7 @@ export async function startConversation(opts: StartOptions): Promise<Started> {
   conversation.notebook.onChange(() => live.touch());
   const small = smallWindowWarning(runtime, conversation);
   if (small) notices.push(small);
-  return { conversation, live, memory, undo, notices, hooks: started.hooks, hookRuns: started.runs };
+  return { conversation, live, memory, undo, notices, hooks: started.hooks, hookRuns: started.runs, hookContext: started.context };
 }
 
 /** The session's hooks, and its SessionStart hooks run: their context waits for the first prompt. */

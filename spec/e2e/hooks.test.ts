@@ -58,6 +58,17 @@ for (const { wire, flags } of WIRES) {
       expect(toolOutputsIn(s.requests[2]!.body).at(-1)).toContain("safety guard refused");
     });
 
+    test("updatedInput changes the call, which is judged again; ask is a refusal headless, even with --yolo", async () => {
+      const work = tempDir();
+      const rewrite = `grep -q 'touch a' && echo '{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"allow","updatedInput":{"command":"touch b"}}}' || echo '{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"ask","permissionDecisionReason":"c needs a person"}}'`;
+      const home = homeWithHooks({ PreToolUse: on("Bash", rewrite) });
+      const s = await serve({ toolCalls: [{ name: "bash", input: { command: "touch a" } }] }, { toolCalls: [{ name: "bash", input: { command: "touch c" } }] }, { text: "done" });
+      const run = await runShiro(["-p", "go", "--yolo", "--json", ...flags], { baseURL: s.url, cwd: work, home });
+      expect(run.code).toBe(0);
+      expect([existsSync(join(work, "a")), existsSync(join(work, "b")), existsSync(join(work, "c"))]).toEqual([false, true, false]);
+      expect(jsonLines(run.stdout).at(-1)!.denied.map((d: any) => d.subject)).toEqual(["touch c"]);
+    });
+
     test("a PostToolUse formatter rewrites the file after edit_file, and the model sees what it said", async () => {
       const work = tempDir();
       writeFileSync(join(work, "a.txt"), "hello world\n");
@@ -129,6 +140,24 @@ for (const { wire, flags } of WIRES) {
     });
   });
 }
+
+describe("PreCompact when pruning cuts the wire", () => {
+  test("automatic pruning tells PreCompact hooks once per turn, with trigger auto; it cannot be blocked", async () => {
+    const work = tempDir();
+    for (let i = 0; i < 4; i++) writeFileSync(join(work, `part${i}.txt`), `part ${i}\n`.repeat(400));
+    const seen = join(tempDir(), "precompact.log");
+    const home = homeWithHooks({ PreCompact: [{ matcher: "auto", hooks: [{ type: "command", command: `cat >> ${seen}; echo >> ${seen}; exit 2` }] }] });
+    const replies = Array.from({ length: 8 }, (_, i) => ({ toolCalls: [{ name: "read_file", input: { path: `part${i % 4}.txt` } }] }));
+    const s = await serve(...replies, { text: "all read" });
+    const run = await runShiro(["-p", "read every part", "--json", "--max-steps", "20"], { baseURL: s.url, cwd: work, home, env: { SHIRO_COMPACT_AT: "3000" } });
+    expect(run.code).toBe(0);
+    expect(jsonLines(run.stdout).at(-1)).toMatchObject({ status: "success", text: "all read" });
+    for (let i = 0; i < 30 && !existsSync(seen); i++) await Bun.sleep(100);
+    const calls = readFileSync(seen, "utf8").trim().split("\n").filter(Boolean).map((line) => JSON.parse(line));
+    expect(calls).toHaveLength(1);
+    expect(calls[0]).toMatchObject({ hook_event_name: "PreCompact", trigger: "auto" });
+  });
+});
 
 describe("a project's hooks and a broken hooks config", () => {
   test("headless does not run a project's .shiro/settings.json until told to trust it", async () => {

@@ -77,3 +77,18 @@ test("a question that waits fires the Notification hook (permission_prompt); Ses
   await pty.exited;
   expect(existsSync(join(cwd, "ended"))).toBe(true);
 }, 60_000);
+
+test("a PreCompact hook that exits 2 keeps /compact from running, and says why", async () => {
+  const home = tempDir();
+  mkdirSync(join(home, ".shiro-neko"));
+  writeFileSync(join(home, ".shiro-neko", "config.json"), JSON.stringify({ hooks: { PreCompact: [{ matcher: "manual", hooks: [{ type: "command", command: "echo 'save the transcript first' >&2; exit 2" }] }] } }));
+  const s = await serve({ text: "an answer" });
+  const pty = await start({ baseURL: s.url, home });
+  await pty.waitForPrompt(1);
+  pty.line("hello");
+  await pty.waitFor("an answer");
+  await pty.waitForPrompt(2);
+  pty.line("/compact");
+  await pty.waitFor("A PreCompact hook kept /compact from running: save the transcript first");
+  expect(s.requests).toHaveLength(1); // no summary was asked for
+}, 30_000);

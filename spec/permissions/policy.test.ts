@@ -261,3 +261,26 @@ function listFiles(dir: string): string[] {
   if (!existsSync(dir)) return [];
   return readdirSync(dir, { recursive: true }).map(String).sort();
 }
+
+describe("what a PreToolUse hook said (docs/hooks.md)", () => {
+  const hooked = (policy: ReturnType<typeof createPermissionPolicy>, command: string, hook: "allow" | "ask") => {
+    const def = tool("bash");
+    return policy.approve({ tool: def, input: { command }, subject: command, id: `call_${++callId}`, hook });
+  };
+
+  test("allow lifts the question a default would ask, but not the user's own ask rule, a deny rule or the guard", async () => {
+    const { policy, questions } = interactive(["deny"], { config: { permission: { bash: { "git push*": "ask", "curl *": "deny" } } } });
+    expect((await hooked(policy, "touch made", "allow")).allow).toBe(true);
+    expect((await hooked(policy, "git push origin main", "allow")).allow).toBe(false);
+    expect(questions.map((q) => q.subject)).toEqual(["git push origin main"]);
+    expect((await hooked(policy, "curl example.com", "allow")).allow).toBe(false);
+    expect((await hooked(policy, "rm -rf ~", "allow")).allow).toBe(false);
+  });
+
+  test("ask makes a question even under --yolo, and is a refusal where nobody can answer", async () => {
+    const { policy, questions } = interactive(["once"], { yolo: true });
+    expect((await hooked(policy, "ls", "ask")).allow).toBe(true);
+    expect(questions.map((q) => q.subject)).toEqual(["ls"]);
+    expect((await hooked(policyWith({ yolo: true }), "ls", "ask")).allow).toBe(false);
+  });
+});

@@ -35,6 +35,7 @@ export async function askProjectTrust(question: ProjectQuestion, input: NodeJS.R
       `This project has ${question.path}, which asks shiro to start these MCP servers:`,
       ...question.lines.map((line) => `  ${line}`),
       "They would run on this machine with your permissions, outside the sandbox.",
+      ...(question.files.length > 0 ? [`Trusting it also trusts, as they are now, the workspace files they run: ${question.files.join(", ")}. shiro asks again when one changes (not when a file they load does).`] : []),
       "",
     ].join("\n"),
   );

@@ -32,8 +32,9 @@ const ALLOWED: Record<string, readonly string[]> = {
   mcp: ["config", "errors", "fs", "permissions", "text", "tools"],
   sessions: ["errors", "events", "fs", "render", "text", "tools"],
   prompt: ["config", "events", "fs", "prune", "sessions", "text", "tools"],
-  agent: ["approval", "config", "errors", "events", "fs", "memory", "notebook", "provider", "prune", "tools", "text", "sessions:type", "sandbox:type", "skills:type", "mcp:type"],
-  app: ["agent", "config", "errors", "fs", "memory", "notebook", "provider", "sessions", "sandbox", "skills"],
+  agent: ["approval", "config", "errors", "events", "fs", "hooks", "memory", "notebook", "provider", "prune", "tools", "text", "sessions:type", "sandbox:type", "skills:type", "mcp:type"],
+  hooks: ["config", "fs", "permissions", "sandbox", "tools"], // config: the hooks schema, for a project's settings file; fs: its trust; permissions: the shell reader finds a command's program; sandbox: a hook's process group is ended as a command's is; tools: apply_patch's parser, one event per file
+  app: ["agent", "config", "errors", "fs", "hooks", "memory", "notebook", "permissions", "prompt", "provider", "prune", "sessions", "sandbox", "skills"],
 };
 
 type Edge = { from: string; to: string; file: string; typeOnly: boolean };

@@ -5,6 +5,7 @@ import { notLoadedHint, parseInput, unknownCommandHint } from "../../lib/prompt/
 import { attachMentions, describeAttachment } from "../../lib/prompt/attach.ts";
 import { expandCommand, type CustomCommand, type RejectedCommand } from "../../lib/prompt/custom-commands.ts";
 import { createTypeAheadGuard } from "../../lib/prompt/type-ahead.ts";
+import { EXIT_CODES } from "../../lib/errors.ts";
 import { sanitize } from "../../lib/render.ts";
 import { wrapText } from "../../lib/text/wrap.ts";
 import { createApprovalGate } from "./approval-gate.ts";
@@ -334,7 +335,7 @@ export function createRepl(deps: ReplDeps) {
     },
     /** SIGTERM/SIGHUP: leave as if ctrl-d was pressed (the turn is aborted, its commands killed), exit code 130. */
     terminate(): void {
-      state.exitCode = 130;
+      state.exitCode = EXIT_CODES.interrupted;
       state.choosing?.resolve(undefined);
       state.choosing = undefined;
       exit();
@@ -385,6 +386,7 @@ export function createRepl(deps: ReplDeps) {
       try {
         // A step's save may still be in the thread pool: the final save must land after it.
         await session.settled();
+        await session.endHooks("exit");
         message = session.exitMessage();
       } catch (error) {
         print(theme.error(`could not build the exit message: ${error instanceof Error ? error.message : String(error)}`));

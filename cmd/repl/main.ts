@@ -1,6 +1,8 @@
 import pkg from "../../package.json" with { type: "json" };
+import { EXIT_CODES } from "../../lib/errors.ts";
 import { loadRuntime } from "../../lib/app/load-runtime.ts";
 import { openHistory } from "../../lib/prompt/history.ts";
+import { shadowNotices } from "../../lib/skills/skills.ts";
 import { customCommandSources, loadCustomCommands } from "../../lib/prompt/custom-commands.ts";
 import type { MainArgs } from "../args.ts";
 import { askProjectTrust, openMcp } from "../mcp-start.ts";
@@ -43,9 +45,9 @@ export async function runRepl(args: MainArgs, processEnv: Record<string, string 
     history: history.store,
     yolo: args.yolo,
     version: pkg.version,
-    home: processEnv.HOME,
+    home: runtime.env.userHome,
     // Said once, here: a broken skill or custom command file never stops the session.
-    notices: [...(history.notice ? [history.notice] : []), ...(runtime.skills?.problems ?? []), ...custom.problems, ...mcpNotices],
+    notices: [...(history.notice ? [history.notice] : []), ...(runtime.skills?.problems ?? []), ...custom.problems, ...(runtime.skills ? shadowNotices(runtime.skills) : []), ...custom.shadowNotices, ...mcpNotices],
     customCommands: custom.commands,
     rejectedCommands: custom.rejected,
     ...(pagerCommand ? { pager: (text: string) => page(pagerCommand, text) } : {}),
@@ -76,7 +78,7 @@ export async function runRepl(args: MainArgs, processEnv: Record<string, string 
     // If the turn does not wind down in time, leave anyway with the terminal given back.
     setTimeout(() => {
       restore();
-      process.exit(130);
+      process.exit(EXIT_CODES.interrupted);
     }, TERMINATE_GRACE_MS).unref();
   };
 

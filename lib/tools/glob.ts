@@ -28,6 +28,7 @@ export const globTool = defineTool({
     `Paths come newest first, at most ${MAX_GLOB_RESULTS}. Skips secrets files, and .git, node_modules and .gitignore'd ones unless the pattern starts in them.`,
   schema,
   mutates: false,
+  subagents: "every",
   subject: { kind: "pattern", of: (input) => input.pattern },
   defaultDecision: "allow",
   digest: { note: (input) => (input.path ? `in ${input.path}` : undefined), unit: ["file", "files"] },

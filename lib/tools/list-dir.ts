@@ -30,6 +30,7 @@ export const listDirTool = defineTool({
     "Folders at the depth limit are shown without their contents. Skips .git, node_modules and .gitignore'd files.",
   schema,
   mutates: false,
+  subagents: "every",
   subject: { kind: "path", of: (input) => input.path ?? "." },
   defaultDecision: "allow",
   digest: { unit: ["entry", "entries"] },

@@ -33,6 +33,7 @@ export const readFileTool = defineTool({
     `Refuses folders, binary and secrets files.`,
   schema,
   mutates: false,
+  subagents: "every",
   subject: { kind: "path", of: (input) => input.path, readsContent: true },
   defaultDecision: "allow",
   digest: { note: (input) => (input.offset !== undefined ? `from line ${input.offset}` : undefined) },

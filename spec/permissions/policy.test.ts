@@ -153,14 +153,14 @@ describe("interactive", () => {
 
   test("always for bash grants the program and its sub-command for the session", async () => {
     const { policy, questions } = interactive(["always", "once", "once"]);
-    expect(await call(policy, "bash", "git status")).toEqual({ allow: true });
+    expect(await call(policy, "bash", "git status")).toEqual({ allow: true, readOnly: true });
     expect(questions[0]!.always).toBe("bash commands starting with `git status`");
     expect(policy.grants()).toEqual([{ tool: "bash", pattern: "git status *" }]);
-    expect(await call(policy, "bash", "git status --short")).toEqual({ allow: true });
-    expect(await call(policy, "bash", "git status && git status -s")).toEqual({ allow: true });
+    expect(await call(policy, "bash", "git status --short")).toEqual({ allow: true, readOnly: true });
+    expect(await call(policy, "bash", "git status && git status -s")).toEqual({ allow: true, readOnly: true });
     expect(questions).toHaveLength(1);
     // Not covered: another git sub-command, another program in the line.
-    expect(await call(policy, "bash", "git log --oneline")).toEqual({ allow: true });
+    expect(await call(policy, "bash", "git log --oneline")).toEqual({ allow: true, readOnly: true });
     expect(await call(policy, "bash", "git status && npm test")).toEqual({ allow: true });
     expect(questions.map((q) => q.subject)).toEqual(["git status", "git log --oneline", "git status && npm test"]);
   });
@@ -180,7 +180,7 @@ describe("interactive", () => {
     const { policy } = interactive(["always", "always"], {
       config: { permission: { bash: { "git push*": "deny" }, edit_file: { "vendor/*": "deny" } } },
     });
-    expect(await call(policy, "bash", "git status")).toEqual({ allow: true });
+    expect(await call(policy, "bash", "git status")).toEqual({ allow: true, readOnly: true });
     expect((await call(policy, "bash", "git push origin main")).allow).toBe(false);
     expect(await call(policy, "edit_file", "src/a.ts")).toEqual({ allow: true });
     expect((await call(policy, "edit_file", "vendor/lib.js")).allow).toBe(false);
@@ -233,7 +233,7 @@ describe("the repeat guard", () => {
     const { policy, questions } = interactive(["once", "deny"], { yolo: true });
     await call(policy, "bash", "ls");
     await call(policy, "bash", "ls");
-    expect(await call(policy, "bash", "ls")).toEqual({ allow: true });
+    expect(await call(policy, "bash", "ls")).toEqual({ allow: true, readOnly: true });
     expect(questions.map((q) => [q.why, q.count])).toEqual([["repeat", 3]]);
     const fourth = await call(policy, "bash", "ls");
     expect(fourth).toEqual({ allow: false, reason: expect.stringContaining("not making progress"), shown: expect.stringMatching(/^the same call \d+ times this turn$/) });

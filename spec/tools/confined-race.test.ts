@@ -86,8 +86,10 @@ async function race(tool: AnyTool, input: (i: number) => unknown, mode: "dir" | 
   let worked = 0;
   let flips = 0;
   try {
-    // At least TRIES calls, and on until the tool has met both states (a loaded machine can starve the flipper for a while).
-    for (let i = 0; i < TRIES || ((worked === 0 || worked === i) && i < 5 * TRIES); i++) {
+    // At least TRIES calls, and on (for up to 20 s) until the tool has met both states: a loaded
+    // machine can starve the flipper for a while.
+    const until = performance.now() + 20_000;
+    for (let i = 0; i < TRIES || ((worked === 0 || worked === i) && performance.now() < until); i++) {
       try {
         seen.push((await runTool(tool, input(i % TRIES), ws.ctx)).output);
         worked++;

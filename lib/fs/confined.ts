@@ -63,10 +63,10 @@ function errno(error: unknown): string | undefined {
   return (error as NodeJS.ErrnoException).code;
 }
 
-/** The real path of the root: the base absolute symlink targets are measured against. */
-function realRoot(root: string): string {
+/** The real path of the opened root: the base absolute symlink targets are measured against. */
+function realRoot(root: string, fd: number): string {
   try {
-    return realpathSync(root);
+    return PROC_FD ? readlinkSync(`/proc/self/fd/${fd}`) : realpathSync(root);
   } catch {
     return root;
   }
@@ -103,7 +103,7 @@ export function resolveConfined(
     throw new OutsideError(`${prefix(at)}${abs} is outside the workspace; shiro only works on files under ${at.root}.`);
   }
   const rootFd = openSync(at.root, O_RDONLY | O_DIRECTORY);
-  const stack: DirHandle[] = [{ fd: rootFd, parts: [], path: realRoot(at.root) }];
+  const stack: DirHandle[] = [{ fd: rootFd, parts: [], path: realRoot(at.root, rootFd) }];
   const closeAll = () => {
     for (const dir of stack) closeSync(dir.fd);
     stack.length = 0;

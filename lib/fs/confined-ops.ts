@@ -128,6 +128,40 @@ function readAll(fd: number, size: number): Uint8Array {
 }
 
 /**
+ * The first `upTo` lines of the text file at `abs` (without their "\n"), read through the
+ * workspace root like readConfined but stopping as soon as it has them: grep confirms a match
+ * near the top of a large file without reading all of it. Undefined for anything but a regular file.
+ */
+export function readLinesConfined(where: Confined, abs: string, upTo: number): string[] | undefined {
+  try {
+    return withResolved(where, abs, { followLast: true }, (r) => {
+      if (r.name === ".") return undefined;
+      const fd = openSync(inDir(r.dir, r.name), O_RDONLY | O_NOFOLLOW | O_NONBLOCK);
+      try {
+        if (!fstatSync(fd).isFile()) return undefined;
+        const decoder = new TextDecoder();
+        const chunk = Buffer.allocUnsafe(256 * 1024);
+        const lines: string[] = [];
+        let partial = "";
+        for (;;) {
+          const n = readSync(fd, chunk, 0, chunk.length, null);
+          const parts = (partial + (n === 0 ? decoder.decode() : decoder.decode(chunk.subarray(0, n), { stream: true }))).split("\n");
+          partial = parts.pop()!;
+          lines.push(...parts);
+          if (lines.length >= upTo) return lines.slice(0, upTo);
+          if (n === 0) return partial === "" ? lines : [...lines, partial];
+        }
+      } finally {
+        closeSync(fd);
+      }
+    });
+  } catch (error) {
+    if (isMissing(error)) return undefined;
+    throw error;
+  }
+}
+
+/**
  * Writes `content` at `abs` so readers see the old file or the new one: a temp file created beside
  * it (never through a link), then renamed over it. Missing folders are made; a link inside the
  * workspace is written through to its target, as before. The file keeps its permission bits,

@@ -12,7 +12,7 @@ import { ToolError } from "../errors.ts";
 // as walked, and each folder opened is checked to be the one that was walked (device and inode),
 // which narrows the race to the last step rather than closing it (docs/permissions.md).
 // confined-ops.ts builds the file operations on this; nothing else in the file tools and undo
-// opens a file by path (spec/architecture.test.ts).
+// opens a file by path (spec/fs/confined-only.test.ts).
 
 const { O_RDONLY, O_DIRECTORY, O_NOFOLLOW } = constants;
 
@@ -33,7 +33,7 @@ const MAX_LINKS = 40;
 /** Where a confined operation works: the workspace root, and the tool named in its messages. */
 export type Confined = { root: string; tool?: string };
 
-/** An open folder inside the workspace: its descriptor and its path below the root (physical, no links). */
+/** An open folder inside the workspace: its descriptor, its names below the root, and its real absolute path (no links in either). */
 export type DirHandle = { fd: number; parts: string[]; path: string };
 
 /** The path that reaches `name` inside `dir` without following anything before it. */
@@ -63,10 +63,10 @@ function errno(error: unknown): string | undefined {
   return (error as NodeJS.ErrnoException).code;
 }
 
-/** The real path of the root: the base absolute symlink targets are measured against. */
-function realRoot(root: string): string {
+/** The real path of the opened root: the base absolute symlink targets are measured against. */
+function realRoot(root: string, fd: number): string {
   try {
-    return realpathSync(root);
+    return PROC_FD ? readlinkSync(`/proc/self/fd/${fd}`) : realpathSync(root);
   } catch {
     return root;
   }
@@ -91,7 +91,8 @@ export function lstatAt(path: string): Stats | undefined {
  * way is opened without following a link; a link on the way (and the last name's too, with
  * `followLast`) is followed only to a target inside the workspace. `create` makes missing
  * folders on the way (`made` gets the first one made). Missing folders otherwise: ENOENT.
- * Throws OutsideError for anything leading out, and ELOOP past MAX_LINKS links.
+ * Throws OutsideError for anything leading out, a ToolError past MAX_LINKS links, and an
+ * ECHANGED error (see changed()) when a name changed between two looks: the caller walks again.
  */
 export function resolveConfined(
   at: Confined,
@@ -103,7 +104,7 @@ export function resolveConfined(
     throw new OutsideError(`${prefix(at)}${abs} is outside the workspace; shiro only works on files under ${at.root}.`);
   }
   const rootFd = openSync(at.root, O_RDONLY | O_DIRECTORY);
-  const stack: DirHandle[] = [{ fd: rootFd, parts: [], path: realRoot(at.root) }];
+  const stack: DirHandle[] = [{ fd: rootFd, parts: [], path: realRoot(at.root, rootFd) }];
   const closeAll = () => {
     for (const dir of stack) closeSync(dir.fd);
     stack.length = 0;

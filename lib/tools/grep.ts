@@ -2,11 +2,11 @@ import { basename, dirname, relative, sep } from "node:path";
 import * as v from "valibot";
 import { ToolError } from "../errors.ts";
 import { BINARY_SNIFF_BYTES, looksBinary } from "../fs/binary.ts";
-import { readConfined } from "../fs/confined-ops.ts";
+import { readConfined, readLinesConfined } from "../fs/confined-ops.ts";
 import { defineTool } from "./define.ts";
 import { MAX_BUILTIN_FILE_BYTES, searchBuiltin, type GrepMatch, type GrepQuery, type GrepResult } from "./grep/builtin.ts";
 import { searchRipgrep } from "./grep/ripgrep.ts";
-import { clipLine, plural, splitLines } from "../text/lines.ts";
+import { clipLine, plural } from "../text/lines.ts";
 import { describeMissing, statIfExists } from "../fs/missing-path.ts";
 import { isSensitivePath, SECRETS_FILES } from "../fs/sensitive-path.ts";
 import { displayPath, isInside, realpathOrSelf, resolveInWorkspace } from "../fs/workspace.ts";
@@ -120,26 +120,26 @@ export const grepTool = createGrepTool();
 
 /**
  * The matches whose line is in the file as it is reached inside the workspace now (lib/fs/confined.ts):
- * ripgrep opens files by path, so a folder swapped for a link leading out while it runs could
+ * the engines open files by path, so a folder swapped for a link leading out while they run could
  * otherwise put an outside file's lines (a secret) in the result. Each file is read once more,
- * through the workspace root, and a line shown only when it is there at that number.
+ * through the workspace root and only as far as its last match, and a line shown only when it is
+ * there at that number.
  */
 function confirmedInside(matches: GrepMatch[], root: string): GrepMatch[] {
+  const needed = new Map<string, number>();
+  for (const m of matches) needed.set(m.file, Math.max(needed.get(m.file) ?? 0, m.line));
   const lines = new Map<string, string[] | undefined>();
-  const linesOf = (file: string) => {
-    if (!lines.has(file)) {
-      let text: string[] | undefined;
-      try {
-        const found = readConfined({ root }, file);
-        if (found.bytes) text = splitLines(new TextDecoder().decode(found.bytes));
-      } catch {}
-      lines.set(file, text);
+  for (const [file, upTo] of needed) {
+    try {
+      lines.set(file, readLinesConfined({ root }, file, upTo));
+    } catch {
+      lines.set(file, undefined); // leads out, or a secrets file, now: nothing of it is shown
     }
-    return lines.get(file);
-  };
+  }
   return matches.filter((m) => {
-    const line = linesOf(m.file)?.[m.line - 1]?.replace(/\r$/, "");
-    return line !== undefined && (m.cut ? line.startsWith(m.text) : line === m.text);
+    const line = lines.get(m.file)?.[m.line - 1]?.replace(/\r$/, "");
+    // A cut line may end inside a character the engine could not decode whole.
+    return line !== undefined && (m.cut ? line.startsWith(m.text.replace(/\uFFFD+$/, "")) : line === m.text);
   });
 }
 

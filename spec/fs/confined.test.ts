@@ -6,7 +6,7 @@ import { afterEach, beforeEach, describe, expect, test } from "bun:test";
 import { existsSync, lstatSync, mkdirSync, readFileSync, statSync, symlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { OutsideError, useProcFd } from "../../lib/fs/confined.ts";
-import { lstatConfined, mkdirsConfined, readConfined, readdirConfined, renameConfined, rmdirConfined, statConfined, unlinkConfined, writeConfined } from "../../lib/fs/confined-ops.ts";
+import { lstatConfined, mkdirsConfined, readConfined, readdirConfined, readLinesConfined, renameConfined, rmdirConfined, statConfined, unlinkConfined, writeConfined } from "../../lib/fs/confined-ops.ts";
 import { tempDir } from "../support/cli.ts";
 
 let root: string;
@@ -110,6 +110,10 @@ for (const [system, proc] of [["with /proc (Linux)", true], ["without /proc (the
       expect(lstatConfined(where(), at("z/b.txt"))).toBeUndefined();
       expect(rmdirConfined(where(), at("z"))).toBe(true);
       expect(rmdirConfined(where(), at("made"))).toBe(false); // not empty
+      writeFileSync(at("lines.txt"), `${Array.from({ length: 100_000 }, (_, i) => `line ${i}`).join("\n")}`);
+      expect(readLinesConfined(where(), at("lines.txt"), 3)).toEqual(["line 0", "line 1", "line 2"]);
+      expect(readLinesConfined(where(), at("lines.txt"), 200_000)?.at(-1)).toBe("line 99999"); // the last line, without a newline
+      expect(readLinesConfined(where(), at("src"), 1)).toBeUndefined();
     });
   });
 }

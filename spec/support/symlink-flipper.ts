@@ -6,11 +6,11 @@
 //   bun symlink-flipper.ts file  <ws> <name> <outside>   the file <name> ↔ a link to <outside>
 // SIGUSR1 pauses it with the inside state in place (it prints "paused"), and resumes it ("running").
 import { renameSync, rmSync, symlinkSync, unlinkSync } from "node:fs";
-import { join } from "node:path";
+import { basename, dirname, join } from "node:path";
 
 const [mode, ws, name, outside, inside] = process.argv.slice(2) as [string, string, string, string, string | undefined];
 const at = join(ws, name);
-const parked = join(ws, `.${name}.parked`);
+const parked = join(dirname(at), `.${basename(at)}.parked`);
 let flips = 0;
 let stop = false;
 let paused = false;

@@ -73,7 +73,7 @@ const CASES: Array<[string, AnyTool, (i: number) => unknown]> = [
 ];
 
 /** Calls `tool` TRIES times while the flipper runs; returns what the model would have read, and how many calls worked. */
-async function race(tool: AnyTool, input: (i: number) => unknown, mode: "dir" | "links" = "dir") {
+async function race(tool: AnyTool, input: (i: number) => unknown, mode: "dir" | "links" | "file" = "dir") {
   const inside = join(ws.root, "real");
   if (mode === "links") {
     // `d` is a link to the folder `real` inside (legitimate) or to the one outside.
@@ -81,13 +81,15 @@ async function race(tool: AnyTool, input: (i: number) => unknown, mode: "dir" | 
     renameSync(join(ws.root, "d"), inside);
     symlinkSync("real", join(ws.root, "d"));
   }
-  const flipper = await startFlipper(mode, ws.root, "d", outside, "real");
+  const flipper = mode === "file" ? await startFlipper("file", ws.root, "d/f.txt", join(outside, "f.txt")) : await startFlipper(mode, ws.root, "d", outside, "real");
   const seen: string[] = [];
   let worked = 0;
   let flips = 0;
   try {
-    // At least TRIES calls, and on until the tool has met both states (a loaded machine can starve the flipper for a while).
-    for (let i = 0; i < TRIES || ((worked === 0 || worked === i) && i < 5 * TRIES); i++) {
+    // At least TRIES calls, and on (for up to 20 s) until the tool has met both states: a loaded
+    // machine can starve the flipper for a while.
+    const until = performance.now() + 20_000;
+    for (let i = 0; i < TRIES || ((worked === 0 || worked === i) && performance.now() < until); i++) {
       try {
         seen.push((await runTool(tool, input(i % TRIES), ws.ctx)).output);
         worked++;
@@ -98,7 +100,6 @@ async function race(tool: AnyTool, input: (i: number) => unknown, mode: "dir" | 
   } finally {
     flips = await flipper.stop();
   }
-  if (process.env.RACE_DEBUG) console.log([...new Set(seen.map((s) => s.slice(0, 120)))].slice(0, 8));
   // The race was on: the flipper kept flipping, and the tool met both states.
   expect(flips).toBeGreaterThan(0);
   expect(worked).toBeGreaterThan(0);
@@ -127,4 +128,22 @@ describe(`${TRIES} tries while a link flips between a folder inside and one outs
       expect(seen).toContain("leads through a symlink"); // refused when it led out (and followed, see race(), when it led inside)
     }, 60_000);
   }
+});
+
+describe(`${TRIES} tries while the file itself flips to a symlink leading out`, () => {
+  for (const [name, tool, input] of CASES.filter(([n]) => ["read_file", "edit_file", "multi_edit", "grep (built-in search)", "grep (ripgrep)"].includes(n))) {
+    test(`${name}: the outside file is never read or changed`, async () => {
+      const before = snapshot(outside);
+      const onFile = name === "read_file" ? () => ({ path: "d/f.txt" }) : name.startsWith("grep") ? () => ({ pattern: "edit-me", path: "d/f.txt" }) : input;
+      const { seen } = await race(tool, onFile, "file");
+      expect(snapshot(outside)).toEqual(before);
+      expect(seen).not.toContain("OUTSIDE");
+    }, 60_000);
+  }
+  test("write_file: the outside file is never written", async () => {
+    const before = snapshot(outside);
+    const { seen } = await race(writeFileTool, (i) => ({ path: "d/f.txt", content: `written ${i}\n` }), "file");
+    expect(snapshot(outside)).toEqual(before);
+    expect(seen).not.toContain("OUTSIDE");
+  }, 60_000);
 });

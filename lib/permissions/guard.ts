@@ -1,6 +1,6 @@
 import { findRefusal } from "./find-refusal.ts";
-import { gitDirWrite } from "./git-dir-write.ts";
-import { gitRefusal } from "./git-refusal.ts";
+import { configWrite, gitRecordsWrite } from "./git-hand-writes.ts";
+import { gitRefusal, parseGit } from "./git-refusal.ts";
 import { programComputed, SHELLS, shellOptionProblem, shellScript, unwrapCommand, type Invocation } from "./invocation.ts";
 import { matchPattern } from "./match-pattern.ts";
 import { nestedOf, quoteWord as quote } from "./nested.ts";
@@ -85,6 +85,7 @@ function findRefusals(src: string, ctx: Context): GuardRefusal[] {
   for (const inner of parsed.substitutions) refusals.push(...nested(inner, ctx.where, ctx.known));
 
   let where = ctx.where;
+  let configWritten: string | undefined;
   const variables = new Map(ctx.known);
   for (const pipeline of pipelines(parsed.commands)) {
     const invocations = pipeline.map((command) => unwrapCommand(command.words));
@@ -106,8 +107,12 @@ function findRefusals(src: string, ctx: Context): GuardRefusal[] {
           refusals.push({ command: command.source, why: `it writes straight to the device ${target}` });
         }
       }
-      const gitWrite = gitDirWrite(command, inv);
-      if (gitWrite) refusals.push({ command: command.source, why: gitWrite });
+      const recordsWrite = gitRecordsWrite(command, inv);
+      if (recordsWrite) refusals.push({ command: command.source, why: recordsWrite });
+      configWritten ??= configWrite(command, inv);
+      if (configWritten && inv?.name === "git" && isPlainPush(inv)) {
+        refusals.push({ command: command.source, why: `the line writes ${configWritten} before it pushes, and a config can make the push force or delete refs on the remote` });
+      }
       const gitVariable = gitSafetyChange(command, inv);
       if (gitVariable) {
         const why = GIT_CONFIG_HOME.test(gitVariable)
@@ -192,6 +197,12 @@ function unreadableScript(inv: Invocation, command: ShellCommand, index: number)
     if (index > 0 && !fromFile) return `it pipes a script into ${inv.name}, so ${UNREADABLE}`;
   }
   return undefined;
+}
+
+/** A `git push` without refspecs on the line, which takes what to push from the config. */
+function isPlainPush(inv: Invocation): boolean {
+  const git = parseGit(inv.args);
+  return git.sub === "push" && git.args.filter((arg) => !arg.startsWith("-")).length <= 1;
 }
 
 /** Remembers `X=value` and `export X=value` commands that assign and run nothing else. */

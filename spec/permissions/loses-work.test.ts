@@ -70,12 +70,12 @@ const REFUSED = [
   "git fetch origin +main:main",
   "git fetch -f origin main:main",
   "git pull origin +main:main",
-  // git's own files written by hand
-  "printf '[remote \"origin\"]\\n\\tpush = +main:main\\n' >> .git/config",
+  // git's records written by hand, and a config written in the same line as a push
   "echo 0000 > .git/refs/heads/main",
-  "cp evil.sh .git/hooks/pre-commit",
-  "tee -a .git/config < planted.txt",
-  "mv config .git/config",
+  "cp other .git/packed-refs",
+  "tee .git/HEAD < x",
+  "printf '[remote \"origin\"]\\n\\tpush = +main:main\\n' >> .git/config && git push origin",
+  "tee -a ~/.gitconfig < planted.txt; git push",
   // find
   "find .git -delete",
   "find . -delete",
@@ -124,6 +124,7 @@ const PASSES = [
   "find . -name '*.ts'",
   "find . -exec grep -l x {} +",
   "echo build/ >> .git/info/exclude",
+  "printf '[user]\\n\\tname = me\\n' >> .git/config && git push origin main",
   "cat .git/config > copy.txt",
 ];
 

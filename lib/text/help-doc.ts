@@ -18,7 +18,7 @@ export function topicName(fileName: string): string | undefined {
 /** What `shiro help` lists for a doc: its name, its first heading, and whether it is for developers. */
 export function describeTopic(name: string, text: string): HelpTopic {
   const heading = /^#{1,6}\s+(.+?)\s*#*\s*$/m.exec(text);
-  return { name, title: heading ? heading[1]! : name, developer: text.includes(DEVELOPER_MARK) };
+  return { name, title: heading ? heading[1]! : name, developer: text.split("\n").some(isMark) };
 }
 
 /**
@@ -28,10 +28,17 @@ export function describeTopic(name: string, text: string): HelpTopic {
  * Links elsewhere (web addresses, the source tree) stay as written.
  */
 export function helpText(text: string, topics: ReadonlySet<string>): string {
-  const withoutMark = text.split("\n").filter((line) => line.trim() !== DEVELOPER_MARK).join("\n");
-  return withoutMark.replace(/\[([^\]\n]+)\]\(([a-z0-9][a-z0-9-]*)\.md(#[^)\s]*)?\)/g, (whole, label: string, name: string) =>
-    topics.has(name) ? `${label} (\`shiro help ${name}\`)` : whole,
-  );
+  const withoutMark = text.split("\n").filter((line) => !isMark(line)).join("\n");
+  return withoutMark.replace(/\[([^\]\n]+)\]\(([a-z0-9][a-z0-9-]*)\.md(#[^)\s]*)?\)/g, (whole, label: string, name: string) => {
+    if (!topics.has(name)) return whole;
+    // `[permissions.md](permissions.md)`: the file's name says nothing the command does not.
+    return label === `${name}.md` ? `\`shiro help ${name}\`` : `${label} (\`shiro help ${name}\`)`;
+  });
+}
+
+/** The mark counts on a line of its own; a doc that only mentions it (in a sentence, in code) is not marked. */
+function isMark(line: string): boolean {
+  return line.trim() === DEVELOPER_MARK;
 }
 
 /** The listing `shiro help` prints: the user topics, then the developer ones, names aligned. */

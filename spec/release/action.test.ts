@@ -10,10 +10,11 @@ import { shiroEnv } from "../support/cli.ts";
 import { REPO_ROOT } from "../support/shared-fixtures.ts";
 import { makeTempDir } from "../support/temp-dirs.ts";
 import { useFakeServer } from "../support/use-fake-server.ts";
-import { hostRelease, releaseUnavailable, reportSkip, serveFolder } from "./support.ts";
+import { hostRelease, bigTempDir, releaseUnavailable, removeBigDirsAfterAll, reportSkip, serveFolder } from "./support.ts";
 
 const unavailable = await releaseUnavailable();
 reportSkip("spec/release/action.test.ts", unavailable);
+removeBigDirsAfterAll();
 
 type Step = { id: string; shell: string; env?: Record<string, string>; run: string };
 type ActionYml = { inputs: Record<string, { default?: string; required?: boolean }>; outputs: Record<string, { value: string }>; runs: { using: string; steps: Step[] } };
@@ -47,8 +48,8 @@ describe.skipIf(unavailable !== undefined)("action.yml", () => {
   afterAll(() => releases?.stop());
 
   async function runAction(inputs: Record<string, string>): Promise<ActionRun> {
-    const temp = makeTempDir("shiro-action-runner-temp-");
-    const workspace = makeTempDir("shiro-action-workspace-");
+    const temp = bigTempDir("shiro-action-runner-temp-");
+    const workspace = bigTempDir("shiro-action-workspace-");
     writeFileSync(join(workspace, "README.md"), "# a project\n");
     const files = { GITHUB_OUTPUT: join(temp, "output"), GITHUB_STEP_SUMMARY: join(temp, "summary"), GITHUB_PATH: join(temp, "path") };
     for (const file of Object.values(files)) writeFileSync(file, "");

@@ -5,11 +5,12 @@ import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { chmodSync, existsSync, linkSync, mkdirSync, readFileSync, readdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { makeTempDir } from "../support/temp-dirs.ts";
-import { HOST, HOST_BASELINE, VERSION, fileOf, hostRelease, releaseUnavailable, reportSkip, serveFolder } from "./support.ts";
+import { HOST, HOST_BASELINE, VERSION, fileOf, hostRelease, bigTempDir, releaseUnavailable, removeBigDirsAfterAll, reportSkip, serveFolder } from "./support.ts";
 
 const dash = Bun.which("dash");
 const unavailable = (await releaseUnavailable()) ?? (dash ? undefined : "dash (Debian's /bin/sh) is not installed: the installer specs prove POSIX sh with it") ?? (Bun.which("curl") ? undefined : "curl is not installed");
 reportSkip("spec/release/install.test.ts", unavailable);
+removeBigDirsAfterAll();
 
 type Run = { code: number; stdout: string; stderr: string; home: string; dir: string };
 
@@ -18,7 +19,7 @@ describe.skipIf(unavailable !== undefined)("scripts/install.sh", () => {
   let site = "";
   beforeAll(async () => {
     const release = await hostRelease();
-    site = makeTempDir("shiro-install-site-");
+    site = bigTempDir("shiro-install-site-");
     const sums = readFileSync(join(release, "SHA256SUMS"), "utf8");
     const folder = (name: string, files: Record<string, string | { from: string }>) => {
       mkdirSync(join(site, name));
@@ -44,7 +45,7 @@ describe.skipIf(unavailable !== undefined)("scripts/install.sh", () => {
 
   /** `curl -fsSL <base>/install.sh | dash`, with a fresh HOME; `fake` puts stand-in programs first on the PATH. */
   async function install(base: string, opts: { env?: Record<string, string>; fake?: Record<string, string>; home?: string } = {}): Promise<Run> {
-    const home = opts.home ?? makeTempDir("shiro-install-home-");
+    const home = opts.home ?? bigTempDir("shiro-install-home-");
     let path = process.env.PATH!;
     if (opts.fake) {
       const bin = makeTempDir("shiro-install-fakes-");
@@ -54,7 +55,7 @@ describe.skipIf(unavailable !== undefined)("scripts/install.sh", () => {
       }
       path = `${bin}:${path}`;
     }
-    const tmp = makeTempDir("shiro-install-tmp-");
+    const tmp = bigTempDir("shiro-install-tmp-");
     const child = Bun.spawn([dash!, "-c", `curl -fsSL "${server.url}/good/install.sh" | "${dash}"`], {
       cwd: home,
       env: { PATH: path, HOME: home, TMPDIR: tmp, SHELL: "/bin/bash", SHIRO_INSTALL_BASE: base, ...opts.env },
@@ -86,7 +87,7 @@ describe.skipIf(unavailable !== undefined)("scripts/install.sh", () => {
   }, 120_000);
 
   test("SHIRO_INSTALL_DIR on the PATH: no PATH advice; an installed shiro is replaced", async () => {
-    const dir = makeTempDir("shiro-install-dir-");
+    const dir = bigTempDir("shiro-install-dir-");
     writeFileSync(join(dir, "shiro"), "#!/bin/sh\necho old\n");
     const run = await install(`${server.url}/good`, { env: { SHIRO_INSTALL_DIR: dir, PATH: `${dir}:${process.env.PATH}` } });
     expect(run.stdout.split("\n").at(-2)).toBe("shiro install: run: shiro --help");
@@ -105,7 +106,7 @@ describe.skipIf(unavailable !== undefined)("scripts/install.sh", () => {
   }, 120_000);
 
   test("a tampered build is refused in one line; nothing is installed and the shiro already there is kept", async () => {
-    const dir = makeTempDir("shiro-install-dir-");
+    const dir = bigTempDir("shiro-install-dir-");
     writeFileSync(join(dir, "shiro"), "#!/bin/sh\necho old\n");
     const run = await install(`${server.url}/tampered`, { env: { SHIRO_INSTALL_DIR: dir } });
     expect(run.stderr).toMatch(

@@ -7,13 +7,13 @@ import { mkdirSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { shiroEnv, tempDir } from "../support/cli.ts";
 import { useFakeServer } from "../support/use-fake-server.ts";
-import { makeTempDir } from "../support/temp-dirs.ts";
-import { HOST, HOST_BASELINE, VERSION, fileOf, hostRelease, releaseUnavailable, reportSkip } from "./support.ts";
+import { HOST, HOST_BASELINE, VERSION, fileOf, hostRelease, bigTempDir, releaseUnavailable, removeBigDirsAfterAll, reportSkip } from "./support.ts";
 
 const node = Bun.which("node");
 const npm = Bun.which("npm");
 const unavailable = (await releaseUnavailable()) ?? (node && npm ? undefined : "node and npm are needed for the npm package specs");
 reportSkip("spec/release/npm.test.ts", unavailable);
+removeBigDirsAfterAll();
 
 const VERDACCIO = "verdaccio@6.8.0";
 
@@ -41,14 +41,14 @@ describe.skipIf(unavailable !== undefined)("npm i -g shiro-neko from a local reg
 
   /** `npm i -g` into a fresh prefix; returns the prefix. */
   async function installGlobal(...args: string[]): Promise<string> {
-    const to = makeTempDir("shiro-npm-prefix-");
+    const to = bigTempDir("shiro-npm-prefix-");
     await npmRun(["install", "--global", "--prefix", to, ...args]);
     return to;
   }
 
   beforeAll(async () => {
     const release = await hostRelease();
-    const work = makeTempDir("shiro-npm-");
+    const work = bigTempDir("shiro-npm-");
     const home = join(work, "home");
     mkdirSync(home);
     nodeOnly = join(work, "node-only");

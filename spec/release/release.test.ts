@@ -4,10 +4,11 @@ import { beforeAll, describe, expect, test } from "bun:test";
 import { closeSync, linkSync, mkdirSync, openSync, readFileSync, readSync, readdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { makeTempDir } from "../support/temp-dirs.ts";
-import { BUILDS, HOST, HOST_BASELINE, VERSION, fileOf, hostRelease, release, releaseUnavailable, reportSkip, runRelease } from "./support.ts";
+import { BUILDS, HOST, HOST_BASELINE, VERSION, fileOf, hostRelease, release, bigTempDir, releaseUnavailable, removeBigDirsAfterAll, reportSkip, runRelease } from "./support.ts";
 
 const unavailable = await releaseUnavailable();
 reportSkip("spec/release/release.test.ts", unavailable);
+removeBigDirsAfterAll();
 
 /** The first bytes of a file. */
 function head(path: string, length = 4096): Buffer {
@@ -51,7 +52,7 @@ describe.skipIf(unavailable !== undefined)("bun run release, every build", () =>
   let dir = "";
   let log = "";
   beforeAll(async () => {
-    dir = makeTempDir("shiro-release-all-");
+    dir = bigTempDir("shiro-release-all-");
     const run = await runRelease(["--out", dir, "--no-npm"]);
     log = run.log;
     process.stderr.write(`release of ${BUILDS.length} builds (no npm packages) took ${(run.ms / 1000).toFixed(1)} s\n`);
@@ -99,7 +100,7 @@ describe.skipIf(unavailable !== undefined)("bun run release, every build", () =>
     // The same builds with the version in their bundle changed (same length, so nothing moves).
     const inside = `${VERSION.slice(0, -1)}${VERSION.endsWith("9") ? "8" : "9"}`;
     for (const build of BUILDS) {
-      const stale = makeTempDir("shiro-release-stale-");
+      const stale = bigTempDir("shiro-release-stale-");
       const bytes = readFileSync(join(dir, fileOf(build)));
       const marker = Buffer.from(`version:"${VERSION}"`);
       const at = bytes.indexOf(marker);
@@ -129,7 +130,7 @@ describe.skipIf(unavailable !== undefined)("bun run release, the npm tarballs", 
     const names = readdirSync(dir).filter((n) => n.endsWith(".tgz")).sort();
     const expected = [`shiro-neko-${VERSION}.tgz`, `shiro-neko-${host}-${VERSION}.tgz`, ...(HOST_BASELINE ? [`shiro-neko-${HOST_BASELINE}-${VERSION}.tgz`] : [])];
     expect(names).toEqual(expected.sort());
-    const unpack = makeTempDir("shiro-release-tgz-");
+    const unpack = bigTempDir("shiro-release-tgz-");
     for (const name of names) {
       const to = join(unpack, name);
       mkdirSync(to);

@@ -1,6 +1,7 @@
 // What the release specs share: a release built once per test run, the registry check that
 // decides whether they can run here, and a static file server on 127.0.0.1.
-import { readFileSync, statSync } from "node:fs";
+import { afterAll } from "bun:test";
+import { readFileSync, rmSync, statSync } from "node:fs";
 import { join } from "node:path";
 import { REPO_ROOT } from "../support/shared-fixtures.ts";
 import { makeTempDir } from "../support/temp-dirs.ts";
@@ -39,6 +40,23 @@ export function reportSkip(file: string, why: string | undefined): void {
     reported.add(file);
     process.stderr.write(`SKIP ${file}: ${why}\n`);
   }
+}
+
+const big: string[] = [];
+/**
+ * A temp dir for builds and installs (100 MB and more each), removed when the file that made it
+ * ends: left to the end of the whole run, a few GB would be deleted in the run's last hook.
+ */
+export function bigTempDir(prefix: string): string {
+  const dir = makeTempDir(prefix);
+  big.push(dir);
+  return dir;
+}
+/** Call at the top of each release spec file: its big temp dirs go when its tests are done. */
+export function removeBigDirsAfterAll(): void {
+  afterAll(() => {
+    for (const dir of big.splice(0)) rmSync(dir, { recursive: true, force: true });
+  }, 300_000);
 }
 
 /** Runs `bun run release` with these arguments; throws with its output when it fails. */

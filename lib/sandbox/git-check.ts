@@ -26,8 +26,9 @@ export const BLOCKED_SUFFIX = ".blocked-by-shiro";
  * - in any git folder, a rebase or cherry-pick in progress whose to-do list holds an `exec`
  *   line, which `git rebase --continue` would run.
  *
- * Each one is renamed in place with BLOCKED_SUFFIX (a git folder's HEAD, anything else itself; through the folder opened without following
- * symlinks, so a swapped folder cannot move anything outside the workspace) and returned.
+ * Each one is renamed in place with BLOCKED_SUFFIX (a git folder's HEAD, anything else itself),
+ * through its folder opened without following symlinks, so a swapped folder cannot move anything
+ * outside the workspace or a `writable` place, and returned.
  * `git` is the helper used to read a config file (`git config --file … --list`, which runs no
  * program); without it any config of a new repository counts.
  */
@@ -47,7 +48,7 @@ export function checkGit(root: string, shield: GitShield, places: readonly strin
     if (!isInside(root, place) || !lexists(place)) continue;
     const held = shield.held.get(place);
     let why: string | undefined;
-    if (held === undefined || held !== inodeOf(place)) why = newPlaceProblem(place, git);
+    if (held === undefined || held !== inodeOf(place)) why = cachedProblem(place, git);
     if (why) block(place, why, isDir(place) ? join(place, "HEAD") : place);
     else if (isDir(place)) for (const [state, why] of execTodo(place)) block(state, why);
   }
@@ -77,6 +78,33 @@ const SAFE_KEYS = [
 /** A remote's address: a network one only. A local path would run that repository's hooks on push. */
 const URL_KEYS = /^(?:remote\..+\.(?:url|pushurl)|submodule\..+\.url)$/;
 const NETWORK_URL = /^(?:(?:https?|ssh|git):\/\/|[\w.-]+@[\w.-]+:)/;
+
+/**
+ * newPlaceProblem, kept while the place and what it reads stand as they were: a harmless
+ * repository a command cloned is then not read again (with a git run) around every command.
+ */
+function cachedProblem(place: string, git: string | undefined): string | undefined {
+  const paths = ["", "HEAD", "config", "hooks", "info", "remotes", "branches"].map((name) => join(place, name));
+  const stamp = paths.map((path) => stampOf(path, true) ?? "-").join("|");
+  const cached = problems.get(place);
+  if (cached?.stamp === stamp) return cached.why;
+  const why = newPlaceProblem(place, git);
+  // A change in the same clock tick as this look could leave the stamp as it is: kept only when older.
+  if (paths.every((path) => changedBefore(path, Date.now() - RACY_MS))) problems.set(place, { stamp, why });
+  else problems.delete(place);
+  return why;
+}
+const RACY_MS = 1_000;
+
+function changedBefore(path: string, time: number): boolean {
+  try {
+    const st = lstatSync(path);
+    return st.ctimeMs < time && st.mtimeMs < time;
+  } catch {
+    return true;
+  }
+}
+const problems = new Map<string, { stamp: string; why: string | undefined }>();
 
 /** Why a git place made during the session could make git run something, or undefined when it cannot. */
 function newPlaceProblem(place: string, git: string | undefined): string | undefined {
@@ -170,7 +198,8 @@ function submodulePaths(root: string, git: string | undefined): string[] {
   } catch {
     // no list: the workspace search still finds what is outside the skipped folders
   }
-  gitlinks.set(root, { stamp, paths });
+  if (changedBefore(index, Date.now() - RACY_MS)) gitlinks.set(root, { stamp, paths });
+  else gitlinks.delete(root);
   return paths;
 }
 const gitlinks = new Map<string, { stamp: string; paths: string[] }>();
@@ -222,9 +251,9 @@ function shown(root: string, path: string): string {
   return relative(root, path) || ".";
 }
 
-function stampOf(path: string): string | undefined {
+function stampOf(path: string, noFollow = false): string | undefined {
   try {
-    const st = statSync(path);
+    const st = noFollow ? lstatSync(path) : statSync(path);
     return `${st.ino}:${st.size}:${st.mtimeMs}:${st.ctimeMs}`;
   } catch {
     return undefined;

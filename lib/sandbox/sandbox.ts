@@ -5,6 +5,7 @@ import { isHolderAlive, selfHolder } from "../fs/process-alive.ts";
 import { bwrapArgs, type ProfileInput } from "./profile.ts";
 import type { GitShield } from "./git-shield.ts";
 import { scanWorkspace, type SecretsWatch } from "./secrets-scan.ts";
+import { sandboxProcesses, waitUntilEnded } from "./sandbox-gone.ts";
 import { failedChild, type Child, type ChildExit, type CommandRunner } from "./process.ts";
 import type { FromRunner, ToRunner } from "./protocol.ts";
 import { readMessages } from "./read-messages.ts";
@@ -127,14 +128,18 @@ export function createSandboxRunner(opts: SandboxRunnerOptions): CommandRunner {
   /** The git checks, one at a time. */
   let checking: Promise<unknown> = Promise.resolve();
 
-  const cleanUp = () => {
-    if (runner?.alive) runner.proc.kill("SIGKILL");
+  const cleanUp = (stopped: number[] = []) => {
+    if (runner?.alive) {
+      stopped.push(...sandboxProcesses(runner.proc.pid));
+      runner.proc.kill("SIGKILL");
+    }
     if (tmp) rmSync(tmp, { recursive: true, force: true });
     tmp = undefined;
     // With the sandbox gone nothing in it can plant anything after this last look.
     if (lastShield && opts.git) {
       const shield = lastShield;
       lastShield = undefined;
+      waitUntilEnded(stopped);
       try {
         opts.git.check(shield, scanWorkspace(opts.profile.root).git);
       } catch {
@@ -157,7 +162,8 @@ export function createSandboxRunner(opts: SandboxRunnerOptions): CommandRunner {
     checking = next;
     return next;
   };
-  process.on("exit", cleanUp);
+  const onExit = () => cleanUp();
+  process.on("exit", onExit);
 
   const start = (secrets: string[], places: readonly string[]): Runner => {
     if (!tmp) {
@@ -379,6 +385,7 @@ export function createSandboxRunner(opts: SandboxRunnerOptions): CommandRunner {
     },
     close() {
       closed = true;
+      const stopped = runner?.alive ? sandboxProcesses(runner.proc.pid) : [];
       if (runner?.alive) {
         runner.alive = false;
         try {
@@ -389,8 +396,8 @@ export function createSandboxRunner(opts: SandboxRunnerOptions): CommandRunner {
         runner.proc.kill("SIGKILL");
       }
       runner = undefined;
-      cleanUp();
-      process.off("exit", cleanUp);
+      cleanUp(stopped);
+      process.off("exit", onExit);
     },
   };
 }

@@ -180,6 +180,7 @@ export async function openSession(opts: SessionOptions) {
 
   /** SessionEnd, before the session closes: its hooks run and are waited for (their own timeouts bound them). */
   const endHooks = async (reason: "exit" | "clear" | "other") => {
+    await sessionHooks?.idle(); // a hook fired in the background (PreCompact, Notification) finishes first
     if (sessionHooks?.has("SessionEnd")) await sessionHooks.fire("SessionEnd", { reason });
   };
 

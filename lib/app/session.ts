@@ -30,6 +30,9 @@ import { hookSetup } from "./hooks.ts";
 import type { HookRunRecord, Hooks } from "../hooks/hooks.ts";
 
 type SessionStartSource = SessionHooksOptions["source"];
+
+/** How long the end of a session waits for hooks still running in the background. */
+const BACKGROUND_HOOKS_GRACE_MS = 5_000;
 import { undoLatestTurn } from "./undo.ts";
 
 type Env = Record<string, string | undefined>;
@@ -180,6 +183,8 @@ export async function openSession(opts: SessionOptions) {
 
   /** SessionEnd, before the session closes: its hooks run and are waited for (their own timeouts bound them). */
   const endHooks = async (reason: "exit" | "clear" | "other") => {
+    // A hook fired in the background (PreCompact, Notification) gets a few seconds to finish first.
+    if (sessionHooks) await Promise.race([sessionHooks.idle(), Bun.sleep(BACKGROUND_HOOKS_GRACE_MS)]);
     if (sessionHooks?.has("SessionEnd")) await sessionHooks.fire("SessionEnd", { reason });
   };
 

@@ -52,7 +52,14 @@ export class Hooks {
     private readonly context: HookContext,
     /** Shared with the subagents' views, so /hooks shows their runs too. */
     private readonly last = new Map<string, HookRunRecord>(),
+    /** Events still running, shared the same way: the session waits for them before it ends. */
+    private readonly running = new Set<Promise<unknown>>(),
   ) {}
+
+  /** Resolves when no event's hooks are running (one fired in the background included). */
+  async idle(): Promise<void> {
+    while (this.running.size > 0) await Promise.allSettled([...this.running]);
+  }
 
   /** Whether any command is configured for the event (so callers can skip building its input). */
   has(event: HookEvent): boolean {
@@ -61,7 +68,7 @@ export class Hooks {
 
   /** The same hooks seen from inside a subagent: its input carries `agent_id` and `agent_type`. */
   forAgent(agent: { id: string; type: string }): Hooks {
-    return new Hooks(this.table, { ...this.context, agent }, this.last);
+    return new Hooks(this.table, { ...this.context, agent }, this.last, this.running);
   }
 
   /** Every configured command with its newest result, for /hooks. */
@@ -86,7 +93,7 @@ export class Hooks {
       ...(this.context.agent ? { agent_id: this.context.agent.id, agent_type: this.context.agent.type } : {}),
       ...fields,
     });
-    const verdicts = await Promise.all(
+    const all = Promise.all(
       commands.map(async (command): Promise<HookVerdict> => {
         const run = await runHookCommand(command.command, input, { cwd: this.context.cwd, env: this.context.env, timeoutS: command.timeoutS, signal: options.signal });
         const verdict = readVerdict(event, command, run);
@@ -94,7 +101,12 @@ export class Hooks {
         return verdict;
       }),
     );
-    return combineVerdicts(verdicts);
+    this.running.add(all);
+    try {
+      return combineVerdicts(await all);
+    } finally {
+      this.running.delete(all);
+    }
   }
 
   private matching(event: HookEvent, fields: Record<string, unknown>, names: readonly string[] | undefined): HookCommand[] {

@@ -141,6 +141,45 @@ for (const { wire, flags } of WIRES) {
   });
 }
 
+describe("hooks inside subagents, and the hooks' environment", () => {
+  test("tool events fire inside a subagent with its agent_id and agent_type; SubagentStop runs when it ends", async () => {
+    const work = tempDir();
+    writeFileSync(join(work, "notes.md"), "the pager lives in page.ts\n");
+    const log = join(tempDir(), "events.log");
+    const home = homeWithHooks({
+      PreToolUse: on("Read", `cat >> ${log}; echo >> ${log}`),
+      SubagentStop: [{ hooks: [{ type: "command", command: `cat >> ${log}; echo >> ${log}` }] }],
+    });
+    const s = await serve(
+      { toolCalls: [{ name: "task", input: { description: "find the pager", prompt: "Find the pager." } }] },
+      { toolCalls: [{ name: "read_file", input: { path: "notes.md" } }], when: { firstUser: "Find the pager." } },
+      { text: "page.ts", when: { firstUser: "Find the pager." } },
+      { text: "It is in page.ts." },
+    );
+    const run = await runShiro(["-p", "where?", "--json"], { baseURL: s.url, cwd: work, home });
+    expect(run.code).toBe(0);
+    const events = readFileSync(log, "utf8").trim().split("\n").filter(Boolean).map((line) => JSON.parse(line));
+    expect(events.map((e) => e.hook_event_name)).toEqual(["PreToolUse", "SubagentStop"]);
+    expect(events[0]).toMatchObject({ tool_name: "Read", agent_type: "explore", tool_input: { file_path: join(work, "notes.md") } });
+    expect(events[1]).toMatchObject({ agent_type: "explore", last_assistant_message: "page.ts", stop_hook_active: false });
+  });
+
+  test("a hook runs with the user's environment but never the API key, and with the project directory", async () => {
+    const work = tempDir();
+    const dump = join(tempDir(), "env.txt");
+    const home = homeWithHooks({ SessionStart: on("*", `env > ${dump}`) });
+    const s = await serve({ text: "hi" });
+    const key = "sk-test-hooks-0123456789abcdef";
+    const run = await runShiro(["-p", "hi"], { baseURL: s.url, cwd: work, home, env: { SHIRO_API_KEY: key, MY_SETTING: "kept" } });
+    expect(run.code).toBe(0);
+    const env = readFileSync(dump, "utf8");
+    expect(env).not.toContain(key);
+    expect(env).toContain("MY_SETTING=kept");
+    expect(env).toContain(`SHIRO_PROJECT_DIR=${work}`);
+    expect(env).toContain(`CLAUDE_PROJECT_DIR=${work}`);
+  });
+});
+
 describe("PreCompact when pruning cuts the wire", () => {
   test("automatic pruning tells PreCompact hooks once per turn, with trigger auto; it cannot be blocked", async () => {
     const work = tempDir();

@@ -92,3 +92,22 @@ test("a PreCompact hook that exits 2 keeps /compact from running, and says why",
   await pty.waitFor("A PreCompact hook kept /compact from running: save the transcript first");
   expect(s.requests).toHaveLength(1); // no summary was asked for
 }, 30_000);
+
+test("the loop idle after a turn fires the Notification hook (idle_prompt); a new prompt calls it off", async () => {
+  const home = tempDir();
+  const seen = join(tempDir(), "idle.log");
+  mkdirSync(join(home, ".shiro-neko"));
+  writeFileSync(join(home, ".shiro-neko", "config.json"), JSON.stringify({ hooks: { Notification: [{ matcher: "idle_prompt", hooks: [{ type: "command", command: `cat >> ${seen}; echo >> ${seen}` }] }] } }));
+  const s = await serve({ text: "first" }, { text: "second" });
+  const pty = await start({ baseURL: s.url, home, env: { SHIRO_NOTIFY_MS: "60000,1500" } });
+  await pty.waitForPrompt(1);
+  pty.line("one");
+  await pty.waitFor("first");
+  pty.line("two"); // before the idle delay: the first turn's notification never comes
+  await pty.waitFor("second");
+  for (let i = 0; i < 50 && !existsSync(seen); i++) await Bun.sleep(100);
+  await Bun.sleep(1_800); // long enough for a second one, had the first turn's not been called off
+  const calls = readFileSync(seen, "utf8").trim().split("\n").filter(Boolean).map((line) => JSON.parse(line));
+  expect(calls).toHaveLength(1);
+  expect(calls[0]).toMatchObject({ hook_event_name: "Notification", notification_type: "idle_prompt", message: "shiro is waiting for your input" });
+}, 30_000);

@@ -1,7 +1,7 @@
-import type { Conversation } from "../../lib/agent/conversation.ts";
-import type { Runtime } from "../../lib/agent/runtime.ts";
-import { guardCommand } from "../../lib/permissions/index.ts";
-import { runTool } from "../../lib/tools/define.ts";
+import type { Conversation } from "../agent/conversation.ts";
+import type { Runtime } from "../agent/runtime.ts";
+import { guardCommand } from "../permissions/index.ts";
+import { runTool } from "../tools/define.ts";
 
 /**
  * `!cmd`: the user's own command, run in the workspace through the same guard and sandbox as the

@@ -174,7 +174,7 @@ export async function runHeadless(args: MainArgs, processEnv: Record<string, str
     controller.abort();
   }, closeSession);
   // `@path` in the prompt given as an argument attaches the file; piped text is sent as it came.
-  const attached = text ? attachMentions(text, runtime.env, { unscanned: piped }) : { text: piped, reports: [] };
+  const attached = text ? attachMentions(text, runtime.workspace, { unscanned: piped }) : { text: piped, reports: [] };
   // The session is named after what was typed: not the piped text (`git diff | shiro -p review`) nor attached files that follow it.
   if (text) session.nameIfUntitled(text);
   for (const report of attached.reports) emit({ type: "notice", message: describeAttachment(report) });

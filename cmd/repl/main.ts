@@ -27,8 +27,8 @@ export async function runRepl(args: MainArgs, processEnv: Record<string, string 
   const { mcp, notices: mcpNotices } = await openMcp(loaded, processEnv, (question) => askProjectTrust(question, process.stdin, process.stdout));
   const runtime = mcp ? { ...loaded, mcp } : loaded;
   if (mcp) process.on("exit", () => mcp.kill());
-  const history = openHistory(runtime.home, runtime.env.root);
-  const custom = loadCustomCommands(customCommandSources({ root: runtime.env.root, shiroHome: runtime.home }));
+  const history = openHistory(runtime.home, runtime.workspace.root);
+  const custom = loadCustomCommands(customCommandSources({ root: runtime.workspace.root, shiroHome: runtime.home }));
   const stdout = process.stdout;
   const color = colorEnabled(processEnv, stdout.isTTY === true);
   // NO_COLOR turns colour off, not the redrawn live area: cursor movement is not colour. Only a
@@ -38,13 +38,13 @@ export async function runRepl(args: MainArgs, processEnv: Record<string, string 
   const pagerCommand = processEnv.PAGER?.trim();
   const repl = createRepl({
     openSession: (hooks) => openReplSession(args, processEnv, runtime, hooks),
-    workspace: runtime.env,
+    workspace: runtime.workspace,
     screen,
     theme: createTheme(color),
     history: history.store,
     yolo: args.yolo,
     version: pkg.version,
-    home: runtime.env.userHome,
+    home: runtime.workspace.userHome,
     // Said once, here: a broken skill or custom command file never stops the session.
     notices: [...(history.notice ? [history.notice] : []), ...(runtime.skills?.problems ?? []), ...custom.problems, ...mcpNotices],
     customCommands: custom.commands,

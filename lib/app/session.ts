@@ -132,7 +132,7 @@ export async function openSession(opts: SessionOptions) {
     stopTodos = opts.onTodos ? conversation.notebook.onChange(opts.onTodos) : () => {};
     return started.notices;
   };
-  const shown = (path: string) => displayPath(runtime.env, path);
+  const shown = (path: string) => displayPath(runtime.workspace, path);
   /** One request outside a turn (/compact, /memory): abortable, its tokens booked in the session. */
   const ask = (request: GenerateRequest, signal: AbortSignal, onRetry?: (notice: string) => void) =>
     generate(runtime, request, { signal, book: (usage) => live.book(usage), ...(onRetry ? { onRetry } : {}) });
@@ -163,7 +163,7 @@ export async function openSession(opts: SessionOptions) {
   };
 
   const startNotices = await open(opts.choice);
-  const userShell = createUserShell({ runtime: () => runtime, conversation: () => conversation, home: runtime.env.userHome });
+  const userShell = createUserShell({ runtime: () => runtime, conversation: () => conversation, home: runtime.workspace.userHome });
   /** The server's last answer to `/model`'s request for its models. */
   let listing: ModelListing | undefined;
 
@@ -204,9 +204,9 @@ export async function openSession(opts: SessionOptions) {
     policy(how: { ask?: (question: PermissionQuestion) => Promise<AskAnswer>; mode?: () => ApprovalMode } = {}) {
       return createPermissionPolicy({
         config: runtime.config,
-        root: runtime.env.root,
-        cwd: runtime.env.cwd,
-        home: runtime.env.userHome,
+        root: runtime.workspace.root,
+        cwd: runtime.workspace.cwd,
+        home: runtime.workspace.userHome,
         yolo: opts.yolo,
         interactive: opts.interactive,
         sandboxed: runtime.commands.runner.sandboxed,

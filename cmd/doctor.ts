@@ -183,8 +183,8 @@ async function windowChecks(flags: Flags, env: Env, cwd: string): Promise<Check[
   }
   const { settings } = runtime;
   const info = runtime.window.info;
-  const tools = toolsFor({ notebook: createNotebook(), memory: createMemoryStore({ home: runtime.home, projectRoot: runtime.env.root }) });
-  const instructions = buildInstructions({ env: runtime.env, projectDocs: runtime.projectDocs, memory: "" });
+  const tools = toolsFor({ notebook: createNotebook(), memory: createMemoryStore({ home: runtime.home, projectRoot: runtime.workspace.root }) });
+  const instructions = buildInstructions({ env: runtime.workspace, projectDocs: runtime.projectDocs, memory: "" });
   const budget = requestBudget(info, { pruneAtTokens: settings.pruneAtTokens, instructions, tools });
   const text = [
     `context window: ${formatTokens(info.tokens)} tokens for ${settings.model} at ${settings.baseURL} (${info.from}).`,

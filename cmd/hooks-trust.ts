@@ -9,7 +9,7 @@ import { askYesNo } from "./mcp-start.ts";
  */
 export async function askHooksTrust(runtime: Runtime, opts: { disabled: boolean; trustProject: boolean }, input: NodeJS.ReadStream, output: NodeJS.WriteStream): Promise<string | undefined> {
   if (opts.disabled || opts.trustProject) return undefined;
-  const { question } = planHooks({ config: runtime.config, root: runtime.env.root, home: runtime.home });
+  const { question } = planHooks({ config: runtime.config, root: runtime.workspace.root, home: runtime.home });
   if (!question) return undefined;
   const yes = await askYesNo(
     [
@@ -23,7 +23,7 @@ export async function askHooksTrust(runtime: Runtime, opts: { disabled: boolean;
   );
   if (!yes) return undefined;
   try {
-    trustProjectHooks(runtime.home, runtime.env.root, question.fingerprint);
+    trustProjectHooks(runtime.home, runtime.workspace.root, question.fingerprint);
     return undefined;
   } catch (error) {
     return `could not remember the answer about the project's hooks (${error instanceof Error ? error.message : String(error)}); they do not run now, and shiro asks again next time.`;

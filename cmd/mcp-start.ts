@@ -9,20 +9,20 @@ import { planMcpServers, startMcp, trustProject, untrustedNotice, withProjectSer
  * notice. Resolves as soon as the servers are starting, never waiting for them.
  */
 export async function openMcp(runtime: Runtime, env: Record<string, string | undefined>, ask?: (question: ProjectQuestion) => Promise<boolean>): Promise<{ mcp: McpManager | undefined; notices: string[] }> {
-  const plan = planMcpServers({ config: runtime.config, home: runtime.home, root: runtime.env.root });
+  const plan = planMcpServers({ config: runtime.config, home: runtime.home, root: runtime.workspace.root });
   const notices = [...plan.notices];
   let servers = plan.servers;
   if (plan.question) {
     if (ask && (await ask(plan.question))) {
       try {
-        trustProject(runtime.home, runtime.env.root, plan.question.sha256);
+        trustProject(runtime.home, runtime.workspace.root, plan.question.sha256);
       } catch (error) {
         notices.push(`could not remember the answer (${error instanceof Error ? error.message : String(error)}); shiro asks again next time.`);
       }
       servers = withProjectServers(servers, plan.question.servers, notices);
     } else notices.push(untrustedNotice(plan.question, !ask));
   }
-  return { mcp: startMcp(servers, { root: runtime.env.root, env, version: pkg.version }), notices };
+  return { mcp: startMcp(servers, { root: runtime.workspace.root, env, version: pkg.version }), notices };
 }
 
 /**

@@ -8,14 +8,11 @@ import { findProjectRoot } from "../lib/fs/project-root.ts";
 import { shadowNotices } from "../lib/skills/skills.ts";
 import { customCommandSources, expandCommand, loadCustomCommands } from "../lib/prompt/custom-commands.ts";
 import { notLoadedHint, parseInput } from "../lib/prompt/slash-commands.ts";
-import { GO_ON_HEADLESS } from "../lib/agent/turn.ts";
-import { openSession } from "../lib/app/session.ts";
-import { untrustedHooksNotice } from "../lib/hooks/plan.ts";
+import { GO_ON_HEADLESS, HEADLESS_WAIT_MS, openSession } from "../lib/app/session.ts";
 import { attachMentions, describeAttachment } from "../lib/prompt/attach.ts";
 import { renderTodos } from "../lib/notebook/render.ts";
 import { costUsd } from "../lib/sessions/pricing.ts";
 import { describeTurnChanges } from "../lib/sessions/undo/report.ts";
-import { HEADLESS_WAIT_MS } from "../lib/mcp/index.ts";
 import { sessionChoice, type MainArgs } from "./args.ts";
 import { openMcp } from "./mcp-start.ts";
 import { createOutput, onTerminationSignals } from "./headless-output.ts";
@@ -133,8 +130,7 @@ export async function runHeadless(args: MainArgs, processEnv: Record<string, str
   const closeSession = () => (session.close(), mcp?.kill());
   process.on("exit", closeSession);
   for (const run of session.startHookRuns) emit({ type: "hook", ...run });
-  const hookNotices = [...session.hookPlan.notices, ...(session.hookPlan.question ? [untrustedHooksNotice(session.hookPlan.question)] : [])];
-  for (const message of [...hookNotices, ...(runtime.skills?.problems ?? []), ...custom.problems, ...(runtime.skills ? shadowNotices(runtime.skills) : []), ...custom.shadowNotices, ...mcpNotices, ...session.startNotices]) emit({ type: "notice", message });
+  for (const message of [...session.hookNotices, ...(runtime.skills?.problems ?? []), ...custom.problems, ...(runtime.skills ? shadowNotices(runtime.skills) : []), ...custom.shadowNotices, ...mcpNotices, ...session.startNotices]) emit({ type: "notice", message });
   // The approval mode is the interactive loop's; headless, nobody is asked, so it changes nothing:
   // what runs is what the loop runs without a question in any mode (the read-only commands).
   const mode = runtime.settings.approvalMode;
@@ -181,7 +177,7 @@ export async function runHeadless(args: MainArgs, processEnv: Record<string, str
     controller.abort();
   }, closeSession);
   // `@path` in the prompt given as an argument attaches the file; piped text is sent as it came.
-  const attached = text ? attachMentions(text, runtime.env, { unscanned: piped }) : { text: piped, reports: [] };
+  const attached = text ? attachMentions(text, runtime.workspace, { unscanned: piped }) : { text: piped, reports: [] };
   // The session is named after what was typed: not the piped text (`git diff | shiro -p review`) nor attached files that follow it.
   if (text) session.nameIfUntitled(text);
   for (const report of attached.reports) emit({ type: "notice", message: describeAttachment(report) });

@@ -101,8 +101,8 @@ export async function runCommand(name: SlashName, args: string, env: CommandEnv)
     init: () => {
       const canWrite = session.conversation().tools.some((tool) => tool.mutates && tool.subject.kind === "path");
       if (!canWrite) return env.print(theme.warn(`/init needs an agent that can write files; ${session.runtime().settings.agent} cannot. /agent default switches back.`));
-      env.print(theme.dim(initSummary(session.runtime().env, args)));
-      env.send(initPrompt(session.runtime().env, args));
+      env.print(theme.dim(initSummary(session.runtime().workspace, args)));
+      env.send(initPrompt(session.runtime().workspace, args));
     },
     sessions: () => say(session.sessions(args.trim() !== "")),
     save: () => say(session.save()),

@@ -34,7 +34,7 @@ export function headerLines(opts: {
   columns?: number;
 }): string[] {
   const { theme, runtime } = opts;
-  const cwd = opts.home && runtime.env.cwd.startsWith(opts.home + "/") ? "~" + runtime.env.cwd.slice(opts.home.length) : runtime.env.cwd;
+  const cwd = opts.home && runtime.workspace.cwd.startsWith(opts.home + "/") ? "~" + runtime.workspace.cwd.slice(opts.home.length) : runtime.workspace.cwd;
   const dot = theme.dim(" · ");
   const session = opts.sessionLabel ? `session ${opts.sessionLabel}` : "new session";
   const parts = [theme.bold(`shiro ${opts.version}`), runtime.settings.model, `${runtime.settings.agent} agent, thinking ${runtime.settings.thinking}`, theme.dim(windowLabel(runtime.window.info)), cwd, theme.dim(session)];

@@ -32,8 +32,8 @@ export async function runRepl(args: MainArgs, processEnv: Record<string, string 
   if (mcp) process.on("exit", () => mcp.kill());
   const hookOptions = { disabled: !args.hooks, trustProject: args.trustProjectHooks };
   const hooksTrouble = await askHooksTrust(runtime, hookOptions, process.stdin, process.stdout);
-  const history = openHistory(runtime.home, runtime.env.root);
-  const custom = loadCustomCommands(customCommandSources({ root: runtime.env.root, shiroHome: runtime.home }));
+  const history = openHistory(runtime.home, runtime.workspace.root);
+  const custom = loadCustomCommands(customCommandSources({ root: runtime.workspace.root, shiroHome: runtime.home }));
   const stdout = process.stdout;
   const color = colorEnabled(processEnv, stdout.isTTY === true);
   // NO_COLOR turns colour off, not the redrawn live area: cursor movement is not colour. Only a
@@ -43,13 +43,13 @@ export async function runRepl(args: MainArgs, processEnv: Record<string, string 
   const pagerCommand = processEnv.PAGER?.trim();
   const repl = createRepl({
     openSession: (hooks) => openReplSession(args, processEnv, runtime, hooks),
-    workspace: runtime.env,
+    workspace: runtime.workspace,
     screen,
     theme: createTheme(color),
     history: history.store,
     yolo: args.yolo,
     version: pkg.version,
-    home: runtime.env.userHome,
+    home: runtime.workspace.userHome,
     // Said once, here: a broken skill or custom command file never stops the session.
     notices: [...(history.notice ? [history.notice] : []), ...(runtime.skills?.problems ?? []), ...custom.problems, ...(runtime.skills ? shadowNotices(runtime.skills) : []), ...custom.shadowNotices, ...mcpNotices, ...(hooksTrouble ? [hooksTrouble] : [])],
     customCommands: custom.commands,

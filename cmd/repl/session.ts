@@ -1,21 +1,14 @@
 import type { Runtime } from "../../lib/agent/runtime.ts";
-import { openSession, resumableSessions, type SessionOption, type SessionOptions } from "../../lib/app/session.ts";
+import { openSession, type SessionOptions } from "../../lib/app/session.ts";
+import { resumableSessions, type SessionOption } from "../../lib/app/session-list.ts";
 import type { SessionChoice } from "../../lib/app/start.ts";
 import type { Todo } from "../../lib/notebook/schema.ts";
-import type { AskAnswer, Grant, PermissionQuestion } from "../../lib/permissions/index.ts";
-import { listModels, type ModelListing } from "../../lib/provider/list-models.ts";
+import type { AskAnswer, PermissionQuestion } from "../../lib/permissions/index.ts";
 import { APPROVAL_MODES, type ApprovalMode } from "../../lib/config/permission-schema.ts";
 import { describeMode, modeNotice } from "../../lib/permissions/modes.ts";
-import { ruleSection, ruleText, withSavedGrant, type RuleScope } from "../../lib/permissions/save-rule.ts";
-import { configPath } from "../../lib/config/load.ts";
-import { updateConfigFile } from "../../lib/config/update-file.ts";
 import { sessionChoice, type MainArgs } from "../args.ts";
-import { createUserShell } from "./user-shell.ts";
 
 type Env = Record<string, string | undefined>;
-
-/** How long `/model` waits for the server's list before saying it has none. */
-const MODEL_LIST_TIMEOUT_MS = 5_000;
 
 /** What the interactive loop works with; see openReplSession. */
 export type ReplSession = Awaited<ReturnType<typeof openReplSession>>;
@@ -37,10 +30,6 @@ export type ReplSessionHooks = {
  * ShiroError from -c/-r finding nothing ends the loop before it starts.
  */
 export async function openReplSession(args: MainArgs, env: Env, startRuntime: Runtime, opts: ReplSessionHooks) {
-  /** The server's last answer to `/model`'s request for its models. */
-  let listing: ModelListing | undefined;
-  const userHome = startRuntime.env.userHome;
-  const shownHome = (path: string) => (path.startsWith(userHome + "/") ? "~" + path.slice(userHome.length) : path);
   const options: Omit<SessionOptions, "choice"> = {
     runtime: startRuntime,
     flags: args.flags,
@@ -79,9 +68,7 @@ export async function openReplSession(args: MainArgs, env: Env, startRuntime: Ru
     return `mode ${describeMode(next, sandboxed())}${explain ? `\n${notice}` : ""}`;
   };
 
-  const userShell = createUserShell({ runtime, conversation: session.conversation, home: userHome });
-  const hookNotices = [...session.hookPlan.notices, ...(session.hookPlan.question ? [`${session.hookPlan.question.path} has hooks you did not trust, so they do not run; shiro asks again at the next start.`] : [])];
-  const startNotices = [...(first.notice ? [first.notice] : []), ...hookNotices, ...session.startNotices];
+  const startNotices = [...(first.notice ? [first.notice] : []), ...session.hookNotices, ...session.startNotices];
   const startNotice = modeNotice(mode, sandboxed() ? undefined : runtime().commands.status.state);
   if (startNotice && !args.yolo) {
     startNotices.push(startNotice);
@@ -103,35 +90,5 @@ export async function openReplSession(args: MainArgs, env: Env, startRuntime: Ru
     setMode,
     /** shift-tab: ask → edits → auto → ask. */
     cycleMode: () => setMode(APPROVAL_MODES[(APPROVAL_MODES.indexOf(mode) + 1) % APPROVAL_MODES.length]!),
-    /** Where an "always" for this project or every project is written, and the rule as it will read there. */
-    ruleTarget: (grant: Grant, scope: Exclude<RuleScope, "session">) => ({
-      file: shownHome(configPath(runtime().home)),
-      section: ruleSection(scope, runtime().env.root),
-      rule: ruleText(grant),
-    }),
-    /** Saves an "always" answer under `alwaysAllow` in the user's config (never the repository's); throws ShiroError when the file is broken. */
-    async saveRule(grant: Grant, scope: Exclude<RuleScope, "session">): Promise<void> {
-      const root = runtime().env.root;
-      await updateConfigFile(configPath(runtime().home), (config) => {
-        if (scope === "global") return { ...config, alwaysAllow: withSavedGrant(config.alwaysAllow, grant) };
-        const projects = { ...(config.projects ?? {}) };
-        projects[root] = { ...(projects[root] ?? {}), alwaysAllow: withSavedGrant(projects[root]?.alwaysAllow, grant) };
-        return { ...config, projects };
-      });
-    },
-    /** The server's models (`GET /models`), asked each time; the answer is kept for Tab after `/model `. Never throws. */
-    async listModels(signal?: AbortSignal): Promise<ModelListing> {
-      const { baseURL, apiKey } = runtime().settings;
-      listing = await listModels({ baseURL, ...(apiKey ? { apiKey } : {}), timeoutMs: MODEL_LIST_TIMEOUT_MS, ...(signal ? { signal } : {}) });
-      return listing;
-    },
-    /** The ids of the last list the server gave (empty before `/model` asked for one), for Tab completion. */
-    knownModels(): string[] {
-      return listing?.type === "list" ? listing.models.map((m) => m.id) : [];
-    },
-    /** `!cmd` (user-shell.ts): the user's own command, its output kept for the next prompt. */
-    runShell: userShell.run,
-    /** The prompt with what `!cmd` showed since the last one, as context, and those commands; takes them. */
-    withShellContext: userShell.withContext,
   };
 }

@@ -196,7 +196,7 @@ export function createConversation(opts: ConversationOptions): Conversation {
       // runtime or the tool set changed (/model, /agent).
       if (built?.runtime !== runtime || built.tools !== builtIn) {
         const text = buildInstructions({
-          env: runtime.env,
+          env: runtime.workspace,
           projectDocs: runtime.projectDocs,
           memory: opts.memoryBlock,
           tools: builtIn.map((t) => t.name),
@@ -262,7 +262,7 @@ export function createConversation(opts: ConversationOptions): Conversation {
       /** A command ran: counted unless it only reads (`ls`, `cat`), which leaves nothing to revert. */
       const ran = (command: string | undefined) => {
         try {
-          if (command !== undefined && opts.onlyReads?.(command, runtime.env.cwd)) return;
+          if (command !== undefined && opts.onlyReads?.(command, runtime.workspace.cwd)) return;
         } catch {
           // a line the check cannot judge is counted
         }
@@ -284,8 +284,8 @@ export function createConversation(opts: ConversationOptions): Conversation {
           wireTail: () => taskListNote(renderTodos(notebook.todos())),
           settings: runtime.settings,
           window: runtime.window,
-          root: runtime.env.root,
-          cwd: runtime.env.cwd,
+          root: runtime.workspace.root,
+          cwd: runtime.workspace.cwd,
           signal: io.signal,
           emit: (event) => {
             if (event.type === "tool-result" && commandTools(currentTools()).has(event.tool)) ran(event.subject);

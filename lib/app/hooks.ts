@@ -21,7 +21,7 @@ export function hookSetup(
   runtime: Runtime,
   opts: { disabled: boolean; trustProject: boolean; yolo: boolean; mode: () => ApprovalMode; env: Record<string, string | undefined> },
 ): HookSetup {
-  const plan = planHooks({ config: runtime.config, root: runtime.env.root, home: runtime.home, disabled: opts.disabled, trustProject: opts.trustProject });
+  const plan = planHooks({ config: runtime.config, root: runtime.workspace.root, home: runtime.home, disabled: opts.disabled, trustProject: opts.trustProject });
   if (plan.errors.length > 0) throw new ShiroError("config", `${plan.errors[0]}. Fix it in the config file (shiro help hooks).`);
   if (plan.table.size === 0) return { options: undefined, plan };
   return {

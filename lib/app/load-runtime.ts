@@ -18,7 +18,7 @@ import { loadSkills, skillSources } from "../skills/skills.ts";
 export async function loadRuntime(flags: Flags, processEnv: Record<string, string | undefined>, cwd: string): Promise<Runtime> {
   const { home, config, settings } = await loadSettings(flags, processEnv);
   const root = findProjectRoot(cwd);
-  const env: Environment = {
+  const workspace: Environment = {
     cwd,
     root,
     date: new Date().toISOString().slice(0, 10),
@@ -29,9 +29,9 @@ export async function loadRuntime(flags: Flags, processEnv: Record<string, strin
   // Whether the sandbox can run here is tried while the rest loads, not before it.
   const support = settings.sandbox.mode === "on" ? sandboxSupportSoon(processEnv, root) : undefined;
   const [model, window, projectDocs] = await Promise.all([createModel(settings), resolveContextWindow({ settings, config, home }), loadProjectDocs(root, cwd)]);
-  const skills = loadSkills(skillSources({ root, shiroHome: home, home: env.userHome }));
+  const skills = loadSkills(skillSources({ root, shiroHome: home, home: workspace.userHome }));
   const commands = openCommands({ settings: settings.sandbox, root, shiroHome: home, env: processEnv, apiKey: settings.apiKey, ...(support ? { support: await support } : {}) });
-  return { home, config, settings, model, env, projectDocs, window, callOptions: callOptions(settings, window.info.requestOutputTokens), commands, skills };
+  return { home, config, settings, model, workspace, projectDocs, window, callOptions: callOptions(settings, window.info.requestOutputTokens), commands, skills };
 }
 
 /** The runtime for another model on the same server (`/model`): its own client, options and window. */

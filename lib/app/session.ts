@@ -6,14 +6,12 @@ import { ShiroError } from "../errors.ts";
 import { displayPath } from "../fs/workspace.ts";
 import { compactMemory, formatNotes, type MemoryStore } from "../memory/index.ts";
 import type { Todo } from "../notebook/schema.ts";
-import { createPermissionPolicy, type AskAnswer, type PermissionQuestion } from "../permissions/index.ts";
+import { createPermissionPolicy, type AskAnswer, type Grant, type PermissionQuestion } from "../permissions/index.ts";
 import type { ApprovalMode } from "../config/permission-schema.ts";
 import { isReadOnlyCommand, readOnlyList } from "../permissions/read-only.ts";
 import { withoutAttachments } from "../prompt/attach.ts";
 import { compactTranscript } from "../prune/compact-summary.ts";
 import { findSession, inLoop } from "../sessions/find.ts";
-import { listSessions } from "../sessions/list.ts";
-import { formatSessionTable, RECENT_SESSIONS, sessionRows } from "../sessions/list-format.ts";
 import type { LiveSession } from "../sessions/live-session.ts";
 import { lastingPrefix } from "../sessions/prefix.ts";
 import { formatUsd } from "../sessions/pricing.ts";
@@ -27,6 +25,7 @@ import type { UndoMode } from "../sessions/undo/restore.ts";
 import { runtimeForCommand, runtimeResolvedAgain, runtimeWithModel } from "./load-runtime.ts";
 import { smallWindowWarning, startConversation, type SessionChoice, type SessionHooksOptions } from "./start.ts";
 import { hookSetup } from "./hooks.ts";
+import { untrustedHooksNotice } from "../hooks/plan.ts";
 import type { HookRunRecord, Hooks } from "../hooks/hooks.ts";
 
 type SessionStartSource = SessionHooksOptions["source"];
@@ -34,8 +33,16 @@ type SessionStartSource = SessionHooksOptions["source"];
 /** How long the end of a session waits for hooks still running in the background. */
 const BACKGROUND_HOOKS_GRACE_MS = 5_000;
 import { undoLatestTurn } from "./undo.ts";
+import { createUserShell } from "./user-shell.ts";
+import type { RuleScope } from "../permissions/save-rule.ts";
+import { ruleTarget, saveRule } from "./saved-rules.ts";
+import { resumableSessions, sessionsTable } from "./session-list.ts";
+import { listModels, type ModelListing } from "../provider/list-models.ts";
 
 type Env = Record<string, string | undefined>;
+
+/** How long `/model` waits for the server's list before saying it has none. */
+const MODEL_LIST_TIMEOUT_MS = 5_000;
 
 export type SessionOptions = {
   /** The runtime loaded for this run (MCP attached). */
@@ -149,7 +156,7 @@ export async function openSession(opts: SessionOptions) {
     stopTodos = opts.onTodos ? conversation.notebook.onChange(opts.onTodos) : () => {};
     return started.notices;
   };
-  const shown = (path: string) => displayPath(runtime.env, path);
+  const shown = (path: string) => displayPath(runtime.workspace, path);
   /** One request outside a turn (/compact, /memory): abortable, its tokens booked in the session. */
   const ask = (request: GenerateRequest, signal: AbortSignal, onRetry?: (notice: string) => void) =>
     generate(runtime, request, { signal, book: (usage) => live.book(usage), ...(onRetry ? { onRetry } : {}) });
@@ -187,6 +194,9 @@ export async function openSession(opts: SessionOptions) {
     if (sessionHooks) await Promise.race([sessionHooks.idle(), Bun.sleep(BACKGROUND_HOOKS_GRACE_MS)]);
     if (sessionHooks?.has("SessionEnd")) await sessionHooks.fire("SessionEnd", { reason });
   };
+  const userShell = createUserShell({ runtime: () => runtime, conversation: () => conversation, home: runtime.workspace.userHome });
+  /** The server's last answer to `/model`'s request for its models. */
+  let listing: ModelListing | undefined;
 
   return {
     startNotices,
@@ -194,6 +204,13 @@ export async function openSession(opts: SessionOptions) {
     startHookRuns,
     /** Which hooks run, and a project's hooks file waiting to be trusted. */
     hookPlan: hooks.plan,
+    /** What to say at start about hooks: what the configuration names but shiro skips, a project's untrusted hooks. */
+    hookNotices: [
+      ...hooks.plan.notices,
+      ...(hooks.plan.question
+        ? [opts.interactive ? `${hooks.plan.question.path} has hooks you did not trust, so they do not run; shiro asks again at the next start.` : untrustedHooksNotice(hooks.plan.question)]
+        : []),
+    ],
     /** The session's hooks, for /hooks. */
     hooks: () => sessionHooks,
     /** --no-hooks was given. */
@@ -240,9 +257,9 @@ export async function openSession(opts: SessionOptions) {
       if (how.mode) hookMode = how.mode;
       return createPermissionPolicy({
         config: runtime.config,
-        root: runtime.env.root,
-        cwd: runtime.env.cwd,
-        home: runtime.env.userHome,
+        root: runtime.workspace.root,
+        cwd: runtime.workspace.cwd,
+        home: runtime.workspace.userHome,
         yolo: opts.yolo,
         interactive: opts.interactive,
         sandboxed: runtime.commands.runner.sandboxed,
@@ -263,14 +280,7 @@ export async function openSession(opts: SessionOptions) {
     /** This directory's sessions, newest first, as the picker lists them (`/resume` alone). */
     resumable: () => resumableSessions(runtime),
     /** `/sessions`: this directory's, or (`all`) every directory's, newest first. */
-    sessions(all: boolean): string {
-      const listing = listSessions(runtime.home, all ? { all: true, limit: RECENT_SESSIONS } : { cwd: runtime.env.cwd, limit: RECENT_SESSIONS });
-      const warnings = listing.warnings.map((w) => `warning: ${w}`);
-      if (listing.sessions.length === 0) return [...warnings, all ? "No saved sessions yet." : "No saved sessions in this directory yet. /sessions --all lists every directory's."].join("\n");
-      const rows = sessionRows(listing.sessions, { allIds: listing.allIds, now: new Date(), current: live.id });
-      const table = formatSessionTable(rows, { userHome: runtime.env.userHome, showCwd: all });
-      return [...warnings, table, "", "Resume one with /resume <id>, or /resume alone to pick."].join("\n");
-    },
+    sessions: (all: boolean) => sessionsTable(runtime, live.id, all),
     /** `/save`. */
     save: () => (live.save() ? `Saved ${live.history.length} messages to session ${label(live)}.` : "Nothing to save yet: the session has no messages."),
 
@@ -308,6 +318,28 @@ export async function openSession(opts: SessionOptions) {
         live.setModel(saved.settings.provider, saved.settings.model);
       }
     },
+
+    /** The server's models (`GET /models`), asked each time; the answer is kept for Tab after `/model `. Never throws. */
+    async listModels(signal?: AbortSignal): Promise<ModelListing> {
+      const { baseURL, apiKey } = runtime.settings;
+      listing = await listModels({ baseURL, ...(apiKey ? { apiKey } : {}), timeoutMs: MODEL_LIST_TIMEOUT_MS, ...(signal ? { signal } : {}) });
+      return listing;
+    },
+    /** The ids of the last list the server gave (empty before `/model` asked for one), for Tab completion. */
+    knownModels(): string[] {
+      return listing?.type === "list" ? listing.models.map((m) => m.id) : [];
+    },
+
+
+    /** Where an "always" for this project or every project is written, and the rule as it will read there. */
+    ruleTarget: (grant: Grant, scope: Exclude<RuleScope, "session">) => ruleTarget(runtime, grant, scope),
+    /** Saves an "always" answer under `alwaysAllow` in the user's config (never the repository's); throws ShiroError when the file is broken. */
+    saveRule: (grant: Grant, scope: Exclude<RuleScope, "session">) => saveRule(runtime, grant, scope),
+
+    /** `!cmd` (user-shell.ts): the user's own command, its output kept for the next prompt. */
+    runShell: userShell.run,
+    /** The prompt with what `!cmd` showed since the last one, as context, and those commands; takes them. */
+    withShellContext: userShell.withContext,
 
     /** The turn: the prompt through the conversation (conversation.runPrompt). */
     runPrompt: (...args: Parameters<Conversation["runPrompt"]>) => conversation.runPrompt(...args),
@@ -403,14 +435,7 @@ export async function openSession(opts: SessionOptions) {
 
 export type AppSession = Awaited<ReturnType<typeof openSession>>;
 
-/** A saved session a picker offers: its id, and a line with its prefix, age, title and size. */
-export type SessionOption = { id: string; label: string };
+/** The headless mode's words for going on after a stopped turn, and how long it lets MCP servers connect: constants of the core that owns them. */
+export { GO_ON_HEADLESS } from "../agent/turn.ts";
+export { HEADLESS_WAIT_MS } from "../mcp/index.ts";
 
-/** This directory's sessions as a picker lists them, newest first, and a line for each damaged file skipped (`-r` alone, `/resume` alone). */
-export function resumableSessions(runtime: Pick<Runtime, "home" | "env">): { options: SessionOption[]; warnings: string[] } {
-  const listing = listSessions(runtime.home, { cwd: runtime.env.cwd, limit: RECENT_SESSIONS });
-  const rows = sessionRows(listing.sessions, { allIds: listing.allIds, now: new Date() });
-  const table = formatSessionTable(rows, { showCwd: false }).split("\n");
-  const options = listing.sessions.map((summary, i) => ({ id: summary.id, label: table[i]! }));
-  return { options, warnings: listing.warnings.map((w) => `warning: ${w}`) };
-}

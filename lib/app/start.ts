@@ -75,7 +75,7 @@ export async function startConversation(opts: StartOptions): Promise<Started> {
   let memory: MemoryStore | undefined;
   let memoryBlock = "";
   if (opts.memory) {
-    const opened = await openMemoryStore({ home: runtime.home, projectRoot: runtime.env.root, onNotice: (m) => notices.push(m) });
+    const opened = await openMemoryStore({ home: runtime.home, projectRoot: runtime.workspace.root, onNotice: (m) => notices.push(m) });
     if (opened.notice && !notices.includes(opened.notice)) notices.push(opened.notice);
     memory = opened.store;
     memoryBlock = renderMemoryBlock(opened.entries);
@@ -88,16 +88,16 @@ export async function startConversation(opts: StartOptions): Promise<Started> {
   const onlyReads = opts.onlyReads ? lastJudgementKept(opts.onlyReads) : undefined;
   const live = openLiveSession({
     home: runtime.home,
-    cwd: runtime.env.cwd,
+    cwd: runtime.workspace.cwd,
     provider: runtime.settings.provider,
     model: runtime.settings.model,
     ...(record ? { resume: record } : {}),
     todos: () => conversation?.notebook.todos() ?? restored.todos,
-    changesWorkspace: changesWorkspace(() => conversation?.tools ?? [], (command) => onlyReads?.(command, runtime.env.cwd) === true),
+    changesWorkspace: changesWorkspace(() => conversation?.tools ?? [], (command) => onlyReads?.(command, runtime.workspace.cwd) === true),
     ...(opts.onSaveError ? { onSaveError: opts.onSaveError } : {}),
   });
   if (live.notice) notices.push(live.notice);
-  const undo = openUndoJournal(runtime.home, live.id, { root: runtime.env.root });
+  const undo = openUndoJournal(runtime.home, live.id, { root: runtime.workspace.root });
 
   const started = await startHooks(opts.hooks, runtime, live, notices);
   conversation = createConversation({
@@ -121,7 +121,7 @@ export async function startConversation(opts: StartOptions): Promise<Started> {
 async function startHooks(options: SessionHooksOptions | undefined, runtime: Runtime, live: LiveSession, notices: string[]) {
   const none = { hooks: undefined, context: [] as string[], runs: [] as HookRunRecord[] };
   if (!options || options.plan.table.size === 0) return none;
-  const root = runtime.env.root;
+  const root = runtime.workspace.root;
   const hooks = new Hooks(options.plan.table, {
     sessionId: () => live.id,
     transcriptPath: () => sessionPath(runtime.home, live.id),
@@ -174,7 +174,7 @@ function chooseRecord(runtime: Runtime, choice: SessionChoice, onSkipped: (warni
       return undefined;
     case "continue":
       // -c continues a conversation: one taken back to nothing is passed over.
-      return continueSession(runtime.home, runtime.env.cwd, { withMessages: true, onSkipped });
+      return continueSession(runtime.home, runtime.workspace.cwd, { withMessages: true, onSkipped });
     case "resume":
       return findSession(runtime.home, choice.idOrPrefix);
     case "record":

@@ -126,7 +126,7 @@ export function createTaskTool(deps: TaskToolDeps): AnyTool {
             window: runtime.window,
             settings: { ...runtime.settings, maxSteps: runtime.settings.subagents.maxSteps },
             tools,
-            instructions: subagentInstructions(job.kind, runtime.env, runtime.projectDocs),
+            instructions: subagentInstructions(job.kind, runtime.workspace, runtime.projectDocs),
             root: ctx.root,
             cwd: ctx.cwd,
             signal: ctx.signal,

@@ -75,6 +75,15 @@ function useGitOnHost(host: ReturnType<typeof layout>["host"], cwd: string, dirs
 }
 
 const bash = (command: string) => ({ toolCalls: [{ name: "bash", input: { command } }] });
+let routeCount = 0;
+/**
+ * An attack route as a script the model writes (write_file) and then runs (`sh <file>`): the guard
+ * cannot read a script file, so what stops the route is the sandbox, whatever the guard refuses.
+ */
+const route = (script: string) => {
+  const file = `.route-${++routeCount}.sh`;
+  return [{ toolCalls: [{ name: "write_file", input: { path: file, content: `${script}\n` } }] }, bash(`sh ${file}`)];
+};
 
 describe.skipIf(unavailable !== undefined)("nothing planted in git", () => {
   for (const mode of MODES) {
@@ -102,7 +111,7 @@ describe.skipIf(unavailable !== undefined)("nothing planted in git", () => {
 
       ];
       const s = await serve(
-        ...routes.map(bash),
+        ...routes.flatMap(route),
         bash("echo made > made.txt && git add made.txt && git -c user.name=m -c user.email=m@x commit -q -m 'made in the sandbox' && git log --oneline -1"),
         { text: DONE },
       );
@@ -118,8 +127,8 @@ describe.skipIf(unavailable !== undefined)("nothing planted in git", () => {
 
     test(`${mode}: what a process left running plants after the last command is blocked as shiro exits`, async () => {
       const { home, cwd, marks, host } = layout("repo");
-      const route = `(sleep 0.5; mkdir late && git -C late init -q && printf '#!/bin/sh\\ntouch ${join(marks, "at-exit")}\\n' > late/.git/hooks/pre-commit && chmod +x late/.git/hooks/pre-commit; touch ${join(cwd, "planted")}) >/dev/null 2>&1 &`;
-      const s = await serve(bash(route), { text: DONE });
+      const plan = `(sleep 0.5; mkdir late && git -C late init -q && printf '#!/bin/sh\\ntouch ${join(marks, "at-exit")}\\n' > late/.git/hooks/pre-commit && chmod +x late/.git/hooks/pre-commit; touch ${join(cwd, "planted")}) >/dev/null 2>&1 &`;
+      const s = await serve(...route(plan), { text: DONE });
       await plant(mode, s, cwd, home, () => Bun.sleep(1000));
       expect(existsSync(join(cwd, "planted"))).toBe(true); // it did run to the end inside the sandbox
       useGitOnHost(host, cwd, ["late"]);
@@ -142,7 +151,7 @@ describe.skipIf(unavailable !== undefined)("nothing planted in git", () => {
         `git -C ${sibling} config core.fsmonitor "${mark(marks, "sibling-config")}"; printf '#!/bin/sh\\ntouch ${join(marks, "sibling-hook")}\\n' > ${sibling}/.git/hooks/pre-commit; chmod +x ${sibling}/.git/hooks/pre-commit`,
         `git -c user.name=m -c user.email=m@x commit -q --allow-empty -m 'made in the sandbox' && git -C ${sibling} -c user.name=m -c user.email=m@x commit -q --allow-empty -m 'made in the sandbox'`,
       ];
-      const s = await serve(...routes.map(bash), { text: DONE });
+      const s = await serve(...routes.flatMap(route), { text: DONE });
       await plant(mode, s, wt, home);
       useGitOnHost(host, cwd, ["wt", "../sibling"]);
       expect(host("git log --format=%s", sibling).stdout.toString()).toContain("made in the sandbox");
@@ -154,8 +163,8 @@ describe.skipIf(unavailable !== undefined)("nothing planted in git", () => {
 
     test(`${mode}: commondir cannot move the configuration to a folder the command wrote`, async () => {
       const { home, cwd, marks, host } = layout("repo");
-      const route = `mkdir -p .git/c && cp -a .git/objects .git/refs .git/HEAD .git/c/ && printf '[core]\\n\\tfsmonitor = "${mark(marks, "commondir")}"\\n' > .git/c/config && echo c > .git/commondir`;
-      const s = await serve(bash(route), bash("git status --short"), { text: DONE });
+      const plan = `mkdir -p .git/c && cp -a .git/objects .git/refs .git/HEAD .git/c/ && printf '[core]\\n\\tfsmonitor = "${mark(marks, "commondir")}"\\n' > .git/c/config && echo c > .git/commondir`;
+      const s = await serve(...route(plan), bash("git status --short"), { text: DONE });
       const told = await plant(mode, s, cwd, home);
       useGitOnHost(host, cwd, ["."]);
       expect(readdirSync(marks)).toEqual([]);
@@ -176,7 +185,7 @@ describe.skipIf(unavailable !== undefined)("nothing planted in git", () => {
         `printf '[core]\\n\\tfsmonitor = "${mark(marks, "include")}"\\n' >> team.gitconfig`,
         `printf '[core]\\n\\tfsmonitor = "${mark(marks, "include-later")}"\\n' > later.gitconfig`,
       ];
-      const s = await serve(...routes.map(bash), { text: DONE });
+      const s = await serve(...routes.flatMap(route), { text: DONE });
       await plant(mode, s, cwd, home);
       useGitOnHost(host, cwd, [".", "vendor", "vendor/g2"]);
       expect(readdirSync(marks)).toEqual([]);
@@ -189,7 +198,7 @@ describe.skipIf(unavailable !== undefined)("nothing planted in git", () => {
         `git init -q plain && git -C plain -c user.name=a -c user.email=a@b commit -q --allow-empty -m p && git -C plain remote add origin https://example.com/x.git`,
         `git init -q && printf '#!/bin/sh\\ntouch ${join(marks, "new-repo-hook")}\\n' > .git/hooks/pre-commit && chmod +x .git/hooks/pre-commit`,
       ];
-      const s = await serve(...routes.map(bash), { text: DONE });
+      const s = await serve(...routes.flatMap(route), { text: DONE });
       await plant(mode, s, cwd, home);
       useGitOnHost(host, cwd, [".", "plain"]);
       expect(readdirSync(marks)).toEqual([]);

@@ -1,4 +1,5 @@
 import { writeSync } from "node:fs";
+import { EXIT_CODES } from "../lib/errors.ts";
 
 /**
  * stdout or stderr for a headless run, written with plain blocking writes to the file
@@ -63,7 +64,7 @@ export function onTerminationSignals(abort: (signal: NodeJS.Signals) => void, on
     received++;
     if (received === 1) return abort(signal);
     onForce();
-    process.exit(130);
+    process.exit(EXIT_CODES.interrupted);
   };
   const signals: NodeJS.Signals[] = ["SIGINT", "SIGTERM", "SIGHUP"];
   for (const signal of signals) process.on(signal, handler);

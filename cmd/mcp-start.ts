@@ -9,20 +9,20 @@ import { planMcpServers, startMcp, trustProject, untrustedNotice, withProjectSer
  * notice. Resolves as soon as the servers are starting, never waiting for them.
  */
 export async function openMcp(runtime: Runtime, env: Record<string, string | undefined>, ask?: (question: ProjectQuestion) => Promise<boolean>): Promise<{ mcp: McpManager | undefined; notices: string[] }> {
-  const plan = planMcpServers({ config: runtime.config, home: runtime.home, root: runtime.env.root });
+  const plan = planMcpServers({ config: runtime.config, home: runtime.home, root: runtime.workspace.root });
   const notices = [...plan.notices];
   let servers = plan.servers;
   if (plan.question) {
     if (ask && (await ask(plan.question))) {
       try {
-        trustProject(runtime.home, runtime.env.root, plan.question.sha256);
+        trustProject(runtime.home, runtime.workspace.root, plan.question.sha256);
       } catch (error) {
         notices.push(`could not remember the answer (${error instanceof Error ? error.message : String(error)}); shiro asks again next time.`);
       }
       servers = withProjectServers(servers, plan.question.servers, notices);
     } else notices.push(untrustedNotice(plan.question, !ask));
   }
-  return { mcp: startMcp(servers, { root: runtime.env.root, env, version: pkg.version }), notices };
+  return { mcp: startMcp(servers, { root: runtime.workspace.root, env, version: pkg.version }), notices };
 }
 
 /**
@@ -30,19 +30,30 @@ export async function openMcp(runtime: Runtime, env: Record<string, string | und
  * would run, and y/N. Anything but y or yes is no.
  */
 export async function askProjectTrust(question: ProjectQuestion, input: NodeJS.ReadStream, output: NodeJS.WriteStream): Promise<boolean> {
-  output.write(
+  return askYesNo(
     [
       `This project has ${question.path}, which asks shiro to start these MCP servers:`,
       ...question.lines.map((line) => `  ${line}`),
       "They would run on this machine with your permissions, outside the sandbox.",
-      "",
-    ].join("\n"),
+      ...(question.files.length > 0 ? [`Trusting it also trusts, as they are now, the workspace files they run: ${question.files.join(", ")}. shiro asks again when one changes (not when a file they load does).`] : []),
+    ],
+    "Trust this file and start them? (remembered until the file changes) [y/N] ",
+    input,
+    output,
   );
-  // Loaded here, not at start-up: only this question needs it.
+}
+
+/**
+ * A question asked on the terminal in line mode, before the loop takes it: the lines, then the
+ * question. Anything but y or yes is no, and so is a terminal that went away.
+ */
+export async function askYesNo(lines: readonly string[], question: string, input: NodeJS.ReadStream, output: NodeJS.WriteStream): Promise<boolean> {
+  output.write([...lines, ""].join("\n"));
+  // Loaded here, not at start-up: only these questions need it.
   const { createInterface } = await import("node:readline/promises");
   const rl = createInterface({ input, output });
   try {
-    const answer = await rl.question("Trust this file and start them? (remembered until the file changes) [y/N] ");
+    const answer = await rl.question(question);
     return /^\s*y(es)?\s*$/i.test(answer);
   } catch {
     return false; // the terminal went away

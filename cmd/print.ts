@@ -1,30 +1,23 @@
 import { fstatSync } from "node:fs";
-import { homedir } from "node:os";
-import type { AgentEvent, TurnStatus } from "../lib/events.ts";
+import type { AgentEvent } from "../lib/events.ts";
 import { EXIT_CODES, ShiroError } from "../lib/errors.ts";
 import { callContext, plainTheme, renderEvent } from "../lib/render.ts";
 import { loadRuntime, runtimeForCommand } from "../lib/app/load-runtime.ts";
 import { shiroHome } from "../lib/config/load.ts";
 import { findProjectRoot } from "../lib/fs/project-root.ts";
+import { shadowNotices } from "../lib/skills/skills.ts";
 import { customCommandSources, expandCommand, loadCustomCommands } from "../lib/prompt/custom-commands.ts";
 import { notLoadedHint, parseInput } from "../lib/prompt/slash-commands.ts";
-import { GO_ON_HEADLESS } from "../lib/agent/turn.ts";
-import { startConversation } from "../lib/app/start.ts";
-import { createPermissionPolicy } from "../lib/permissions/index.ts";
-import { isReadOnlyCommand, readOnlyList } from "../lib/permissions/read-only.ts";
+import { GO_ON_HEADLESS, HEADLESS_WAIT_MS, openSession } from "../lib/app/session.ts";
 import { attachMentions, describeAttachment } from "../lib/prompt/attach.ts";
 import { renderTodos } from "../lib/notebook/render.ts";
-import { costUsd, formatUsd } from "../lib/sessions/pricing.ts";
-import { titleFromPrompt } from "../lib/sessions/title.ts";
+import { costUsd } from "../lib/sessions/pricing.ts";
 import { describeTurnChanges } from "../lib/sessions/undo/report.ts";
-import { HEADLESS_WAIT_MS } from "../lib/mcp/index.ts";
 import { sessionChoice, type MainArgs } from "./args.ts";
 import { openMcp } from "./mcp-start.ts";
 import { createOutput, onTerminationSignals } from "./headless-output.ts";
-import { openCalls } from "./open-calls.ts";
+import { resultRecord, type ResultFields } from "./result-record.ts";
 import { readPipedStdin } from "./stdin.ts";
-
-const EXIT_BY_STATUS: Record<TurnStatus, number> = { success: 0, error: 1, "step-cap": 3, interrupted: 130 };
 
 /** Whether a descriptor is a terminal (a character device; /dev/null is one too, where a newline is harmless). */
 const isTerminal = (fd: number) => {
@@ -34,9 +27,6 @@ const isTerminal = (fd: number) => {
     return false;
   }
 };
-
-/** A cost as the result record gives it: to a millionth of a cent, without the float noise of adding prices up (0.00019830000000000002). */
-const dollars = (usd: number | null) => (usd === null ? null : Math.round(usd * 1e8) / 1e8);
 
 
 /** The error line of a turn a signal stopped. */
@@ -103,7 +93,9 @@ export async function runHeadless(args: MainArgs, processEnv: Record<string, str
     if (event.type === "text") finalText += event.text;
     if (event.type === "tool-call") finalText = ""; // the answer is what the model says after its last tool call
     if (args.json) {
-      if (event.type !== "step") out.write(JSON.stringify(event) + "\n");
+      // Results and errors as docs/headless.md gives them: their call's subject is on its tool-call line.
+      if (event.type === "tool-result" || event.type === "tool-error") out.write(JSON.stringify({ ...event, subject: undefined }) + "\n");
+      else if (event.type !== "step") out.write(JSON.stringify(event) + "\n");
       return;
     }
     if (event.type === "text") {
@@ -111,41 +103,34 @@ export async function runHeadless(args: MainArgs, processEnv: Record<string, str
       textEndsWithNewline = event.text.endsWith("\n");
       return;
     }
-    const call = calls.see(event);
-    const line = renderEvent(event, plainTheme, call ? callContext(subjectKinds.get(call.tool), call.subject) : {});
+    const called = event.type === "tool-result" || event.type === "tool-error" ? callContext(session.subjectKind(event.tool), event.subject) : {};
+    const line = renderEvent(event, plainTheme, called);
     if (!line) return;
     endAnswerLine();
     err.write(line + "\n");
   };
-  const calls = openCalls();
-  /** Each tool's kind of subject: a command's or a path's result line names it. Set once the conversation exists. */
-  let subjectKinds = new Map<string, string>();
-
-  const policy = createPermissionPolicy({
-    config: runtime.config,
-    root: runtime.env.root,
-    cwd: runtime.env.cwd,
-    home: processEnv.HOME || homedir(),
-    yolo: args.yolo,
-    interactive: false,
-    sandboxed: runtime.commands.runner.sandboxed,
-  });
-
-  const { conversation, live, notices } = await startConversation({
+  const session = await openSession({
     runtime,
+    flags: args.flags,
+    env: processEnv,
+    hooks: { disabled: !args.hooks, trustProject: args.trustProjectHooks },
     memory: args.memory,
-    session: sessionChoice(args),
-    // Headless, a worker's approvals can only be answered by --yolo.
-    workers: args.yolo,
-    // Commands that only read are not counted among those /undo cannot revert.
-    onlyReads: (command, cwd) => isReadOnlyCommand(command, readOnlyList(runtime.config.readOnlyCommands), cwd),
+    choice: sessionChoice(args),
+    interactive: false,
+    yolo: args.yolo,
     onSaveError: (error) => emit({ type: "notice", message: `could not save the session: ${error instanceof Error ? error.message : String(error)}` }),
+    onTodos: (todos) => {
+      if (args.json) return; // the JSON stream carries the list in the result record
+      endAnswerLine();
+      err.write((renderTodos(todos) || "tasks: (cleared)") + "\n");
+    },
   });
-  subjectKinds = new Map(conversation.tools.map((t) => [t.name, t.subject.kind]));
+  const policy = session.policy();
   // Whatever way the process ends, the session is flushed and released, and the sandbox ended.
-  const closeSession = () => (live.close(), runtime.commands.runner.close(), mcp?.kill());
+  const closeSession = () => (session.close(), mcp?.kill());
   process.on("exit", closeSession);
-  for (const message of [...(runtime.skills?.problems ?? []), ...custom.problems, ...mcpNotices, ...notices]) emit({ type: "notice", message });
+  for (const run of session.startHookRuns) emit({ type: "hook", ...run });
+  for (const message of [...session.hookNotices, ...(runtime.skills?.problems ?? []), ...custom.problems, ...(runtime.skills ? shadowNotices(runtime.skills) : []), ...custom.shadowNotices, ...mcpNotices, ...session.startNotices]) emit({ type: "notice", message });
   // The approval mode is the interactive loop's; headless, nobody is asked, so it changes nothing:
   // what runs is what the loop runs without a question in any mode (the read-only commands).
   const mode = runtime.settings.approvalMode;
@@ -159,49 +144,26 @@ export async function runHeadless(args: MainArgs, processEnv: Record<string, str
     emit({ type: "notice", message: `sandbox unavailable: ${sandbox.why}. To get it: ${sandbox.fix}. Commands run directly on this machine, protected only by the guard and the permission rules.` });
   }
 
-  const resultRecord = (fields: {
-    status: string;
-    exitCode: number;
-    steps: number;
-    usage: { inputTokens: number; outputTokens: number };
-    costUsd: number | null;
-    error: string | null;
-    /** What the turn changed: files (undoable with `shiro undo`) and commands run (not undoable). */
-    changes: { files: number; unkept: number; commands: number } | null;
-    truncated?: boolean;
-  }) =>
-    JSON.stringify({
-      type: "result",
+  /** The run's result record: what the turn did, with what the whole run saw (its answer, denials, task list, subagents). */
+  const record = (exitCode: number, fields: Partial<ResultFields>) =>
+    resultRecord(exitCode, {
       ...fields,
-      costUsd: dollars(fields.costUsd),
-      truncated: fields.truncated ?? false,
-      sessionId: live.history.length > 0 ? live.id : null,
+      sessionId: session.saved() ? session.id() : null,
       text: finalText,
       denied,
-      todos: conversation.notebook.todos(),
-      subagents: { ...subagents, costUsd: dollars(subagents.costUsd) },
-    }) + "\n";
+      todos: session.conversation().notebook.todos(),
+      subagents,
+    });
 
-  const maxSpend = runtime.settings.maxSpendUsd;
-  const spend = live.checkSpend(maxSpend);
-  if (spend === "over") {
+  const spend = session.checkSpend();
+  if (spend?.refuse) {
     closeSession();
-    const message = `this session has cost ${formatUsd(live.totals().costUsd)}, at or past its ${formatUsd(maxSpend)} limit. Raise --max-spend or "maxSpendUsd", or start a new session.`;
     // This record names the session and its task list, so it is written here, not by cmd/shiro.ts.
-    if (args.json) out.write(resultRecord({ status: "spend-limit", exitCode: 4, steps: 0, usage: { inputTokens: 0, outputTokens: 0 }, costUsd: null, error: message, changes: null }));
-    err.write(`shiro: ${message}\n`);
-    return EXIT_CODES.spend;
+    if (args.json) out.write(record(EXIT_CODES["spend-limit"], { error: spend.refuse }));
+    err.write(`shiro: ${spend.refuse}\n`);
+    return EXIT_CODES["spend-limit"];
   }
-  if (spend === "warn") emit({ type: "notice", message: `this session has cost ${formatUsd(live.totals().costUsd)}, over 80% of its ${formatUsd(maxSpend)} limit.` });
-  if (maxSpend !== undefined && live.totals().costUsd === undefined) {
-    emit({ type: "notice", message: `${runtime.settings.model} has no known price, so the ${formatUsd(maxSpend)} spend limit cannot be enforced.` });
-  }
-
-  const stopWatchingTodos = conversation.notebook.onChange((todos) => {
-    if (args.json) return; // the JSON stream carries the list in the result record
-    endAnswerLine();
-    err.write((renderTodos(todos) || "tasks: (cleared)") + "\n");
-  });
+  if (spend?.notice) emit({ type: "notice", message: spend.notice });
 
   /** The signal that stopped the run, for its error line. */
   let stoppedBy: NodeJS.Signals | undefined;
@@ -215,25 +177,26 @@ export async function runHeadless(args: MainArgs, processEnv: Record<string, str
     controller.abort();
   }, closeSession);
   // `@path` in the prompt given as an argument attaches the file; piped text is sent as it came.
-  const attached = text ? attachMentions(text, runtime.env, { unscanned: piped }) : { text: piped, reports: [] };
+  const attached = text ? attachMentions(text, runtime.workspace, { unscanned: piped }) : { text: piped, reports: [] };
   // The session is named after what was typed: not the piped text (`git diff | shiro -p review`) nor attached files that follow it.
-  if (text) live.nameIfUntitled(titleFromPrompt(text));
+  if (text) session.nameIfUntitled(text);
   for (const report of attached.reports) emit({ type: "notice", message: describeAttachment(report) });
   // One turn and no "later": its servers get a short while to connect (one still starting joins at a later step).
   await mcp?.settled(HEADLESS_WAIT_MS);
   policy.startTurn();
-  const before = live.subagentTotals();
-  const result = await conversation.runPrompt(attached.text, { emit, approve: policy.approve, signal: controller.signal, stoppedByUser: () => !readerGone && !outputFailed, goOn: GO_ON_HEADLESS });
-  const after = live.subagentTotals();
+  const before = session.subagents();
+  const result = await session.runPrompt(attached.text, { emit, approve: policy.approve, signal: controller.signal, stoppedByUser: () => !readerGone && !outputFailed, goOn: GO_ON_HEADLESS });
+  const after = session.subagents();
   subagents.costUsd = before.costUsd === undefined || after.costUsd === undefined ? null : after.costUsd - before.costUsd;
   // A step's save may still be in the thread pool: let it land, so the final save is the last word.
-  await live.settled();
+  await session.settled();
+  await session.endHooks(controller.signal.aborted ? "other" : "exit");
   stopSignals();
-  stopWatchingTodos();
+  const exitLine = session.exitLine();
   closeSession();
 
   // A reader that took what it wanted and left (`| head -1`) is not an interruption: exit 0.
-  const exitCode = outputFailed ? 1 : readerGone && result.status === "interrupted" ? 0 : EXIT_BY_STATUS[result.status];
+  const exitCode = outputFailed ? EXIT_CODES.error : readerGone && result.status === "interrupted" ? EXIT_CODES.success : EXIT_CODES[result.status];
   // A signal's stop gets its line too: the script (and the person at the terminal) learns what
   // stopped the run and how to go on from where it stopped.
   const error = result.error ?? (stoppedBy && result.status === "interrupted" ? interruptedLine(stoppedBy) : undefined);
@@ -241,9 +204,8 @@ export async function runHeadless(args: MainArgs, processEnv: Record<string, str
     // The server's own cost, when it stated one, is the record's cost; the usage keeps to tokens.
     const { costUsd: stated, ...usage } = result.usage;
     out.write(
-      resultRecord({
+      record(exitCode, {
         status: result.status,
-        exitCode,
         steps: result.steps,
         usage,
         costUsd: stated ?? costUsd(runtime.settings.model, usage) ?? null,
@@ -257,7 +219,7 @@ export async function runHeadless(args: MainArgs, processEnv: Record<string, str
     if (error && !result.error) err.write(`${error}\n`);
     const changes = describeTurnChanges(result.changes, "shiro undo");
     if (changes) err.write(changes + "\n");
-    err.write(live.exitLine());
+    err.write(exitLine);
   }
   return exitCode;
 }

@@ -1,13 +1,13 @@
 import { shiroHome } from "../lib/config/load.ts";
 import { ShiroError } from "../lib/errors.ts";
 import { displayPath } from "../lib/fs/workspace.ts";
-import { restoreTodos } from "../lib/notebook/restore.ts";
 import { continueSession, findSession, resolveSessionId } from "../lib/sessions/find.ts";
 import { acquireSession } from "../lib/sessions/ownership.ts";
 import { saveSession } from "../lib/sessions/store.ts";
 import { openUndoJournal } from "../lib/sessions/undo/journal.ts";
-import { describeChangedSince, describeUndo, overwritePhrase } from "../lib/sessions/undo/report.ts";
-import { applyUndo, planUndo, type UndoMode } from "../lib/sessions/undo/restore.ts";
+import { describeChangedSince, overwritePhrase } from "../lib/sessions/undo/report.ts";
+import type { UndoMode } from "../lib/sessions/undo/restore.ts";
+import { undoLatestTurn } from "../lib/app/undo.ts";
 import { COMMON_FLAGS, parseFlags, type FlagTable } from "./args.ts";
 import { commandHelp } from "./help.ts";
 
@@ -44,32 +44,34 @@ export async function runUndoCommand(argv: string[], env: Record<string, string 
   if (!held.ok) throw new ShiroError("state", `session ${id} is open in another shiro (pid ${held.holderPid}): use /undo there.`);
   try {
     const record = findSession(home, id); // read under the lock: the latest version
-    const journal = openUndoJournal(home, id);
-    const plan = planUndo(journal, mode, record.messages);
-    if (plan.type !== "undo") {
-      process.stderr.write(`shiro: ${plan.type === "nothing" ? "nothing to undo" : "shiro undo stops here"} in session ${id}: ${plan.why}.\n`);
-      return 1;
-    }
     const shown = (path: string) => displayPath({ cwd }, path);
-    const changed = plan.files.filter((file) => file.changedSince);
-    if (changed.length > 0 && !args.force) {
-      process.stderr.write(
-        plan.filesOf?.ended === false
-          ? `shiro: nothing was undone. ${describeChangedSince(plan, shown)}. Run again with --force to ${overwritePhrase(changed).phrase}.\n`
-          : `shiro: ${changedSince(changed.map((f) => shown(f.path)))}, so nothing was undone. Run again with --force to ${overwritePhrase(changed).phrase}.\n`,
-      );
+    const outcome = await undoLatestTurn({
+      journal: openUndoJournal(home, id),
+      history: record.messages,
+      mode,
+      overwrite: (plan, changed) => {
+        if (args.force) return true;
+        process.stderr.write(
+          plan.filesOf?.ended === false
+            ? `shiro: nothing was undone. ${describeChangedSince(plan, shown)}. Run again with --force to ${overwritePhrase(changed).phrase}.\n`
+            : `shiro: ${changedSince(changed.map((f) => shown(f.path)))}, so nothing was undone. Run again with --force to ${overwritePhrase(changed).phrase}.\n`,
+        );
+        return false;
+      },
+      restore: (historyLength, todos) =>
+        saveSession(home, { ...record, messages: record.messages.slice(0, historyLength), notebook: { ...record.notebook, todos: [...todos] }, updatedAt: new Date().toISOString() }),
+      shown,
+      command: "shiro undo",
+    });
+    if (outcome.type === "nothing" || outcome.type === "compacted") {
+      process.stderr.write(`shiro: ${outcome.type === "nothing" ? "nothing to undo" : "shiro undo stops here"} in session ${id}: ${outcome.why}.\n`);
       return 1;
     }
-    const outcome = await applyUndo(journal, plan);
-    const turn = plan.conversationOf;
-    if (turn) {
-      const todos = restoreTodos(turn.todos).todos;
-      saveSession(home, { ...record, messages: record.messages.slice(0, turn.historyLength), notebook: { ...record.notebook, todos: [...todos] }, updatedAt: new Date().toISOString() });
-    }
-    const lines = describeUndo(plan, outcome, shown, "shiro undo");
-    if (turn) lines.push("The prompt was:", ...turn.prompt.split("\n").map((line) => `  ${line}`));
+    if (outcome.type === "declined") return 1;
+    const lines = [...outcome.lines];
+    if (outcome.prompt !== undefined) lines.push("The prompt was:", ...outcome.prompt.split("\n").map((line) => `  ${line}`));
     process.stdout.write(lines.join("\n") + "\n");
-    return outcome.failed.length > 0 ? 1 : 0;
+    return outcome.applied.failed.length > 0 ? 1 : 0;
   } finally {
     held.release();
   }

@@ -23,15 +23,20 @@ export type AgentEvent =
   | { type: "tool-call"; id: string; tool: string; input: unknown; subject?: string }
   /** Live output of a running tool (bash). */
   | { type: "tool-output"; id: string; tool: string; stream: "stdout" | "stderr"; chunk: string }
-  /** `summary` is one line for the screen; `output` is what the model received. */
-  | { type: "tool-result"; id: string; tool: string; summary: string; output: string }
-  | { type: "tool-error"; id: string; tool: string; error: string }
+  /** `summary` is one line for the screen; `output` is what the model received. `subject`: the call's, as on its tool-call. */
+  | { type: "tool-result"; id: string; tool: string; subject?: string; summary: string; output: string }
+  | { type: "tool-error"; id: string; tool: string; subject?: string; error: string }
   /** `reason` is what the model reads; `shown` the few words the user's line gives instead (none: the reason, clipped). */
   | { type: "tool-denied"; id: string; tool: string; subject?: string; reason: string; shown?: string }
   | { type: "compacted"; before: number; after: number }
   /** `retryInMs`: the turn now waits this long before sending the failed request again. */
   | { type: "notice"; message: string; retryInMs?: number }
   | { type: "error"; message: string }
+  /**
+   * A hook ran (docs/hooks.md): the event, the tool for tool events, the command and where it was
+   * configured, how it ended, and what it decided (block, allow, deny, ask, stop, error) with why.
+   */
+  | { type: "hook"; event: string; tool?: string; command: string; origin: string; exitCode: number | null; decision?: string; reason?: string; durationMs: number }
   /** A request is over. `wireTokens`: the estimated size of the conversation in the request it sent, after pruning (the instructions and tools not counted). */
   | { type: "step"; step: number; usage: Usage; wireTokens?: number }
   | { type: "done"; status: TurnStatus; steps: number; usage: Usage }

@@ -87,7 +87,6 @@ export function createEventView(theme: Theme, hooks: ViewHooks, now: () => numbe
   let markdown: MarkdownStream | undefined;
   let last: LastResult | undefined;
   const running = new Map<string, Running>();
-  const subjects = new Map<string, string>();
   /** Subagents running now, by task call and place in it: what their live line says. */
   const subagents = new Map<string, { kind: string; description: string; step: number; doing?: string; calls: string }>();
 
@@ -161,7 +160,6 @@ export function createEventView(theme: Theme, hooks: ViewHooks, now: () => numbe
           activity(`preparing ${event.tool}`);
           return;
         case "tool-call":
-          if (event.subject) subjects.set(event.id, event.subject);
           if (hooks.announce(event.tool)) tool(renderEvent(event, theme));
           activity(hooks.subjectKind(event.tool) === "command" ? `running ${event.tool} · ctrl-c stops the command` : `running ${event.tool}`);
           return;
@@ -169,19 +167,17 @@ export function createEventView(theme: Theme, hooks: ViewHooks, now: () => numbe
           showOutput(event.id, event.chunk);
           return;
         case "tool-result": {
-          const subject = subjects.get(event.id);
+          const subject = event.subject;
           // A call the turn cut short gets the model's note as its result; /last says it for a person.
           const result = event.output === INTERRUPTED_RESULT ? CUT_SHORT : event.output;
           finish(event.id, `${event.tool}${subject ? " " + subject : ""} · ${event.summary}`, result);
-          subjects.delete(event.id);
           tool(renderEvent(event, theme, callContext(hooks.subjectKind(event.tool), subject)));
           activity("working");
           return;
         }
         case "tool-error": {
-          const subject = subjects.get(event.id);
+          const subject = event.subject;
           finish(event.id, `${event.tool}${subject ? " " + subject : ""} · error`, event.error);
-          subjects.delete(event.id);
           tool(renderEvent(event, theme, callContext(hooks.subjectKind(event.tool), subject)));
           activity("working");
           return;
@@ -189,9 +185,7 @@ export function createEventView(theme: Theme, hooks: ViewHooks, now: () => numbe
         case "tool-denied": {
           running.delete(event.id);
           // /last speaks of this call, not of an earlier one that did run: it did not run, and why.
-          const subject = event.subject ?? subjects.get(event.id);
-          last = { title: `${event.tool}${subject ? " " + subject : ""} · not run`, text: event.reason };
-          subjects.delete(event.id);
+          last = { title: `${event.tool}${event.subject ? " " + event.subject : ""} · not run`, text: event.reason };
           if (!hooks.quietDenial(event.id)) tool(renderEvent(event, theme));
           activity("working");
           return;
@@ -205,6 +199,11 @@ export function createEventView(theme: Theme, hooks: ViewHooks, now: () => numbe
         case "error":
           tool(renderEvent(event, theme));
           return;
+        case "hook": {
+          const line = renderEvent(event, theme);
+          if (line !== undefined) tool(line);
+          return;
+        }
         case "step":
           return;
         case "subagent-start":
@@ -229,7 +228,6 @@ export function createEventView(theme: Theme, hooks: ViewHooks, now: () => numbe
           return;
         case "done":
           // A call the turn cut short has been ended by then: the turn reports it (turn.ts) as an interrupted result.
-          subjects.clear();
           if (event.status === "interrupted") tool(theme.warn("interrupted"));
           running.clear();
           subagents.clear();

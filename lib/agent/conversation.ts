@@ -1,6 +1,8 @@
 import type { LiveSession } from "../sessions/live-session.ts";
 import { interruptionMessage } from "../text/interruption.ts";
 import type { ModelMessage } from "ai";
+import type { Hooks } from "../hooks/hooks.ts";
+import { promptSubmitted, stopHookMessage, stopRequested, withHookContext } from "./prompt-hooks.ts";
 import type { TurnChanges, TurnRecorder, UndoJournal } from "../sessions/undo/journal.ts";
 import type { AgentEvent, EventSink, Usage } from "../events.ts";
 import type { AnyTool } from "../tools/define.ts";
@@ -48,13 +50,22 @@ export type ConversationOptions = {
    * caller): not counted among the commands the turn ran that /undo cannot revert.
    */
   onlyReads?: (command: string, cwd: string) => boolean;
+  /**
+   * The session's hooks (docs/hooks.md): the tool events, UserPromptSubmit and Stop run here.
+   * `startContext`: what SessionStart hooks printed, sent with the first prompt.
+   */
+  hooks?: { hooks: Hooks; startContext?: string[]; maxStopBlocks: number };
 };
 
 /**
  * A turn's result, and what it changed: files (undoable) and commands run (not undoable), for the
  * line at the turn's end. `changes` is absent without a journal, or when recording it failed.
  */
-export type PromptResult = TurnResult & { changes?: TurnChanges };
+export type PromptResult = TurnResult & {
+  changes?: TurnChanges;
+  /** A UserPromptSubmit hook kept the prompt from the model, for this reason (nothing ran). */
+  blocked?: string;
+};
 
 /**
  * What the user typed, when the prompt sent was written on their behalf: `prompt` the command
@@ -196,7 +207,7 @@ export function createConversation(opts: ConversationOptions): Conversation {
       // runtime or the tool set changed (/model, /agent).
       if (built?.runtime !== runtime || built.tools !== builtIn) {
         const text = buildInstructions({
-          env: runtime.env,
+          env: runtime.workspace,
           projectDocs: runtime.projectDocs,
           memory: opts.memoryBlock,
           tools: builtIn.map((t) => t.name),
@@ -239,8 +250,21 @@ export function createConversation(opts: ConversationOptions): Conversation {
       };
       // Provider error text can echo the key back; it must not reach the screen or a log.
       const emit = (event: AgentEvent) => io.emit(redactEvent(event, redact));
+      // UserPromptSubmit may keep the prompt from the model, or add context to it (with SessionStart's, once).
+      const hooks = opts.hooks;
+      let context: string[] = [];
+      if (hooks) {
+        const verdict = await promptSubmitted(hooks.hooks, prompt, emit, io.signal);
+        if (verdict.blocked !== undefined) {
+          emit({ type: "notice", message: `the prompt was not sent: ${verdict.blocked}` });
+          return { status: "success", steps: 0, usage: { inputTokens: 0, outputTokens: 0 }, messages: [], blocked: verdict.blocked };
+        }
+        context = [...(hooks.startContext?.splice(0) ?? []), ...verdict.context];
+      }
+      const userTyped = io.typed?.prompt ?? (context.length > 0 ? prompt : undefined);
+      prompt = withHookContext(prompt, context);
       const typed = {
-        ...(io.typed?.prompt !== undefined ? { typed: io.typed.prompt } : {}),
+        ...(userTyped !== undefined ? { typed: userTyped } : {}),
         ...(io.typed?.shell?.length ? { shell: io.typed.shell } : {}),
       };
       // A session shiro was killed in may end with a call that has no result (the step under way is
@@ -252,23 +276,25 @@ export function createConversation(opts: ConversationOptions): Conversation {
       // takes it back with this turn.
       const last = session.history.at(-1);
       const resent = last?.role === "user" && last.content === prompt;
-      const recorder = beginRecording(io.typed?.prompt ?? prompt, emit, session.history.length - (resent ? 1 : 0));
+      const recorder = beginRecording(userTyped ?? prompt, emit, session.history.length - (resent ? 1 : 0));
       if (!resent) history.append([{ role: "user", content: prompt, providerOptions: { shiro: { ...ranWith, ...typed } } }]);
       let commands = 0;
-      let result: TurnResult;
+      let result: TurnResult | undefined;
       /** A command ran: counted unless it only reads (`ls`, `cat`), which leaves nothing to revert. */
       const ran = (command: string | undefined) => {
         try {
-          if (command !== undefined && opts.onlyReads?.(command, runtime.env.cwd)) return;
+          if (command !== undefined && opts.onlyReads?.(command, runtime.workspace.cwd)) return;
         } catch {
           // a line the check cannot judge is counted
         }
         commands++;
       };
-      const commandLines = new Map<string, string | undefined>();
-      turnIo = { emit, approve: io.approve, redact, onCommand: ran };
+      turnIo = { emit, approve: io.approve, redact, onCommand: ran, ...(hooks ? { hooks: hooks.hooks } : {}) };
       try {
-        result = await runTurn({
+        // A Stop hook that blocks the turn's end sends the model its reason and the turn goes on,
+        // at most maxStopBlocks times in a row; never after the user interrupted it.
+        for (let stopBlocks = 0; ; ) {
+        const part = await runTurn({
           model: runtime.model,
           callOptions: withPromptCacheKey(runtime.callOptions, runtime.settings, session.id),
           // What the turn learned (a refused reasoning control) is kept; the session's cache key is not.
@@ -279,20 +305,31 @@ export function createConversation(opts: ConversationOptions): Conversation {
           wireTail,
           settings: runtime.settings,
           window: runtime.window,
-          root: runtime.env.root,
-          cwd: runtime.env.cwd,
+          root: runtime.workspace.root,
+          cwd: runtime.workspace.cwd,
           signal: io.signal,
           emit: (event) => {
-            const isCommand = (name: string) => commandTools(currentTools()).has(name);
-            if (event.type === "tool-call" && isCommand(event.tool)) commandLines.set(event.id, event.subject);
-            if (event.type === "tool-result" && isCommand(event.tool)) ran(commandLines.get(event.id));
+            if (event.type === "tool-result" && commandTools(currentTools()).has(event.tool)) ran(event.subject);
             emit(event);
           },
           approve: io.approve,
           redact,
           ...(recorder ? { journal: recorder } : {}),
           ...(io.goOn ? { goOn: io.goOn } : {}),
+          ...(hooks ? { hooks: hooks.hooks } : {}),
         });
+        result = stopBlocks === 0 ? part : joinTurns(result!, part);
+        if (!hooks || part.status !== "success" || io.signal.aborted) break;
+        const goOn = await stopRequested(hooks.hooks, "Stop", { active: stopBlocks > 0, messages: result.messages }, emit, io.signal);
+        if (goOn === undefined) break;
+        if (++stopBlocks > hooks.maxStopBlocks) {
+          emit({ type: "notice", message: `Stop hooks kept the turn going ${hooks.maxStopBlocks} times in a row; it ends here (maxStopHookBlocks)` });
+          break;
+        }
+        const instruction = stopHookMessage(goOn);
+        history.append([instruction]);
+        result = { ...result, messages: [...result.messages, instruction] };
+        }
       } catch (error) {
         // Whatever ended the turn, what its tools did to the files is recorded.
         await recorder?.end({ commands }).catch(() => {});
@@ -312,6 +349,16 @@ export function createConversation(opts: ConversationOptions): Conversation {
     },
   };
   return conversation;
+}
+
+/** A turn and the part a Stop hook made it go on with, as one result. */
+function joinTurns(first: TurnResult, next: TurnResult): TurnResult {
+  return {
+    ...next,
+    steps: first.steps + next.steps,
+    usage: { ...next.usage, inputTokens: first.usage.inputTokens + next.usage.inputTokens, outputTokens: first.usage.outputTokens + next.usage.outputTokens },
+    messages: [...first.messages, ...next.messages],
+  };
 }
 
 /** The names of the tools whose subject is a command line, worked out once per tool set. */

@@ -9,7 +9,8 @@ import type { ProjectDoc } from "./project-docs.ts";
 /** What each variant adds to the system prompt (default adds nothing). */
 const APPENDIX: Record<VariantName, string> = { default: "", quick, deep, plan, review };
 
-export type Environment = { cwd: string; root: string; date: string; platform: string; shell: string };
+/** Where the session works, and the user's home directory (`$HOME`, else the system's; computed once, lib/config/load.ts userHomeOf). */
+export type Environment = { cwd: string; root: string; date: string; platform: string; shell: string; userHome: string };
 
 /** The parts of the system prompt, the blocks already rendered. */
 export type InstructionParts = {

@@ -16,7 +16,8 @@ export type Runtime = {
   config: ConfigFile;
   settings: Settings;
   model: LanguageModel;
-  env: Environment;
+  /** Where the session works: the directory, the project root, the user's home, the date and platform. */
+  workspace: Environment;
   projectDocs: ProjectDoc[];
   /** Provider options for every model call, built once from the settings (lib/provider/call-options.ts). */
   callOptions: CallOptions;

@@ -3,6 +3,7 @@ import type { EventSink, TurnStatus, Usage } from "../events.ts";
 import type { AnyTool } from "../tools/define.ts";
 import { closeDanglingToolCalls, inlineHistory, INTERRUPTED_RESULT } from "../prune/repair.ts";
 import { compactedEvent } from "../prune/prune.ts";
+import { reportTo } from "./tool-hooks.ts";
 import { estimateTokens } from "../prune/tokens.ts";
 import type { ContextWindow } from "../provider/context-window.ts";
 import { withNextStep } from "../provider/next-step.ts";
@@ -39,7 +40,7 @@ export type TurnHistory = {
  * What the turn needs: where and how its tool calls run (the same fields a call gets:
  * ToolCallOptions), and the turn's own.
  */
-export type TurnOptions = Pick<ToolCallOptions, "root" | "cwd" | "signal" | "approve" | "redact" | "journal"> & {
+export type TurnOptions = Pick<ToolCallOptions, "root" | "cwd" | "signal" | "approve" | "redact" | "journal" | "hooks"> & {
   model: LanguageModel;
   /** Provider options for every request of the turn (Runtime.callOptions). */
   callOptions: CallOptions;
@@ -122,11 +123,11 @@ export async function runTurn(opts: TurnOptions): Promise<TurnResult> {
   const notes = new Map<string, ResultNote>();
   // The calls shown (tool-call) and not yet ended: one cut short by the end of its step reports
   // nothing more (tool-call.ts), so the turn's end reports it, as the history repair closes it.
-  const open = new Map<string, string>();
+  const open = new Map<string, { tool: string; subject?: string }>();
   const emit: EventSink = (event) => {
     const note = resultNote(event);
     if (note && (event.type === "tool-denied" || event.type === "tool-result")) notes.set(event.id, note);
-    if (event.type === "tool-call") open.set(event.id, event.tool);
+    if (event.type === "tool-call") open.set(event.id, { tool: event.tool, ...(event.subject ? { subject: event.subject } : {}) });
     else if (event.type === "tool-result" || event.type === "tool-error" || event.type === "tool-denied") open.delete(event.id);
     opts.emit(event);
   };
@@ -138,6 +139,8 @@ export async function runTurn(opts: TurnOptions): Promise<TurnResult> {
     if (compacted) {
       opts.emit(compacted); // once per turn, not per step
       compactedReported = true;
+      // Pruning cannot be blocked (and never changes the saved history): PreCompact is told, not asked.
+      if (opts.hooks?.has("PreCompact")) void opts.hooks.fire("PreCompact", { trigger: "auto", custom_instructions: "" }, { onRun: reportTo(opts.emit) }).catch(() => {});
     }
     return request;
   };
@@ -204,7 +207,7 @@ export async function runTurn(opts: TurnOptions): Promise<TurnResult> {
     // when its step is cut short reports no result (tool-call.ts); the repair closes it.
     let runOpen = true;
     const toolDefs = currentTools();
-    const tools = toSdkTools(toolDefs, { root: opts.root, cwd: opts.cwd, signal: opts.signal, emit, approve: opts.approve, redact: opts.redact, stepOpen: () => runOpen, journal: opts.journal });
+    const tools = toSdkTools(toolDefs, { root: opts.root, cwd: opts.cwd, signal: opts.signal, emit, approve: opts.approve, redact: opts.redact, stepOpen: () => runOpen, journal: opts.journal, ...(opts.hooks ? { hooks: opts.hooks } : {}) });
     let request = prepare(toolDefs);
     let failed: StepOutcome | undefined;
     await runSteps({
@@ -296,7 +299,7 @@ export async function runTurn(opts: TurnOptions): Promise<TurnResult> {
   // Whatever happened, the stored history must be sendable next time.
   const closed = closeDanglingToolCalls(session.history);
   if (closed !== session.history) session.replace(closed);
-  for (const [id, tool] of open) opts.emit({ type: "tool-result", id, tool, summary: "interrupted", output: INTERRUPTED_RESULT });
+  for (const [id, call] of open) opts.emit({ type: "tool-result", id, ...call, summary: "interrupted", output: INTERRUPTED_RESULT });
   opts.emit({ type: "done", status, steps, usage });
   return { status, steps, usage, ...(errorMessage ? { error: errorMessage } : {}), ...(truncated ? { truncated } : {}), messages: session.history.slice(startLength) };
 }

@@ -7,9 +7,14 @@ import { ConfigFile } from "./schema.ts";
 import { parseJson } from "../text/json-parse.ts";
 import { fieldPathText, issueWords, listWhereObject } from "./field-path.ts";
 
+/** The user's home directory: `$HOME`, else the system's. The one place it is worked out (a run keeps it as Environment.userHome). */
+export function userHomeOf(env: Record<string, string | undefined>): string {
+  return env.HOME || homedir();
+}
+
 /** Where shiro keeps everything it writes. `SHIRO_HOME` relocates it (tests always set it). */
 export function shiroHome(env: Record<string, string | undefined>): string {
-  return env.SHIRO_HOME || join(env.HOME || homedir(), ".shiro-neko");
+  return env.SHIRO_HOME || join(userHomeOf(env), ".shiro-neko");
 }
 
 export function configPath(home: string): string {
@@ -38,11 +43,11 @@ export async function loadConfigFile(path: string): Promise<ConfigFile> {
     throw new ShiroError("config", `config file ${path} must hold a JSON object such as {"model": "gpt-5-mini"}, not ${kindOf(raw)}. Fix it or move it aside.`);
   }
   const list = listWhereObject(ConfigFile, raw);
-  if (list) throw new ShiroError("config", `config file ${path}: field ${fieldPathText(list)} must be an object, not a list. See docs/configuration.md.`);
+  if (list) throw new ShiroError("config", `config file ${path}: field ${fieldPathText(list)} must be an object, not a list. See shiro help configuration.`);
   const parsed = v.safeParse(ConfigFile, raw);
   if (parsed.success) return parsed.output;
   const what = oneLine(issueWords(ConfigFile, parsed.issues[0]));
-  throw new ShiroError("config", `config file ${path}: ${what}${what.endsWith("?") ? "" : "."} See docs/configuration.md.`);
+  throw new ShiroError("config", `config file ${path}: ${what}${what.endsWith("?") ? "" : "."} See shiro help configuration.`);
 }
 
 /**

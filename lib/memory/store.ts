@@ -10,7 +10,7 @@ import { memoryStorePath } from "./store-path.ts";
 export type MemoryStoreOptions = {
   /** shiro's home directory (`shiroHome(env)`, i.e. `$SHIRO_HOME`). */
   home: string;
-  /** The git top-level containing the cwd, or the cwd outside a repository (`runtime.env.root`). */
+  /** The git top-level containing the cwd, or the cwd outside a repository (`runtime.workspace.root`). */
   projectRoot: string;
   /** Clock for createdAt / lastHitAt / set-aside names. */
   now?: () => Date;

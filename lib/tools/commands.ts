@@ -1,4 +1,4 @@
-import { join } from "node:path";
+import { shiroHome } from "../config/load.ts";
 import { openCommands, type Commands } from "../sandbox/index.ts";
 
 const byRoot = new Map<string, Commands>();
@@ -14,7 +14,7 @@ export function defaultCommands(root: string): Commands {
     commands = openCommands({
       settings: { mode: "off", network: true, writable: [], readable: [] },
       root,
-      shiroHome: env.SHIRO_HOME || join(env.HOME ?? "/", ".shiro-neko"),
+      shiroHome: shiroHome(env),
       env,
       apiKey: undefined,
     });

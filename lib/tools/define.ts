@@ -22,6 +22,11 @@ export type ToolContext = {
    * when the user says no or the command may not run outside (the guard).
    */
   runOutside?: (why: string) => Promise<boolean>;
+  /**
+   * The command was judged read-only (Approval.readOnly): bash runs it with PATH cut to its
+   * absolute entries outside the workspace, so the programs it names are the system's.
+   */
+  readOnly?: boolean;
   /** The turn's record of changed files, for /undo. Absent outside a session (unit tests, previews). */
   journal?: FileJournal;
   /** The id of the call being run (the task tool names its subagents' events by it). */
@@ -116,6 +121,15 @@ export type ToolDef<S extends v.GenericSchema = v.GenericSchema> = {
    * read-only by construction: read-only tool sets leave it out unless the config lets them have it.
    */
   reachesNetwork?: boolean;
+  /**
+   * Which subagents get the tool. "every": it only reads the workspace (files, searches, git
+   * history), so the read-only ones (explore, review) get it too; "none": it is the session's own
+   * (the task list, memory, subagents). Unset: workers only. A read-only subagent never gets a
+   * tool that mutates or runs commands, whatever this says.
+   */
+  subagents?: "every" | "none";
+  /** True for a tool whose call runs subagents (task): their edits are the changes of the call's step. */
+  startsSubagents?: boolean;
   subject: ToolSubject<v.InferOutput<S>>;
   defaultDecision: DefaultDecision;
   /**

@@ -16,6 +16,7 @@ export function createForgetTool(store: MemoryStore) {
       "Remove every note containing text from this project's memory (be specific) and list them. For a note gone wrong or stale.",
     schema,
     mutates: false, // writes only shiro's own store, never the user's files
+    subagents: "none",
     subject: { kind: "text", of: (input) => input.text },
     defaultDecision: "allow",
     async execute(input) {

@@ -28,6 +28,7 @@ export const gitTool = defineTool({
     "show: a commit's message, files and diff (ref, default HEAD). blame: who last changed each line of path (startLine, endLine).",
   schema,
   mutates: false,
+  subagents: "every",
   subject: { kind: "path", of: callLabel, paths: (input) => [input.path ?? "."], readsContent: true },
   defaultDecision: "allow",
   execute: (input, ctx) => OPS[input.op](input, ctx),

@@ -18,6 +18,7 @@ export function createRecallTool(store: MemoryStore) {
       "The most used notes are already in your instructions.",
     schema,
     mutates: false, // writes only hit counts in shiro's own store
+    subagents: "none",
     subject: { kind: "text", of: (input) => input.query },
     defaultDecision: "allow",
     async execute(input) {

@@ -26,6 +26,7 @@ export function createRememberTool(store: MemoryStore) {
     ].join("\n"),
     schema,
     mutates: false, // writes only shiro's own store, never the user's files
+    subagents: "none",
     subject: { kind: "text", of: (input) => input.text },
     defaultDecision: "allow",
     digest: { note: (input) => `(${input.kind})` },

@@ -43,6 +43,7 @@ export function createTodoWriteTool(notebook: Notebook): AnyTool {
     description: DESCRIPTION,
     schema,
     mutates: false,
+    subagents: "none",
     subject: { kind: "text", of: (input) => `${input.todos.length} ${input.todos.length === 1 ? "task" : "tasks"}` },
     defaultDecision: "allow",
     async execute(input) {

@@ -26,12 +26,12 @@ const options = (approve: Approver): ToolCallOptions => ({
 });
 const allow: Approver = async () => ({ allow: true });
 
-test("an allowed call streams its output, then reports its result; both are redacted", async () => {
+test("an allowed call streams its output, then reports its result with its subject; both are redacted", async () => {
   const outcome = await runToolCall(bashTool, { command: "echo sk-secret" }, "call_1", options(allow));
   expect(outcome).toEqual({ output: "Exit code 0\n[redacted]\n", summary: "exit 0", denied: false });
   expect(events).toEqual([
     { type: "tool-output", id: "call_1", tool: "bash", stream: "stdout", chunk: "[redacted]\n" },
-    { type: "tool-result", id: "call_1", tool: "bash", summary: "exit 0", output: "Exit code 0\n[redacted]\n" },
+    { type: "tool-result", id: "call_1", tool: "bash", subject: "echo sk-secret", summary: "exit 0", output: "Exit code 0\n[redacted]\n" },
   ]);
 });
 
@@ -56,15 +56,15 @@ test("a call that ends after its step is over reports no result: the history rep
   expect(events.map((e) => e.type)).toEqual(["tool-output"]);
 });
 
-test("a failure is reported as tool-error and rethrown for the SDK's error result", async () => {
+test("a failure is reported as tool-error (naming its subject) and rethrown for the SDK's error result", async () => {
   await expect(runToolCall(readFileTool, { path: "missing.txt" }, "call_3", options(allow))).rejects.toThrow("read_file: missing.txt does not exist");
-  expect(events).toEqual([{ type: "tool-error", id: "call_3", tool: "read_file", error: expect.stringContaining("missing.txt does not exist") }]);
+  expect(events).toEqual([{ type: "tool-error", id: "call_3", tool: "read_file", subject: "missing.txt", error: expect.stringContaining("missing.txt does not exist") }]);
   events = [];
   const broken: Approver = async () => {
     throw new Error("the question could not be asked");
   };
   await expect(runToolCall(readFileTool, { path: "a" }, "call_4", options(broken))).rejects.toThrow("could not be asked");
-  expect(events).toEqual([{ type: "tool-error", id: "call_4", tool: "read_file", error: "the question could not be asked" }]);
+  expect(events).toEqual([{ type: "tool-error", id: "call_4", tool: "read_file", subject: "a", error: "the question could not be asked" }]);
 });
 
 test("the turn's start is written to the undo journal before a tool runs, and not for a call that is denied", async () => {

@@ -1,10 +1,14 @@
 // Which steps are saved at once (a crash right after must not lose what they did to the files).
 import { expect, test } from "bun:test";
+import { createTaskTool } from "../../lib/agent/subagent/task-tool.ts";
 import { changesWorkspace } from "../../lib/agent/workspace-change.ts";
 import { isReadOnlyCommand, readOnlyList } from "../../lib/permissions/read-only.ts";
 import { coreTools } from "../../lib/tools/index.ts";
 
-const changes = changesWorkspace(() => coreTools, (command) => isReadOnlyCommand(command, readOnlyList(undefined), "/tmp"));
+// The session's tools as a conversation has them: the core tools and the task tool.
+const task = createTaskTool({ workers: true, sessionTools: () => coreTools, runtime: () => { throw new Error("no runtime here"); }, turn: () => undefined, record: () => {} });
+const tools = [...coreTools, task];
+const changes = changesWorkspace(() => tools, (command) => isReadOnlyCommand(command, readOnlyList(undefined), "/tmp"));
 
 test("a command that writes, or that the read-only list does not know, changes the workspace", () => {
   expect(changes("bash", { command: "npm test" })).toBe(true);

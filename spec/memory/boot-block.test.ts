@@ -15,7 +15,7 @@ test("the block is the header, then `- (kind) text` lines", () => {
 
 test("an empty store gives no block at all", () => {
   expect(renderMemoryBlock([])).toBe("");
-  const env = { cwd: "/p", root: "/p", date: "2025-01-01", platform: "linux x64", shell: "bash" };
+  const env = { cwd: "/p", root: "/p", date: "2025-01-01", platform: "linux x64", shell: "bash", userHome: "/home/u" };
   expect(buildInstructions({ env, projectDocs: [], memory: renderMemoryBlock([]) })).not.toContain("earlier sessions");
 });
 
@@ -37,7 +37,7 @@ test("ordered by hit count, then most recent first; only the top 20", () => {
 });
 
 test("the block lands in the system prompt through buildInstructions({ memory })", () => {
-  const env = { cwd: "/p", root: "/p", date: "2025-01-01", platform: "linux x64", shell: "bash" };
+  const env = { cwd: "/p", root: "/p", date: "2025-01-01", platform: "linux x64", shell: "bash", userHome: "/home/u" };
   const memory = renderMemoryBlock([entry("the migration must run before the seed", { kind: "gotcha" })]);
   expect(buildInstructions({ env, projectDocs: [], memory })).toContain(`${MEMORY_BLOCK_HEADER}\n- (gotcha) the migration must run before the seed`);
 });

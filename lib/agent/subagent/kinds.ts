@@ -8,14 +8,6 @@ import worker from "../prompts/subagent-worker.md" with { type: "text" };
 /** What a subagent is for: `explore` and `review` only read; `worker` also edits and runs commands. */
 export type SubagentKind = "explore" | "review" | "worker";
 
-export const SUBAGENT_KINDS: readonly SubagentKind[] = ["explore", "review", "worker"];
-
-/** The tools a read-only subagent gets, when the session has them: reading, searching, git history. */
-const READ_TOOLS = new Set(["read_file", "glob", "grep", "list_dir", "git"]);
-
-/** Tools no subagent gets: the session's own task list and memory, and the task tool (subagents start no subagents). */
-const SESSION_TOOLS = new Set(["todo_write", "remember", "recall", "forget", "task"]);
-
 /**
  * The tools a subagent of `kind` is offered, chosen from the session's own (so bash and grep run in
  * the session's sandbox). Read-only kinds get the reading tools and nothing that mutates, whatever
@@ -23,9 +15,10 @@ const SESSION_TOOLS = new Set(["todo_write", "remember", "recall", "forget", "ta
  * `webFetch.readOnlyAgents`) adds the tools that only read the network (web_fetch).
  */
 export function toolsForKind(kind: SubagentKind, sessionTools: readonly AnyTool[], network = false): AnyTool[] {
-  if (kind === "worker") return sessionTools.filter((tool) => !SESSION_TOOLS.has(tool.name));
-  const reads = (tool: AnyTool) => READ_TOOLS.has(tool.name) || (network && tool.reachesNetwork === true);
-  return sessionTools.filter((tool) => reads(tool) && !SESSION_TOOLS.has(tool.name) && !tool.mutates && tool.subject.kind !== "command");
+  // The session's own tools (ToolDef.subagents "none": the task list, memory, the task tool) go to no subagent.
+  if (kind === "worker") return sessionTools.filter((tool) => tool.subagents !== "none");
+  const reads = (tool: AnyTool) => tool.subagents === "every" || (network && tool.reachesNetwork === true);
+  return sessionTools.filter((tool) => reads(tool) && tool.subagents !== "none" && !tool.mutates && tool.subject.kind !== "command");
 }
 
 const PROMPTS: Record<SubagentKind, string> = { explore, review, worker };

@@ -1,5 +1,6 @@
 import { expect, test } from "bun:test";
 import { toolsForKind } from "../../../lib/agent/subagent/kinds.ts";
+import { createTaskTool } from "../../../lib/agent/subagent/task-tool.ts";
 import { createLimiter } from "../../../lib/agent/subagent/limiter.ts";
 import { joinReports, MAX_REPORT_CHARS, NO_FINDINGS, reportFor } from "../../../lib/agent/subagent/report.ts";
 import { createNotebook } from "../../../lib/notebook/notebook.ts";
@@ -32,7 +33,7 @@ test("a reading tool's name on a tool that mutates does not make it read-only", 
 });
 
 test("a worker gets the session's tools but its task list, memory and the task tool itself", () => {
-  const task = defineTool({ name: "task", description: "x", schema: v.object({}), mutates: false, subject: { kind: "text", of: () => "" }, defaultDecision: "allow", execute: async () => ({ output: "", summary: "" }) });
+  const task = createTaskTool({ workers: true, sessionTools: () => sessionTools, runtime: () => { throw new Error("no runtime here"); }, turn: () => undefined, record: () => {} });
   const names = toolsForKind("worker", [...sessionTools, task]).map((t) => t.name);
   expect(names).toContain("edit_file");
   expect(names).toContain("bash");

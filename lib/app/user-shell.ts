@@ -1,7 +1,7 @@
-import type { Conversation } from "../../lib/agent/conversation.ts";
-import type { Runtime } from "../../lib/agent/runtime.ts";
-import { guardCommand } from "../../lib/permissions/index.ts";
-import { runTool } from "../../lib/tools/define.ts";
+import type { Conversation } from "../agent/conversation.ts";
+import type { Runtime } from "../agent/runtime.ts";
+import { guardCommand } from "../permissions/index.ts";
+import { runTool } from "../tools/define.ts";
 
 /**
  * `!cmd`: the user's own command, run in the workspace through the same guard and sandbox as the
@@ -15,13 +15,13 @@ export function createUserShell(deps: { runtime: () => Runtime; conversation: ()
     /** Runs it; resolves with what to show. Never throws for the command's own failure. */
     async run(command: string, signal: AbortSignal, onOutput: (chunk: string) => void, onNotice: (message: string) => void = () => {}): Promise<{ refused?: string; output?: string }> {
       const runtime = deps.runtime();
-      const refusal = guardCommand(command, { root: runtime.env.root, cwd: runtime.env.cwd, home: deps.home, allow: runtime.config.guard?.allow, sandboxed: runtime.commands.status.state === "on" });
+      const refusal = guardCommand(command, { root: runtime.workspace.root, cwd: runtime.workspace.cwd, home: deps.home, allow: runtime.config.guard?.allow });
       if (refusal) return { refused: `shiro's safety guard refused \`${refusal.command}\`: ${refusal.why}.` };
       const bash = deps.conversation().tools.find((t) => t.subject.kind === "command");
       if (!bash) return { refused: "this agent cannot run commands (a read-only variant); /agent default to switch back" };
       let output: string;
       try {
-        output = (await runTool(bash, { command }, { root: runtime.env.root, cwd: runtime.env.cwd, signal, onOutput: (_stream, chunk) => onOutput(chunk), notice: onNotice })).output;
+        output = (await runTool(bash, { command }, { root: runtime.workspace.root, cwd: runtime.workspace.cwd, signal, onOutput: (_stream, chunk) => onOutput(chunk), notice: onNotice })).output;
       } catch (error) {
         output = error instanceof Error ? error.message : String(error);
       }

@@ -55,11 +55,13 @@ type Context = { where: Where; depth: number; known: Variables };
 
 /**
  * Checks a bash command line for things that destroy work: `rm -r`/`-f` outside the workspace or
- * on its root, `git reset --hard`, `git clean -f`, forced `git push`, `git branch -D`, SQL `DROP` /
- * `TRUNCATE`, `mkfs`, writes to disk devices, fork bombs and downloaded scripts piped into a shell.
- * Compound commands, subshells, `$(…)`, backticks, `bash -c`, `eval`, heredocs fed to a shell,
- * brace lists and wrappers such as `sudo`, `env`, `setsid`, `flock`, `script -c` and `xargs` are
- * looked through. Paths are judged where they really are (symlinks followed, globs expanded on
+ * on its root, `find -delete`/`-exec rm` from the root or `.git`, every git operation that loses
+ * work (git-refusal.ts: forced pushes, resets, cleans, branch moves, plumbing, forcing config),
+ * hand writes to git's refs and objects, SQL `DROP` / `TRUNCATE`, `mkfs`, writes to disk devices,
+ * fork bombs and downloaded scripts piped into a shell. Compound commands, subshells, `$(…)`,
+ * backticks, brace lists, wrappers such as `sudo`, `env`, `setsid`, `flock`, `script -c` and
+ * `xargs`, and the nested scripts nested.ts reads (`bash -c`, `eval`, heredocs and here-strings
+ * fed to a shell, `find -exec`, awk `system()`, …) are looked through. Paths are judged where they really are (symlinks followed, globs expanded on
  * disk), so the guard reads the file system; it never changes it. It also refuses what it cannot
  * read: a shell whose script is not literal (from a pipe, a here-string with an expansion,
  * process substitution, `-O`/`-o` options, `env -S`), a program name that is an expansion

@@ -9,6 +9,7 @@ import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node
 import { join } from "node:path";
 import type { Reply } from "../support/fake-openai.ts";
 import { jsonLines, runShiro } from "../support/cli.ts";
+import { SANDBOX_AS_THE_HOST_HAS_IT } from "../support/host-tools.ts";
 import { toolOutputsIn } from "../support/requests.ts";
 import { useFakeServer } from "../support/use-fake-server.ts";
 import { reportSkip, sandboxUnavailable, visibleTempDir } from "../sandbox/support.ts";
@@ -74,7 +75,7 @@ function repository(config: Record<string, unknown> = {}) {
 async function runCommands(commands: readonly string[], opts: { cwd: string; home: string; flags: string[] }) {
   const replies: Reply[] = [...commands.map((command) => ({ toolCalls: [{ name: "bash", input: { command } }] })), { text: "done" }];
   const s = await serve(...replies);
-  const run = await runShiro(["-p", "go", "--json", ...opts.flags], { baseURL: s.url, cwd: opts.cwd, home: opts.home, timeoutMs: 90_000 });
+  const run = await runShiro(["-p", "go", "--json", ...opts.flags], { baseURL: s.url, cwd: opts.cwd, home: opts.home, timeoutMs: 90_000, env: SANDBOX_AS_THE_HOST_HAS_IT });
   expect(run.code).toBe(0);
   const denied = jsonLines(run.stdout).filter((line) => line.type === "tool-denied");
   return { s, denied };

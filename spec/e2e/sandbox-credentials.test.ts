@@ -7,6 +7,7 @@ import { runShiro } from "../support/cli.ts";
 import { useFakeServer } from "../support/use-fake-server.ts";
 import { toolOutputsIn } from "../support/requests.ts";
 import { reportSkip, sandboxUnavailable, siblingLayout } from "../sandbox/support.ts";
+import { SANDBOX_AS_THE_HOST_HAS_IT } from "../support/host-tools.ts";
 
 const serve = useFakeServer();
 const unavailable = sandboxUnavailable();
@@ -50,7 +51,7 @@ test.skipIf(unavailable !== undefined)("--yolo: no command reads a credential fi
   const { home, cwd } = layout();
   const command = [...CREDENTIALS, "notes.txt"].map((file) => `cat ~/${file}`).join("; ");
   const s = await serve({ toolCalls: [{ name: "bash", input: { command } }] }, { text: "done" });
-  const run = await runShiro(["-p", "read them", "--yolo"], { baseURL: s.url, cwd, home });
+  const run = await runShiro(["-p", "read them", "--yolo"], { baseURL: s.url, cwd, home, env: SANDBOX_AS_THE_HOST_HAS_IT });
   expect(run.code).toBe(0);
   const [output] = toolOutputsIn(s.requests[1]!.body);
   expect(output).toContain("visible-notes");
@@ -59,7 +60,7 @@ test.skipIf(unavailable !== undefined)("--yolo: no command reads a credential fi
 
 test.skipIf(unavailable !== undefined)("shiro doctor lists the hidden places that exist here, sandboxHide's included", async () => {
   const { home, cwd } = layout();
-  const run = await runShiro(["doctor"], { baseURL: "http://127.0.0.1:9/v1", cwd, home });
+  const run = await runShiro(["doctor"], { baseURL: "http://127.0.0.1:9/v1", cwd, home, env: SANDBOX_AS_THE_HOST_HAS_IT });
   const hidden = run.stdout.split("\n").find((line) => line.trim().startsWith("hidden:"));
   for (const place of ["~/.cache/huggingface/token", "~/.bash_history", "~/.config/sops/age", "~/.terraformrc", "~/.config/rclone", "~/.s3cfg", "~/.docker", "~/.config/glab-cli", "~/tokens"]) {
     expect(hidden).toContain(place);

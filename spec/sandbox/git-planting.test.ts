@@ -6,6 +6,7 @@ import { afterAll, describe, expect, test } from "bun:test";
 import { existsSync, readdirSync, readFileSync, rmSync, writeFileSync, mkdirSync } from "node:fs";
 import { join } from "node:path";
 import { runShiro } from "../support/cli.ts";
+import { SANDBOX_AS_THE_HOST_HAS_IT } from "../support/host-tools.ts";
 import type { FakeServer } from "../support/fake-openai.ts";
 import { KEYS, usePty } from "../repl/pty.ts";
 import { reportSkip, sandboxUnavailable, siblingLayout } from "./support.ts";
@@ -29,11 +30,11 @@ const DONE = "all done, nothing else";
 async function plant(mode: Mode, s: FakeServer, cwd: string, home: string, beforeExit?: () => Promise<void>): Promise<string> {
   // Headless, shiro exits as the turn ends: a wait before its exit needs the loop, in either mode.
   if (mode === "--yolo" && !beforeExit) {
-    const run = await runShiro(["-p", "plant", "--yolo"], { baseURL: s.url, cwd, home, timeoutMs: 60_000 });
+    const run = await runShiro(["-p", "plant", "--yolo"], { baseURL: s.url, cwd, home, timeoutMs: 60_000, env: SANDBOX_AS_THE_HOST_HAS_IT });
     if (process.env.DEBUG_SPEC) console.error(run.stderr);
     expect(run.code).toBe(0);
   } else {
-    const pty = await start({ baseURL: s.url, cwd, home, args: mode.split(" ") });
+    const pty = await start({ baseURL: s.url, cwd, home, args: mode.split(" "), env: SANDBOX_AS_THE_HOST_HAS_IT });
     await pty.waitForPrompt(1);
     pty.line("plant");
     const asking = () => /^(allow\?|run it once outside)/.test(pty.cursorLine());

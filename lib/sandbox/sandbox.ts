@@ -103,7 +103,8 @@ const READY_TIMEOUT_MS = 10_000;
  * command. Before each command the workspace is checked for new secrets files (secrets-scan.ts);
  * when a new one has appeared and nothing is running, the sandbox is started afresh so the new
  * file is masked too (background processes of the old one stop, and the command's output says
- * so). `close()` ends it and removes its /tmp; so does the process's exit.
+ * so). `close()` ends it and removes its /tmp: the run modes call it on every way out, a forced
+ * exit included (their session's close, from a `process.on("exit")` in cmd/); lib/ never touches the process.
  */
 export function createSandboxRunner(opts: SandboxRunnerOptions): CommandRunner {
   let tmp: string | undefined;
@@ -116,7 +117,6 @@ export function createSandboxRunner(opts: SandboxRunnerOptions): CommandRunner {
     if (tmp) rmSync(tmp, { recursive: true, force: true });
     tmp = undefined;
   };
-  process.on("exit", cleanUp);
 
   const start = (secrets: string[]): Runner => {
     if (!tmp) {
@@ -334,7 +334,6 @@ export function createSandboxRunner(opts: SandboxRunnerOptions): CommandRunner {
       }
       runner = undefined;
       cleanUp();
-      process.off("exit", cleanUp);
     },
   };
 }

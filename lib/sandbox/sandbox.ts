@@ -12,7 +12,7 @@ export type SandboxRunnerOptions = {
   bwrap: string;
   /** The profile without its per-start parts (the /tmp directory and the secrets found). */
   profile: Omit<ProfileInput, "tmp" | "secrets">;
-  /** Starts the runner (runner-main.ts) inside the sandbox: the shiro binary with RUNNER_ARG. */
+  /** Starts the runner (cmd/sandbox-runner.ts) inside the sandbox: the shiro binary with RUNNER_ARG. */
   runnerCommand: readonly string[];
   /** The base environment of every command (no key; TMPDIR=/tmp). */
   env: Record<string, string>;
@@ -98,7 +98,7 @@ function sweepStaleTmp(parent: string): void {
 const READY_TIMEOUT_MS = 10_000;
 
 /**
- * Commands in the sandbox: one bubblewrap per session running the runner (runner-main.ts), which
+ * Commands in the sandbox: one bubblewrap per session running the runner (cmd/sandbox-runner.ts), which
  * starts each command inside it. Started by warm() as a turn begins, or else at the first
  * command. Before each command the workspace is checked for new secrets files (secrets-scan.ts);
  * when a new one has appeared and nothing is running, the sandbox is started afresh so the new

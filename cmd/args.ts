@@ -38,23 +38,23 @@ export type FlagValues<T extends FlagTable> = { [K in keyof T]: T[K] extends { t
  */
 export const MAIN_ARGS = {
   prompt: { type: "string", alias: "p", valueHint: "text", valueOptional: true, description: "run headless with this prompt" },
-  json: { type: "boolean", description: "headless: one JSON event per line on stdout (see docs/headless.md)" },
+  json: { type: "boolean", description: "headless: one JSON event per line on stdout (shiro help headless)" },
   continue: { type: "boolean", alias: "c", description: "continue the newest session in this directory" },
   resume: { type: "string", alias: "r", valueHint: "id", valueOptional: true, description: "resume a session by id or unique prefix (no id: pick one of this directory's)" },
   yolo: { type: "boolean", description: "allow tools that change files or run commands without asking" },
-  mode: { type: "string", valueHint: "mode", description: 'interactive approval mode: ask (default), edits, auto (config "approvalMode"; docs/permissions.md)' },
+  mode: { type: "string", valueHint: "mode", description: 'interactive approval mode: ask (default), edits, auto (config "approvalMode"; shiro help permissions)' },
   "max-spend": { type: "string", valueHint: "usd", description: 'refuse to start a turn once the session has cost this much (config "maxSpendUsd")' },
   model: { type: "string", alias: "m", valueHint: "id", description: 'model id (env SHIRO_MODEL, config "model")' },
   "base-url": { type: "string", valueHint: "url", description: "OpenAI-compatible endpoint (env SHIRO_BASE_URL / OPENAI_BASE_URL)" },
   api: { type: "string", valueHint: "wire", description: "responses (default) or chat, for servers that only speak Chat Completions" },
   provider: { type: "string", valueHint: "name", description: `preset: ${PRESET_NAMES.join(", ")}` },
   "max-steps": { type: "string", valueHint: "n", description: `step cap per turn (default ${DEFAULT_MAX_STEPS}; the agent's own)` },
-  agent: { type: "string", valueHint: "name", description: `agent variant: ${VARIANT_NAMES.join(", ")} (config "agent"; docs/agents.md)` },
+  agent: { type: "string", valueHint: "name", description: `agent variant: ${VARIANT_NAMES.join(", ")} (config "agent"; shiro help agents)` },
   think: { type: "string", valueHint: "level", description: `thinking level: ${THINKING_LEVELS.join(", ")} (config "thinking")` },
   sandbox: {
     type: "boolean",
     default: true,
-    description: "run commands in the sandbox (the default; docs/permissions.md)",
+    description: "run commands in the sandbox (the default; shiro help permissions)",
     negativeDescription: 'run commands directly on this machine (config "sandbox": "off")',
   },
   network: {
@@ -69,6 +69,13 @@ export const MAIN_ARGS = {
     description: "load and write project memory (the default)",
     negativeDescription: "don't load or write project memory (e.g. in CI)",
   },
+  hooks: {
+    type: "boolean",
+    default: true,
+    description: "run your hooks (the default; docs/hooks.md)",
+    negativeDescription: 'run no hooks, yours or the project\'s (config "disableAllHooks")',
+  },
+  "trust-project-hooks": { type: "boolean", description: "run the hooks in this project's .shiro/settings.json without asking (headless never trusts them otherwise)" },
   debug: { type: "boolean", description: "show stack traces for errors" },
   version: { type: "boolean", alias: "v", description: "print the version" },
   help: { type: "boolean", alias: "h", description: "print this help" },
@@ -146,6 +153,10 @@ export type MainArgs = {
   yolo: boolean;
   /** False with --no-memory. */
   memory: boolean;
+  /** False with --no-hooks. */
+  hooks: boolean;
+  /** --trust-project-hooks. */
+  trustProjectHooks: boolean;
   debug: boolean;
   version: boolean;
   help: boolean;
@@ -177,6 +188,8 @@ export function parseMainArgs(argv: string[]): MainArgs {
     flags,
     yolo: values.yolo,
     memory: values.memory,
+    hooks: values.hooks,
+    trustProjectHooks: values["trust-project-hooks"],
     debug: values.debug,
     version: values.version,
     help: values.help,

@@ -226,6 +226,7 @@ const SHOWN: { [K in keyof ConfigFile]-?: Shown } & { contextWindow: Shown } = {
   sandboxNetwork: (s) => json(s.sandbox.network),
   sandboxWritable: (s) => json(s.sandbox.writable),
   sandboxReadable: (s) => json(s.sandbox.readable),
+  sandboxHide: (s) => json(s.sandbox.hide),
   approvalMode: (s) => s.approvalMode,
   bell: (s) => json(s.bell),
   webFetch: (s) => json(s.webFetch),
@@ -235,6 +236,14 @@ const SHOWN: { [K in keyof ConfigFile]-?: Shown } & { contextWindow: Shown } = {
     return names.length > 0 ? names.join(", ") : "none";
   },
   trustProjectMcp: (_s, c) => json(c.trustProjectMcp ?? false),
+  // The events with hooks and how many commands each has; /hooks lists the commands.
+  hooks: (_s, c) => {
+    const events = Object.entries(c.hooks ?? {}).map(([event, groups]) => `${event} (${groups.reduce((n, g) => n + g.hooks.length, 0)})`);
+    return events.length > 0 ? events.join(", ") : "none";
+  },
+  disableAllHooks: (_s, c) => json(c.disableAllHooks ?? false),
+  trustProjectHooks: (_s, c) => json(c.trustProjectHooks ?? false),
+  maxStopHookBlocks: (_s, c) => String(c.maxStopHookBlocks ?? 5),
   models: "section",
   presets: "section",
   permission: "section",
@@ -305,7 +314,7 @@ function showConfig(settings: Settings, sources: SettingSources, config: ConfigF
     ["readOnlyCommands", config.readOnlyCommands],
   ];
   const permission = Object.entries(config.permission ?? {});
-  lines.push("", permission.length > 0 ? "Permission rules (config file; the last matching rule wins):" : "Permission rules: none in the config file (shiro's defaults apply; docs/permissions.md).");
+  lines.push("", permission.length > 0 ? "Permission rules (config file; the last matching rule wins):" : "Permission rules: none in the config file (shiro's defaults apply; shiro help permissions).");
   for (const [tool, rule] of permission) lines.push(`  ${tool}: ${JSON.stringify(rule)}`);
   // Rules saved for one project ("always … this project" at an approval), read after the ones above.
   for (const [root, project] of Object.entries(config.projects ?? {})) {

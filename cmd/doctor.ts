@@ -1,9 +1,10 @@
 import { configPath, loadConfigFile, shiroHome } from "../lib/config/load.ts";
 import { DEFAULT_SANDBOX, DEFAULT_SANDBOX_NETWORK } from "../lib/config/defaults.ts";
 import { PRESETS, type PresetName } from "../lib/config/presets.ts";
-import { lacksModel, traceSettings, type Flags } from "../lib/config/resolve.ts";
+import { lacksModel, sandboxFromEnv, traceSettings, type Flags } from "../lib/config/resolve.ts";
 import type { ConfigFile } from "../lib/config/schema.ts";
-import { endpointCheck, keyCheck, modelCheck, noModelCheck, ripgrepCheck, type Check, type Mark } from "../lib/app/doctor.ts";
+import { planHooks } from "../lib/hooks/plan.ts";
+import { endpointCheck, hookChecks, keyCheck, modelCheck, noModelCheck, ripgrepCheck, type Check, type Mark } from "../lib/app/doctor.ts";
 import { ShiroError } from "../lib/errors.ts";
 import { findProjectRoot } from "../lib/fs/project-root.ts";
 import { createNotebook } from "../lib/notebook/notebook.ts";
@@ -69,6 +70,8 @@ export async function runDoctorCommand(argv: string[], env: Env): Promise<number
   await setupChecks(flagsFrom(args), env, config, cwd, say);
   say(ripgrepCheck(findHelper("rg", { path: env.PATH, root: findProjectRoot(cwd) })));
   say(sandboxCheck(config, env, home, cwd));
+  const root = findProjectRoot(cwd);
+  for (const check of hookChecks(planHooks({ config, root, home }), root, env.PATH ?? "")) say(check);
   // MCP servers: listed with their state (loads the MCP client only when some are configured).
   process.stdout.write(await (await import("./mcp-doctor.ts")).mcpDoctorReport(config, home, cwd, env));
   // A damaged session file is left out of every listing, so the check below would pass over it: named here.
@@ -109,7 +112,8 @@ async function setupChecks(flags: Flags, env: Env, config: ConfigFile, cwd: stri
 
 /** The sandbox: on (ok) with what it shows and hides, off on purpose (warn), or unavailable with the fix (warn). */
 function sandboxCheck(config: ConfigFile, env: Env, home: string, cwd: string): Check {
-  const settings = { mode: config.sandbox ?? DEFAULT_SANDBOX, network: config.sandboxNetwork ?? DEFAULT_SANDBOX_NETWORK, writable: config.sandboxWritable ?? [], readable: config.sandboxReadable ?? [] };
+  const fromEnv = envSandbox(env);
+  const settings = { mode: fromEnv ?? config.sandbox ?? DEFAULT_SANDBOX, network: config.sandboxNetwork ?? DEFAULT_SANDBOX_NETWORK, writable: config.sandboxWritable ?? [], readable: config.sandboxReadable ?? [], hide: config.sandboxHide ?? [] };
   const root = findProjectRoot(cwd);
   const commands = openCommands({ settings, root, shiroHome: home, env, apiKey: undefined });
   const status = commands.status;
@@ -131,11 +135,22 @@ function sandboxCheck(config: ConfigFile, env: Env, home: string, cwd: string): 
         ].join("\n"),
       };
     case "off":
-      return { mark: "warn", text: `sandbox: off (config "sandbox": "off"); commands run directly on this machine, protected only by the guard and approvals`, fix: 'shiro config set sandbox on' };
+      return fromEnv
+        ? { mark: "warn", text: "sandbox: off (SHIRO_SANDBOX=off); commands run directly on this machine, protected only by the guard and approvals", fix: "unset SHIRO_SANDBOX" }
+        : { mark: "warn", text: `sandbox: off (config "sandbox": "off"); commands run directly on this machine, protected only by the guard and approvals`, fix: "shiro config set sandbox on" };
     case "unavailable":
       return { mark: "warn", text: `sandbox: unavailable: ${status.why}; until then commands run directly on this machine, protected only by the guard and approvals`, fix: status.fix };
     default:
       return status satisfies never;
+  }
+}
+
+/** SHIRO_SANDBOX when it is valid; a bad value is already the settings check's failure. */
+function envSandbox(env: Env): "on" | "off" | undefined {
+  try {
+    return sandboxFromEnv(env);
+  } catch {
+    return undefined;
   }
 }
 

@@ -19,8 +19,9 @@ Usage:
   shiro undo [<session>]        take back a session's last turn (files and conversation)
   shiro memory list|forget|path|compact   project memory, for scripts
   shiro config [get|set|unset <key>]   the settings in effect and where each came from; read or change one
+  shiro help [<topic>]          the guides, built in (permissions, headless, …); alone, it lists them
   shiro <command> --help        a command's own options
-  shiro [flags] -- <prompt>     a prompt whose first word names a command (undo, doctor, …)
+  shiro [flags] -- <prompt>     a prompt whose first word names a command (undo, doctor, help <topic>, …)
 
 Options:
 ${optionLines(MAIN_ARGS)}

@@ -30,19 +30,30 @@ export async function openMcp(runtime: Runtime, env: Record<string, string | und
  * would run, and y/N. Anything but y or yes is no.
  */
 export async function askProjectTrust(question: ProjectQuestion, input: NodeJS.ReadStream, output: NodeJS.WriteStream): Promise<boolean> {
-  output.write(
+  return askYesNo(
     [
       `This project has ${question.path}, which asks shiro to start these MCP servers:`,
       ...question.lines.map((line) => `  ${line}`),
       "They would run on this machine with your permissions, outside the sandbox.",
-      "",
-    ].join("\n"),
+      ...(question.files.length > 0 ? [`Trusting it also trusts, as they are now, the workspace files they run: ${question.files.join(", ")}. shiro asks again when one changes (not when a file they load does).`] : []),
+    ],
+    "Trust this file and start them? (remembered until the file changes) [y/N] ",
+    input,
+    output,
   );
-  // Loaded here, not at start-up: only this question needs it.
+}
+
+/**
+ * A question asked on the terminal in line mode, before the loop takes it: the lines, then the
+ * question. Anything but y or yes is no, and so is a terminal that went away.
+ */
+export async function askYesNo(lines: readonly string[], question: string, input: NodeJS.ReadStream, output: NodeJS.WriteStream): Promise<boolean> {
+  output.write([...lines, ""].join("\n"));
+  // Loaded here, not at start-up: only these questions need it.
   const { createInterface } = await import("node:readline/promises");
   const rl = createInterface({ input, output });
   try {
-    const answer = await rl.question("Trust this file and start them? (remembered until the file changes) [y/N] ");
+    const answer = await rl.question(question);
     return /^\s*y(es)?\s*$/i.test(answer);
   } catch {
     return false; // the terminal went away

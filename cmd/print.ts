@@ -5,6 +5,7 @@ import { callContext, plainTheme, renderEvent } from "../lib/render.ts";
 import { loadRuntime, runtimeForCommand } from "../lib/app/load-runtime.ts";
 import { shiroHome } from "../lib/config/load.ts";
 import { findProjectRoot } from "../lib/fs/project-root.ts";
+import { shadowNotices } from "../lib/skills/skills.ts";
 import { customCommandSources, expandCommand, loadCustomCommands } from "../lib/prompt/custom-commands.ts";
 import { notLoadedHint, parseInput } from "../lib/prompt/slash-commands.ts";
 import { GO_ON_HEADLESS, HEADLESS_WAIT_MS, openSession } from "../lib/app/session.ts";
@@ -112,6 +113,7 @@ export async function runHeadless(args: MainArgs, processEnv: Record<string, str
     runtime,
     flags: args.flags,
     env: processEnv,
+    hooks: { disabled: !args.hooks, trustProject: args.trustProjectHooks },
     memory: args.memory,
     choice: sessionChoice(args),
     interactive: false,
@@ -127,7 +129,8 @@ export async function runHeadless(args: MainArgs, processEnv: Record<string, str
   // Whatever way the process ends, the session is flushed and released, and the sandbox ended.
   const closeSession = () => (session.close(), mcp?.kill());
   process.on("exit", closeSession);
-  for (const message of [...(runtime.skills?.problems ?? []), ...custom.problems, ...mcpNotices, ...session.startNotices]) emit({ type: "notice", message });
+  for (const run of session.startHookRuns) emit({ type: "hook", ...run });
+  for (const message of [...session.hookNotices, ...(runtime.skills?.problems ?? []), ...custom.problems, ...(runtime.skills ? shadowNotices(runtime.skills) : []), ...custom.shadowNotices, ...mcpNotices, ...session.startNotices]) emit({ type: "notice", message });
   // The approval mode is the interactive loop's; headless, nobody is asked, so it changes nothing:
   // what runs is what the loop runs without a question in any mode (the read-only commands).
   const mode = runtime.settings.approvalMode;
@@ -187,6 +190,7 @@ export async function runHeadless(args: MainArgs, processEnv: Record<string, str
   subagents.costUsd = before.costUsd === undefined || after.costUsd === undefined ? null : after.costUsd - before.costUsd;
   // A step's save may still be in the thread pool: let it land, so the final save is the last word.
   await session.settled();
+  await session.endHooks(controller.signal.aborted ? "other" : "exit");
   stopSignals();
   const exitLine = session.exitLine();
   closeSession();

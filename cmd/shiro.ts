@@ -60,18 +60,35 @@ function isReaderGone(error: unknown): boolean {
  */
 let recordOnFailure = false;
 
+/**
+ * `shiro help` alone or before a topic it knows is the help command; any other words after
+ * `help` are a prompt (`shiro help me fix the tests`), as for a word that names no command.
+ */
+async function helpCommand(argv: string[]): Promise<typeof import("./help-topics.ts") | undefined> {
+  if (argv[0] !== "help" || argv.length > 2) return undefined;
+  const help = await import("./help-topics.ts");
+  return argv.length === 1 || help.isHelpTopic(argv[1]!) ? help : undefined;
+}
+
 async function main(argv: string[]): Promise<number> {
-  const sub = argv[0] ? SUBCOMMANDS[argv[0]] : undefined;
-  recordOnFailure = !sub && argv.includes("--json");
-  if (sub) {
+  const topics = await helpCommand(argv);
+  if (topics) {
     quietWhenReaderGoes();
-    return (await sub()).run(argv.slice(1), process.env);
+    return topics.runHelpCommand(argv.slice(1), process.env);
   }
   // A lone --version or --help skips the flag parser (a few ms of cold code); with other flags
   // they go through it like any flag.
   const alone = argv.length === 1 ? argv[0] : undefined;
   const version = alone === "--version" || alone === "-v";
   const help = alone === "--help" || alone === "-h";
+  // Everything else first takes the API key out of reach of the commands it will run (key-guard.ts).
+  if (!version && !help) await (await import("./key-guard.ts")).guardKey();
+  const sub = argv[0] ? SUBCOMMANDS[argv[0]] : undefined;
+  recordOnFailure = !sub && argv.includes("--json");
+  if (sub) {
+    quietWhenReaderGoes();
+    return (await sub()).run(argv.slice(1), process.env);
+  }
   // The flag tables and the help text load only when needed: a lone --version loads neither.
   const parser = version || help ? undefined : await import("./args.ts");
   const args = parser?.parseMainArgs(argv);
@@ -84,7 +101,7 @@ async function main(argv: string[]): Promise<number> {
   // Bun's own writer: touching process.stdout sets up Node's stream machinery, which costs more
   // than the rest of --version put together.
   if (version || args?.version) {
-    await Bun.write(Bun.stdout, `shiro ${pkg.version}\n`);
+    await Bun.write(Bun.stdout, `${versionLine()}\n`);
     return 0;
   }
   if (help || args?.help || !args) {
@@ -99,6 +116,18 @@ async function main(argv: string[]): Promise<number> {
   recordOnFailure = false;
   const { runRepl } = await import("./repl/main.ts");
   return runRepl(args, process.env);
+}
+
+/**
+ * The build a release names (`linux-x64-baseline`): set by scripts/release.ts through Bun's
+ * `define`; a plain build or a source run says the platform it runs on.
+ */
+declare const SHIRO_BUILD_TARGET: string | undefined;
+
+/** `shiro 0.2.0 (bun 1.4.5, linux-x64)`: the version, the Bun inside the binary, and the build. */
+function versionLine(): string {
+  const target = typeof SHIRO_BUILD_TARGET === "string" ? SHIRO_BUILD_TARGET : `${process.platform === "win32" ? "windows" : process.platform}-${process.arch}`;
+  return `shiro ${pkg.version} (bun ${Bun.version}, ${target})`;
 }
 
 /** One line for the user; the stack trace only with --debug (formatted by consola, loaded only then). */

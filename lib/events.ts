@@ -32,6 +32,11 @@ export type AgentEvent =
   /** `retryInMs`: the turn now waits this long before sending the failed request again. */
   | { type: "notice"; message: string; retryInMs?: number }
   | { type: "error"; message: string }
+  /**
+   * A hook ran (docs/hooks.md): the event, the tool for tool events, the command and where it was
+   * configured, how it ended, and what it decided (block, allow, deny, ask, stop, error) with why.
+   */
+  | { type: "hook"; event: string; tool?: string; command: string; origin: string; exitCode: number | null; decision?: string; reason?: string; durationMs: number }
   /** A request is over. `wireTokens`: the estimated size of the conversation in the request it sent, after pruning (the instructions and tools not counted). */
   | { type: "step"; step: number; usage: Usage; wireTokens?: number }
   | { type: "done"; status: TurnStatus; steps: number; usage: Usage }

@@ -154,6 +154,8 @@ export function renderEvent(event: AgentEvent, theme: LineTheme = plainTheme, ca
       return theme.warn(`note: ${event.message}`);
     case "error":
       return theme.error(`error: ${event.message}`);
+    case "hook":
+      return hookLine(theme, event);
     case "subagent-end":
       return subagentEndLine(theme, event);
     case "text":
@@ -168,6 +170,19 @@ export function renderEvent(event: AgentEvent, theme: LineTheme = plainTheme, ca
     default:
       return event satisfies never;
   }
+}
+
+/**
+ * A hook that decided something, in one line (`hook PreToolUse blocked Bash: no pushes to main`);
+ * a failed hook's own line; nothing for a hook that just ran.
+ */
+function hookLine(theme: LineTheme, event: Extract<AgentEvent, { type: "hook" }>): string | undefined {
+  if (event.decision === undefined) return undefined;
+  if (event.decision === "error") return theme.warn(event.reason ?? `hook ${event.event} failed`);
+  const did = { block: "blocked", deny: "blocked", allow: "allowed", ask: "asks about", stop: "stopped the turn at" }[event.decision] ?? event.decision;
+  const what = event.tool ?? (event.decision === "stop" ? "" : "it");
+  const why = event.reason ? `: ${clip(event.reason.split("\n")[0]!, ERROR_MAX)}` : "";
+  return theme.dim(`hook ${event.event} ${did}${what ? " " + what : ""}${why}`);
 }
 
 /** `↳ explore · find the pagination code · step 4 · grep "offset"`: a subagent, and what it is doing or how it ended. */

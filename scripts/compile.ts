@@ -14,6 +14,9 @@ const root = join(import.meta.dir, "..");
  */
 export const JIT_POLICY = 3;
 
+/** A build for another system (scripts/release.ts): Bun's target and the name `shiro --version` gives it. */
+export type CrossTarget = { bunTarget: Bun.Build.CompileTarget; name: string };
+
 /**
  * Compiles shiro into one executable at `outfile`, with the options that ship: bytecode for fast
  * start-up, and no autoloading of the bunfig.toml or .env of the directory it runs in (the
@@ -25,11 +28,17 @@ export const JIT_POLICY = 3;
  * names change with every build (`chunk-<hash>.js.map`), so they are removed: the ones an
  * earlier build left before compiling, this build's after.
  */
-export async function compileShiro(outfile: string): Promise<void> {
+export async function compileShiro(outfile: string, cross?: CrossTarget): Promise<void> {
   removeMaps(dirname(outfile));
   const result = await Bun.build({
-    entrypoints: [join(root, "cmd", "shiro.ts")],
-    compile: { outfile, autoloadBunfig: false, autoloadDotenv: false, jitPolicy: JIT_POLICY },
+    // Every docs/*.md rides along as a file inside the binary, `help/<name>.md`: the topics of
+    // `shiro help` (cmd/help-topics.ts reads them through Bun.embeddedFiles, only when asked).
+    entrypoints: [join(root, "cmd", "shiro.ts"), ...helpDocs()],
+    loader: { ".md": "file" },
+    naming: { asset: "help/[name].[ext]" },
+    compile: { outfile, autoloadBunfig: false, autoloadDotenv: false, jitPolicy: JIT_POLICY, ...(cross ? { target: cross.bunTarget } : {}) },
+    // The build's name for `shiro --version` (cmd/shiro.ts); without it the binary names the platform it runs on.
+    ...(cross ? { define: { SHIRO_BUILD_TARGET: JSON.stringify(cross.name) } } : {}),
     minify: true,
     bytecode: true,
     // ESM with code splitting: each lazily imported part (the AI SDK, the loop, the sub-commands)
@@ -41,6 +50,14 @@ export async function compileShiro(outfile: string): Promise<void> {
   });
   if (!result.success) throw new Error(result.logs.map(String).join("\n"));
   for (const output of result.outputs) if (output.path.endsWith(".map")) rmSync(output.path, { force: true });
+}
+
+/** The user docs that become `shiro help` topics: every docs/*.md, whatever is there at build time. */
+function helpDocs(): string[] {
+  const dir = join(root, "docs");
+  return readdirSync(dir)
+    .filter((name) => name.endsWith(".md"))
+    .map((name) => join(dir, name));
 }
 
 /** The source-map files of earlier builds in `dir`: `<name>.map` and `chunk-*.js.map`. */

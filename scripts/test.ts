@@ -1,7 +1,8 @@
 /**
  * `bun run test`: builds the binary, runs every spec against it, and ends with the line CI
  * reads: `N passed, N failed, N skipped`. Skips are counted so that tests which stopped running
- * (a missing fixture, a tool not installed) show in the summary. Extra arguments go to `bun test`
+ * (a missing fixture, a tool not installed) show in the summary, and the reasons the skipping specs
+ * gave (`SKIP <file>: <why>` lines) are repeated just above it. Extra arguments go to `bun test`
  * (e.g. a file filter).
  */
 import { join } from "node:path";
@@ -36,5 +37,10 @@ const passed = count("pass");
 let failed = count("fail");
 if (code !== 0 && failed === 0) failed = 1; // a crash or a load error is a failure even with no count
 const skipped = count("skip") + count("todo"); // a todo does not run either
+// Why specs skipped (a tool not installed, a missing fixture): each skipping spec says so once on
+// stderr as `SKIP <file>: <why>` (spec/support/host-tools.ts); repeated here, just above the count,
+// so the reason is not lost in the scroll-back of a long run.
+const reasons = [...new Set(transcript.split("\n").filter((line) => line.startsWith("SKIP ")))];
+if (reasons.length > 0) console.log(["", "Skipped here, and why:", ...reasons.map((line) => `  ${line.slice("SKIP ".length)}`)].join("\n"));
 console.log(`${passed} passed, ${failed} failed, ${skipped} skipped`);
 process.exit(code === 0 && failed === 0 ? 0 : 1);

@@ -32,8 +32,9 @@ const ALLOWED: Record<string, readonly string[]> = {
   mcp: ["config", "errors", "fs", "permissions", "text", "tools"],
   sessions: ["errors", "events", "fs", "render", "text", "tools"],
   prompt: ["config", "events", "fs", "prune", "sessions", "text", "tools"],
-  agent: ["approval", "config", "errors", "events", "fs", "memory", "notebook", "provider", "prune", "tools", "text", "sessions:type", "sandbox:type", "skills:type", "mcp:type"],
-  app: ["agent", "config", "errors", "fs", "mcp", "memory", "notebook", "permissions", "prompt", "provider", "prune", "sessions", "sandbox", "skills", "tools"],
+  agent: ["approval", "config", "errors", "events", "fs", "hooks", "memory", "notebook", "provider", "prune", "tools", "text", "sessions:type", "sandbox:type", "skills:type", "mcp:type"],
+  hooks: ["config", "fs", "permissions", "sandbox", "tools"], // config: the hooks schema, for a project's settings file; fs: its trust; permissions: the shell reader finds a command's program; sandbox: a hook's process group is ended as a command's is; tools: apply_patch's parser, one event per file
+  app: ["agent", "config", "errors", "fs", "hooks", "mcp", "memory", "notebook", "permissions", "prompt", "provider", "prune", "sessions", "sandbox", "skills", "tools"],
 };
 
 /**
@@ -49,6 +50,7 @@ const VIEW_MODULES = [
   "lib/agent/context-budget.ts", // windowLabel, formatTokens: the header's and /model's words for a window
   "lib/agent/init-prompt.ts", // /init's prompt text
   "lib/mcp/describe-status.ts", // /mcp's lines
+  "lib/hooks/describe.ts", // /hooks' lines
   "lib/permissions/modes.ts", // an approval mode's words
   "lib/prune/repair.ts", // INTERRUPTED_RESULT, the text of a call the turn cut short
   "lib/sessions/pricing.ts", // formatUsd, costUsd
@@ -66,8 +68,9 @@ const SUBCOMMAND_REACH: Record<string, readonly string[]> = {
   "cmd/sandbox-runner.ts": ["sandbox"], // the runner inside the sandbox: its protocol and process helpers
   "cmd/mcp-start.ts": ["mcp"],
   "cmd/mcp-doctor.ts": ["mcp"],
+  "cmd/hooks-trust.ts": ["hooks"], // the loop's question about a project's hooks, before the loop takes the terminal
   "cmd/memory.ts": ["agent", "memory", "provider"], // shiro memory compact asks the model
-  "cmd/doctor.ts": ["agent", "memory", "provider", "sandbox", "sessions", "tools"],
+  "cmd/doctor.ts": ["agent", "hooks", "memory", "provider", "sandbox", "sessions", "tools"],
   "cmd/sessions.ts": ["memory", "sessions", "tools"],
   "cmd/session-maintenance.ts": ["agent", "prune", "provider", "sessions", "tools"], // shiro sessions compact asks the model
   "cmd/undo.ts": ["sessions"],

@@ -11,6 +11,7 @@ import { THINKING_LEVELS, VARIANTS, VARIANT_NAMES } from "../../lib/config/varia
 import { APPROVAL_MODES } from "../../lib/config/permission-schema.ts";
 import { isApprovalMode } from "../../lib/config/resolve.ts";
 import { describeStatus } from "../../lib/mcp/describe-status.ts";
+import { describeHooks } from "../../lib/hooks/describe.ts";
 import { changeLines } from "./diff-view.ts";
 import { todoRows } from "./live-panel.ts";
 import type { LastResult } from "./event-view.ts";
@@ -178,6 +179,7 @@ export async function runCommand(name: SlashName, args: string, env: CommandEnv)
       await page([title, ...changeLines(files, session.shown, theme)], env);
     },
     mcp: () => env.print(mcpReport(session, theme)),
+    hooks: () => env.print([theme.bold("Hooks"), ...describeHooks(session.hooks(), hooksOff(session)).map((line) => "  " + line)].join("\n")),
     exit: () => {},
   };
   // A command that takes no arguments refuses words after it rather than ignoring them.
@@ -201,6 +203,12 @@ async function page(lines: readonly string[], env: CommandEnv): Promise<void> {
     const key = await env.ask(`-- ${shown} of ${lines.length} lines · space or enter: more · q: stop -- `);
     if (key !== " " && key !== "enter") return env.print(env.theme.dim(`(${lines.length - shown} more lines not shown)`));
   }
+}
+
+/** Why no hook runs, when they are turned off. */
+function hooksOff(session: ReplSession): string | undefined {
+  if (!session.hookPlan) return undefined;
+  return session.runtime().config.disableAllHooks === true ? 'config "disableAllHooks"' : session.hooksDisabled ? "--no-hooks" : undefined;
 }
 
 function mcpReport(session: ReplSession, theme: Theme): string {

@@ -26,6 +26,7 @@ import { choiceRows, openChoice, type ChoiceRequest } from "./picker.ts";
 import { PROMPT, promptRows, REPLAY_END, replayRows } from "./replay.ts";
 import { questionView } from "./question-view.ts";
 import { createTurnRunner } from "./turn-runner.ts";
+import { createNotifications } from "./notifications.ts";
 import { createTaskListView } from "./task-list-view.ts";
 import { runUserCommand } from "./shell-command.ts";
 
@@ -55,6 +56,8 @@ export type ReplDeps = {
   bell?: () => void;
   /** How long the keyboard must be quiet before a key answers an approval question (default ANSWER_QUIET_MS; tests set 0). */
   answerQuietMs?: number;
+  /** When Notification hooks fire (cmd/repl/notifications.ts); only tests change it. */
+  notifyDelays?: { questionMs: number; idleMs: number };
   /** The user's and the project's own slash commands (lib/prompt/custom-commands.ts). */
   customCommands?: readonly CustomCommand[];
   /** Their files that were not used: typing one of those names says why (not "unknown command"). */
@@ -107,6 +110,7 @@ export function createRepl(deps: ReplDeps) {
     canPick: screen.mode === "rich",
     onNotice: (text) => print(theme.warn(text)),
   });
+  const notifications = createNotifications((type, message) => session?.notify(type, message), deps.notifyDelays);
   const typeAhead = createTypeAheadGuard(deps.answerQuietMs === undefined ? {} : { quietMs: deps.answerQuietMs });
   const gate = createApprovalGate({
     permissions: (ask) => session.permissions(ask),
@@ -118,9 +122,15 @@ export function createRepl(deps: ReplDeps) {
       render();
     },
     bell: () => void (session.runtime().settings.bell && deps.bell?.()),
-    opened: () => typeAhead.questionShown(),
+    opened: () => {
+      typeAhead.questionShown();
+      notifications.questionOpened(Bun.stripANSI(gate.pending()?.question ?? "a tool call").split("\n")[0]!.trim());
+    },
     // The spinner counts the call's run, not its question's wait (subagents go on while one asks).
-    closed: () => void (view.subagentRows().length === 0 && (state.activitySince = Date.now())),
+    closed: () => {
+      notifications.questionClosed();
+      if (view.subagentRows().length === 0) state.activitySince = Date.now();
+    },
     draft: (text) => {
       const typed = input.line().text;
       input.set(typed ? `${typed}\n${text}` : text); // after anything typed ahead, on a line of its own
@@ -144,7 +154,7 @@ export function createRepl(deps: ReplDeps) {
   });
 
   const tasks = createTaskListView({ rich: screen.mode === "rich", theme, columns, print, turnRunning: () => state.turn !== undefined });
-  const runner = createTurnRunner({ state, session: () => session, gate, view, queue, theme, rich: screen.mode === "rich", render, print, ended: tasks.turnEnded });
+  const runner = createTurnRunner({ state, session: () => session, gate, view, queue, theme, rich: screen.mode === "rich", render, print, started: notifications.promptSent, ended: () => (tasks.turnEnded(), notifications.turnEnded()) });
   const dispatch = createKeyDispatch({ state, session: () => session, input, gate, typeAhead, queue, runner, screen, theme, history: deps.history, yolo: deps.yolo, shownAs, print, render, exit });
 
   /** The status line: drawn at every redraw while the prompt waits (the meter caches what is costly). */
@@ -385,7 +395,9 @@ export function createRepl(deps: ReplDeps) {
       let message: string;
       try {
         // A step's save may still be in the thread pool: the final save must land after it.
+        notifications.close();
         await session.settled();
+        await session.endHooks("exit");
         message = session.exitMessage();
       } catch (error) {
         print(theme.error(`could not build the exit message: ${error instanceof Error ? error.message : String(error)}`));

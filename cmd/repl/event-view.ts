@@ -199,6 +199,11 @@ export function createEventView(theme: Theme, hooks: ViewHooks, now: () => numbe
         case "error":
           tool(renderEvent(event, theme));
           return;
+        case "hook": {
+          const line = renderEvent(event, theme);
+          if (line !== undefined) tool(line);
+          return;
+        }
         case "step":
           return;
         case "subagent-start":

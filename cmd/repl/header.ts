@@ -16,7 +16,7 @@ function modeLine(mode: ApprovalMode): string {
 /**
  * The lines shown when the loop starts:
  *
- *   shiro 0.1.0 · gpt-5 · default agent, thinking medium · window 400,000 tokens (built-in table) · ~/src/app · new session
+ *   shiro 0.2.0 · gpt-5 · default agent, thinking medium · window 400,000 tokens (built-in table) · ~/src/app · new session
  *   edits and commands ask first (read-only commands run): y once · a always · n deny
  *   sandbox on: commands write only to the workspace · network on
  *   /help lists commands · esc interrupts · ctrl-d exits
@@ -69,7 +69,7 @@ export function sandboxLine(status: SandboxStatus, theme: Pick<Theme, "dim" | "w
     case "on":
       return theme.dim(`sandbox on: commands write only to the workspace · network ${status.network ? "on" : "off"}`);
     case "off":
-      return theme.warn("sandbox off (--no-sandbox or config \"sandbox\": \"off\"): commands run directly on this machine");
+      return theme.warn("sandbox off (--no-sandbox, SHIRO_SANDBOX=off or config \"sandbox\": \"off\"): commands run directly on this machine");
     case "unavailable":
       return theme.warn(`sandbox unavailable: ${status.why}. To get it: ${status.fix}. Until then only the guard and approvals protect this machine.`);
     default:

@@ -2,9 +2,12 @@ import pkg from "../../package.json" with { type: "json" };
 import { EXIT_CODES } from "../../lib/errors.ts";
 import { loadRuntime } from "../../lib/app/load-runtime.ts";
 import { openHistory } from "../../lib/prompt/history.ts";
+import { shadowNotices } from "../../lib/skills/skills.ts";
 import { customCommandSources, loadCustomCommands } from "../../lib/prompt/custom-commands.ts";
 import type { MainArgs } from "../args.ts";
 import { askProjectTrust, openMcp } from "../mcp-start.ts";
+import { askHooksTrust } from "../hooks-trust.ts";
+import { notifyDelays } from "./notifications.ts";
 import { createRepl } from "./controller.ts";
 import { createKeyDecoder } from "./input/keys.ts";
 import { createScreen, type ScreenMode } from "./input/screen.ts";
@@ -27,6 +30,8 @@ export async function runRepl(args: MainArgs, processEnv: Record<string, string 
   const { mcp, notices: mcpNotices } = await openMcp(loaded, processEnv, (question) => askProjectTrust(question, process.stdin, process.stdout));
   const runtime = mcp ? { ...loaded, mcp } : loaded;
   if (mcp) process.on("exit", () => mcp.kill());
+  const hookOptions = { disabled: !args.hooks, trustProject: args.trustProjectHooks };
+  const hooksTrouble = await askHooksTrust(runtime, hookOptions, process.stdin, process.stdout);
   const history = openHistory(runtime.home, runtime.workspace.root);
   const custom = loadCustomCommands(customCommandSources({ root: runtime.workspace.root, shiroHome: runtime.home }));
   const stdout = process.stdout;
@@ -46,7 +51,7 @@ export async function runRepl(args: MainArgs, processEnv: Record<string, string 
     version: pkg.version,
     home: runtime.workspace.userHome,
     // Said once, here: a broken skill or custom command file never stops the session.
-    notices: [...(history.notice ? [history.notice] : []), ...(runtime.skills?.problems ?? []), ...custom.problems, ...mcpNotices],
+    notices: [...(history.notice ? [history.notice] : []), ...(runtime.skills?.problems ?? []), ...custom.problems, ...(runtime.skills ? shadowNotices(runtime.skills) : []), ...custom.shadowNotices, ...mcpNotices, ...(hooksTrouble ? [hooksTrouble] : [])],
     customCommands: custom.commands,
     rejectedCommands: custom.rejected,
     ...(pagerCommand ? { pager: (text: string) => page(pagerCommand, text) } : {}),
@@ -54,6 +59,7 @@ export async function runRepl(args: MainArgs, processEnv: Record<string, string 
     ...(mode !== "pipe" ? { bell: () => void stdout.write("\x07") } : {}),
     // Only tests change it (SHIRO_ANSWER_QUIET_MS=0: answers count at once).
     ...answerQuiet(processEnv.SHIRO_ANSWER_QUIET_MS),
+    ...(notifyDelays(processEnv.SHIRO_NOTIFY_MS) ? { notifyDelays: notifyDelays(processEnv.SHIRO_NOTIFY_MS)! } : {}),
   });
 
   const stdin = process.stdin;

@@ -39,6 +39,7 @@ export async function openReplSession(args: MainArgs, env: Env, startRuntime: Ru
     yolo: args.yolo,
     onSaveError: (error) => process.stderr.write(`shiro: could not save the session: ${error instanceof Error ? error.message : String(error)}\n`),
     onTodos: opts.onTodos,
+    hooks: { disabled: !args.hooks, trustProject: args.trustProjectHooks },
   };
 
   /** `-r` alone: the picker (of the sessions listed as the session service lists them); nothing saved here, or esc, starts a new session. */
@@ -67,7 +68,7 @@ export async function openReplSession(args: MainArgs, env: Env, startRuntime: Ru
     return `mode ${describeMode(next, sandboxed())}${explain ? `\n${notice}` : ""}`;
   };
 
-  const startNotices = [...(first.notice ? [first.notice] : []), ...session.startNotices];
+  const startNotices = [...(first.notice ? [first.notice] : []), ...session.hookNotices, ...session.startNotices];
   const startNotice = modeNotice(mode, sandboxed() ? undefined : runtime().commands.status.state);
   if (startNotice && !args.yolo) {
     startNotices.push(startNotice);

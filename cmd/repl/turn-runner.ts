@@ -21,6 +21,8 @@ export type TurnRunnerDeps = {
   print: (text: string) => void;
   /** The turn is over, its answer written: what stays after it (the task list it changed). Once a turn: a second call does nothing. */
   ended?: () => void;
+  /** A prompt's turn starts (the idle notification is called off). */
+  started?: () => void;
 };
 
 /**
@@ -34,6 +36,7 @@ export function createTurnRunner(deps: TurnRunnerDeps) {
   /** `typed`: the command line the user typed, when a command wrote the prompt (/init, a custom command). */
   async function runTurn(prompt: string, typed?: string): Promise<void> {
     const session = deps.session();
+    deps.started?.();
     const active: Turn = { abort: new AbortController(), running: new Map() };
     state.turn = active;
     startSpinner(state, deps.rich, deps.render, "working");

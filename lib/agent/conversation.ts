@@ -1,6 +1,8 @@
 import type { LiveSession } from "../sessions/live-session.ts";
 import { interruptionMessage } from "../text/interruption.ts";
 import type { ModelMessage } from "ai";
+import type { Hooks } from "../hooks/hooks.ts";
+import { promptSubmitted, stopHookMessage, stopRequested, withHookContext } from "./prompt-hooks.ts";
 import type { TurnChanges, TurnRecorder, UndoJournal } from "../sessions/undo/journal.ts";
 import type { AgentEvent, EventSink, Usage } from "../events.ts";
 import type { AnyTool } from "../tools/define.ts";
@@ -47,13 +49,22 @@ export type ConversationOptions = {
    * caller): not counted among the commands the turn ran that /undo cannot revert.
    */
   onlyReads?: (command: string, cwd: string) => boolean;
+  /**
+   * The session's hooks (docs/hooks.md): the tool events, UserPromptSubmit and Stop run here.
+   * `startContext`: what SessionStart hooks printed, sent with the first prompt.
+   */
+  hooks?: { hooks: Hooks; startContext?: string[]; maxStopBlocks: number };
 };
 
 /**
  * A turn's result, and what it changed: files (undoable) and commands run (not undoable), for the
  * line at the turn's end. `changes` is absent without a journal, or when recording it failed.
  */
-export type PromptResult = TurnResult & { changes?: TurnChanges };
+export type PromptResult = TurnResult & {
+  changes?: TurnChanges;
+  /** A UserPromptSubmit hook kept the prompt from the model, for this reason (nothing ran). */
+  blocked?: string;
+};
 
 /**
  * What the user typed, when the prompt sent was written on their behalf: `prompt` the command
@@ -218,8 +229,21 @@ export function createConversation(opts: ConversationOptions): Conversation {
       };
       // Provider error text can echo the key back; it must not reach the screen or a log.
       const emit = (event: AgentEvent) => io.emit(redactEvent(event, redact));
+      // UserPromptSubmit may keep the prompt from the model, or add context to it (with SessionStart's, once).
+      const hooks = opts.hooks;
+      let context: string[] = [];
+      if (hooks) {
+        const verdict = await promptSubmitted(hooks.hooks, prompt, emit, io.signal);
+        if (verdict.blocked !== undefined) {
+          emit({ type: "notice", message: `the prompt was not sent: ${verdict.blocked}` });
+          return { status: "success", steps: 0, usage: { inputTokens: 0, outputTokens: 0 }, messages: [], blocked: verdict.blocked };
+        }
+        context = [...(hooks.startContext?.splice(0) ?? []), ...verdict.context];
+      }
+      const userTyped = io.typed?.prompt ?? (context.length > 0 ? prompt : undefined);
+      prompt = withHookContext(prompt, context);
       const typed = {
-        ...(io.typed?.prompt !== undefined ? { typed: io.typed.prompt } : {}),
+        ...(userTyped !== undefined ? { typed: userTyped } : {}),
         ...(io.typed?.shell?.length ? { shell: io.typed.shell } : {}),
       };
       // A session shiro was killed in may end with a call that has no result (the step under way is
@@ -231,10 +255,10 @@ export function createConversation(opts: ConversationOptions): Conversation {
       // takes it back with this turn.
       const last = session.history.at(-1);
       const resent = last?.role === "user" && last.content === prompt;
-      const recorder = beginRecording(io.typed?.prompt ?? prompt, emit, session.history.length - (resent ? 1 : 0));
+      const recorder = beginRecording(userTyped ?? prompt, emit, session.history.length - (resent ? 1 : 0));
       if (!resent) history.append([{ role: "user", content: prompt, providerOptions: { shiro: { ...ranWith, ...typed } } }]);
       let commands = 0;
-      let result: TurnResult;
+      let result: TurnResult | undefined;
       /** A command ran: counted unless it only reads (`ls`, `cat`), which leaves nothing to revert. */
       const ran = (command: string | undefined) => {
         try {
@@ -244,9 +268,12 @@ export function createConversation(opts: ConversationOptions): Conversation {
         }
         commands++;
       };
-      turnIo = { emit, approve: io.approve, redact, onCommand: ran };
+      turnIo = { emit, approve: io.approve, redact, onCommand: ran, ...(hooks ? { hooks: hooks.hooks } : {}) };
       try {
-        result = await runTurn({
+        // A Stop hook that blocks the turn's end sends the model its reason and the turn goes on,
+        // at most maxStopBlocks times in a row; never after the user interrupted it.
+        for (let stopBlocks = 0; ; ) {
+        const part = await runTurn({
           model: runtime.model,
           callOptions: withPromptCacheKey(runtime.callOptions, runtime.settings, session.id),
           // What the turn learned (a refused reasoning control) is kept; the session's cache key is not.
@@ -268,7 +295,20 @@ export function createConversation(opts: ConversationOptions): Conversation {
           redact,
           ...(recorder ? { journal: recorder } : {}),
           ...(io.goOn ? { goOn: io.goOn } : {}),
+          ...(hooks ? { hooks: hooks.hooks } : {}),
         });
+        result = stopBlocks === 0 ? part : joinTurns(result!, part);
+        if (!hooks || part.status !== "success" || io.signal.aborted) break;
+        const goOn = await stopRequested(hooks.hooks, "Stop", { active: stopBlocks > 0, messages: result.messages }, emit, io.signal);
+        if (goOn === undefined) break;
+        if (++stopBlocks > hooks.maxStopBlocks) {
+          emit({ type: "notice", message: `Stop hooks kept the turn going ${hooks.maxStopBlocks} times in a row; it ends here (maxStopHookBlocks)` });
+          break;
+        }
+        const instruction = stopHookMessage(goOn);
+        history.append([instruction]);
+        result = { ...result, messages: [...result.messages, instruction] };
+        }
       } catch (error) {
         // Whatever ended the turn, what its tools did to the files is recorded.
         await recorder?.end({ commands }).catch(() => {});
@@ -288,6 +328,16 @@ export function createConversation(opts: ConversationOptions): Conversation {
     },
   };
   return conversation;
+}
+
+/** A turn and the part a Stop hook made it go on with, as one result. */
+function joinTurns(first: TurnResult, next: TurnResult): TurnResult {
+  return {
+    ...next,
+    steps: first.steps + next.steps,
+    usage: { ...next.usage, inputTokens: first.usage.inputTokens + next.usage.inputTokens, outputTokens: first.usage.outputTokens + next.usage.outputTokens },
+    messages: [...first.messages, ...next.messages],
+  };
 }
 
 /** The names of the tools whose subject is a command line, worked out once per tool set. */

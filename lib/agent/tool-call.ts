@@ -1,6 +1,8 @@
 import type { Approver } from "../approval.ts";
 import type { EventSink } from "../events.ts";
 import { NOT_RUN_PREFIX, runTool, subjectOf, type AnyTool, type FileJournal } from "../tools/define.ts";
+import type { Hooks } from "../hooks/hooks.ts";
+import { postToolUse, preToolUse } from "./tool-hooks.ts";
 
 export type ToolCallOptions = {
   root: string;
@@ -23,6 +25,8 @@ export type ToolCallOptions = {
    * disk before anything can change.
    */
   journal?: FileJournal & { ready?(): void };
+  /** The session's hooks (docs/hooks.md): PreToolUse before the approval, PostToolUse(Failure) after the call. */
+  hooks?: Hooks;
 };
 
 /** `output` is what the model reads; `summary` the screen's line ("" when denied). */
@@ -44,11 +48,26 @@ export async function runToolCall(tool: AnyTool, input: unknown, id: string, opt
   let result;
   /** The approval's `done`: called once the call's outcome is reported, so what waits for it comes after. */
   let finished: (() => void) | undefined;
+  /** What PreToolUse hooks added for the model, read after the call's own result. */
+  let hookNotes = "";
+  // A go-between (mcp_call) is judged, and shown to hooks, as the call it makes: its real tool and arguments.
+  let judged = tool.standsFor?.(input) ?? { tool, input };
   try {
-    // A go-between (mcp_call) is judged as the call it makes: its real tool and arguments.
-    const judged = tool.standsFor?.(input) ?? { tool, input };
+    let hook: "allow" | "ask" | undefined;
+    if (opts.hooks?.has("PreToolUse")) {
+      const pre = await preToolUse(opts.hooks, judged.tool.name, judged.input, id, opts.root, opts.signal, opts.emit);
+      if (!pre.run) {
+        const reason = `a PreToolUse hook refused this call: ${pre.reason}`;
+        if (opts.stepOpen?.() ?? true) opts.emit({ type: "tool-denied", id, tool: tool.name, subject: called || undefined, reason, shown: "refused by a hook" });
+        return { output: `${NOT_RUN_PREFIX}${reason}`, summary: "", denied: true };
+      }
+      // A changed input is judged again in full (guard, rules, question) as if the model wrote it.
+      if (pre.input !== judged.input && judged.tool === tool) judged = { tool, input: (input = pre.input) };
+      hook = pre.hook;
+      if (pre.context.length > 0) hookNotes = `\n\n[PreToolUse hook]\n${pre.context.join("\n")}`;
+    }
     const subject = subjectOf(judged.tool, judged.input) ?? "";
-    const decision = await opts.approve({ tool: judged.tool, input: judged.input, subject, id });
+    const decision = await opts.approve({ tool: judged.tool, input: judged.input, subject, id, ...(hook ? { hook } : {}) });
     if (!decision.allow) {
       if (opts.stepOpen?.() ?? true) opts.emit({ type: "tool-denied", id, tool: tool.name, subject: subject || undefined, reason: decision.reason, ...(decision.shown ? { shown: decision.shown } : {}) });
       return { output: `${NOT_RUN_PREFIX}${decision.reason}`, summary: "", denied: true };
@@ -60,6 +79,7 @@ export async function runToolCall(tool: AnyTool, input: unknown, id: string, opt
       cwd: opts.cwd,
       signal: decision.signal ? AbortSignal.any([opts.signal, decision.signal]) : opts.signal,
       ...(decision.runOutside ? { runOutside: decision.runOutside } : {}),
+      ...(decision.readOnly ? { readOnly: true } : {}),
       onOutput: (stream, chunk) => opts.emit({ type: "tool-output", id, tool: tool.name, stream, chunk: redact(chunk) }),
       notice: (message) => opts.emit({ type: "notice", message: redact(message) }),
       ...(opts.journal ? { journal: opts.journal } : {}),
@@ -67,13 +87,18 @@ export async function runToolCall(tool: AnyTool, input: unknown, id: string, opt
     });
   } catch (error) {
     try {
+      if (opts.hooks && error instanceof Error) {
+        const said = await postToolUse(opts.hooks, judged.tool.name, judged.input, id, opts.root, { error: error.message, interrupted: opts.signal.aborted }, opts.signal, opts.emit);
+        error.message += said;
+      }
       if (opts.stepOpen?.() ?? true) opts.emit({ type: "tool-error", id, tool: tool.name, ...named, error: error instanceof Error ? error.message : String(error) });
     } finally {
       finished?.();
     }
     throw error;
   }
-  const output = redact(result.output);
+  const after = opts.hooks ? await postToolUse(opts.hooks, judged.tool.name, judged.input, id, opts.root, { output: result.output }, opts.signal, opts.emit) : "";
+  const output = redact(result.output + hookNotes + after);
   try {
     if (opts.stepOpen?.() ?? true) opts.emit({ type: "tool-result", id, tool: tool.name, ...named, summary: result.summary, output });
   } finally {

@@ -3,6 +3,7 @@ import type { EventSink, TurnStatus, Usage } from "../events.ts";
 import type { AnyTool } from "../tools/define.ts";
 import { closeDanglingToolCalls, inlineHistory, INTERRUPTED_RESULT } from "../prune/repair.ts";
 import { compactedEvent, pruneForWire } from "../prune/prune.ts";
+import { reportTo } from "./tool-hooks.ts";
 import { estimateTokens } from "../prune/tokens.ts";
 import { isMissingItemError, missingItemNotice } from "../provider/missing-item.ts";
 import { contextOverflow } from "../provider/context-overflow.ts";
@@ -39,7 +40,7 @@ export type TurnHistory = {
  * What the turn needs: where and how its tool calls run (the same fields a call gets:
  * ToolCallOptions), and the turn's own.
  */
-export type TurnOptions = Pick<ToolCallOptions, "root" | "cwd" | "signal" | "approve" | "redact" | "journal"> & {
+export type TurnOptions = Pick<ToolCallOptions, "root" | "cwd" | "signal" | "approve" | "redact" | "journal" | "hooks"> & {
   model: LanguageModel;
   /** Provider options for every request of the turn (Runtime.callOptions). */
   callOptions: CallOptions;
@@ -140,6 +141,8 @@ export async function runTurn(opts: TurnOptions): Promise<TurnResult> {
     if (compacted) {
       opts.emit(compacted); // once per turn, not per step
       compactedReported = true;
+      // Pruning cannot be blocked (and never changes the saved history): PreCompact is told, not asked.
+      if (opts.hooks?.has("PreCompact")) void opts.hooks.fire("PreCompact", { trigger: "auto", custom_instructions: "" }, { onRun: reportTo(opts.emit) }).catch(() => {});
     }
     return { instructions, budget, report, messages: withTail(wire, opts.wireTail?.() ?? []) };
   };
@@ -206,7 +209,7 @@ export async function runTurn(opts: TurnOptions): Promise<TurnResult> {
     // when its step is cut short reports no result (tool-call.ts); the repair closes it.
     let runOpen = true;
     const toolDefs = currentTools();
-    const tools = toSdkTools(toolDefs, { root: opts.root, cwd: opts.cwd, signal: opts.signal, emit, approve: opts.approve, redact: opts.redact, stepOpen: () => runOpen, journal: opts.journal });
+    const tools = toSdkTools(toolDefs, { root: opts.root, cwd: opts.cwd, signal: opts.signal, emit, approve: opts.approve, redact: opts.redact, stepOpen: () => runOpen, journal: opts.journal, ...(opts.hooks ? { hooks: opts.hooks } : {}) });
     let request = prepare(toolDefs);
     let failed: StepOutcome | undefined;
     await runSteps({

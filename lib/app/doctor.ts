@@ -7,6 +7,8 @@
 import { isLocalURL, lacksApiVersion } from "../config/presets.ts";
 import type { SettingSource, Settings } from "../config/resolve.ts";
 import type { ModelListing } from "../provider/list-models.ts";
+import type { HookPlan } from "../hooks/plan.ts";
+import { checkHookProgram } from "../hooks/program.ts";
 
 /**
  * ok: nothing to do. warn: shiro works, less well or less safely. fail: shiro cannot work like
@@ -102,4 +104,21 @@ export function similarIds(model: string, ids: readonly string[]): string[] {
 export function ripgrepCheck(found: string | undefined): Check {
   if (found) return { mark: "ok", text: `ripgrep: ${found}` };
   return { mark: "warn", text: "ripgrep: not on PATH; the grep tool falls back to a slower built-in search", fix: "install ripgrep (apt install ripgrep, brew install ripgrep, …)" };
+}
+
+/**
+ * The hooks that would run here: for each, whether its program exists and may be run; a project's
+ * untrusted hooks file and the configuration's own problems too. Nothing when none are configured.
+ */
+export function hookChecks(plan: HookPlan, projectDir: string, path: string): Check[] {
+  const checks: Check[] = [];
+  for (const error of plan.errors) checks.push({ mark: "fail", text: `hooks: ${error}`, fix: "fix the matcher (shiro help hooks)" });
+  for (const notice of plan.notices) checks.push({ mark: "warn", text: notice });
+  for (const command of [...plan.table.values()].flat()) {
+    const found = checkHookProgram(command.command, projectDir, path);
+    const what = `hook ${command.event}${command.matcher ? ` [${command.matcher}]` : ""} (${command.origin}): ${command.command}`;
+    checks.push(found.problem ? { mark: "warn", text: `${what}: ${found.problem}`, fix: "install the program, fix the path, or make the script executable" } : { mark: "ok", text: what });
+  }
+  if (plan.question) checks.push({ mark: "info", text: `hooks in ${plan.question.path} are not trusted yet, so they do not run`, fix: "start shiro here and answer its question, or pass --trust-project-hooks" });
+  return checks;
 }

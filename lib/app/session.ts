@@ -23,7 +23,15 @@ import type { UndoJournal } from "../sessions/undo/journal.ts";
 import { describeChangedSince, overwritePhrase } from "../sessions/undo/report.ts";
 import type { UndoMode } from "../sessions/undo/restore.ts";
 import { runtimeForCommand, runtimeResolvedAgain, runtimeWithModel } from "./load-runtime.ts";
-import { smallWindowWarning, startConversation, type SessionChoice } from "./start.ts";
+import { smallWindowWarning, startConversation, type SessionChoice, type SessionHooksOptions } from "./start.ts";
+import { hookSetup } from "./hooks.ts";
+import { untrustedHooksNotice } from "../hooks/plan.ts";
+import type { HookRunRecord, Hooks } from "../hooks/hooks.ts";
+
+type SessionStartSource = SessionHooksOptions["source"];
+
+/** How long the end of a session waits for hooks still running in the background. */
+const BACKGROUND_HOOKS_GRACE_MS = 5_000;
 import { undoLatestTurn } from "./undo.ts";
 import { createUserShell } from "./user-shell.ts";
 import type { RuleScope } from "../permissions/save-rule.ts";
@@ -54,6 +62,8 @@ export type SessionOptions = {
   onSaveError(error: unknown): void;
   /** The task list changed (the model's todo_write, /undo, a resume). */
   onTodos?(todos: readonly Todo[]): void;
+  /** `--no-hooks` and `--trust-project-hooks` (docs/hooks.md). */
+  hooks?: { disabled: boolean; trustProject: boolean };
 };
 
 /** What the spend ceiling says before a turn: `refuse` stops it; `notice` is said first. */
@@ -95,8 +105,18 @@ export async function openSession(opts: SessionOptions) {
   /** The prefix an exit message prints: unique, and staying so as sessions are added (lastingPrefix). */
   const label = (session: LiveSession) => lastingPrefix(session.id, listSessionIds(runtime.home));
 
+  /** The approval mode hooks are told of: the loop's, once it gives its policy one. */
+  let hookMode = (): ApprovalMode => runtime.settings.approvalMode;
+  /** The hooks of this run: planned once (a config error stops here, exit 2); each session opened fires SessionStart. */
+  const hooks = hookSetup(runtime, { disabled: opts.hooks?.disabled ?? false, trustProject: opts.hooks?.trustProject ?? false, yolo: opts.yolo, mode: () => hookMode(), env });
+  let sessionHooks: Hooks | undefined;
+  /** Context from hooks waiting for the next prompt (the conversation reads and empties it). */
+  let hookContext: string[] = [];
+  /** What the SessionStart hooks of the first session did (the JSON stream reports them). */
+  let startHookRuns: readonly HookRunRecord[] = [];
+
   /** Opens `choice` in place of the current session; returns its notices. */
-  const open = async (choice: SessionChoice): Promise<readonly string[]> => {
+  const open = async (choice: SessionChoice, source: SessionStartSource): Promise<readonly string[]> => {
     let record;
     if (live) {
       // Write what is pending first, so resuming (even this same session) reads the latest file;
@@ -123,7 +143,11 @@ export async function openSession(opts: SessionOptions) {
       onSaveError: opts.onSaveError,
       workers: opts.interactive || opts.yolo,
       onlyReads,
+      ...(hooks.options ? { hooks: { ...hooks.options, source } } : {}),
     });
+    sessionHooks = started.hooks;
+    hookContext = started.hookContext;
+    startHookRuns = started.hookRuns;
     stopTodos();
     live = started.live;
     memory = started.memory;
@@ -162,13 +186,41 @@ export async function openSession(opts: SessionOptions) {
     runtime.commands.runner.close();
   };
 
-  const startNotices = await open(opts.choice);
+  const startNotices = await open(opts.choice, opts.choice.type === "new" ? "startup" : "resume");
+
+  /** SessionEnd, before the session closes: its hooks run and are waited for (their own timeouts bound them). */
+  const endHooks = async (reason: "exit" | "clear" | "other") => {
+    // A hook fired in the background (PreCompact, Notification) gets a few seconds to finish first.
+    if (sessionHooks) await Promise.race([sessionHooks.idle(), Bun.sleep(BACKGROUND_HOOKS_GRACE_MS)]);
+    if (sessionHooks?.has("SessionEnd")) await sessionHooks.fire("SessionEnd", { reason });
+  };
   const userShell = createUserShell({ runtime: () => runtime, conversation: () => conversation, home: runtime.workspace.userHome });
   /** The server's last answer to `/model`'s request for its models. */
   let listing: ModelListing | undefined;
 
   return {
     startNotices,
+    /** What the SessionStart hooks of the first session did. */
+    startHookRuns,
+    /** Which hooks run, and a project's hooks file waiting to be trusted. */
+    hookPlan: hooks.plan,
+    /** What to say at start about hooks: what the configuration names but shiro skips, a project's untrusted hooks. */
+    hookNotices: [
+      ...hooks.plan.notices,
+      ...(hooks.plan.question
+        ? [opts.interactive ? `${hooks.plan.question.path} has hooks you did not trust, so they do not run; shiro asks again at the next start.` : untrustedHooksNotice(hooks.plan.question)]
+        : []),
+    ],
+    /** The session's hooks, for /hooks. */
+    hooks: () => sessionHooks,
+    /** --no-hooks was given. */
+    hooksDisabled: opts.hooks?.disabled ?? false,
+    /** SessionEnd hooks; call before closing on a normal way out. */
+    endHooks,
+    /** Notification hooks (a question waits, the loop is idle): run in the background, never waited for. */
+    notify(type: "permission_prompt" | "idle_prompt", message: string) {
+      if (sessionHooks?.has("Notification")) void sessionHooks.fire("Notification", { message, title: "shiro", notification_type: type }).catch(() => {});
+    },
     runtime: () => runtime,
     conversation: () => conversation,
     /** The id of the session open now. */
@@ -202,6 +254,7 @@ export async function openSession(opts: SessionOptions) {
      * the approval mode read at every call; headless, nobody is asked.
      */
     policy(how: { ask?: (question: PermissionQuestion) => Promise<AskAnswer>; mode?: () => ApprovalMode } = {}) {
+      if (how.mode) hookMode = how.mode;
       return createPermissionPolicy({
         config: runtime.config,
         root: runtime.workspace.root,
@@ -215,10 +268,13 @@ export async function openSession(opts: SessionOptions) {
     },
 
     /** `/clear`: a new, empty session. */
-    clear: () => open({ type: "new" }),
+    clear: async () => {
+      await endHooks("clear");
+      return open({ type: "new" }, "clear");
+    },
     /** `/resume <id>`: throws ShiroError when there is no such session (the current one then stays). */
     async resume(id: string): Promise<{ notices: readonly string[]; message: string }> {
-      const notices = await open({ type: "resume", idOrPrefix: id });
+      const notices = await open({ type: "resume", idOrPrefix: id }, "resume");
       return { notices, message: `resumed session ${label(live)}: ${live.history.length} messages` };
     },
     /** This directory's sessions, newest first, as the picker lists them (`/resume` alone). */
@@ -306,12 +362,18 @@ export async function openSession(opts: SessionOptions) {
     async compact(signal: AbortSignal, onRetry?: (notice: string) => void): Promise<string> {
       const before = live.history.length;
       if (before === 0) return "Nothing to compact yet.";
+      if (sessionHooks?.has("PreCompact")) {
+        const said = await sessionHooks.fire("PreCompact", { trigger: "manual", custom_instructions: "" }, { signal });
+        if (said.blocked) return `A PreCompact hook kept /compact from running: ${said.reasons.join("; ") || "no reason given"}. The transcript is as it was.`;
+      }
       const outcome = await compactTranscript(live.history, (request) => ask(request, signal, onRetry), { tools: conversation.tools });
       if (outcome.type === "failed" && outcome.message === STOPPED) return "Stopped: the transcript was kept as it was.";
       if (outcome.type === "failed") return `The summary request failed, so the transcript was kept as it was: ${outcome.message}`;
       if (outcome.type === "unusable") return "The model's summary was empty or unusable, so the transcript was kept as it was: /compact again to retry, or /clear to start a new conversation.";
       live.replace(outcome.messages);
       undo.markCompact();
+      // SessionStart (compact): what its hooks print goes with the next prompt, as at a start.
+      if (sessionHooks?.has("SessionStart")) hookContext.push(...(await sessionHooks.fire("SessionStart", { source: "compact" })).context);
       return `Compacted: ${before} messages replaced by a summary (/undo cannot go back past this). The task list and project memory are unchanged.`;
     },
     /**

@@ -6,6 +6,10 @@ import type { SessionRecord } from "../sessions/schema.ts";
 import { requestBudget, smallWindowNotice } from "../agent/context-budget.ts";
 import { openUndoJournal, type UndoJournal } from "../sessions/undo/journal.ts";
 import { createConversation, type Conversation } from "../agent/conversation.ts";
+import { DEFAULT_MAX_STOP_BLOCKS } from "../hooks/events.ts";
+import { Hooks, type HookRunRecord } from "../hooks/hooks.ts";
+import type { HookPlan } from "../hooks/plan.ts";
+import { sessionPath } from "../sessions/paths.ts";
 import { changesWorkspace } from "../agent/workspace-change.ts";
 import type { Runtime } from "../agent/runtime.ts";
 import { runtimeWithModel } from "./load-runtime.ts";
@@ -24,6 +28,21 @@ export type StartOptions = {
   workers?: boolean;
   /** A command line that only reads, not counted as a change /undo cannot revert (ConversationOptions.onlyReads). */
   onlyReads?: (command: string, cwd: string) => boolean;
+  /**
+   * The hooks that run in this session (lib/hooks/plan.ts), and what SessionStart says about how
+   * it started: startup, resume (-c, -r, /resume), clear (/clear) or compact (/compact).
+   */
+  hooks?: SessionHooksOptions;
+};
+
+export type SessionHooksOptions = {
+  plan: HookPlan;
+  source: "startup" | "resume" | "clear" | "compact";
+  /** The mode in Claude Code's words, read at each event (shift-tab changes it). */
+  permissionMode: () => string;
+  /** The hooks' environment (the user's, without the API key). */
+  env: Record<string, string>;
+  maxStopBlocks?: number;
 };
 
 export type Started = {
@@ -34,6 +53,12 @@ export type Started = {
   undo: UndoJournal;
   /** One-line notices for the user (a fork, dropped tasks, a corrupt memory store set aside, a window too small, …). */
   notices: string[];
+  /** The session's hooks, when any are configured. */
+  hooks: Hooks | undefined;
+  /** What the SessionStart hooks did, for the screen or the JSON stream. */
+  hookRuns: HookRunRecord[];
+  /** Hook context waiting for the next prompt: the conversation sends and empties it; more may be pushed (after /compact). */
+  hookContext: string[];
 };
 
 /**
@@ -72,8 +97,9 @@ export async function startConversation(opts: StartOptions): Promise<Started> {
     ...(opts.onSaveError ? { onSaveError: opts.onSaveError } : {}),
   });
   if (live.notice) notices.push(live.notice);
-  const undo = openUndoJournal(runtime.home, live.id);
+  const undo = openUndoJournal(runtime.home, live.id, { root: runtime.workspace.root });
 
+  const started = await startHooks(opts.hooks, runtime, live, notices);
   conversation = createConversation({
     runtime,
     session: live,
@@ -83,11 +109,30 @@ export async function startConversation(opts: StartOptions): Promise<Started> {
     undo,
     subagents: { workers: opts.workers ?? false, runtimeFor: runtimeWithModel },
     ...(onlyReads ? { onlyReads } : {}),
+    ...(started.hooks ? { hooks: { hooks: started.hooks, startContext: started.context, maxStopBlocks: opts.hooks?.maxStopBlocks ?? DEFAULT_MAX_STOP_BLOCKS } } : {}),
   });
   conversation.notebook.onChange(() => live.touch());
   const small = smallWindowWarning(runtime, conversation);
   if (small) notices.push(small);
-  return { conversation, live, memory, undo, notices };
+  return { conversation, live, memory, undo, notices, hooks: started.hooks, hookRuns: started.runs, hookContext: started.context };
+}
+
+/** The session's hooks, and its SessionStart hooks run: their context waits for the first prompt. */
+async function startHooks(options: SessionHooksOptions | undefined, runtime: Runtime, live: LiveSession, notices: string[]) {
+  const none = { hooks: undefined, context: [] as string[], runs: [] as HookRunRecord[] };
+  if (!options || options.plan.table.size === 0) return none;
+  const root = runtime.workspace.root;
+  const hooks = new Hooks(options.plan.table, {
+    sessionId: () => live.id,
+    transcriptPath: () => sessionPath(runtime.home, live.id),
+    cwd: root,
+    permissionMode: options.permissionMode,
+    env: { ...options.env, SHIRO_PROJECT_DIR: root, CLAUDE_PROJECT_DIR: root },
+  });
+  const runs: HookRunRecord[] = [];
+  const outcome = await hooks.fire("SessionStart", { source: options.source }, { onRun: (run) => runs.push(run) });
+  notices.push(...outcome.systemMessages, ...outcome.errors);
+  return { hooks, context: outcome.context, runs };
 }
 
 /**

@@ -15,7 +15,7 @@ export function createUserShell(deps: { runtime: () => Runtime; conversation: ()
     /** Runs it; resolves with what to show. Never throws for the command's own failure. */
     async run(command: string, signal: AbortSignal, onOutput: (chunk: string) => void, onNotice: (message: string) => void = () => {}): Promise<{ refused?: string; output?: string }> {
       const runtime = deps.runtime();
-      const refusal = guardCommand(command, { root: runtime.workspace.root, cwd: runtime.workspace.cwd, home: deps.home, allow: runtime.config.guard?.allow, sandboxed: runtime.commands.status.state === "on" });
+      const refusal = guardCommand(command, { root: runtime.workspace.root, cwd: runtime.workspace.cwd, home: deps.home, allow: runtime.config.guard?.allow });
       if (refusal) return { refused: `shiro's safety guard refused \`${refusal.command}\`: ${refusal.why}.` };
       const bash = deps.conversation().tools.find((t) => t.subject.kind === "command");
       if (!bash) return { refused: "this agent cannot run commands (a read-only variant); /agent default to switch back" };

@@ -43,11 +43,11 @@ export async function loadConfigFile(path: string): Promise<ConfigFile> {
     throw new ShiroError("config", `config file ${path} must hold a JSON object such as {"model": "gpt-5-mini"}, not ${kindOf(raw)}. Fix it or move it aside.`);
   }
   const list = listWhereObject(ConfigFile, raw);
-  if (list) throw new ShiroError("config", `config file ${path}: field ${fieldPathText(list)} must be an object, not a list. See docs/configuration.md.`);
+  if (list) throw new ShiroError("config", `config file ${path}: field ${fieldPathText(list)} must be an object, not a list. See shiro help configuration.`);
   const parsed = v.safeParse(ConfigFile, raw);
   if (parsed.success) return parsed.output;
   const what = oneLine(issueWords(ConfigFile, parsed.issues[0]));
-  throw new ShiroError("config", `config file ${path}: ${what}${what.endsWith("?") ? "" : "."} See docs/configuration.md.`);
+  throw new ShiroError("config", `config file ${path}: ${what}${what.endsWith("?") ? "" : "."} See shiro help configuration.`);
 }
 
 /**

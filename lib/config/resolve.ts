@@ -45,7 +45,7 @@ export type Flags = {
  * `network`: whether the sandbox has it. `writable` / `readable`: extra paths as the user wrote
  * them (`~/.ssh`, `../sibling`), opened or shown in the sandbox.
  */
-export type SandboxSettings = { mode: "on" | "off"; network: boolean; writable: string[]; readable: string[] };
+export type SandboxSettings = { mode: "on" | "off"; network: boolean; writable: string[]; readable: string[]; hide: string[] };
 
 /**
  * web_fetch (config `webFetch`): `allowHosts` (`host` or `host:port`) may be reached on a private
@@ -250,10 +250,11 @@ export function traceSettings(flags: Flags, env: Env, config: ConfigFile, opts: 
     maxSpendUsd: pick<number>(sources, "maxSpendUsd", [[flag("--max-spend"), flags.maxSpendUsd], [file("maxSpendUsd"), config.maxSpendUsd]]),
     retryBaseMs: number("retryBaseMs", [[envVar("SHIRO_RETRY_BASE_MS"), fromEnv("SHIRO_RETRY_BASE_MS", RETRY_BASE_MS)], [BUILT_IN, DEFAULT_RETRY_BASE_MS]]),
     sandbox: {
-      mode: pickSet<"on" | "off">(sources, "sandbox", [[flag("--no-sandbox"), flags.sandbox === false ? "off" : undefined], [file("sandbox"), config.sandbox], [BUILT_IN, DEFAULT_SANDBOX]]),
+      mode: pickSet<"on" | "off">(sources, "sandbox", [[flag("--no-sandbox"), flags.sandbox === false ? "off" : undefined], [envVar("SHIRO_SANDBOX"), sandboxFromEnv(env)], [file("sandbox"), config.sandbox], [BUILT_IN, DEFAULT_SANDBOX]]),
       network: pickSet<boolean>(sources, "sandboxNetwork", [[flag("--no-network"), flags.network], [file("sandboxNetwork"), config.sandboxNetwork], [BUILT_IN, DEFAULT_SANDBOX_NETWORK]]),
       writable: pickSet<string[]>(sources, "sandboxWritable", [[file("sandboxWritable"), config.sandboxWritable], [BUILT_IN, []]]),
       readable: pickSet<string[]>(sources, "sandboxReadable", [[file("sandboxReadable"), config.sandboxReadable], [BUILT_IN, []]]),
+      hide: pickSet<string[]>(sources, "sandboxHide", [[file("sandboxHide"), config.sandboxHide], [BUILT_IN, []]]),
     },
     approvalMode,
     bell: pickSet<boolean>(sources, "bell", [[file("bell"), config.bell], [BUILT_IN, DEFAULT_BELL]]),
@@ -323,6 +324,14 @@ function settingNumber(raw: string, source: string, rule: NumberRule): number {
   const value = raw.trim() === "" ? Number.NaN : Number(raw);
   if (rule.accepts(value)) return value;
   throw new ShiroError(source.startsWith("-") ? "usage" : "config", `${source} must be ${rule.expected}, not "${raw}".`);
+}
+
+/** `SHIRO_SANDBOX`: "on" or "off" (empty: not set); anything else is a config error naming both. */
+export function sandboxFromEnv(env: Env): "on" | "off" | undefined {
+  const raw = env.SHIRO_SANDBOX;
+  if (raw === undefined || raw === "") return undefined;
+  if (raw === "on" || raw === "off") return raw;
+  throw new ShiroError("config", `SHIRO_SANDBOX must be "on" or "off", not "${raw}".`);
 }
 
 function numberFromEnv(env: Env, name: string): number | undefined {

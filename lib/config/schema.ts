@@ -3,6 +3,7 @@ import { PRESET_NAMES, type PresetName } from "./presets.ts";
 import { THINKING_LEVELS, VARIANT_NAMES } from "./variants.ts";
 import { AlwaysAllowConfig, ApprovalModeSchema, GuardConfig, PermissionConfig, ProjectsConfig, ReadOnlyCommandsConfig } from "./permission-schema.ts";
 import { McpServers } from "./mcp-schema.ts";
+import { HooksConfig } from "./hooks-schema.ts";
 
 const tokens = (min: number) => v.pipe(v.number("must be a number"), v.integer("must be a whole number"), v.minValue(min, `must be at least ${min}`));
 
@@ -67,6 +68,7 @@ export const ConfigFile = v.strictObject({
   sandboxNetwork: v.optional(v.boolean("must be true or false")),
   sandboxWritable: v.optional(SandboxPaths),
   sandboxReadable: v.optional(SandboxPaths),
+  sandboxHide: v.optional(SandboxPaths),
   permission: v.optional(PermissionConfig),
   alwaysAllow: v.optional(AlwaysAllowConfig),
   guard: v.optional(GuardConfig),
@@ -79,5 +81,13 @@ export const ConfigFile = v.strictObject({
   mcpServers: v.optional(McpServers),
   /** Use a project's `.mcp.json` without asking, headless too. Off: the user is asked once per file content. */
   trustProjectMcp: v.optional(v.boolean("must be true or false")),
+  /** Lifecycle hooks in Claude Code's format (docs/hooks.md); read by lib/hooks, not part of Settings. */
+  hooks: v.optional(HooksConfig),
+  /** Turns every hook off, the user's and the project's (as `--no-hooks`). */
+  disableAllHooks: v.optional(v.boolean("must be true or false")),
+  /** Run a project's hooks (`.shiro/settings.json`) without asking, headless too. Off: the user is asked once per file content. */
+  trustProjectHooks: v.optional(v.boolean("must be true or false")),
+  /** Consecutive times a Stop hook may keep a turn going before the turn ends anyway (default 5). */
+  maxStopHookBlocks: v.optional(v.pipe(v.number("must be a number"), v.integer("must be a whole number"), v.minValue(1, "must be at least 1"))),
 });
 export type ConfigFile = v.InferOutput<typeof ConfigFile>;

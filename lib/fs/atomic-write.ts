@@ -1,9 +1,9 @@
 import { closeSync, fsyncSync, mkdirSync, openSync, renameSync, unlinkSync, writeSync } from "node:fs";
-import { chmod, mkdir, realpath, rename, rm, stat, writeFile } from "node:fs/promises";
+import { mkdir, rename, rm, writeFile } from "node:fs/promises";
 import { basename, dirname, join } from "node:path";
 
-// Two atomic writes with different contracts, kept apart by name: shiro's own state files
-// (sync, fsynced, private) and the user's workspace files (async, the user's mode and symlinks kept).
+// Atomic writes of shiro's own state files (sync, fsynced, private). The user's workspace files
+// are written by writeConfined (confined-ops.ts), which also keeps them inside the workspace.
 
 let counter = 0;
 
@@ -84,30 +84,4 @@ export async function writeStateFileInBackground(path: string, data: string, opt
     if (!renamed) await rm(tmp, { force: true });
   }
   return true;
-}
-
-/**
- * Writes `content` so readers see either the old file or the new one, never half of it: a temp
- * file in the same directory, then rename over the target. Creates missing parent directories,
- * keeps an existing file's permission bits, and writes through a symlink to its target rather than
- * replacing the link. Returns whether the file existed before.
- */
-export async function writeWorkspaceFile(path: string, content: string | Uint8Array): Promise<{ existed: boolean }> {
-  const target = await realpath(path).catch(() => path);
-  const mode = await stat(target).then(
-    (s) => s.mode & 0o7777,
-    () => undefined,
-  );
-  const dir = dirname(target);
-  await mkdir(dir, { recursive: true });
-  const temp = join(dir, `.${basename(target)}.${Buffer.from(crypto.getRandomValues(new Uint8Array(6))).toString("hex")}.shiro-tmp`);
-  try {
-    await writeFile(temp, content);
-    if (mode !== undefined) await chmod(temp, mode);
-    await rename(temp, target);
-  } catch (error) {
-    await rm(temp, { force: true });
-    throw error;
-  }
-  return { existed: mode !== undefined };
 }

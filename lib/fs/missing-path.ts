@@ -1,15 +1,17 @@
-import { readdirSync, statSync, type Stats } from "node:fs";
+import { statSync, type Stats } from "node:fs";
 import { basename, dirname } from "node:path";
 import { closeMatches } from "../text/close-matches.ts";
+import { readdirConfined } from "./confined-ops.ts";
 
 /**
  * What to tell the model when `abs` does not exist: similar names in the same directory when
- * there are some, or that the directory is missing too. `shown` is the path as displayed.
+ * there are some, or that the directory is missing too. `shown` is the path as displayed. The
+ * directory is listed through the workspace `root` (lib/fs/confined.ts), never one outside.
  */
-export function describeMissing(abs: string, shown: string): string {
+export function describeMissing(root: string, abs: string, shown: string): string {
   let siblings: string[];
   try {
-    siblings = readdirSync(dirname(abs));
+    siblings = readdirConfined({ root }, dirname(abs)).map((entry) => entry.name);
   } catch {
     return `${shown} does not exist (nor does its directory ${dirname(shown)}). Use glob or list_dir to find the right path.`;
   }

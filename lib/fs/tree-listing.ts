@@ -1,4 +1,3 @@
-import { readlinkSync } from "node:fs";
 import { createIgnoreFilter } from "./ignore-filter.ts";
 import { walk, type WalkEntry } from "./walk.ts";
 
@@ -6,13 +5,13 @@ import { walk, type WalkEntry } from "./walk.ts";
  * A directory as an indented tree, the way list_dir shows it and `@dir` attaches it: the first
  * line is `shown/`, then one line per entry (directories end with "/", symlinks show
  * "-> target"), indented two spaces a level. Skips .git, node_modules and what .gitignore (from
- * `root`) excludes. Stops after `maxEntries`; `capped` says it did.
+ * `root`) excludes. Confined to `root` (lib/fs/walk.ts). Stops after `maxEntries`; `capped` says it did.
  */
 export function treeListing(dir: string, root: string, shown: string, depth: number, maxEntries: number): { lines: string[]; count: number; capped: boolean } {
   const lines = [`${shown}/`];
   let count = 0;
   let capped = false;
-  for (const entry of walk(dir, createIgnoreFilter(root), depth)) {
+  for (const entry of walk(dir, createIgnoreFilter(root), depth, root)) {
     if (count === maxEntries) {
       capped = true;
       break;
@@ -27,9 +26,5 @@ export function treeListing(dir: string, root: string, shown: string, depth: num
 function label(entry: WalkEntry): string {
   if (entry.kind === "dir") return `${entry.name}/`;
   if (entry.kind !== "symlink") return entry.name;
-  try {
-    return `${entry.name} -> ${readlinkSync(entry.abs)}`;
-  } catch {
-    return entry.name;
-  }
+  return entry.link !== undefined ? `${entry.name} -> ${entry.link}` : entry.name;
 }

@@ -2,7 +2,7 @@ import type { ServerStatus } from "./manager.ts";
 
 /** `/mcp` and `shiro doctor`: one line per server with its state, tool count and error. Pure. */
 export function describeStatus(servers: readonly ServerStatus[]): string[] {
-  if (servers.length === 0) return ["No MCP servers are configured. See docs/extending.md (MCP servers)."];
+  if (servers.length === 0) return ["No MCP servers are configured. See shiro help extending (MCP servers)."];
   return servers.map((s) => {
     const from = s.source === "project" ? ".mcp.json" : "config";
     const head = `${s.name} (${s.transport}, from ${from}): `;

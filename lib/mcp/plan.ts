@@ -3,9 +3,13 @@ import type { McpServers } from "../config/mcp-schema.ts";
 import type { McpServerEntry } from "./manager.ts";
 import { describeServers, readProjectMcp } from "./project-file.ts";
 import { isProjectTrusted } from "./trust-store.ts";
+import { filesServersRun, trustFingerprint } from "./trust-files.ts";
 
-/** The project's `.mcp.json` when it waits for the user's answer: what it would run, and the content it is. */
-export type ProjectQuestion = { path: string; sha256: string; servers: McpServers; lines: string[] };
+/**
+ * The project's `.mcp.json` when it waits for the user's answer: what it would run, the workspace
+ * files its servers run (`files`, trust-files.ts), and the fingerprint of all of it (`sha256`).
+ */
+export type ProjectQuestion = { path: string; sha256: string; servers: McpServers; lines: string[]; files: string[] };
 
 export type McpPlan = {
   /** Servers to start now: the user's, then the project's if its file is trusted. */
@@ -17,7 +21,8 @@ export type McpPlan = {
 
 /**
  * Which MCP servers a session may start. The user's own (`mcpServers` in their config) always;
- * the project's `.mcp.json` only if the user trusted that exact content before, or trusts every
+ * the project's `.mcp.json` only if the user trusted that exact content before, and the workspace
+ * files it names for its servers to run (a script, a module) as they were then, or trusts every
  * project's (`trustProjectMcp`). Otherwise the file comes back as a question: a cloned repository
  * must not start programs on its own. Reads files, starts nothing, never throws.
  */
@@ -31,9 +36,11 @@ export function planMcpServers(opts: { config: ConfigFile; home: string; root: s
     return { servers, notices };
   }
   if (Object.keys(project.servers).length === 0) return { servers, notices };
-  const trust = opts.config.trustProjectMcp === true ? { trusted: true } : isProjectTrusted(opts.home, opts.root, project.sha256);
+  const files = filesServersRun(opts.root, project.servers);
+  const sha256 = trustFingerprint(opts.root, project.sha256, files);
+  const trust = opts.config.trustProjectMcp === true ? { trusted: true } : isProjectTrusted(opts.home, opts.root, sha256);
   if ("notice" in trust && trust.notice) notices.push(trust.notice);
-  if (!trust.trusted) return { servers, notices, question: { path: project.path, sha256: project.sha256, servers: project.servers, lines: describeServers(project.servers) } };
+  if (!trust.trusted) return { servers, notices, question: { path: project.path, sha256, servers: project.servers, lines: describeServers(project.servers), files } };
   return { servers: withProjectServers(servers, project.servers, notices), notices };
 }
 

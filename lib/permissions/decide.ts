@@ -13,6 +13,12 @@ export type Verdict = {
   rule?: PermissionRule;
   /** The subject (or, for bash, the piece of the command line) the deciding rule matched. */
   matched: string;
+  /**
+   * Set on an `ask` for a command that runs code shiro cannot read (`python3 -c …`) while a deny
+   * rule could apply inside it: why it cannot be read. The policy asks every time, and refuses it
+   * headless and under --yolo.
+   */
+  opaque?: string;
 };
 
 const STRICTNESS: Record<Decision, number> = { allow: 0, ask: 1, deny: 2 };
@@ -31,7 +37,8 @@ const STRICTNESS: Record<Decision, number> = { allow: 0, ask: 1, deny: 2 };
  * and `xargs curl`. The unwrapped form never loosens: it counts only through a rule that matches
  * it, and the strictest answer still wins (`sudo git status` is not allowed by `"git status*"`).
  * When a deny rule for the tool exists, a piece whose program is computed when it runs
- * (`$(echo curl) x`) is denied: no rule can be checked against it. A path is matched where it is
+ * (`$(echo curl) x`) is denied: no rule can be checked against it, and one that runs code shiro
+ * cannot read (`python3 -c`, `node -e`, awk `system(x)`) asks (Verdict.opaque). A path is matched where it is
  * written and where it really is (a symlink `m -> migrations` is matched as `migrations/…` too).
  * Reads the file system (real paths, globs), never changes it.
  */
@@ -68,6 +75,7 @@ export function decideCall(rules: readonly PermissionRule[], tool: GatedTool, su
       if (unwrappedRule) verdicts.push({ decision: unwrappedRule.decision, rule: unwrappedRule, matched: part.unwrapped });
     }
     if (part.programExpands && denyRule) verdicts.push({ decision: "deny", rule: denyRule, matched: part.source });
+    if (part.opaque && denyRule) verdicts.push({ decision: "ask", rule: denyRule, matched: part.source, opaque: part.opaque });
   }
   return strictestVerdict(verdicts);
 }
@@ -89,8 +97,10 @@ function strictestVerdict(verdicts: readonly Verdict[]): Verdict {
   let strictest = verdicts[0]!;
   for (const verdict of verdicts) {
     const stricter = STRICTNESS[verdict.decision] > STRICTNESS[strictest.decision];
-    const ruledAsk = verdict.decision === "ask" && strictest.decision === "ask" && verdict.rule !== undefined && strictest.rule === undefined;
-    if (stricter || ruledAsk) strictest = verdict;
+    const bothAsk = verdict.decision === "ask" && strictest.decision === "ask";
+    const ruledAsk = bothAsk && verdict.rule !== undefined && strictest.rule === undefined;
+    const opaqueAsk = bothAsk && verdict.opaque !== undefined && strictest.opaque === undefined;
+    if (stricter || ruledAsk || opaqueAsk) strictest = verdict;
   }
   return strictest;
 }

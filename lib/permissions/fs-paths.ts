@@ -45,7 +45,7 @@ export function expandGlob(pattern: string): string[] | undefined {
   const rest = segments.slice(first).map((segment) => segment.replaceAll("**", "*")).join("/").replace(/\/+$/, "");
   const found: string[] = [];
   try {
-    for (const match of new Bun.Glob(rest).scanSync({ cwd: base, dot: false, onlyFiles: false, followSymlinks: false })) {
+    for (const match of new Bun.Glob(rest).scanSync({ cwd: base, dot: false, onlyFiles: false, followSymlinks: true })) {
       found.push(posix.join(base, match));
       if (found.length > MAX_GLOB_MATCHES) return undefined;
     }

@@ -1,6 +1,9 @@
-import { gitRefusal } from "./git-refusal.ts";
-import { SHELLS, shellOptionProblem, shellScript, unwrapCommand, type Invocation } from "./invocation.ts";
+import { findRefusal } from "./find-refusal.ts";
+import { configWrite, gitRecordsWrite } from "./git-hand-writes.ts";
+import { gitRefusal, parseGit } from "./git-refusal.ts";
+import { programComputed, SHELLS, shellOptionProblem, shellScript, unwrapCommand, type Invocation } from "./invocation.ts";
 import { matchPattern } from "./match-pattern.ts";
+import { nestedOf, quoteWord as quote } from "./nested.ts";
 import { expandBraces, resolvePathWord, type Where } from "./path-word.ts";
 import { rmRefusal } from "./rm-refusal.ts";
 import { parseShell, pipelines, type ShellCommand } from "./shell-parse.ts";
@@ -22,12 +25,6 @@ export type GuardOptions = {
   home?: string;
   /** Config `guard.allow`: a refused piece matching one of these patterns is let through. */
   allow?: readonly string[];
-  /**
-   * True when the command will run in the sandbox (lib/sandbox). Then what the guard cannot read
-   * (a script fed to a shell from a pipe, a program name computed at run time) may run, because
-   * the sandbox holds whatever it does; without the sandbox it is refused.
-   */
-  sandboxed?: boolean;
 };
 
 /** Scripts inside scripts (`bash -c "sh -c '…'"`, `$(…)` in `$(…)`) deeper than this are refused unread. */
@@ -48,31 +45,35 @@ const DECLARE = new Set(["export", "local", "declare", "typeset", "readonly"]);
 const VARIABLE_COMMAND = /^\$(?:([A-Za-z_][A-Za-z0-9_]*)|\{([A-Za-z_][A-Za-z0-9_]*)\})$/;
 /** Variables that would undo what keeps git from running the repository's programs (lib/sandbox/git-safety.ts). */
 const GIT_SAFETY_VARIABLE = /^(?:GIT_CONFIG\w*|GIT_EXTERNAL_DIFF|GIT_PAGER|GIT_SSH|GIT_SSH_COMMAND|GIT_ASKPASS|SSH_ASKPASS|GIT_EDITOR|GIT_SEQUENCE_EDITOR|GIT_EXEC_PATH|GIT_TEMPLATE_DIR)$/;
-const UNREADABLE = "shiro cannot check it without running it, and without the sandbox it is not run";
+const GIT_CONFIG_HOME = /^(?:HOME|XDG_CONFIG_HOME)$/;
+const UNREADABLE = "shiro cannot check it without running it, so it is not run (the sandbox lets commands change the workspace and its .git)";
 
 /** Literal values given to variables earlier in the line: `X="rm -rf /"; $X` runs rm. */
 type Variables = ReadonlyMap<string, string>;
 
-type Context = { where: Where; depth: number; known: Variables; sandboxed: boolean };
+type Context = { where: Where; depth: number; known: Variables };
 
 /**
  * Checks a bash command line for things that destroy work: `rm -r`/`-f` outside the workspace or
- * on its root, `git reset --hard`, `git clean -f`, forced `git push`, `git branch -D`, SQL `DROP` /
- * `TRUNCATE`, `mkfs`, writes to disk devices, fork bombs and downloaded scripts piped into a shell.
- * Compound commands, subshells, `$(…)`, backticks, `bash -c`, `eval`, heredocs fed to a shell,
- * brace lists and wrappers such as `sudo`, `env`, `setsid`, `flock`, `script -c` and `xargs` are
- * looked through. Paths are judged where they really are (symlinks followed, globs expanded on
- * disk), so the guard reads the file system; it never changes it. Unless `sandboxed`, it also
- * refuses what it cannot read: a shell whose script is not literal (from a pipe, a here-string
- * with an expansion, process substitution, `-O`/`-o` options, `env -S`), a program name that is
- * an expansion (`$(echo rm) -rf x`), and changes to the variables that keep git safe. Returns
- * the first refusal that `allow` does not cover. A seatbelt, not a sandbox: what a script file or
- * Makefile does is not seen.
+ * on its root, `find -delete`/`-exec rm` from the root or `.git`, every git operation that loses
+ * work (git-refusal.ts: forced pushes, resets, cleans, branch moves, plumbing, forcing config),
+ * hand writes to git's refs and objects, SQL `DROP` / `TRUNCATE`, `mkfs`, writes to disk devices,
+ * fork bombs and downloaded scripts piped into a shell. Compound commands, subshells, `$(…)`,
+ * backticks, brace lists, wrappers such as `sudo`, `env`, `setsid`, `flock`, `script -c` and
+ * `xargs`, and the nested scripts nested.ts reads (`bash -c`, `eval`, heredocs and here-strings
+ * fed to a shell, `find -exec`, awk `system()`, …) are looked through. Paths are judged where they really are (symlinks followed, globs expanded on
+ * disk), so the guard reads the file system; it never changes it. It also refuses what it cannot
+ * read: a shell whose script is not literal (from a pipe, a here-string with an expansion,
+ * process substitution, `-O`/`-o` options, `env -S`), a program name that is an expansion
+ * (`$(echo rm) -rf x`), and changes to the variables that keep git safe. It judges the same with
+ * and without the sandbox: the sandbox lets commands write the workspace, `.git` included, and
+ * reach remotes, which is what these commands destroy. Returns the first refusal that `allow`
+ * does not cover. A seatbelt, not a sandbox: what a script file or Makefile does is not seen.
  */
 export function guardCommand(command: string, opts: GuardOptions): GuardRefusal | undefined {
   const where: Where = { root: opts.root, cwd: opts.cwd ?? opts.root, home: opts.home };
   const allowed = (refusal: GuardRefusal) => (opts.allow ?? []).some((pattern) => matchPattern(pattern, refusal.command));
-  return findRefusals(command, { where, depth: 0, known: new Map(), sandboxed: opts.sandboxed === true }).find((refusal) => !allowed(refusal));
+  return findRefusals(command, { where, depth: 0, known: new Map() }).find((refusal) => !allowed(refusal));
 }
 
 function findRefusals(src: string, ctx: Context): GuardRefusal[] {
@@ -86,6 +87,7 @@ function findRefusals(src: string, ctx: Context): GuardRefusal[] {
   for (const inner of parsed.substitutions) refusals.push(...nested(inner, ctx.where, ctx.known));
 
   let where = ctx.where;
+  let configWritten: string | undefined;
   const variables = new Map(ctx.known);
   for (const pipeline of pipelines(parsed.commands)) {
     const invocations = pipeline.map((command) => unwrapCommand(command.words));
@@ -107,8 +109,19 @@ function findRefusals(src: string, ctx: Context): GuardRefusal[] {
           refusals.push({ command: command.source, why: `it writes straight to the device ${target}` });
         }
       }
+      const recordsWrite = gitRecordsWrite(command, inv);
+      if (recordsWrite) refusals.push({ command: command.source, why: recordsWrite });
+      configWritten ??= configWrite(command, inv);
+      if (configWritten && inv?.name === "git" && isPlainPush(inv)) {
+        refusals.push({ command: command.source, why: `the line writes ${configWritten} before it pushes, and a config can make the push force or delete refs on the remote` });
+      }
       const gitVariable = gitSafetyChange(command, inv);
-      if (gitVariable && !ctx.sandboxed) refusals.push({ command: command.source, why: `it changes ${gitVariable}, which shiro sets so that git runs no program from the repository's config` });
+      if (gitVariable) {
+        const why = GIT_CONFIG_HOME.test(gitVariable)
+          ? `it changes ${gitVariable}, which chooses the config file git reads, and a config can name programs or make a push force`
+          : `it changes ${gitVariable}, which shiro sets so that git runs no program from the repository's config, and which can carry git settings`;
+        refusals.push({ command: command.source, why });
+      }
       recordAssignments(command, variables);
       if (!inv) return;
       const variable = VARIABLE_COMMAND.exec(command.words.find((word) => !ASSIGNMENT.test(word.text))?.text ?? "");
@@ -124,7 +137,7 @@ function findRefusals(src: string, ctx: Context): GuardRefusal[] {
         refusals.push(...nested(expanded, where, variables));
         return;
       }
-      if ((inv.program.expands || inv.program.glob) && !ctx.sandboxed) {
+      if (programComputed(inv.program)) {
         refusals.push({ command: command.source, why: `its program name ${inv.program.text} is only known when it runs, so ${UNREADABLE}` });
         return;
       }
@@ -134,18 +147,13 @@ function findRefusals(src: string, ctx: Context): GuardRefusal[] {
       }
       const why = invocationRefusal(inv, where);
       if (why) refusals.push({ command: command.source, why });
-      const unreadable = ctx.sandboxed ? undefined : unreadableScript(inv, command, index);
+      const unreadable = unreadableScript(inv, command, index);
       // A script piped into a shell is refused as the whole pipeline, as `curl … | sh` is.
       if (unreadable) refusals.push({ command: index > 0 ? pipelineText : command.source, why: unreadable });
-      for (const script of [...inv.scripts, ...nestedScripts(inv, command)]) refusals.push(...nested(script, where, variables));
+      for (const script of nestedOf(inv, command, index > 0).scripts) refusals.push(...nested(script, where, variables));
     });
   }
   return refusals;
-}
-
-/** A word as bash would read it back: in single quotes unless it needs none. */
-function quote(text: string): string {
-  return /^[A-Za-z0-9_./=:@%+,-]+$/.test(text) ? text : `'${text.replaceAll("'", `'\\''`)}'`;
 }
 
 /** The git-safety variable a command sets or unsets (`GIT_CONFIG_COUNT=0 git log`, `export GIT_PAGER=…`, `env GIT_EXTERNAL_DIFF=…`), if any. */
@@ -161,16 +169,20 @@ function gitSafetyChange(command: ShellCommand, inv: Invocation | undefined): st
     for (const word of command.words.slice(1)) names.push(ASSIGNMENT.exec(word.text)?.[1] ?? word.text);
   }
   if (inv?.wrappers.includes("env")) for (const word of command.words) names.push(ASSIGNMENT.exec(word.text)?.[1] ?? "");
-  return names.find((name) => GIT_SAFETY_VARIABLE.test(name));
+  // HOME and XDG_CONFIG_HOME choose the user config git reads (`HOME=. git push` with a planted ./.gitconfig).
+  const declaring = first !== undefined && DECLARE.has(first);
+  return names.find((name) => GIT_SAFETY_VARIABLE.test(name) || (GIT_CONFIG_HOME.test(name) && (inv?.name === "git" || declaring)));
 }
 
 /**
- * Why a command's script cannot be read before it runs (only asked without the sandbox): a shell
+ * Why a command's script cannot be read before it runs: a shell
  * fed its script through a pipe, process substitution or an expanding here-string; shell options
  * that change how a script is read; `env -S`.
  */
 function unreadableScript(inv: Invocation, command: ShellCommand, index: number): string | undefined {
   if (inv.splitString) return `it hands env -S a string that env splits into a command by its own rules, so ${UNREADABLE}`;
+  if (inv.name === "parallel") return `GNU parallel runs commands it builds from its input and arguments, so ${UNREADABLE}`;
+  if (inv.moreArgs && SHELLS.has(inv.name)) return `xargs hands ${inv.name} a script or arguments that come from its input, so ${UNREADABLE}`;
   const sourcing = inv.name === "source" || inv.name === ".";
   if (!SHELLS.has(inv.name) && !sourcing) return undefined;
   const processSubstitution = inv.args.some((arg) => /^<\(/.test(arg.text)) || command.redirects.some((r) => r.op === "<" && /^<\(/.test(r.target?.text ?? ""));
@@ -189,6 +201,12 @@ function unreadableScript(inv: Invocation, command: ShellCommand, index: number)
   return undefined;
 }
 
+/** A `git push` without refspecs on the line, which takes what to push from the config. */
+function isPlainPush(inv: Invocation): boolean {
+  const git = parseGit(inv.args);
+  return git.sub === "push" && git.args.filter((arg) => !arg.startsWith("-")).length <= 1;
+}
+
 /** Remembers `X=value` and `export X=value` commands that assign and run nothing else. */
 function recordAssignments(command: ShellCommand, variables: Map<string, string>): void {
   const words = DECLARE.has(command.words[0]?.text ?? "") ? command.words.slice(1) : command.words;
@@ -202,7 +220,8 @@ function recordAssignments(command: ShellCommand, variables: Map<string, string>
 function invocationRefusal(inv: Invocation, where: Where): string | undefined {
   const { name, args } = inv;
   if (name === "rm") return rmRefusal(args, where, { moreArgs: inv.moreArgs });
-  if (name === "git") return gitRefusal(args, where.cwd);
+  if (name === "git") return gitRefusal(args, where.cwd, where.home);
+  if (name === "find") return findRefusal(args, where);
   if (name.startsWith("mkfs") || name === "mke2fs") return "it formats a file system, erasing everything on it";
   if (name === "dd") {
     const device = args.find((arg) => arg.text.startsWith("of=/dev/") && !HARMLESS_DEVICE.test(arg.text.slice(3)));
@@ -214,16 +233,6 @@ function invocationRefusal(inv: Invocation, where: Where): string | undefined {
     }
   }
   return undefined;
-}
-
-/** Script text a command runs on top of its own words: `bash -c "…"`, `eval …`, a heredoc fed to a shell. */
-function nestedScripts(inv: Invocation, command: ShellCommand): string[] {
-  if (inv.name === "eval") return [inv.args.map((arg) => arg.text).join(" ")];
-  if (!SHELLS.has(inv.name)) return [];
-  const script = shellScript(inv.args);
-  if (script !== undefined) return [script];
-  const hereStrings = command.redirects.filter((r) => r.op === "<<<" && r.target).map((r) => r.target!.text);
-  return [...command.heredocs, ...hereStrings];
 }
 
 /** A pipeline made only of commands that show or search text: SQL in it is a string, not a statement. */

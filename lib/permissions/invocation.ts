@@ -76,6 +76,15 @@ const WRAPPERS: Record<string, Wrapper> = {
   watch: { argOptions: ["-n", "-d", "--interval", "--differences", "-q"], restIsScript: true },
 };
 
+/**
+ * True when the program word is only known when it runs: an expansion (`$(echo rm)`, `$X`) or a
+ * glob bash would expand (`/bin/r?`, `/bin/[r]m`). The test commands `[` and `[[` hold a bracket
+ * but no bracket expression, so bash runs them as written.
+ */
+export function programComputed(program: ShellWord): boolean {
+  return program.expands || (program.glob && /[*?]|\[[^\]]+\]/.test(program.text));
+}
+
 /** The program a word names: `/usr/bin/rm` and `\rm` both name `rm`. */
 export function programName(text: string): string {
   const base = text.replace(/\/+$/, "").split("/").pop();

@@ -6,8 +6,8 @@ import { decideCall, decidePaths, workspacePath } from "./decide.ts";
 import { physicalPath } from "./fs-paths.ts";
 import { isReadOnlyCommand, readOnlyList } from "./read-only.ts";
 import { guardCommand } from "./guard.ts";
-import { askFailedReason, declinedReason, denyReason, guardReason, headlessAskReason, repeatReason, subagentAskReason } from "./reasons.ts";
-import { askFailedShown, DECLINED_SHOWN, denyShown, guardShown, HEADLESS_ASK_SHOWN, repeatShown, SUBAGENT_ASK_SHOWN } from "./shown.ts";
+import { askFailedReason, declinedReason, denyReason, guardReason, headlessAskReason, opaqueReason, repeatReason, subagentAskReason } from "./reasons.ts";
+import { askFailedShown, DECLINED_SHOWN, denyShown, guardShown, HEADLESS_ASK_SHOWN, opaqueShown, repeatShown, SUBAGENT_ASK_SHOWN } from "./shown.ts";
 import { REPEAT_LIMIT, createRepeatTracker } from "./repeat-guard.ts";
 import { flattenRules } from "./rules.ts";
 import type { ApprovalMode, PermissionSettings } from "../config/permission-schema.ts";
@@ -62,9 +62,9 @@ export type PermissionPolicyOptions = {
   /** True when a person can answer questions; `ask` must then be given. */
   interactive: boolean;
   /**
-   * True when commands run in the sandbox. The guard then lets through what only the sandbox can
-   * hold (a script it cannot read), and an interactive session may offer to run a command the
-   * sandbox stopped once outside it, after the guard has judged it as unsandboxed.
+   * True when commands run in the sandbox. An interactive session may then offer to run a command
+   * the sandbox stopped once outside it, and `auto` mode runs commands without a question. The
+   * guard judges the same either way.
    */
   sandboxed?: boolean;
   /** Puts a question to the user. Should not throw; if it does, the call is denied. */
@@ -97,9 +97,9 @@ export type PermissionPolicy = {
 
 /**
  * The decision engine every tool call goes through, in this order:
- * 1. the guard (command subjects, i.e. bash; every mode, --yolo included; what it cannot read is
- *    refused unless the command runs sandboxed),
- * 2. deny rules and deny defaults (nothing overrides them),
+ * 1. the guard (command subjects, i.e. bash; every mode, --yolo included, sandbox or not),
+ * 2. deny rules and deny defaults (nothing overrides them); a command running code shiro cannot
+ *    read where a deny rule could apply asks every time, and is refused headless or under --yolo,
  * 3. the repeat guard (the third identical call in a turn asks; headless: denied),
  * 4. allow, or ask: granted by an earlier "always" (this session's or saved in `alwaysAllow`;
  *    never for an ask rule of the user's that names particular calls), by --yolo, lifted by the mode or the
@@ -129,18 +129,25 @@ export function createPermissionPolicy(opts: PermissionPolicyOptions): Permissio
   };
 
   const sandboxed = opts.sandboxed === true;
-  const guard = (subject: string, inSandbox: boolean) =>
-    guardCommand(subject, { root: where.root, cwd: where.cwd, home: opts.home, allow: guardAllow, sandboxed: inSandbox });
+  const guard = (subject: string) => guardCommand(subject, { root: where.root, cwd: where.cwd, home: opts.home, allow: guardAllow });
 
-  /** The call may run; a command in the sandbox may ask to run once outside it (interactive only). */
+  /** Whether a command is on the read-only list as it will run (its programs are then looked up on a safe PATH). */
+  const readOnlyCommand = (tool: AnyTool, subject: string) =>
+    tool.subject.kind === "command" && isReadOnlyCommand(subject, readOnly, where.cwd, sandboxed ? undefined : where.root);
+
+  /**
+   * The call may run; a command in the sandbox may ask to run once outside it (interactive only).
+   * A read-only command is marked so (Approval.readOnly).
+   */
   const allowCall = (call: { tool: AnyTool; input: unknown; subject: string; id: string }): Approval => {
-    if (!ask || !sandboxed || call.tool.subject.kind !== "command") return allow;
+    const looks = readOnlyCommand(call.tool, call.subject);
+    if (!ask || !sandboxed || call.tool.subject.kind !== "command") return looks ? { allow: true, readOnly: true } : allow;
+    // The guard already judged it, and judges the same outside the sandbox.
     const runOutside = async (detail: string): Promise<boolean> => {
-      if (guard(call.subject, false)) return false; // outside the sandbox the guard refuses it
       const answer = await askUser({ ...call, why: "outside", detail, always: "once, outside the sandbox" });
       return answer === "once" || answer === "always";
     };
-    return { allow: true, runOutside };
+    return { allow: true, runOutside, ...(looks ? { readOnly: true } : {}) };
   };
 
   /** True when the mode (or, in any mode, the read-only list) lets a call the defaults ask about run without a question. */
@@ -149,7 +156,7 @@ export function createPermissionPolicy(opts: PermissionPolicyOptions): Permissio
     liftedIn(opts.mode?.() ?? (ask ? undefined : "ask"), tool, subject, paths);
   const liftedIn = (mode: ApprovalMode | undefined, tool: AnyTool, subject: string, paths: readonly string[] | undefined): boolean => {
     if (mode === undefined) return false;
-    if (tool.subject.kind === "command") return isReadOnlyCommand(subject, readOnly, where.cwd, sandboxed ? undefined : where.root) || (mode === "auto" && sandboxed);
+    if (tool.subject.kind === "command") return readOnlyCommand(tool, subject) || (mode === "auto" && sandboxed);
     if (tool.subject.kind !== "path" || mode === "ask") return false;
     const named = tool.subject.paths ? (paths ?? []) : [subject]; // a patch that names no path is not lifted
     return named.length > 0 && named.every((path) => path !== "" && liftablePath(workspacePath(path, where)) && liftablePath(physicalRelative(path)));
@@ -172,7 +179,7 @@ export function createPermissionPolicy(opts: PermissionPolicyOptions): Permissio
     const asking = call.subagent?.ask === false ? undefined : ask;
     const from = call.subagent ? { subagent: call.subagent } : {};
     if (tool.subject.kind === "command" && subject) {
-      const refusal = guard(subject, sandboxed);
+      const refusal = guard(subject);
       if (refusal) return deny(guardReason(refusal), guardShown(refusal));
     }
 
@@ -180,14 +187,21 @@ export function createPermissionPolicy(opts: PermissionPolicyOptions): Permissio
     const verdict = paths ? decidePaths(rules, tool, paths, where) : decideCall(rules, tool, subject, where);
     if (verdict.decision === "deny") return deny(denyReason(tool.name, subject, verdict), denyShown(verdict));
 
+    // Code shiro cannot read where a deny rule could apply: only a person may let it run.
+    if (verdict.opaque !== undefined && (opts.yolo || !asking)) return deny(opaqueReason(tool.name, verdict, opts.yolo), opaqueShown(verdict));
     // An ask rule of the user's that names particular calls (`"git push*": "ask"`) asks every
-    // time: no "always", saved or given now, lifts it, and none is offered.
-    const pinned = verdict.decision === "ask" && verdict.rule?.subjectPattern !== undefined && /[^*\s]/.test(verdict.rule.subjectPattern);
+    // time: no "always", saved or given now, lifts it, and none is offered. So does unreadable code.
+    const pinned = verdict.decision === "ask" && ((verdict.rule?.subjectPattern !== undefined && /[^*\s]/.test(verdict.rule.subjectPattern)) || verdict.opaque !== undefined);
+    // A PreToolUse hook's allow lifts the question as a grant would (never a pinned ask); its ask
+    // makes a question whatever else would lift it, --yolo included (docs/hooks.md).
+    const hookAllows = call.hook === "allow" && !pinned;
     const needsApproval =
-      verdict.decision === "ask" &&
-      !opts.yolo &&
-      (pinned || !grants.covers(tool, subject)) &&
-      !(verdict.rule === undefined && lifted(tool, subject, paths));
+      call.hook === "ask" ||
+      (verdict.decision === "ask" &&
+        !opts.yolo &&
+        !hookAllows &&
+        (pinned || !grants.covers(tool, subject)) &&
+        !(verdict.rule === undefined && lifted(tool, subject, paths)));
     // The "always" a question would offer: worked out only when there is a question.
     const offered = () => {
       const always = pinned ? undefined : grantFor(tool, subject);

@@ -62,3 +62,16 @@ export function askFailedReason(tool: string, error: unknown): string {
 export function subagentAskReason(tool: string): string {
   return `${tool} needs the user's approval here, and a read-only subagent never asks for it. Nothing was run. Do without it, and say in your report what the main agent would need to look at.`;
 }
+
+/**
+ * A command runs code shiro cannot read (`python3 -c`, `node -e`, awk `system(x)`) while a deny
+ * rule could apply inside it: asked about, and refused where nobody is asked or under --yolo.
+ */
+export function opaqueReason(tool: string, verdict: Verdict, yolo: boolean): string {
+  const rule = verdict.rule ? ` the rule ${verdict.rule.label} could apply inside it` : " a deny rule could apply inside it";
+  const why = yolo ? "--yolo does not lift this" : "shiro is running headless, so nobody can approve it";
+  return (
+    `${tool} \`${verdict.matched}\` was not run: ${verdict.opaque}, which shiro cannot read, and${rule}, so only the user can approve it, and ${why}. ` +
+    `Do not retry it or hide the command another way; use plain commands that shiro can read, or tell the user what you wanted to run.`
+  );
+}

@@ -62,12 +62,13 @@ export function prefixWords(pattern: string): string[] | undefined {
   return words.every((word) => word !== "" && !/[*?[\]'"\\$`]/.test(word)) ? words : undefined;
 }
 
-function grantCovers(pattern: string, part: { source: string; words?: string[]; heredoc?: boolean }): boolean {
-  if (pattern === "*") return true;
+function grantCovers(pattern: string, part: { source: string; words?: string[]; heredoc?: boolean; runsAnother?: string }): boolean {
   const prefix = prefixWords(pattern);
   // An exact line is the whole command: a heredoc body is not part of `source`, so it is not covered.
-  if (!prefix) return part.source.trim() === pattern && !part.heredoc;
-  return prefix.every((word, i) => part.words?.[i] === word);
+  if (!prefix && pattern !== "*") return part.source.trim() === pattern && !part.heredoc;
+  // A grant for a program never covers the options that make it run another (runs-another.ts).
+  if (part.runsAnother !== undefined) return false;
+  return pattern === "*" || prefix!.every((word, i) => part.words?.[i] === word);
 }
 
 /**
@@ -86,8 +87,8 @@ const SUBCOMMAND = /^[a-z][a-z0-9_-]*$/;
 /**
  * What "always" grants for this call, or undefined when none can be offered. Any subject other
  * than a command: the whole tool. A single simple command: its program and sub-command
- * (`npm test *`, `git commit *`) when the second word is a plain word and the program is not one
- * that takes paths, else the exact command line. A compound line (`a && b`, `a | b`, `a; b`,
+ * (`npm test *`, `git commit *`) when the second word is a plain word, the program is not one
+ * that takes paths and no option makes it run another program, else the exact command line. A compound line (`a && b`, `a | b`, `a; b`,
  * `$(…)`), a heredoc, a command writing a file by redirection, or git running an alias: nothing, since the
  * grant would not cover the next such call anyway.
  */
@@ -99,7 +100,7 @@ export function grantFor(tool: GrantedTool, subject: string): Grant | undefined 
   const part = parts[0]!;
   if (part.program === undefined || part.writesFile || part.heredoc || gitBeyondGrant(part) || part.programExpands) return undefined;
   const [program, second] = part.words ?? [];
-  if (program !== undefined && second !== undefined && SUBCOMMAND.test(second) && /^[A-Za-z0-9_.+-]+$/.test(program) && !OPERATES_ON_PATHS.has(program)) {
+  if (program !== undefined && second !== undefined && part.runsAnother === undefined && SUBCOMMAND.test(second) && /^[A-Za-z0-9_.+-]+$/.test(program) && !OPERATES_ON_PATHS.has(program)) {
     return { tool: tool.name, pattern: `${program} ${second} *` };
   }
   const exact = part.source.trim();

@@ -26,3 +26,7 @@ export function repeatShown(count: number): string {
 export function askFailedShown(error: unknown): string {
   return `could not ask: ${error instanceof Error ? error.message : String(error)}`;
 }
+
+export function opaqueShown(verdict: Verdict): string {
+  return `code shiro cannot read, where ${verdict.rule ? `the rule ${verdict.rule.label}` : "a deny rule"} could apply`;
+}

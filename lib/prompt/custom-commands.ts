@@ -24,11 +24,18 @@ export type RejectedCommand = { name: string; source: string; why: string };
  * `problems`: one line per file not used, said once at the start. `rejected`: those of them a
  * user could still type (`/review`), so typing one says why it is missing instead of "unknown".
  */
-export type CustomCommandSet = { commands: CustomCommand[]; problems: string[]; rejected: RejectedCommand[] };
+export type CustomCommandSet = {
+  commands: CustomCommand[];
+  problems: string[];
+  rejected: RejectedCommand[];
+  /** One line per command of the user's own that the project's of the same name replaces (said at the start). */
+  shadowNotices: string[];
+};
 
-export const NO_CUSTOM_COMMANDS: CustomCommandSet = { commands: [], problems: [], rejected: [] };
+export const NO_CUSTOM_COMMANDS: CustomCommandSet = { commands: [], problems: [], rejected: [], shadowNotices: [] };
 
-export type CommandSource = { dir: string; label: string };
+/** A folder commands are read from; `project` when it is the project's (else the user's). */
+export type CommandSource = { dir: string; label: string; project?: boolean };
 
 const NAME = /^[a-z0-9][a-z0-9._-]{0,63}$/;
 
@@ -36,8 +43,8 @@ const NAME = /^[a-z0-9][a-z0-9._-]{0,63}$/;
 export function customCommandSources(opts: { root: string; shiroHome: string }): CommandSource[] {
   return [
     { dir: join(opts.shiroHome, "commands"), label: "$SHIRO_HOME/commands" },
-    { dir: join(opts.root, ".shiro", "commands"), label: ".shiro/commands" },
-  ];
+    { dir: join(opts.root, ".shiro", "commands"), label: ".shiro/commands", project: true },
+  ].filter((source, i, all) => all.findIndex((s) => s.dir === source.dir) === i); // the project is the home: read once
 }
 
 /**
@@ -46,8 +53,9 @@ export function customCommandSources(opts: { root: string; shiroHome: string }):
  * wins). A later source replaces an earlier one's command of the same name.
  */
 export function loadCustomCommands(sources: readonly CommandSource[]): CustomCommandSet {
-  const byName = new Map<string, CustomCommand>();
+  const byName = new Map<string, CustomCommand & { project?: boolean }>();
   const problems: string[] = [];
+  const shadowNotices: string[] = [];
   const rejected = new Map<string, RejectedCommand>();
   const builtIn = new Set<string>(SLASH_COMMANDS.map((command) => command.name));
   for (const source of sources) {
@@ -98,7 +106,12 @@ export function loadCustomCommands(sources: readonly CommandSource[]): CustomCom
         reject("it has no text after the front matter.");
         continue;
       }
+      const earlier = byName.get(name);
+      if (earlier && !earlier.project && source.project) {
+        shadowNotices.push(`/${name}: this project's ${where} replaces your own ${earlier.source}; typing /${name} runs the project's. Rename one to keep both.`);
+      }
       byName.set(name, {
+        ...(source.project ? { project: true } : {}),
         name,
         description: description?.trim().replace(/\s+/g, " ") || firstLine(body),
         ...(agent?.trim() ? { agent: agent.trim() } : {}),
@@ -108,9 +121,9 @@ export function loadCustomCommands(sources: readonly CommandSource[]): CustomCom
       });
     }
   }
-  const commands = [...byName.values()].sort((a, b) => a.name.localeCompare(b.name));
+  const commands = [...byName.values()].map(({ project: _, ...command }) => command).sort((a, b) => a.name.localeCompare(b.name));
   // A name another source does provide is not missing: that file's command runs.
-  return { commands, problems, rejected: [...rejected.values()].filter((r) => !byName.has(r.name)) };
+  return { commands, problems, rejected: [...rejected.values()].filter((r) => !byName.has(r.name)), shadowNotices };
 }
 
 /**

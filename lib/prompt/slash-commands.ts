@@ -30,6 +30,7 @@ export const SLASH_COMMANDS = [
   { name: "reasoning", args: "", summary: "show the last reasoning block in full" },
   { name: "skills", args: "", summary: "list the skills the model can load, and where each came from" },
   { name: "mcp", args: "", summary: "list the MCP servers: state, tools, errors" },
+  { name: "hooks", args: "", summary: "list the hooks: event, command, where from, last result" },
   { name: "exit", args: "", summary: "leave shiro" },
 ] as const satisfies readonly { name: string; args: string; summary: string }[];
 

@@ -1,4 +1,6 @@
 const READ_ONLY = /Read-only file system|\bEROFS\b/;
+/** A write to git's configuration (kept read-only: git-shield.ts), or a rename of a git folder, which its mount forbids. */
+const GIT_CONFIG = /could not lock config file|\.git\/(?:config|hooks|info|commondir|worktrees|modules)|cannot move '[^']*\.git'.*(?:busy|Read-only)/;
 const NO_NETWORK = /Could not resolve host|Temporary failure in name resolution|Network is unreachable|\bENOTFOUND\b|\bEAI_AGAIN\b|\bENETUNREACH\b|getaddrinfo/;
 const SSH = /Host key verification failed|Permission denied \(publickey|\.ssh\/|ssh-agent|SSH_AUTH_SOCK/;
 
@@ -12,6 +14,9 @@ const SSH = /Host key verification failed|Permission denied \(publickey|\.ssh\/|
  */
 export function sandboxFailure(output: string, exitCode: number | null, opts: { network: boolean; hidden: readonly string[] }): string | undefined {
   if (exitCode === 0) return undefined;
+  if ((READ_ONLY.test(output) || /Device or resource busy/.test(output)) && GIT_CONFIG.test(output)) {
+    return "it tried to change git's configuration or hooks, which the sandbox keeps read-only so that nothing a command plants there runs on this machine later";
+  }
   if (READ_ONLY.test(output)) return "it tried to write outside the workspace, which the sandbox keeps read-only (config \"sandboxWritable\" opens a path)";
   if (!opts.network && NO_NETWORK.test(output)) return "it needed the network, which the sandbox has switched off (--no-network, config \"sandboxNetwork\")";
   if (SSH.test(output)) return "it needed ~/.ssh or the ssh agent, which the sandbox hides (config \"sandboxReadable\": [\"~/.ssh\"] shows it)";

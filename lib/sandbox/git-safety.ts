@@ -2,14 +2,27 @@ import { existsSync, statSync } from "node:fs";
 import { isAbsolute, join } from "node:path";
 
 /**
- * Settings laid over every git that shiro's children run, whatever the repository says: no
- * fsmonitor program, no hooks, no pager. They arrive through `GIT_CONFIG_COUNT`/`KEY_n`/`VALUE_n`,
- * which git ranks above every config file.
+ * The one owner of git's hardening: what every git shiro starts gets, whether a command the model
+ * runs (gitSafetyEnv) or shiro's own read-only git tool (gitReadSafetyEnv, lib/tools/git/run-git.ts).
+ * The settings arrive through `GIT_CONFIG_COUNT`/`KEY_n`/`VALUE_n`, which git ranks above every
+ * config file (with `-c`), and which every git that git starts in turn (a submodule's) inherits.
+ *
+ * Always: no fsmonitor program, no hooks, no pager.
  */
 const ALWAYS: ReadonlyArray<readonly [string, string]> = [
   ["core.fsmonitor", "false"],
   ["core.hooksPath", "/dev/null"],
   ["core.pager", "cat"],
+];
+
+/**
+ * For the read-only git tool, also: no external diff, no signature checks (log.showSignature runs
+ * gpg), no submodule summaries (which start git in every submodule). A read needs none of them.
+ */
+const READS: ReadonlyArray<readonly [string, string]> = [
+  ["diff.external", ""],
+  ["log.showSignature", "false"],
+  ["status.submoduleSummary", "false"],
 ];
 
 /**
@@ -48,8 +61,20 @@ export function gitSafetyEnv(root: string, git: string | undefined): Readonly<Re
   const local = git && existsSync(join(root, ".git")) ? cachedLocalConfig(root, git) : NO_LOCAL_CONFIG;
   // Built once per listing: a kept listing is the same array for as long as the files stand.
   let env = environments.get(local);
-  if (!env) environments.set(local, (env = Object.freeze(safetyEnvFor(local))));
+  if (!env) environments.set(local, (env = Object.freeze(safetyEnvFor(ALWAYS, local))));
   return env;
+}
+
+/**
+ * gitSafetyEnv for shiro's own read-only git tool, stricter: READS too, and the program settings
+ * of every scope neutralised (the user's global filters, diff drivers, credential and editor
+ * programs included: a read needs none of them). `env` is the environment that git runs with (its
+ * HOME and XDG_CONFIG_HOME decide which global config it reads). Lists the config afresh at each
+ * call, as the tool's runs are few: `git config --list` starts no other program.
+ */
+export function gitReadSafetyEnv(root: string, git: string, env: Readonly<Record<string, string | undefined>>): Record<string, string> {
+  const scoped = Object.fromEntries(["PATH", "HOME", "XDG_CONFIG_HOME"].filter((name) => env[name] !== undefined).map((name) => [name, env[name]!]));
+  return safetyEnvFor([...ALWAYS, ...READS], listConfig(root, git, ["--includes", "--list", "-z"], { PATH: "/usr/bin:/bin", ...scoped }));
 }
 
 const NO_LOCAL_CONFIG: Array<[string, string]> = [];
@@ -99,8 +124,8 @@ function isDirectory(path: string): boolean {
   }
 }
 
-function safetyEnvFor(local: ReadonlyArray<readonly [string, string]>): Record<string, string> {
-  const pairs: Array<readonly [string, string]> = [...ALWAYS];
+function safetyEnvFor(fixed: ReadonlyArray<readonly [string, string]>, local: ReadonlyArray<readonly [string, string]>): Record<string, string> {
+  const pairs: Array<readonly [string, string]> = [...fixed];
   for (const [key, value] of local) {
     if (key.startsWith("alias.")) {
       // Any alias: `!…` runs a command, and one like `p = push --force` hides what git does from the guard.
@@ -120,13 +145,20 @@ function safetyEnvFor(local: ReadonlyArray<readonly [string, string]>): Record<s
 
 /** `[key, value]` for every entry of the repository's own config, keys lower-cased as git prints them. */
 function localConfig(root: string, git: string): Array<[string, string]> {
+  return listConfig(root, git, ["--local", "--includes", "--list", "-z"], { PATH: process.env.PATH ?? "/usr/bin:/bin", GIT_CONFIG_NOSYSTEM: "1", HOME: "/nonexistent" });
+}
+
+/** `[key, value]` for every entry `git config <args>` lists in `root`; empty when git fails. */
+function listConfig(root: string, git: string, args: readonly string[], env: Record<string, string>): Array<[string, string]> {
   try {
-    const run = Bun.spawnSync([git, "config", "--local", "--includes", "--list", "-z"], {
+    const run = Bun.spawnSync([git, "config", ...args], {
       cwd: root,
-      env: { PATH: process.env.PATH ?? "/usr/bin:/bin", GIT_CONFIG_NOSYSTEM: "1", HOME: "/nonexistent" },
+      env,
       stdin: "ignore",
       stdout: "pipe",
       stderr: "ignore",
+      // A FIFO where an included file should be never answers: git is stopped instead of shiro waiting.
+      timeout: 3_000,
     });
     if (run.exitCode !== 0) return [];
     return run.stdout

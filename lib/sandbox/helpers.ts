@@ -11,16 +11,29 @@ import { isInside } from "../fs/workspace.ts";
  */
 export function findHelper(name: string, opts: { path: string | undefined; root: string }): string | undefined {
   const realRoot = realOrSelf(opts.root);
-  for (const entry of (opts.path ?? "").split(":")) {
-    if (!entry || !isAbsolute(entry)) continue;
-    const dir = realOrSelf(entry);
-    if (isInside(realRoot, dir) || isInside(opts.root, entry)) continue;
+  for (const entry of safePathEntries(opts.path, opts.root)) {
     const candidate = join(entry, name);
     const real = realOrSelf(candidate);
     if (isInside(realRoot, real)) continue;
     if (isExecutableFile(candidate)) return candidate;
   }
   return undefined;
+}
+
+/**
+ * The entries of a `PATH` a program may be looked up in without running the workspace's own:
+ * absolute, and outside the workspace both as written and as they really are (symlinks followed).
+ * A relative entry (`node_modules/.bin`, an empty one meaning the current directory) is dropped,
+ * since it names a folder of whatever directory the command is in.
+ */
+export function safePathEntries(path: string | undefined, root: string): string[] {
+  const realRoot = realOrSelf(root);
+  return (path ?? "").split(":").filter((entry) => entry !== "" && isAbsolute(entry) && !isInside(root, entry) && !isInside(realRoot, realOrSelf(entry)));
+}
+
+/** `path` with only its safe entries (safePathEntries), as a PATH value. */
+export function safePath(path: string | undefined, root: string): string {
+  return safePathEntries(path, root).join(":");
 }
 
 /**

@@ -4,6 +4,8 @@ import { isAbsolute, join, resolve } from "node:path";
 import { childEnv, keyHunter } from "./child-env.ts";
 import { detectSandbox, probeSandbox, type SandboxSupport } from "./detect.ts";
 import { gitSafetyEnv } from "./git-safety.ts";
+import { blockedMessage, checkGit } from "./git-check.ts";
+import { gitConfigPaths, planGitShield } from "./git-shield.ts";
 import { findHelper, helperCache } from "./helpers.ts";
 import { readLoginEnv, type LoginSetup } from "./login-env.ts";
 export type { LoginSetup } from "./login-env.ts";
@@ -18,13 +20,14 @@ export { findSecretsFiles } from "./secrets-scan.ts";
 export { childEnv } from "./child-env.ts";
 export { detectSandbox, installCommand, type SandboxSupport } from "./detect.ts";
 export { gitSafetyEnv } from "./git-safety.ts";
+export { safePath } from "./helpers.ts";
 export { bwrapArgs, CACHE_PLACES, CREDENTIAL_PLACES, type ProfileInput, type ProfileSummary } from "./profile.ts";
 export { createHostRunner, failedChild, killGroup, type Child, type ChildExit, type CommandRunner, type SpawnOptions } from "./process.ts";
 export { RUNNER_ARG } from "./protocol.ts";
 export { sandboxFailure, shortSandboxReason } from "./failure.ts";
 
-/** The sandbox settings (lib/config: `sandbox`, `sandboxNetwork`, `sandboxWritable`, `sandboxReadable`, the flags). */
-export type SandboxSettings = { mode: "on" | "off"; network: boolean; writable: readonly string[]; readable: readonly string[] };
+/** The sandbox settings (lib/config: `sandbox`, `sandboxNetwork`, `sandboxWritable`, `sandboxReadable`, `sandboxHide`, the flags). */
+export type SandboxSettings = { mode: "on" | "off"; network: boolean; writable: readonly string[]; readable: readonly string[]; hide?: readonly string[] };
 
 /** What the header and `shiro doctor` say about the sandbox. */
 export type SandboxStatus =
@@ -44,6 +47,8 @@ export type Commands = {
   status: SandboxStatus;
   /** A helper program (bash, rg, git) by name, resolved once (helpers.ts); undefined when missing. */
   helper(name: string): string | undefined;
+  /** The PATH commands start with, before what the login profile adds (undefined when unset). */
+  path?: string;
   /**
    * What the login shell sets up, read once per runner (login-env.ts), for bash to run commands
    * with `bash -c`: without the profile, and with the reason, when it could not be read; undefined
@@ -82,11 +87,11 @@ export type OpenCommandsOptions = {
  */
 export function openCommands(opts: OpenCommandsOptions): Commands {
   const helper = helperCache({ path: opts.env.PATH, root: opts.root });
-  const git = () => helper("git");
+  const gitHelper = () => helper("git");
   const base = childEnv(opts.env, opts.apiKey);
   const withGit = (runner: CommandRunner): CommandRunner => ({
     sandboxed: runner.sandboxed,
-    spawn: (argv, spawnOpts) => runner.spawn(argv, { ...spawnOpts, env: { ...gitSafetyEnv(opts.root, git()), ...spawnOpts.env } }),
+    spawn: (argv, spawnOpts) => runner.spawn(argv, { ...spawnOpts, env: { ...gitSafetyEnv(opts.root, gitHelper()), ...spawnOpts.env } }),
     close: () => runner.close(),
     warm: () => runner.warm?.(),
   });
@@ -106,10 +111,10 @@ export function openCommands(opts: OpenCommandsOptions): Commands {
     runner.warm?.();
     void loginEnv(runner);
   };
-  if (opts.settings.mode === "off") return { runner: host, host, status: { state: "off" }, helper, loginEnv, warm: warm(host) };
+  if (opts.settings.mode === "off") return { runner: host, host, status: { state: "off" }, helper, loginEnv, path: base.PATH, warm: warm(host) };
 
   const support = opts.support ?? sandboxSupport(opts.env, helper);
-  if (!support.available) return { runner: host, host, status: { state: "unavailable", why: support.why, fix: support.fix }, helper, loginEnv, warm: warm(host) };
+  if (!support.available) return { runner: host, host, status: { state: "unavailable", why: support.why, fix: support.fix }, helper, loginEnv, path: base.PATH, warm: warm(host) };
 
   const home = realOrUndefined(opts.env.HOME || homedir());
   if (home) for (const cache of CREATED_CACHES) ensureDir(join(home, cache));
@@ -121,6 +126,7 @@ export function openCommands(opts: OpenCommandsOptions): Commands {
     shiroHome: realOrUndefined(opts.shiroHome) ?? resolve(opts.shiroHome),
     network: opts.settings.network,
     writable: expand(opts.settings.writable),
+    hide: expand(opts.settings.hide ?? []),
     // The runner's own program must be visible even if it lives in a hidden place.
     readable: [...expand(opts.settings.readable), ...runnerFiles(runnerCommand)],
     system: [...new Set(systemPlaces(process.getuid?.()).map((path) => realOrUndefined(path)).filter((path): path is string => path !== undefined))],
@@ -133,11 +139,18 @@ export function openCommands(opts: OpenCommandsOptions): Commands {
       runnerCommand,
       env: { ...base, TMPDIR: "/tmp" },
       secrets: createSecretsWatch(profile.root, [profile.shiroHome]),
+      git: {
+        // The config is read as each sandbox starts: what it includes may have changed since.
+        plan: (places) => planGitShield(profile.root, places, gitConfigPaths(profile.root, gitHelper(), opts.env), profile.writable),
+        check: (shield, places) => blockedMessage(profile.root, checkGit(profile.root, shield, places, gitHelper(), profile.writable)),
+      },
     }),
   );
-  // The masked files are found when the sandbox starts; searching the workspace here would slow every start-up.
-  const { summary } = bwrapArgs({ ...profile, tmp: "/tmp", secrets: [] });
-  return { runner, host, status: { state: "on", network: opts.settings.network, summary }, helper, loginEnv, warm: warm(runner) };
+  // The masked files and nested repositories are found when the sandbox starts; searching the
+  // workspace here would slow every start-up. The summary shows the root repository's shield.
+  const git = planGitShield(profile.root, [join(profile.root, ".git")], { includes: [] }, profile.writable);
+  const { summary } = bwrapArgs({ ...profile, tmp: "/tmp", secrets: [], git });
+  return { runner, host, status: { state: "on", network: opts.settings.network, summary }, helper, loginEnv, path: base.PATH, warm: warm(runner) };
 }
 
 /** Whether the sandbox can run, with bubblewrap from `SHIRO_BWRAP` (a path; empty means none) or PATH. */

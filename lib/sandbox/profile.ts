@@ -1,18 +1,9 @@
 import { isAbsolute, join } from "node:path";
 import { isInside } from "../fs/workspace.ts";
+import type { GitShield } from "./git-shield.ts";
+import { CREDENTIAL_PLACES } from "./credential-places.ts";
 
-/**
- * Places under the home directory that hold credentials: hidden in the sandbox (an empty directory
- * or an unreadable file in their place). `sandboxReadable` can show one again, read-only.
- */
-export const CREDENTIAL_PLACES = [
-  ".ssh", ".aws", ".azure", ".config/gcloud", ".kube", ".docker", ".gnupg", ".password-store",
-  ".netrc", ".git-credentials", ".config/git/credentials", ".npmrc", ".yarnrc", ".yarnrc.yml", ".pypirc",
-  ".pgpass", ".my.cnf", ".vault-token", ".terraform.d", ".config/gh", ".config/hub", ".config/op",
-  ".cargo/credentials", ".cargo/credentials.toml", ".gem/credentials", ".m2/settings.xml",
-  ".gradle/gradle.properties", ".local/share/keyrings", ".mozilla", ".config/google-chrome",
-  ".config/chromium", ".config/BraveSoftware", ".shiro-neko", ".codex", ".claude", ".claude.json",
-] as const;
+export { CREDENTIAL_PLACES } from "./credential-places.ts";
 
 /**
  * Package-manager caches under the home directory: writable in the sandbox so installs work.
@@ -61,8 +52,12 @@ export type ProfileInput = {
   writable: readonly string[];
   /** Config `sandboxReadable`, absolute and real: shown read-only even where hidden. */
   readable: readonly string[];
+  /** Config `sandboxHide`, absolute: hidden like the credentials. */
+  hide?: readonly string[];
   /** Secrets files inside the workspace (real paths): masked. */
   secrets: readonly string[];
+  /** What keeps git's configuration in the workspace read-only (git-shield.ts); none without a repository. */
+  git?: GitShield;
   /** Other places to hide (systemPlaces, real paths). */
   system?: readonly string[];
   /** What is at a path on this machine; real paths in, no symlink following needed. */
@@ -80,8 +75,9 @@ export type ProfileSummary = { writable: string[]; hidden: string[]; readable: s
  * - the whole file system read-only (`--ro-bind / /`), a fresh /dev and /proc (so no process
  *   outside the sandbox, and no other process's environment, can be seen);
  * - `/tmp` replaced by a directory of this session's (a home inside it shown read-only again);
- * - read-write: the workspace (but its `.git/config` and `.git/hooks`), the package caches
- *   present, `sandboxWritable`;
+ * - read-write: the workspace, the package caches present, `sandboxWritable`;
+ * - in the workspace, every git folder bound onto itself (it cannot be renamed or replaced) with
+ *   what git reads as configuration read-only (git-shield.ts);
  * - hidden: `$SHIRO_HOME`, the credential places and the system places (container sockets, the
  *   user's runtime directory with its session bus), unless the workspace is inside one;
  * - read-only again: `sandboxReadable`;
@@ -135,7 +131,7 @@ export function bwrapArgs(input: ProfileInput): { args: string[]; summary: Profi
   }
 
   const credentials = input.home ? CREDENTIAL_PLACES.map((place) => join(input.home!, place)) : [];
-  for (const path of [input.shiroHome, ...credentials, ...(input.system ?? [])]) {
+  for (const path of [input.shiroHome, ...credentials, ...(input.hide ?? []), ...(input.system ?? [])]) {
     const kind = input.kindOf(path);
     if (kind === undefined || isInside(path, input.root) || !visible(path) || summary.hidden.includes(path)) continue;
     if (input.readable.some((shown) => isInside(shown, path))) continue; // shown on purpose
@@ -143,12 +139,14 @@ export function bwrapArgs(input: ProfileInput): { args: string[]; summary: Profi
     summary.hidden.push(path);
   }
 
-  // The repository's config and hooks run programs on this machine outside the sandbox (fsmonitor
-  // on the next `git status`, a hook on the next commit): a command may not plant them.
-  for (const path of [join(input.root, ".git", "config"), join(input.root, ".git", "hooks")]) {
-    if (input.kindOf(path) === undefined) continue;
-    args.push("--ro-bind", path, path);
-    summary.readOnly.push(path);
+  // git's configuration runs programs on this machine outside the sandbox (an fsmonitor at the
+  // next `git status`, a hook at the next commit): a command may not plant any.
+  // Only inside what is writable already: binding a folder onto itself elsewhere would open it.
+  const writableHere = (path: string) => summary.writable.some((dir) => isInside(dir, path));
+  for (const [kind, path] of input.git?.mounts ?? []) {
+    if (!writableHere(path)) continue;
+    args.push(kind === "bind" ? "--bind" : "--ro-bind", path, path);
+    if (kind === "ro") summary.readOnly.push(path);
   }
 
   for (const path of input.readable) {

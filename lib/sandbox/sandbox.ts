@@ -3,6 +3,9 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { isHolderAlive, selfHolder } from "../fs/process-alive.ts";
 import { bwrapArgs, type ProfileInput } from "./profile.ts";
+import type { GitShield } from "./git-shield.ts";
+import { scanWorkspace, type SecretsWatch } from "./secrets-scan.ts";
+import { sandboxProcesses, waitUntilEnded } from "./sandbox-gone.ts";
 import { failedChild, type Child, type ChildExit, type CommandRunner } from "./process.ts";
 import type { FromRunner, ToRunner } from "./protocol.ts";
 import { readMessages } from "./read-messages.ts";
@@ -10,14 +13,20 @@ import { pipeStream } from "../fs/pipe-read.ts";
 
 export type SandboxRunnerOptions = {
   bwrap: string;
-  /** The profile without its per-start parts (the /tmp directory and the secrets found). */
-  profile: Omit<ProfileInput, "tmp" | "secrets">;
+  /** The profile without its per-start parts (the /tmp directory, the secrets found, the git shield). */
+  profile: Omit<ProfileInput, "tmp" | "secrets" | "git">;
   /** Starts the runner (cmd/sandbox-runner.ts) inside the sandbox: the shiro binary with RUNNER_ARG. */
   runnerCommand: readonly string[];
   /** The base environment of every command (no key; TMPDIR=/tmp). */
   env: Record<string, string>;
-  /** The workspace's secrets files (secrets-scan.ts): asked before each command, looked for again as each one ends. */
-  secrets: { now(): Promise<string[]>; prefetch(): void };
+  /** The workspace's secrets files and git places (secrets-scan.ts): asked before each command, looked for again as each one ends. */
+  secrets: Pick<SecretsWatch, "scan" | "prefetch">;
+  /**
+   * git's configuration in the workspace: `plan` makes the shield of a starting sandbox from the
+   * git places found (git-shield.ts); `check` blocks what a command planted that the shield could
+   * not cover (git-check.ts) and returns what to tell the model and the user ("" when nothing).
+   */
+  git?: { plan(places: readonly string[]): GitShield; check(shield: GitShield, places: readonly string[]): string };
 };
 
 type Pending = {
@@ -31,6 +40,8 @@ type Pending = {
   open: { 1: boolean; 2: boolean };
   exit: (exit: ChildExit) => void;
   exited: boolean;
+  /** stderr ended while the command had not yet exited: it is closed after the git check, which may add to it. */
+  errEnded?: boolean;
 };
 
 type Runner = {
@@ -39,6 +50,8 @@ type Runner = {
   /** Who waits for a `stopped`, by child: kept apart, since a child can be forgotten before its group is gone. */
   stopping: Map<number, Array<() => void>>;
   masked: Set<string>;
+  /** How git's configuration is kept read-only in this sandbox; what it could not cover is checked after each command. */
+  shield: GitShield | undefined;
   alive: boolean;
   stderr: Promise<string>;
 };
@@ -111,21 +124,56 @@ export function createSandboxRunner(opts: SandboxRunnerOptions): CommandRunner {
   let runner: Runner | undefined;
   let nextId = 1;
   let closed = false;
+  /** The shield of the last sandbox started: checked once more as the session ends. */
+  let lastShield: GitShield | undefined;
+  /** The git checks, one at a time. */
+  let checking: Promise<unknown> = Promise.resolve();
 
-  const cleanUp = () => {
-    if (runner?.alive) runner.proc.kill("SIGKILL");
+  const cleanUp = (stopped: number[] = []) => {
+    if (runner?.alive) {
+      stopped.push(...sandboxProcesses(runner.proc.pid));
+      runner.proc.kill("SIGKILL");
+    }
     if (tmp) rmSync(tmp, { recursive: true, force: true });
     tmp = undefined;
+    // With the sandbox gone nothing in it can plant anything after this last look.
+    if (lastShield && opts.git) {
+      const shield = lastShield;
+      lastShield = undefined;
+      waitUntilEnded(stopped);
+      try {
+        opts.git.check(shield, scanWorkspace(opts.profile.root).git);
+      } catch {
+        // nothing to tell anyone at exit; what was moved aside stays moved
+      }
+    }
   };
 
-  const start = (secrets: string[]): Runner => {
+  /**
+   * The git check after (or before) a command, in turn with the others; "" when nothing was
+   * blocked or it failed. Without `places` the workspace is searched first (the search the
+   * secrets watch would make after the command anyway: this one takes its place).
+   */
+  const gitCheck = (shield: GitShield, places?: readonly string[]): Promise<string> => {
+    const git = opts.git;
+    if (!git) return Promise.resolve("");
+    const next = checking
+      .then(async () => git.check(shield, places ?? (await opts.secrets.scan()).git))
+      .catch(() => "");
+    checking = next;
+    return next;
+  };
+
+  const start = (secrets: string[], places: readonly string[]): Runner => {
     if (!tmp) {
       const parent = tmpParent();
       if (parent) sweepStaleTmp(parent);
       const self = selfHolder();
       tmp = mkdtempSync(join(parent ?? tmpdir(), `${TMP_PREFIX}${self.pid}-${self.startedAt}-`));
     }
-    const { args } = bwrapArgs({ ...opts.profile, tmp, secrets });
+    const shield = opts.git?.plan(places);
+    lastShield = shield;
+    const { args } = bwrapArgs({ ...opts.profile, tmp, secrets, git: shield });
     const proc = Bun.spawn([opts.bwrap, ...args, "--", ...opts.runnerCommand], {
       cwd: "/",
       env: { PATH: opts.env.PATH ?? "/usr/bin:/bin", HOME: opts.env.HOME ?? "/", LANG: opts.env.LANG ?? "C.UTF-8" },
@@ -136,7 +184,7 @@ export function createSandboxRunner(opts: SandboxRunnerOptions): CommandRunner {
       stdout: "pipe",
       stderr: "pipe",
     });
-    const started: Runner = { proc, children: new Map(), stopping: new Map(), masked: new Set(secrets), alive: true, stderr: new Response(pipeStream(proc.stderr)).text() };
+    const started: Runner = { proc, children: new Map(), stopping: new Map(), masked: new Set(secrets), shield, alive: true, stderr: new Response(pipeStream(proc.stderr)).text() };
     // A runner that never says it is ready (a wrong program, a hung start) is given up on.
     const notReady = setTimeout(() => proc.kill("SIGKILL"), READY_TIMEOUT_MS);
     void readMessages<FromRunner>(pipeStream(proc.stdout), (message) => {
@@ -197,12 +245,23 @@ export function createSandboxRunner(opts: SandboxRunnerOptions): CommandRunner {
         if (child.open[message.s]) (message.s === 1 ? child.out : child.err).enqueue(new Uint8Array(Buffer.from(message.d, "base64")));
         return;
       case "eof":
+        if (message.s === 2 && !child.exited) return void (child.errEnded = true);
         return finish(child, message.s);
-      case "exit":
-        child.exited = true;
-        child.exit({ exitCode: message.code, signal: message.signal });
-        commandEnded();
-        return forgetIfDone(child);
+      case "exit": {
+        const ended = (note: string) => {
+          if (note && child.open[2]) child.err.enqueue(new TextEncoder().encode(note));
+          child.exited = true;
+          if (child.errEnded) finish(child, 2);
+          child.exit({ exitCode: message.code, signal: message.signal });
+          forgetIfDone(child);
+        };
+        if (!owner.shield || !opts.git) {
+          ended("");
+          return commandEnded();
+        }
+        // The command ends for its caller once the git check has run, so what it blocked is in its output.
+        return void gitCheck(owner.shield).then(ended);
+      }
       case "error":
         if (child.open[2]) child.err.enqueue(new TextEncoder().encode(message.message + "\n"));
         child.exited = true;
@@ -239,24 +298,24 @@ export function createSandboxRunner(opts: SandboxRunnerOptions): CommandRunner {
    * search starts again as each command ends, while the model reads its output, and the next
    * command's check usually finds it done.
    */
-  const secretsNow = () => opts.secrets.now().catch(() => [...(runner?.masked ?? [])]);
+  const secretsNow = () => opts.secrets.scan().catch(() => ({ secrets: [...(runner?.masked ?? [])], git: [] as string[] }));
   const commandEnded = () => {
     if (!closed) opts.secrets.prefetch();
   };
 
   /** The runner for the next command, started afresh when new secrets files must be masked. */
-  const current = (secrets: string[]): { owner: Runner; note: string } => {
+  const current = (secrets: string[], places: readonly string[]): { owner: Runner; note: string } => {
     if (runner?.alive) {
       const fresh = secrets.filter((file) => !runner!.masked.has(file));
       const running = [...runner.children.values()].some((child) => !child.exited);
       if (fresh.length === 0 || running) return { owner: runner, note: "" };
       runner.proc.kill("SIGKILL");
       runner.alive = false;
-      runner = start(secrets);
+      runner = start(secrets, places);
       const note = `shiro: restarted the sandbox to hide the new secrets file ${fresh.join(", ")}; background processes started by earlier commands were stopped.\n`;
       return { owner: runner, note };
     }
-    runner = start(secrets);
+    runner = start(secrets, places);
     return { owner: runner, note: "" };
   };
 
@@ -277,14 +336,16 @@ export function createSandboxRunner(opts: SandboxRunnerOptions): CommandRunner {
         cancel: () => ((child.open[2] = false), forgetIfDone(child)),
       });
       const env = { ...opts.env, ...spawnOpts.env };
-      const sent = secretsNow().then((secrets) => {
+      const sent = secretsNow().then(async ({ secrets, git }) => {
+        // What a background process planted since the last command is caught before this one runs.
+        const blocked = runner?.alive && runner.shield ? await gitCheck(runner.shield, git) : "";
         if (child.cancelled) return;
         if (closed) {
           if (child.open[2]) child.err.enqueue(new TextEncoder().encode("shiro: the sandbox is closed\n"));
           return endUnsent(child, 127);
         }
-        const { owner, note } = current(secrets);
-        if (note && child.open[2]) child.err.enqueue(new TextEncoder().encode(note));
+        const { owner, note } = current(secrets, git);
+        if ((blocked || note) && child.open[2]) child.err.enqueue(new TextEncoder().encode(blocked + note));
         child.owner = owner;
         owner.children.set(id, child);
         send(owner, { t: "spawn", id, argv: [...argv], cwd: spawnOpts.cwd, env });
@@ -316,13 +377,14 @@ export function createSandboxRunner(opts: SandboxRunnerOptions): CommandRunner {
     warm() {
       if (closed || runner?.alive) return;
       void secretsNow()
-        .then((secrets) => {
-          if (!closed && !runner?.alive) current(secrets);
+        .then(({ secrets, git }) => {
+          if (!closed && !runner?.alive) current(secrets, git);
         })
         .catch(() => {}); // the first command tries again, and says why it cannot
     },
     close() {
       closed = true;
+      const stopped = runner?.alive ? sandboxProcesses(runner.proc.pid) : [];
       if (runner?.alive) {
         runner.alive = false;
         try {
@@ -333,7 +395,7 @@ export function createSandboxRunner(opts: SandboxRunnerOptions): CommandRunner {
         runner.proc.kill("SIGKILL");
       }
       runner = undefined;
-      cleanUp();
+      cleanUp(stopped);
     },
   };
 }

@@ -15,6 +15,16 @@ const MAX_DEPTH = 24;
  * usually is), except SKIPPED; symlinks are not followed. Bounded by MAX_ENTRIES and MAX_DEPTH.
  */
 export function findSecretsFiles(root: string): string[] {
+  return scanWorkspace(root).secrets;
+}
+
+/**
+ * findSecretsFiles, and the git places found on the way (gitPlacesIn): every `.git` entry below
+ * the root and every folder git would take as a repository of its own (a `HEAD` file beside
+ * `objects` and `refs` folders), as sorted real paths. One synchronous walk, for the end of a
+ * session (git-check.ts) and `shiro doctor`.
+ */
+export function scanWorkspace(root: string): { secrets: string[]; git: string[] } {
   const scan = newScan();
   const queue: [string, number][] = [[realOrSelf(root), 0]];
   for (let next = queue.pop(); next; next = queue.pop()) {
@@ -26,11 +36,11 @@ export function findSecretsFiles(root: string): string[] {
     }
     queue.push(...take(scan, next[0], next[1], entries));
   }
-  return [...scan.found].sort();
+  return { secrets: [...scan.found].sort(), git: [...scan.git].sort() };
 }
 
-/** The secrets files found, and each folder's change time then (a new, renamed or removed entry changes it, and so does a chmod). */
-type Found = { files: string[]; folders: Map<string, number>; at: number };
+/** The secrets files and git places found, and each folder's change time then (a new, renamed or removed entry changes it, and so does a chmod). */
+type Found = { files: string[]; git: string[]; folders: Map<string, number>; at: number };
 
 /** A folder changed this shortly before a search may change again within the file system's clock tick unseen: it is read again next time. */
 const RACY_MS = 1_000;
@@ -45,7 +55,14 @@ const RACY_MS = 1_000;
  * reads its output), so the check before the next command usually finds it done. Folders in
  * `skip` (real paths: $SHIRO_HOME, which the sandbox hides whole) are not searched.
  */
-export function createSecretsWatch(root: string, skip: readonly string[] = []): { now(): Promise<string[]>; prefetch(): void } {
+export type SecretsWatch = {
+  now(): Promise<string[]>;
+  prefetch(): void;
+  /** The secrets files and the git places (scanWorkspace) as of now, from one search. */
+  scan(): Promise<{ secrets: string[]; git: string[] }>;
+};
+
+export function createSecretsWatch(root: string, skip: readonly string[] = []): SecretsWatch {
   const skipped = new Set(skip);
   let last: Promise<Found | undefined> = Promise.resolve(undefined);
   const refresh = (): Promise<Found> => {
@@ -56,6 +73,10 @@ export function createSecretsWatch(root: string, skip: readonly string[] = []): 
   return {
     now: async () => (await refresh()).files,
     prefetch: () => void refresh(),
+    scan: async () => {
+      const found = await refresh();
+      return { secrets: found.files, git: found.git };
+    },
   };
 }
 
@@ -72,7 +93,7 @@ async function search(root: string, skipped: ReadonlySet<string>): Promise<Found
     if (info.status === "fulfilled") folders.set(dir, info.value.ctimeMs);
     if (listed.status === "fulfilled") queue.push(...take(scan, dir, depth, listed.value));
   }
-  return { files: [...scan.found].sort(), folders, at };
+  return { files: [...scan.found].sort(), git: [...scan.git].sort(), folders, at };
 }
 
 /** True when no folder of the last search has changed since (nor so shortly before it that a change could hide in the same clock tick). */
@@ -89,16 +110,21 @@ async function unchanged(found: Found): Promise<boolean> {
   return true;
 }
 
-type Scan = { found: Set<string>; seen: number };
-const newScan = (): Scan => ({ found: new Set(), seen: 0 });
+type Scan = { found: Set<string>; git: Set<string>; seen: number };
+const newScan = (): Scan => ({ found: new Set(), git: new Set(), seen: 0 });
 
-/** One folder's entries: the secrets files among them are noted; the folders to search next are returned. */
+/**
+ * One folder's entries: the secrets files and git places among them are noted; the folders to
+ * search next are returned.
+ */
 function take(scan: Scan, dir: string, depth: number, entries: Dirent[]): [string, number][] {
   const folders: [string, number][] = [];
   if (depth > MAX_DEPTH || scan.seen > MAX_ENTRIES) return folders;
+  if (looksLikeGitDir(entries)) scan.git.add(dir);
   for (const entry of entries) {
     if (++scan.seen > MAX_ENTRIES) break;
     const path = join(dir, entry.name);
+    if (entry.name === ".git") scan.git.add(path); // a folder, a file or a symlink: not followed
     if (entry.isDirectory()) {
       if (!SKIPPED.has(entry.name) && depth + 1 <= MAX_DEPTH) folders.push([path, depth + 1]);
     } else if (entry.isFile() && isSensitivePath(entry.name)) {
@@ -106,6 +132,19 @@ function take(scan: Scan, dir: string, depth: number, entries: Dirent[]): [strin
     }
   }
   return folders;
+}
+
+/** What git checks to take a folder as a repository (bare, or a `.git` folder): a `HEAD` file beside `objects` and `refs`. */
+function looksLikeGitDir(entries: Dirent[]): boolean {
+  let head = false;
+  let objects = false;
+  let refs = false;
+  for (const entry of entries) {
+    if (entry.name === "HEAD" && !entry.isDirectory()) head = true;
+    else if (entry.name === "objects" && entry.isDirectory()) objects = true;
+    else if (entry.name === "refs" && entry.isDirectory()) refs = true;
+  }
+  return head && objects && refs;
 }
 
 function realOrSelf(path: string): string {

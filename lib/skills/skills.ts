@@ -2,8 +2,8 @@ import { readdirSync, readFileSync, statSync } from "node:fs";
 import { join } from "node:path";
 import { parseFrontMatter } from "../text/front-matter.ts";
 
-/** One folder skills are read from, and how `/skills` names it. */
-export type SkillSource = { dir: string; label: string };
+/** One folder skills are read from, how `/skills` names it, and whether it is the project's (else the user's). */
+export type SkillSource = { dir: string; label: string; project?: boolean };
 
 export type Skill = {
   name: string;
@@ -14,6 +14,8 @@ export type Skill = {
   file: string;
   /** The source it came from (SkillSource.label). */
   source: string;
+  /** True when that source is the project's. */
+  project?: boolean;
 };
 
 /**
@@ -39,10 +41,11 @@ export function skillSources(opts: { root: string; shiroHome: string; home: stri
     { dir: join(opts.home, ".claude", "skills"), label: "~/.claude/skills" },
     { dir: join(opts.home, ".agents", "skills"), label: "~/.agents/skills" },
     { dir: join(opts.shiroHome, "skills"), label: "$SHIRO_HOME/skills" },
-    { dir: join(opts.root, ".claude", "skills"), label: ".claude/skills (project)" },
-    { dir: join(opts.root, ".agents", "skills"), label: ".agents/skills (project)" },
-    { dir: join(opts.root, ".shiro", "skills"), label: ".shiro/skills (project)" },
+    { dir: join(opts.root, ".claude", "skills"), label: ".claude/skills (project)", project: true },
+    { dir: join(opts.root, ".agents", "skills"), label: ".agents/skills (project)", project: true },
+    { dir: join(opts.root, ".shiro", "skills"), label: ".shiro/skills (project)", project: true },
   ];
+  // The project is the home: its folders are the user's own, read once.
   return sources.filter((source, i) => sources.findIndex((s) => s.dir === source.dir) === i);
 }
 
@@ -74,7 +77,7 @@ export function loadSkills(sources: readonly SkillSource[]): SkillSet {
         problems.push(`skill ${where} is not used: ${parsed}`);
         continue;
       }
-      const skill: Skill = { ...parsed, dir, file, source: source.label };
+      const skill: Skill = { ...parsed, dir, file, source: source.label, ...(source.project ? { project: true } : {}) };
       const earlier = byName.get(skill.name);
       if (earlier) shadowed.push({ skill: earlier, by: skill });
       byName.set(skill.name, skill);
@@ -83,6 +86,19 @@ export function loadSkills(sources: readonly SkillSource[]): SkillSet {
   const skills = [...byName.values()].sort((a, b) => a.name.localeCompare(b.name));
   return { skills, shadowed, problems, searched: sources.map((source) => source.label) };
 }
+
+/**
+ * One line per skill of the user's own that the project's skill of the same name replaces, said
+ * when a session starts (the loop, and on stderr headless): a repository must not silently swap
+ * what the user's own skill does. Pure.
+ */
+export function shadowNotices(set: SkillSet): string[] {
+  return set.shadowed
+    .filter(({ skill, by }) => !skill.project && by.project)
+    .map(({ skill, by }) => `skill ${skill.name}: this project's ${by.source.replace(/ \(project\)$/, "")}/${folderOf(by)} replaces your own from ${skill.source}; the model gets the project's. Rename one to keep both.`);
+}
+
+const folderOf = (skill: Skill) => skill.dir.split("/").pop() ?? skill.name;
 
 /** `/skills`: each skill with where it came from, the ones replaced by a later source, the broken files. Pure. */
 export function skillListing(set: SkillSet): string[] {

@@ -1,7 +1,7 @@
-import { chmod, rm, stat } from "node:fs/promises";
 import * as v from "valibot";
 import { ToolError } from "../errors.ts";
-import { writeWorkspaceFile } from "../fs/atomic-write.ts";
+import { statConfined, unlinkConfined, writeConfined } from "../fs/confined-ops.ts";
+import type { Confined } from "../fs/confined.ts";
 import { formatLineChanges, unifiedDiff } from "../text/diff.ts";
 import { plural } from "../text/lines.ts";
 import { defineTool, type ToolPreview } from "./define.ts";
@@ -46,7 +46,8 @@ export const applyPatchTool = defineTool({
     }
     const undo: (() => Promise<void>)[] = [];
     try {
-      for (const file of plan.files) undo.push(await write(file));
+      const at: Confined = { root: ctx.root, tool: "apply_patch" };
+      for (const file of plan.files) undo.push(write(at, file));
     } catch (error) {
       for (const step of undo.reverse()) await step().catch(() => {});
       const message = error instanceof Error ? error.message : String(error);
@@ -88,36 +89,37 @@ function reportLine(file: PlannedFile): string {
   }
 }
 
-/** Makes one file's change; returns how to take it back if a later file fails. */
-async function write(file: PlannedFile): Promise<() => Promise<void>> {
-  const modeOf = (abs: string) => stat(abs).then((s) => s.mode & 0o7777, () => undefined);
+/** Makes one file's change, every write confined to the workspace (lib/fs/confined.ts); returns how to take it back if a later file fails. */
+function write(at: Confined, file: PlannedFile): () => Promise<void> {
+  const modeOf = (abs: string) => {
+    const found = statConfined(at, abs);
+    return found.kind === "missing" ? undefined : found.mode;
+  };
   const putBack = (abs: string, before: string | undefined, mode: number | undefined) => async () => {
-    if (before === undefined) return void (await rm(abs, { force: true }));
-    await writeWorkspaceFile(abs, before);
-    if (mode !== undefined) await chmod(abs, mode);
+    if (before === undefined) return void unlinkConfined(at, abs, { force: true });
+    writeConfined(at, abs, before, mode !== undefined ? { mode } : {});
   };
   switch (file.type) {
     case "add": {
-      const mode = await modeOf(file.abs);
-      await writeWorkspaceFile(file.abs, file.after);
+      const mode = modeOf(file.abs);
+      writeConfined(at, file.abs, file.after);
       return putBack(file.abs, file.before, mode);
     }
     case "delete": {
-      const mode = await modeOf(file.abs);
-      await rm(file.abs);
+      const mode = modeOf(file.abs);
+      unlinkConfined(at, file.abs);
       return putBack(file.abs, file.before, mode);
     }
     case "update": {
-      const mode = await modeOf(file.abs);
+      const mode = modeOf(file.abs);
       if (!file.moveTo) {
-        await writeWorkspaceFile(file.abs, file.after);
+        writeConfined(at, file.abs, file.after);
         return putBack(file.abs, file.before, mode);
       }
       const { moveTo } = file;
-      const targetMode = await modeOf(moveTo.abs);
-      await writeWorkspaceFile(moveTo.abs, file.after);
-      if (targetMode === undefined && mode !== undefined) await chmod(moveTo.abs, mode);
-      await rm(file.abs);
+      const targetMode = modeOf(moveTo.abs);
+      writeConfined(at, moveTo.abs, file.after, targetMode === undefined && mode !== undefined ? { mode } : {});
+      unlinkConfined(at, file.abs);
       return async () => {
         await putBack(moveTo.abs, moveTo.before, targetMode)();
         await putBack(file.abs, file.before, mode)();

@@ -3,7 +3,7 @@ import { ToolError } from "../errors.ts";
 import { defineTool, type ToolContext } from "./define.ts";
 import { HeadTailBuffer } from "../text/head-tail.ts";
 import { overstrikeLines } from "../text/overstrike.ts";
-import { sandboxFailure, shortSandboxReason, type CommandRunner, type Commands, type LoginSetup } from "../sandbox/index.ts";
+import { safePath, sandboxFailure, shortSandboxReason, type CommandRunner, type Commands, type LoginSetup } from "../sandbox/index.ts";
 import { defaultCommands } from "./commands.ts";
 
 export const DEFAULT_BASH_TIMEOUT_MS = 120_000;
@@ -64,13 +64,13 @@ export function createBashTool(commands?: Commands) {
       const where = commands ?? defaultCommands(ctx.root);
       const shell = where.helper("bash");
       if (!shell) throw new ToolError("bash: no bash found in an absolute PATH entry outside the workspace, so no command can run.");
-      let run = await runInProcessGroup(where.runner, shell, input.command, ctx, timeoutMs, where.loginEnv);
+      let run = await runInProcessGroup(where.runner, shell, input.command, ctx, timeoutMs, where.loginEnv, where.path);
       let loginNote = run.note;
       let sandboxNote = "";
       const why = where.runner.sandboxed && run.end === "exited" ? sandboxFailure(run.output, run.exitCode, sandboxView(where)) : undefined;
       if (why) {
         if (ctx.runOutside && (await ctx.runOutside(why))) {
-          const outside = await runInProcessGroup(where.host, shell, input.command, ctx, timeoutMs, where.loginEnv);
+          const outside = await runInProcessGroup(where.host, shell, input.command, ctx, timeoutMs, where.loginEnv, where.path);
           loginNote = [loginNote, outside.note].filter(Boolean).join("") || undefined;
           if (outside.started) {
             run = outside;
@@ -83,7 +83,7 @@ export function createBashTool(commands?: Commands) {
           sandboxNote =
             `\n[shiro: this looks stopped by the sandbox: ${why}. ` +
             (ctx.runOutside ? "The user chose not to run it outside the sandbox. " : "") +
-            "Do not try to get around the sandbox; tell the user what the command needs, and they can widen the sandbox in the config (docs/permissions.md).]";
+            "Do not try to get around the sandbox; tell the user what the command needs, and they can widen the sandbox in the config (shiro help permissions).]";
         }
       }
       // Headless, nobody was asked: the result line says what stopped it, as the question would have.
@@ -159,12 +159,15 @@ async function runInProcessGroup(
   ctx: ToolContext,
   timeoutMs: number,
   loginEnv: Commands["loginEnv"],
+  path: string | undefined,
 ): Promise<RunResult> {
   // The login environment read once (login-env.ts) and a plain shell; without one, a login shell.
   // Waiting for it (up to its 10 s limit) is part of the command for the user: ctrl-c stops the wait.
   const login = await unlessAborted(loginEnv?.(runner), ctx.signal);
   if (ctx.signal.aborted) return { end: "interrupted", exitCode: null, signal: null, output: "", started: false };
-  const proc = login ? runner.spawn([shell, "-c", command], { cwd: ctx.cwd, env: login.vars }) : runner.spawn([shell, "-lc", command], { cwd: ctx.cwd });
+  // A read-only command's programs are the system's: PATH without relative or workspace entries.
+  const env = login && ctx.readOnly ? { ...login.vars, PATH: safePath(login.vars.PATH ?? path, ctx.root) } : login?.vars;
+  const proc = env ? runner.spawn([shell, "-c", command], { cwd: ctx.cwd, env }) : runner.spawn([shell, "-lc", command], { cwd: ctx.cwd });
   const output = new HeadTailBuffer(OUTPUT_HEAD_CHARS, OUTPUT_TAIL_CHARS);
   let note: string | undefined;
   if (login?.problem !== undefined && !toldProblem.has(login)) {

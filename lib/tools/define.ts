@@ -22,6 +22,11 @@ export type ToolContext = {
    * when the user says no or the command may not run outside (the guard).
    */
   runOutside?: (why: string) => Promise<boolean>;
+  /**
+   * The command was judged read-only (Approval.readOnly): bash runs it with PATH cut to its
+   * absolute entries outside the workspace, so the programs it names are the system's.
+   */
+  readOnly?: boolean;
   /** The turn's record of changed files, for /undo. Absent outside a session (unit tests, previews). */
   journal?: FileJournal;
   /** The id of the call being run (the task tool names its subagents' events by it). */

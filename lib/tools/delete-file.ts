@@ -1,11 +1,10 @@
-import { readFile, rm } from "node:fs/promises";
 import * as v from "valibot";
 import { looksBinary } from "../fs/binary.ts";
 import { countLines, plural } from "../text/lines.ts";
 import { defineTool, type ToolPreview } from "./define.ts";
 import { fileOperand, regularFile } from "./move-file.ts";
 import type { Where } from "../fs/workspace.ts";
-import { readFileSync } from "node:fs";
+import { readConfined, unlinkConfined } from "../fs/confined-ops.ts";
 
 const schema = v.object({
   path: v.pipe(v.string(), v.minLength(1, "path must not be empty")),
@@ -21,7 +20,9 @@ export const deleteFileTool = defineTool({
   preview(input, ctx): ToolPreview {
     try {
       const { abs, shown } = fileOperand(ctx, input.path, "delete_file");
-      const bytes = readFileSync(abs);
+      const found = readConfined({ root: ctx.root, tool: "delete_file" }, abs);
+      if (found.kind !== "file" || !found.bytes) return { type: "unavailable", path: shown, why: `${shown} is not a file that can be deleted` };
+      const bytes = found.bytes;
       return { type: "delete", path: shown, before: looksBinary(bytes) ? undefined : new TextDecoder().decode(bytes) };
     } catch (error) {
       return { type: "unavailable", path: input.path, why: error instanceof Error ? error.message : String(error) };
@@ -30,9 +31,10 @@ export const deleteFileTool = defineTool({
   precheck: async (input, ctx) => void (await deletable(ctx, input.path)),
   async execute(input, ctx) {
     const { abs, shown } = await deletable(ctx, input.path);
-    const bytes = await readFile(abs);
+    const where = { root: ctx.root, tool: "delete_file" };
+    const bytes = readConfined(where, abs).bytes ?? new Uint8Array();
     await ctx.journal?.before(abs);
-    await rm(abs);
+    unlinkConfined(where, abs);
     const what = looksBinary(bytes) ? plural(bytes.length, "byte") : plural(countLines(new TextDecoder().decode(bytes)), "line");
     return { output: `Deleted ${shown} (${what}).`, summary: `deleted, ${what}` };
   },
@@ -41,6 +43,6 @@ export const deleteFileTool = defineTool({
 /** The file delete_file would remove: a regular file inside the workspace, not a secrets file. */
 async function deletable(ctx: Where, path: string): Promise<{ abs: string; shown: string }> {
   const target = fileOperand(ctx, path, "delete_file");
-  await regularFile(target.abs, target.shown, "delete_file");
+  regularFile(ctx, target.abs, target.shown, "delete_file");
   return target;
 }

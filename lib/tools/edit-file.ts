@@ -1,6 +1,6 @@
 import * as v from "valibot";
 import { ToolError } from "../errors.ts";
-import { writeWorkspaceFile } from "../fs/atomic-write.ts";
+import { writeConfined } from "../fs/confined-ops.ts";
 import { formatLineChanges, unifiedDiff } from "../text/diff.ts";
 import { applyEdit, editFailureReason } from "./edit/apply-edit.ts";
 import { defineTool } from "./define.ts";
@@ -37,7 +37,7 @@ export const editFileTool = defineTool({
   async execute(input, ctx) {
     const { abs, shown, content, outcome } = await planEdit(ctx, input);
     await ctx.journal?.before(abs);
-    await writeWorkspaceFile(abs, outcome.content);
+    writeConfined({ root: ctx.root, tool: "edit_file" }, abs, outcome.content);
     const changes = formatLineChanges(unifiedDiff(content, outcome.content));
     return {
       output: `Edited ${shown}: replaced ${plural(outcome.replacements, "occurrence")} (${changes} lines).`,

@@ -36,7 +36,7 @@ export const globTool = defineTool({
     const base = resolveInWorkspace(ctx, input.path ?? ".", "glob");
     const shownBase = displayPath(ctx, base);
     const stats = statIfExists(base);
-    if (!stats) throw new ToolError(`glob: ${describeMissing(base, shownBase)}`);
+    if (!stats) throw new ToolError(`glob: ${describeMissing(ctx.root, base, shownBase)}`);
     if (!stats.isDirectory()) throw new ToolError(`glob: ${shownBase} is a file; pass the directory to search in as path.`);
     const pattern = input.pattern.replace(/^(\.\/)+/, "");
     const segments = pattern.split("/");
@@ -78,7 +78,7 @@ function collect(pattern: string, startRel: string, start: string, root: string)
   const glob = new Bun.Glob(pattern);
   const prefix = startRel ? `${startRel}/` : "";
   const found: Array<{ abs: string; mtimeMs: number }> = [];
-  for (const entry of walk(start, createIgnoreFilter(root))) {
+  for (const entry of walk(start, createIgnoreFilter(root), Number.POSITIVE_INFINITY, root)) {
     if (entry.kind !== "file" && entry.kind !== "symlink") continue;
     if (!glob.match(prefix + entry.rel)) continue;
     if (isSensitivePath(entry.abs) || (entry.kind === "symlink" && isSensitivePath(realpathOrSelf(entry.abs)))) continue;

@@ -38,7 +38,7 @@ export const listDirTool = defineTool({
     const dir = resolveInWorkspace(ctx, input.path ?? ".", "list_dir");
     const shown = displayPath(ctx, dir);
     const stats = statIfExists(dir);
-    if (!stats) throw new ToolError(`list_dir: ${describeMissing(dir, shown)}`);
+    if (!stats) throw new ToolError(`list_dir: ${describeMissing(ctx.root, dir, shown)}`);
     if (!stats.isDirectory()) throw new ToolError(`list_dir: ${shown} is a file. Use read_file to read it.`);
 
     const { lines, count, capped } = treeListing(dir, ctx.root, shown, input.depth ?? DEFAULT_LIST_DEPTH, MAX_LIST_ENTRIES);

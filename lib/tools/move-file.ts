@@ -1,5 +1,4 @@
-import { copyFile, lstat, mkdir, rename, rm } from "node:fs/promises";
-import { dirname } from "node:path";
+import { lstatConfined, renameConfined } from "../fs/confined-ops.ts";
 import * as v from "valibot";
 import { ToolError } from "../errors.ts";
 import { describeMissing } from "../fs/missing-path.ts";
@@ -23,12 +22,9 @@ export function fileOperand(ctx: Where, path: string, tool: string): { abs: stri
 }
 
 /** The existing regular file at `abs`, or a ToolError saying why it is not one. */
-export async function regularFile(abs: string, shown: string, tool: string): Promise<void> {
-  const stats = await lstat(abs).catch((error: NodeJS.ErrnoException) => {
-    if (error.code === "ENOENT" || error.code === "ENOTDIR") return undefined;
-    throw error;
-  });
-  if (!stats) throw new ToolError(`${tool}: ${describeMissing(abs, shown)}`);
+export function regularFile(ctx: Where, abs: string, shown: string, tool: string): void {
+  const stats = lstatConfined({ root: ctx.root, tool }, abs);
+  if (!stats) throw new ToolError(`${tool}: ${describeMissing(ctx.root, abs, shown)}`);
   if (stats.isDirectory()) throw new ToolError(`${tool}: ${shown} is a directory; ${tool} works on files only. Use bash for a folder.`);
   if (!stats.isFile()) throw new ToolError(`${tool}: ${shown} is not a regular file (a symlink or a device); use bash if you mean to change it.`);
 }
@@ -54,15 +50,9 @@ export const moveFileTool = defineTool({
     const { from, to } = await moveEnds(ctx, input);
     await ctx.journal?.before(from.abs);
     await ctx.journal?.before(to.abs);
-    const folder = dirname(to.abs);
-    const made = await mkdir(folder, { recursive: true });
-    try {
-      await rename(from.abs, to.abs);
-    } catch (error) {
-      if ((error as NodeJS.ErrnoException).code !== "EXDEV") throw error;
-      await copyFile(from.abs, to.abs); // another file system under the workspace (a mount)
-      await rm(from.abs);
-    }
+    // Both ends reached from the workspace root without following a link (lib/fs/confined.ts);
+    // across file systems (a mount under the workspace) the file is copied, then removed.
+    const { made } = renameConfined({ root: ctx.root, tool: "move_file" }, from.abs, to.abs);
     const created = made ? ` (created ${displayPath(ctx, made)}/)` : "";
     return { output: `Moved ${from.shown} to ${to.shown}${created}.`, summary: `moved to ${to.shown}` };
   },
@@ -72,12 +62,9 @@ export const moveFileTool = defineTool({
 async function moveEnds(ctx: Where, input: { from: string; to: string }) {
   const from = fileOperand(ctx, input.from, "move_file");
   const to = fileOperand(ctx, input.to, "move_file");
-  await regularFile(from.abs, from.shown, "move_file");
+  regularFile(ctx, from.abs, from.shown, "move_file");
   if (from.abs === to.abs) throw new ToolError(`move_file: ${from.shown} and ${to.shown} are the same path.`);
-  const occupied = await lstat(to.abs).then(
-    () => true,
-    () => false,
-  );
+  const occupied = lstatConfined({ root: ctx.root, tool: "move_file" }, to.abs) !== undefined;
   if (occupied) throw new ToolError(`move_file: ${to.shown} already exists. Delete it first (delete_file) or pick another name.`);
   return { from, to };
 }

@@ -1,6 +1,6 @@
 import * as v from "valibot";
 import { ToolError } from "../errors.ts";
-import { writeWorkspaceFile } from "../fs/atomic-write.ts";
+import { writeConfined } from "../fs/confined-ops.ts";
 import { formatLineChanges, unifiedDiff } from "../text/diff.ts";
 import { applyEdits, editFailureReason, type Edit } from "./edit/apply-edit.ts";
 import type { Where } from "../fs/workspace.ts";
@@ -34,7 +34,7 @@ export const multiEditTool = defineTool({
     const { abs, shown, content, outcome } = await planEdits(ctx, input);
     const total = input.edits.length;
     await ctx.journal?.before(abs);
-    await writeWorkspaceFile(abs, outcome.content);
+    writeConfined({ root: ctx.root, tool: "multi_edit" }, abs, outcome.content);
     const changes = formatLineChanges(unifiedDiff(content, outcome.content));
     return {
       output: `Edited ${shown}: applied ${plural(total, "edit")} (${plural(outcome.replacements, "replacement")}, ${changes} lines).`,

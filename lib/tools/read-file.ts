@@ -3,7 +3,8 @@ import { ToolError } from "../errors.ts";
 import { looksBinary } from "../fs/binary.ts";
 import { defineTool, MAX_TOOL_RESULT_CHARS } from "./define.ts";
 import { clipLine, numberedLine, plural, splitLines } from "../text/lines.ts";
-import { describeMissing, statIfExists } from "../fs/missing-path.ts";
+import { describeMissing } from "../fs/missing-path.ts";
+import { readConfined } from "../fs/confined-ops.ts";
 import { isSensitivePath, SECRETS_FILES } from "../fs/sensitive-path.ts";
 import { displayPath, realpathOrSelf, resolveInWorkspace } from "../fs/workspace.ts";
 
@@ -45,16 +46,18 @@ export const readFileTool = defineTool({
           `Ask the user for the specific value you need, or read .env.example for the variable names.`,
       );
     }
-    const stats = statIfExists(abs);
-    if (!stats) throw new ToolError(`read_file: ${describeMissing(abs, shown)}`);
-    if (stats.isDirectory()) throw new ToolError(`read_file: ${shown} is a directory. Use list_dir to see what it contains.`);
-    if (stats.size > MAX_READ_BYTES) {
+    // Opened through the workspace root, link by link (lib/fs/confined.ts): what is read is inside.
+    const found = readConfined({ root: ctx.root, tool: "read_file" }, abs, { maxBytes: MAX_READ_BYTES });
+    if (found.kind === "missing") throw new ToolError(`read_file: ${describeMissing(ctx.root, abs, shown)}`);
+    if (found.kind === "dir") throw new ToolError(`read_file: ${shown} is a directory. Use list_dir to see what it contains.`);
+    if (found.kind === "other") throw new ToolError(`read_file: ${shown} is not a regular file (a device, socket or pipe), so it cannot be read as text.`);
+    const bytes = found.bytes;
+    if (!bytes) {
       throw new ToolError(
-        `read_file: ${shown} is ${(stats.size / 1024 / 1024).toFixed(1)} MB, too large to read whole. ` +
+        `read_file: ${shown} is ${(found.size / 1024 / 1024).toFixed(1)} MB, too large to read whole. ` +
           `Use grep to find the part you need, or bash with head, tail or sed -n.`,
       );
     }
-    const bytes = await Bun.file(abs).bytes();
     if (looksBinary(bytes)) {
       throw new ToolError(
         `read_file: ${shown} is a binary file (it contains NUL bytes), so it cannot be shown as text. ` +

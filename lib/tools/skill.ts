@@ -1,4 +1,5 @@
-import { readdirSync, readFileSync, statSync } from "node:fs";
+import { readdirSync } from "node:fs";
+import { readConfined } from "../fs/confined-ops.ts";
 import { join, relative, resolve } from "node:path";
 import * as v from "valibot";
 import { ToolError } from "../errors.ts";
@@ -67,10 +68,13 @@ function readSkillFile(skill: Skill, file: string) {
   if (isSensitivePath(abs)) throw new ToolError(`skill: ${file} is a secrets file, which shiro does not read.`);
   let bytes: Uint8Array;
   try {
-    const stats = statSync(abs);
-    if (!stats.isFile()) throw new ToolError(`skill: ${file} is not a file.`);
-    if (stats.size > MAX_FILE_BYTES) throw new ToolError(`skill: ${file} is larger than ${MAX_FILE_BYTES / 1024} KB.`);
-    bytes = readFileSync(abs);
+    // Read through the skill's folder, link by link (lib/fs/confined.ts): a folder of a skill in
+    // the workspace swapped for a link leading out after the check above is not followed.
+    const found = readConfined({ root: skill.dir, tool: "skill" }, resolve(skill.dir, file), { maxBytes: MAX_FILE_BYTES });
+    if (found.kind === "missing") throw new ToolError(`skill: ${skill.name} has no file ${file}.`);
+    if (found.kind !== "file") throw new ToolError(`skill: ${file} is not a file.`);
+    if (!found.bytes) throw new ToolError(`skill: ${file} is larger than ${MAX_FILE_BYTES / 1024} KB.`);
+    bytes = found.bytes;
   } catch (error) {
     if (error instanceof ToolError) throw error;
     throw new ToolError(`skill: ${skill.name} has no file ${file}.`);

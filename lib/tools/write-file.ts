@@ -1,10 +1,9 @@
 import * as v from "valibot";
 import { ToolError } from "../errors.ts";
-import { writeWorkspaceFile } from "../fs/atomic-write.ts";
+import { statConfined, writeConfined } from "../fs/confined-ops.ts";
 import { defineTool } from "./define.ts";
 import { previewWrite } from "./edit/file-preview.ts";
 import { countLines, plural } from "../text/lines.ts";
-import { statIfExists } from "../fs/missing-path.ts";
 import type { Where } from "../fs/workspace.ts";
 import { writeTarget } from "./edit/edit-target.ts";
 
@@ -26,7 +25,7 @@ export const writeFileTool = defineTool({
   async execute(input, ctx) {
     const { abs, shown } = writablePath(ctx, input.path);
     await ctx.journal?.before(abs);
-    const { existed } = await writeWorkspaceFile(abs, input.content);
+    const { existed } = writeConfined({ root: ctx.root, tool: "write_file" }, abs, input.content);
     const lines = plural(countLines(input.content), "line");
     return existed
       ? { output: `Overwrote ${shown} (${lines}).`, summary: `overwrote, ${lines}` }
@@ -37,7 +36,7 @@ export const writeFileTool = defineTool({
 /** Where write_file would write: inside the workspace, not a directory, not a secrets file. */
 function writablePath(ctx: Where, path: string): { abs: string; shown: string } {
   const target = writeTarget(ctx, "write_file", path);
-  if (statIfExists(target.abs)?.isDirectory()) {
+  if (statConfined({ root: ctx.root, tool: "write_file" }, target.abs).kind === "dir") {
     throw new ToolError(`write_file: ${target.shown} is a directory. Give the path of a file inside it.`);
   }
   return target;

@@ -15,7 +15,8 @@ function runner(probeSource: string) {
     stdout: "pipe",
     stderr: "pipe",
   });
-  return { code: child.exitCode, last: child.stdout.toString().trimEnd().split("\n").at(-1) };
+  const lines = child.stdout.toString().trimEnd().split("\n");
+  return { code: child.exitCode, last: lines.at(-1), lines };
 }
 
 test("the closing line counts passes, failures and skips (todos included); a failure exits 1", () => {
@@ -27,13 +28,31 @@ test.skip("skipped", () => {});
 test.todo("not written yet");
 test("fails", () => { throw new Error("on purpose"); });
 `);
-  expect(run).toEqual({ code: 1, last: "2 passed, 1 failed, 2 skipped" });
+  expect(run).toMatchObject({ code: 1, last: "2 passed, 1 failed, 2 skipped" });
 });
 
 test("a clean run exits 0 and still reports its skips", () => {
-  expect(runner(`import { test } from "bun:test";\ntest("ok", () => {});\ntest.skip("later", () => {});\n`)).toEqual({ code: 0, last: "1 passed, 0 failed, 1 skipped" });
+  expect(runner(`import { test } from "bun:test";\ntest("ok", () => {});\ntest.skip("later", () => {});\n`)).toMatchObject({ code: 0, last: "1 passed, 0 failed, 1 skipped" });
 });
 
 test("a spec file that fails to load is a failure even with nothing counted", () => {
   expect(runner(`import { test } from "bun:test";\nthrow new Error("broken at load");\n`)).toMatchObject({ code: 1, last: expect.stringMatching(/^\d+ passed, [1-9]\d* failed, 0 skipped$/) });
+});
+
+test("the reasons specs gave for skipping (SKIP lines on stderr) are repeated, once each, just above the closing line", () => {
+  const run = runner(`
+import { test } from "bun:test";
+import { reportSkip } from "${join(REPO_ROOT, "spec", "support", "host-tools.ts")}";
+const why = "bubblewrap (bwrap) is not installed (sudo apt-get install bubblewrap)";
+reportSkip("probe.test.ts", why);
+reportSkip("probe.test.ts", why);
+test.skipIf(true)("needs the sandbox", () => {});
+test("runs", () => {});
+`);
+  expect(run.code).toBe(0);
+  expect(run.lines.slice(-3)).toEqual([
+    "Skipped here, and why:",
+    "  probe.test.ts: the sandbox cannot run here: bubblewrap (bwrap) is not installed (sudo apt-get install bubblewrap)",
+    "1 passed, 0 failed, 1 skipped",
+  ]);
 });

@@ -47,21 +47,21 @@ test("an unknown field (a typo) is reported, not ignored", async () => {
 test("an unknown field is answered with the fields it looks like at that place, as shiro config set does", async () => {
   const path = join(tempDir(), "config.json");
   writeFileSync(path, JSON.stringify({ modle: "x" }));
-  await expect(loadConfigFile(path)).rejects.toThrow(`config file ${path}: unknown field "modle". Did you mean model, models? See docs/configuration.md.`);
+  await expect(loadConfigFile(path)).rejects.toThrow(`config file ${path}: unknown field "modle". Did you mean model, models? See shiro help configuration.`);
   writeFileSync(path, JSON.stringify({ projects: { "/x": { permision: {} } } }));
-  await expect(loadConfigFile(path)).rejects.toThrow(`config file ${path}: unknown field projects."/x".permision. Did you mean permission? See docs/configuration.md.`);
+  await expect(loadConfigFile(path)).rejects.toThrow(`config file ${path}: unknown field projects."/x".permision. Did you mean permission? See shiro help configuration.`);
   writeFileSync(path, JSON.stringify({ models: { "gpt-4.1": { contextWindw: 8000 } } }));
   await expect(loadConfigFile(path)).rejects.toThrow(`unknown field models."gpt-4.1".contextWindw. Did you mean contextWindow? See`);
   writeFileSync(path, JSON.stringify({ webFetch: { alowHosts: [] } }));
   await expect(loadConfigFile(path)).rejects.toThrow(`unknown field "webFetch.alowHosts". Did you mean allowHosts? See`);
   writeFileSync(path, JSON.stringify({ zzzzzzzz: 1 }));
-  await expect(loadConfigFile(path)).rejects.toThrow(`config file ${path}: unknown field "zzzzzzzz". See docs/configuration.md.`);
+  await expect(loadConfigFile(path)).rejects.toThrow(`config file ${path}: unknown field "zzzzzzzz". See shiro help configuration.`);
 });
 
 test("a section that is not an object says so, rather than calling the section unknown", async () => {
   const path = join(tempDir(), "config.json");
   writeFileSync(path, JSON.stringify({ webFetch: 5 }));
-  await expect(loadConfigFile(path)).rejects.toThrow(`config file ${path}: field "webFetch" must be an object (got 5). See docs/configuration.md.`);
+  await expect(loadConfigFile(path)).rejects.toThrow(`config file ${path}: field "webFetch" must be an object (got 5). See shiro help configuration.`);
 });
 
 test("a file holding a list, a string, a number or null is refused like any broken file, not read as empty", async () => {
@@ -77,7 +77,7 @@ test("a list where a section holds an object is refused with the section's path;
   const path = join(tempDir(), "config.json");
   for (const [config, field] of [[{ webFetch: [] }, '"webFetch"'], [{ models: { "gpt-4.1": [] } }, 'models."gpt-4.1"'], [{ projects: { "/w": [] } }, 'projects."/w"'], [{ presets: [] }, '"presets"']] as const) {
     writeFileSync(path, JSON.stringify(config));
-    await expect(loadConfigFile(path)).rejects.toThrow(`config file ${path}: field ${field} must be an object, not a list. See docs/configuration.md.`);
+    await expect(loadConfigFile(path)).rejects.toThrow(`config file ${path}: field ${field} must be an object, not a list. See shiro help configuration.`);
   }
   const lists = { sandboxWritable: ["~/.ssh"], webFetch: { allowHosts: ["localhost:8123"] }, guard: { allow: ["git push --force-with-lease*"] }, mcpServers: { docs: { command: "x", args: ["--stdio"] } } };
   writeFileSync(path, JSON.stringify(lists));

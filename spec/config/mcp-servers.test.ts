@@ -31,10 +31,10 @@ test("every kind of MCP server entry the docs describe loads as written", async 
 
 test("a misspelled field inside an MCP server entry is an error naming its path and the field it looks like", async () => {
   expect(await configError({ github: { command: "gh-mcp", evn: { A: "1" } } })).toBe(
-    'config file <file>: unknown field "mcpServers.github.evn". Did you mean env? See docs/configuration.md.',
+    'config file <file>: unknown field "mcpServers.github.evn". Did you mean env? See shiro help configuration.',
   );
   expect(await configError({ docs: { url: "https://example.com/mcp", header: {} } })).toBe(
-    'config file <file>: unknown field "mcpServers.docs.header". Did you mean headers? See docs/configuration.md.',
+    'config file <file>: unknown field "mcpServers.docs.header". Did you mean headers? See shiro help configuration.',
   );
   expect(await configError({ "my-server": { command: "x", arg: [] } })).toContain('unknown field "mcpServers.my-server.arg". Did you mean args?');
   // A field of the other kind is unknown too: a local server has no headers.
@@ -43,7 +43,7 @@ test("a misspelled field inside an MCP server entry is an error naming its path 
 
 test("an entry with neither a command nor a url, or both, says what an entry needs", async () => {
   expect(await configError({ demo: { args: ["x"] } })).toBe(
-    'config file <file>: field "mcpServers.demo" must have a "command" (a local server) or a "url" (a remote one). See docs/configuration.md.',
+    'config file <file>: field "mcpServers.demo" must have a "command" (a local server) or a "url" (a remote one). See shiro help configuration.',
   );
   expect(await configError({ demo: { command: "x", url: "https://example.com" } })).toContain('field "mcpServers.demo" has both "command" and "url"');
   expect(await configError({ demo: { command: 3 } })).toContain('field "mcpServers.demo.command" must be the program to run');

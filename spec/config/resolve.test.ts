@@ -20,6 +20,16 @@ describe("resolveSettings precedence: flag > env > config > preset > default", (
     expect(resolveSettings({}, key, { bell: false }).bell).toBe(false);
   });
 
+  test("sandbox: --no-sandbox beats SHIRO_SANDBOX beats config beats on; SHIRO_SANDBOX takes on or off only", () => {
+    expect(resolveSettings({}, key, {}).sandbox.mode).toBe("on");
+    expect(resolveSettings({}, { ...key, SHIRO_SANDBOX: "off" }, {}).sandbox.mode).toBe("off");
+    expect(resolveSettings({}, { ...key, SHIRO_SANDBOX: "on" }, { sandbox: "off" }).sandbox.mode).toBe("on");
+    expect(resolveSettings({ sandbox: false }, { ...key, SHIRO_SANDBOX: "on" }, {}).sandbox.mode).toBe("off");
+    expect(resolveSettings({}, { ...key, SHIRO_SANDBOX: "" }, { sandbox: "off" }).sandbox.mode).toBe("off");
+    expect(traceSettings({}, { ...key, SHIRO_SANDBOX: "off" }, {}, { forRun: true }).sources.sandbox).toEqual({ kind: "env", name: "SHIRO_SANDBOX" });
+    expect(() => resolveSettings({}, { ...key, SHIRO_SANDBOX: "no" }, {})).toThrow('SHIRO_SANDBOX must be "on" or "off", not "no".');
+  });
+
   test("model: flag beats env beats config", () => {
     expect(resolveSettings({ model: "f" }, { ...key, SHIRO_MODEL: "e" }, { model: "c" }).model).toBe("f");
     expect(resolveSettings({}, { ...key, SHIRO_MODEL: "e" }, { model: "c" }).model).toBe("e");

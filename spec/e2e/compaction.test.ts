@@ -4,6 +4,7 @@ import { join } from "node:path";
 import type { Reply } from "../support/fake-openai.ts";
 import { useFakeServer } from "../support/use-fake-server.ts";
 import { jsonLines, runShiro, shiroCommand, tempDir } from "../support/cli.ts";
+import { HOST_INDEPENDENT_ENV } from "../support/host-tools.ts";
 import { toolOutputsIn, WIRES } from "../support/requests.ts";
 
 const serve = useFakeServer();
@@ -56,7 +57,7 @@ for (const { wire, flags } of WIRES) {
       const s = await serve({ toolCalls: [{ name: "bash", input: { command: "sleep 30" } }] }, { text: "next prompt works" });
       const child = Bun.spawn([...shiroCommand(), "-p", "wait", "--yolo", ...flags], {
         cwd: work,
-        env: { PATH: process.env.PATH!, HOME: home, SHIRO_HOME: join(home, ".shiro-neko"), SHIRO_BASE_URL: s.url, SHIRO_CONTEXT_WINDOW: "1000000" },
+        env: { PATH: process.env.PATH!, HOME: home, SHIRO_HOME: join(home, ".shiro-neko"), SHIRO_BASE_URL: s.url, SHIRO_CONTEXT_WINDOW: "1000000", ...HOST_INDEPENDENT_ENV },
         stdout: "pipe",
         stderr: "pipe",
       });

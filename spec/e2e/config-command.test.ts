@@ -191,7 +191,7 @@ describe("a config file with a misspelled field", () => {
     const { home, file } = homeWith(text);
     const run = await runShiro(["config"], { home });
     expect(run.code).toBe(2);
-    expect(run.stderr).toBe(`shiro: config file ${file}: unknown field projects."/x".permision. Did you mean permission? See docs/configuration.md.\n`);
+    expect(run.stderr).toBe(`shiro: config file ${file}: unknown field projects."/x".permision. Did you mean permission? See shiro help configuration.\n`);
     expect(readFileSync(file, "utf8")).toBe(text);
   });
 });

@@ -14,20 +14,33 @@ const serve = useFakeServer();
 const listing = () => serve.with({ vendor: "openai", models: { "gpt-5-mini": { contextWindow: 400_000 }, "gpt-4.1": { contextWindow: 1_000_000 } } })();
 
 const lines = (stdout: string) => stdout.split("\n");
+
+/**
+ * PATH with an `rg` first on it, so that "ripgrep: ok" does not depend on whether this machine has
+ * ripgrep: doctor only looks for the program on PATH, so a stand-in is what it finds.
+ */
+function pathWithRipgrep(): { PATH: string; rg: string } {
+  const bin = join(tempDir("shiro-rg-"), "bin");
+  mkdirSync(bin);
+  const rg = join(bin, "rg");
+  writeFileSync(rg, "#!/bin/sh\necho 'ripgrep 14.1.0'\n", { mode: 0o755 });
+  return { PATH: `${bin}:${process.env.PATH}`, rg };
+}
 const marked = (stdout: string, mark: string) => lines(stdout).filter((l) => l.startsWith(mark + " "));
 
 describe("shiro doctor on a good set-up", () => {
   test("every check ok, no session here: exit 0; the server asked once for its list", async () => {
     const s = await listing();
     const work = tempDir();
-    const run = await runShiro(["doctor"], { baseURL: s.url, cwd: work });
+    const { PATH, rg } = pathWithRipgrep();
+    const run = await runShiro(["doctor"], { baseURL: s.url, cwd: work, env: { PATH } });
     expect(run.stderr).toBe("");
     expect(marked(run.stdout, "fail")).toEqual([]);
     expect(run.code).toBe(0);
     expect(run.stdout).toContain(`ok    API key: none, and none needed for a server on this machine (${s.url})\n`);
     expect(run.stdout).toContain(`ok    server: ${s.url} answers (2 models listed)\n`);
     expect(run.stdout).toContain("ok    model gpt-5-mini: offered by the server\n");
-    expect(run.stdout).toMatch(/^ok {4}ripgrep: \/\S+\/rg$/m);
+    expect(run.stdout).toContain(`ok    ripgrep: ${rg}\n`);
     expect(run.stdout).toContain(`ok    context window: 1,000,000 tokens for gpt-5-mini at ${s.url} (`);
     expect(run.stdout).toMatch(/^(ok|warn) +sandbox: /m);
     expect(run.stdout).toContain(`no saved session for ${work} to check`);
@@ -98,7 +111,7 @@ describe("shiro doctor on a broken set-up: the failing line says what to do, exi
   test("a provider with no default model and none chosen: the line lists the server's ids to choose from, not OpenAI's default", async () => {
     const s = await serve.with({ vendor: "openai", models: { "qwen3:8b": { contextWindow: 40_000 }, "llama3.2": { contextWindow: 8_000 } } })();
     // What a run refused with "ollama has no default model" tells the user to run.
-    const run = await runShiro(["doctor", "--provider", "ollama"], { baseURL: s.url });
+    const run = await runShiro(["doctor", "--provider", "ollama"], { baseURL: s.url, env: { PATH: pathWithRipgrep().PATH } });
     expect(run.code).toBe(1);
     const at = lines(run.stdout).indexOf("fail  model: none chosen, and ollama has no default one");
     expect(at).toBeGreaterThanOrEqual(0);
@@ -107,6 +120,15 @@ describe("shiro doctor on a broken set-up: the failing line says what to do, exi
     // The window line would only repeat the refusal, and send the user back to doctor.
     expect(run.stdout).not.toContain("context window");
     expect(run.stdout).toMatch(/^ok {4}ripgrep: /m);
+  });
+
+  test("SHIRO_SANDBOX=off is a warning that names it, with how to undo it", async () => {
+    const s = await listing();
+    const run = await runShiro(["doctor"], { baseURL: s.url, env: { SHIRO_SANDBOX: "off" } });
+    expect(run.code).toBe(0);
+    const at = lines(run.stdout).indexOf("warn  sandbox: off (SHIRO_SANDBOX=off); commands run directly on this machine, protected only by the guard and approvals");
+    expect(at).toBeGreaterThanOrEqual(0);
+    expect(lines(run.stdout)[at + 1]).toBe("      → unset SHIRO_SANDBOX");
   });
 
   test("ripgrep missing from PATH is a warning with the fix, not a failure", async () => {

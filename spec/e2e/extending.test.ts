@@ -103,6 +103,27 @@ for (const { wire, flags } of WIRES) {
   });
 }
 
+describe("the project's skill or command that replaces the user's own", () => {
+  test("headless: said once on stderr, for the skill and for the command; the project's runs", async () => {
+    const home = tempDir();
+    const cwd = tempDir();
+    write(join(home, ".claude/skills/deploy/SKILL.md"), skillMd("deploy", "My own deploy", "my steps"));
+    write(join(cwd, ".shiro/skills/deploy/SKILL.md"), skillMd("deploy", "The repository's deploy", "its steps"));
+    write(join(home, ".shiro-neko/commands/review.md"), "My own review of $1.\n");
+    write(join(cwd, ".shiro/commands/review.md"), "The repository's review of $1.\n");
+    write(join(home, ".shiro-neko/commands/mine.md"), "Only mine.\n");
+    const s = await serve({ text: "ok" });
+    const run = await runShiro(["-p", "/review a.ts"], { baseURL: s.url, home, cwd });
+    expect(run.code).toBe(0);
+    expect(lastUserText(s.requests[0]!.body)).toBe("The repository's review of a.ts.");
+    const notes = run.stderr.split("\n").filter((line) => line.includes("replaces your own"));
+    expect(notes).toEqual([
+      "note: skill deploy: this project's .shiro/skills/deploy replaces your own from ~/.claude/skills; the model gets the project's. Rename one to keep both.",
+      "note: /review: this project's .shiro/commands/review.md replaces your own $SHIRO_HOME/commands/review.md; typing /review runs the project's. Rename one to keep both.",
+    ]);
+  });
+});
+
 describe("a custom command whose file was not used, headless", () => {
   test('-p "/review x" stops with one line saying why and where, exit 2, nothing sent to the model', async () => {
     const cwd = tempDir();

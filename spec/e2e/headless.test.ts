@@ -4,6 +4,7 @@ import { join } from "node:path";
 import type { Reply } from "../support/fake-openai.ts";
 import { useFakeServer } from "../support/use-fake-server.ts";
 import { jsonLines, runShiro, tempDir } from "../support/cli.ts";
+import { HOST_INDEPENDENT_ENV } from "../support/host-tools.ts";
 import { instructionsIn, toolOutputsIn, WIRES } from "../support/requests.ts";
 
 const serve = useFakeServer();
@@ -233,7 +234,7 @@ for (const { wire, flags } of WIRES) {
       const home = tempDir();
       const child = Bun.spawn([...shiroCommand(), "-p", "hi", ...flags], {
         cwd: work,
-        env: { PATH: process.env.PATH!, HOME: home, SHIRO_HOME: join(home, "h"), SHIRO_BASE_URL: s.url, SHIRO_CONTEXT_WINDOW: "1000000" },
+        env: { PATH: process.env.PATH!, HOME: home, SHIRO_HOME: join(home, "h"), SHIRO_BASE_URL: s.url, SHIRO_CONTEXT_WINDOW: "1000000", ...HOST_INDEPENDENT_ENV },
         stdout: "pipe",
         stderr: "pipe",
       });
@@ -331,7 +332,7 @@ describe("usage and configuration errors exit 2", () => {
 
   test("--version and --help print without contacting anything", async () => {
     const version = await runShiro(["--version"]);
-    expect(version.stdout).toMatch(/^shiro \d+\.\d+\.\d+\n$/);
+    expect(version.stdout).toMatch(/^shiro \d+\.\d+\.\d+ \(bun \d+\.\d+\.\d+, (linux|darwin|windows)-(x64|arm64)(-baseline)?\)\n$/);
     const help = await runShiro(["--help"]);
     expect(help.stdout).toContain("--yolo");
     expect(help.stdout).toContain("Exit codes");
@@ -372,7 +373,7 @@ for (const { wire, flags } of WIRES) {
 
 describe("headless process edges", () => {
   const serveEdge = useFakeServer();
-  const isolatedEnv = (home: string, url: string) => ({ PATH: process.env.PATH!, HOME: home, SHIRO_HOME: join(home, ".shiro-neko"), SHIRO_BASE_URL: url, SHIRO_CONTEXT_WINDOW: "1000000" });
+  const isolatedEnv = (home: string, url: string) => ({ PATH: process.env.PATH!, HOME: home, SHIRO_HOME: join(home, ".shiro-neko"), SHIRO_BASE_URL: url, SHIRO_CONTEXT_WINDOW: "1000000", ...HOST_INDEPENDENT_ENV });
 
   test("with a -p prompt, an idle inherited stdin (a socket no one writes to) is not waited on", async () => {
     const s = await serveEdge({ text: "answered" });

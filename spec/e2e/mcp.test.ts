@@ -192,7 +192,7 @@ describe("MCP servers, headless", () => {
     for (const args of [["config"], ["-p", "hi"]]) {
       const run = await runShiro(args, { baseURL: "http://127.0.0.1:9/v1", home });
       expect(run).toMatchObject({ code: 2, stdout: "" });
-      expect(run.stderr).toBe(`shiro: config file ${file}: unknown field "mcpServers.github.evn". Did you mean env? See docs/configuration.md.\n`);
+      expect(run.stderr).toBe(`shiro: config file ${file}: unknown field "mcpServers.github.evn". Did you mean env? See shiro help configuration.\n`);
     }
 
     const work = tempDir();

@@ -6,6 +6,7 @@ import { join } from "node:path";
 import { jsonLines, runShiro } from "../support/cli.ts";
 import { useFakeServer } from "../support/use-fake-server.ts";
 import { reportSkip, sandboxUnavailable, siblingLayout } from "../sandbox/support.ts";
+import { SANDBOX_AS_THE_HOST_HAS_IT } from "../support/host-tools.ts";
 
 const serve = useFakeServer();
 const unavailable = sandboxUnavailable();
@@ -24,7 +25,7 @@ test.skipIf(unavailable !== undefined)("text mode: the result line says the sand
   const { home, cwd, command, target } = layout();
   // The model reads the whole reason (and the config that opens a path); the line is the short form.
   const s = await serve({ toolCalls: [{ name: "bash", input: { command } }] }, { text: "could not" });
-  const run = await runShiro(["-p", "update the sibling", "--yolo"], { baseURL: s.url, cwd, home });
+  const run = await runShiro(["-p", "update the sibling", "--yolo"], { baseURL: s.url, cwd, home, env: SANDBOX_AS_THE_HOST_HAS_IT });
   expect(run.code).toBe(0);
   expect(run.stderr).toContain("✗ bash: exit 1, stopped by the sandbox: it tried to write outside the workspace · echo after > ");
   expect(readFileSync(target, "utf8")).toBe("before\n");
@@ -33,7 +34,7 @@ test.skipIf(unavailable !== undefined)("text mode: the result line says the sand
 test.skipIf(unavailable !== undefined)("--json: the tool-result's summary says the same; a command that fails on its own is only its exit code", async () => {
   const { home, cwd, command } = layout();
   const s = await serve({ toolCalls: [{ name: "bash", input: { command } }] }, { toolCalls: [{ name: "bash", input: { command: "exit 3" } }] }, { text: "could not" });
-  const run = await runShiro(["-p", "update the sibling", "--yolo", "--json"], { baseURL: s.url, cwd, home });
+  const run = await runShiro(["-p", "update the sibling", "--yolo", "--json"], { baseURL: s.url, cwd, home, env: SANDBOX_AS_THE_HOST_HAS_IT });
   expect(run.code).toBe(0);
   const results = jsonLines(run.stdout).filter((line) => line.type === "tool-result");
   expect(results.map((r) => r.summary)).toEqual([

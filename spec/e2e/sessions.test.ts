@@ -4,6 +4,7 @@ import { join } from "node:path";
 import type { Reply } from "../support/fake-openai.ts";
 import { useFakeServer } from "../support/use-fake-server.ts";
 import { jsonLines, runShiro, shiroCommand, shiroEnv, tempDir } from "../support/cli.ts";
+import { HOST_INDEPENDENT_ENV } from "../support/host-tools.ts";
 import { WIRES } from "../support/requests.ts";
 
 const serve = useFakeServer();
@@ -344,7 +345,7 @@ describe("crash safety and concurrency", () => {
     const { shiroCommand } = await import("../support/cli.ts");
     const child = Bun.spawn([...shiroCommand(), "-p", "loop forever", "--max-steps", "100"], {
       cwd: work,
-      env: { PATH: process.env.PATH!, HOME: home, SHIRO_HOME: join(home, ".shiro-neko"), SHIRO_BASE_URL: s.url, SHIRO_CONTEXT_WINDOW: "1000000" },
+      env: { PATH: process.env.PATH!, HOME: home, SHIRO_HOME: join(home, ".shiro-neko"), SHIRO_BASE_URL: s.url, SHIRO_CONTEXT_WINDOW: "1000000", ...HOST_INDEPENDENT_ENV },
       stdout: "ignore",
       stderr: "ignore",
     });
@@ -371,7 +372,7 @@ test("autosave is debounced: a fast 40-step tool loop rewrites the session file 
   const { statSync, readdirSync: list } = await import("node:fs");
   const child = Bun.spawn([...shiroCommand(), "-p", "search", "--max-steps", "50"], {
     cwd: work,
-    env: { PATH: process.env.PATH!, HOME: home, SHIRO_HOME: join(home, ".shiro-neko"), SHIRO_BASE_URL: s.url, SHIRO_CONTEXT_WINDOW: "1000000" },
+    env: { PATH: process.env.PATH!, HOME: home, SHIRO_HOME: join(home, ".shiro-neko"), SHIRO_BASE_URL: s.url, SHIRO_CONTEXT_WINDOW: "1000000", ...HOST_INDEPENDENT_ENV },
     stdout: "ignore",
     stderr: "ignore",
   });

@@ -32,7 +32,7 @@ function layout() {
 
 describe("rm, judged where its targets really are", () => {
   const { root } = layout();
-  const guard = (command: string, sandboxed = false) => guardCommand(command, { root, home: "/nonexistent-home", sandboxed });
+  const guard = (command: string) => guardCommand(command, { root, home: "/nonexistent-home" });
 
   test("a symlinked directory, with a trailing slash, inside a glob or after cd, is judged at its target", () => {
     for (const command of ["rm -rf build/", "rm -rf build/.", "rm -rf link/*", "cd link && rm -rf *", "rm -rf link/", "cd build && rm -rf ./*"]) {
@@ -59,9 +59,9 @@ describe("rm, judged where its targets really are", () => {
   });
 });
 
-describe("scripts the guard cannot read are refused unless sandboxed", () => {
+describe("scripts the guard cannot read are refused, sandbox or not", () => {
   const { root } = layout();
-  const guard = (command: string, sandboxed: boolean) => guardCommand(command, { root, home: "/nonexistent-home", sandboxed });
+  const guard = (command: string) => guardCommand(command, { root, home: "/nonexistent-home" });
   const UNREADABLE = [
     "printf 'rm -rf ../x' | bash",
     "echo x | sh -s",
@@ -80,27 +80,21 @@ describe("scripts the guard cannot read are refused unless sandboxed", () => {
     "export GIT_PAGER=less",
   ];
 
-  test("refused without the sandbox, each with the reason", () => {
-    for (const command of UNREADABLE) expect(guard(command, false)?.why ?? `not refused: ${command}`).toMatch(/without running it|only known when it runs|changes GIT|changes PAGER|shell option/);
-  });
-
-  test("allowed in the sandbox, where what they do is held", () => {
-    for (const command of UNREADABLE) expect(guard(command, true)).toBeUndefined();
-  });
-
-  test("what the wrappers run is still checked, sandbox or not", () => {
-    for (const sandboxed of [false, true]) {
-      for (const command of ["{rm,-rf,.git}", "setsid rm -rf .git", "flock /tmp/l rm -rf .git", "flock /tmp/l -c 'rm -rf .git'", "script -qc 'rm -rf .git' /dev/null", "su -c 'git reset --hard'", "watch 'git clean -fd'"]) {
-        expect(guard(command, sandboxed)?.why ?? `not refused: ${command}`).toBeDefined();
-      }
+  test("refused, each with the reason (the guard has no sandbox switch: it judges the same in both)", () => {
+    for (const command of [...UNREADABLE, "echo 'git reset --hard' | sh", "printf 'rm -rf .git' | bash", "cat setup.sh | bash -s"]) {
+      expect(guard(command)?.why ?? `not refused: ${command}`).toMatch(/without running it|only known when it runs|changes GIT|changes PAGER|shell option/);
     }
-    expect(guard("env -S 'rm -rf .git'", true)).toBeDefined();
-    expect(guard("bash -O extglob -c 'rm -rf .git'", true)).toBeDefined();
   });
 
-  test("honest commands still pass without the sandbox", () => {
-    const honest = ["bash -o pipefail -c 'npm test | tail -5'", "bash -ec 'make'", "bash script.sh", "sh < setup.sh", "EDITOR=vim; $EDITOR notes.md", "bash <<EOF\nls\nEOF"];
-    expect(honest.filter((command) => guard(command, false) !== undefined)).toEqual([]);
+  test("what the wrappers run is still checked", () => {
+    for (const command of ["{rm,-rf,.git}", "setsid rm -rf .git", "flock /tmp/l rm -rf .git", "flock /tmp/l -c 'rm -rf .git'", "script -qc 'rm -rf .git' /dev/null", "su -c 'git reset --hard'", "watch 'git clean -fd'"]) {
+      expect(guard(command)?.why ?? `not refused: ${command}`).toBeDefined();
+    }
+  });
+
+  test("honest commands still pass", () => {
+    const honest = ["until [ -f go ]; do sleep 0.05; done", "[[ -n x ]] && echo y", "[ -d src ] || mkdir src", "bash -o pipefail -c 'npm test | tail -5'", "bash -ec 'make'", "bash script.sh", "sh < setup.sh", "EDITOR=vim; $EDITOR notes.md", "bash <<EOF\nls\nEOF"];
+    expect(honest.filter((command) => guard(command) !== undefined)).toEqual([]);
   });
 });
 

@@ -153,14 +153,14 @@ describe("interactive", () => {
 
   test("always for bash grants the program and its sub-command for the session", async () => {
     const { policy, questions } = interactive(["always", "once", "once"]);
-    expect(await call(policy, "bash", "git status")).toEqual({ allow: true });
+    expect(await call(policy, "bash", "git status")).toEqual({ allow: true, readOnly: true });
     expect(questions[0]!.always).toBe("bash commands starting with `git status`");
     expect(policy.grants()).toEqual([{ tool: "bash", pattern: "git status *" }]);
-    expect(await call(policy, "bash", "git status --short")).toEqual({ allow: true });
-    expect(await call(policy, "bash", "git status && git status -s")).toEqual({ allow: true });
+    expect(await call(policy, "bash", "git status --short")).toEqual({ allow: true, readOnly: true });
+    expect(await call(policy, "bash", "git status && git status -s")).toEqual({ allow: true, readOnly: true });
     expect(questions).toHaveLength(1);
     // Not covered: another git sub-command, another program in the line.
-    expect(await call(policy, "bash", "git log --oneline")).toEqual({ allow: true });
+    expect(await call(policy, "bash", "git log --oneline")).toEqual({ allow: true, readOnly: true });
     expect(await call(policy, "bash", "git status && npm test")).toEqual({ allow: true });
     expect(questions.map((q) => q.subject)).toEqual(["git status", "git log --oneline", "git status && npm test"]);
   });
@@ -180,7 +180,7 @@ describe("interactive", () => {
     const { policy } = interactive(["always", "always"], {
       config: { permission: { bash: { "git push*": "deny" }, edit_file: { "vendor/*": "deny" } } },
     });
-    expect(await call(policy, "bash", "git status")).toEqual({ allow: true });
+    expect(await call(policy, "bash", "git status")).toEqual({ allow: true, readOnly: true });
     expect((await call(policy, "bash", "git push origin main")).allow).toBe(false);
     expect(await call(policy, "edit_file", "src/a.ts")).toEqual({ allow: true });
     expect((await call(policy, "edit_file", "vendor/lib.js")).allow).toBe(false);
@@ -233,7 +233,7 @@ describe("the repeat guard", () => {
     const { policy, questions } = interactive(["once", "deny"], { yolo: true });
     await call(policy, "bash", "ls");
     await call(policy, "bash", "ls");
-    expect(await call(policy, "bash", "ls")).toEqual({ allow: true });
+    expect(await call(policy, "bash", "ls")).toEqual({ allow: true, readOnly: true });
     expect(questions.map((q) => [q.why, q.count])).toEqual([["repeat", 3]]);
     const fourth = await call(policy, "bash", "ls");
     expect(fourth).toEqual({ allow: false, reason: expect.stringContaining("not making progress"), shown: expect.stringMatching(/^the same call \d+ times this turn$/) });
@@ -261,3 +261,26 @@ function listFiles(dir: string): string[] {
   if (!existsSync(dir)) return [];
   return readdirSync(dir, { recursive: true }).map(String).sort();
 }
+
+describe("what a PreToolUse hook said (docs/hooks.md)", () => {
+  const hooked = (policy: ReturnType<typeof createPermissionPolicy>, command: string, hook: "allow" | "ask") => {
+    const def = tool("bash");
+    return policy.approve({ tool: def, input: { command }, subject: command, id: `call_${++callId}`, hook });
+  };
+
+  test("allow lifts the question a default would ask, but not the user's own ask rule, a deny rule or the guard", async () => {
+    const { policy, questions } = interactive(["deny"], { config: { permission: { bash: { "git push*": "ask", "curl *": "deny" } } } });
+    expect((await hooked(policy, "touch made", "allow")).allow).toBe(true);
+    expect((await hooked(policy, "git push origin main", "allow")).allow).toBe(false);
+    expect(questions.map((q) => q.subject)).toEqual(["git push origin main"]);
+    expect((await hooked(policy, "curl example.com", "allow")).allow).toBe(false);
+    expect((await hooked(policy, "rm -rf ~", "allow")).allow).toBe(false);
+  });
+
+  test("ask makes a question even under --yolo, and is a refusal where nobody can answer", async () => {
+    const { policy, questions } = interactive(["once"], { yolo: true });
+    expect((await hooked(policy, "ls", "ask")).allow).toBe(true);
+    expect(questions.map((q) => q.subject)).toEqual(["ls"]);
+    expect((await hooked(policyWith({ yolo: true }), "ls", "ask")).allow).toBe(false);
+  });
+});

@@ -36,7 +36,7 @@ function interactive(answers: AskAnswer[], opts: Partial<PermissionPolicyOptions
 test("a saved always never overrides the user's own deny rule, wherever it sits", async () => {
   const config = { permission: { bash: { "git push*": "deny" as const } }, alwaysAllow: { bash: ["git *"] } };
   const { run, questions } = interactive([], { config });
-  expect(await run("git status")).toEqual({ allow: true });
+  expect(await run("git status")).toEqual({ allow: true, readOnly: true });
   expect((await run("git push --force")).allow).toBe(false);
   // The same for a project's saved answers.
   const project = { permission: { bash: { "git push*": "deny" as const } }, projects: { [root]: { alwaysAllow: { bash: ["git push *"] } } } };
@@ -46,7 +46,7 @@ test("a saved always never overrides the user's own deny rule, wherever it sits"
 
 test("a saved always keeps the grant's limits: no redirection into a file, no git alias", async () => {
   const { run, questions } = interactive(["deny", "deny"], { config: { alwaysAllow: { bash: ["git *"] } } });
-  expect(await run("git log")).toEqual({ allow: true });
+  expect(await run("git log")).toEqual({ allow: true, readOnly: true });
   expect((await run("git log > ~/.bashrc")).allow).toBe(false);
   expect((await run("git st")).allow).toBe(false);
   expect(questions.map((q) => q.subject)).toEqual(["git log > ~/.bashrc", "git st"]);
@@ -101,7 +101,7 @@ test('no "always" is offered for a compound line, a redirection into a file or g
 test("an ask rule of the user's that names particular calls asks every time: no always lifts it, none is offered", async () => {
   const config = { permission: { bash: { "git push*": "ask" as const } }, alwaysAllow: { bash: ["git *"] } };
   const { run, questions } = interactive(["always", "once"], { config });
-  expect(await run("git log -1")).toEqual({ allow: true });
+  expect(await run("git log -1")).toEqual({ allow: true, readOnly: true });
   expect(await run("git push origin main")).toEqual({ allow: true });
   expect(await run("git push origin main")).toEqual({ allow: true });
   expect(questions.map((q) => [q.subject, q.always])).toEqual([

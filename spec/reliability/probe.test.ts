@@ -11,6 +11,7 @@ import { jsonLines, runShiro, type RunResult } from "../support/cli.ts";
 import { instructionsIn, toolOutputsIn } from "../support/requests.ts";
 import { useFakeServer } from "../support/use-fake-server.ts";
 import { reportSkip, sandboxUnavailable, visibleTempDir } from "../sandbox/support.ts";
+import { SANDBOX_AS_THE_HOST_HAS_IT } from "../support/host-tools.ts";
 
 const serve = useFakeServer();
 const unavailable = sandboxUnavailable();
@@ -21,8 +22,8 @@ afterAll(() => {
 });
 
 const MODES = [
-  { name: "in the sandbox", flags: [] as string[], skip: unavailable !== undefined },
-  { name: "with --no-sandbox", flags: ["--no-sandbox"], skip: false },
+  { name: "in the sandbox", flags: [] as string[], env: SANDBOX_AS_THE_HOST_HAS_IT, skip: unavailable !== undefined },
+  { name: "with --no-sandbox", flags: ["--no-sandbox"], env: {}, skip: false },
 ];
 
 /** A home, a workspace, and a sentinel directory beside the workspace, all in one temp dir outside /tmp. */
@@ -46,7 +47,7 @@ function git(cwd: string, ...args: string[]): string {
 }
 
 /** One scripted turn: each command as one bash call, then "done". */
-async function runCommands(commands: readonly string[], opts: { cwd: string; home: string; flags: string[]; args?: string[]; env?: Record<string, string> }) {
+async function runCommands(commands: readonly string[], opts: { cwd: string; home: string; flags: string[]; args?: string[]; env?: Record<string, string | undefined> }) {
   const replies: Reply[] = [...commands.map((command) => ({ toolCalls: [{ name: "bash", input: { command } }] })), { text: "done" }];
   const s = await serve(...replies);
   const run = await runShiro(["-p", "go", "--json", ...(opts.args ?? ["--yolo"]), ...opts.flags], { baseURL: s.url, cwd: opts.cwd, home: opts.home, env: opts.env, timeoutMs: 60_000 });
@@ -101,7 +102,7 @@ for (const mode of MODES) {
           "{rm,-rf,../outside}",
           "rm -rf build-real/",
         ],
-        { cwd: ws, home, flags: mode.flags },
+        { cwd: ws, home, flags: mode.flags, env: mode.env },
       );
       ok(run);
       expect(readFileSync(join(outside, "sentinel"), "utf8")).toBe("SENTINEL");
@@ -142,7 +143,7 @@ for (const mode of MODES) {
           "git stash drop",
           "git -c user.name=p -c user.email=p@x commit -q -am two && git push -q origin main && echo PUSHED",
         ],
-        { cwd: ws, home, flags: mode.flags },
+        { cwd: ws, home, flags: mode.flags, env: mode.env },
       );
       ok(run);
       expect(toolOutputsIn(s.requests.at(-1)!.body).join("\n")).toContain("PUSHED");
@@ -178,7 +179,7 @@ for (const mode of MODES) {
         { text: "done" },
       ];
       const s = await serve(...replies);
-      const run = await runShiro(["-p", "go", "--json", "--yolo", ...mode.flags], { baseURL: s.url, cwd: join(ws, "sub"), home, timeoutMs: 60_000 });
+      const run = await runShiro(["-p", "go", "--json", "--yolo", ...mode.flags], { baseURL: s.url, cwd: join(ws, "sub"), home, env: mode.env, timeoutMs: 60_000 });
       ok(run);
       const sent = requestText(s);
       expect(sent).not.toContain(canary);
@@ -197,7 +198,7 @@ for (const mode of MODES) {
       writeFileSync(join(bin, "rg"), `#!/bin/sh\ntouch ${join(ws, "PLANTED-RG-RAN")}\n`, { mode: 0o755 });
       writeFileSync(join(ws, "hello.txt"), "needle\n");
       const s = await serve({ toolCalls: [{ name: "grep", input: { pattern: "needle" } }] }, { text: "done" });
-      const run = await runShiro(["-p", "find", "--json", ...mode.flags], { baseURL: s.url, cwd: ws, home, env: { PATH: `node_modules/.bin:${bin}:${process.env.PATH}` } });
+      const run = await runShiro(["-p", "find", "--json", ...mode.flags], { baseURL: s.url, cwd: ws, home, env: { ...mode.env, PATH: `node_modules/.bin:${bin}:${process.env.PATH}` } });
       ok(run);
       expect(existsSync(join(ws, "PLANTED-RG-RAN"))).toBe(false);
       expect(toolOutputsIn(s.requests[1]!.body).join("")).toContain("hello.txt:1: needle");
@@ -216,7 +217,7 @@ for (const mode of MODES) {
         { text: "done" },
       ];
       const s = await serve(...replies);
-      const run = await runShiro(["-p", "go", "--json", "--yolo", ...mode.flags], { baseURL: s.url, cwd: ws, home });
+      const run = await runShiro(["-p", "go", "--json", "--yolo", ...mode.flags], { baseURL: s.url, cwd: ws, home, env: mode.env });
       const result = ok(run);
       expect(result.denied.map((d: any) => d.subject)).toEqual([...spellings, "m/001.sql"]);
       expect(existsSync(join(ws, "migrations", "001.sql"))).toBe(false);
@@ -232,7 +233,7 @@ for (const mode of MODES) {
         { toolCalls: [{ name: "bash", input: { command: `echo ${key} > /dev/null; cat leak.txt` } }] },
         { text: `the key is ${key}` },
       );
-      const run = await runShiro(["-p", "go", "--json", "--yolo", ...mode.flags], { baseURL: s.url, cwd: ws, home, env: { OPENAI_API_KEY: key } });
+      const run = await runShiro(["-p", "go", "--json", "--yolo", ...mode.flags], { baseURL: s.url, cwd: ws, home, env: { ...mode.env, OPENAI_API_KEY: key } });
       ok(run);
       expect(s.requests[0]!.headers.authorization).toBe(`Bearer ${key}`); // the key is in use
       const sent = requestText(s);
@@ -265,7 +266,7 @@ test("todo_write and remember refuse oversized input with a message that says th
 
 test("without bubblewrap, the run says so and still works, with the guard and rules as its only protection", async () => {
   const { home, ws, outside } = layout();
-  const { run } = await runCommands(["printf 'rm -rf ../outside' | bash", "echo fine"], { cwd: ws, home, flags: [], env: { SHIRO_BWRAP: "" } });
+  const { run } = await runCommands(["printf 'rm -rf ../outside' | bash", "echo fine"], { cwd: ws, home, flags: [], env: { ...SANDBOX_AS_THE_HOST_HAS_IT, SHIRO_BWRAP: "" } });
   const lines = jsonLines(run.stdout);
   expect(lines.find((l) => l.type === "notice")?.message).toMatch(/sandbox unavailable: bubblewrap \(bwrap\) is not installed\. To get it: .*bubblewrap/);
   expect(lines.at(-1)!.denied).toHaveLength(1);

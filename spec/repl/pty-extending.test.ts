@@ -20,6 +20,8 @@ test("/skills lists each skill with its source, the one a later source replaced,
   const pty = await start({ baseURL: s.url, home, cwd });
   await pty.waitForPrompt(1);
   expect(pty.screen().split("broken/SKILL.md (project) is not used").length - 1).toBe(1);
+  // The project's deploy replaces the user's own: said once, at the start.
+  expect(pty.screen().split("skill deploy: this project's .shiro/skills/deploy replaces your own").length - 1).toBe(1);
   pty.line("/skills");
   await pty.waitFor("Looked in, later ones winning by name");
   const screen = pty.screen();

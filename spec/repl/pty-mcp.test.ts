@@ -128,3 +128,34 @@ test("an MCP tool asks like any other by default, showing its arguments, and y r
   await pty.waitFor("it echoed");
   expect(toolOutputsIn(s.requests[2]!.body).join("")).toBe("echo: may I");
 }, 40_000);
+
+test("trust covers the workspace script the server runs: a changed script asks again, the question says so", async () => {
+  const home = tempDir();
+  const cwd = tempDir();
+  writeFileSync(join(cwd, "server.ts"), `import ${JSON.stringify(DEMO)};\n`);
+  writeFileSync(join(cwd, ".mcp.json"), JSON.stringify({ mcpServers: { proj: { command: process.execPath, args: ["server.ts"] } } }));
+  const s = await serve();
+
+  let pty = await start({ baseURL: s.url, home, cwd });
+  await pty.waitFor(QUESTION);
+  expect(pty.screen().replaceAll("\n", "")).toContain("Trusting it also trusts, as they are now, the workspace files they run: server.ts. shiro asks again when one changes (not when a file they load does).");
+  pty.line("y");
+  await pty.waitForPrompt(1);
+  pty.write(KEYS.ctrlD);
+  await pty.exited;
+
+  // The same file and script: no question.
+  pty = await start({ baseURL: s.url, home, cwd });
+  await pty.waitForPrompt(1);
+  expect(pty.screen()).not.toContain(QUESTION);
+  pty.write(KEYS.ctrlD);
+  await pty.exited;
+
+  // The script changed, .mcp.json did not: asked again; no leaves it unstarted.
+  writeFileSync(join(cwd, "server.ts"), `import ${JSON.stringify(DEMO)};\nawait Bun.write("/dev/null", "changed");\n`);
+  pty = await start({ baseURL: s.url, home, cwd });
+  await pty.waitFor(QUESTION);
+  pty.line("n");
+  await pty.waitForPrompt(1);
+  expect(pty.screen()).toContain("not started: you did not trust it");
+}, 60_000);

@@ -7,6 +7,7 @@ import { join } from "node:path";
 import { tempDir } from "../support/cli.ts";
 import { toolOutputsIn } from "../support/requests.ts";
 import { reportSkip, sandboxUnavailable, visibleTempDir } from "../sandbox/support.ts";
+import { SANDBOX_AS_THE_HOST_HAS_IT } from "../support/host-tools.ts";
 import { KEYS, usePty } from "./pty.ts";
 
 const { serve, start } = usePty();
@@ -296,7 +297,7 @@ test.skipIf(unavailable !== undefined)("auto in a working sandbox runs commands 
     { toolCalls: [{ name: "bash", input: { command: "rm -rf ~" } }] },
     { text: "auto done" },
   );
-  const pty = await start({ baseURL: s.url, cwd, home, args: ["--mode", "auto"] });
+  const pty = await start({ baseURL: s.url, cwd, home, args: ["--mode", "auto"], env: SANDBOX_AS_THE_HOST_HAS_IT });
   await pty.waitForPrompt(1);
   expect(pty.screen()).toContain("mode auto");
   expect(pty.screen()).not.toContain("as edits");

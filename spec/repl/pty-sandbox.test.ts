@@ -5,6 +5,7 @@ import { existsSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { toolOutputsIn } from "../support/requests.ts";
 import { reportSkip, sandboxUnavailable, siblingLayout } from "../sandbox/support.ts";
+import { SANDBOX_AS_THE_HOST_HAS_IT } from "../support/host-tools.ts";
 import { KEYS, usePty } from "./pty.ts";
 
 const { serve, start } = usePty();
@@ -27,7 +28,7 @@ test.skipIf(unavailable !== undefined)("a write the sandbox stopped is offered o
     { toolCalls: [{ name: "bash", input: { command: `${command} && echo again` } }] },
     { text: "all done" },
   );
-  const pty = await start({ baseURL: s.url, cwd, home, args: ["--yolo"] });
+  const pty = await start({ baseURL: s.url, cwd, home, args: ["--yolo"], env: SANDBOX_AS_THE_HOST_HAS_IT });
   await pty.waitForPrompt(1);
   expect(pty.screen()).toContain("sandbox on: commands write only to the workspace · network on");
   pty.line("update the sibling");
@@ -52,7 +53,7 @@ test.skipIf(unavailable !== undefined)("a command asked about and then stopped b
   const { home, cwd, sibling } = layout();
   const command = `echo after > ${join(sibling, "file.txt")}`;
   const s = await serve({ toolCalls: [{ name: "bash", input: { command } }] }, { text: "all done" });
-  const pty = await start({ baseURL: s.url, cwd, home });
+  const pty = await start({ baseURL: s.url, cwd, home, env: SANDBOX_AS_THE_HOST_HAS_IT });
   await pty.waitForPrompt(1);
   pty.line("update the sibling");
   await pty.waitUntil("the approval question", () => pty.cursorLine().startsWith("allow?"));
@@ -75,7 +76,7 @@ test('"always" for git status does not cover an alias from the repository config
     { toolCalls: [{ name: "bash", input: { command: "git st" } }] },
     { text: "all done" },
   );
-  const pty = await start({ baseURL: s.url, cwd, home });
+  const pty = await start({ baseURL: s.url, cwd, home, env: SANDBOX_AS_THE_HOST_HAS_IT });
   await pty.waitForPrompt(1);
   pty.line("look at git");
   await pty.waitUntil("the first question", () => pty.cursorLine().includes("a always (bash commands starting with `git add`)"));

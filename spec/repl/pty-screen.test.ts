@@ -15,7 +15,7 @@ test("the header names version, model, directory, session and approvals", async 
   const [first, second, third, fourth] = pty.screen().split("\n");
   expect(first).toMatch(/^shiro \d+\.\d+\.\d+ · test-model · default agent, thinking medium · window 1,000,000 tokens \(SHIRO_CONTEXT_WINDOW\) · .+shiro-work-\w+ · new session$/);
   expect(second).toBe("edits and commands ask first (read-only commands run): y once · a always · n deny");
-  expect(third).toMatch(/^sandbox (on: commands write only to the workspace · network on|unavailable: .+)$/);
+  expect(third).toBe('sandbox off (--no-sandbox, SHIRO_SANDBOX=off or config "sandbox": "off"): commands run directly on this machine'); // spec/support/host-tools.ts
   expect(fourth).toContain("/help");
   expect(pty.screen()).toMatch(/test-model · ctx ~[\d.]+k\/1M/); // the instructions and tools, before any prompt
 }, 20_000);

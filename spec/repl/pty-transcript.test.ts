@@ -253,7 +253,7 @@ test("/last goes through $PAGER when it is set, with the whole output", async ()
 
 test("the live task panel shows progress and the current task during the turn; at its end the list as the turn left it stays in the transcript", async () => {
   const cwd = tempDir("shiro-work-");
-  const wait = (file: string) => ({ toolCalls: [{ name: "bash", input: { command: `until [ -f ${file} ]; do sleep 0.05; done` } }] });
+  const wait = (file: string) => ({ toolCalls: [{ name: "bash", input: { command: `until test -f ${file}; do sleep 0.05; done` } }] });
   const s = await serve(
     { toolCalls: [{ name: "todo_write", input: { todos: [{ content: "read the code", status: "in_progress" }, { content: "fix the bug", status: "pending" }] } }] },
     wait("go1"),

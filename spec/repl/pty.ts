@@ -3,6 +3,7 @@
 import { afterEach } from "bun:test";
 import { join } from "node:path";
 import { shiroCommand, tempDir } from "../support/cli.ts";
+import { HOST_INDEPENDENT_ENV } from "../support/host-tools.ts";
 import { useFakeServer, type Serve } from "../support/use-fake-server.ts";
 import { createVt } from "./vt.ts";
 
@@ -82,6 +83,8 @@ export async function startShiro(opts: PtyOptions): Promise<Pty> {
     // A script answers a question the moment it appears, which a person never does: without this the
     // type-ahead guard (lib/prompt/type-ahead.ts) would take its keys for typing. Its own tests unset it.
     SHIRO_ANSWER_QUIET_MS: "0",
+    // The sandbox off, whether or not this machine has bubblewrap (spec/support/host-tools.ts).
+    ...HOST_INDEPENDENT_ENV,
     ...opts.env,
   };
   for (const [k, v] of Object.entries(env)) if (v === undefined) delete env[k];

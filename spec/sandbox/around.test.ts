@@ -11,7 +11,7 @@ import { createGrepTool } from "../../lib/tools/grep.ts";
 import { globTool } from "../../lib/tools/glob.ts";
 import { runTool } from "../../lib/tools/define.ts";
 import { loadProjectDocs } from "../../lib/agent/project-docs.ts";
-import { gitSafetyEnv } from "../../lib/sandbox/git-safety.ts";
+import { gitReadSafetyEnv, gitSafetyEnv } from "../../lib/sandbox/git-safety.ts";
 import { createHostRunner } from "../../lib/sandbox/process.ts";
 import { findHelper } from "../../lib/sandbox/helpers.ts";
 import { installCommand, detectSandbox, probeSandbox } from "../../lib/sandbox/detect.ts";
@@ -23,9 +23,9 @@ const LOCAL = { SHIRO_BASE_URL: "http://127.0.0.1:9/v1" };
 
 describe("settings", () => {
   test("the sandbox is on with the network by default; config and the --no- flags turn it off, flags first", () => {
-    expect(resolveSettings({}, LOCAL, {}).sandbox).toEqual({ mode: "on", network: true, writable: [], readable: [] });
-    const config = { sandbox: "off" as const, sandboxNetwork: false, sandboxWritable: ["../x"], sandboxReadable: ["~/.ssh"] };
-    expect(resolveSettings({}, LOCAL, config).sandbox).toEqual({ mode: "off", network: false, writable: ["../x"], readable: ["~/.ssh"] });
+    expect(resolveSettings({}, LOCAL, {}).sandbox).toEqual({ mode: "on", network: true, writable: [], readable: [], hide: [] });
+    const config = { sandbox: "off" as const, sandboxNetwork: false, sandboxWritable: ["../x"], sandboxReadable: ["~/.ssh"], sandboxHide: ["~/.tokens"] };
+    expect(resolveSettings({}, LOCAL, config).sandbox).toEqual({ mode: "off", network: false, writable: ["../x"], readable: ["~/.ssh"], hide: ["~/.tokens"] });
     const flags = flagsFrom(parseFlags(["--no-sandbox", "--no-network"], MAIN_ARGS));
     expect(resolveSettings(flags, LOCAL, {}).sandbox).toMatchObject({ mode: "off", network: false });
     expect(flagsFrom(parseFlags([], MAIN_ARGS))).toMatchObject({ sandbox: undefined, network: undefined });
@@ -81,12 +81,11 @@ describe("run once outside the sandbox", () => {
     }
   });
 
-  test("the guard judges the command again as unsandboxed before anyone is asked", async () => {
+  test("the guard judges the same in the sandbox as outside it: a script it cannot read is refused before anyone is asked", async () => {
     let asked = 0;
     const policy = createPermissionPolicy({ config: {}, root, yolo: true, interactive: true, sandboxed: true, ask: async () => (asked++, "once") });
     const piped = await policy.approve(call("printf 'echo hi' | bash"));
-    expect(piped.allow).toBe(true); // fine in the sandbox
-    expect(piped.allow && (await piped.runOutside!("it tried to write outside the workspace"))).toBe(false);
+    expect(piped.allow).toBe(false);
     const plain = await policy.approve(call("touch ../y"));
     expect(plain.allow && (await plain.runOutside!("it tried to write outside the workspace"))).toBe(true);
     expect(asked).toBe(1);
@@ -94,7 +93,11 @@ describe("run once outside the sandbox", () => {
 
   test("what counts as stopped by the sandbox", () => {
     const view = { network: false, hidden: ["/h/.aws"] };
-    expect(sandboxFailure("touch: cannot touch '/x': Read-only file system", 1, view)).toContain("read-only");
+    expect(sandboxFailure("touch: cannot touch '/x': Read-only file system", 1, view)).toContain("outside the workspace");
+    // git's configuration is read-only inside the workspace: the reason says so, not "outside".
+    expect(sandboxFailure("error: could not lock config file .git/config: Read-only file system", 255, view)).toStartWith("it tried to change git's configuration");
+    expect(sandboxFailure("bash: .git/hooks/pre-commit: Read-only file system", 1, view)).toStartWith("it tried to change git's configuration");
+    expect(sandboxFailure("mv: cannot move '.git' to '.git-old': Device or resource busy", 1, view)).toStartWith("it tried to change git's configuration");
     expect(sandboxFailure("curl: (6) Could not resolve host: x", 6, view)).toContain("network");
     expect(sandboxFailure("git@github.com: Permission denied (publickey).", 128, view)).toContain("~/.ssh");
     expect(sandboxFailure("cat: /h/.aws/credentials: No such file or directory", 1, view)).toContain("/h/.aws");
@@ -193,5 +196,24 @@ describe("project instructions", () => {
     expect(docs.map((d) => d.text)).toEqual(["real guide"]);
     writeFileSync(join(root, "CLAUDE.md"), "fallback");
     expect((await loadProjectDocs(root, root)).map((d) => d.text)).toEqual(["fallback"]);
+  });
+});
+
+describe.skipIf(!git)("one owner of git's hardening", () => {
+  const settings = (env: Record<string, string>) => Object.fromEntries(Object.entries(env).filter(([k]) => k.startsWith("GIT_CONFIG_KEY_")).map(([k, key]) => [key, env[k.replace("KEY", "VALUE")]]));
+  test("commands and the git tool take it from the same place; a read also switches off your own global programs, a command keeps them", () => {
+    const root = tempDir("shiro-gitsafe-");
+    const home = tempDir("shiro-gitsafe-home-");
+    writeFileSync(join(home, ".gitconfig"), "[filter \"lfs\"]\n\tclean = git-lfs clean -- %f\n[credential]\n\thelper = store\n");
+    Bun.spawnSync(["git", "init", "-q"], { cwd: root, env: { PATH: process.env.PATH, HOME: home } });
+    Bun.spawnSync(["git", "config", "filter.evil.clean", "touch CLEAN-RAN"], { cwd: root });
+    const commands = settings(gitSafetyEnv(root, git));
+    const reads = settings(gitReadSafetyEnv(root, git!, { PATH: process.env.PATH, HOME: home }));
+    for (const key of ["core.fsmonitor", "core.hooksPath", "core.pager", "filter.evil.clean"]) expect([key, reads[key]]).toEqual([key, commands[key]]);
+    // Your lfs filter and credential helper keep working in a command's git…
+    expect(commands["filter.lfs.clean"]).toBeUndefined();
+    expect(commands["credential.helper"]).toBeUndefined();
+    // …but a read runs neither, nor gpg for signatures, nor a submodule summary.
+    expect(reads).toMatchObject({ "filter.lfs.clean": "", "credential.helper": "", "log.showSignature": "false", "status.submoduleSummary": "false", "diff.external": "" });
   });
 });

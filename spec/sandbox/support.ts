@@ -1,24 +1,8 @@
 import { accessSync, constants, mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { makeTempDir } from "../support/temp-dirs.ts";
-import { detectSandbox } from "../../lib/sandbox/detect.ts";
-import { findHelper } from "../../lib/sandbox/helpers.ts";
 
-/** Why the sandboxed specs cannot run here, or undefined when bubblewrap works. Printed by the specs that skip. */
-export function sandboxUnavailable(): string | undefined {
-  const support = detectSandbox(findHelper("bwrap", { path: process.env.PATH, root: "/nonexistent-workspace" }));
-  return support.available ? undefined : `${support.why} (${support.fix})`;
-}
-
-const reported = new Set<string>();
-
-/** Says once per file, on stderr, that its sandbox tests skip and why: a skip must be visible. */
-export function reportSkip(file: string, why: string | undefined): void {
-  if (why && !reported.has(file)) {
-    reported.add(file);
-    process.stderr.write(`SKIP ${file}: the sandbox cannot run here: ${why}\n`);
-  }
-}
+export { reportSkip, sandboxUnavailable } from "../support/host-tools.ts";
 
 /**
  * A fresh temp dir outside /tmp (in /var/tmp when it is writable): the sandbox replaces /tmp, so a

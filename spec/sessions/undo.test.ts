@@ -18,7 +18,7 @@ function setup() {
   const at = (rel: string) => join(ws, rel);
   const read = (rel: string) => readFileSync(at(rel), "utf8");
   const history: ModelMessage[] = [];
-  let journal = openUndoJournal(home, ID);
+  let journal = openUndoJournal(home, ID, { root: ws });
   /** One turn: the prompt goes into the history, `work` changes files through the recorder. */
   const turn = async (prompt: string, work: (before: (rel: string) => Promise<void>) => void | Promise<void>, commands = 0) => {
     const recorder = journal.beginTurn({ prompt, historyLength: history.length, todos: [{ content: `before ${prompt}`, status: "pending" }] });
@@ -33,7 +33,7 @@ function setup() {
     if (plan.conversationOf) history.length = plan.conversationOf.historyLength;
     return { plan, outcome };
   };
-  const reopen = () => (journal = openUndoJournal(home, ID));
+  const reopen = () => (journal = openUndoJournal(home, ID, { root: ws }));
   return { home, ws, at, read, history, turn, undo, reopen, journal: () => journal };
 }
 

@@ -1,5 +1,6 @@
 import { makeTempDir } from "./temp-dirs.ts";
 import { join } from "node:path";
+import { HOST_INDEPENDENT_ENV } from "./host-tools.ts";
 
 const repo = join(import.meta.dir, "..", "..");
 
@@ -38,7 +39,8 @@ export function tempDir(prefix = "shiro-spec-"): string {
 
 /**
  * The environment of a shiro under test: its own HOME and SHIRO_HOME, no colour, short retry
- * backoff, the fake server's URL, and nothing else from this process (no real keys).
+ * backoff, the sandbox off unless the spec turns it on (host-tools.ts), the fake server's URL,
+ * and nothing else from this process (no real keys).
  */
 export function shiroEnv(home: string, baseURL: string | undefined, extra: Record<string, string | undefined> = {}): Record<string, string> {
   const env: Record<string, string | undefined> = {
@@ -54,6 +56,8 @@ export function shiroEnv(home: string, baseURL: string | undefined, extra: Recor
     // error), so the default tests state one: a known window is never asked about. The window tests
     // unset it (CONTEXT_ENV in spec/e2e/context-window.test.ts).
     SHIRO_CONTEXT_WINDOW: "1000000",
+    // The sandbox off, whether or not this machine has bubblewrap (host-tools.ts); the sandbox's specs turn it back.
+    ...HOST_INDEPENDENT_ENV,
     ...(baseURL ? { SHIRO_BASE_URL: baseURL } : {}),
     ...extra,
   };

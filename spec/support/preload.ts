@@ -3,8 +3,9 @@ import { afterAll } from "bun:test";
 import { join } from "node:path";
 import { makeTempDir, removeTempDirs } from "./temp-dirs.ts";
 
-// After the last test of the run (a hook in the preload is global).
-afterAll(removeTempDirs);
+// After the last test of the run (a hook in the preload is global). A whole run leaves a few
+// thousand folders: removing them takes longer than a hook's default time on a busy machine.
+afterAll(removeTempDirs, { timeout: 120_000 });
 
 const home = makeTempDir("shiro-test-home-");
 process.env.HOME = home;

@@ -1,10 +1,12 @@
 import { afterEach, beforeEach, describe, expect, test } from "bun:test";
 import { createGrepTool, grepTool, MAX_GREP_MATCHES } from "../../lib/tools/grep.ts";
 import { errorOf, makeWorkspace, runTool, type Workspace } from "./fixture.ts";
+import { reportSkip, ripgrepMissing, ripgrepPath } from "../support/host-tools.ts";
 
 // The same specification runs against both back ends. rg is optional: the ripgrep runs are
-// skipped where it is not installed, and the built-in search must then give identical answers.
-const rgPath = Bun.which("rg");
+// skipped where it is not installed (saying so), and the built-in search must then give identical answers.
+const rgPath = ripgrepPath();
+reportSkip("spec/tools/grep.test.ts (the ripgrep back end)", ripgrepMissing(), "ripgrep is missing");
 const backends = [
   { name: "built-in search", tool: createGrepTool({ findRipgrep: () => null }), skip: false },
   { name: "ripgrep", tool: createGrepTool({ findRipgrep: () => rgPath }), skip: rgPath === null },
@@ -149,4 +151,34 @@ test("the default grep tool uses ripgrep only when it is on PATH, with the same 
   } finally {
     ws.cleanup();
   }
+});
+
+describe("grep is bounded", () => {
+  let ws: Workspace;
+  beforeEach(() => (ws = makeWorkspace()));
+  afterEach(() => ws.cleanup());
+
+  for (const backend of backends) {
+    test.skipIf(backend.skip)(`${backend.name}: a 10 MB line comes back cut to its start, with a note`, async () => {
+      ws.write({ "big.txt": `${"a".repeat(10_000_000)}\nshort aaaaa line\n` });
+      const result = await runTool(backend.tool, { pattern: "a{5}" }, ws.ctx);
+      const [first, second, , note] = result.output.split("\n");
+      expect(first).toBe(`big.txt:1: ${"a".repeat(300)}… [long line cut]`);
+      expect(second).toBe("big.txt:2: short aaaaa line");
+      expect(note).toBe("[Lines over 300 characters are shown cut; read_file shows more of a line.]");
+      expect(result.output.length).toBeLessThan(1000);
+    });
+  }
+
+  test("built-in search: a pattern that backtracks for seconds a line is stopped at the time limit, with what it found and a note", async () => {
+    // (a|a)*b backtracks about 2 s over a line of 40 a's before the engine gives up: far past 0.3 s.
+    ws.write({ "a.txt": "found a line\n", "b.txt": `${"a".repeat(40)}\n` });
+    const tool = createGrepTool({ findRipgrep: () => null, timeLimitMs: 300 });
+    const result = await runTool(tool, { pattern: "(a|a)*b|found" }, ws.ctx);
+    expect(result.output).toBe(
+      "a.txt:1: found a line\n\n" +
+        "[Stopped after 0.3 s, with what was found by then; the search did not finish. Narrow the path or include, or simplify the pattern.]",
+    );
+    expect(result.summary).toBe("1 match in 1 file, stopped at the time limit");
+  });
 });

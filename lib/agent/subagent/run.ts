@@ -6,7 +6,9 @@ import type { ContextWindow } from "../../provider/context-window.ts";
 import type { SubagentTranscript } from "../../sessions/schema.ts";
 import type { AnyTool } from "../../tools/define.ts";
 import type { ToolCallOptions } from "../tool-call.ts";
-import { runTurn } from "../turn.ts";
+import { runTurn, type TurnResult } from "../turn.ts";
+import { DEFAULT_MAX_STOP_BLOCKS } from "../../hooks/events.ts";
+import { stopHookMessage, stopRequested } from "../prompt-hooks.ts";
 import type { SubagentKind } from "./kinds.ts";
 import { finalText, reportFor } from "./report.ts";
 
@@ -19,7 +21,7 @@ export type SubagentJob = { kind: SubagentKind; description: string; prompt: str
  * and the calls refused; its approver, with every call marked as the subagent's; its journal, so a
  * worker's edits are undone with the turn).
  */
-export type SubagentEnv = Pick<ToolCallOptions, "root" | "cwd" | "signal" | "emit" | "approve" | "redact" | "journal"> & {
+export type SubagentEnv = Pick<ToolCallOptions, "root" | "cwd" | "signal" | "emit" | "approve" | "redact" | "journal" | "hooks"> & {
   model: LanguageModel;
   modelId: string;
   callOptions: CallOptions;
@@ -46,6 +48,10 @@ export type SubagentOutcome = {
  * step cap on its own tools, pruned like any turn. The parent sees three kinds of event and, at
  * the end, the report (its final answer, capped, or what stopped it). Never throws.
  */
+function addUsage(a: Usage, b: Usage): Usage {
+  return { ...b, inputTokens: a.inputTokens + b.inputTokens, outputTokens: a.outputTokens + b.outputTokens };
+}
+
 export async function runSubagent(job: SubagentJob, where: { callId: string; index: number }, env: SubagentEnv): Promise<SubagentOutcome> {
   const { callId, index } = where;
   let messages: ModelMessage[] = [{ role: "user", content: job.prompt }];
@@ -81,11 +87,14 @@ export async function runSubagent(job: SubagentJob, where: { callId: string; ind
     }
     // Worth knowing whoever met it (a retry, a tool's word to the user), said with whose it is.
     else if (event.type === "notice") env.emit({ type: "notice", message: `${job.kind} subagent "${job.description}": ${event.message}` });
+    else if (event.type === "hook") env.emit(event);
   };
   env.emit({ type: "subagent-start", ...ids, kind: job.kind, description: job.description, model: env.modelId });
-  let result;
+  let result: TurnResult | undefined;
   try {
-    result = await runTurn({
+    // A SubagentStop hook that blocks sends the subagent its reason and it goes on (bounded as Stop is).
+    for (let stopBlocks = 0; ; stopBlocks++) {
+    const part = await runTurn({
       model: env.model,
       callOptions: env.callOptions,
       session: history,
@@ -101,7 +110,14 @@ export async function runSubagent(job: SubagentJob, where: { callId: string; ind
       approve: (call) => env.approve({ ...call, id: `${callId}/${index}/${call.id}`, subagent: origin }),
       ...(env.redact ? { redact: env.redact } : {}),
       ...(env.journal ? { journal: env.journal } : {}),
+      ...(env.hooks ? { hooks: env.hooks } : {}),
     });
+    result = result ? { ...part, steps: result.steps + part.steps, usage: addUsage(result.usage, part.usage) } : part;
+    if (!env.hooks || part.status !== "success" || env.signal.aborted || stopBlocks >= DEFAULT_MAX_STOP_BLOCKS) break;
+    const goOn = await stopRequested(env.hooks, "SubagentStop", { active: stopBlocks > 0, messages }, sink, env.signal);
+    if (goOn === undefined) break;
+    history.append([stopHookMessage(goOn)]);
+    }
   } catch (error) {
     // runTurn does not throw for provider or tool failures; anything else still ends as a report.
     result = { status: "error" as const, steps: done, usage: { inputTokens: 0, outputTokens: 0 }, error: error instanceof Error ? error.message : String(error), messages: [] };

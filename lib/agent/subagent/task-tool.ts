@@ -1,3 +1,4 @@
+import type { Hooks } from "../../hooks/hooks.ts";
 import * as v from "valibot";
 import type { Approver } from "../../approval.ts";
 import type { EventSink } from "../../events.ts";
@@ -13,7 +14,7 @@ import { runSubagent, type SubagentJob, type SubagentOutcome } from "./run.ts";
 const MAX_TASKS = 8;
 
 /** What the task tool needs of the parent turn while it runs: where events go and who approves calls. */
-export type TurnIo = { emit: EventSink; approve: Approver; redact?: (text: string) => string; onCommand?: (command: string | undefined) => void };
+export type TurnIo = { emit: EventSink; approve: Approver; redact?: (text: string) => string; onCommand?: (command: string | undefined) => void; hooks?: Hooks };
 
 export type TaskToolDeps = {
   /** Offer `worker`: only where someone can answer its approvals (interactive, or headless with --yolo). */
@@ -134,6 +135,7 @@ export function createTaskTool(deps: TaskToolDeps): AnyTool {
             ...(io.redact ? { redact: io.redact } : {}),
             ...(ctx.journal ? { journal: ctx.journal } : {}),
             ...(io.onCommand ? { onCommand: io.onCommand } : {}),
+            ...(io.hooks ? { hooks: io.hooks.forAgent({ id: `${callId}/${index}`, type: job.kind }) } : {}),
           });
           deps.record(outcome);
           return { job, report: outcome.report, status: outcome.status };

@@ -1,4 +1,4 @@
-import { readFileSync } from "node:fs";
+import { readConfined } from "../../fs/confined-ops.ts";
 import { looksBinary } from "../../fs/binary.ts";
 import type { FileState, TurnEntry, UndoJournal } from "./journal.ts";
 import { sameState } from "./journal.ts";
@@ -48,7 +48,9 @@ function change(journal: UndoJournal, path: string, before: FileState, after: Fi
     } catch {
       const now = journal.stateNow(path);
       if (now.kind !== "file" || now.blob !== state.blob) return { text: undefined, note: "its kept content is missing" };
-      bytes = readFileSync(path);
+      const found = readConfined({ root: journal.rootOf(path) }, path);
+      if (!found.bytes) return { text: undefined, note: "its kept content is missing" };
+      bytes = found.bytes;
     }
     if (looksBinary(bytes)) return { text: undefined, note: "binary file" };
     return { text: new TextDecoder().decode(bytes) };

@@ -1,10 +1,13 @@
-import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync } from "node:fs";
+import { existsSync } from "node:fs";
 import { dirname, join } from "node:path";
 import * as v from "valibot";
 import { writeStateFileSync } from "../../fs/atomic-write.ts";
+import { readConfined } from "../../fs/confined-ops.ts";
+import { OutsideError } from "../../fs/confined.ts";
 import { readJsonFile } from "../../fs/read-json.ts";
 import type { FileJournal } from "../../tools/define.ts";
 import { undoDir } from "../paths.ts";
+import { openBlobStore, removeJournalDir } from "./blobs.ts";
 
 /** Turns /undo can walk back through. */
 export const MAX_UNDO_TURNS = 20;
@@ -39,6 +42,8 @@ const TurnEntry = v.object({
   at: v.string(),
   /** The prompt that started the turn, put back into the input by /undo. */
   prompt: v.string(),
+  /** The workspace root the turn's tools worked in: every look at and restore of its files stays under it (lib/fs/confined.ts). Absent in journals of older versions. */
+  root: v.optional(v.string()),
   /** Messages in the history before the prompt: the conversation goes back to this length. */
   historyLength: v.number(),
   /** The task list before the turn (validated by whoever restores it). */
@@ -63,6 +68,8 @@ const Manifest = v.object({
   base: v.record(v.string(), FileState),
   /** Older turns were let go (the turn count or the size bound): the walk back ends before the session's start. */
   truncated: v.boolean(),
+  /** The workspace root of the newest turn: where base paths are looked at. */
+  root: v.optional(v.string()),
 });
 type Manifest = v.InferOutput<typeof Manifest>;
 
@@ -100,6 +107,8 @@ export type UndoJournal = {
   blob(state: Extract<FileState, { kind: "file" }>): Uint8Array;
   /** The state at `path` now, compared the way the journal compares (content hash and mode). Stores nothing. */
   stateNow(path: string): FileState;
+  /** The workspace root `path` was changed under: every read and write of it stays inside (lib/fs/confined.ts). */
+  rootOf(path: string): string;
 };
 
 /**
@@ -110,35 +119,37 @@ export type UndoJournal = {
  * Removed with the session (store.ts). Only the process holding the session (ownership.ts) may
  * open it for writing. A journal that cannot be read starts empty rather than failing the session.
  */
-export function openUndoJournal(home: string, sessionId: string, opts: { now?: () => Date } = {}): UndoJournal {
+export function openUndoJournal(home: string, sessionId: string, opts: { now?: () => Date; root?: string } = {}): UndoJournal {
   const dir = undoDir(home, sessionId);
   const manifestPath = join(dir, "journal.json");
-  const blobsDir = join(dir, "blobs");
+  const blobs = openBlobStore(dir);
   const now = opts.now ?? (() => new Date());
   const loaded = load(manifestPath);
   let manifest: Manifest = loaded.manifest;
 
   const save = () => writeStateFileSync(manifestPath, JSON.stringify(manifest), { mode: 0o600 });
-  const blobPath = (hash: string) => join(blobsDir, hash);
 
-  /** The state of `path`, its content stored (or only hashed, with `store` false). */
-  function capture(path: string, store: boolean): FileState {
-    let stats;
-    try {
-      stats = statSync(path);
-    } catch (error) {
-      const code = (error as NodeJS.ErrnoException).code;
-      if (code === "ENOENT" || code === "ENOTDIR") return { kind: "absent" };
-      throw error;
+  /**
+   * The root a path was changed under: its newest turn's, else the journal's, else this process's.
+   * A journal of an older version names none: the file's own folder is the bound then.
+   */
+  function rootOf(path: string): string {
+    for (let i = manifest.entries.length - 1; i >= 0; i--) {
+      const entry = manifest.entries[i]!;
+      if (entry.type === "turn" && entry.root !== undefined && entry.files.some((file) => file.path === path)) return entry.root;
     }
-    if (!stats.isFile() || stats.size > MAX_KEPT_FILE_BYTES) return { kind: "unkept", size: stats.size, mtimeMs: Math.floor(stats.mtimeMs) };
-    const bytes = readFileSync(path);
+    return manifest.root ?? opts.root ?? dirname(path);
+  }
+
+  /** The state of `path`, its content stored (or only hashed, with `store` false); read through its workspace root. */
+  function capture(path: string, store: boolean, root = rootOf(path)): FileState {
+    const found = readConfined({ root }, path, { maxBytes: MAX_KEPT_FILE_BYTES });
+    if (found.kind === "missing") return { kind: "absent" };
+    if (!found.bytes) return { kind: "unkept", size: found.size, mtimeMs: Math.floor(found.mtimeMs) };
+    const bytes = found.bytes;
     const blob = new Bun.CryptoHasher("sha256").update(bytes).digest("hex");
-    if (store && !existsSync(blobPath(blob))) {
-      mkdirSync(blobsDir, { recursive: true, mode: 0o700 });
-      writeStateFileSync(blobPath(blob), bytes, { mode: 0o600 });
-    }
-    return { kind: "file", blob, mode: stats.mode & 0o7777, size: bytes.length };
+    if (store) blobs.put(blob, bytes);
+    return { kind: "file", blob, mode: found.mode, size: bytes.length };
   }
 
   /** Lets go of fully undone turns, then the oldest past the bounds (in memory: commit() writes it). */
@@ -169,11 +180,7 @@ export function openUndoJournal(home: string, sessionId: string, opts: { now?: (
     bound();
     save();
     const referenced = referencedBlobs(manifest, true);
-    let names: string[] = [];
-    try {
-      names = readdirSync(blobsDir);
-    } catch {}
-    for (const name of names) if (!referenced.has(name)) rmSync(blobPath(name), { force: true });
+    blobs.sweep(referenced);
   }
 
   return {
@@ -188,6 +195,7 @@ export function openUndoJournal(home: string, sessionId: string, opts: { now?: (
         seq: ++manifest.seq,
         at: now().toISOString(),
         prompt: turn.prompt,
+        ...(opts.root !== undefined ? { root: opts.root } : {}),
         historyLength: turn.historyLength,
         todos: [...turn.todos],
         files: [],
@@ -197,6 +205,7 @@ export function openUndoJournal(home: string, sessionId: string, opts: { now?: (
         conversationUndone: false,
       };
       manifest.entries.push(entry);
+      if (opts.root !== undefined) manifest.root = opts.root;
       let written = false;
       const ready = () => {
         if (written) return;
@@ -221,7 +230,7 @@ export function openUndoJournal(home: string, sessionId: string, opts: { now?: (
             ready();
             if (seen.has(path)) return;
             seen.add(path);
-            const before = capture(path, true);
+            const before = capture(path, true, opts.root);
             const createdDir = before.kind === "absent" ? topMissingDir(path) : undefined;
             entry.files.push({ path, before, ...(createdDir ? { createdDir } : {}) });
             if (!(path in manifest.base)) manifest.base[path] = before;
@@ -232,7 +241,7 @@ export function openUndoJournal(home: string, sessionId: string, opts: { now?: (
         },
         async end(outcome) {
           await chain;
-          for (const file of entry.files) file.after = capture(file.path, true);
+          for (const file of entry.files) file.after = capture(file.path, true, entry.root);
           entry.files = entry.files.filter((file) => !sameState(file.before, file.after!));
           entry.commands = outcome.commands;
           entry.ended = true;
@@ -255,9 +264,18 @@ export function openUndoJournal(home: string, sessionId: string, opts: { now?: (
       commit();
     },
     blob(state) {
-      return readFileSync(blobPath(state.blob));
+      return blobs.get(state.blob);
     },
-    stateNow: (path) => capture(path, false),
+    stateNow(path) {
+      try {
+        return capture(path, false);
+      } catch (error) {
+        // Not reachable inside the workspace (a folder on the way now leads out): nothing is there, as far as undo may look.
+        if (error instanceof OutsideError) return { kind: "absent" };
+        throw error;
+      }
+    },
+    rootOf,
   };
 }
 
@@ -271,9 +289,7 @@ export function sameState(a: FileState, b: FileState): boolean {
 
 /** Removes a session's journal: with the session file (store.ts removeSession). Never throws. */
 export function removeUndoJournal(home: string, sessionId: string): void {
-  try {
-    rmSync(undoDir(home, sessionId), { recursive: true, force: true });
-  } catch {}
+  removeJournalDir(undoDir(home, sessionId));
 }
 
 /** The journal on disk; one that cannot be read is set aside (kept, never overwritten) and an empty one starts, with why. */

@@ -1,7 +1,6 @@
 import type { ModelMessage } from "ai";
-import { chmod, mkdir, rm, rmdir } from "node:fs/promises";
 import { dirname } from "node:path";
-import { writeWorkspaceFile } from "../../fs/atomic-write.ts";
+import { rmdirConfined, unlinkConfined, writeConfined } from "../../fs/confined-ops.ts";
 import { sameState, type FileState, type TurnEntry, type UndoJournal } from "./journal.ts";
 
 /** `/undo` (both halves), `/undo files`, `/undo conversation`. */
@@ -123,23 +122,26 @@ export async function applyUndo(journal: UndoJournal, plan: Extract<UndoPlan, { 
   return { done, failed };
 }
 
+/**
+ * Puts one file back, reaching it from the workspace root of its turn without following a link
+ * out (lib/fs/confined.ts): a folder replaced by a symlink since the turn is refused, not written through.
+ */
 async function putBack(journal: UndoJournal, file: FileRestore): Promise<void> {
   const { to } = file;
+  const at = { root: journal.rootOf(file.path) };
   if (to.kind === "absent") {
-    await rm(file.path, { force: true });
+    unlinkConfined(at, file.path, { force: true });
     // Folders the turn created for the file go too, while empty, up to the first that existed.
     if (file.createdDir) {
       for (let dir = dirname(file.path); dir.startsWith(file.createdDir); dir = dirname(dir)) {
-        if (!(await rmdir(dir).then(() => true, () => false))) break;
+        if (!rmdirConfined(at, dir)) break; // not empty, gone, or (a journal without a root) above the bound
         if (dir === file.createdDir) break;
       }
     }
     return;
   }
   if (to.kind !== "file") return;
-  await mkdir(dirname(file.path), { recursive: true });
-  await writeWorkspaceFile(file.path, journal.blob(to));
-  await chmod(file.path, to.mode);
+  writeConfined(at, file.path, journal.blob(to), { mode: to.mode });
 }
 
 /** True when the history still holds the turn's prompt where the turn started. */

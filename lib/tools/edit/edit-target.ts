@@ -1,6 +1,7 @@
 import { ToolError } from "../../errors.ts";
 import { looksBinary } from "../../fs/binary.ts";
-import { describeMissing, statIfExists } from "../../fs/missing-path.ts";
+import { describeMissing } from "../../fs/missing-path.ts";
+import { readConfined } from "../../fs/confined-ops.ts";
 import { isSensitivePath, SECRETS_FILES } from "../../fs/sensitive-path.ts";
 import { displayPath, realpathOrSelf, resolveInWorkspace, type Where } from "../../fs/workspace.ts";
 
@@ -24,10 +25,11 @@ export async function loadEditTarget(
   path: string,
 ): Promise<{ abs: string; shown: string; content: string }> {
   const { abs, shown } = writeTarget(ctx, tool, path);
-  const stats = statIfExists(abs);
-  if (!stats) throw new ToolError(`${tool}: ${describeMissing(abs, shown)} To create a new file use write_file.`);
-  if (stats.isDirectory()) throw new ToolError(`${tool}: ${shown} is a directory; edits apply to files.`);
-  const bytes = await Bun.file(abs).bytes();
+  const found = readConfined({ root: ctx.root, tool }, abs);
+  if (found.kind === "missing") throw new ToolError(`${tool}: ${describeMissing(ctx.root, abs, shown)} To create a new file use write_file.`);
+  if (found.kind === "dir") throw new ToolError(`${tool}: ${shown} is a directory; edits apply to files.`);
+  if (found.kind === "other" || !found.bytes) throw new ToolError(`${tool}: ${shown} is not a regular file; edits apply to files.`);
+  const bytes = found.bytes;
   if (looksBinary(bytes)) throw new ToolError(`${tool}: ${shown} is a binary file; only text files can be edited.`);
   return { abs, shown, content: new TextDecoder().decode(bytes) };
 }

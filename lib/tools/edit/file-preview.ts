@@ -1,7 +1,7 @@
-import { readFileSync } from "node:fs";
 import { applyEdits, editFailureReason, type Edit } from "./apply-edit.ts";
 import type { PreviewContext, ToolPreview } from "../define.ts";
 import { displayPath, resolveInWorkspace } from "../../fs/workspace.ts";
+import { readConfined } from "../../fs/confined-ops.ts";
 
 /** edit_file's and multi_edit's preview: the edits applied to the file as it is now. */
 export function previewEdits(ctx: PreviewContext, path: string, edits: readonly Edit[]): ToolPreview {
@@ -28,11 +28,12 @@ function previewChange(
   try {
     const abs = resolveInWorkspace(ctx, path);
     shown = displayPath(ctx, abs);
-    before = readFileSync(abs, "utf8");
+    const found = readConfined({ root: ctx.root }, abs);
+    if (found.kind === "missing" && !mayCreate) return { type: "unavailable", path: shown, why: `${shown} does not exist` };
+    if (found.kind === "dir" || found.kind === "other") return { type: "unavailable", path: shown, why: `${shown} is not a regular file` };
+    if (found.kind === "file" && found.bytes) before = new TextDecoder().decode(found.bytes);
   } catch (error) {
-    if (!mayCreate || (error as NodeJS.ErrnoException).code !== "ENOENT") {
-      return { type: "unavailable", path: shown, why: error instanceof Error ? error.message : String(error) };
-    }
+    return { type: "unavailable", path: shown, why: error instanceof Error ? error.message : String(error) };
   }
   const outcome = change(before ?? "");
   if ("failure" in outcome) return { type: "fails", path: shown, why: outcome.failure };

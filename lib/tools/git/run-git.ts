@@ -4,6 +4,7 @@ import { isSensitivePath } from "../../fs/sensitive-path.ts";
 import { displayPath, realpathOrSelf, resolveInWorkspace } from "../../fs/workspace.ts";
 import type { ToolContext } from "../define.ts";
 import { pipeStream } from "../../fs/pipe-read.ts";
+import { gitReadSafetyEnv } from "../../sandbox/git-safety.ts";
 
 /** A git read gets this long before it is stopped. */
 const GIT_TIMEOUT_MS = 20_000;
@@ -11,23 +12,12 @@ const GIT_TIMEOUT_MS = 20_000;
 const MAX_GIT_OUTPUT_BYTES = 256 * 1024;
 
 /**
- * Settings given on every git command line so that a repository's own config cannot make a read
- * run a program: an fsmonitor hook (run by status and diff), hooks, a pager, signature checks
- * (log.showSignature runs gpg), submodule summaries. External diff drivers and textconv are
- * turned off by flags on the commands that honour them (--no-ext-diff, --no-textconv), and clean
- * and smudge filters by name (filterOverrides). `-c` wins over every config file.
+ * How the tool wants git's output: paths as they are, no colour, no hints. What keeps a hostile
+ * config from running a program is not here but in gitReadSafetyEnv (lib/sandbox/git-safety.ts),
+ * the hardening every git shiro starts shares; the commands that honour them also get
+ * --no-ext-diff and --no-textconv (ops.ts).
  */
-const SAFE_CONFIG = [
-  "core.fsmonitor=false",
-  "core.hooksPath=/dev/null",
-  "core.pager=cat",
-  "core.quotePath=false",
-  "diff.external=",
-  "log.showSignature=false",
-  "status.submoduleSummary=false",
-  "color.ui=never",
-  "advice.statusHints=false",
-].flatMap((setting) => ["-c", setting]);
+const PRESENTATION = ["core.quotePath=false", "color.ui=never", "advice.statusHints=false"].flatMap((setting) => ["-c", setting]);
 
 /** Whole-tree diffs leave secrets files out, as read_file and grep do (.env.example with them: git cannot add one back). */
 export const SECRET_EXCLUDES = [":(exclude,glob,icase)**/.env", ":(exclude,glob,icase)**/.env.*", ":(exclude,glob,icase)**/*.pem"];
@@ -35,13 +25,12 @@ export const SECRET_EXCLUDES = [":(exclude,glob,icase)**/.env", ":(exclude,glob,
 /**
  * Runs `git <args>` in the working directory: no shell, a fixed argument list, a clean
  * environment (no GIT_DIR, GIT_EXTERNAL_DIFF or pager from the user's shell; no prompts; no
- * optional locks, so status does not rewrite the index; no lazy fetches) and SAFE_CONFIG plus the
- * repository's filter drivers switched off. Returns stdout. A repository-less directory, a missing
+ * optional locks, so status does not rewrite the index; no lazy fetches), the shared hardening
+ * (gitReadSafetyEnv) and PRESENTATION. Returns stdout. A repository-less directory, a missing
  * git and git's own errors become ToolErrors prefixed with `tool`.
  */
 export async function runGit(tool: string, args: readonly string[], ctx: ToolContext): Promise<string> {
-  const filters = await filterOverrides(ctx);
-  const { code, stdout, stderr } = await spawnGit([...SAFE_CONFIG, ...filters, ...args], ctx);
+  const { code, stdout, stderr } = await spawnGit([...PRESENTATION, ...args], ctx);
   if (code === 0) return stdout;
   const message = stderr.trim().replace(/^(fatal|error): /gm, "");
   if (/not a git repository/i.test(message)) {
@@ -50,20 +39,13 @@ export async function runGit(tool: string, args: readonly string[], ctx: ToolCon
   throw new ToolError(`${tool}: git said: ${message.split("\n").slice(0, 6).join(" ") || `exit code ${code}`}`);
 }
 
-/** `-c filter.<name>.clean=` and friends for every filter driver the config names: empty commands, so none runs. */
-async function filterOverrides(ctx: ToolContext): Promise<string[]> {
-  const { code, stdout } = await spawnGit(["config", "--null", "--name-only", "--get-regexp", "^filter\\."], ctx);
-  if (code !== 0) return [];
-  const names = new Set(stdout.split("\0").map((key) => /^filter\.(.+)\.[^.]+$/.exec(key)?.[1]).filter((n): n is string => n !== undefined));
-  return [...names].flatMap((name) => ["-c", `filter.${name}.clean=`, "-c", `filter.${name}.smudge=`, "-c", `filter.${name}.process=`, "-c", `filter.${name}.required=false`]);
-}
-
 async function spawnGit(args: readonly string[], ctx: ToolContext): Promise<{ code: number; stdout: string; stderr: string }> {
   let proc;
   try {
+    const env = gitEnv();
     proc = Bun.spawn(["git", "--no-pager", ...args], {
       cwd: ctx.cwd,
-      env: gitEnv(),
+      env: { ...env, ...gitReadSafetyEnv(ctx.cwd, "git", env) },
       stdin: "ignore",
       stdout: "pipe",
       stderr: "pipe",

@@ -1,7 +1,8 @@
-import { readFileSync } from "node:fs";
 import { ToolError } from "../../errors.ts";
 import { looksBinary } from "../../fs/binary.ts";
-import { describeMissing, statIfExists } from "../../fs/missing-path.ts";
+import { describeMissing } from "../../fs/missing-path.ts";
+import { readConfined, statConfined } from "../../fs/confined-ops.ts";
+import type { Confined } from "../../fs/confined.ts";
 import { isSensitivePath } from "../../fs/sensitive-path.ts";
 import { displayPath, realpathOrSelf, resolveInWorkspace, type Where } from "../../fs/workspace.ts";
 import { applyChunks } from "./apply-chunks.ts";
@@ -58,6 +59,13 @@ function planOp(op: PatchOp, where: Where, seen: Set<string>): PlannedFile {
     return { abs, shown };
   };
   const { abs, shown } = target(op.path);
+  const at: Confined = { root: where.root, tool: TOOL };
+  const statIfExists = (path: string) => {
+    const found = statConfined(at, path);
+    return found.kind === "missing" ? undefined : { isDirectory: () => found.kind === "dir" };
+  };
+  const readText = (path: string, shown: string, line: number) => readTextAt(at, path, shown, line);
+  const readExisting = (path: string, shown: string, line: number, section: string) => readExistingAt(at, path, shown, line, section);
   switch (op.type) {
     case "add": {
       const stats = statIfExists(abs);
@@ -84,15 +92,18 @@ function planOp(op: PatchOp, where: Where, seen: Set<string>): PlannedFile {
   }
 }
 
-function readExisting(abs: string, shown: string, line: number, section: string): string {
-  const stats = statIfExists(abs);
-  if (!stats) throw new ToolError(`line ${line}: ${section}: ${describeMissing(abs, shown)}${section === "Update File" ? ' To create it use "*** Add File:".' : ""}`);
-  if (stats.isDirectory()) throw new ToolError(`line ${line}: ${section}: ${shown} is a directory; patches change files.`);
-  return readText(abs, shown, line);
+function readExistingAt(at: Confined, abs: string, shown: string, line: number, section: string): string {
+  const found = statConfined(at, abs);
+  if (found.kind === "missing") throw new ToolError(`line ${line}: ${section}: ${describeMissing(at.root, abs, shown)}${section === "Update File" ? ' To create it use "*** Add File:".' : ""}`);
+  if (found.kind === "dir") throw new ToolError(`line ${line}: ${section}: ${shown} is a directory; patches change files.`);
+  return readTextAt(at, abs, shown, line);
 }
 
-function readText(abs: string, shown: string, line: number): string {
-  const bytes = readFileSync(abs);
+/** The text of the file at `abs`, read through the workspace root (lib/fs/confined.ts). */
+function readTextAt(at: Confined, abs: string, shown: string, line: number): string {
+  const found = readConfined(at, abs);
+  if (found.kind !== "file" || !found.bytes) throw new ToolError(`line ${line}: ${shown} is not a regular file; apply_patch changes text files only.`);
+  const bytes = found.bytes;
   if (looksBinary(bytes)) throw new ToolError(`line ${line}: ${shown} is a binary file; apply_patch changes text files only.`);
   return new TextDecoder().decode(bytes);
 }

@@ -1,0 +1,42 @@
+/**
+ * The loop's Notification hooks (docs/hooks.md): `permission_prompt` once a question has waited
+ * `questionMs` without an answer, `idle_prompt` once `idleMs` passed after a turn with no new
+ * prompt. Timers only: whether the terminal has focus is not asked (many cannot say).
+ */
+export type NotificationType = "permission_prompt" | "idle_prompt";
+
+export const NOTIFY_QUESTION_MS = 6_000;
+export const NOTIFY_IDLE_MS = 60_000;
+
+export function createNotifications(notify: (type: NotificationType, message: string) => void, delays: { questionMs: number; idleMs: number } = { questionMs: NOTIFY_QUESTION_MS, idleMs: NOTIFY_IDLE_MS }) {
+  let question: ReturnType<typeof setTimeout> | undefined;
+  let idle: ReturnType<typeof setTimeout> | undefined;
+  const later = (ms: number, run: () => void) => {
+    const timer = setTimeout(run, ms);
+    timer.unref?.(); // a waiting notification never keeps shiro running
+    return timer;
+  };
+  return {
+    /** A question appeared; `what` says what it asks about. */
+    questionOpened(what: string) {
+      clearTimeout(question);
+      question = later(delays.questionMs, () => notify("permission_prompt", `shiro needs your permission: ${what}`));
+    },
+    questionClosed: () => clearTimeout(question),
+    turnEnded() {
+      clearTimeout(idle);
+      idle = later(delays.idleMs, () => notify("idle_prompt", "shiro is waiting for your input"));
+    },
+    promptSent: () => clearTimeout(idle),
+    close() {
+      clearTimeout(question);
+      clearTimeout(idle);
+    },
+  };
+}
+
+/** `SHIRO_NOTIFY_MS="question,idle"` (milliseconds): only tests change the delays. */
+export function notifyDelays(value: string | undefined): { questionMs: number; idleMs: number } | undefined {
+  const [question, idle] = (value ?? "").split(",").map((n) => Number(n));
+  return question !== undefined && idle !== undefined && Number.isFinite(question) && Number.isFinite(idle) && value ? { questionMs: question, idleMs: idle } : undefined;
+}

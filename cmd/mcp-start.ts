@@ -22,7 +22,7 @@ export async function openMcp(runtime: Runtime, env: Record<string, string | und
       servers = withProjectServers(servers, plan.question.servers, notices);
     } else notices.push(untrustedNotice(plan.question, !ask));
   }
-  return { mcp: startMcp(servers, { root: runtime.workspace.root, env, version: pkg.version }), notices };
+  return { mcp: startMcp(servers, { root: runtime.workspace.root, home: runtime.home, env, version: pkg.version }), notices };
 }
 
 /**

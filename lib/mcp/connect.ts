@@ -8,6 +8,7 @@
 import { isAbsolute, resolve } from "node:path";
 import { isStdio, type McpServerConfig } from "../config/mcp-schema.ts";
 import { expandAll, expandEnv } from "./expand-env.ts";
+import { createOAuthProvider, loginCommand, McpSignInNeeded } from "./oauth-provider.ts";
 import type { McpCallResult } from "./result-text.ts";
 
 /** A tool as the server lists it. */
@@ -26,6 +27,8 @@ export type McpConnection = {
 export type ConnectOptions = {
   /** Where a relative `cwd` starts, and where a server without one runs: the workspace root. */
   root: string;
+  /** shiro's home: where sign-ins to remote servers are kept (oauth-store.ts). */
+  home: string;
   /** shiro's environment, for `${VAR}` in the config. */
   env: Record<string, string | undefined>;
   version: string;
@@ -91,17 +94,22 @@ export async function connectServer(name: string, config: McpServerConfig, opts:
     } else {
       const url = new URL(expandEnv(config.url, opts.env, missing));
       const requestInit = { headers: expandAll(config.headers, opts.env, missing) };
+      // Sign-ins kept by `shiro mcp login` are used and refreshed; nothing interactive happens here.
+      const authProvider = createOAuthProvider({ home: opts.home, server: name, url: url.href, version: opts.version, mode: { kind: "background" } });
       if (config.type === "sse") {
         const { SSEClientTransport } = await import("@modelcontextprotocol/sdk/client/sse.js");
         transport = "sse";
-        await client.connect(new SSEClientTransport(url, { requestInit }));
+        await client.connect(new SSEClientTransport(url, { requestInit, authProvider }));
       } else {
         const { StreamableHTTPClientTransport } = await import("@modelcontextprotocol/sdk/client/streamableHttp.js");
         try {
           transport = "http";
-          await client.connect(new StreamableHTTPClientTransport(url, { requestInit }));
+          await client.connect(new StreamableHTTPClientTransport(url, { requestInit, authProvider }));
         } catch (httpError) {
           if (opts.signal.aborted) throw httpError;
+          // A server that asked for authorization speaks streamable HTTP: say what it wants, do not try SSE.
+          const refused = await authFailure(name, httpError, authProvider.authTried);
+          if (refused) throw refused;
           // An older server speaks only SSE: the POST is refused (404/405) or answered with the wrong kind.
           const { SSEClientTransport } = await import("@modelcontextprotocol/sdk/client/sse.js");
           await client.close().catch(() => {});
@@ -154,6 +162,22 @@ export async function connectServer(name: string, config: McpServerConfig, opts:
   } finally {
     opts.signal.removeEventListener("abort", abort);
   }
+}
+
+/**
+ * The error to report when streamable HTTP failed over authorization (a 401 or 403, or the
+ * sign-in flow itself), or undefined when it failed for another reason (then SSE is tried).
+ */
+async function authFailure(name: string, error: unknown, authTried: boolean): Promise<Error | undefined> {
+  if (error instanceof McpSignInNeeded) return error;
+  const { UnauthorizedError } = await import("@modelcontextprotocol/sdk/client/auth.js");
+  const { StreamableHTTPError } = await import("@modelcontextprotocol/sdk/client/streamableHttp.js");
+  const status = error instanceof StreamableHTTPError ? error.code : undefined;
+  if (error instanceof UnauthorizedError || status === 401) return new McpSignInNeeded(`it refused the sign-in: run ${loginCommand(name)} to sign in again`);
+  if (status === 403) return new Error(`it refused access (HTTP 403): ${error instanceof Error ? error.message : String(error)}`);
+  if (!authTried) return undefined;
+  const reason = error instanceof Error ? error.message : String(error);
+  return new Error(`it asks for authorization (HTTP 401) and signing in failed: ${reason}. If it takes a fixed token instead, give it in a "headers" entry`);
 }
 
 type SdkClient = InstanceType<typeof import("@modelcontextprotocol/sdk/client/index.js").Client>;

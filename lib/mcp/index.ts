@@ -14,7 +14,7 @@ export { describeStatus } from "./describe-status.ts";
 export const HEADLESS_WAIT_MS = 10_000;
 
 /** Starts the servers in the background; undefined when there are none (nothing loaded, nothing started). */
-export function startMcp(servers: readonly McpServerEntry[], opts: { root: string; env: Record<string, string | undefined>; version: string }): McpManager | undefined {
+export function startMcp(servers: readonly McpServerEntry[], opts: { root: string; home: string; env: Record<string, string | undefined>; version: string }): McpManager | undefined {
   if (servers.length === 0) return undefined;
   return createMcpManager({
     servers,

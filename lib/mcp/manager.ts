@@ -47,6 +47,8 @@ export type Connector = (name: string, config: McpServerConfig, opts: ConnectOpt
 export type McpManagerOptions = {
   servers: readonly McpServerEntry[];
   root: string;
+  /** shiro's home: where sign-ins to remote servers are kept. */
+  home: string;
   env: Record<string, string | undefined>;
   version: string;
   connect: Connector;
@@ -114,6 +116,7 @@ export function createMcpManager(opts: McpManagerOptions): McpManager {
     const timer = setTimeout(() => attempt.abort(), timeoutMs);
     const connecting = opts.connect(server.name, server.config, {
       root: opts.root,
+      home: opts.home,
       env: opts.env,
       version: opts.version,
       signal,

@@ -56,7 +56,14 @@ export async function signIn(name: string, config: RemoteServerConfig, opts: Sig
         throw error;
       }
     };
-    const first = await attempt();
+    const first = await attempt().catch((error: unknown) => {
+      // No metadata anywhere: the 2025-03-26 default endpoints were tried and failed too.
+      const discovery = readOAuthRecord(opts.home, name, url.href).discovery;
+      if (discovery && !discovery.authorizationServerMetadata) {
+        throw new Error(`${error instanceof Error ? error.message : String(error)}. The server publishes no OAuth metadata and its default endpoints did not work; if it takes a fixed token instead, give it in a "headers" entry`);
+      }
+      throw error;
+    });
     if (!("transport" in first) || !first.transport) return { already: true, tools: first.tools ?? 0 };
     const waited = AbortSignal.any([opts.signal, AbortSignal.timeout(SIGN_IN_WAIT_MS)]);
     const code = await callback.code(waited).catch((error: unknown) => {

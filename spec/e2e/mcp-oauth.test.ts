@@ -108,6 +108,15 @@ describe("MCP servers that sign in with OAuth", () => {
     expect(oauth.log.token).toHaveLength(0);
   });
 
+  test("a server that answers 401 but publishes no OAuth metadata and has no default endpoints: the sign-in says so and suggests headers", async () => {
+    const { home, env, browserLog } = setUp({ bare: true });
+    const login = await runShiro(["mcp", "login", "conf"], { home, env });
+    expect(login.code).toBe(1);
+    expect(login.stderr).toContain('could not sign in to "conf"');
+    expect(login.stderr).toContain('if it takes a fixed token instead, give it in a "headers" entry');
+    expect(existsSync(browserLog)).toBe(false);
+  });
+
   test("shiro mcp login names the configured servers when the name is wrong", async () => {
     const { home, env } = setUp();
     const wrong = await runShiro(["mcp", "login", "nope"], { home, env });

@@ -15,6 +15,8 @@ export type OAuthServerOptions = {
   noPkceMethods?: boolean;
   /** Send this `iss` back instead of the real issuer. */
   wrongIss?: string;
+  /** No OAuth at all: a plain `WWW-Authenticate: Bearer` on 401, and every OAuth endpoint 404. */
+  bare?: boolean;
 };
 
 export function startOAuthMcpServer(opts: OAuthServerOptions = {}) {
@@ -38,6 +40,7 @@ export function startOAuthMcpServer(opts: OAuthServerOptions = {}) {
     hostname: "127.0.0.1",
     async fetch(request): Promise<Response> {
       const url = new URL(request.url);
+      if (opts.bare && url.pathname !== "/mcp") return new Response("not found", { status: 404 });
       switch (url.pathname) {
         case "/.well-known/oauth-protected-resource/mcp":
           return Response.json({ resource: `${base}/mcp`, authorization_servers: [base], scopes_supported: ["mcp:read", "mcp:write"] });
@@ -99,7 +102,7 @@ export function startOAuthMcpServer(opts: OAuthServerOptions = {}) {
             log.mcpUnauthorized++;
             return new Response(JSON.stringify({ error: "invalid_token", error_description: "Missing Authorization header" }), {
               status: 401,
-              headers: { "www-authenticate": `Bearer resource_metadata="${base}/.well-known/oauth-protected-resource/mcp", scope="mcp:read"`, "content-type": "application/json" },
+              headers: { "www-authenticate": opts.bare ? "Bearer" : `Bearer resource_metadata="${base}/.well-known/oauth-protected-resource/mcp", scope="mcp:read"`, "content-type": "application/json" },
             });
           }
           if (request.method === "GET") return new Response("no stream here", { status: 405 });

@@ -20,17 +20,17 @@ test("the sign-in callback ignores an answer with another state (400) and takes 
 test("the sign-in callback ends the sign-in when a server that promised iss leaves it out, or on an error answer", async () => {
   const missingIss = startCallbackServer(0, expectation("https://as.example", true));
   try {
-    const code = missingIss.code(AbortSignal.timeout(5_000));
+    const outcome = missingIss.code(AbortSignal.timeout(5_000)).then(String, (e: Error) => e.message);
     expect((await fetch(`http://127.0.0.1:${missingIss.port}/callback?code=c&state=the-state`)).status).toBe(400);
-    await expect(code).rejects.toThrow("RFC 9207 iss check");
+    expect(await outcome).toContain("RFC 9207 iss check");
   } finally {
     missingIss.stop();
   }
   const refused = startCallbackServer(0, expectation());
   try {
-    const code = refused.code(AbortSignal.timeout(5_000));
+    const outcome = refused.code(AbortSignal.timeout(5_000)).then(String, (e: Error) => e.message);
     await fetch(`http://127.0.0.1:${refused.port}/callback?error=access_denied&error_description=no&state=the-state`);
-    await expect(code).rejects.toThrow("refused the sign-in: access_denied (no)");
+    expect(await outcome).toContain("refused the sign-in: access_denied (no)");
   } finally {
     refused.stop();
   }

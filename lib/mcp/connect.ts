@@ -6,8 +6,8 @@
  * servers are tried over streamable HTTP first and over the older SSE transport when that fails.
  */
 import { isAbsolute, resolve } from "node:path";
-import { isStdio, type McpServerConfig } from "../config/mcp-schema.ts";
-import { expandAll, expandEnv } from "./expand-env.ts";
+import { isStdio, type McpServerConfig, type RemoteServerConfig } from "../config/mcp-schema.ts";
+import { expandAll, expandEnv, expandOAuth } from "./expand-env.ts";
 import { createOAuthProvider, loginCommand, McpSignInNeeded } from "./oauth-provider.ts";
 import type { McpCallResult } from "./result-text.ts";
 
@@ -95,7 +95,7 @@ export async function connectServer(name: string, config: McpServerConfig, opts:
       const url = new URL(expandEnv(config.url, opts.env, missing));
       const requestInit = { headers: expandAll(config.headers, opts.env, missing) };
       // Sign-ins kept by `shiro mcp login` are used and refreshed; nothing interactive happens here.
-      const authProvider = createOAuthProvider({ home: opts.home, server: name, url: url.href, version: opts.version, mode: { kind: "background" } });
+      const authProvider = await authProviderFor(name, config, url, opts, missing);
       if (config.type === "sse") {
         const { SSEClientTransport } = await import("@modelcontextprotocol/sdk/client/sse.js");
         transport = "sse";
@@ -162,6 +162,22 @@ export async function connectServer(name: string, config: McpServerConfig, opts:
   } finally {
     opts.signal.removeEventListener("abort", abort);
   }
+}
+
+/**
+ * The provider for a remote server: the SDK's client-credentials one for `"grant":
+ * "client_credentials"` (tokens in memory, fetched again each session), else shiro's own, which
+ * uses and refreshes what `shiro mcp login` kept and never opens a browser.
+ */
+async function authProviderFor(name: string, config: RemoteServerConfig, url: URL, opts: ConnectOptions, missing: Set<string>) {
+  const settings = expandOAuth(config.oauth, opts.env, missing);
+  if (settings?.grant === "client_credentials") {
+    if (!settings.clientId || !settings.clientSecret) throw new Error('"grant": "client_credentials" needs "clientId" and "clientSecret" in its "oauth" entry');
+    const { ClientCredentialsProvider } = await import("@modelcontextprotocol/sdk/client/auth-extensions.js");
+    const provider = new ClientCredentialsProvider({ clientId: settings.clientId, clientSecret: settings.clientSecret, clientName: "shiro", ...(settings.scope ? { scope: settings.scope } : {}) });
+    return Object.assign(provider, { authTried: true });
+  }
+  return createOAuthProvider({ home: opts.home, server: name, url: url.href, version: opts.version, mode: { kind: "background" }, ...(settings ? { settings } : {}) });
 }
 
 /**

@@ -6,7 +6,7 @@
  * check the tokens work, and reports the server's tool count.
  */
 import type { RemoteServerConfig } from "../config/mcp-schema.ts";
-import { expandAll, expandEnv } from "./expand-env.ts";
+import { expandAll, expandEnv, expandOAuth } from "./expand-env.ts";
 import { startCallbackServer, type CallbackServer } from "./oauth-callback.ts";
 import { createOAuthProvider } from "./oauth-provider.ts";
 import { readOAuthRecord } from "./oauth-store.ts";
@@ -29,16 +29,28 @@ export async function signIn(name: string, config: RemoteServerConfig, opts: Sig
   const url = new URL(expandEnv(config.url, opts.env, new Set()));
   const headers = expandAll(config.headers, opts.env, new Set());
   const stored = readOAuthRecord(opts.home, name, url.href);
+  const settings = expandOAuth(config.oauth, opts.env, new Set());
+  if (settings?.grant === "client_credentials") throw new Error('it signs in by itself ("grant": "client_credentials"); there is nothing to sign in to here');
   let provider: ReturnType<typeof createOAuthProvider> | undefined;
   const expectation = { state: () => provider?.expectedState, issuer: () => provider?.issuer ?? { issRequired: false } };
   let callback: CallbackServer;
-  try {
-    callback = startCallbackServer(stored.port ?? 0, expectation); // the port the client was registered with, when free
-  } catch {
-    callback = startCallbackServer(0, expectation);
+  if (settings?.clientId) {
+    // A client registered by hand has its redirect, and so its port, fixed.
+    if (!settings.callbackPort) throw new Error('a configured "clientId" needs the "callbackPort" it was registered with (redirect http://127.0.0.1:<port>/callback)');
+    try {
+      callback = startCallbackServer(settings.callbackPort, expectation);
+    } catch {
+      throw new Error(`port ${settings.callbackPort} on 127.0.0.1 (its "callbackPort") is taken; free it and try again`);
+    }
+  } else {
+    try {
+      callback = startCallbackServer(stored.port ?? 0, expectation); // the port the client was registered with, when free
+    } catch {
+      callback = startCallbackServer(0, expectation);
+    }
   }
   try {
-    provider = createOAuthProvider({ home: opts.home, server: name, url: url.href, version: opts.version, mode: { kind: "login", port: callback.port, open: opts.open } });
+    provider = createOAuthProvider({ home: opts.home, server: name, url: url.href, version: opts.version, mode: { kind: "login", port: callback.port, open: opts.open }, ...(settings ? { settings } : {}) });
     const { Client } = await import("@modelcontextprotocol/sdk/client/index.js");
     const { StreamableHTTPClientTransport } = await import("@modelcontextprotocol/sdk/client/streamableHttp.js");
     const { UnauthorizedError } = await import("@modelcontextprotocol/sdk/client/auth.js");

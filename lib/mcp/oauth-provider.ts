@@ -14,6 +14,7 @@
  * is refused (the 2025-11-25 specification requires PKCE to be advertised; the SDK would go on).
  */
 import { randomBytes } from "node:crypto";
+import type { OAuthSettings } from "../config/mcp-schema.ts";
 import { readOAuthRecord, writeOAuthRecord, type OAuthRecord } from "./oauth-store.ts";
 
 /** Thrown (through the SDK) when a server needs a sign-in that only `shiro mcp login` may do. */
@@ -29,7 +30,13 @@ export function loginCommand(server: string): string {
   return `shiro mcp login ${server}`;
 }
 
-export function createOAuthProvider(opts: { home: string; server: string; url: string; version: string; mode: ProviderMode }) {
+/**
+ * `settings` is the server's `oauth` entry with its `${VAR}`s already filled in. A configured
+ * `clientId` is used instead of registering; its redirect port is `callbackPort`.
+ */
+export function createOAuthProvider(opts: { home: string; server: string; url: string; version: string; mode: ProviderMode; settings?: OAuthSettings }) {
+  const settings = opts.settings ?? {};
+  const configured = settings.clientId ? { client_id: settings.clientId, ...(settings.clientSecret ? { client_secret: settings.clientSecret } : {}) } : undefined;
   let record: OAuthRecord = readOAuthRecord(opts.home, opts.server, opts.url);
   const save = (change: Partial<OAuthRecord>) => {
     record = { ...record, ...change };
@@ -37,7 +44,7 @@ export function createOAuthProvider(opts: { home: string; server: string; url: s
   };
   const needed = () => new McpSignInNeeded(`it asks you to sign in: run ${loginCommand(opts.server)}`);
   const mode = opts.mode;
-  if (mode.kind === "login" && record.port !== mode.port) {
+  if (mode.kind === "login" && record.port !== mode.port && !configured) {
     // The client was registered with another redirect port: register again with this one.
     record = { url: opts.url, ...(record.discovery ? { discovery: record.discovery } : {}) };
   }
@@ -47,25 +54,31 @@ export function createOAuthProvider(opts: { home: string; server: string; url: s
   let expectedState: string | undefined;
   const redirect = (port: number) => `http://127.0.0.1:${port}/callback`;
 
+  const redirectUrl = (): string => {
+    if (mode.kind === "login") return redirect(mode.port);
+    if (configured && settings.callbackPort) return redirect(settings.callbackPort);
+    // Background: a client registered at sign-in keeps its redirect; without one, registering
+    // now would only lead to a browser, so stop here.
+    if (record.client && record.port) return redirect(record.port);
+    throw needed();
+  };
+
   return {
     get redirectUrl(): string {
-      if (mode.kind === "login") return redirect(mode.port);
-      // Background: a client registered at sign-in keeps its redirect; without one, registering
-      // now would only lead to a browser, so stop here.
-      if (record.client && record.port) return redirect(record.port);
-      throw needed();
+      return redirectUrl();
     },
     get clientMetadata() {
       return {
         client_name: "shiro",
-        client_uri: "https://github.com/shiro-neko/shiro",
         software_version: opts.version,
-        redirect_uris: [this.redirectUrl],
+        redirect_uris: [redirectUrl()],
         grant_types: ["authorization_code", "refresh_token"],
         response_types: ["code"],
         token_endpoint_auth_method: "none",
+        ...(settings.scope ? { scope: settings.scope } : {}),
       };
     },
+    ...(settings.clientMetadataUrl ? { clientMetadataUrl: settings.clientMetadataUrl } : {}),
     state(): string {
       expectedState = randomBytes(24).toString("base64url");
       return expectedState;
@@ -79,7 +92,7 @@ export function createOAuthProvider(opts: { home: string; server: string; url: s
       return { issuer: metadata?.issuer, issRequired: metadata?.authorization_response_iss_parameter_supported === true };
     },
     clientInformation() {
-      return record.client as never;
+      return (configured ?? record.client) as never;
     },
     saveClientInformation(client: object) {
       save({ client: { ...client }, ...(mode.kind === "login" ? { port: mode.port } : {}) });

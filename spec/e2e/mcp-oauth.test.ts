@@ -117,6 +117,35 @@ describe("MCP servers that sign in with OAuth", () => {
     expect(existsSync(browserLog)).toBe(false);
   });
 
+  for (const method of ["client_secret_basic", "client_secret_post"] as const) {
+    test(`a machine-to-machine server ("grant": "client_credentials", ${method} as its metadata says) is reached without a browser or a sign-in`, async () => {
+      const { oauth, home, env, browserLog } = setUp({ m2m: { id: "robot", secret: "s3cret", method } });
+      writeFileSync(
+        join(home, ".shiro-neko", "config.json"),
+        JSON.stringify({ mcpServers: { conf: { url: oauth.url, allow: ["*"], oauth: { clientId: "robot", clientSecret: "${M2M_SECRET}", grant: "client_credentials" } } } }),
+      );
+      const s = await serve({ toolCalls: [{ name: "mcp__conf__echo", input: { text: "m2m" } }] }, { text: "done" });
+      const run = await runShiro(["-p", "go"], { baseURL: s.url, home, env: { ...env, M2M_SECRET: "s3cret" } });
+      expect(run.code).toBe(0);
+      expect(toolOutputsIn(s.requests[1]!.body).join("")).toBe("echo: m2m");
+      expect(oauth.log.token.map((t) => t.get("grant_type"))).toEqual(["client_credentials"]);
+      expect(oauth.log.registrations).toBe(0);
+      expect(existsSync(browserLog)).toBe(false);
+    });
+  }
+
+  test("a project's .mcp.json that writes an oauth clientSecret into the file is not started, with one line saying how to write it", async () => {
+    const { oauth, home, env } = setUp();
+    writeFileSync(join(home, ".shiro-neko", "config.json"), JSON.stringify({ trustProjectMcp: true }));
+    const work = tempDir();
+    writeFileSync(join(work, ".mcp.json"), JSON.stringify({ mcpServers: { shared: { url: oauth.url, oauth: { clientId: "x", clientSecret: "literal", grant: "client_credentials" } } } }));
+    const s = await serve({ text: "ok" });
+    const run = await runShiro(["-p", "hi"], { baseURL: s.url, home, env, cwd: work });
+    expect(run.code).toBe(0);
+    expect(run.stderr).toContain('MCP server "shared" in .mcp.json has its "oauth.clientSecret" written in the file; it is not started.');
+    expect(oauth.log.token).toHaveLength(0);
+  });
+
   test("shiro mcp login names the configured servers when the name is wrong", async () => {
     const { home, env } = setUp();
     const wrong = await runShiro(["mcp", "login", "nope"], { home, env });

@@ -15,6 +15,8 @@ export type OAuthServerOptions = {
   noPkceMethods?: boolean;
   /** Send this `iss` back instead of the real issuer. */
   wrongIss?: string;
+  /** A machine-to-machine client: the token endpoint takes grant_type=client_credentials from it, authenticated as `method` says. */
+  m2m?: { id: string; secret: string; method: "client_secret_basic" | "client_secret_post" };
   /** No OAuth at all: a plain `WWW-Authenticate: Bearer` on 401, and every OAuth endpoint 404. */
   bare?: boolean;
 };
@@ -52,7 +54,7 @@ export function startOAuthMcpServer(opts: OAuthServerOptions = {}) {
             registration_endpoint: `${base}/register`,
             response_types_supported: ["code"],
             grant_types_supported: ["authorization_code", "refresh_token"],
-            token_endpoint_auth_methods_supported: ["none"],
+            token_endpoint_auth_methods_supported: opts.m2m ? [opts.m2m.method] : ["none"],
             authorization_response_iss_parameter_supported: true,
             ...(opts.noPkceMethods ? {} : { code_challenge_methods_supported: ["S256"] }),
           });
@@ -89,6 +91,15 @@ export function startOAuthMcpServer(opts: OAuthServerOptions = {}) {
             const verifier = form.get("code_verifier") ?? "";
             if (createHash("sha256").update(verifier).digest("base64url") !== grant.challenge) return oauthError("invalid_grant");
             return issue();
+          }
+          if (form.get("grant_type") === "client_credentials" && opts.m2m) {
+            const basic = request.headers.get("authorization");
+            const expectedBasic = `Basic ${btoa(`${encodeURIComponent(opts.m2m.id)}:${encodeURIComponent(opts.m2m.secret)}`)}`;
+            const ok =
+              opts.m2m.method === "client_secret_basic"
+                ? basic === expectedBasic && !form.has("client_secret")
+                : !basic && form.get("client_id") === opts.m2m.id && form.get("client_secret") === opts.m2m.secret;
+            return ok ? issue() : oauthError("invalid_client", 401);
           }
           if (form.get("grant_type") === "refresh_token") {
             if (!refresh.delete(form.get("refresh_token") ?? "")) return oauthError("invalid_grant");

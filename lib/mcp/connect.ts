@@ -17,6 +17,8 @@ export type McpToolInfo = { name: string; description: string; inputSchema: Reco
 export type McpConnection = {
   /** "stdio", "http" or "sse": how it was reached. */
   transport: "stdio" | "http" | "sse";
+  /** Reached with an OAuth token (from `shiro mcp login`, or client credentials). */
+  signedIn: boolean;
   tools: McpToolInfo[];
   call(tool: string, args: Record<string, unknown>, signal: AbortSignal): Promise<McpCallResult>;
   close(): Promise<void>;
@@ -72,6 +74,7 @@ export async function connectServer(name: string, config: McpServerConfig, opts:
   let client = makeClient();
   let transport: "stdio" | "http" | "sse";
   let pid: number | null = null;
+  let signedIn = () => false;
   const abort = () => void client.close().catch(() => {});
   opts.signal.addEventListener("abort", abort, { once: true });
   try {
@@ -96,6 +99,7 @@ export async function connectServer(name: string, config: McpServerConfig, opts:
       const requestInit = { headers: expandAll(config.headers, opts.env, missing) };
       // Sign-ins kept by `shiro mcp login` are used and refreshed; nothing interactive happens here.
       const authProvider = await authProviderFor(name, config, url, opts, missing);
+      signedIn = () => Boolean(authProvider.tokens()?.access_token);
       if (config.type === "sse") {
         const { SSEClientTransport } = await import("@modelcontextprotocol/sdk/client/sse.js");
         transport = "sse";
@@ -129,6 +133,7 @@ export async function connectServer(name: string, config: McpServerConfig, opts:
     const tools = await listAllTools(client);
     return {
       transport,
+      signedIn: signedIn(),
       tools,
       call: async (tool, args, signal) => {
         const result = (await client.callTool({ name: tool, arguments: args }, undefined, { signal, timeout: CALL_TIMEOUT_MS, resetTimeoutOnProgress: true })) as McpCallResult;

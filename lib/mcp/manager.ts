@@ -22,6 +22,8 @@ export type ServerStatus = {
   /** How it was reached once connected; before that, "stdio" or "remote". */
   transport: string;
   tools: number;
+  /** Connected with an OAuth token. */
+  signedIn?: boolean;
   error?: string;
   /** It stopped once and was started again (at most once a session). */
   restarted: boolean;
@@ -219,6 +221,7 @@ export function createMcpManager(opts: McpManagerOptions): McpManager {
         state: s.state,
         transport: s.connection?.transport ?? (isStdio(s.config) ? "stdio" : "remote"),
         tools: s.state === "connected" ? s.infos.length : 0,
+        ...(s.state === "connected" && s.connection?.signedIn ? { signedIn: true } : {}),
         ...(s.error ? { error: s.error } : {}),
         restarted: s.restarts > 0,
       })),

@@ -43,6 +43,8 @@ describe("MCP servers that sign in with OAuth", () => {
     expect(existsSync(browserLog)).toBe(false);
     expect(oauth.log.registrations).toBe(0);
     expect(oauth.log.authorize).toHaveLength(0);
+    const doctor = await runShiro(["doctor"], { home, env: { ...env, SHIRO_API_KEY: "sk-test" } });
+    expect(doctor.stdout).toContain("conf (remote, from config): failed: it asks you to sign in: run shiro mcp login conf");
   });
 
   test("shiro mcp login runs the browser flow (dynamic registration, PKCE S256, resource, scope, loopback redirect), and sessions then use the tokens", async () => {
@@ -72,6 +74,8 @@ describe("MCP servers that sign in with OAuth", () => {
     const others = filesUnder(home).filter((f) => f !== tokenFile && !f.includes(`${join(home, ".bun")}`));
     expect(others.filter((f) => readFileSync(f).includes(accessToken))).toEqual([]);
     expect(oauth.log.authorize).toHaveLength(1); // the session never started a sign-in
+    const doctor = await runShiro(["doctor"], { home, env: { ...env, SHIRO_API_KEY: "sk-test" } });
+    expect(doctor.stdout).toContain("conf (http, from config): connected, signed in, 4 tools");
   });
 
   test("an access token that stopped working is refreshed by the session without the browser; logout forgets it", async () => {

@@ -1,14 +1,21 @@
 import pkg from "../package.json" with { type: "json" };
 import type { Runtime } from "../lib/agent/runtime.ts";
-import { planMcpServers, startMcp, trustProject, untrustedNotice, withProjectServers, type McpManager, type ProjectQuestion } from "../lib/mcp/index.ts";
+import { planMcpServers, startMcp, trustProject, untrustedNotice, withProjectServers, type Elicitor, type McpManager, type ProjectQuestion } from "../lib/mcp/index.ts";
 
 /**
  * The session's MCP servers, started in the background: the user's own, and the project's
  * `.mcp.json` once trusted. `ask` puts the trust question to the user (the interactive loop,
  * before it takes the terminal); without it (headless) an untrusted file is not used, with one
- * notice. Resolves as soon as the servers are starting, never waiting for them.
+ * notice. `elicit` puts a server's question to the user (lib/mcp/elicitation.ts); without it
+ * shiro does not declare elicitation and servers do not ask. Resolves as soon as the servers are
+ * starting, never waiting for them.
  */
-export async function openMcp(runtime: Runtime, env: Record<string, string | undefined>, ask?: (question: ProjectQuestion) => Promise<boolean>): Promise<{ mcp: McpManager | undefined; notices: string[] }> {
+export async function openMcp(
+  runtime: Runtime,
+  env: Record<string, string | undefined>,
+  ask?: (question: ProjectQuestion) => Promise<boolean>,
+  elicit?: Elicitor,
+): Promise<{ mcp: McpManager | undefined; notices: string[] }> {
   const plan = planMcpServers({ config: runtime.config, home: runtime.home, root: runtime.workspace.root });
   const notices = [...plan.notices];
   let servers = plan.servers;
@@ -22,7 +29,7 @@ export async function openMcp(runtime: Runtime, env: Record<string, string | und
       servers = withProjectServers(servers, plan.question.servers, notices);
     } else notices.push(untrustedNotice(plan.question, !ask));
   }
-  return { mcp: startMcp(servers, { root: runtime.workspace.root, home: runtime.home, env, version: pkg.version }), notices };
+  return { mcp: startMcp(servers, { root: runtime.workspace.root, home: runtime.home, env, version: pkg.version, ...(elicit ? { elicit } : {}) }), notices };
 }
 
 /**

@@ -9,6 +9,7 @@ import { isAbsolute, resolve } from "node:path";
 import { isStdio, type McpServerConfig, type RemoteServerConfig } from "../config/mcp-schema.ts";
 import { expandAll, expandEnv, expandOAuth } from "./expand-env.ts";
 import { createOAuthProvider, loginCommand, McpSignInNeeded } from "./oauth-provider.ts";
+import { fieldsOf, type Elicitor } from "./elicitation.ts";
 import type { McpCallResult } from "./result-text.ts";
 
 /** A tool as the server lists it. */
@@ -39,6 +40,11 @@ export type ConnectOptions = {
   onClosed(why: string): void;
   /** The server changed its tool list; `tools` is the new one. */
   onToolsChanged(tools: McpToolInfo[]): void;
+  /**
+   * Puts a server's question (`elicitation/create`) to the user. Only the interactive loop gives
+   * one; without it the elicitation capability is not declared, so servers do not ask.
+   */
+  elicit?: Elicitor;
 };
 
 /** Longest tail of a local server's stderr quoted when it fails. */
@@ -53,11 +59,20 @@ export async function connectServer(name: string, config: McpServerConfig, opts:
   let closedByUs = false;
   let stderrTail = "";
 
-  const { ToolListChangedNotificationSchema } = await import("@modelcontextprotocol/sdk/types.js");
+  const { ToolListChangedNotificationSchema, ElicitRequestSchema } = await import("@modelcontextprotocol/sdk/types.js");
   /** The new tool list being fetched after the server said it changed. */
   let refreshing: Promise<void> | undefined;
   const makeClient = () => {
-    const made = new Client({ name: "shiro", version: opts.version });
+    // Form-mode elicitation only (no URL mode); the SDK fills in the schema's defaults the user left.
+    const made = new Client({ name: "shiro", version: opts.version }, opts.elicit ? { capabilities: { elicitation: { form: { applyDefaults: true } } } } : {});
+    const elicit = opts.elicit;
+    if (elicit) {
+      made.setRequestHandler(ElicitRequestSchema, async (request, extra) => {
+        const params = request.params;
+        if (params.mode === "url") return { action: "decline" as const };
+        return elicit({ server: name, message: params.message, fields: fieldsOf(params.requestedSchema) }, extra.signal);
+      });
+    }
     made.setNotificationHandler(ToolListChangedNotificationSchema, () => {
       const fetched = listAllTools(made).then(
         (tools) => opts.onToolsChanged(tools),

@@ -4,6 +4,7 @@ import { isStdio } from "../config/mcp-schema.ts";
 import type { AnyTool, ToolContext } from "../tools/define.ts";
 import { adaptMcpTool } from "./adapt.ts";
 import type { ConnectOptions, McpConnection, McpToolInfo } from "./connect.ts";
+import type { Elicitor } from "./elicitation.ts";
 import { lazyMcpTools, overBudget } from "./lazy-tools.ts";
 import { resultText } from "./result-text.ts";
 
@@ -54,6 +55,8 @@ export type McpManagerOptions = {
   env: Record<string, string | undefined>;
   version: string;
   connect: Connector;
+  /** The loop's way to put a server's question to the user (connect.ts); absent headless. */
+  elicit?: Elicitor;
 };
 
 type Server = McpServerEntry & {
@@ -120,6 +123,7 @@ export function createMcpManager(opts: McpManagerOptions): McpManager {
       root: opts.root,
       home: opts.home,
       env: opts.env,
+      ...(opts.elicit ? { elicit: opts.elicit } : {}),
       version: opts.version,
       signal,
       onClosed: (why) => lost(server, generation, why),

@@ -33,6 +33,22 @@ export async function openMcp(
 }
 
 /**
+ * Headless, once it has waited for its servers: the one line that ends the run when a server
+ * marked `"required": true` is not connected (with its reason, e.g. the sign-in it needs), or
+ * undefined.
+ */
+export function requiredServersMissing(mcp: McpManager | undefined, required: ReadonlySet<string>): string | undefined {
+  const missing = (mcp?.status() ?? []).filter((s) => required.has(s.name) && s.state !== "connected");
+  if (missing.length === 0) return undefined;
+  return `required MCP ${missing.length === 1 ? "server" : "servers"} not available: ${missing.map((s) => `"${s.name}" (${s.error ?? s.state})`).join("; ")}`;
+}
+
+/** The names of the servers marked `"required": true` in the user's config. */
+export function requiredServers(runtime: Runtime): Set<string> {
+  return new Set(Object.entries(runtime.config.mcpServers ?? {}).filter(([, config]) => config.required === true).map(([name]) => name));
+}
+
+/**
  * The trust question, asked on the terminal in line mode before the loop starts: what the file
  * would run, and y/N. Anything but y or yes is no.
  */

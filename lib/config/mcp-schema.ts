@@ -20,6 +20,8 @@ const Common = {
   /** Some tools write a description for their user; shiro accepts it and does not use it. */
   description: v.optional(v.string("must be a string")),
   enabled: v.optional(v.boolean("must be true or false")),
+  /** `shiro -p` fails (exit 2) when this server is not connected once it has waited for the servers. */
+  required: v.optional(v.boolean("must be true or false")),
   allow: v.optional(Allow),
   /** How long connecting may take before the server is reported failed. */
   timeoutMs: v.optional(v.pipe(v.number("must be a number"), v.integer("must be a whole number"), v.minValue(100, "must be at least 100"))),

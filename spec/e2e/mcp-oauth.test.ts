@@ -47,6 +47,16 @@ describe("MCP servers that sign in with OAuth", () => {
     expect(doctor.stdout).toContain("conf (remote, from config): failed: it asks you to sign in: run shiro mcp login conf");
   });
 
+  test('headless, a server marked "required": true that needs a sign-in ends the run with exit 2 before the model is asked', async () => {
+    const { oauth, home, env } = setUp();
+    writeFileSync(join(home, ".shiro-neko", "config.json"), JSON.stringify({ mcpServers: { conf: { url: oauth.url, required: true } } }));
+    const s = await serve();
+    const run = await runShiro(["-p", "hi"], { baseURL: s.url, home, env });
+    expect(run.code).toBe(2);
+    expect(run.stderr).toContain('shiro: required MCP server not available: "conf" (it asks you to sign in: run shiro mcp login conf)');
+    expect(s.requests).toHaveLength(0);
+  });
+
   test("shiro mcp login runs the browser flow (dynamic registration, PKCE S256, resource, scope, loopback redirect), and sessions then use the tokens", async () => {
     const { oauth, home, env, browserLog, tokenFile } = setUp();
     const login = await runShiro(["mcp", "login", "conf"], { home, env });

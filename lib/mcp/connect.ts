@@ -11,6 +11,7 @@ import { expandAll, expandEnv, expandOAuth } from "./expand-env.ts";
 import { createOAuthProvider, loginCommand, McpSignInNeeded } from "./oauth-provider.ts";
 import { fieldsOf, type Elicitor } from "./elicitation.ts";
 import type { McpCallResult } from "./result-text.ts";
+import type { McpResourceContents, ResourceAccess } from "./resources.ts";
 
 /** A tool as the server lists it. */
 export type McpToolInfo = { name: string; description: string; inputSchema: Record<string, unknown> };
@@ -21,6 +22,8 @@ export type McpConnection = {
   /** Reached with an OAuth token (from `shiro mcp login`, or client credentials). */
   signedIn: boolean;
   tools: McpToolInfo[];
+  /** The server's resources, when it has the capability (resources.ts offers them as a tool). */
+  resources?: ResourceAccess;
   call(tool: string, args: Record<string, unknown>, signal: AbortSignal): Promise<McpCallResult>;
   close(): Promise<void>;
   /** Ends a local server's process at once (for exit handlers, which cannot wait). */
@@ -150,6 +153,7 @@ export async function connectServer(name: string, config: McpServerConfig, opts:
       transport,
       signedIn: signedIn(),
       tools,
+      ...(client.getServerCapabilities()?.resources ? { resources: resourceAccess(client) } : {}),
       call: async (tool, args, signal) => {
         const result = (await client.callTool({ name: tool, arguments: args }, undefined, { signal, timeout: CALL_TIMEOUT_MS, resetTimeoutOnProgress: true })) as McpCallResult;
         // A call that changed the tool list (the notification came with its answer) ends once the
@@ -217,6 +221,26 @@ async function authFailure(name: string, error: unknown, authTried: boolean): Pr
 }
 
 type SdkClient = InstanceType<typeof import("@modelcontextprotocol/sdk/client/index.js").Client>;
+
+function resourceAccess(client: SdkClient): ResourceAccess {
+  return {
+    async list(signal) {
+      const resources = [];
+      let cursor: string | undefined;
+      do {
+        const page = await client.listResources(cursor ? { cursor } : undefined, { signal });
+        resources.push(...page.resources);
+        cursor = page.nextCursor;
+      } while (cursor);
+      // Templates are optional for a server; one that does not answer the list has none.
+      const templates = await client.listResourceTemplates(undefined, { signal }).then((page) => page.resourceTemplates, () => []);
+      return { resources, templates };
+    },
+    async read(uri, signal) {
+      return (await client.readResource({ uri }, { signal, timeout: CALL_TIMEOUT_MS })).contents as McpResourceContents[];
+    },
+  };
+}
 
 async function listAllTools(client: SdkClient): Promise<McpToolInfo[]> {
   if (!client.getServerCapabilities()?.tools) return [];

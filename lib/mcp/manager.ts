@@ -6,6 +6,7 @@ import { adaptMcpTool } from "./adapt.ts";
 import type { ConnectOptions, McpConnection, McpToolInfo } from "./connect.ts";
 import type { Elicitor } from "./elicitation.ts";
 import { lazyMcpTools, overBudget } from "./lazy-tools.ts";
+import { RESOURCE_TOOL, resourceTool } from "./resources.ts";
 import { resultText } from "./result-text.ts";
 
 /** How long a server may take to start and list its tools before it is reported failed. */
@@ -110,6 +111,17 @@ export function createMcpManager(opts: McpManagerOptions): McpManager {
   const setTools = (server: Server, infos: McpToolInfo[]) => {
     server.infos = infos;
     server.adapted = infos.map((info) => adaptMcpTool(server.name, info, server.config.allow ?? [], (tool, args, ctx) => callTool(server, tool, args, ctx)));
+    // A server with resources gets its read_resource tool, unless one of its own tools has that name.
+    if (server.connection?.resources && !infos.some((info) => info.name === RESOURCE_TOOL)) {
+      server.adapted.push(resourceTool(server.name, server.config.allow ?? [], async () => liveResources(server)));
+    }
+  };
+
+  const liveResources = async (server: Server) => {
+    if (server.state === "starting") await server.pending;
+    const resources = server.connection?.resources;
+    if (server.state !== "connected" || !resources) throw new ToolError(`the MCP server "${server.name}" is not running (${server.error ?? server.state}); its resources cannot be read now.`);
+    return resources;
   };
 
   const start = (server: Server) => {

@@ -10,6 +10,7 @@ export { planMcpServers, untrustedNotice, withProjectServers, type McpPlan, type
 export { trustProject } from "./trust-store.ts";
 export type { McpManager, ServerStatus } from "./manager.ts";
 export { describeStatus } from "./describe-status.ts";
+export { askElicitation, type FormIo } from "./elicitation-form.ts";
 export { describeField, fieldsOf, parseFieldAnswer, type ElicitAnswer, type ElicitField, type ElicitQuestion, type Elicitor } from "./elicitation.ts";
 
 /** How long `shiro -p` waits for its servers before the one turn it has starts. */

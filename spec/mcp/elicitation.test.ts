@@ -2,6 +2,7 @@ import { expect, test } from "bun:test";
 import { join } from "node:path";
 import { connectServer } from "../../lib/mcp/connect.ts";
 import { describeField, fieldsOf, parseFieldAnswer, type ElicitQuestion, type Elicitor } from "../../lib/mcp/elicitation.ts";
+import { askElicitation } from "../../lib/mcp/elicitation-form.ts";
 import { resultText } from "../../lib/mcp/result-text.ts";
 import { tempDir } from "../support/cli.ts";
 
@@ -76,4 +77,31 @@ test("typed answers become the schema's types, and a wrong one is one line sayin
   expect(parseFieldAnswer(tags!, "a, b, c")).toEqual({ error: "tags: the number of choices must be from … to 2" });
   expect(parseFieldAnswer(who!, "")).toEqual({ error: "who is required" });
   expect(parseFieldAnswer(x!, " ")).toEqual({ skip: true });
+});
+
+test("the form asks accept/decline/cancel, then each field in turn: empty keeps the default, a wrong answer is said and asked again, leaving cancels", async () => {
+  const question: ElicitQuestion = {
+    server: "booker",
+    message: "Details",
+    fields: fieldsOf({ type: "object", properties: { seats: { type: "integer", minimum: 1, maximum: 4, default: 2 }, name: { type: "string" } }, required: ["name"] }),
+  };
+  const script = (key: string, lines: (string | null)[]) => {
+    const shown: string[] = [];
+    return {
+      shown,
+      io: { show: (l: string[]) => shown.push(...l), askKey: async () => key, readLine: async () => (lines.length ? lines.shift()! : null) },
+    };
+  };
+  const accepted = script("a", ["9", "", "", "Ada"]);
+  expect(await askElicitation(question, accepted.io)).toEqual({ action: "accept", content: { name: "Ada" } });
+  expect(accepted.shown).toEqual([
+    'The MCP server "booker" asks: Details',
+    "  seats (integer, 1 to 4, default 2)",
+    "  name (text, required)",
+    "seats: the number must be from 1 to 4",
+    "name is required",
+  ]);
+  expect(await askElicitation(question, script("d", []).io)).toEqual({ action: "decline" });
+  expect(await askElicitation(question, script("escape", []).io)).toEqual({ action: "cancel" });
+  expect(await askElicitation(question, script("a", ["3", null]).io)).toEqual({ action: "cancel" });
 });

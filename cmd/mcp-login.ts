@@ -58,7 +58,9 @@ export async function runMcpCommand(argv: string[], env: Record<string, string |
       },
     });
     const tools = `${result.tools} ${result.tools === 1 ? "tool" : "tools"}`;
-    process.stdout.write(result.already ? `"${name}" is already signed in (${tools}).\n` : `Signed in to "${name}" (${tools}).\n`);
+    process.stdout.write(
+      result.notNeeded ? `"${name}" answered without a sign-in (${tools}); there is nothing to sign in to.\n` : result.already ? `"${name}" is already signed in (${tools}).\n` : `Signed in to "${name}" (${tools}).\n`,
+    );
     return 0;
   } catch (error) {
     process.stderr.write(`shiro: could not sign in to "${name}": ${error instanceof Error ? error.message : String(error)}\n`);

@@ -116,21 +116,23 @@ export async function connectServer(name: string, config: McpServerConfig, opts:
       const url = new URL(expandEnv(config.url, opts.env, missing));
       const requestInit = { headers: expandAll(config.headers, opts.env, missing) };
       // Sign-ins kept by `shiro mcp login` are used and refreshed; nothing interactive happens here.
-      const authProvider = await authProviderFor(name, config, url, opts, missing);
-      signedIn = () => Boolean(authProvider.tokens()?.access_token);
+      // A server given its token in "headers" is not signed in with OAuth: a 401 means that token was refused.
+      const fixedToken = Object.keys(requestInit.headers).some((key) => key.toLowerCase() === "authorization");
+      const authProvider = fixedToken ? undefined : await authProviderFor(name, config, url, opts, missing);
+      signedIn = () => Boolean(authProvider?.tokens()?.access_token);
       if (config.type === "sse") {
         const { SSEClientTransport } = await import("@modelcontextprotocol/sdk/client/sse.js");
         transport = "sse";
-        await client.connect(new SSEClientTransport(url, { requestInit, authProvider }));
+        await client.connect(new SSEClientTransport(url, { requestInit, ...(authProvider ? { authProvider } : {}) }));
       } else {
         const { StreamableHTTPClientTransport } = await import("@modelcontextprotocol/sdk/client/streamableHttp.js");
         try {
           transport = "http";
-          await client.connect(new StreamableHTTPClientTransport(url, { requestInit, authProvider }));
+          await client.connect(new StreamableHTTPClientTransport(url, { requestInit, ...(authProvider ? { authProvider } : {}) }));
         } catch (httpError) {
           if (opts.signal.aborted) throw httpError;
           // A server that asked for authorization speaks streamable HTTP: say what it wants, do not try SSE.
-          const refused = await authFailure(name, httpError, authProvider.authTried);
+          const refused = await authFailure(name, httpError, authProvider?.authTried ?? false, fixedToken);
           if (refused) throw refused;
           // An older server speaks only SSE: the POST is refused (404/405) or answered with the wrong kind.
           const { SSEClientTransport } = await import("@modelcontextprotocol/sdk/client/sse.js");
@@ -208,11 +210,12 @@ async function authProviderFor(name: string, config: RemoteServerConfig, url: UR
  * The error to report when streamable HTTP failed over authorization (a 401 or 403, or the
  * sign-in flow itself), or undefined when it failed for another reason (then SSE is tried).
  */
-async function authFailure(name: string, error: unknown, authTried: boolean): Promise<Error | undefined> {
+async function authFailure(name: string, error: unknown, authTried: boolean, fixedToken: boolean): Promise<Error | undefined> {
   if (error instanceof McpSignInNeeded) return error;
   const { UnauthorizedError } = await import("@modelcontextprotocol/sdk/client/auth.js");
   const { StreamableHTTPError } = await import("@modelcontextprotocol/sdk/client/streamableHttp.js");
   const status = error instanceof StreamableHTTPError ? error.code : undefined;
+  if (fixedToken && status === 401) return new Error('it refused the Authorization header of its "headers" (HTTP 401): check the token (an unset ${VARIABLE} is empty)');
   if (error instanceof UnauthorizedError || status === 401) return new McpSignInNeeded(`it refused the sign-in: run ${loginCommand(name)} to sign in again`);
   if (status === 403) return new Error(`it refused access (HTTP 403): ${error instanceof Error ? error.message : String(error)}`);
   if (!authTried) return undefined;

@@ -23,7 +23,8 @@ export type SignInOptions = {
   signal: AbortSignal;
 };
 
-export type SignInResult = { already: boolean; tools: number };
+/** `already`: it was signed in before; `notNeeded`: it answered without any sign-in. */
+export type SignInResult = { already: boolean; notNeeded: boolean; tools: number };
 
 export async function signIn(name: string, config: RemoteServerConfig, opts: SignInOptions): Promise<SignInResult> {
   const url = new URL(expandEnv(config.url, opts.env, new Set()));
@@ -76,7 +77,10 @@ export async function signIn(name: string, config: RemoteServerConfig, opts: Sig
       }
       throw error;
     });
-    if (!("transport" in first) || !first.transport) return { already: true, tools: first.tools ?? 0 };
+    if (!("transport" in first) || !first.transport) {
+      const signedIn = Boolean((await provider.tokens())?.access_token);
+      return { already: signedIn, notNeeded: !signedIn, tools: first.tools ?? 0 };
+    }
     const waited = AbortSignal.any([opts.signal, AbortSignal.timeout(SIGN_IN_WAIT_MS)]);
     const code = await callback.code(waited).catch((error: unknown) => {
       throw waited.aborted && !opts.signal.aborted ? new Error(`nobody came back from the browser within ${SIGN_IN_WAIT_MS / 60_000} minutes`) : error;
@@ -84,7 +88,7 @@ export async function signIn(name: string, config: RemoteServerConfig, opts: Sig
     await first.transport.finishAuth(code);
     const second = await attempt();
     if ("transport" in second && second.transport) throw new Error("the server still refuses the new tokens");
-    return { already: false, tools: second.tools ?? 0 };
+    return { already: false, notNeeded: false, tools: second.tools ?? 0 };
   } finally {
     callback.stop();
   }

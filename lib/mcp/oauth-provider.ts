@@ -14,6 +14,8 @@
  * is refused (the 2025-11-25 specification requires PKCE to be advertised; the SDK would go on).
  */
 import { randomBytes } from "node:crypto";
+import type { OAuthDiscoveryState } from "@modelcontextprotocol/sdk/client/auth.js";
+import type { OAuthClientInformationMixed, OAuthTokens } from "@modelcontextprotocol/sdk/shared/auth.js";
 import type { OAuthSettings } from "../config/mcp-schema.ts";
 import { readOAuthRecord, writeOAuthRecord, type OAuthRecord } from "./oauth-store.ts";
 
@@ -92,13 +94,13 @@ export function createOAuthProvider(opts: { home: string; server: string; url: s
       return { issuer: metadata?.issuer, issRequired: metadata?.authorization_response_iss_parameter_supported === true };
     },
     clientInformation() {
-      return (configured ?? record.client) as never;
+      return (configured ?? record.client) as OAuthClientInformationMixed | undefined;
     },
     saveClientInformation(client: object) {
       save({ client: { ...client }, ...(mode.kind === "login" ? { port: mode.port } : {}) });
     },
     tokens() {
-      return record.tokens as never;
+      return record.tokens as OAuthTokens | undefined;
     },
     saveTokens(tokens: object) {
       save({ tokens: { ...tokens } });
@@ -136,7 +138,7 @@ export function createOAuthProvider(opts: { home: string; server: string; url: s
     },
     discoveryState() {
       authTried = true;
-      return record.discovery as never;
+      return record.discovery as OAuthDiscoveryState | undefined;
     },
   };
 }

@@ -5,6 +5,7 @@ import { useFakeServer } from "../support/use-fake-server.ts";
 import { runShiro, tempDir } from "../support/cli.ts";
 import { toolOutputsIn } from "../support/requests.ts";
 import { startOAuthMcpServer, type OAuthServerOptions } from "../support/mcp/oauth-server.ts";
+import { startHttpMcpServer } from "../support/mcp/http-server.ts";
 
 setDefaultTimeout(30_000);
 const serve = useFakeServer();
@@ -158,6 +159,28 @@ describe("MCP servers that sign in with OAuth", () => {
     expect(run.code).toBe(0);
     expect(run.stderr).toContain('MCP server "shared" in .mcp.json has its "oauth.clientSecret" written in the file; it is not started.');
     expect(oauth.log.token).toHaveLength(0);
+  });
+
+  test("a server given a token in headers that answers 401 says the token was refused; it is neither signed in nor tried over SSE", async () => {
+    const { oauth, home, env } = setUp();
+    writeFileSync(join(home, ".shiro-neko", "config.json"), JSON.stringify({ mcpServers: { conf: { url: oauth.url, headers: { Authorization: "Bearer ${NOT_SET}" } } } }));
+    const s = await serve({ text: "ok" });
+    const run = await runShiro(["-p", "hi"], { baseURL: s.url, home, env });
+    expect(run.code).toBe(0);
+    expect(run.stderr).toContain('MCP server "conf" did not start: it refused the Authorization header of its "headers" (HTTP 401): check the token (an unset ${VARIABLE} is empty) (unset variables: NOT_SET)');
+    expect(oauth.log.registrations).toBe(0);
+  });
+
+  test("shiro mcp login on a server that needs no sign-in says so and stores nothing", async () => {
+    const http = startHttpMcpServer();
+    stops.push(http.stop);
+    const { home, env, tokenFile } = setUp();
+    writeFileSync(join(home, ".shiro-neko", "config.json"), JSON.stringify({ mcpServers: { open: { url: http.url } } }));
+    const login = await runShiro(["mcp", "login", "open"], { home, env });
+    expect(login.code).toBe(0);
+    expect(login.stdout).toContain('"open" answered without a sign-in (4 tools); there is nothing to sign in to.');
+    expect(existsSync(join(home, ".shiro-neko", "mcp-oauth", "open.json"))).toBe(false);
+    expect(existsSync(tokenFile)).toBe(false);
   });
 
   test("shiro mcp login names the configured servers when the name is wrong", async () => {

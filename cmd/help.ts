@@ -19,6 +19,7 @@ Usage:
   shiro undo [<session>]        take back a session's last turn (files and conversation)
   shiro memory list|forget|path|compact   project memory, for scripts
   shiro config [get|set|unset <key>]   the settings in effect and where each came from; read or change one
+  shiro mcp login|logout <server>   sign in to a remote MCP server with OAuth (opens the browser), or forget it
   shiro help [<topic>]          the guides, built in (permissions, headless, …); alone, it lists them
   shiro <command> --help        a command's own options
   shiro [flags] -- <prompt>     a prompt whose first word names a command (undo, doctor, help <topic>, …)

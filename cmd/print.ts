@@ -14,7 +14,7 @@ import { renderTodos } from "../lib/notebook/render.ts";
 import { costUsd } from "../lib/sessions/pricing.ts";
 import { describeTurnChanges } from "../lib/sessions/undo/report.ts";
 import { sessionChoice, type MainArgs } from "./args.ts";
-import { openMcp } from "./mcp-start.ts";
+import { openMcp, requiredServers, requiredServersMissing } from "./mcp-start.ts";
 import { createOutput, onTerminationSignals } from "./headless-output.ts";
 import { resultRecord, type ResultFields } from "./result-record.ts";
 import { readPipedStdin } from "./stdin.ts";
@@ -183,6 +183,14 @@ export async function runHeadless(args: MainArgs, processEnv: Record<string, str
   for (const report of attached.reports) emit({ type: "notice", message: describeAttachment(report) });
   // One turn and no "later": its servers get a short while to connect (one still starting joins at a later step).
   await mcp?.settled(HEADLESS_WAIT_MS);
+  const requiredMissing = requiredServersMissing(mcp, requiredServers(runtime));
+  if (requiredMissing) {
+    stopSignals();
+    closeSession();
+    if (args.json) out.write(record(EXIT_CODES.usage, { error: requiredMissing }));
+    err.write(`shiro: ${requiredMissing}\n`);
+    return EXIT_CODES.usage;
+  }
   policy.startTurn();
   const before = session.subagents();
   const result = await session.runPrompt(attached.text, { emit, approve: policy.approve, signal: controller.signal, stoppedByUser: () => !readerGone && !outputFailed, goOn: GO_ON_HEADLESS });

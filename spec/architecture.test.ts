@@ -68,6 +68,7 @@ const SUBCOMMAND_REACH: Record<string, readonly string[]> = {
   "cmd/sandbox-runner.ts": ["sandbox"], // the runner inside the sandbox: its protocol and process helpers
   "cmd/mcp-start.ts": ["mcp"],
   "cmd/mcp-doctor.ts": ["mcp"],
+  "cmd/mcp-login.ts": ["mcp"], // shiro mcp login / logout
   "cmd/hooks-trust.ts": ["hooks"], // the loop's question about a project's hooks, before the loop takes the terminal
   "cmd/memory.ts": ["agent", "memory", "provider"], // shiro memory compact asks the model
   "cmd/doctor.ts": ["agent", "hooks", "memory", "provider", "sandbox", "sessions", "tools"],

@@ -1,7 +1,5 @@
 import type { ModelMessage } from "ai";
 import { estimateNextRequest, prunedTokens, type RequestEstimate } from "../../lib/agent/request-estimate.ts";
-import { taskListNote } from "../../lib/agent/task-list-note.ts";
-import { renderTodos } from "../../lib/notebook/render.ts";
 import type { AnyTool } from "../../lib/tools/define.ts";
 import type { ReplSession } from "./session.ts";
 
@@ -25,7 +23,7 @@ export function createContextMeter(session: () => ReplSession) {
       };
       return estimateNextRequest(
         runtime.window.info,
-        { pruneAtTokens: runtime.settings.pruneAtTokens, instructions: conversation.instructions(), tools, history: conversation.history, tail: taskListNote(renderTodos(conversation.notebook.todos())) },
+        { pruneAtTokens: runtime.settings.pruneAtTokens, instructions: conversation.instructions(), tools, history: conversation.history, tail: conversation.wireTail() },
         wire,
       );
     },

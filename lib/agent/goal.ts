@@ -81,3 +81,47 @@ export function goalStatus(goal: GoalState | undefined): string | undefined {
   const check = goal.until ? (goal.check ? (goal.check.exitCode === 0 ? " · check passing" : " · check failing") : "") : "";
   return `goal${goal.status === "paused" ? " paused" : ""} · ${turn}${check}`;
 }
+
+/** What `/goal …` asks for. */
+export type GoalCommand =
+  | { type: "show" }
+  | { type: "clear" }
+  | { type: "resume" }
+  | { type: "set"; objective: string; until?: string; maxTurns?: number; minutes?: number }
+  | { type: "error"; message: string };
+
+const GOAL_USAGE = '/goal <objective> [--until "command"] [--max-turns n] [--max-minutes n]';
+
+/**
+ * `/goal`'s words: nothing (show), `clear`, `resume`, or an objective with its options, which may
+ * come anywhere; a check with spaces is quoted (`--until "npm test"`). Pure.
+ */
+export function parseGoalArgs(args: string): GoalCommand {
+  const text = args.trim();
+  if (text === "") return { type: "show" };
+  if (text === "clear" || text === "resume") return { type: text };
+  const words = [...text.matchAll(/"([^"]*)"|'([^']*)'|(\S+)/g)].map((m) => ({ word: m[1] ?? m[2] ?? m[3]!, raw: m[0] }));
+  const objective: string[] = [];
+  const set: { until?: string; maxTurns?: number; minutes?: number } = {};
+  for (let i = 0; i < words.length; i++) {
+    const { word, raw } = words[i]!;
+    if (raw !== "--until" && raw !== "--max-turns" && raw !== "--max-minutes") {
+      objective.push(raw);
+      continue;
+    }
+    const value = words[++i]?.word;
+    if (value === undefined || value.trim() === "") return { type: "error", message: `${word} needs a value: ${GOAL_USAGE}` };
+    if (word === "--until") set.until = value.trim();
+    else if (word === "--max-turns") {
+      const n = Number(value);
+      if (!Number.isInteger(n) || n < 1 || n > 1000) return { type: "error", message: `--max-turns must be a whole number from 1 to 1000 (got ${value})` };
+      set.maxTurns = n;
+    } else {
+      const n = Number(value);
+      if (!Number.isFinite(n) || n <= 0) return { type: "error", message: `--max-minutes must be a number of minutes above 0 (got ${value})` };
+      set.minutes = n;
+    }
+  }
+  if (objective.length === 0) return { type: "error", message: `the goal needs an objective: ${GOAL_USAGE}` };
+  return { type: "set", objective: objective.join(" "), ...set };
+}

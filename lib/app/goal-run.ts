@@ -10,6 +10,7 @@ type RunIo = Parameters<Conversation["runPrompt"]>[1];
  * and `/goal resume` or `-c` goes on); `spend` (the spend ceiling refused the next turn).
  */
 export type { GoalState };
+export { describeGoal, goalStatus, newGoal, parseGoalArgs } from "../agent/goal.ts";
 
 /**
  * The goal a headless run works on, set on the conversation: the flags' (the prompt is the
@@ -49,8 +50,10 @@ export async function runGoal(deps: GoalRunDeps, prompt: string, io: RunIo): Pro
   const conversation = deps.conversation();
   let total: PromptResult | undefined;
   let message = prompt;
-  for (;;) {
-    const result = await conversation.runPrompt(message, io);
+  // What the user typed goes with the first turn only: shiro wrote the messages after it.
+  const { typed: _typed, ...later } = io;
+  for (let first = true; ; first = false) {
+    const result = await conversation.runPrompt(message, first ? io : later);
     total = total ? joinResults(total, result) : result;
     let goal = conversation.goal();
     if (!goal || result.blocked !== undefined) return { result: total, goal, ended: "stopped" };

@@ -2,7 +2,7 @@
 // the check passes or the budget ends; without a check the model ends the goal with goal_done; the
 // goal stays in every request, pruned or not, and in the session that `-c` continues.
 import { describe, expect, test } from "bun:test";
-import { writeFileSync } from "node:fs";
+import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import type { Reply } from "../support/fake-openai.ts";
 import { jsonLines, runShiro, tempDir } from "../support/cli.ts";
@@ -78,6 +78,46 @@ for (const { wire, flags } of WIRES) {
       expect(JSON.stringify(s.requests[0]!.body.tools)).toContain("goal_done");
       expect(userTextsIn(s.requests[1]!.body).some((t) => t.includes("The goal is not done yet") && t.includes("goal_done"))).toBe(true);
       expect(record(run.stdout)).toMatchObject({ exitCode: 0, goal: { objective: "write release notes", met: true, turns: 2, check: null, done: { summary: "wrote the notes", verification: "read them back" } } });
+    });
+
+    test("a turn the step cap stopped counts as a goal turn; a Stop hook's continuation does not", async () => {
+      const work = tempDir();
+      const home = tempDir();
+      mkdirSync(join(home, ".shiro-neko"));
+      // The Stop hook blocks the first turn's end once: the model goes on inside that same turn.
+      const stop = `test -f "$SHIRO_PROJECT_DIR/.stopped" && exit 0; touch "$SHIRO_PROJECT_DIR/.stopped"; echo "not yet" >&2; exit 2`;
+      writeFileSync(join(home, ".shiro-neko", "config.json"), JSON.stringify({ hooks: { Stop: [{ hooks: [{ type: "command", command: stop }] }] } }));
+      const check = countingCheck(work, 2);
+      const s = await serve(
+        { toolCalls: [{ name: "list_dir", input: { path: "." } }] }, // turn 1: stopped by --max-steps 1
+        { text: "turn 2, first part" },
+        { text: "turn 2, after the Stop hook" },
+      );
+      const run = await runShiro(["-p", "go", "--until", check, "--max-steps", "1", "--json", ...flags], { baseURL: s.url, cwd: work, home, timeoutMs: 4000 });
+      expect(run.code).toBe(0);
+      expect(s.requests).toHaveLength(3);
+      expect(jsonLines(run.stdout).filter((l) => l.type === "goal-check").map((l) => l.turn)).toEqual([1, 2]);
+      expect(record(run.stdout).goal).toMatchObject({ met: true, turns: 2 });
+    });
+
+    test("the check goes through the safety guard: a refused check fails with the reason, and the budget ends in exit 5", async () => {
+      const s = await serve({ text: "done" });
+      const run = await runShiro(["-p", "tidy up", "--until", "rm -rf ~", "--max-turns", "1", "--json", ...flags], { baseURL: s.url });
+      expect(run.code).toBe(5);
+      const goal = record(run.stdout).goal;
+      expect(goal.check.exitCode).toBeNull();
+      expect(goal.check.tail).toContain("safety guard refused");
+    });
+
+    test("the spend ceiling ends a goal with exit 4, not 5", async () => {
+      const work = tempDir();
+      const check = countingCheck(work, 99);
+      const s = await serve({ text: "costly", usage: { input: 1_000_000, output: 0 } });
+      const run = await runShiro(["-p", "fix it", "--until", check, "--max-turns", "5", "--json", "-m", "gpt-5-mini", "--max-spend", "0.01", ...flags], { baseURL: s.url, cwd: work });
+      expect(run.code).toBe(4);
+      expect(s.requests).toHaveLength(1);
+      expect(record(run.stdout)).toMatchObject({ status: "spend-limit", exitCode: 4, goal: { met: false, turns: 1 } });
+      expect(record(run.stdout).error).toContain("at or past its $0.0100 limit");
     });
 
     test("a run without a goal records goal null and offers no goal_done", async () => {

@@ -100,7 +100,9 @@ export async function runGoal(deps: GoalRunDeps, prompt: string, io: RunIo): Pro
 
 /** The first message of a goal resumed (`/goal resume`, a headless run on a session with a goal) without a prompt of its own. */
 export function resumeMessage(goal: GoalState): string {
-  return goal.until && goal.check ? checkFailedMessage(goal) : reminderMessage(goal);
+  if (!goal.until) return reminderMessage(goal);
+  if (goal.check) return checkFailedMessage(goal);
+  return `[shiro] Go on working toward the goal (turn ${goal.turns + 1} of ${goal.maxTurns}); shiro runs its check \`${goal.until}\` when this turn ends.`;
 }
 
 const turnsWord = (n: number) => (n === 1 ? "1 turn" : `${n} turns`);

@@ -49,3 +49,34 @@ describe("a goal's state", () => {
     expect(goalNote(undefined)).toBe("");
   });
 });
+
+describe("the goal in the session file", () => {
+  const record = (goal: unknown) => ({
+    version: 1,
+    id: "01a25164-f873-7220-91de-de7e2752ea14",
+    createdAt: "2026-01-01T00:00:00.000Z",
+    updatedAt: "2026-01-01T00:00:00.000Z",
+    cwd: "/w",
+    provider: "openai",
+    model: "m",
+    title: "t",
+    inputTokens: 0,
+    outputTokens: 0,
+    goal,
+    messages: [{ role: "user", content: "hi" }],
+  });
+  test("is written and read back whole", async () => {
+    const { parseSession, serializeSession } = await import("../../lib/sessions/serialize.ts");
+    const goal = { ...newGoal({ objective: "ship it", until: "npm test", maxTurns: 4 }), turns: 2, status: "paused" as const, check: { exitCode: 1, tail: "1 failed" } };
+    const parsed = parseSession(JSON.stringify(record(goal)));
+    expect(parsed.ok && parsed.record.goal).toEqual(goal);
+    const again = parsed.ok ? parseSession(serializeSession(parsed.record)) : undefined;
+    expect(again?.ok && again.record.goal).toEqual(goal);
+  });
+  test("one that does not read is dropped, never the session", async () => {
+    const { parseSession } = await import("../../lib/sessions/serialize.ts");
+    const parsed = parseSession(JSON.stringify(record({ objective: 3, status: "someday" })));
+    expect(parsed.ok).toBe(true);
+    expect(parsed.ok && parsed.record.goal).toBeUndefined();
+  });
+});

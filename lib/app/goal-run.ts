@@ -13,14 +13,19 @@ export type { GoalState };
 export { describeGoal, goalStatus, newGoal, parseGoalArgs } from "../agent/goal.ts";
 
 /**
- * The goal a headless run works on, set on the conversation: the flags' (the prompt is the
- * objective without --goal), else the resumed session's own, active or paused, which goes on.
- * Undefined: the run has no goal (one met or ended unmet is not continued).
+ * The goal a headless run works on, set on the conversation. `--goal` or `--until` set a new one
+ * (the prompt is the objective without --goal). Otherwise the resumed session's own goes on: an
+ * active or paused one as it was, and with `--max-turns`/`--max-minutes` (a new budget; the
+ * turns run so far count) one that was not met, ended unmet included. Undefined: no goal.
  */
-export function goalForRun(conversation: Conversation, flags: { objective?: string; until?: string; maxTurns?: number; minutes?: number } | undefined, prompt: string): GoalState | undefined {
+export function goalForRun(conversation: Conversation, flags: { objective?: string; until?: string; maxTurns?: number; minutes?: number } | undefined, prompt: string, now = new Date()): GoalState | undefined {
   const saved = conversation.goal();
-  if (flags) conversation.setGoal(newGoal({ ...flags, objective: flags.objective ?? prompt }));
-  else if (saved && (saved.status === "active" || saved.status === "paused")) conversation.setGoal({ ...saved, status: "active" });
+  if (flags?.objective !== undefined || flags?.until !== undefined) conversation.setGoal(newGoal({ ...flags, objective: flags.objective ?? prompt, now }));
+  else if (saved && saved.status !== "met" && flags) {
+    const budget = newGoal({ objective: saved.objective, ...flags, now });
+    conversation.setGoal({ ...saved, status: "active", maxTurns: flags.maxTurns ?? saved.maxTurns, ...(budget.deadline ? { deadline: budget.deadline } : {}) });
+  } else if (saved && (saved.status === "active" || saved.status === "paused")) conversation.setGoal({ ...saved, status: "active" });
+  else if (flags) conversation.setGoal(newGoal({ ...flags, objective: prompt, now }));
   const goal = conversation.goal();
   return goal?.status === "active" ? goal : undefined;
 }
@@ -69,6 +74,12 @@ export async function runGoal(deps: GoalRunDeps, prompt: string, io: RunIo): Pro
       const passed = check.exitCode === 0;
       goal = { ...goal, check, ...(passed ? { status: "met" as const } : {}) };
       io.emit({ type: "goal-check", command: goal.until!, exitCode: check.exitCode, passed, turn: goal.turns, maxTurns: goal.maxTurns, tail: check.tail });
+      // Stopped while the check ran (esc, a signal): the goal waits, as after a stopped turn.
+      if (!passed && io.signal.aborted) {
+        goal = { ...goal, status: "paused" };
+        conversation.setGoal(goal);
+        return { result: { ...total, status: "interrupted" }, goal, ended: "stopped" };
+      }
     }
     if (goal.status === "met") {
       conversation.setGoal(goal);
@@ -114,7 +125,7 @@ function metLine(goal: GoalState): string {
 function unmetLine(goal: GoalState, spent: "turns" | "time"): string {
   const budget = spent === "turns" ? `its ${turnsWord(goal.maxTurns)}` : "its time limit";
   const check = goal.until ? `; the check \`${goal.until}\` still fails` : "; goal_done was not called";
-  return `goal not met within ${budget}${check}. Set it again (--goal or --until, /goal in the loop) to give it another budget.`;
+  return `goal not met within ${budget}${check}. It stays in the session: a larger budget goes on with it (headless: -c with --max-turns above ${goal.turns}).`;
 }
 
 /** The turns of one goal run as one result: steps, tokens and changes added up, the last turn's status. */

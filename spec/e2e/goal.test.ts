@@ -2,10 +2,10 @@
 // the check passes or the budget ends; without a check the model ends the goal with goal_done; the
 // goal stays in every request, pruned or not, and in the session that `-c` continues.
 import { describe, expect, test } from "bun:test";
-import { mkdirSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import type { Reply } from "../support/fake-openai.ts";
-import { jsonLines, runShiro, tempDir } from "../support/cli.ts";
+import { jsonLines, runShiro, shiroCommand, shiroEnv, tempDir } from "../support/cli.ts";
 import { lastUserTextIn, WIRES } from "../support/requests.ts";
 import { useFakeServer } from "../support/use-fake-server.ts";
 
@@ -62,7 +62,7 @@ for (const { wire, flags } of WIRES) {
       const result = record(run.stdout);
       expect(result).toMatchObject({ status: "goal-unmet", exitCode: 5, goal: { met: false, turns: 2, check: { command: check, exitCode: 1 } } });
       expect(result.goal.check.tail).toContain("check run 2");
-      expect(jsonLines(run.stdout).some((l) => l.type === "notice" && /goal not met within its 2 turns/.test(l.message))).toBe(true);
+      expect(jsonLines(run.stdout).some((l) => l.type === "notice" && /goal not met within its 2 turns.*-c with --max-turns above 2/.test(l.message))).toBe(true);
     });
 
     test("without a check, a turn without goal_done gets a reminder; goal_done ends the goal", async () => {
@@ -120,6 +120,26 @@ for (const { wire, flags } of WIRES) {
       expect(record(run.stdout).error).toContain("at or past its $0.0100 limit");
     });
 
+    test("SIGINT while the check runs: exit 130, the goal paused with its turn counted", async () => {
+      const work = tempDir();
+      const home = tempDir();
+      const s = await serve({ text: "done, I think" });
+      const child = Bun.spawn([...shiroCommand(), "-p", "fix it", "--until", "test -f fixed || { touch started; sleep 30; }", "--json", ...flags], { cwd: work, env: shiroEnv(home, s.url), stdout: "pipe", stderr: "pipe" });
+      const timer = setTimeout(() => child.kill("SIGKILL"), 15_000);
+      while (!existsSync(join(work, "started"))) await Bun.sleep(20);
+      child.kill("SIGINT");
+      const [code, stdout] = await Promise.all([child.exited, new Response(child.stdout).text()]);
+      clearTimeout(timer);
+      expect(code).toBe(130);
+      expect(record(stdout)).toMatchObject({ status: "interrupted", goal: { met: false, turns: 1 } });
+      // -c goes on with it: the goal is in the next request, and this time the check passes.
+      writeFileSync(join(work, "fixed"), "");
+      const s2 = await serve({ text: "again" });
+      const again = await runShiro(["-c", "-p", "go on", "--json", ...flags], { baseURL: s2.url, cwd: work, home });
+      expect(lastUserTextIn(s2.requests[0]!.body)).toContain("Objective: fix it");
+      expect(record(again.stdout)).toMatchObject({ exitCode: 0, goal: { met: true, turns: 2 } });
+    });
+
     test("a run without a goal records goal null and offers no goal_done", async () => {
       const s = await serve({ text: "hi" });
       const run = await runShiro(["-p", "hello", "--json", ...flags], { baseURL: s.url });
@@ -143,11 +163,12 @@ for (const { wire, flags } of WIRES) {
       // After pruning, the last request still carries the goal.
       expect(lastUserTextIn(s.requests.at(-1)!.body)).toContain("Objective: read every part");
 
-      // A goal ended unmet is not continued; set again with a new budget it goes on from -c.
+      // -c with a larger budget goes on with the same goal, its turns counted from where they were.
       const s2 = await serve({ text: "went on" });
-      const second = await runShiro(["-c", "-p", "go on", "--until", check, "--max-turns", "3", "--json", ...flags], { baseURL: s2.url, cwd: work, home, env });
+      const second = await runShiro(["-c", "-p", "go on", "--max-turns", "3", "--json", ...flags], { baseURL: s2.url, cwd: work, home, env });
       expect(second.code).toBe(0);
-      expect(record(second.stdout).goal).toMatchObject({ objective: "go on", met: true, turns: 1 });
+      expect(lastUserTextIn(s2.requests[0]!.body)).toContain("Objective: read every part");
+      expect(record(second.stdout).goal).toMatchObject({ objective: "read every part", met: true, turns: 2, maxTurns: 3 });
     }, 60_000);
 
     test("-c goes on with a goal the last run left paused: its objective and turn count carry over", async () => {

@@ -166,7 +166,7 @@ const EXIT_BACKSTOP_MS = 30_000;
 const argv = process.argv.slice(2);
 if (argv[0] === RUNNER_ARG) {
   // Inside the sandbox: this process is the runner that starts the session's commands (lib/sandbox).
-  void import("../lib/sandbox/runner-main.ts").then((runner) => runner.runRunner());
+  void import("./sandbox-runner.ts").then((runner) => runner.runRunner());
 } else {
   runCli(argv);
 }

@@ -65,6 +65,7 @@ const MODE_DEBTS: Record<string, readonly string[]> = {
 };
 const SUBCOMMAND_REACH: Record<string, readonly string[]> = {
   "cmd/shiro.ts": ["sandbox"], // the runner's argument: the binary runs itself as the sandbox's runner
+  "cmd/sandbox-runner.ts": ["sandbox"], // the runner inside the sandbox: its protocol and process helpers
   "cmd/mcp-start.ts": ["mcp"],
   "cmd/mcp-doctor.ts": ["mcp"],
   "cmd/hooks-trust.ts": ["hooks"], // the loop's question about a project's hooks, before the loop takes the terminal

@@ -21,6 +21,7 @@ import { keyRedactor, redactDeep, redactEvent } from "./redact-key.ts";
 import type { Runtime } from "./runtime.ts";
 import type { Approver } from "../approval.ts";
 import { runTurn, type TurnResult } from "./turn.ts";
+import { cachedEstimates, type RequestEstimate } from "./request-estimate.ts";
 import { markTurnFailure } from "./turn-failure.ts";
 import { createTaskTool, type TurnIo } from "./subagent/task-tool.ts";
 import { goalNote, type GoalState } from "./goal.ts";
@@ -91,8 +92,12 @@ export type Conversation = {
   goal(): GoalState | undefined;
   /** Sets, updates or (undefined) ends the goal; saved with the session. */
   setGoal(goal: GoalState | undefined): void;
-  /** What goes after the history in every request: the goal and the task list (task-list-note.ts). */
-  wireTail(): ModelMessage[];
+  /**
+   * The size of the request the next prompt would send, from the history as it is now (the turn's
+   * own preparation: next-request.ts), for the status line's context meter. Cheap to ask again
+   * while nothing changed.
+   */
+  nextRequestEstimate(): RequestEstimate;
   /**
    * Runs one user prompt to the end of its turn. Never throws for provider or tool failures.
    * `typed` is what the user typed when shiro wrote the prompt for them (see TypedPrompt).
@@ -159,6 +164,7 @@ export function createConversation(opts: ConversationOptions): Conversation {
     if (combined?.builtIn !== own || combined.mcp !== mcp) combined = { builtIn: own, mcp, all: [...own, ...mcp] };
     return combined.all;
   };
+  /** The note sent after the history: the goal and the task list (task-list-note.ts). */
   const wireTail = () => taskListNote(renderTodos(notebook.todos()), goalNote(session.goal()));
 
   /**
@@ -194,6 +200,8 @@ export function createConversation(opts: ConversationOptions): Conversation {
     };
   };
 
+  const estimates = cachedEstimates();
+
   const conversation: Conversation = {
     get history() {
       return session.history;
@@ -215,7 +223,6 @@ export function createConversation(opts: ConversationOptions): Conversation {
     },
     goal: () => session.goal(),
     setGoal: (goal) => session.setGoal(goal),
-    wireTail,
     instructions: () => {
       // The same for every step of a session (the provider caches it): built again only when the
       // runtime or the tool set changed (/model, /agent).
@@ -232,6 +239,16 @@ export function createConversation(opts: ConversationOptions): Conversation {
         built = { runtime, tools: builtIn, text };
       }
       return built.text;
+    },
+    nextRequestEstimate() {
+      return estimates({
+        history: session.history,
+        instructions: conversation.instructions(),
+        tools: currentTools(),
+        window: runtime.window.info,
+        pruneAtTokens: runtime.settings.pruneAtTokens,
+        tail: wireTail(),
+      });
     },
     async runPrompt(prompt, io) {
       // The sandbox and the login environment get ready while the model reads the prompt: started

@@ -4,7 +4,7 @@ import type { LivenessProbe } from "../fs/process-alive.ts";
 import type { Timers } from "./autosave.ts";
 import type { SpendStatus } from "./pricing.ts";
 import type { GoalState, SessionRecord, SubagentTranscript } from "./schema.ts";
-import type { saveSessionInBackground } from "./store.ts";
+import type { SessionFile } from "./session-file.ts";
 
 // What a live session is, and what opening one takes; openLiveSession (live-session.ts) makes one.
 export type OpenSessionOptions = {
@@ -27,8 +27,8 @@ export type OpenSessionOptions = {
   changesWorkspace?: (toolName: string, input: unknown) => boolean;
   debounceMs?: number;
   timers?: Timers;
-  /** The background writer (store.ts saveSessionInBackground); tests put a hook around its commit check. */
-  writeInBackground?: typeof saveSessionInBackground;
+  /** Around each background write (session-file.ts saveInBackground, passed as `write`): tests put a hook around its commit check. */
+  writeInBackground?: (record: SessionRecord, opts: { durable: boolean; commit: () => boolean }, write: SessionFile["saveInBackground"]) => Promise<boolean>;
   now?: () => Date;
   newId?: () => string;
   probe?: LivenessProbe;

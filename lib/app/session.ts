@@ -191,9 +191,11 @@ export async function openSession(opts: SessionOptions) {
   /** SessionEnd, before the session closes: its hooks run and are waited for (their own timeouts bound them). */
   const endHooks = async (reason: "exit" | "clear" | "other") => {
     // A hook fired in the background (PreCompact, Notification) gets a few seconds to finish first.
-    // The grace timer is cleared once they are done: left running, it would hold a headless run open for its whole length.
-    let grace: ReturnType<typeof setTimeout> | undefined;
-    if (sessionHooks) await Promise.race([sessionHooks.idle(), new Promise((done) => (grace = setTimeout(done, BACKGROUND_HOOKS_GRACE_MS)))]).finally(() => clearTimeout(grace));
+    if (sessionHooks) {
+      let timer: ReturnType<typeof setTimeout> | undefined;
+      await Promise.race([sessionHooks.idle(), new Promise<void>((resolve) => (timer = setTimeout(resolve, BACKGROUND_HOOKS_GRACE_MS)))]);
+      clearTimeout(timer); // a timer left running would keep the process alive after the session
+    }
     if (sessionHooks?.has("SessionEnd")) await sessionHooks.fire("SessionEnd", { reason });
   };
   const userShell = createUserShell({ runtime: () => runtime, conversation: () => conversation, home: runtime.workspace.userHome });

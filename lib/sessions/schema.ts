@@ -76,7 +76,6 @@ function partProblem(part: unknown): string | undefined {
 
 const Version = v.literal(SESSION_VERSION, (issue) => `unsupported version ${JSON.stringify(issue.input)} (this shiro reads version ${SESSION_VERSION}; was it written by a newer one?)`);
 
-/** The small fields at the top of the file: everything a listing shows. A new session field goes here. */
 /**
  * The session's goal (docs/goals.md): what it works toward across turns, its budget and how far
  * it got. Saved with the session so `-c`/`-r` carry it on; lib/agent/goal.ts works with it.
@@ -98,6 +97,7 @@ export const GoalState = v.object({
 });
 export type GoalState = v.InferOutput<typeof GoalState>;
 
+/** The small fields at the top of the file: everything a listing shows. A new session field goes here. */
 export const headerEntries = {
   version: Version,
   id: SessionId,

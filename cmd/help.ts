@@ -32,7 +32,8 @@ Environment:
   SHIRO_HOME                       where shiro keeps its files (default ~/.shiro-neko)
 
 Exit codes: 0 success, 1 provider or model error, 2 usage or configuration error,
-3 step cap reached, 4 spend ceiling reached, 130 interrupted.
+3 step cap reached, 4 spend ceiling reached, 5 goal not met within its budget,
+130 interrupted.
 `;
 }
 

@@ -109,11 +109,13 @@ async function main(argv: string[]): Promise<number> {
     await Bun.write(Bun.stdout, (await import("./help.ts")).helpText(pkg.version));
     return 0;
   }
-  if (args.promptGiven || !process.stdin.isTTY) {
+  // `--goal "…"` runs headless as -p does: the objective is its prompt (docs/goals.md).
+  if (args.promptGiven || args.goal?.objective !== undefined || !process.stdin.isTTY) {
     const { runHeadless } = await import("./print.ts");
     return runHeadless(args, process.env);
   }
   if (args.json) throw new ShiroError("usage", '--json is for headless runs: add -p "your request" or pipe the prompt in.');
+  if (args.goal) throw new ShiroError("usage", '--until, --max-turns and --max-minutes are for headless runs: add -p "your request", or type /goal … --until "…" in the loop.');
   recordOnFailure = false;
   const { runRepl } = await import("./repl/main.ts");
   return runRepl(args, process.env);

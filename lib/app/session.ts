@@ -344,6 +344,8 @@ export async function openSession(opts: SessionOptions) {
     runShell: userShell.run,
     /** The prompt with what `!cmd` showed since the last one, as context, and those commands; takes them. */
     withShellContext: userShell.withContext,
+    /** A goal's check command, run the way `!cmd` runs (docs/goals.md; lib/app/goal-run.ts). */
+    runCheck: userShell.check,
 
     /** The turn: the prompt through the conversation (conversation.runPrompt). */
     runPrompt: (...args: Parameters<Conversation["runPrompt"]>) => conversation.runPrompt(...args),

@@ -3,7 +3,7 @@ import type { Usage } from "../events.ts";
 import type { LivenessProbe } from "../fs/process-alive.ts";
 import type { Timers } from "./autosave.ts";
 import type { SpendStatus } from "./pricing.ts";
-import type { SessionRecord, SubagentTranscript } from "./schema.ts";
+import type { GoalState, SessionRecord, SubagentTranscript } from "./schema.ts";
 import type { SessionFile } from "./session-file.ts";
 
 // What a live session is, and what opening one takes; openLiveSession (live-session.ts) makes one.
@@ -82,6 +82,10 @@ export type LiveSession = {
   nameIfUntitled(title: string): void;
   /** /save: writes now, synchronously. False when there is nothing to write (no messages). Throws on I/O failure. */
   save(): boolean;
+  /** The session's goal (docs/goals.md), undefined without one. */
+  goal(): GoalState | undefined;
+  /** Sets, updates or (undefined) ends the goal; saves soon. */
+  setGoal(goal: GoalState | undefined): void;
   /** /model: later turns are priced and recorded with this model. */
   setModel(provider: string, model: string): void;
   /**

@@ -306,6 +306,12 @@ export function openLiveSession(opts: OpenSessionOptions): LiveSession {
       saver.schedule();
       return saver.flush();
     },
+    goal: () => base.goal,
+    setGoal(goal) {
+      const { goal: _old, ...rest } = base;
+      base = goal ? { ...rest, goal } : rest;
+      saver.schedule();
+    },
     setModel(nextProvider, nextModel) {
       provider = nextProvider;
       model = nextModel;

@@ -100,28 +100,6 @@ export function pruneForWire(messages: readonly ModelMessage[], options: PruneOp
     };
   }
 
-  // The inline form of every message (reasoning stripped, ids removed), and for each the history length it came from.
-  const inline: ModelMessage[] = [];
-  const rawEnd: number[] = [];
-  let strippedReasoning = false;
-  for (let i = 0; i < messages.length; i++) {
-    const one = inlineOne(messages[i]!);
-    if (one.stripped) strippedReasoning = true;
-    if (one.message) {
-      inline.push(one.message);
-      rawEnd.push(i + 1);
-    }
-  }
-  const sums = new Array<number>(inline.length + 1);
-  // The same for the messages a digest can shorten (calls and results).
-  const toolSums = new Array<number>(inline.length + 1);
-  sums[0] = 0;
-  toolSums[0] = 0;
-  for (let i = 0; i < inline.length; i++) {
-    sums[i + 1] = sums[i]! + messageChars(inline[i]!);
-    toolSums[i + 1] = toolSums[i]! + toolChars(inline[i]!);
-  }
-
   const settings: CutSettings = {
     threshold,
     target: Math.floor(threshold * (options.recutTo ?? RECUT_TO)),
@@ -130,6 +108,8 @@ export function pruneForWire(messages: readonly ModelMessage[], options: PruneOp
     tools: options.tools,
   };
   const run = findRun(settings, messages);
+  const walked = run.walk?.inline.length ?? 0; // request points before this were walked by an earlier call
+  const { inline, rawEnd, sums, toolSums, strippedReasoning } = extendWalk(run, messages);
   const cuts = run.cuts;
   const n = inline.length;
   let ephemeral: Cut | undefined; // a cut made at an end that is not a request point: returned, not kept
@@ -159,7 +139,7 @@ export function pruneForWire(messages: readonly ModelMessage[], options: PruneOp
     from = q;
   } else from = cuts[cuts.length - 1]!.at;
 
-  for (let m = from + 1; m <= n; m++) {
+  for (let m = Math.max(from + 1, walked); m <= n; m++) {
     if (!isRequestPoint(inline, m) && m !== n) continue;
     const current = ephemeral ?? cuts[cuts.length - 1];
     if (current && wireTokens(current, sums, m) <= threshold) continue;
@@ -169,7 +149,8 @@ export function pruneForWire(messages: readonly ModelMessage[], options: PruneOp
 
   const state = ephemeral ?? cuts[cuts.length - 1];
   const joined = state ? [...digestOf(state, inline, settings), ...inline.slice(state.cut)] : inline;
-  const wire = dropOrphanedResults(joined);
+  const dropped = dropOrphanedResults(joined);
+  const wire = dropped === inline ? inline.slice() : dropped; // the run keeps growing its own array
   const same = wire.length === messages.length && wire.every((m, i) => m === messages[i]);
   const tokensAfter = estimateTokens(wire);
   return {
@@ -210,8 +191,31 @@ function lazily<T>(make: () => T): () => T {
   return () => (value ??= make());
 }
 
-/** Cuts already found for a history, reused while later histories share its prefix. */
-type Run = { settings: CutSettings; raw: readonly ModelMessage[]; cuts: Cut[] };
+/** Cuts already found for a history, reused while later histories share its prefix; `walk` covers all of `raw`. */
+type Run = { settings: CutSettings; raw: readonly ModelMessage[]; cuts: Cut[]; walk?: Walk };
+
+/**
+ * The inline form of every message of a history (reasoning stripped, ids removed), for each the
+ * history length it came from, and prefix sums of their characters, all of them and those a
+ * digest can shorten (calls and results). Kept with the run and extended by the new messages only.
+ */
+type Walk = { inline: ModelMessage[]; rawEnd: number[]; sums: number[]; toolSums: number[]; strippedReasoning: boolean; rawLength: number };
+
+function extendWalk(run: Run, messages: readonly ModelMessage[]): Walk {
+  const walk = (run.walk ??= { inline: [], rawEnd: [], sums: [0], toolSums: [0], strippedReasoning: false, rawLength: 0 });
+  for (let i = walk.rawLength; i < messages.length; i++) {
+    const one = inlineOne(messages[i]!);
+    if (one.stripped) walk.strippedReasoning = true;
+    if (!one.message) continue;
+    const k = walk.inline.length;
+    walk.inline.push(one.message);
+    walk.rawEnd.push(i + 1);
+    walk.sums.push(walk.sums[k]! + messageChars(one.message));
+    walk.toolSums.push(walk.toolSums[k]! + toolChars(one.message));
+  }
+  walk.rawLength = messages.length;
+  return walk;
+}
 const runs: Run[] = [];
 const MAX_RUNS = 16; // above a session plus the task tool's most subagents at once (8), so a parallel batch never evicts the parent's run
 
@@ -235,6 +239,7 @@ function findRun(settings: CutSettings, messages: readonly ModelMessage[]): Run 
     // Another history branching off this one gets its own run, so neither keeps undoing the other's work.
     if (valid === -1 || bestShared === best.raw.length) {
       if (valid !== -1) best.cuts.length = valid;
+      if (bestShared < best.raw.length) best.walk = undefined; // the history went back: walked again
       runs.splice(runs.indexOf(best), 1);
       runs.unshift(best);
       return best;

@@ -13,26 +13,39 @@ const MAX_PATHS = 5;
  * and bounded whatever the number of calls.
  */
 export function rollUpDigests(digests: readonly ToolDigest[]): string {
-  const byTool = new Map<string, { count: number; failed: number; paths: Map<string, number> }>();
-  for (const d of digests) {
-    let entry = byTool.get(d.tool);
-    if (!entry) byTool.set(d.tool, (entry = { count: 0, failed: 0, paths: new Map() }));
+  const tally = new RollUpTally();
+  for (const d of digests) tally.add(d);
+  return tally.line();
+}
+
+/** rollUpDigests built one digest at a time (the same line for the same digests), for a digest that only grows. */
+export class RollUpTally {
+  private readonly byTool = new Map<string, { count: number; failed: number; paths: Map<string, number> }>();
+  private n = 0;
+
+  add(d: ToolDigest): void {
+    let entry = this.byTool.get(d.tool);
+    if (!entry) this.byTool.set(d.tool, (entry = { count: 0, failed: 0, paths: new Map() }));
     entry.count++;
     if (d.failed) entry.failed++;
     if (d.changed) entry.paths.set(d.changed, (entry.paths.get(d.changed) ?? 0) + 1);
+    this.n++;
   }
-  const tools = [...byTool.entries()].sort((a, b) => b[1].count - a[1].count); // stable: ties keep first appearance
-  const parts = tools.slice(0, MAX_TOOLS).map(([tool, e]) => {
-    let text = `${tool} ×${e.count.toLocaleString("en")}`;
-    if (e.paths.size > 0) {
-      const top = [...e.paths.entries()].sort((a, b) => b[1] - a[1]).slice(0, MAX_PATHS).map(([p]) => p);
-      text += ` on ${e.paths.size} ${e.paths.size === 1 ? "path" : "paths"} (${top.join(", ")}${e.paths.size > top.length ? ", …" : ""})`;
-    }
-    if (e.failed > 0) text += ` (${e.failed.toLocaleString("en")} failed)`;
-    return text;
-  });
-  const others = tools.slice(MAX_TOOLS).reduce((n, [, e]) => n + e.count, 0);
-  if (others > 0) parts.push(`${others.toLocaleString("en")} calls to ${tools.length - MAX_TOOLS} other tools`);
-  const n = digests.length;
-  return `${n.toLocaleString("en")} earlier ${n === 1 ? "call" : "calls"}, condensed: ${parts.join(", ")}`;
+
+  line(): string {
+    const tools = [...this.byTool.entries()].sort((a, b) => b[1].count - a[1].count); // stable: ties keep first appearance
+    const parts = tools.slice(0, MAX_TOOLS).map(([tool, e]) => {
+      let text = `${tool} ×${e.count.toLocaleString("en")}`;
+      if (e.paths.size > 0) {
+        const top = [...e.paths.entries()].sort((a, b) => b[1] - a[1]).slice(0, MAX_PATHS).map(([p]) => p);
+        text += ` on ${e.paths.size} ${e.paths.size === 1 ? "path" : "paths"} (${top.join(", ")}${e.paths.size > top.length ? ", …" : ""})`;
+      }
+      if (e.failed > 0) text += ` (${e.failed.toLocaleString("en")} failed)`;
+      return text;
+    });
+    const others = tools.slice(MAX_TOOLS).reduce((n, [, e]) => n + e.count, 0);
+    if (others > 0) parts.push(`${others.toLocaleString("en")} calls to ${tools.length - MAX_TOOLS} other tools`);
+    const n = this.n;
+    return `${n.toLocaleString("en")} earlier ${n === 1 ? "call" : "calls"}, condensed: ${parts.join(", ")}`;
+  }
 }

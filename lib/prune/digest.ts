@@ -121,12 +121,12 @@ function describeText(text: string, tool: DigestedTool | undefined): string {
     const body = trimmed.slice(head.length).trim();
     return [shell, ...shellFacts(body)].join(", ");
   }
-  const lines = contentLines(trimmed);
+  const lines = countContentLines(trimmed);
   // A one-line status ("Edited a.ts: …", "No matches for …") says it best; file content is counted.
-  if (lines.length <= 1 && head.length <= OUTCOME_MAX && !/^\s*\d+\t/.test(head)) return clip(head, OUTCOME_MAX);
+  if (lines <= 1 && head.length <= OUTCOME_MAX && !/^\s*\d+\t/.test(head)) return clip(head, OUTCOME_MAX);
   const [one, many] = tool?.digest?.unit ?? ["line", "lines"];
   const truncated = /\[(output truncated|Stopped at)/.test(trimmed) ? " (truncated)" : "";
-  return plural(lines.length, one, many) + truncated;
+  return plural(lines, one, many) + truncated;
 }
 
 /** The first line of a bash result (lib/tools/bash.ts): exit code, timeout, signal or interruption. */
@@ -167,7 +167,23 @@ function lastCount(text: string, pattern: RegExp): number | undefined {
 }
 
 function contentLines(text: string): string[] {
-  return text.split("\n").filter((l) => l.trim().length > 0 && !l.startsWith("["));
+  return text.split("\n").filter(isContentLine);
+}
+
+function isContentLine(line: string): boolean {
+  return line.trim().length > 0 && !line.startsWith("[");
+}
+
+/** contentLines(text).length without the array (every result of a resumed session is described once). */
+function countContentLines(text: string): number {
+  let count = 0;
+  for (let from = 0; from <= text.length; ) {
+    const nl = text.indexOf("\n", from);
+    const end = nl === -1 ? text.length : nl;
+    if (text.charCodeAt(from) !== 91 /* [ */ && /\S/.test(text.slice(from, end))) count++;
+    from = end + 1;
+  }
+  return count;
 }
 
 function textOf(value: unknown): string {

@@ -5,6 +5,7 @@ import { memoByIdentity } from "./memo.ts";
 import { detachOrphanedItems, dropOrphanedResults, stripItemIds } from "./repair.ts";
 import { CHARS_PER_TOKEN, estimateTokens, messageChars } from "./tokens.ts";
 import type { DigestedTool } from "./digest.ts";
+import { DigestSizes } from "./digest-size.ts";
 import { digestBefore, hasToolContent, windowStart } from "./tool-content.ts";
 
 /** A new cut aims the wire at this share of the threshold, so many more steps fit before the next one. */
@@ -37,6 +38,11 @@ export type PruneOptions = {
   minKept?: number;
   /** The session's tools, whose definitions say how a pruned call reads in its digest line. */
   tools?: readonly DigestedTool[];
+  /**
+   * Build every digest a cut tries instead of measuring it (DigestSizes): the same cuts, slower;
+   * the reference the specs compare the measured walk with.
+   */
+  buildDigests?: boolean;
 };
 
 export type PruneReport = {
@@ -94,28 +100,6 @@ export function pruneForWire(messages: readonly ModelMessage[], options: PruneOp
     };
   }
 
-  // The inline form of every message (reasoning stripped, ids removed), and for each the history length it came from.
-  const inline: ModelMessage[] = [];
-  const rawEnd: number[] = [];
-  let strippedReasoning = false;
-  for (let i = 0; i < messages.length; i++) {
-    const one = inlineOne(messages[i]!);
-    if (one.stripped) strippedReasoning = true;
-    if (one.message) {
-      inline.push(one.message);
-      rawEnd.push(i + 1);
-    }
-  }
-  const sums = new Array<number>(inline.length + 1);
-  // The same for the messages a digest can shorten (calls and results).
-  const toolSums = new Array<number>(inline.length + 1);
-  sums[0] = 0;
-  toolSums[0] = 0;
-  for (let i = 0; i < inline.length; i++) {
-    sums[i + 1] = sums[i]! + messageChars(inline[i]!);
-    toolSums[i + 1] = toolSums[i]! + toolChars(inline[i]!);
-  }
-
   const settings: CutSettings = {
     threshold,
     target: Math.floor(threshold * (options.recutTo ?? RECUT_TO)),
@@ -124,9 +108,13 @@ export function pruneForWire(messages: readonly ModelMessage[], options: PruneOp
     tools: options.tools,
   };
   const run = findRun(settings, messages);
+  const walked = run.walk?.inline.length ?? 0; // request points before this were walked by an earlier call
+  const { inline, rawEnd, sums, toolSums, strippedReasoning } = extendWalk(run, messages);
   const cuts = run.cuts;
   const n = inline.length;
   let ephemeral: Cut | undefined; // a cut made at an end that is not a request point: returned, not kept
+  // Sizes the digests of the cuts this walk tries, the history walked once for all of them.
+  const sizes = lazily(() => (options.buildDigests ? undefined : new DigestSizes(inline, settings)));
   const take = (cut: Cut | undefined, at: number) => {
     if (!cut) return;
     if (isRequestPoint(inline, at)) cuts.push(cut);
@@ -147,21 +135,22 @@ export function pruneForWire(messages: readonly ModelMessage[], options: PruneOp
     }
     let q = 0;
     while (q < n && rawEnd[q]! <= p) q++;
-    take(cutAt(inline, { sums, toolSums }, q, undefined, settings, p), q);
+    take(cutAt(inline, { sums, toolSums }, q, undefined, settings, p, sizes), q);
     from = q;
   } else from = cuts[cuts.length - 1]!.at;
 
-  for (let m = from + 1; m <= n; m++) {
+  for (let m = Math.max(from + 1, walked); m <= n; m++) {
     if (!isRequestPoint(inline, m) && m !== n) continue;
     const current = ephemeral ?? cuts[cuts.length - 1];
     if (current && wireTokens(current, sums, m) <= threshold) continue;
-    take(cutAt(inline, { sums, toolSums }, m, current, settings, rawEnd[m - 1]! + (m < n ? 1 : 0)), m);
+    take(cutAt(inline, { sums, toolSums }, m, current, settings, rawEnd[m - 1]! + (m < n ? 1 : 0), sizes), m);
   }
   run.raw = messages;
 
   const state = ephemeral ?? cuts[cuts.length - 1];
-  const joined = state ? [...state.digest, ...inline.slice(state.cut)] : inline;
-  const wire = dropOrphanedResults(joined);
+  const joined = state ? [...digestOf(state, inline, settings), ...inline.slice(state.cut)] : inline;
+  const dropped = dropOrphanedResults(joined);
+  const wire = dropped === inline ? inline.slice() : dropped; // the run keeps growing its own array
   const same = wire.length === messages.length && wire.every((m, i) => m === messages[i]);
   const tokensAfter = estimateTokens(wire);
   return {
@@ -184,11 +173,49 @@ export function pruneForWire(messages: readonly ModelMessage[], options: PruneOp
 
 type CutSettings = { threshold: number; target: number; minKept: number; maxDigestChars: number; tools: readonly DigestedTool[] | undefined };
 
-/** One cut: made at request point `at` (of the inline history), digesting `inline[0, cut)`. */
-type Cut = { at: number; rawAt: number; cut: number; digest: ModelMessage[]; digestChars: number; digested: number; rolledUp: number };
+/**
+ * One cut: made at request point `at` (of the inline history), digesting `inline[0, cut)` into
+ * `digestLength` messages of `digestChars` characters. The digest itself is built only for the cut
+ * a wire is sent with (digestOf).
+ */
+type Cut = { at: number; rawAt: number; cut: number; digest?: ModelMessage[]; digestLength: number; digestChars: number; digested: number; rolledUp: number };
 
-/** Cuts already found for a history, reused while later histories share its prefix. */
-type Run = { settings: CutSettings; raw: readonly ModelMessage[]; cuts: Cut[] };
+/** The cut's digest, built the first time it is sent (`inline` shares the history the cut was found in up to it). */
+function digestOf(cut: Cut, inline: readonly ModelMessage[], settings: CutSettings): ModelMessage[] {
+  cut.digest ??= cut.cut === 0 ? [] : digestBefore(inline, cut.cut, { maxDigestChars: settings.maxDigestChars, tools: settings.tools }).messages;
+  return cut.digest;
+}
+
+function lazily<T>(make: () => T): () => T {
+  let value: T | undefined;
+  return () => (value ??= make());
+}
+
+/** Cuts already found for a history, reused while later histories share its prefix; `walk` covers all of `raw`. */
+type Run = { settings: CutSettings; raw: readonly ModelMessage[]; cuts: Cut[]; walk?: Walk };
+
+/**
+ * The inline form of every message of a history (reasoning stripped, ids removed), for each the
+ * history length it came from, and prefix sums of their characters, all of them and those a
+ * digest can shorten (calls and results). Kept with the run and extended by the new messages only.
+ */
+type Walk = { inline: ModelMessage[]; rawEnd: number[]; sums: number[]; toolSums: number[]; strippedReasoning: boolean; rawLength: number };
+
+function extendWalk(run: Run, messages: readonly ModelMessage[]): Walk {
+  const walk = (run.walk ??= { inline: [], rawEnd: [], sums: [0], toolSums: [0], strippedReasoning: false, rawLength: 0 });
+  for (let i = walk.rawLength; i < messages.length; i++) {
+    const one = inlineOne(messages[i]!);
+    if (one.stripped) walk.strippedReasoning = true;
+    if (!one.message) continue;
+    const k = walk.inline.length;
+    walk.inline.push(one.message);
+    walk.rawEnd.push(i + 1);
+    walk.sums.push(walk.sums[k]! + messageChars(one.message));
+    walk.toolSums.push(walk.toolSums[k]! + toolChars(one.message));
+  }
+  walk.rawLength = messages.length;
+  return walk;
+}
 const runs: Run[] = [];
 const MAX_RUNS = 16; // above a session plus the task tool's most subagents at once (8), so a parallel batch never evicts the parent's run
 
@@ -212,6 +239,7 @@ function findRun(settings: CutSettings, messages: readonly ModelMessage[]): Run 
     // Another history branching off this one gets its own run, so neither keeps undoing the other's work.
     if (valid === -1 || bestShared === best.raw.length) {
       if (valid !== -1) best.cuts.length = valid;
+      if (bestShared < best.raw.length) best.walk = undefined; // the history went back: walked again
       runs.splice(runs.indexOf(best), 1);
       runs.unshift(best);
       return best;
@@ -236,7 +264,7 @@ function isRequestPoint(messages: readonly ModelMessage[], m: number): boolean {
 
 /** Estimated tokens of the wire at point `m` with `cut` in place (exactly estimateTokens of that wire, orphans aside). */
 function wireTokens(cut: Cut, sums: readonly number[], m: number): number {
-  return tokensOf(cut.digest.length + (m - cut.cut), cut.digestChars + sums[m]! - sums[cut.cut]!);
+  return tokensOf(cut.digestLength + (m - cut.cut), cut.digestChars + sums[m]! - sums[cut.cut]!);
 }
 
 /** estimateTokens of `count` messages of `chars` characters in all (the brackets and commas added). */
@@ -258,6 +286,7 @@ function cutAt(
   previous: Cut | undefined,
   settings: CutSettings,
   rawAt: number,
+  sizes: () => DigestSizes | undefined,
 ): Cut | undefined {
   const floor = previous ? previous.cut : -1;
   const deepest = windowStart(inline, settings.minKept, m);
@@ -279,8 +308,12 @@ function cutAt(
   const make = (c: number) => {
     let cut = made.get(c);
     if (!cut) {
-      const d = c === 0 ? { messages: [], digested: 0, rolledUp: 0 } : digestBefore(inline, c, { maxDigestChars: settings.maxDigestChars, tools: settings.tools });
-      cut = { at: m, rawAt, cut: c, digest: d.messages, digestChars: d.messages.reduce((n, x) => n + messageChars(x), 0), digested: d.digested, rolledUp: d.rolledUp };
+      const size = c === 0 ? { length: 0, chars: 0, digested: 0, rolledUp: 0 } : sizes()?.sizeAt(c);
+      if (size) cut = { at: m, rawAt, cut: c, digestLength: size.length, digestChars: size.chars, digested: size.digested, rolledUp: size.rolledUp };
+      else {
+        const d = digestBefore(inline, c, { maxDigestChars: settings.maxDigestChars, tools: settings.tools });
+        cut = { at: m, rawAt, cut: c, digest: d.messages, digestLength: d.messages.length, digestChars: d.messages.reduce((n, x) => n + messageChars(x), 0), digested: d.digested, rolledUp: d.rolledUp };
+      }
       made.set(c, cut);
     }
     return cut;
@@ -290,14 +323,14 @@ function cutAt(
   // previous cut's digest: skip every cut whose kept tail alone, beside the digest known so far, is
   // over the target; digest there; if it is still over, the digest just made is the new lower bound.
   // Two or three digests per cut, however long the history.
-  let known = { length: previous?.digest.length ?? 0, chars: previous?.digestChars ?? 0 };
+  let known = { length: previous?.digestLength ?? 0, chars: previous?.digestChars ?? 0 };
   const over = (j: number) => tokensOf(known.length + (m - candidates[j]!), known.chars + sums[m]! - sums[candidates[j]!]!) > settings.target;
   let j = 0;
   for (;;) {
     while (j < candidates.length - 1 && over(j)) j++;
     const cut = make(candidates[j]!);
     if (j === candidates.length - 1 || wireTokens(cut, sums, m) <= settings.target) return cut;
-    known = { length: cut.digest.length, chars: cut.digestChars };
+    known = { length: cut.digestLength, chars: cut.digestChars };
     j++;
   }
 }

@@ -17,7 +17,7 @@ export type ToolContentOptions = {
 };
 
 /** The roll-up boundary moves in steps of this many calls, so the pruned prefix rarely changes. */
-const ROLLUP_STEP = 20;
+export const ROLLUP_STEP = 20;
 
 /**
  * Removes the tool content of every message before the last `keepLast`, replacing each removed
@@ -128,7 +128,7 @@ export function windowStart(messages: readonly ModelMessage[], keep: number, end
 }
 
 /** How many of the oldest digests do not fit in the budget (in steps of ROLLUP_STEP). */
-function oldestOverBudget(digests: readonly ToolDigest[], budget: number | undefined): number {
+export function oldestOverBudget(digests: readonly ToolDigest[], budget: number | undefined): number {
   if (budget === undefined) return 0;
   let chars = 0;
   let keepFrom = digests.length;
@@ -141,7 +141,7 @@ function oldestOverBudget(digests: readonly ToolDigest[], budget: number | undef
   return keepFrom === 0 ? 0 : Math.min(digests.length, Math.ceil(keepFrom / ROLLUP_STEP) * ROLLUP_STEP);
 }
 
-const TOOL_PART_TYPES = new Set(["tool-call", "tool-result", "tool-approval-request", "tool-approval-response"]);
+export const TOOL_PART_TYPES: ReadonlySet<string> = new Set(["tool-call", "tool-result", "tool-approval-request", "tool-approval-response"]);
 
 export function hasToolContent(m: ModelMessage): boolean {
   return m.role === "tool" || partsOf(m).some((p) => TOOL_PART_TYPES.has(p.type));
@@ -179,7 +179,7 @@ function mergeRun(run: readonly ModelMessage[], lineOfNext: () => string | undef
 
 /** Digests are cached per call part (with the result and the tool they were made from). */
 const digestCache = new WeakMap<AnyPart, { result: AnyPart | undefined; tool: DigestedTool | undefined; digest: ToolDigest }>();
-function digestFor(call: AnyPart, result: AnyPart | undefined, tool: DigestedTool | undefined): ToolDigest {
+export function digestFor(call: AnyPart, result: AnyPart | undefined, tool: DigestedTool | undefined): ToolDigest {
   const cached = digestCache.get(call);
   if (cached && cached.result === result && cached.tool === tool) return cached.digest;
   const digest = digestOf({ toolName: call.toolName as string, input: call.input }, result ? { output: result.output as ToolResultPart["output"] } : undefined, tool);

@@ -397,6 +397,8 @@ export function createRepl(deps: ReplDeps) {
         // A step's save may still be in the thread pool: the final save must land after it.
         notifications.close();
         await session.settled();
+        const jobsStopped = await session.stopJobs();
+        if (jobsStopped) print(theme.dim(jobsStopped));
         await session.endHooks("exit");
         message = session.exitMessage();
       } catch (error) {

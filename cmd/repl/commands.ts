@@ -178,6 +178,8 @@ export async function runCommand(name: SlashName, args: string, env: CommandEnv)
       const { title, files } = session.diff(scope === "session" ? "session" : "turn");
       await page([title, ...changeLines(files, session.shown, theme)], env);
     },
+    jobs: () => env.print(session.jobsListing().join("\n")),
+    kill: async () => env.print(await session.killJob(args)),
     mcp: () => env.print(mcpReport(session, theme)),
     hooks: () => env.print([theme.bold("Hooks"), ...describeHooks(session.hooks(), hooksOff(session)).map((line) => "  " + line)].join("\n")),
     exit: () => {},

@@ -7,7 +7,7 @@ import { expandCommand, type CustomCommand, type RejectedCommand } from "../../l
 import { createTypeAheadGuard } from "../../lib/prompt/type-ahead.ts";
 import { EXIT_CODES } from "../../lib/errors.ts";
 import { sanitize } from "../../lib/render.ts";
-import { wrapText } from "../../lib/text/wrap.ts";
+import { fitRow, wrapText } from "../../lib/text/wrap.ts";
 import { createApprovalGate } from "./approval-gate.ts";
 import { runCommand } from "./commands.ts";
 import { createContextMeter } from "./context-meter.ts";
@@ -174,6 +174,8 @@ export function createRepl(deps: ReplDeps) {
     const line = input.line();
     if (screen.mode === "plain" && !state.waiting && line.text === "") return screen.setLive(undefined);
     const above: string[] = [];
+    const jobs = screen.mode === "rich" ? session.runningJobsLine() : undefined;
+    if (jobs) above.push(theme.dim(fitRow(jobs, columns() - 1)));
     if (state.turn && screen.mode === "rich") {
       above.push(...view.liveRows(), ...tasks.panel(), theme.dim(spinnerRow(state)));
       if (queue.size > 0) above.push(theme.dim(describeQueue(queue.items())));
@@ -366,6 +368,8 @@ export function createRepl(deps: ReplDeps) {
         },
       });
       tasks.reset(session.conversation().notebook.todos());
+      session.jobs().onChange(render); // a job started or ended: the live area's jobs line
+
       const notices = [...deps.notices, ...session.startNotices];
       print(headerLines({ version: deps.version, runtime: session.runtime(), home: deps.home, sessionLabel: session.label(), yolo: deps.yolo, mode: session.mode().mode, theme, columns: columns() - 1 }).join("\n"));
       for (const notice of notices) print(theme.warn(notice));

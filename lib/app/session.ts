@@ -33,7 +33,7 @@ type SessionStartSource = SessionHooksOptions["source"];
 /** How long the end of a session waits for hooks still running in the background. */
 const BACKGROUND_HOOKS_GRACE_MS = 5_000;
 import { undoLatestTurn } from "./undo.ts";
-import { jobsAtExit, reapLeftJobs } from "./jobs.ts";
+import { jobsAtExit, jobsListing, killJob, reapLeftJobs, runningJobsLine } from "./jobs.ts";
 import { jobsDir } from "../sessions/paths.ts";
 import { createUserShell } from "./user-shell.ts";
 import { endedNote } from "../tools/jobs.ts";
@@ -427,6 +427,12 @@ export async function openSession(opts: SessionOptions) {
     settled: () => live.settled(),
     /** The session's background jobs (bash `background: true`, ctrl-b; /jobs, /kill). */
     jobs: () => runtime.commands.jobs,
+    /** `/jobs`'s lines. */
+    jobsListing: () => jobsListing(runtime.commands.jobs.list()),
+    /** `/kill <id>`: what to print. */
+    killJob: (arg: string) => killJob(runtime.commands.jobs, arg),
+    /** The live area's line about running jobs, if any. */
+    runningJobsLine: () => runningJobsLine(runtime.commands.jobs.running()),
     /** At the end of a run: stops every job still running with its process group; the line saying so, if any. */
     stopJobs: () => jobsAtExit(runtime.commands.jobs),
     /** Flushes and releases the session and ends the sandbox. Safe to call more than once (the mode calls it on every way out). */

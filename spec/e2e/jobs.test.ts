@@ -7,6 +7,7 @@ import { join } from "node:path";
 import { runShiro, shiroCommand, shiroEnv, tempDir } from "../support/cli.ts";
 import { toolOutputsIn, WIRES } from "../support/requests.ts";
 import { useFakeServer } from "../support/use-fake-server.ts";
+import { SANDBOX_AS_THE_HOST_HAS_IT, sandboxUnavailable } from "../support/host-tools.ts";
 
 const serve = useFakeServer();
 
@@ -35,6 +36,25 @@ const pidIn = (path: string) => Number(readFileSync(path, "utf8").trim());
 
 /** A "server": says it listens, writes its pid and that of a child it started, then ticks. */
 const SERVER = "sleep 300 & echo $! > child.pid; echo $$ > server.pid; echo listening on 4000; while true; do echo tick; sleep 0.1; done";
+
+describe("background commands in the sandbox", () => {
+  test("a sandboxed job runs, its output is read, and the end of the run stops it", async () => {
+    const why = sandboxUnavailable();
+    if (why) return void console.error(`skipped: the sandbox cannot run here: ${why}`);
+    const marker = `sleep 301.${process.pid}`;
+    const s = await serve(
+      { toolCalls: [{ name: "bash", input: { command: `${marker} & echo sandboxed job up; wait`, background: true } }] },
+      { toolCalls: [{ name: "jobs", input: { operation: "list" } }] },
+      { text: "started" },
+    );
+    const run = await runShiro(["-p", "start it", "--yolo"], { baseURL: s.url, env: SANDBOX_AS_THE_HOST_HAS_IT });
+    expect(run.code).toBe(0);
+    expect(toolOutputsIn(s.requests[1]!.body).join("")).toContain("sandboxed job up");
+    expect(toolOutputsIn(s.requests[2]!.body).join("")).toMatch(/job 1 · running \d+s/);
+    expect(run.stderr).toContain("stopped 1 background job with every process it started");
+    await until(() => Bun.spawnSync(["pgrep", "-f", marker]).stdout.toString().trim() === "", 3_000);
+  });
+});
 
 for (const { wire, flags } of WIRES) {
   describe(`background commands over ${wire}`, () => {
@@ -106,15 +126,38 @@ for (const { wire, flags } of WIRES) {
       process.kill(-fg, "SIGKILL"); // the foreground command was no job: this spec's to clean up
       const server = pidIn(join(work, "server.pid"));
       const child = pidIn(join(work, "child.pid"));
-      // Killed with -9, shiro stopped nothing: the job runs on, written in the journal.
-      expect(alive(server)).toBe(true);
-      expect(readFileSync(join(home, ".shiro-neko", "jobs.json"), "utf8")).toContain(`"pid": ${server}`);
-      const next = await serve({ text: "hello" });
-      const run = await runShiro(["-p", "hi", ...flags], { baseURL: next.url, cwd: work, home });
+      try {
+        // Killed with -9, shiro stopped nothing: the job runs on, written in the journal.
+        expect(alive(server)).toBe(true);
+        expect(readFileSync(join(home, ".shiro-neko", "jobs.json"), "utf8")).toContain(`"pid": ${server}`);
+        const next = await serve({ text: "hello" });
+        const run = await runShiro(["-p", "hi", ...flags], { baseURL: next.url, cwd: work, home });
+        expect(run.code).toBe(0);
+        expect(run.stderr).toContain("stopped a background job an earlier shiro left running (it ended without stopping it): sleep 300 &");
+        await until(() => !alive(server) && !alive(child), 3_000);
+        expect(JSON.parse(readFileSync(join(home, ".shiro-neko", "jobs.json"), "utf8"))).toEqual({ jobs: [] });
+      } finally {
+        // Whatever happened, this spec leaves nothing running.
+        for (const pid of [server, child]) if (alive(pid)) process.kill(pid, "SIGKILL");
+      }
+    });
+
+    test("a job that ends on its own is told to the model once, with the next command's result", async () => {
+      const s = await serve(
+        { toolCalls: [{ name: "bash", input: { command: "sleep 1.5; echo built; exit 3", background: true } }] },
+        { toolCalls: [{ name: "bash", input: { command: "sleep 2.5" } }] },
+        { toolCalls: [{ name: "bash", input: { command: "true" } }] },
+        { text: "done" },
+      );
+      const run = await runShiro(["-p", "build in the background", "--yolo", ...flags], { baseURL: s.url });
       expect(run.code).toBe(0);
-      expect(run.stderr).toContain("stopped a background job an earlier shiro left running (it ended without stopping it): sleep 300 &");
-      await until(() => !alive(server) && !alive(child), 3_000);
-      expect(JSON.parse(readFileSync(join(home, ".shiro-neko", "jobs.json"), "utf8"))).toEqual({ jobs: [] });
+      expect(toolOutputsIn(s.requests[1]!.body).join("")).toContain("Running in the background as job 1.");
+      const ended = "[shiro: background job 1 (sleep 1.5; echo built; exit 3) has ended: exited 3.]";
+      // Each request carries every result so far: the newest is the last.
+      expect(toolOutputsIn(s.requests[2]!.body).at(-1)).toContain(ended);
+      expect(toolOutputsIn(s.requests[3]!.body).at(-1)).toBe("Exit code 0\n(no output)");
+      // It ended by itself: the end of the run has nothing to stop.
+      expect(run.stderr).not.toContain("background job with every process");
     });
   });
 }

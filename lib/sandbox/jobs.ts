@@ -1,4 +1,4 @@
-import { appendFileSync, mkdirSync, writeFileSync } from "node:fs";
+import { closeSync, constants, ftruncateSync, mkdirSync, openSync, writeSync } from "node:fs";
 import { join } from "node:path";
 import { journalAdd, journalPath, journalRemove, processStart, selfProcess } from "./jobs-journal.ts";
 import { signalGroup, type Child, type ChildExit } from "./process.ts";
@@ -7,6 +7,9 @@ import { signalGroup, type Child, type ChildExit } from "./process.ts";
 export const JOB_OUTPUT_CAP_CHARS = 1_000_000;
 /** How much new output one read gives the model at most (its end; what is skipped is said). */
 export const JOB_READ_CHARS = 8_000;
+
+/** How long after a job exits its output file stays open for what is still on its way. */
+const FILE_CLOSE_AFTER_EXIT_MS = 1_000;
 
 export type JobState = { type: "running" } | { type: "exited"; exit: ChildExit } | { type: "killed" };
 
@@ -28,12 +31,15 @@ type Job = {
   startedAt: number;
   child: Child;
   state: JobState;
-  /** The newest output, at most JOB_OUTPUT_CAP_CHARS; `total` counts every character ever produced. */
-  text: string;
+  /** The newest output in the chunks it came in, at least JOB_OUTPUT_CAP_CHARS of it when there is that much (`kept` characters); `total` counts every character ever produced. */
+  chunks: string[];
+  kept: number;
   total: number;
   /** How far (in `total`) the model has read. */
   read: number;
   file: string | undefined;
+  /** The file, open for appending while the job may still write. */
+  fd: number | undefined;
   fileChars: number;
   /** The journal's record of it (jobs outside the sandbox). */
   proc: { pid: number; start: string } | undefined;
@@ -77,33 +83,49 @@ export function createJobTable(opts: { shiroHome: string; now?: () => number }) 
     if (job.proc) journalRemove(journal, job.proc);
     job.proc = undefined;
   };
-  const fileFor = (id: number) => {
-    if (!dir) return undefined;
+  const fileFor = (id: number): { file?: string; fd?: number } => {
+    if (!dir) return {};
     try {
       mkdirSync(dir, { recursive: true, mode: 0o700 });
       const file = join(dir, `${id}.log`);
-      writeFileSync(file, "", { mode: 0o600 });
-      return file;
+      // Appending (O_APPEND): after the file is cut back to nothing, writes start again at its start.
+      return { file, fd: openSync(file, constants.O_WRONLY | constants.O_CREAT | constants.O_TRUNC | constants.O_APPEND, 0o600) };
     } catch {
-      return undefined;
+      return {};
     }
   };
+  const closeFile = (job: Job) => {
+    if (job.fd === undefined) return;
+    try {
+      closeSync(job.fd);
+    } catch {
+      // already closed
+    }
+    job.fd = undefined;
+  };
 
+  /** The newest output, at most JOB_OUTPUT_CAP_CHARS. */
+  const textOf = (job: Job) => job.chunks.join("").slice(-JOB_OUTPUT_CAP_CHARS);
   const append = (job: Job, chunk: string) => {
     job.total += chunk.length;
-    job.text = (job.text + chunk).slice(-JOB_OUTPUT_CAP_CHARS);
-    if (job.file) {
+    job.chunks.push(chunk);
+    job.kept += chunk.length;
+    // Whole chunks are dropped from the front while what stays is still over the cap.
+    while (job.chunks.length > 1 && job.kept - job.chunks[0]!.length >= JOB_OUTPUT_CAP_CHARS) job.kept -= job.chunks.shift()!.length;
+    if (job.fd !== undefined) {
       try {
         // The file holds the newest output too: appended to, and written afresh once it passes twice the cap.
         if (job.fileChars + chunk.length > 2 * JOB_OUTPUT_CAP_CHARS) {
-          writeFileSync(job.file, job.text);
-          job.fileChars = job.text.length;
+          const text = textOf(job);
+          ftruncateSync(job.fd, 0);
+          writeSync(job.fd, text);
+          job.fileChars = text.length;
         } else {
-          appendFileSync(job.file, chunk);
+          writeSync(job.fd, chunk);
           job.fileChars += chunk.length;
         }
       } catch {
-        job.file = undefined;
+        closeFile(job);
       }
     }
     wake(job);
@@ -114,7 +136,7 @@ export function createJobTable(opts: { shiroHome: string; now?: () => number }) 
     command: job.command,
     startedAt: job.startedAt,
     state: job.state,
-    lastLines: job.text.trimEnd().split("\n").slice(-5).filter((line) => line !== ""),
+    lastLines: job.chunks.slice(-8).join("").slice(-2_000).trimEnd().split("\n").slice(-5).filter((line) => line !== ""),
     file: job.file,
   });
 
@@ -124,6 +146,7 @@ export function createJobTable(opts: { shiroHome: string; now?: () => number }) 
     job.endUntold = false; // the model (or the user) stopped it: nothing to tell
     await job.child.stop();
     forget(job);
+    closeFile(job);
     wake(job);
     changed();
     return true;
@@ -143,7 +166,7 @@ export function createJobTable(opts: { shiroHome: string; now?: () => number }) 
       const owner = how.pid === undefined ? undefined : selfProcess();
       const start = how.pid === undefined ? undefined : processStart(how.pid);
       const proc = how.pid !== undefined && start !== undefined ? { pid: how.pid, start } : undefined;
-      const job: Job = { id, command, startedAt: now(), child, state: { type: "running" }, text: "", total: 0, read: 0, file: fileFor(id), fileChars: 0, proc, endUntold: false, waiters: new Set() };
+      const job: Job = { file: undefined, fd: undefined, id, command, startedAt: now(), child, state: { type: "running" }, chunks: [], kept: 0, total: 0, read: 0, ...fileFor(id), fileChars: 0, proc, endUntold: false, waiters: new Set() };
       jobs.set(id, job);
       if (proc && owner) journalAdd(journal, { job: proc, owner, command });
       if (how.seen) append(job, how.seen);
@@ -154,6 +177,8 @@ export function createJobTable(opts: { shiroHome: string; now?: () => number }) 
         forget(job);
         wake(job);
         changed();
+        // What it printed last may still be on its way (its pipes drain): the file closes a little later.
+        setTimeout(() => closeFile(job), FILE_CLOSE_AFTER_EXIT_MS).unref?.();
       });
       changed();
       return { id, append: (chunk) => append(job, chunk) };
@@ -181,8 +206,8 @@ export function createJobTable(opts: { shiroHome: string; now?: () => number }) 
       // What arrived in the same moment is read together.
       await Bun.sleep(0);
       const fresh = job.total - job.read;
-      const kept = Math.min(fresh, job.text.length);
-      const text = job.text.slice(job.text.length - kept).slice(-JOB_READ_CHARS);
+      const all = textOf(job);
+      const text = all.slice(all.length - Math.min(fresh, all.length)).slice(-JOB_READ_CHARS);
       job.read = job.total;
       if (job.state.type !== "running") job.endUntold = false;
       return { text, skipped: fresh - text.length, state: job.state };
@@ -234,6 +259,7 @@ export function createJobTable(opts: { shiroHome: string; now?: () => number }) 
         if (job.child.pid !== undefined) signalGroup(job.child.pid, "SIGKILL");
         else void job.child.stop();
         forget(job);
+        closeFile(job);
       }
     },
     /** Calls `listener` whenever a job starts or ends (the live area redraws). */

@@ -174,7 +174,8 @@ export function createRepl(deps: ReplDeps) {
     const line = input.line();
     if (screen.mode === "plain" && !state.waiting && line.text === "") return screen.setLive(undefined);
     const above: string[] = [];
-    const jobs = screen.mode === "rich" ? session.runningJobsLine() : undefined;
+    // Before the session is open (the -r picker) there is none to ask.
+    const jobs = screen.mode === "rich" && session ? session.runningJobsLine() : undefined;
     if (jobs) above.push(theme.dim(fitRow(jobs, columns() - 1)));
     if (state.turn && screen.mode === "rich") {
       above.push(...view.liveRows(), ...tasks.panel(), theme.dim(spinnerRow(state)));

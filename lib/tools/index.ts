@@ -82,6 +82,6 @@ export function toolsFor(context: ToolsContext): AnyTool[] {
   const all = [...coreTools.map(bound), createTodoWriteTool(context.notebook), ...(context.memory ? memoryTools(context.memory) : []), ...skills];
   // Read-only sets: nothing that writes or runs commands; the network only when the config says so.
   // jobs stops commands: it goes with bash.
-  const offered = (tool: AnyTool) => tool !== jobsTool && tool.name !== "jobs" && !tool.mutates && tool.subject.kind !== "command" && (!tool.reachesNetwork || webFetch?.readOnlyAgents === true);
+  const offered = (tool: AnyTool) => tool.name !== "jobs" && !tool.mutates && tool.subject.kind !== "command" && (!tool.reachesNetwork || webFetch?.readOnlyAgents === true);
   return context.readOnly ? all.filter(offered) : all;
 }

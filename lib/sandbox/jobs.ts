@@ -159,7 +159,7 @@ export function createJobTable(opts: { shiroHome: string; now?: () => number }) 
     },
     /**
      * Makes `child` a job. `pid`: its process (group) id when it runs on this machine, written to
-     * the journal; `seen`: output already read from it. Its output arrives through the returned `append`.
+     * the journal; `seen`: output it printed before it became a job, which the model already has. Its output arrives through the returned `append`.
      */
     add(command: string, child: Child, how: { pid?: number; seen?: string } = {}): { id: number; append: (chunk: string) => void } {
       const id = nextId++;
@@ -169,7 +169,10 @@ export function createJobTable(opts: { shiroHome: string; now?: () => number }) 
       const job: Job = { file: undefined, fd: undefined, id, command, startedAt: now(), child, state: { type: "running" }, chunks: [], kept: 0, total: 0, read: 0, ...fileFor(id), fileChars: 0, proc, endUntold: false, waiters: new Set() };
       jobs.set(id, job);
       if (proc && owner) journalAdd(journal, { job: proc, owner, command });
-      if (how.seen) append(job, how.seen);
+      if (how.seen) {
+        append(job, how.seen);
+        job.read = job.total; // the call that became the job gave it to the model
+      }
       void child.exited.then((exit) => {
         if (job.state.type !== "running") return;
         job.state = { type: "exited", exit };

@@ -228,9 +228,16 @@ async function runInProcessGroup(
   if (background) {
     const job = jobs.add(command, proc, pid === undefined ? {} : { pid });
     toJob = job.append;
-    const early = await Promise.race([proc.exited, unlessAborted(Bun.sleep(BACKGROUND_FIRST_OUTPUT_MS), ctx.signal)]);
-    // A command that already ended: what it printed last is drained as after a foreground one.
-    if (early) await Promise.race([pumps, Bun.sleep(DRAIN_AFTER_EXIT_MS)]);
+    // Cleared timers, not Bun.sleep: a pending sleep would keep a run that ends now alive (see below).
+    const first = delay(BACKGROUND_FIRST_OUTPUT_MS);
+    const early = await Promise.race([proc.exited, unlessAborted(first.done, ctx.signal)]);
+    first.cancel();
+    if (early) {
+      // A command that already ended: what it printed last is drained as after a foreground one.
+      const drain = delay(DRAIN_AFTER_EXIT_MS);
+      await Promise.race([pumps, drain.done]);
+      drain.cancel();
+    }
     const seen = await jobs.read(job.id, 0);
     const exit = early ?? { exitCode: null, signal: null };
     const text = overstrikeLines(seen?.text ?? "");
@@ -313,6 +320,13 @@ async function pump(reader: ChunkReader, onChunk: (text: string) => void): Promi
   }
   const rest = decoder.decode();
   if (rest) onChunk(rest);
+}
+
+/** A timer to race against, and the way to clear it. */
+function delay(ms: number): { done: Promise<undefined>; cancel: () => void } {
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const done = new Promise<undefined>((resolve) => (timer = setTimeout(() => resolve(undefined), ms)));
+  return { done, cancel: () => clearTimeout(timer) };
 }
 
 /** The first lines of a background command's output, for the call's result (the rest is read with jobs). */

@@ -53,6 +53,21 @@ describe("the job table", () => {
     expect(alive(child.pid!)).toBe(false);
   });
 
+  test("a command sent to the background (ctrl-b) keeps what it printed before in its file, and the model reads only what came after", async () => {
+    const dir = tempDir();
+    const jobs = createJobTable({ shiroHome: dir });
+    jobs.useDir(join(dir, "s.jobs"));
+    const child = host.spawn(["sleep", "30"], { cwd: dir });
+    const { id, append } = jobs.add("sleep 30", child, { pid: child.pid!, seen: "before\n" });
+    try {
+      append("after\n");
+      expect((await jobs.read(id, 0))!.text).toBe("after\n");
+      expect(readFileSync(join(dir, "s.jobs", `${id}.log`), "utf8")).toBe("before\nafter\n");
+    } finally {
+      await jobs.stopAll();
+    }
+  });
+
   test("a job that ends on its own is reported once; one that was stopped is not reported", async () => {
     const dir = tempDir();
     const jobs = createJobTable({ shiroHome: dir });

@@ -369,7 +369,15 @@ export function createRepl(deps: ReplDeps) {
         },
       });
       tasks.reset(session.conversation().notebook.todos());
-      session.jobs().onChange(render); // a job started or ended: the live area's jobs line
+      // A job started or ended: the live area's jobs line changes; while one runs, its time ticks.
+      let jobsTicker: ReturnType<typeof setInterval> | undefined;
+      session.jobs().onChange(() => {
+        const running = session.jobs().running().length > 0 && screen.mode === "rich";
+        if (running && !jobsTicker) jobsTicker = setInterval(render, 1_000);
+        if (!running && jobsTicker) jobsTicker = (clearInterval(jobsTicker), undefined);
+        jobsTicker?.unref?.();
+        render();
+      });
 
       const notices = [...deps.notices, ...session.startNotices];
       print(headerLines({ version: deps.version, runtime: session.runtime(), home: deps.home, sessionLabel: session.label(), yolo: deps.yolo, mode: session.mode().mode, theme, columns: columns() - 1 }).join("\n"));

@@ -38,6 +38,8 @@ test("ctrl-b sends the running command to the background; the model gets its job
   expect(alive(pid)).toBe(true);
   // The live area names the running job while the prompt waits.
   await pty.waitUntil("the jobs line", () => /⟳ 1 job · echo \$\$ > watch\.pid; echo watching; whi… \(\d+s\)/.test(pty.screen()));
+  // Its time goes on while nothing is typed.
+  await pty.waitUntil("the job's time ticking", () => /whi… \([2-9]s\)/.test(pty.screen()));
   pty.line("/jobs");
   await pty.waitFor("job 1 · running");
   await pty.waitFor("    still watching");

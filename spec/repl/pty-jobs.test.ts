@@ -62,3 +62,22 @@ test("ctrl-b with no command running moves the cursor left, as in a shell", asyn
   await pty.waitFor("Typed as meant.");
   expect(lastUserText(s.requests[0]!.body)).toBe("hello");
 }, 20_000);
+
+test("leaving the loop stops the jobs still running, with every process they started, and says so", async () => {
+  const cwd = tempDir();
+  const command = "sleep 300 & echo $! > child.pid; echo $$ > server.pid; echo serving; wait";
+  const s = await serve({ toolCalls: [{ name: "bash", input: { command, background: true } }] }, { text: "The server runs." });
+  const pty = await start({ baseURL: s.url, args: ["--yolo"], cwd });
+  await pty.waitForPrompt(1);
+  pty.line("start the server");
+  await pty.waitFor("The server runs.");
+  await pty.waitForPrompt(2);
+  const server = Number(readFileSync(join(cwd, "server.pid"), "utf8"));
+  const child = Number(readFileSync(join(cwd, "child.pid"), "utf8"));
+  expect(alive(server) && alive(child)).toBe(true);
+  pty.write(KEYS.ctrlD);
+  await pty.exited;
+  expect(pty.screen()).toContain("stopped 1 background job with every process it started: sleep 300 &");
+  expect(alive(server)).toBe(false);
+  expect(alive(child)).toBe(false);
+}, 30_000);

@@ -3,6 +3,7 @@ import { ToolError } from "../errors.ts";
 import type { Commands, JobState, JobTable, JobView } from "../sandbox/index.ts";
 import { defaultCommands } from "./commands.ts";
 import { defineTool } from "./define.ts";
+import { overstrikeLines } from "../text/overstrike.ts";
 
 /** How long `output` waits, by default, for new output or the end when there is none yet. */
 export const DEFAULT_JOB_WAIT_S = 5;
@@ -47,7 +48,8 @@ export function createJobsTool(commands?: Commands) {
       if (!read) throw new ToolError(`jobs: there is no job ${input.id} (list shows them).`);
       const job = jobs.list().find((j) => j.id === input.id)!;
       const skipped = read.skipped > 0 ? `[… ${read.skipped} earlier characters not shown${job.file ? `; all of it is in ${job.file}` : ""}]\n` : "";
-      const body = read.text ? skipped + read.text : `(no new output${read.state.type === "running" && waitS > 0 ? ` in ${waitS}s` : ""})`;
+      // A progress line redrawn with carriage returns reads as its last state, as in a bash result.
+      const body = read.text ? skipped + overstrikeLines(read.text) : `(no new output${read.state.type === "running" && waitS > 0 ? ` in ${waitS}s` : ""})`;
       return { output: `Job ${input.id} is ${stateWords(read.state, job.startedAt)}.\n${body}${ended}`, summary: stateWords(read.state, job.startedAt) };
     },
   });

@@ -142,6 +142,21 @@ for (const { wire, flags } of WIRES) {
       }
     });
 
+    test("a background command is judged as any command: headless without --yolo a writing one is denied, a read-only one runs", async () => {
+      const work = tempDir();
+      const s = await serve(
+        { toolCalls: [{ name: "bash", input: { command: "touch made-by-job", background: true } }] },
+        { toolCalls: [{ name: "bash", input: { command: "echo looking", background: true } }] },
+        { text: "done" },
+      );
+      const run = await runShiro(["-p", "try it", ...flags], { baseURL: s.url, cwd: work });
+      expect(run.code).toBe(0);
+      expect(run.stderr).toContain("⊘ bash touch made-by-job: not run (headless without --yolo)");
+      expect(existsSync(join(work, "made-by-job"))).toBe(false);
+      expect(toolOutputsIn(s.requests[2]!.body).at(-1)).toContain("Running in the background as job 1.");
+      expect(toolOutputsIn(s.requests[2]!.body).at(-1)).toContain("looking");
+    });
+
     test("a job that ends on its own is told to the model once, with the next command's result", async () => {
       const s = await serve(
         { toolCalls: [{ name: "bash", input: { command: "sleep 1.5; echo built; exit 3", background: true } }] },

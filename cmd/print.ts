@@ -205,6 +205,8 @@ export async function runHeadless(args: MainArgs, processEnv: Record<string, str
   subagents.costUsd = before.costUsd === undefined || after.costUsd === undefined ? null : after.costUsd - before.costUsd;
   // A step's save may still be in the thread pool: let it land, so the final save is the last word.
   await session.settled();
+  const jobsStopped = await session.stopJobs();
+  if (jobsStopped) emit({ type: "notice", message: jobsStopped });
   await session.endHooks(controller.signal.aborted ? "other" : "exit");
   stopSignals();
   const exitLine = session.exitLine();

@@ -64,6 +64,7 @@ const KEYS: readonly (readonly [string, string])[] = [
   ["enter", "send · ctrl-j, shift-enter or a trailing \\ for a new line"],
   ["esc", "interrupt the turn and drop queued prompts · type during a turn to queue"],
   ["ctrl-c", "stop a running command (the turn goes on) · at the prompt: clear the line, twice to exit"],
+  ["ctrl-b", "send the running command to the background (/jobs, /kill) · else the cursor left"],
   ["ctrl-d", "exit (on an empty line; during a turn or with prompts queued, press it twice)"],
   ["up/down", "the prompt history"],
   ["ctrl-r", "search the prompt history (again: older; enter takes the match; esc gives the line back)"],
@@ -180,6 +181,8 @@ export async function runCommand(name: SlashName, args: string, env: CommandEnv)
       const { title, files } = session.diff(scope === "session" ? "session" : "turn");
       await page([title, ...changeLines(files, session.shown, theme)], env);
     },
+    jobs: () => env.print(session.jobsListing().join("\n")),
+    kill: async () => env.print(await session.killJob(args)),
     mcp: () => env.print(mcpReport(session, theme)),
     hooks: () => env.print([theme.bold("Hooks"), ...describeHooks(session.hooks(), hooksOff(session)).map((line) => "  " + line)].join("\n")),
     exit: () => {},

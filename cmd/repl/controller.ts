@@ -7,7 +7,7 @@ import { expandCommand, type CustomCommand, type RejectedCommand } from "../../l
 import { createTypeAheadGuard } from "../../lib/prompt/type-ahead.ts";
 import { EXIT_CODES } from "../../lib/errors.ts";
 import { sanitize } from "../../lib/render.ts";
-import { wrapText } from "../../lib/text/wrap.ts";
+import { fitRow, wrapText } from "../../lib/text/wrap.ts";
 import { createApprovalGate } from "./approval-gate.ts";
 import { runCommand } from "./commands.ts";
 import { createContextMeter } from "./context-meter.ts";
@@ -175,6 +175,9 @@ export function createRepl(deps: ReplDeps) {
     const line = input.line();
     if (screen.mode === "plain" && !state.waiting && line.text === "") return screen.setLive(undefined);
     const above: string[] = [];
+    // Before the session is open (the -r picker) there is none to ask.
+    const jobs = screen.mode === "rich" && session ? session.runningJobsLine() : undefined;
+    if (jobs) above.push(theme.dim(fitRow(jobs, columns() - 1)));
     if (state.turn && screen.mode === "rich") {
       above.push(...view.liveRows(), ...tasks.panel(), theme.dim(spinnerRow(state)));
       if (queue.size > 0) above.push(theme.dim(describeQueue(queue.items())));
@@ -367,6 +370,16 @@ export function createRepl(deps: ReplDeps) {
         },
       });
       tasks.reset(session.conversation().notebook.todos());
+      // A job started or ended: the live area's jobs line changes; while one runs, its time ticks.
+      let jobsTicker: ReturnType<typeof setInterval> | undefined;
+      session.jobs().onChange(() => {
+        const running = session.jobs().running().length > 0 && screen.mode === "rich";
+        if (running && !jobsTicker) jobsTicker = setInterval(render, 1_000);
+        if (!running && jobsTicker) jobsTicker = (clearInterval(jobsTicker), undefined);
+        jobsTicker?.unref?.();
+        render();
+      });
+
       const notices = [...deps.notices, ...session.startNotices];
       print(headerLines({ version: deps.version, runtime: session.runtime(), home: deps.home, sessionLabel: session.label(), yolo: deps.yolo, mode: session.mode().mode, theme, columns: columns() - 1 }).join("\n"));
       for (const notice of notices) print(theme.warn(notice));
@@ -398,6 +411,8 @@ export function createRepl(deps: ReplDeps) {
         // A step's save may still be in the thread pool: the final save must land after it.
         notifications.close();
         await session.settled();
+        const jobsStopped = await session.stopJobs();
+        if (jobsStopped) print(theme.dim(jobsStopped));
         await session.endHooks("exit");
         message = session.exitMessage();
       } catch (error) {

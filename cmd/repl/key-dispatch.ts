@@ -209,6 +209,12 @@ export function createKeyDispatch(deps: KeyDeps): (key: Key) => void {
       case "ctrl-l":
         screen.clear();
         break;
+      case "ctrl-b":
+        // While a command runs in the foreground it goes on as a background job (the call returns
+        // its id); otherwise ctrl-b is the cursor's left, as in a shell.
+        if (deps.session().jobs().sendToBackground() > 0) print(theme.dim("sent to the background: /jobs lists it, /kill stops it"));
+        else input.edit({ name: "left" });
+        break;
       case "ctrl-r":
         input.closePicker();
         state.searching = openSearch(deps.history.entries());

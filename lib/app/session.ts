@@ -33,7 +33,10 @@ type SessionStartSource = SessionHooksOptions["source"];
 /** How long the end of a session waits for hooks still running in the background. */
 const BACKGROUND_HOOKS_GRACE_MS = 5_000;
 import { undoLatestTurn } from "./undo.ts";
+import { jobsAtExit, jobsListing, killJob, reapLeftJobs, runningJobsLine } from "./jobs.ts";
+import { jobsDir } from "../sessions/paths.ts";
 import { createUserShell } from "./user-shell.ts";
+import { endedNote } from "../tools/jobs.ts";
 import type { RuleScope } from "../permissions/save-rule.ts";
 import { ruleTarget, saveRule } from "./saved-rules.ts";
 import { resumableSessions, sessionsTable } from "./session-list.ts";
@@ -154,6 +157,7 @@ export async function openSession(opts: SessionOptions) {
     undo = started.undo;
     conversation = started.conversation;
     stopTodos = opts.onTodos ? conversation.notebook.onChange(opts.onTodos) : () => {};
+    runtime.commands.jobs.useDir(jobsDir(runtime.home, live.id));
     return started.notices;
   };
   const shown = (path: string) => displayPath(runtime.workspace, path);
@@ -183,10 +187,13 @@ export async function openSession(opts: SessionOptions) {
     closed = true;
     stopTodos();
     live.close();
+    runtime.commands.jobs.killNow();
     runtime.commands.runner.close();
   };
 
-  const startNotices = await open(opts.choice, opts.choice.type === "new" ? "startup" : "resume");
+  // Jobs a shiro that crashed left running are stopped before anything else starts.
+  const reaped = await reapLeftJobs(runtime.home);
+  const startNotices = [...reaped, ...(await open(opts.choice, opts.choice.type === "new" ? "startup" : "resume"))];
 
   /** SessionEnd, before the session closes: its hooks run and are waited for (their own timeouts bound them). */
   const endHooks = async (reason: "exit" | "clear" | "other") => {
@@ -348,7 +355,7 @@ export async function openSession(opts: SessionOptions) {
     runCheck: userShell.check,
 
     /** The turn: the prompt through the conversation (conversation.runPrompt). */
-    runPrompt: (...args: Parameters<Conversation["runPrompt"]>) => conversation.runPrompt(...args),
+    runPrompt: (prompt: string, io: Parameters<Conversation["runPrompt"]>[1]) => conversation.runPrompt(prompt + endedNote(runtime.commands.jobs), io),
 
     /** `/notes`. */
     async notes(): Promise<string> {
@@ -424,6 +431,16 @@ export async function openSession(opts: SessionOptions) {
 
     /** Resolves when no step's save is still being written (await it before closing). */
     settled: () => live.settled(),
+    /** The session's background jobs (bash `background: true`, ctrl-b; /jobs, /kill). */
+    jobs: () => runtime.commands.jobs,
+    /** `/jobs`'s lines. */
+    jobsListing: () => jobsListing(runtime.commands.jobs.list()),
+    /** `/kill <id>`: what to print. */
+    killJob: (arg: string) => killJob(runtime.commands.jobs, arg),
+    /** The live area's line about running jobs, if any. */
+    runningJobsLine: () => runningJobsLine(runtime.commands.jobs.running()),
+    /** At the end of a run: stops every job still running with its process group; the line saying so, if any. */
+    stopJobs: () => jobsAtExit(runtime.commands.jobs),
     /** Flushes and releases the session and ends the sandbox. Safe to call more than once (the mode calls it on every way out). */
     close,
     /** Closes; returns what the loop prints on the way out. After /clear with nothing said since, it points at the conversation that was saved. */

@@ -19,6 +19,8 @@ export const SLASH_COMMANDS = [
   { name: "cost", args: "", summary: "what this session has spent (tokens billed, the cost) and the next request's size" },
   { name: "undo", args: "[files|conversation]", summary: "take back the last turn: its file changes and the conversation" },
   { name: "diff", args: "[session]", summary: "what the last turn changed in the files (session: the whole session)" },
+  { name: "jobs", args: "", summary: "list the background jobs with their last lines" },
+  { name: "kill", args: "<id>", summary: "stop a background job with every process it started" },
   { name: "last", args: "", summary: "show the last tool result whole (through $PAGER when set)" },
   { name: "sessions", args: "[--all]", summary: "list this directory's saved sessions (--all: every directory's)" },
   { name: "resume", args: "[id]", summary: "switch to a saved session (no id: pick one of this directory's)" },

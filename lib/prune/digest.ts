@@ -1,5 +1,5 @@
 import type { ToolResultPart } from "ai";
-import { BASH_EXITED, BASH_INTERRUPTED, BASH_KILLED, BASH_TIMED_OUT } from "../tools/bash.ts";
+import { BASH_BACKGROUND, BASH_EXITED, BASH_INTERRUPTED, BASH_KILLED, BASH_TIMED_OUT } from "../tools/bash.ts";
 import { NOT_RUN_PREFIX, subjectOf, type AnyTool } from "../tools/define.ts";
 import { INTERRUPTED_RESULT } from "./repair.ts";
 
@@ -129,7 +129,7 @@ function describeText(text: string, tool: DigestedTool | undefined): string {
   return plural(lines, one, many) + truncated;
 }
 
-/** The first line of a bash result (lib/tools/bash.ts): exit code, timeout, signal or interruption. */
+/** The first line of a bash result (lib/tools/bash.ts): exit code, timeout, signal, interruption, or the job it became. */
 function shellEnd(head: string): string | undefined {
   const after = (prefix: string, pattern: RegExp) => (head.startsWith(prefix) ? pattern.exec(head.slice(prefix.length))?.[1] : undefined);
   const code = after(BASH_EXITED, /^(-?\d+|null)/);
@@ -139,6 +139,9 @@ function shellEnd(head: string): string | undefined {
   const signal = after(BASH_KILLED, /^(\w+)/);
   if (signal !== undefined) return `killed by ${signal}`;
   if (head.startsWith(BASH_INTERRUPTED)) return "interrupted";
+  // The job's id outlives the pruned result: the model still reads or stops it by that number.
+  const job = after(BASH_BACKGROUND, /^(\d+)/);
+  if (job !== undefined) return `background job ${job}`;
   return undefined;
 }
 

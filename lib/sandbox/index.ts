@@ -10,6 +10,9 @@ import { findHelper, helperCache } from "./helpers.ts";
 import { readLoginEnv, type LoginSetup } from "./login-env.ts";
 export type { LoginSetup } from "./login-env.ts";
 import { createHostRunner, type CommandRunner } from "./process.ts";
+import { createJobTable, type JobTable } from "./jobs.ts";
+export { createJobTable, JOB_OUTPUT_CAP_CHARS, JOB_READ_CHARS, type JobTable, type JobView, type JobState } from "./jobs.ts";
+export { journalPath, reapOrphans } from "./jobs-journal.ts";
 import { CREATED_CACHES, type PathKind, type ProfileSummary, bwrapArgs, systemPlaces } from "./profile.ts";
 import { RUNNER_ARG } from "./protocol.ts";
 import { createSandboxRunner } from "./sandbox.ts";
@@ -61,6 +64,8 @@ export type Commands = {
    * this overlap instead of the first command paying for both.
    */
   warm?(): void;
+  /** The session's background jobs (jobs.ts), stopped with it. */
+  jobs: JobTable;
 };
 
 export type OpenCommandsOptions = {
@@ -96,6 +101,7 @@ export function openCommands(opts: OpenCommandsOptions): Commands {
     warm: () => runner.warm?.(),
   });
   const host = withGit(createHostRunner(base));
+  const jobs = createJobTable({ shiroHome: opts.shiroHome });
   const loginEnvs = new Map<CommandRunner, Promise<LoginSetup | undefined>>();
   const loginEnv = (runner: CommandRunner) => {
     let read = loginEnvs.get(runner);
@@ -111,10 +117,10 @@ export function openCommands(opts: OpenCommandsOptions): Commands {
     runner.warm?.();
     void loginEnv(runner);
   };
-  if (opts.settings.mode === "off") return { runner: host, host, status: { state: "off" }, helper, loginEnv, path: base.PATH, warm: warm(host) };
+  if (opts.settings.mode === "off") return { runner: host, host, status: { state: "off" }, helper, loginEnv, path: base.PATH, warm: warm(host), jobs };
 
   const support = opts.support ?? sandboxSupport(opts.env, helper);
-  if (!support.available) return { runner: host, host, status: { state: "unavailable", why: support.why, fix: support.fix }, helper, loginEnv, path: base.PATH, warm: warm(host) };
+  if (!support.available) return { runner: host, host, status: { state: "unavailable", why: support.why, fix: support.fix }, helper, loginEnv, path: base.PATH, warm: warm(host), jobs };
 
   const home = realOrUndefined(opts.env.HOME || homedir());
   if (home) for (const cache of CREATED_CACHES) ensureDir(join(home, cache));
@@ -150,7 +156,7 @@ export function openCommands(opts: OpenCommandsOptions): Commands {
   // workspace here would slow every start-up. The summary shows the root repository's shield.
   const git = planGitShield(profile.root, [join(profile.root, ".git")], { includes: [] }, profile.writable);
   const { summary } = bwrapArgs({ ...profile, tmp: "/tmp", secrets: [], git });
-  return { runner, host, status: { state: "on", network: opts.settings.network, summary }, helper, loginEnv, path: base.PATH, warm: warm(runner) };
+  return { runner, host, status: { state: "on", network: opts.settings.network, summary }, helper, loginEnv, path: base.PATH, warm: warm(runner), jobs };
 }
 
 /** Whether the sandbox can run, with bubblewrap from `SHIRO_BWRAP` (a path; empty means none) or PATH. */

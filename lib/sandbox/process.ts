@@ -14,6 +14,8 @@ export type Child = {
   exited: Promise<ChildExit>;
   /** SIGTERM to the whole group, SIGKILL to what is left after a short grace; resolves when the group is gone. */
   stop(): Promise<void>;
+  /** Its process id (and so its group's) when it runs on this machine; unset in the sandbox, whose processes end with it. */
+  pid?: number;
 };
 
 export type SpawnOptions = {
@@ -61,7 +63,7 @@ export function createHostRunner(env: Record<string, string>): CommandRunner {
         return failedChild(`${argv[0]}: ${error instanceof Error ? error.message : String(error)}`);
       }
       const exited = proc.exited.then(() => ({ exitCode: proc.exitCode, signal: proc.signalCode === null ? null : String(proc.signalCode) }));
-      return { stdout: pipeStream(proc.stdout), stderr: pipeStream(proc.stderr), exited, stop: () => killGroup(proc.pid) };
+      return { stdout: pipeStream(proc.stdout), stderr: pipeStream(proc.stderr), exited, stop: () => killGroup(proc.pid), pid: proc.pid };
     },
     close() {},
   };

@@ -18,6 +18,11 @@ export function undoDir(home: string, id: string): string {
   return join(sessionsDir(home), `${id}.undo`);
 }
 
+/** `<sessions>/<id>.jobs/`: the output of the session's background jobs, one `<job>.log` each (lib/sandbox/jobs.ts). */
+export function jobsDir(home: string, id: string): string {
+  return join(sessionsDir(home), `${id}.jobs`);
+}
+
 const SESSION_FILE = /^([0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12})\.json$/;
 
 /** The id of a session file name, or undefined for anything else in the directory (locks, temp files, set-aside files). */

@@ -1,9 +1,9 @@
-import { mkdirSync, readdirSync, readFileSync, unlinkSync } from "node:fs";
+import { mkdirSync, readdirSync, readFileSync, rmSync, unlinkSync } from "node:fs";
 import * as v from "valibot";
 import { writeStateFileSync } from "../fs/atomic-write.ts";
 import { recordProblem, SessionId, SessionRecord } from "./schema.ts";
 import { parseSession, serializeSession } from "./serialize.ts";
-import { idFromFileName, sessionPath, sessionsDir } from "./paths.ts";
+import { idFromFileName, jobsDir, sessionPath, sessionsDir } from "./paths.ts";
 import { removeUndoJournal } from "./undo/journal.ts";
 
 export type LoadResult =
@@ -68,12 +68,13 @@ export function listSessionIds(home: string): string[] {
 }
 
 /**
- * Deletes a session file, and its undo journal with it. Returns false when there was none. Does not check ownership: use
+ * Deletes a session file, and its undo journal and its jobs' output with it. Returns false when there was none. Does not check ownership: use
  * isSessionHeld first (cmd refuses to delete a session another shiro has open).
  */
 export function removeSession(home: string, id: string): boolean {
   if (!v.is(SessionId, id)) return false;
   removeUndoJournal(home, id);
+  rmSync(jobsDir(home, id), { recursive: true, force: true }); // its background jobs' output
   try {
     unlinkSync(sessionPath(home, id));
     return true;

@@ -8,6 +8,7 @@ import type { AnyTool } from "./define.ts";
 import { editFileTool } from "./edit-file.ts";
 import { createForgetTool } from "./forget.ts";
 import { gitTool } from "./git.ts";
+import { createJobsTool, jobsTool } from "./jobs.ts";
 import { globTool } from "./glob.ts";
 import { createGrepTool, grepTool } from "./grep.ts";
 import { listDirTool } from "./list-dir.ts";
@@ -38,6 +39,7 @@ export const coreTools: readonly AnyTool[] = [
   grepTool,
   listDirTool,
   bashTool,
+  jobsTool,
   gitTool,
   webFetchTool,
 ];
@@ -71,6 +73,7 @@ export function toolsFor(context: ToolsContext): AnyTool[] {
   const { commands, webFetch } = context;
   const bound = (tool: AnyTool): AnyTool => {
     if (commands && tool === bashTool) return createBashTool(commands);
+    if (commands && tool === jobsTool) return createJobsTool(commands);
     if (commands && tool === grepTool) return createGrepTool({ commands });
     if (webFetch && tool === webFetchTool) return createWebFetchTool(webFetch);
     return tool;
@@ -78,6 +81,7 @@ export function toolsFor(context: ToolsContext): AnyTool[] {
   const skills = context.skills && context.skills.length > 0 ? [createSkillTool(context.skills)] : [];
   const all = [...coreTools.map(bound), createTodoWriteTool(context.notebook), ...(context.memory ? memoryTools(context.memory) : []), ...skills];
   // Read-only sets: nothing that writes or runs commands; the network only when the config says so.
-  const offered = (tool: AnyTool) => !tool.mutates && tool.subject.kind !== "command" && (!tool.reachesNetwork || webFetch?.readOnlyAgents === true);
+  // jobs stops commands: it goes with bash.
+  const offered = (tool: AnyTool) => tool.name !== "jobs" && !tool.mutates && tool.subject.kind !== "command" && (!tool.reachesNetwork || webFetch?.readOnlyAgents === true);
   return context.readOnly ? all.filter(offered) : all;
 }

@@ -49,6 +49,13 @@ describe("digestToolCall", () => {
     expect(digestToolCall(bash, text("Interrupted by the user; the command was killed.\n(no output)"))).toBe('bash "bun run dev" → interrupted, no output');
   });
 
+  test("a command that became a background job keeps its job's number", () => {
+    const bash = { toolName: "bash", input: { command: "bun run dev", background: true } };
+    expect(digestToolCall(bash, text("Running in the background as job 3. Read its new output or stop it with the jobs tool.\nlistening on 3000"))).toBe(
+      'bash "bun run dev" → background job 3, 1 line of output',
+    );
+  });
+
   test("file tools: path and the tool's own one-line outcome, or a count", () => {
     expect(digestToolCall({ toolName: "edit_file", input: { path: "src/a.ts", oldString: "a", newString: "b" } }, text("Edited src/a.ts: replaced 1 occurrence (+1 -1 lines)."))).toBe(
       "edit_file src/a.ts → Edited src/a.ts: replaced 1 occurrence (+1 -1 lines).",

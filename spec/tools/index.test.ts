@@ -24,6 +24,7 @@ describe("toolsFor", () => {
       "grep",
       "list_dir",
       "bash",
+      "jobs",
       "git",
       "web_fetch",
       "todo_write",
@@ -37,7 +38,14 @@ describe("toolsFor", () => {
     const names = toolsFor({ notebook: createNotebook() }).map((tool) => tool.name);
     expect(names).toContain("todo_write");
     expect(names).not.toContain("remember");
-    expect(names).toHaveLength(14);
+    expect(names).toHaveLength(15);
+  });
+
+  test("a read-only set (plan, review) has neither bash nor jobs: it cannot start or stop a command", () => {
+    const names = toolsFor({ notebook: createNotebook(), readOnly: true }).map((tool) => tool.name);
+    expect(names).toContain("read_file");
+    expect(names).not.toContain("bash");
+    expect(names).not.toContain("jobs");
   });
 
   test("only the tools that change files or run commands need approval", () => {

@@ -37,7 +37,7 @@ describe("the default tools as the model sees them", () => {
   test("they average at most 550 characters each, the sandboxed bash counted", () => {
     const set = defaults.map((tool) => (tool.name === "bash" ? sandboxedBash : tool));
     expect(set.map((tool) => tool.name)).toEqual(defaults.map((tool) => tool.name));
-    expect(set).toHaveLength(18);
+    expect(set).toHaveLength(19);
     const sizes = set.map((tool) => JSON.stringify({ ...wire(tool), strict: false }).length);
     expect(sizes.reduce((a, b) => a + b, 0) / sizes.length).toBeLessThanOrEqual(550);
   });

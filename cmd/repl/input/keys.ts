@@ -23,6 +23,7 @@ export type KeyName =
   | "delete-word-forward"
   | "kill-to-end"
   | "kill-to-start"
+  | "ctrl-b"
   | "ctrl-c"
   | "ctrl-d"
   | "ctrl-l"
@@ -40,7 +41,7 @@ const CONTROL: Record<string, KeyName> = {
   "\b": "backspace",
   "\t": "tab",
   "\x01": "home",
-  "\x02": "left",
+  "\x02": "ctrl-b", // left, except while a command runs in the foreground (key-dispatch.ts)
   "\x03": "ctrl-c",
   "\x04": "ctrl-d",
   "\x05": "end",

@@ -2,6 +2,8 @@ import type { ModelMessage } from "ai";
 import { restoreTodos } from "../notebook/restore.ts";
 import type { Todo } from "../notebook/schema.ts";
 import type { UndoJournal } from "../sessions/undo/journal.ts";
+import { formatAge } from "../sessions/list-format.ts";
+import { overwritePhrase } from "../sessions/undo/report.ts";
 import { putBackFiles, type FileRestore, type UndoMode, type UndoOutcome } from "../sessions/undo/restore.ts";
 import { planRewind, rewindPoints, type RewindPlan, type RewindPoint } from "../sessions/undo/rewind.ts";
 
@@ -27,11 +29,19 @@ export type RewindOutcome =
   | { type: "declined"; plan: RewindPlan }
   | { type: "done"; plan: RewindPlan; applied: UndoOutcome; lines: string[]; prompt: string };
 
-/** This session's prompts, newest first, with when each was sent and how many files its turn changed, for /rewind's picker. */
-export function rewindChoices(journal: UndoJournal, history: readonly ModelMessage[]): { point: RewindPoint; at?: string; files?: number }[] {
+/**
+ * This session's prompts, newest first, for /rewind's picker: each one's number and a row with
+ * when it was sent and how many files its turn changed (`?` when the journal no longer holds it).
+ */
+export function rewindChoices(journal: UndoJournal, history: readonly ModelMessage[], now = new Date()): { number: number; label: string }[] {
   return rewindPoints(journal, history)
     .reverse()
-    .map((point) => ({ point, ...(point.turn ? { at: point.turn.at, files: point.turn.files.length } : {}) }));
+    .map((point) => {
+      const when = point.turn ? formatAge(point.turn.at, now) : "earlier";
+      const files = point.turn ? plural(point.turn.files.length, "file") : "files ?";
+      const text = point.prompt.replace(/\s+/g, " ").trim();
+      return { number: point.number, label: `${String(point.number).padStart(3)}  ${when.padEnd(9)} ${files.padEnd(8)}  ${text}` };
+    });
 }
 
 /**
@@ -90,4 +100,11 @@ export function describeRewind(plan: RewindPlan, outcome: UndoOutcome, shown: (p
 /** "1 turn", "3 turns". */
 function plural(n: number, word: string): string {
   return `${n} ${word}${n === 1 ? "" : "s"}`;
+}
+
+/** The loop's question when files changed outside shiro since: which, and what yes does. */
+export function rewindQuestion(changed: readonly FileRestore[], shown: (path: string) => string): string {
+  const { phrase, verb } = overwritePhrase(changed);
+  const names = changed.map((f) => shown(f.path)).join(", ");
+  return `${names} changed outside shiro since (or in a turn that never finished). ${phrase[0]!.toUpperCase()}${phrase.slice(1)}? y ${verb} · n cancel `;
 }

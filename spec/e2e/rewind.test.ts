@@ -44,6 +44,9 @@ for (const { wire, flags } of WIRES) {
     test("rewinding three turns restores the files, the conversation and the task list, and the strict server accepts the next request", async () => {
       const { home, cwd, s, id } = await fourTurns(flags, [{ text: "trying again" }]);
       expect(onlySession(home).notebook.todos.length).toBe(1);
+      // The numbers --to takes are the ones shiro sessions show prints.
+      const show = await runShiro(["sessions", "show", id], { cwd, home });
+      expect(show.stdout).toContain("[2] › second");
       const rewind = await runShiro(["rewind", id.slice(0, 8), "--to", "2"], { cwd, home });
       expect(rewind.stderr).toBe("");
       expect(rewind.code).toBe(0);

@@ -3,7 +3,7 @@ import { ShiroError } from "../lib/errors.ts";
 import { deleteSession, findSession } from "../lib/sessions/find.ts";
 import { listSessions } from "../lib/sessions/list.ts";
 import { forkSession } from "../lib/sessions/fork.ts";
-import { formatSessionTable, sessionJson, sessionRows } from "../lib/sessions/list-format.ts";
+import { formatSessionTable, forksUnderParents, sessionJson, sessionRows } from "../lib/sessions/list-format.ts";
 import { exportSession, renderTranscript } from "../lib/sessions/transcript.ts";
 import { COMMON_FLAGS, MODEL_FLAGS, flagsFrom, parseFlags, type FlagTable } from "./args.ts";
 import { commandHelp } from "./help.ts";
@@ -62,7 +62,7 @@ export async function runSessionsCommand(argv: string[], env: Record<string, str
         process.stdout.write(args.all ? "No saved sessions.\n" : "No saved sessions for this directory. Run: shiro sessions --all\n");
         return 0;
       }
-      const rows = sessionRows(listing.sessions, { allIds: listing.allIds, now: new Date() });
+      const rows = sessionRows(forksUnderParents(listing.sessions), { allIds: listing.allIds, now: new Date() });
       process.stdout.write(formatSessionTable(rows, { userHome: env.HOME, showCwd: args.all }) + "\n");
       return 0;
     }

@@ -44,6 +44,13 @@ for (const { wire, flags } of WIRES) {
       expect(readFileSync(join(cwd, "a.txt"), "utf8")).toBe("forked\n");
       expect(bytes(home, id).equals(original)).toBe(true);
 
+      // Listed under its parent, although it is the newer one.
+      const list = (await runShiro(["sessions", "list"], { home, cwd })).stdout.trimEnd().split("\n");
+      expect(list.length).toBe(2);
+      expect(list[0]).toStartWith(id.slice(0, 8));
+      expect(list[1]).toStartWith(copy.slice(0, 8));
+      expect(list[1]).toContain("↳ write a");
+
       // The copy's journal reaches back to its parent's turn.
       const rewind = await runShiro(["rewind", copy, "--to", "1"], { cwd, home });
       expect(rewind.code).toBe(0);

@@ -19,13 +19,18 @@ export function forkSession(home: string, source: SessionRecord, opts: { now?: D
   const id = (opts.newId ?? (() => Bun.randomUUIDv7()))();
   const held = acquireSession(home, id);
   try {
-    copyUndoJournal(undoDir(home, source.id), undoDir(home, id));
+    copySessionJournal(home, source.id, id);
     const record = forkRecord(source, { id, now: opts.now ?? new Date() });
     saveSession(home, record);
     return record;
   } finally {
     if (held.ok) held.release();
   }
+}
+
+/** Copies session `from`'s undo journal to session `to` (a fork of it): /undo and /rewind then work in the copy. */
+export function copySessionJournal(home: string, from: string, to: string): void {
+  copyUndoJournal(undoDir(home, from), undoDir(home, to));
 }
 
 /** Copies a journal: the manifest is read first, then the contents it may name, then the manifest is written. A missing journal copies as none. */

@@ -1,5 +1,5 @@
 import { expect, test } from "bun:test";
-import { readdirSync, readFileSync } from "node:fs";
+import { readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { tempDir } from "../support/cli.ts";
 import { KEYS, usePty, userTexts } from "./pty.ts";
@@ -73,4 +73,33 @@ test("/fork goes on in a copy and the original session file stays byte-identical
   expect(pty.screen()).toContain("  removed a.txt");
   expect(sessionFiles(home).length).toBe(3);
   expect(readFileSync(join(home, ".shiro-neko", "sessions", original!)).equals(before)).toBe(true);
+}, 30_000);
+
+test("/rewind asks before overwriting a file changed outside shiro since: n leaves everything, y goes back", async () => {
+  const cwd = tempDir("shiro-work-");
+  const s = await serve(write("first\n"), { text: "one" }, write("second\n"), { text: "two" });
+  const pty = await start({ baseURL: s.url, cwd, args: ["--yolo"] });
+  await pty.waitForPrompt(1);
+  pty.line("write first");
+  await pty.waitForPrompt(2);
+  pty.line("write second");
+  await pty.waitFor("two");
+  await pty.waitForPrompt(3);
+  writeFileSync(join(cwd, "a.txt"), "my own edit\n");
+
+  pty.line("/rewind 2");
+  await pty.waitFor("Back to just before prompt 2:");
+  pty.write(KEYS.enter);
+  await pty.waitFor("a.txt changed outside shiro since");
+  pty.write("n");
+  await pty.waitFor("Nothing was rewound.");
+  expect(readFileSync(join(cwd, "a.txt"), "utf8")).toBe("my own edit\n");
+
+  pty.line("/rewind 2");
+  await pty.waitFor("Back to just before prompt 2:");
+  pty.write(KEYS.enter);
+  await pty.waitFor("Overwrite it with the version from before the turn? y overwrite");
+  pty.write("y");
+  await pty.waitForInput("write second");
+  expect(readFileSync(join(cwd, "a.txt"), "utf8")).toBe("first\n");
 }, 30_000);

@@ -173,18 +173,21 @@ export async function runCommand(name: SlashName, args: string, env: CommandEnv)
       }
     },
     rewind: async () => {
-      const wanted = args.trim();
-      if (wanted !== "" && !/^\d+$/.test(wanted)) return env.print(theme.warn("usage: /rewind [n]   (n: the prompt's number; alone: pick one)"));
+      const [wanted = "", given, ...rest] = args.trim().split(/\s+/);
+      const ways = ["all", "conversation", "files", "fork"];
+      if ((wanted !== "" && !/^\d+$/.test(wanted)) || (given !== undefined && !ways.includes(given)) || rest.length > 0) {
+        return env.print(theme.warn("usage: /rewind [n] [all|conversation|files|fork]   (n: the prompt's number; alone: pick one)"));
+      }
       const choices = session.rewindChoices();
       if (choices.length === 0) return env.print("Nothing to rewind: this session has no prompt yet.");
       let to = wanted === "" ? undefined : Number(wanted);
       if (to === undefined) {
-        if (!env.pick) return env.print([...choices.map((c) => c.label), theme.dim("/rewind <n> goes back to just before prompt n.")].join("\n"));
+        if (!env.pick) return env.print([...choices.map((c) => c.label), theme.dim("/rewind <n> goes back to just before prompt n (/rewind <n> conversation, files or fork: one half, or in a copy).")].join("\n"));
         const id = await env.pick({ title: "Rewind to just before which prompt? (newest first)", options: choices.map((c) => ({ id: String(c.number), label: c.label })), hint: "enter: choose · esc: cancel" });
         if (id === undefined) return;
         to = Number(id);
       }
-      const how = env.pick
+      const how = given ?? (env.pick
         ? await env.pick({
             title: `Back to just before prompt ${to}:`,
             options: [
@@ -195,7 +198,7 @@ export async function runCommand(name: SlashName, args: string, env: CommandEnv)
             ],
             hint: "enter: choose · esc: cancel",
           })
-        : "all";
+        : "all");
       if (how === undefined) return;
       const mode = how === "fork" ? "all" : (how as "all" | "conversation" | "files");
       const outcome = await session.rewind(to, mode, async (question) => (await env.ask(question)) === "y", how === "fork");

@@ -4,7 +4,8 @@ import type { Runtime } from "../agent/runtime.ts";
 import type { Flags } from "../config/resolve.ts";
 import { ShiroError } from "../errors.ts";
 import { displayPath } from "../fs/workspace.ts";
-import { compactMemory, formatNotes, type MemoryStore } from "../memory/index.ts";
+import { existsSync } from "node:fs";
+import { compactMemory, formatNotes, staleMarks, type MemoryStore } from "../memory/index.ts";
 import type { Todo } from "../notebook/schema.ts";
 import { createPermissionPolicy, type AskAnswer, type Grant, type PermissionQuestion } from "../permissions/index.ts";
 import type { ApprovalMode } from "../config/permission-schema.ts";
@@ -358,7 +359,8 @@ export async function openSession(opts: SessionOptions) {
     async notes(): Promise<string> {
       if (!memory) return "Project memory is off (--no-memory).";
       const { entries, notice } = await memory.read();
-      return [notice, formatNotes(entries, { path: memory.path })].filter(Boolean).join("\n");
+      const now = new Date();
+      return [notice, formatNotes(entries, { path: memory.path, now, marks: staleMarks(entries, runtime.workspace.root, existsSync, now) })].filter(Boolean).join("\n");
     },
     /** `/memory`: merges the project notes. `onRetry` hears of each wait to send the request again. */
     async memory(signal: AbortSignal, onRetry?: (notice: string) => void): Promise<string> {

@@ -1,4 +1,5 @@
-import { openMemoryStore, renderMemoryBlock, type MemoryStore } from "../memory/index.ts";
+import { existsSync } from "node:fs";
+import { openMemoryStore, renderMemoryBlock, staleMarks, type MemoryStore } from "../memory/index.ts";
 import { restoreTodos } from "../notebook/restore.ts";
 import { continueSession, findSession } from "../sessions/find.ts";
 import { openLiveSession, type LiveSession } from "../sessions/live-session.ts";
@@ -87,7 +88,7 @@ export async function startConversation(opts: StartOptions): Promise<Started> {
     const opened = await openMemoryStore({ home: runtime.home, projectRoot: runtime.workspace.root, onNotice: (m) => notices.push(m) });
     if (opened.notice && !notices.includes(opened.notice)) notices.push(opened.notice);
     memory = opened.store;
-    memoryBlock = renderMemoryBlock(opened.entries);
+    memoryBlock = renderMemoryBlock(opened.entries, staleMarks(opened.entries, runtime.workspace.root, existsSync, new Date()));
   }
 
   const restored = restoreTodos(record?.notebook.todos);

@@ -76,6 +76,10 @@ export const MAIN_ARGS = {
     description: "run your hooks (the default; docs/hooks.md)",
     negativeDescription: 'run no hooks, yours or the project\'s (config "disableAllHooks")',
   },
+  goal: { type: "string", valueHint: "objective", description: "headless: keep working across turns until this goal is met (a check without it: the -p text is the goal; docs/goals.md)" },
+  until: { type: "string", valueHint: "command", description: "headless: the goal's check, run after each turn; exit 0 means met" },
+  "max-turns": { type: "string", valueHint: "n", description: "the goal's budget in turns (default 10); exit 5 when it runs out unmet" },
+  "max-minutes": { type: "string", valueHint: "n", description: "the goal's wall-clock limit: no turn starts after it" },
   "trust-project-hooks": { type: "boolean", description: "run the hooks in this project's .shiro/settings.json without asking (headless never trusts them otherwise)" },
   debug: { type: "boolean", description: "show stack traces for errors" },
   version: { type: "boolean", alias: "v", description: "print the version" },
@@ -160,6 +164,8 @@ export type MainArgs = {
   hooks: boolean;
   /** --trust-project-hooks. */
   trustProjectHooks: boolean;
+  /** --goal, --until, --max-turns, --max-minutes: present when any was given (docs/goals.md). */
+  goal?: GoalFlags;
   debug: boolean;
   version: boolean;
   help: boolean;
@@ -195,10 +201,36 @@ export function parseMainArgs(argv: string[]): MainArgs {
     memory: values.memory,
     hooks: values.hooks,
     trustProjectHooks: values["trust-project-hooks"],
+    ...goalFlags(values),
     debug: values.debug,
     version: values.version,
     help: values.help,
     positional,
+  };
+}
+
+/** A goal as the command line sets it: no objective means the -p text is the objective. */
+export type GoalFlags = { objective?: string; until?: string; maxTurns?: number; minutes?: number };
+
+/** The goal flags, checked: a bad number or an empty objective or check is a usage error. */
+function goalFlags(values: FlagValues<typeof MAIN_ARGS>): { goal?: GoalFlags } {
+  const { goal, until } = values;
+  const turns = values["max-turns"];
+  const minutes = values["max-minutes"];
+  if (goal === undefined && until === undefined && turns === undefined && minutes === undefined) return {};
+  if (goal !== undefined && !goal.trim()) throw new ShiroError("usage", '--goal needs an objective: --goal "make the tests pass".');
+  if (until !== undefined && !until.trim()) throw new ShiroError("usage", '--until needs a command: --until "npm test".');
+  const maxTurns = turns === undefined ? undefined : Number(turns);
+  if (maxTurns !== undefined && !(Number.isInteger(maxTurns) && maxTurns >= 1 && maxTurns <= 1000)) throw new ShiroError("usage", `--max-turns must be a whole number from 1 to 1000 (got ${JSON.stringify(turns)}).`);
+  const limit = minutes === undefined ? undefined : Number(minutes);
+  if (limit !== undefined && !(Number.isFinite(limit) && limit > 0)) throw new ShiroError("usage", `--max-minutes must be a number of minutes above 0 (got ${JSON.stringify(minutes)}).`);
+  return {
+    goal: {
+      ...(goal !== undefined ? { objective: goal.trim() } : {}),
+      ...(until !== undefined ? { until: until.trim() } : {}),
+      ...(maxTurns !== undefined ? { maxTurns } : {}),
+      ...(limit !== undefined ? { minutes: limit } : {}),
+    },
   };
 }
 

@@ -20,6 +20,7 @@ Usage:
   shiro rewind <session> --to <n>  take a session back to just before its prompt n
   shiro memory list|forget|path|compact   project memory, for scripts
   shiro config [get|set|unset <key>]   the settings in effect and where each came from; read or change one
+  shiro mcp login|logout <server>   sign in to a remote MCP server with OAuth (opens the browser), or forget it
   shiro help [<topic>]          the guides, built in (permissions, headless, …); alone, it lists them
   shiro <command> --help        a command's own options
   shiro [flags] -- <prompt>     a prompt whose first word names a command (undo, doctor, help <topic>, …)
@@ -32,7 +33,8 @@ Environment:
   SHIRO_HOME                       where shiro keeps its files (default ~/.shiro-neko)
 
 Exit codes: 0 success, 1 provider or model error, 2 usage or configuration error,
-3 step cap reached, 4 spend ceiling reached, 130 interrupted.
+3 step cap reached, 4 spend ceiling reached, 5 goal not met within its budget,
+130 interrupted.
 `;
 }
 

@@ -16,7 +16,7 @@ export async function mcpDoctorReport(config: ConfigFile, home: string, cwd: str
   const root = findProjectRoot(cwd);
   const plan = planMcpServers({ config, home, root });
   const notices = [...plan.notices, ...(plan.question ? [untrustedNotice(plan.question, true)] : [])];
-  const mcp = startMcp(plan.servers, { root, env, version: pkg.version });
+  const mcp = startMcp(plan.servers, { root, home, env, version: pkg.version });
   if (!mcp && notices.length === 0) return "";
   const lines = ["MCP servers:"];
   if (mcp) {

@@ -1,14 +1,21 @@
 import pkg from "../package.json" with { type: "json" };
 import type { Runtime } from "../lib/agent/runtime.ts";
-import { planMcpServers, startMcp, trustProject, untrustedNotice, withProjectServers, type McpManager, type ProjectQuestion } from "../lib/mcp/index.ts";
+import { planMcpServers, startMcp, trustProject, untrustedNotice, withProjectServers, type Elicitor, type McpManager, type ProjectQuestion } from "../lib/mcp/index.ts";
 
 /**
  * The session's MCP servers, started in the background: the user's own, and the project's
  * `.mcp.json` once trusted. `ask` puts the trust question to the user (the interactive loop,
  * before it takes the terminal); without it (headless) an untrusted file is not used, with one
- * notice. Resolves as soon as the servers are starting, never waiting for them.
+ * notice. `elicit` puts a server's question to the user (lib/mcp/elicitation.ts); without it
+ * shiro does not declare elicitation and servers do not ask. Resolves as soon as the servers are
+ * starting, never waiting for them.
  */
-export async function openMcp(runtime: Runtime, env: Record<string, string | undefined>, ask?: (question: ProjectQuestion) => Promise<boolean>): Promise<{ mcp: McpManager | undefined; notices: string[] }> {
+export async function openMcp(
+  runtime: Runtime,
+  env: Record<string, string | undefined>,
+  ask?: (question: ProjectQuestion) => Promise<boolean>,
+  elicit?: Elicitor,
+): Promise<{ mcp: McpManager | undefined; notices: string[] }> {
   const plan = planMcpServers({ config: runtime.config, home: runtime.home, root: runtime.workspace.root });
   const notices = [...plan.notices];
   let servers = plan.servers;
@@ -22,7 +29,23 @@ export async function openMcp(runtime: Runtime, env: Record<string, string | und
       servers = withProjectServers(servers, plan.question.servers, notices);
     } else notices.push(untrustedNotice(plan.question, !ask));
   }
-  return { mcp: startMcp(servers, { root: runtime.workspace.root, env, version: pkg.version }), notices };
+  return { mcp: startMcp(servers, { root: runtime.workspace.root, home: runtime.home, env, version: pkg.version, ...(elicit ? { elicit } : {}) }), notices };
+}
+
+/**
+ * Headless, once it has waited for its servers: the one line that ends the run when a server
+ * marked `"required": true` is not connected (with its reason, e.g. the sign-in it needs), or
+ * undefined.
+ */
+export function requiredServersMissing(mcp: McpManager | undefined, required: ReadonlySet<string>): string | undefined {
+  const missing = (mcp?.status() ?? []).filter((s) => required.has(s.name) && s.state !== "connected");
+  if (missing.length === 0) return undefined;
+  return `required MCP ${missing.length === 1 ? "server" : "servers"} not available: ${missing.map((s) => `"${s.name}" (${s.error ?? s.state})`).join("; ")}`;
+}
+
+/** The names of the servers marked `"required": true` in the user's config. */
+export function requiredServers(runtime: Runtime): Set<string> {
+  return new Set(Object.entries(runtime.config.mcpServers ?? {}).filter(([, config]) => config.required === true).map(([name]) => name));
 }
 
 /**

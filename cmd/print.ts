@@ -1,6 +1,6 @@
 import { fstatSync } from "node:fs";
 import type { AgentEvent } from "../lib/events.ts";
-import { EXIT_CODES, ShiroError } from "../lib/errors.ts";
+import { EXIT_CODES, ShiroError, statusOfExitCode } from "../lib/errors.ts";
 import { callContext, plainTheme, renderEvent } from "../lib/render.ts";
 import { loadRuntime, runtimeForCommand } from "../lib/app/load-runtime.ts";
 import { shiroHome } from "../lib/config/load.ts";
@@ -14,9 +14,10 @@ import { renderTodos } from "../lib/notebook/render.ts";
 import { costUsd } from "../lib/sessions/pricing.ts";
 import { describeTurnChanges } from "../lib/sessions/undo/report.ts";
 import { sessionChoice, type MainArgs } from "./args.ts";
-import { openMcp } from "./mcp-start.ts";
+import { openMcp, requiredServers, requiredServersMissing } from "./mcp-start.ts";
 import { createOutput, onTerminationSignals } from "./headless-output.ts";
 import { resultRecord, type ResultFields } from "./result-record.ts";
+import { goalForRun, runGoal, type GoalRun, type GoalState } from "../lib/app/goal-run.ts";
 import { readPipedStdin } from "./stdin.ts";
 
 /** Whether a descriptor is a terminal (a character device; /dev/null is one too, where a newline is harmless). */
@@ -35,7 +36,8 @@ const interruptedLine = (signal: NodeJS.Signals) => `interrupted by ${signal}; t
 /** `shiro -p`: one turn, no questions asked, events to stdout/stderr, exit code from the outcome. */
 export async function runHeadless(args: MainArgs, processEnv: Record<string, string | undefined>): Promise<number> {
   const piped = await readPipedStdin(args.promptGiven && Boolean(args.prompt));
-  const argPrompt = [args.prompt ?? "", ...args.positional].join(" ").trim();
+  // `--goal "…"` alone: the objective is the prompt too.
+  const argPrompt = [args.prompt ?? "", ...args.positional].join(" ").trim() || (piped ? "" : (args.goal?.objective ?? ""));
   if (!argPrompt && !piped) throw new ShiroError("usage", 'no prompt: pass one with -p "…" or pipe text on stdin.');
 
   const cwd = process.cwd();
@@ -183,9 +185,22 @@ export async function runHeadless(args: MainArgs, processEnv: Record<string, str
   for (const report of attached.reports) emit({ type: "notice", message: describeAttachment(report) });
   // One turn and no "later": its servers get a short while to connect (one still starting joins at a later step).
   await mcp?.settled(HEADLESS_WAIT_MS);
+  const requiredMissing = requiredServersMissing(mcp, requiredServers(runtime));
+  if (requiredMissing) {
+    stopSignals();
+    closeSession();
+    if (args.json) out.write(record(EXIT_CODES.usage, { error: requiredMissing }));
+    err.write(`shiro: ${requiredMissing}\n`);
+    return EXIT_CODES.usage;
+  }
   policy.startTurn();
   const before = session.subagents();
-  const result = await session.runPrompt(attached.text, { emit, approve: policy.approve, signal: controller.signal, stoppedByUser: () => !readerGone && !outputFailed, goOn: GO_ON_HEADLESS });
+  // A goal (docs/goals.md): set by the flags (the -p text is the objective without --goal), or the
+  // resumed session's own, active or paused, which this run goes on with.
+  const goalOn = goalForRun(session.conversation(), args.goal, text || attached.text) !== undefined;
+  const io = { emit, approve: policy.approve, signal: controller.signal, stoppedByUser: () => !readerGone && !outputFailed, goOn: GO_ON_HEADLESS };
+  const goalRun: GoalRun | undefined = goalOn ? await runGoal({ conversation: session.conversation, check: session.runCheck, checkSpend: session.checkSpend }, attached.text, io) : undefined;
+  const result = goalRun ? goalRun.result : await session.runPrompt(attached.text, io);
   const after = session.subagents();
   subagents.costUsd = before.costUsd === undefined || after.costUsd === undefined ? null : after.costUsd - before.costUsd;
   // A step's save may still be in the thread pool: let it land, so the final save is the last word.
@@ -196,17 +211,20 @@ export async function runHeadless(args: MainArgs, processEnv: Record<string, str
   closeSession();
 
   // A reader that took what it wanted and left (`| head -1`) is not an interruption: exit 0.
-  const exitCode = outputFailed ? EXIT_CODES.error : readerGone && result.status === "interrupted" ? EXIT_CODES.success : EXIT_CODES[result.status];
+  // A goal's end decides, but never over a failed stdout or a reader that left; the spend ceiling's exit 4 wins over the goal's 5.
+  const goalExit = goalRun?.ended === "met" ? EXIT_CODES.success : goalRun?.ended === "unmet" ? EXIT_CODES["goal-unmet"] : goalRun?.ended === "spend" ? EXIT_CODES["spend-limit"] : undefined;
+  const exitCode = outputFailed ? EXIT_CODES.error : readerGone && result.status === "interrupted" ? EXIT_CODES.success : (goalExit ?? EXIT_CODES[result.status]);
   // A signal's stop gets its line too: the script (and the person at the terminal) learns what
   // stopped the run and how to go on from where it stopped.
-  const error = result.error ?? (stoppedBy && result.status === "interrupted" ? interruptedLine(stoppedBy) : undefined);
+  const error = result.error ?? goalRun?.spendRefusal ?? (stoppedBy && result.status === "interrupted" ? interruptedLine(stoppedBy) : undefined);
   if (args.json) {
     // The server's own cost, when it stated one, is the record's cost; the usage keeps to tokens.
     const { costUsd: stated, ...usage } = result.usage;
     out.write(
       record(exitCode, {
-        status: result.status,
+        status: goalExit !== undefined && exitCode === goalExit ? statusOfExitCode(exitCode) : result.status,
         steps: result.steps,
+        goal: goalRecord(goalRun?.goal),
         usage,
         costUsd: stated ?? costUsd(runtime.settings.model, usage) ?? null,
         error: error ?? null,
@@ -216,10 +234,23 @@ export async function runHeadless(args: MainArgs, processEnv: Record<string, str
     );
   } else {
     endAnswerLine();
-    if (error && !result.error) err.write(`${error}\n`);
+    if (error && !result.error) err.write(`${goalRun?.spendRefusal === error ? "shiro: " : ""}${error}\n`);
     const changes = describeTurnChanges(result.changes, "shiro undo");
     if (changes) err.write(changes + "\n");
     err.write(exitLine);
   }
   return exitCode;
+}
+
+/** The result record's `goal`: what a script needs to know of the run's goal (docs/goals.md). */
+function goalRecord(goal: GoalState | undefined): ResultFields["goal"] {
+  if (!goal) return null;
+  return {
+    objective: goal.objective,
+    met: goal.status === "met",
+    turns: goal.turns,
+    maxTurns: goal.maxTurns,
+    check: goal.until ? { command: goal.until, exitCode: goal.check?.exitCode ?? null, tail: goal.check?.tail ?? "" } : null,
+    done: goal.done ?? null,
+  };
 }

@@ -17,6 +17,15 @@ export type ResultFields = {
   denied: readonly { tool: string; subject?: string; reason: string }[];
   todos: readonly unknown[];
   subagents: { count: number; usage: Usage; costUsd: number | null };
+  /** The run's goal (docs/goals.md): null without one. `check` null for a goal without a check; `done` what goal_done said. */
+  goal: {
+    objective: string;
+    met: boolean;
+    turns: number;
+    maxTurns: number;
+    check: { command: string; exitCode: number | null; tail: string } | null;
+    done: { summary: string; verification: string } | null;
+  } | null;
 };
 
 /** A cost as the result record gives it: to a millionth of a cent, without the float noise of adding prices up (0.00019830000000000002). */
@@ -43,6 +52,7 @@ export function resultRecord(exitCode: number, fields: Partial<ResultFields> = {
     denied: fields.denied ?? [],
     todos: fields.todos ?? [],
     subagents: fields.subagents ? { ...fields.subagents, costUsd: dollars(fields.subagents.costUsd) } : { count: 0, usage: { inputTokens: 0, outputTokens: 0 }, costUsd: 0 },
+    goal: fields.goal ?? null,
   };
   return JSON.stringify(record) + "\n";
 }

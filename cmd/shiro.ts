@@ -18,6 +18,7 @@ const SUBCOMMANDS: Record<string, () => Promise<Subcommand>> = {
   undo: async () => ((m) => ({ run: m.runUndoCommand, flags: m.UNDO_FLAGS }))(await import("./undo.ts")),
   rewind: async () => ((m) => ({ run: m.runRewindCommand, flags: m.REWIND_FLAGS }))(await import("./rewind.ts")),
   config: async () => ((m) => ({ run: m.runConfigCommand, flags: m.CONFIG_FLAGS }))(await import("./config.ts")),
+  mcp: async () => ((m) => ({ run: m.runMcpCommand, flags: m.MCP_FLAGS }))(await import("./mcp-login.ts")),
 };
 
 /**
@@ -109,11 +110,13 @@ async function main(argv: string[]): Promise<number> {
     await Bun.write(Bun.stdout, (await import("./help.ts")).helpText(pkg.version));
     return 0;
   }
-  if (args.promptGiven || !process.stdin.isTTY) {
+  // `--goal "…"` runs headless as -p does: the objective is its prompt (docs/goals.md).
+  if (args.promptGiven || args.goal?.objective !== undefined || !process.stdin.isTTY) {
     const { runHeadless } = await import("./print.ts");
     return runHeadless(args, process.env);
   }
   if (args.json) throw new ShiroError("usage", '--json is for headless runs: add -p "your request" or pipe the prompt in.');
+  if (args.goal) throw new ShiroError("usage", '--until, --max-turns and --max-minutes are for headless runs: add -p "your request", or type /goal … --until "…" in the loop.');
   recordOnFailure = false;
   const { runRepl } = await import("./repl/main.ts");
   return runRepl(args, process.env);
@@ -165,7 +168,7 @@ const EXIT_BACKSTOP_MS = 30_000;
 const argv = process.argv.slice(2);
 if (argv[0] === RUNNER_ARG) {
   // Inside the sandbox: this process is the runner that starts the session's commands (lib/sandbox).
-  void import("../lib/sandbox/runner-main.ts").then((runner) => runner.runRunner());
+  void import("./sandbox-runner.ts").then((runner) => runner.runRunner());
 } else {
   runCli(argv);
 }

@@ -8,6 +8,7 @@ export const EXIT_CODES = {
   usage: 2, // bad flags, arguments or config
   "step-cap": 3, // the turn hit --max-steps
   "spend-limit": 4, // the session's spend ceiling was reached
+  "goal-unmet": 5, // a goal's budget (turns, time) ended before it was met (docs/goals.md)
   interrupted: 130, // SIGINT, SIGTERM, SIGHUP
 } as const;
 

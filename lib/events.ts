@@ -37,6 +37,8 @@ export type AgentEvent =
    * configured, how it ended, and what it decided (block, allow, deny, ask, stop, error) with why.
    */
   | { type: "hook"; event: string; tool?: string; command: string; origin: string; exitCode: number | null; decision?: string; reason?: string; durationMs: number }
+  /** A goal's check ran after goal turn `turn` (docs/goals.md): `exitCode` null when it did not finish; `tail` the end of its output. */
+  | { type: "goal-check"; command: string; exitCode: number | null; passed: boolean; turn: number; maxTurns: number; tail: string }
   /** A request is over. `wireTokens`: the estimated size of the conversation in the request it sent, after pruning (the instructions and tools not counted). */
   | { type: "step"; step: number; usage: Usage; wireTokens?: number }
   | { type: "done"; status: TurnStatus; steps: number; usage: Usage }

@@ -156,6 +156,11 @@ export function renderEvent(event: AgentEvent, theme: LineTheme = plainTheme, ca
       return theme.error(`error: ${event.message}`);
     case "hook":
       return hookLine(theme, event);
+    case "goal-check": {
+      const how = event.passed ? "passed" : event.exitCode === null ? "did not finish" : `failed (exit ${event.exitCode})`;
+      const line = `goal check \`${clip(event.command, 60)}\` ${how} · turn ${event.turn}/${event.maxTurns}`;
+      return event.passed ? theme.dim(line) : theme.warn(line);
+    }
     case "subagent-end":
       return subagentEndLine(theme, event);
     case "text":

@@ -23,7 +23,7 @@ const rows: [string, string][] = [];
 {
   const history = longToolLoop({ steps: 2_499, outputChars: 1500, seed: 7 });
   const mb = (JSON.stringify(history).length / 1e6).toFixed(1);
-  const prepare = (h: readonly ModelMessage[]) => pruneForWire(closeDanglingToolCalls(h), { pruneAtTokens: DEFAULT_PRUNE_AT_TOKENS });
+  const prepare = (h: readonly ModelMessage[]) => pruneForWire(closeDanglingToolCalls(h), { budgetTokens: DEFAULT_PRUNE_AT_TOKENS });
   const [first, cold] = time(() => prepare(history));
   // The loop calls it before every step with the history one step longer: only new messages are new work.
   const ids = idMaker("bench000");
@@ -62,7 +62,7 @@ const rows: [string, string][] = [];
   // Step k sends the user message and the first k - 1 steps (2 messages each).
   for (let k = 1; k <= 300; k++) {
     const history = full.slice(0, 1 + 2 * (k - 1));
-    const [{ report }, took] = time(() => pruneForWire(closeDanglingToolCalls(history), { pruneAtTokens: DEFAULT_PRUNE_AT_TOKENS }));
+    const [{ report }, took] = time(() => pruneForWire(closeDanglingToolCalls(history), { budgetTokens: DEFAULT_PRUNE_AT_TOKENS }));
     stepTimes.push(took);
     sentPruned += report.tokensAfter;
     sentFull += report.tokensBefore;

@@ -136,7 +136,14 @@ const ratio = (a: number, b: number) => `${(a / b).toFixed(2)}×`;
   rows.push(["  the same loop in the sandbox", `${on.toFixed(0)} ms → the sandbox costs ${perCommand.toFixed(1)} ms per command (goal ≤ 5 ms), and ${start.toFixed(0)} ms once to start`]);
 }
 
-// 4. Library figures: project memory.
+// 4. Scale: peak RSS after 20 and 1,000 steps of the same kind of loop, and shiro's own time per
+// step early and late; autosaves of a 1 MB and a 50 MB session; resuming the 50 MB one.
+const { benchScale } = await import("./bench-scale.ts");
+rows.push(...(await benchScale(bin, baseEnv)));
+const { benchSessionScale } = await import("./bench-session-scale.ts");
+rows.push(...(await benchSessionScale(bin)));
+
+// 5. Library figures: project memory.
 const { benchMemory } = await import("./bench-memory.ts");
 rows.push(...(await benchMemory()));
 
@@ -144,7 +151,7 @@ const width = Math.max(...rows.map(([k]) => k.length));
 console.log(`shiro bench — ${new Date().toISOString().slice(0, 10)}, ${process.platform} ${process.arch}, bun ${Bun.version}`);
 for (const [k, v] of rows) console.log(`${k.padEnd(width)}  ${v}`);
 
-// 5. Benches that run as their own scripts (sessions, pruning, the prompt cache over a 300-step task).
+// 6. Benches that run as their own scripts (sessions, pruning, the prompt cache over a 300-step task).
 for (const script of ["bench-sessions.ts", "bench-prune.ts", "bench-cache.ts"]) {
   const path = join(import.meta.dir, script);
   if (!(await Bun.file(path).exists())) continue;

@@ -65,8 +65,10 @@ const MODE_DEBTS: Record<string, readonly string[]> = {
 };
 const SUBCOMMAND_REACH: Record<string, readonly string[]> = {
   "cmd/shiro.ts": ["sandbox"], // the runner's argument: the binary runs itself as the sandbox's runner
+  "cmd/sandbox-runner.ts": ["sandbox"], // the runner inside the sandbox: its protocol and process helpers
   "cmd/mcp-start.ts": ["mcp"],
   "cmd/mcp-doctor.ts": ["mcp"],
+  "cmd/mcp-login.ts": ["mcp"], // shiro mcp login / logout
   "cmd/hooks-trust.ts": ["hooks"], // the loop's question about a project's hooks, before the loop takes the terminal
   "cmd/memory.ts": ["agent", "memory", "provider"], // shiro memory compact asks the model
   "cmd/doctor.ts": ["agent", "hooks", "memory", "provider", "sandbox", "sessions", "tools"],

@@ -19,6 +19,7 @@ import type { ReplSession, SessionOption } from "./session.ts";
 import type { Theme } from "./theme.ts";
 import type { ChoiceRequest } from "./picker.ts";
 import { modelCommand } from "./model-command.ts";
+import { goalCommand } from "./goal-command.ts";
 
 /** What the loop lends a command: the session, a way to print, and a signal to stop it. */
 export type CommandEnv = {
@@ -94,6 +95,7 @@ export async function runCommand(name: SlashName, args: string, env: CommandEnv)
       env.print([theme.bold("Commands"), ...commandHelpLines(room).map((l) => "  " + l), ...custom, theme.bold("Keys"), ...termRows(KEYS, room).map((l) => "  " + l)].join("\n"));
     },
     skills: () => env.print(skillListing(session.runtime().skills ?? NO_SKILLS).join("\n")),
+    goal: () => goalCommand(args, env),
     todos: () => env.print(todoRows(session.conversation().notebook.todos(), env.columns() - 1).join("\n") || "The task list is empty."),
     notes: async () => say(await session.notes()),
     memory: async () => say(await session.memory(env.signal, retried)),

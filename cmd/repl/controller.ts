@@ -29,6 +29,7 @@ import { createTurnRunner } from "./turn-runner.ts";
 import { createNotifications } from "./notifications.ts";
 import { createTaskListView } from "./task-list-view.ts";
 import { runUserCommand } from "./shell-command.ts";
+import { goalStatus } from "../../lib/app/goal-run.ts";
 
 /** A slash command still running after this long gets the spinner (most answer at once). */
 const COMMAND_SPINNER_AFTER_MS = 300;
@@ -158,7 +159,7 @@ export function createRepl(deps: ReplDeps) {
   const dispatch = createKeyDispatch({ state, session: () => session, input, gate, typeAhead, queue, runner, screen, theme, history: deps.history, yolo: deps.yolo, shownAs, print, render, exit });
 
   /** The status line: drawn at every redraw while the prompt waits (the meter caches what is costly). */
-  const status = () => statusLine(session.runtime(), meter.measure(), session.spent(), theme, session.mode().label, columns() - 1, deps.yolo);
+  const status = () => statusLine(session.runtime(), meter.measure(), session.spent(), theme, session.mode().label, columns() - 1, deps.yolo, goalStatus(session.conversation().goal()));
 
   function render(): void {
     if (state.paging) return; // the pager has the terminal

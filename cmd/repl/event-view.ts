@@ -197,7 +197,8 @@ export function createEventView(theme: Theme, hooks: ViewHooks, now: () => numbe
           return;
         case "compacted":
         case "error":
-          tool(renderEvent(event, theme));
+        case "goal-check":
+          tool(renderEvent(event, theme)!);
           return;
         case "hook": {
           const line = renderEvent(event, theme);

@@ -83,13 +83,14 @@ export function sandboxLine(status: SandboxStatus, theme: Pick<Theme, "dim" | "w
  * request's size against the window (context-meter.ts), what the session has spent, the mode;
  * only the parts that fit in `width` columns, whole (fitSegments).
  */
-export function statusLine(runtime: Runtime, context: RequestEstimate, cost: number | "unpriced" | undefined, theme: Theme, mode?: string, width = Number.POSITIVE_INFINITY, yolo = false): string {
+export function statusLine(runtime: Runtime, context: RequestEstimate, cost: number | "unpriced" | undefined, theme: Theme, mode?: string, width = Number.POSITIVE_INFINITY, yolo = false, goal?: string): string {
   const segments = fitSegments(statusSegments({
     model: runtime.settings.model,
     ...(runtime.settings.agent !== "default" ? { agent: runtime.settings.agent } : {}),
     ...(runtime.settings.thinking !== variantThinking(runtime.settings.agent) ? { thinking: runtime.settings.thinking } : {}),
     ...(mode !== undefined ? { mode } : {}),
     ...(yolo ? { yolo } : {}),
+    ...(goal !== undefined ? { goal } : {}),
     ...context,
     ...(cost !== undefined ? { cost } : {}),
   }), width);

@@ -7,6 +7,7 @@ import type { EventView } from "./event-view.ts";
 import { startSpinner, type LoopState, type Turn } from "./loop-state.ts";
 import type { ReplSession } from "./session.ts";
 import type { Theme } from "./theme.ts";
+import { runGoal } from "../../lib/app/goal-run.ts";
 
 export type TurnRunnerDeps = {
   state: LoopState;
@@ -64,7 +65,12 @@ export function createTurnRunner(deps: TurnRunnerDeps) {
       const shell = sent.shell.map((c) => `!${c}`);
       const asTyped = typed ?? (shell.length > 0 ? withoutAttachments(prompt) : undefined);
       const shown = { ...(asTyped !== undefined ? { prompt: asTyped } : {}), ...(shell.length > 0 ? { shell } : {}) };
-      const result = await session.conversation().runPrompt(sent.prompt, { emit, approve, signal: active.abort.signal, typed: shown });
+      const io = { emit, approve, signal: active.abort.signal, typed: shown };
+      // While a goal is active, the prompt's turn is the goal's: turns go on until it is met (docs/goals.md).
+      const result =
+        session.conversation().goal()?.status === "active"
+          ? (await runGoal({ conversation: session.conversation, check: session.runCheck, checkSpend: session.beforeTurn }, sent.prompt, io)).result
+          : await session.conversation().runPrompt(sent.prompt, io);
       deps.ended?.(); // under the answer, above the notes about the turn
       const changes = describeTurnChanges(result.changes, "/undo");
       if (changes) deps.print(theme.dim(changes));

@@ -21,11 +21,14 @@ import { keyRedactor, redactDeep, redactEvent } from "./redact-key.ts";
 import type { Runtime } from "./runtime.ts";
 import type { Approver } from "../approval.ts";
 import { runTurn, type TurnResult } from "./turn.ts";
+import { cachedEstimates, type RequestEstimate } from "./request-estimate.ts";
 import { markTurnFailure } from "./turn-failure.ts";
 import { createTaskTool, type TurnIo } from "./subagent/task-tool.ts";
+import { goalNote, type GoalState } from "./goal.ts";
+import { createGoalDoneTool } from "../tools/goal-done.ts";
 
 /** What a conversation needs of its session: the history it owns and the totals it keeps. */
-export type ConversationSession = Pick<LiveSession, "id" | "history" | "append" | "replace" | "inProgress" | "totals" | "recordSubagent">;
+export type ConversationSession = Pick<LiveSession, "id" | "history" | "append" | "replace" | "inProgress" | "totals" | "recordSubagent" | "goal" | "setGoal">;
 
 export type ConversationOptions = {
   runtime: Runtime;
@@ -85,6 +88,16 @@ export type Conversation = {
   readonly runtime: Runtime;
   useRuntime(runtime: Runtime): void;
   instructions(): string;
+  /** The session's goal (docs/goals.md); undefined without one. */
+  goal(): GoalState | undefined;
+  /** Sets, updates or (undefined) ends the goal; saved with the session. */
+  setGoal(goal: GoalState | undefined): void;
+  /**
+   * The size of the request the next prompt would send, from the history as it is now (the turn's
+   * own preparation: next-request.ts), for the status line's context meter. Cheap to ask again
+   * while nothing changed.
+   */
+  nextRequestEstimate(): RequestEstimate;
   /**
    * Runs one user prompt to the end of its turn. Never throws for provider or tool failures.
    * `typed` is what the user typed when shiro wrote the prompt for them (see TypedPrompt).
@@ -132,12 +145,27 @@ export function createConversation(opts: ConversationOptions): Conversation {
   // for every request; it is the same array (and the same request prefix) while nothing changed.
   // Read-only agents get none: shiro cannot tell which MCP tools only read.
   let combined: { builtIn: AnyTool[]; mcp: readonly AnyTool[]; all: AnyTool[] } | undefined;
+  // goal_done: offered only while the goal is active and has no check (the check decides otherwise).
+  const goalDone = createGoalDoneTool((said) => {
+    const goal = session.goal();
+    if (goal) session.setGoal({ ...goal, status: "met", done: said });
+  });
+  let withGoal: { builtIn: AnyTool[]; all: AnyTool[] } | undefined;
+  const sessionTools = (): AnyTool[] => {
+    const goal = session.goal();
+    if (!goal || goal.status !== "active" || goal.until) return builtIn;
+    if (withGoal?.builtIn !== builtIn) withGoal = { builtIn, all: [...builtIn, goalDone] };
+    return withGoal.all;
+  };
   const currentTools = (): AnyTool[] => {
+    const own = sessionTools();
     const mcp = runtime.mcp && !VARIANTS[runtime.settings.agent].readOnly ? runtime.mcp.tools() : [];
-    if (mcp.length === 0) return builtIn;
-    if (combined?.builtIn !== builtIn || combined.mcp !== mcp) combined = { builtIn, mcp, all: [...builtIn, ...mcp] };
+    if (mcp.length === 0) return own;
+    if (combined?.builtIn !== own || combined.mcp !== mcp) combined = { builtIn: own, mcp, all: [...own, ...mcp] };
     return combined.all;
   };
+  /** The note sent after the history: the goal and the task list (task-list-note.ts). */
+  const wireTail = () => taskListNote(renderTodos(notebook.todos()), goalNote(session.goal()));
 
   /**
    * The turn's record in the journal; without one (no journal, or it cannot be written) the turn
@@ -172,6 +200,8 @@ export function createConversation(opts: ConversationOptions): Conversation {
     };
   };
 
+  const estimates = cachedEstimates();
+
   const conversation: Conversation = {
     get history() {
       return session.history;
@@ -191,6 +221,8 @@ export function createConversation(opts: ConversationOptions): Conversation {
       runtime = next;
       builtIn = toolsWith(next);
     },
+    goal: () => session.goal(),
+    setGoal: (goal) => session.setGoal(goal),
     instructions: () => {
       // The same for every step of a session (the provider caches it): built again only when the
       // runtime or the tool set changed (/model, /agent).
@@ -207,6 +239,16 @@ export function createConversation(opts: ConversationOptions): Conversation {
         built = { runtime, tools: builtIn, text };
       }
       return built.text;
+    },
+    nextRequestEstimate() {
+      return estimates({
+        history: session.history,
+        instructions: conversation.instructions(),
+        tools: currentTools(),
+        window: runtime.window.info,
+        pruneAtTokens: runtime.settings.pruneAtTokens,
+        tail: wireTail(),
+      });
     },
     async runPrompt(prompt, io) {
       // The sandbox and the login environment get ready while the model reads the prompt: started
@@ -281,7 +323,7 @@ export function createConversation(opts: ConversationOptions): Conversation {
           session: history,
           tools: currentTools,
           instructions: conversation.instructions,
-          wireTail: () => taskListNote(renderTodos(notebook.todos())),
+          wireTail,
           settings: runtime.settings,
           window: runtime.window,
           root: runtime.workspace.root,

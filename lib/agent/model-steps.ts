@@ -3,15 +3,16 @@ import type { CallOptions } from "../provider/call-options.ts";
 import { responseMessages, type StepContent } from "./response-messages.ts";
 
 /**
- * The agent loop's steps on the SDK's single-call API: one model call per step
+ * One step of the agent loop on the SDK's single-call API: one model call
  * (`experimental_streamLanguageModelCall`, which converts the prompt, prepares the tools, parses
- * tool calls and normalises stream errors), the tools run here, and the next step asked for.
+ * tool calls and normalises stream errors), and the tools it calls run here. The caller
+ * (lib/agent/step.ts) reads a step's parts, takes its end, and asks for the next step itself.
  *
  * It takes the place of `streamText`, which does the same with much more around it (a result
  * object of teed and stitched streams, the step and telemetry records, output parsing): about
- * 1.1 ms of CPU a step that shiro used none of. What it gives the reader is
- * the subset of `streamText`'s parts that lib/agent/step.ts reads, with the same meaning, so the
- * turn's logic is unchanged. See docs/performance.md.
+ * 1.1 ms of CPU a step that shiro used none of. Its parts are the subset of `streamText`'s that
+ * step.ts reads, with the same meaning; a step's end (`finish-step`) carries the step's messages
+ * for the history. See docs/performance.md.
  */
 export type StepPart =
   | { type: "start-step" }
@@ -21,45 +22,37 @@ export type StepPart =
   | { type: "tool-call"; toolCallId: string; toolName: string; input: unknown; invalid?: boolean; error?: unknown }
   | { type: "tool-result"; toolCallId: string; toolName: string; output: unknown }
   | { type: "tool-error"; toolCallId: string; toolName: string; error: unknown }
-  | { type: "finish-step"; finishReason: string; usage: LanguageModelUsage; providerMetadata?: Record<string, Record<string, unknown>> }
+  | {
+      type: "finish-step";
+      finishReason: string;
+      usage: LanguageModelUsage;
+      providerMetadata?: Record<string, Record<string, unknown>>;
+      /** The step's messages: the assistant's, then the tool results (response-messages.ts). */
+      messages: ModelMessage[];
+    }
   | { type: "error"; error: unknown }
   | { type: "abort" };
 
 export type StepRequest = { instructions: string; messages: ModelMessage[] };
 
-export type ModelStepsOptions = CallOptions &
-  StepRequest & {
-    model: LanguageModel;
-    tools: ToolSet;
-    abortSignal: AbortSignal;
-    /** Asked after step k when its calls all have results: true stops. */
-    stopWhen: (stepNumber: number) => Promise<boolean>;
-    /** Step k's request (k ≥ 1); undefined: the last request and the messages of the step before. */
-    prepareStep: (at: { stepNumber: number }) => StepRequest | undefined;
-    /** The model's answer of a step has ended (its tools may still run). */
-    onLanguageModelCallEnd: (event: { usage: LanguageModelUsage }) => void;
-    /** A step ended with its messages (the assistant's, then the tool results). */
-    onStepFinish: (step: { stepNumber: number; response: { messages: ModelMessage[] } }) => void;
-  };
+export type ModelStepOptions = CallOptions & {
+  model: LanguageModel;
+  tools: ToolSet;
+  abortSignal: AbortSignal;
+};
 
-/** A step's end: whether the loop may go on to another. */
-type StepEnd = "go-on" | "stop";
+/**
+ * How a step ended. `goOn`: its calls all have results and nothing failed, so another step may
+ * follow (the caller decides). `callUsage`: what the model call used, known once its answer ended,
+ * also for a step cut short afterwards (Ctrl-C during a command), which was paid for all the same.
+ */
+export type StepEnd = { goOn: boolean; callUsage?: LanguageModelUsage };
 
-/** The parts of the steps, in order; the stream ends after the last step, an error or an abort. */
-export async function* modelSteps(options: ModelStepsOptions): AsyncGenerator<StepPart> {
-  let request: StepRequest = { instructions: options.instructions, messages: options.messages };
-  for (let stepNumber = 0; ; stepNumber++) {
-    if (stepNumber > 0) request = options.prepareStep({ stepNumber }) ?? request;
-    const said: ModelMessage[] = [];
-    const end = yield* oneStep(options, request, stepNumber, said);
-    if (end === "stop" || (await options.stopWhen(stepNumber))) return;
-    request = { instructions: request.instructions, messages: [...request.messages, ...said] };
-  }
-}
-
-async function* oneStep(options: ModelStepsOptions, request: StepRequest, stepNumber: number, said: ModelMessage[]): AsyncGenerator<StepPart, StepEnd> {
+/** The parts of one step, in order; it ends after its `finish-step`, an error or an abort. */
+export async function* modelStep(options: ModelStepOptions, request: StepRequest): AsyncGenerator<StepPart, StepEnd> {
   const signal = options.abortSignal;
-  if (signal.aborted) return yield* aborted();
+  const end: StepEnd = { goOn: false };
+  if (signal.aborted) return yield* aborted(end);
   let content: StepContent[] = [];
   let call: Awaited<ReturnType<typeof streamModelCall>>;
   try {
@@ -73,13 +66,13 @@ async function* oneStep(options: ModelStepsOptions, request: StepRequest, stepNu
       ...(options.maxOutputTokens !== undefined ? { maxOutputTokens: options.maxOutputTokens } : {}),
       onLanguageModelCallEnd: (event) => {
         content = event.content as StepContent[];
-        options.onLanguageModelCallEnd({ usage: event.usage });
+        end.callUsage = event.usage;
       },
     });
   } catch (error) {
-    if (signal.aborted) return yield* aborted();
+    if (signal.aborted) return yield* aborted(end);
     yield { type: "error", error };
-    return "stop";
+    return end;
   }
   yield { type: "start-step" };
 
@@ -90,7 +83,7 @@ async function* oneStep(options: ModelStepsOptions, request: StepRequest, stepNu
     let calls = 0;
     try {
       for await (const part of call.stream) {
-        if (signal.aborted) return yield* aborted();
+        if (signal.aborted) return yield* aborted(end);
         switch (part.type) {
           case "text-delta":
             yield { type: "text-delta", text: part.text };
@@ -127,30 +120,29 @@ async function* oneStep(options: ModelStepsOptions, request: StepRequest, stepNu
       // The answer is over: the tools still running are waited for, each result given as it comes.
       while (results.running()) {
         const next = await results.next();
-        if (signal.aborted) return yield* aborted();
+        if (signal.aborted) return yield* aborted(end);
         if (next) yield next;
       }
     } catch (error) {
-      if (signal.aborted) return yield* aborted();
+      if (signal.aborted) return yield* aborted(end);
       yield { type: "error", error };
-      return "stop";
+      return end;
     }
     // A stream that ended without its finish part leaves the step open: the reader calls it incomplete.
-    if (!finish) return "stop";
-    const messages = responseMessages([...content, ...results.parts]);
-    said.push(...messages);
-    options.onStepFinish({ stepNumber, response: { messages } });
-    yield { type: "finish-step", ...finish };
+    if (!finish) return end;
+    yield { type: "finish-step", ...finish, messages: responseMessages([...content, ...results.parts]) };
     const answered = results.parts.length === calls;
-    return calls > 0 && answered && !failed && finish.finishReason !== "interrupted" && finish.finishReason !== "error" ? "go-on" : "stop";
+    end.goOn = calls > 0 && answered && !failed && finish.finishReason !== "interrupted" && finish.finishReason !== "error";
+    return end;
   } finally {
     results.close();
   }
 }
 
-async function* aborted(): AsyncGenerator<StepPart, StepEnd> {
+async function* aborted(end: StepEnd): AsyncGenerator<StepPart, StepEnd> {
   yield { type: "abort" };
-  return "stop";
+  end.goOn = false;
+  return end;
 }
 
 type ResultPart = Extract<StepContent, { type: "tool-result" | "tool-error" }>;

@@ -1,10 +1,5 @@
-import type { ModelMessage } from "ai";
-import type { ContextWindowInfo } from "../provider/context-window.ts";
-import { pruneForWire } from "../prune/prune.ts";
-import { closeDanglingToolCalls } from "../prune/repair.ts";
 import { estimateTokens } from "../prune/tokens.ts";
-import type { AnyTool } from "../tools/define.ts";
-import { requestBudget } from "./context-budget.ts";
+import { prepareRequest, type PreparedRequest, type RequestInput } from "./next-request.ts";
 
 /** How big the next request will be, estimated the way a turn prunes it (lib/prune/tokens.ts). */
 export type RequestEstimate = {
@@ -19,29 +14,39 @@ export type RequestEstimate = {
 };
 
 /**
- * The request a turn would send now, before the user's next prompt is added: the same budget, the
- * same repair and pruning and the same tail the turn uses (lib/agent/turn.ts), so what the status
- * line shows is what goes out. `wire` may be given when the caller has the pruned size at hand
- * (it is the costly part; the context meter caches it by history). Pure.
+ * The size of the request a turn would send now, before the user's next prompt is added: the
+ * request made by the turn's own preparation (next-request.ts), so what the status line shows is
+ * what goes out. `prepared` may be given when the caller has it at hand. Pure.
  */
-export function estimateNextRequest(
-  window: ContextWindowInfo,
-  opts: { pruneAtTokens: number; instructions: string; tools: readonly AnyTool[]; history: readonly ModelMessage[]; tail: readonly ModelMessage[] },
-  wire: (history: readonly ModelMessage[], budgetTokens: number) => number = prunedTokens(opts.tools),
-): RequestEstimate {
-  const budget = requestBudget(window, { pruneAtTokens: opts.pruneAtTokens, instructions: opts.instructions, tools: opts.tools });
-  const conversationTokens = opts.history.length === 0 ? 0 : wire(opts.history, budget.conversationTokens);
-  const tailTokens = opts.tail.length === 0 ? 0 : estimateTokens(opts.tail);
+export function estimateNextRequest(input: RequestInput, prepared: PreparedRequest = prepareRequest(input)): RequestEstimate {
+  const conversationTokens = input.history.length === 0 ? 0 : prepared.report.tokensAfter;
+  const tailTokens = input.tail.length === 0 ? 0 : estimateTokens(input.tail);
   return {
-    requestTokens: Math.ceil((budget.overheadTokens + conversationTokens + tailTokens) * window.scale),
-    windowTokens: window.tokens,
+    requestTokens: Math.ceil((prepared.budget.overheadTokens + conversationTokens + tailTokens) * input.window.scale),
+    windowTokens: input.window.tokens,
     conversationTokens,
-    budgetTokens: budget.conversationTokens,
+    budgetTokens: prepared.budget.conversationTokens,
   };
 }
 
-/** The estimated size of the history as pruning would send it within `budgetTokens`. */
-export function prunedTokens(tools: readonly AnyTool[]) {
-  return (history: readonly ModelMessage[], budgetTokens: number): number =>
-    pruneForWire(closeDanglingToolCalls(history), { pruneAtTokens: budgetTokens, tools }).report.tokensAfter;
+/**
+ * estimateNextRequest, kept while its input is the same (the same history, tools, instructions
+ * and window objects, the same ceiling and tail): the status line asks at every key while the
+ * prompt waits, and pruning the history is the costly part.
+ */
+export function cachedEstimates(): (input: RequestInput) => RequestEstimate {
+  let last: { input: RequestInput; tail: string; estimate: RequestEstimate } | undefined;
+  return (input) => {
+    const tail = JSON.stringify(input.tail);
+    const same =
+      last !== undefined &&
+      last.input.history === input.history &&
+      last.input.tools === input.tools &&
+      last.input.instructions === input.instructions &&
+      last.input.window === input.window &&
+      last.input.pruneAtTokens === input.pruneAtTokens &&
+      last.tail === tail;
+    if (!same) last = { input, tail, estimate: estimateNextRequest(input) };
+    return last!.estimate;
+  };
 }

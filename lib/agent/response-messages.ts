@@ -1,4 +1,10 @@
-import type { ModelMessage, ToolResultPart } from "ai";
+import type { AssistantModelMessage, ModelMessage, ToolResultPart } from "ai";
+import { MAX_SESSION_NESTING, nestedDeeperThan } from "../fs/nesting.ts";
+import { REASONING_DETAILS_KEY } from "../provider/reasoning-details.ts";
+
+/** Room for the record, the message and the part around a tool call's arguments within MAX_SESSION_NESTING. */
+const MAX_INPUT_NESTING = MAX_SESSION_NESTING - 16;
+const DEEP_INPUT_NOTE = `[arguments nested more than ${MAX_INPUT_NESTING} levels deep; not kept]`;
 
 type Metadata = Record<string, Record<string, unknown>> | undefined;
 
@@ -81,4 +87,74 @@ function errorMessage(error: unknown): string {
   if (typeof error === "string") return error;
   if (error instanceof Error) return error.message;
   return JSON.stringify(error);
+}
+
+/**
+ * The messages with any tool call's arguments nested too deep for a session (lib/fs/nesting.ts)
+ * replaced by a note. Only a broken or hostile model sends such arguments, and no tool accepts
+ * them, but kept as they are they would make the session impossible to save, load or send again.
+ * Returns the same array when there is nothing to replace.
+ */
+export function withKeepableInputs(messages: ModelMessage[]): ModelMessage[] {
+  const deep = (m: ModelMessage) =>
+    m.role === "assistant" && typeof m.content !== "string" && m.content.some((p) => p.type === "tool-call" && nestedDeeperThan(p.input, MAX_INPUT_NESTING));
+  if (!messages.some(deep)) return messages;
+  return messages.map((m) =>
+    m.role === "assistant" && typeof m.content !== "string" && deep(m)
+      ? { ...m, content: m.content.map((p) => (p.type === "tool-call" && nestedDeeperThan(p.input, MAX_INPUT_NESTING) ? { ...p, input: DEEP_INPUT_NOTE } : p)) }
+      : m,
+  );
+}
+
+/**
+ * The step's assistant message carrying the server's `reasoning_details`, where the compatible
+ * client sends them back (as a field of that message in the next request), and where the
+ * session file keeps them. Unchanged when there are none.
+ */
+export function withReasoningDetails(messages: ModelMessage[], details: unknown[] | undefined): ModelMessage[] {
+  if (!details || details.length === 0) return messages;
+  return messages.map((m) =>
+    m.role === "assistant" ? ({ ...m, providerOptions: { ...m.providerOptions, openaiCompatible: { ...m.providerOptions?.openaiCompatible, [REASONING_DETAILS_KEY]: details as never } } } as ModelMessage) : m,
+  );
+}
+
+/** The assistant message and results as streamed, without provider item ids (sent inline). */
+export function rebuildMessages(
+  text: string,
+  calls: { toolCallId: string; toolName: string; input: unknown }[],
+  results: { toolCallId: string; toolName: string; output: string; error: boolean }[],
+): ModelMessage[] {
+  const content: Exclude<AssistantModelMessage["content"], string> = [];
+  if (text) content.push({ type: "text", text });
+  for (const call of calls) content.push({ type: "tool-call", toolCallId: call.toolCallId, toolName: call.toolName, input: call.input ?? {} });
+  if (content.length === 0) return [];
+  const messages: ModelMessage[] = [{ role: "assistant", content }];
+  const answered = results.filter((r) => calls.some((c) => c.toolCallId === r.toolCallId));
+  if (answered.length > 0) {
+    messages.push({
+      role: "tool",
+      content: answered.map((r) => ({
+        type: "tool-result" as const,
+        toolCallId: r.toolCallId,
+        toolName: r.toolName,
+        output: r.error ? { type: "error-text" as const, value: r.output } : { type: "text" as const, value: r.output },
+      })),
+    });
+  }
+  return messages;
+}
+
+/** The step's tool results with shiro's wording where it has its own (`reworded`, by call id). */
+export function withReworded(messages: ModelMessage[], reworded: ReadonlyMap<string, string>): ModelMessage[] {
+  if (reworded.size === 0) return messages;
+  return messages.map((m) =>
+    m.role === "tool"
+      ? {
+          ...m,
+          content: m.content.map((p) =>
+            p.type === "tool-result" && reworded.has(p.toolCallId) ? { ...p, output: { type: "error-text" as const, value: reworded.get(p.toolCallId)! } } : p,
+          ),
+        }
+      : m,
+  );
 }

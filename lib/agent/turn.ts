@@ -2,24 +2,24 @@ import type { LanguageModel, ModelMessage } from "ai";
 import type { EventSink, TurnStatus, Usage } from "../events.ts";
 import type { AnyTool } from "../tools/define.ts";
 import { closeDanglingToolCalls, inlineHistory, INTERRUPTED_RESULT } from "../prune/repair.ts";
-import { compactedEvent, pruneForWire } from "../prune/prune.ts";
+import { compactedEvent } from "../prune/prune.ts";
 import { reportTo } from "./tool-hooks.ts";
 import { estimateTokens } from "../prune/tokens.ts";
-import { isMissingItemError, missingItemNotice } from "../provider/missing-item.ts";
-import { contextOverflow } from "../provider/context-overflow.ts";
 import type { ContextWindow } from "../provider/context-window.ts";
 import { withNextStep } from "../provider/next-step.ts";
-import { retryNotice, waitToRetry } from "./retry.ts";
-import { describeProviderError, retryDelayMs } from "../provider/provider-error.ts";
+import { waitToRetry } from "./retry.ts";
+import { describeProviderError } from "../provider/provider-error.ts";
 import { runSteps, type StepOutcome } from "./step.ts";
+import { prepareRequest, type PreparedRequest } from "./next-request.ts";
+import { recover } from "./recovery.ts";
 import type { Approver } from "../approval.ts";
 import type { Settings } from "../config/resolve.ts";
-import { hasReasoningControl, withoutReasoning, type CallOptions } from "../provider/call-options.ts";
+import type { CallOptions } from "../provider/call-options.ts";
 import { toSdkTools } from "./sdk-tools.ts";
 import { plural } from "../text/lines.ts";
 import { resultNote, withResultNotes, type ResultNote } from "./result-notes.ts";
 import type { ToolCallOptions } from "./tool-call.ts";
-import { overflowFailure, overflowNotice, promptTooLarge, requestBudget } from "./context-budget.ts";
+import { requestBudget } from "./context-budget.ts";
 
 /**
  * The owner of the history a turn works on (the session). The turn never changes an array it was
@@ -132,19 +132,17 @@ export async function runTurn(opts: TurnOptions): Promise<TurnResult> {
     opts.emit(event);
   };
 
-  /** One step's request: the budget, the pruned wire (the `compacted` event once per turn) and the tail. */
-  const prepare = (toolDefs: readonly AnyTool[]) => {
-    const instructions = opts.instructions();
-    const budget = requestBudget(opts.window.info, { pruneAtTokens: settings.pruneAtTokens, instructions, tools: toolDefs });
-    const { messages: wire, report } = pruneForWire(closeDanglingToolCalls(session.history), { pruneAtTokens: budget.conversationTokens, tools: toolDefs });
-    const compacted = compactedReported ? undefined : compactedEvent(report);
+  /** One step's request (next-request.ts), and the `compacted` event once per turn. */
+  const prepare = (toolDefs: readonly AnyTool[]): PreparedRequest => {
+    const request = prepareRequest({ history: session.history, instructions: opts.instructions(), tools: toolDefs, window: opts.window.info, pruneAtTokens: settings.pruneAtTokens, tail: opts.wireTail?.() ?? [] });
+    const compacted = compactedReported ? undefined : compactedEvent(request.report);
     if (compacted) {
       opts.emit(compacted); // once per turn, not per step
       compactedReported = true;
       // Pruning cannot be blocked (and never changes the saved history): PreCompact is told, not asked.
       if (opts.hooks?.has("PreCompact")) void opts.hooks.fire("PreCompact", { trigger: "auto", custom_instructions: "" }, { onRun: reportTo(opts.emit) }).catch(() => {});
     }
-    return { instructions, budget, report, messages: withTail(wire, opts.wireTail?.() ?? []) };
+    return request;
   };
 
   /** A step that ran (well, or failed after showing something): booked, appended, and judged. True: the turn goes on. */
@@ -245,64 +243,54 @@ export async function runTurn(opts: TurnOptions): Promise<TurnResult> {
     if (ended) break;
     if (!failed) continue; // the run stopped between steps (tools or options changed, the SDK stopped): the next step starts a new one
 
-    // The step failed before it showed anything: try it again when that can help.
+    // The step failed before it showed anything: try it again when that can help (recovery.ts).
     const { instructions, budget, report } = request;
-    const error = failed.error;
-    if (!inlinedThisTurn && isMissingItemError(error)) {
-      // The provider forgot items this history points at (or failed on a request that pointed at
-      // them); waiting won't bring them back. Rewrite the session's own history without item ids
-      // and send it again, once per turn.
-      inlinedThisTurn = true;
-      session.replace(inlineHistory(session.history));
-      opts.emit({ type: "notice", message: missingItemNotice(error) });
-      retrying = true;
-      continue;
-    }
-    const overflow = contextOverflow(error);
-    if (overflow) {
-      // Too long for the model's context: waiting won't help, a shorter request will. Learn what
-      // the refusal says, prune the wire to the new budget and send again, once per step — unless
-      // even the most pruned wire cannot fit, which no retry would change.
-      const modelId = typeof opts.model === "string" ? opts.model : opts.model.modelId;
-      if (overflowRetried) overflowError = overflowFailure(modelId, opts.window.info, true);
-      else {
-        overflowRetried = true;
-        const learned = opts.window.learn(overflow, { requestTokens: report.tokensAfter + budget.overheadTokens, conversationTokens: report.tokensAfter });
-        const next = requestBudget(opts.window.info, { pruneAtTokens: settings.pruneAtTokens, instructions, tools: toolDefs });
-        if (!pruneForWire(closeDanglingToolCalls(session.history), { pruneAtTokens: next.conversationTokens, tools: toolDefs }).report.fits) {
-          const prompt = session.history.findLast((m) => m.role === "user");
-          const promptTokens = prompt ? estimateTokens([prompt]) : 0;
-          // What the window itself leaves for the conversation, not the (lower) compactAtTokens:
-          // a message under it fits once the earlier ones are summarised.
-          const room = requestBudget(opts.window.info, { pruneAtTokens: Number.POSITIVE_INFINITY, instructions, tools: toolDefs }).conversationTokens;
-          overflowError = promptTokens > room ? promptTooLarge(promptTokens, opts.window.info) : overflowFailure(modelId, opts.window.info, false);
-        } else {
-          opts.emit({ type: "notice", message: overflowNotice(learned) });
-          retrying = true;
-          continue;
-        }
-      }
-    } else {
-      const failure = withNextStep(describeProviderError(error), settings);
-      if (hasReasoningControl(callOptions) && refusesReasoningControl(failure)) {
-        // The server does not take a thinking level: drop it for the rest of the session and resend.
-        callOptions = withoutReasoning(callOptions);
-        opts.onCallOptions?.(callOptions);
-        opts.emit({ type: "notice", message: REASONING_DROPPED_NOTICE });
+    const decision = recover({
+      error: failed.error,
+      state: { inlined: inlinedThisTurn, overflowRetried, attempt },
+      callOptions,
+      settings,
+      modelId: typeof opts.model === "string" ? opts.model : opts.model.modelId,
+      window: opts.window,
+      sent: { requestTokens: report.tokensAfter + budget.overheadTokens, conversationTokens: report.tokensAfter },
+      fitsNow: () => {
+        const budgeted = (pruneAtTokens: number) => prepareRequest({ history: session.history, instructions, tools: toolDefs, window: opts.window.info, pruneAtTokens, tail: [] });
+        if (budgeted(settings.pruneAtTokens).report.fits) return { fits: true };
+        const prompt = session.history.findLast((m) => m.role === "user");
+        return { fits: false, promptTokens: prompt ? estimateTokens([prompt]) : 0, roomTokens: requestBudget(opts.window.info, { pruneAtTokens: Number.POSITIVE_INFINITY, instructions, tools: toolDefs }).conversationTokens };
+      },
+    });
+    switch (decision.action) {
+      case "inline":
+        inlinedThisTurn = true;
+        session.replace(inlineHistory(session.history));
+        opts.emit({ type: "notice", message: decision.notice });
         retrying = true;
         continue;
-      }
-      if (failure.retryable && attempt <= settings.maxRetries) {
-        const delay = retryDelayMs(attempt, settings.retryBaseMs, failure.retryAfterMs);
-        opts.emit({ type: "notice", message: retryNotice(failure.message, delay, attempt, settings.maxRetries), retryInMs: delay });
-        if (await waitToRetry(delay, opts.signal)) {
+      case "prune-harder":
+        overflowRetried = true;
+        opts.emit({ type: "notice", message: decision.notice });
+        retrying = true;
+        continue;
+      case "drop-reasoning":
+        callOptions = decision.callOptions;
+        opts.onCallOptions?.(callOptions);
+        opts.emit({ type: "notice", message: decision.notice });
+        retrying = true;
+        continue;
+      case "back-off":
+        opts.emit({ type: "notice", message: decision.notice, retryInMs: decision.delayMs });
+        if (await waitToRetry(decision.delayMs, opts.signal)) {
           attempt++;
           retrying = true;
           continue;
         }
         // Interrupted while waiting: the step ends as it failed, and the turn as interrupted.
         failed.aborted = true;
-      }
+        break;
+      case "fail":
+        overflowError = decision.message;
+        break;
     }
     settle(failed, report.tokensAfter);
     break;
@@ -314,18 +302,6 @@ export async function runTurn(opts: TurnOptions): Promise<TurnResult> {
   for (const [id, call] of open) opts.emit({ type: "tool-result", id, ...call, summary: "interrupted", output: INTERRUPTED_RESULT });
   opts.emit({ type: "done", status, steps, usage });
   return { status, steps, usage, ...(errorMessage ? { error: errorMessage } : {}), ...(truncated ? { truncated } : {}), messages: session.history.slice(startLength) };
-}
-
-/** The wire with the turn's tail after it (the same array when there is none). */
-function withTail(wire: ModelMessage[], tail: readonly ModelMessage[]): ModelMessage[] {
-  return tail.length === 0 ? wire : [...wire, ...tail];
-}
-
-export const REASONING_DROPPED_NOTICE = "the server does not take a thinking level for this model; shiro sends requests without one from now on";
-
-/** A 400-class refusal that names the reasoning parameter (reasoning_effort, reasoning, reasoning.effort). */
-function refusesReasoningControl(failure: { status?: number; message: string }): boolean {
-  return failure.status !== undefined && failure.status >= 400 && failure.status < 500 && /reasoning/i.test(failure.message);
 }
 
 /** Said when the turn's answer stops at the server's output limit. */

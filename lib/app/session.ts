@@ -202,7 +202,11 @@ export async function openSession(opts: SessionOptions) {
   /** SessionEnd, before the session closes: its hooks run and are waited for (their own timeouts bound them). */
   const endHooks = async (reason: "exit" | "clear" | "other") => {
     // A hook fired in the background (PreCompact, Notification) gets a few seconds to finish first.
-    if (sessionHooks) await Promise.race([sessionHooks.idle(), Bun.sleep(BACKGROUND_HOOKS_GRACE_MS)]);
+    if (sessionHooks) {
+      let timer: ReturnType<typeof setTimeout> | undefined;
+      await Promise.race([sessionHooks.idle(), new Promise<void>((resolve) => (timer = setTimeout(resolve, BACKGROUND_HOOKS_GRACE_MS)))]);
+      clearTimeout(timer); // a timer left running would keep the process alive after the session
+    }
     if (sessionHooks?.has("SessionEnd")) await sessionHooks.fire("SessionEnd", { reason });
   };
   const userShell = createUserShell({ runtime: () => runtime, conversation: () => conversation, home: runtime.workspace.userHome });
@@ -351,6 +355,8 @@ export async function openSession(opts: SessionOptions) {
     runShell: userShell.run,
     /** The prompt with what `!cmd` showed since the last one, as context, and those commands; takes them. */
     withShellContext: userShell.withContext,
+    /** A goal's check command, run the way `!cmd` runs (docs/goals.md; lib/app/goal-run.ts). */
+    runCheck: userShell.check,
 
     /** The turn: the prompt through the conversation (conversation.runPrompt). */
     runPrompt: (...args: Parameters<Conversation["runPrompt"]>) => conversation.runPrompt(...args),

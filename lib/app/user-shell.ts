@@ -2,6 +2,8 @@ import type { Conversation } from "../agent/conversation.ts";
 import type { Runtime } from "../agent/runtime.ts";
 import { guardCommand } from "../permissions/index.ts";
 import { runTool } from "../tools/define.ts";
+import { BASH_EXITED } from "../tools/bash.ts";
+import { checkTail, GOAL_CHECK_TIMEOUT_MS } from "../agent/goal.ts";
 
 /**
  * `!cmd`: the user's own command, run in the workspace through the same guard and sandbox as the
@@ -27,6 +29,26 @@ export function createUserShell(deps: { runtime: () => Runtime; conversation: ()
       }
       ran.push({ command, output: output.trimEnd() });
       return { output };
+    },
+    /**
+     * A goal's check (docs/goals.md), run the way `!cmd` runs: guard and sandbox apply, nobody is
+     * asked, stopped after GOAL_CHECK_TIMEOUT_MS. `exitCode` null: it did not run or finish (a
+     * refusal, a timeout, a signal), which counts as failing. `tail`: the end of its output.
+     */
+    async check(command: string, signal: AbortSignal): Promise<{ exitCode: number | null; tail: string }> {
+      const runtime = deps.runtime();
+      const refusal = guardCommand(command, { root: runtime.workspace.root, cwd: runtime.workspace.cwd, home: deps.home, allow: runtime.config.guard?.allow });
+      if (refusal) return { exitCode: null, tail: `shiro's safety guard refused \`${refusal.command}\`: ${refusal.why}.` };
+      const bash = deps.conversation().tools.find((t) => t.subject.kind === "command");
+      if (!bash) return { exitCode: null, tail: "this agent cannot run commands (a read-only variant), so the check cannot run" };
+      try {
+        const { output } = await runTool(bash, { command, timeout: GOAL_CHECK_TIMEOUT_MS }, { root: runtime.workspace.root, cwd: runtime.workspace.cwd, signal, notice: () => {} });
+        const [first = "", ...rest] = output.split("\n");
+        const exited = first.startsWith(BASH_EXITED) ? Number.parseInt(first.slice(BASH_EXITED.length), 10) : Number.NaN;
+        return Number.isInteger(exited) ? { exitCode: exited, tail: checkTail(rest.join("\n")) } : { exitCode: null, tail: checkTail(output) };
+      } catch (error) {
+        return { exitCode: null, tail: checkTail(error instanceof Error ? error.message : String(error)) };
+      }
     },
     /** The prompt with what `!cmd` showed since the last one, as context, and those commands; takes them. */
     withContext(prompt: string): { prompt: string; shell: string[] } {

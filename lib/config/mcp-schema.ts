@@ -20,6 +20,8 @@ const Common = {
   /** Some tools write a description for their user; shiro accepts it and does not use it. */
   description: v.optional(v.string("must be a string")),
   enabled: v.optional(v.boolean("must be true or false")),
+  /** `shiro -p` fails (exit 2) when this server is not connected once it has waited for the servers. */
+  required: v.optional(v.boolean("must be true or false")),
   allow: v.optional(Allow),
   /** How long connecting may take before the server is reported failed. */
   timeoutMs: v.optional(v.pipe(v.number("must be a number"), v.integer("must be a whole number"), v.minValue(100, "must be at least 100"))),
@@ -35,11 +37,29 @@ export const StdioServerConfig = v.strictObject({
   ...Common,
 });
 
+/**
+ * `oauth`: how a remote server that signs in with OAuth knows shiro, when dynamic registration is
+ * not what it wants. `clientId` (and `clientSecret`, through `${VAR}`) of a client registered by
+ * hand, with the `callbackPort` it was registered with (redirect http://127.0.0.1:<port>/callback);
+ * `grant: "client_credentials"` for a machine-to-machine server (no browser, no user);
+ * `clientMetadataUrl`, the https address of a Client ID Metadata Document someone hosts for shiro.
+ */
+const OAuthSettings = v.strictObject({
+  clientId: v.optional(v.pipe(v.string("must be a string"), v.nonEmpty("must not be empty"))),
+  clientSecret: v.optional(v.string("must be a string")),
+  grant: v.optional(v.picklist(["authorization_code", "client_credentials"], 'must be "authorization_code" or "client_credentials"')),
+  scope: v.optional(v.string("must be a space-separated list of scopes")),
+  callbackPort: v.optional(v.pipe(v.number("must be a number"), v.integer("must be a whole number"), v.minValue(1, "must be a port (1-65535)"), v.maxValue(65535, "must be a port (1-65535)"))),
+  clientMetadataUrl: v.optional(v.pipe(v.string("must be a URL"), v.url("must be an https URL"), v.startsWith("https://", "must be an https URL"))),
+});
+export type OAuthSettings = v.InferOutput<typeof OAuthSettings>;
+
 /** A remote server: streamable HTTP, or the older SSE transport (tried when HTTP is refused, or chosen with `type`). */
 export const RemoteServerConfig = v.strictObject({
   type: v.optional(v.picklist(["http", "sse", "streamable-http"], 'must be "http" or "sse"')),
   url: v.pipe(v.string("must be a URL"), v.url("must be a URL such as https://example.com/mcp")),
   headers: v.optional(StringMap),
+  oauth: v.optional(OAuthSettings),
   ...Common,
 });
 

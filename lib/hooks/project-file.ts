@@ -1,10 +1,11 @@
-import { readFileSync, realpathSync, statSync } from "node:fs";
+import { readFileSync } from "node:fs";
 import { join, relative, resolve } from "node:path";
 import * as v from "valibot";
 import { HooksConfig } from "../config/hooks-schema.ts";
 import { issueWords } from "../config/field-path.ts";
 import { filesFingerprint } from "../fs/trust-store.ts";
-import { isInside } from "../fs/workspace.ts";
+import { isInside, realpathOrSelf } from "../fs/workspace.ts";
+import { statIfExists } from "../fs/missing-path.ts";
 import { parseShell } from "../permissions/shell-parse.ts";
 
 export const PROJECT_SETTINGS_FILE = ".shiro/settings.json";
@@ -39,7 +40,7 @@ export function readProjectHooks(root: string): ProjectHooks {
     if (!parsed.success) return { status: "invalid", path, reason: issueWords(ProjectSettings, parsed.issues[0]).replace(/\s+/g, " ").slice(0, 300) };
     const hooks = parsed.output.hooks ?? {};
     const commands = Object.values(hooks).flatMap((groups) => groups.flatMap((g) => g.hooks.flatMap((h) => (h.type === "command" && h.command ? [h.command] : []))));
-    const realRoot = realOrSelf(root);
+    const realRoot = realpathOrSelf(root);
     const sha256 = new Bun.CryptoHasher("sha256").update(bytes).digest("hex");
     return { status: "found", path, hooks, commands, fingerprint: filesFingerprint(realRoot, PROJECT_SETTINGS_FILE, sha256, filesCommandsRun(realRoot, commands)) };
   } catch (error) {
@@ -56,26 +57,10 @@ export function filesCommandsRun(realRoot: string, commands: readonly string[]):
     for (const simple of parsed.commands) {
       for (const word of simple.words) {
         if (word.expands || word.text === "") continue;
-        const real = realOrSelf(resolve(realRoot, word.text));
-        if (isInside(realRoot, real) && real !== realRoot && isFile(real)) found.add(relative(realRoot, real));
+        const real = realpathOrSelf(resolve(realRoot, word.text));
+        if (isInside(realRoot, real) && real !== realRoot && statIfExists(real)?.isFile() === true) found.add(relative(realRoot, real));
       }
     }
   }
   return [...found].sort();
-}
-
-function realOrSelf(path: string): string {
-  try {
-    return realpathSync(path);
-  } catch {
-    return path;
-  }
-}
-
-function isFile(path: string): boolean {
-  try {
-    return statSync(path).isFile();
-  } catch {
-    return false;
-  }
 }

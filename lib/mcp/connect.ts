@@ -6,9 +6,12 @@
  * servers are tried over streamable HTTP first and over the older SSE transport when that fails.
  */
 import { isAbsolute, resolve } from "node:path";
-import { isStdio, type McpServerConfig } from "../config/mcp-schema.ts";
-import { expandAll, expandEnv } from "./expand-env.ts";
+import { isStdio, type McpServerConfig, type RemoteServerConfig } from "../config/mcp-schema.ts";
+import { expandAll, expandEnv, expandOAuth } from "./expand-env.ts";
+import { createOAuthProvider, loginCommand, McpSignInNeeded } from "./oauth-provider.ts";
+import { fieldsOf, type Elicitor } from "./elicitation.ts";
 import type { McpCallResult } from "./result-text.ts";
+import type { McpResourceContents, ResourceAccess } from "./resources.ts";
 
 /** A tool as the server lists it. */
 export type McpToolInfo = { name: string; description: string; inputSchema: Record<string, unknown> };
@@ -16,7 +19,11 @@ export type McpToolInfo = { name: string; description: string; inputSchema: Reco
 export type McpConnection = {
   /** "stdio", "http" or "sse": how it was reached. */
   transport: "stdio" | "http" | "sse";
+  /** Reached with an OAuth token (from `shiro mcp login`, or client credentials). */
+  signedIn: boolean;
   tools: McpToolInfo[];
+  /** The server's resources, when it has the capability (resources.ts offers them as a tool). */
+  resources?: ResourceAccess;
   call(tool: string, args: Record<string, unknown>, signal: AbortSignal): Promise<McpCallResult>;
   close(): Promise<void>;
   /** Ends a local server's process at once (for exit handlers, which cannot wait). */
@@ -26,6 +33,8 @@ export type McpConnection = {
 export type ConnectOptions = {
   /** Where a relative `cwd` starts, and where a server without one runs: the workspace root. */
   root: string;
+  /** shiro's home: where sign-ins to remote servers are kept (oauth-store.ts). */
+  home: string;
   /** shiro's environment, for `${VAR}` in the config. */
   env: Record<string, string | undefined>;
   version: string;
@@ -34,6 +43,11 @@ export type ConnectOptions = {
   onClosed(why: string): void;
   /** The server changed its tool list; `tools` is the new one. */
   onToolsChanged(tools: McpToolInfo[]): void;
+  /**
+   * Puts a server's question (`elicitation/create`) to the user. Only the interactive loop gives
+   * one; without it the elicitation capability is not declared, so servers do not ask.
+   */
+  elicit?: Elicitor;
 };
 
 /** Longest tail of a local server's stderr quoted when it fails. */
@@ -48,11 +62,20 @@ export async function connectServer(name: string, config: McpServerConfig, opts:
   let closedByUs = false;
   let stderrTail = "";
 
-  const { ToolListChangedNotificationSchema } = await import("@modelcontextprotocol/sdk/types.js");
+  const { ToolListChangedNotificationSchema, ElicitRequestSchema } = await import("@modelcontextprotocol/sdk/types.js");
   /** The new tool list being fetched after the server said it changed. */
   let refreshing: Promise<void> | undefined;
   const makeClient = () => {
-    const made = new Client({ name: "shiro", version: opts.version });
+    // Form-mode elicitation only (no URL mode); the SDK fills in the schema's defaults the user left.
+    const made = new Client({ name: "shiro", version: opts.version }, opts.elicit ? { capabilities: { elicitation: { form: { applyDefaults: true } } } } : {});
+    const elicit = opts.elicit;
+    if (elicit) {
+      made.setRequestHandler(ElicitRequestSchema, async (request, extra) => {
+        const params = request.params;
+        if (params.mode === "url") return { action: "decline" as const };
+        return elicit({ server: name, message: params.message, fields: fieldsOf(params.requestedSchema) }, extra.signal);
+      });
+    }
     made.setNotificationHandler(ToolListChangedNotificationSchema, () => {
       const fetched = listAllTools(made).then(
         (tools) => opts.onToolsChanged(tools),
@@ -69,6 +92,7 @@ export async function connectServer(name: string, config: McpServerConfig, opts:
   let client = makeClient();
   let transport: "stdio" | "http" | "sse";
   let pid: number | null = null;
+  let signedIn = () => false;
   const abort = () => void client.close().catch(() => {});
   opts.signal.addEventListener("abort", abort, { once: true });
   try {
@@ -91,17 +115,25 @@ export async function connectServer(name: string, config: McpServerConfig, opts:
     } else {
       const url = new URL(expandEnv(config.url, opts.env, missing));
       const requestInit = { headers: expandAll(config.headers, opts.env, missing) };
+      // Sign-ins kept by `shiro mcp login` are used and refreshed; nothing interactive happens here.
+      // A server given its token in "headers" is not signed in with OAuth: a 401 means that token was refused.
+      const fixedToken = Object.keys(requestInit.headers).some((key) => key.toLowerCase() === "authorization");
+      const authProvider = fixedToken ? undefined : await authProviderFor(name, config, url, opts, missing);
+      signedIn = () => Boolean(authProvider?.tokens()?.access_token);
       if (config.type === "sse") {
         const { SSEClientTransport } = await import("@modelcontextprotocol/sdk/client/sse.js");
         transport = "sse";
-        await client.connect(new SSEClientTransport(url, { requestInit }));
+        await client.connect(new SSEClientTransport(url, { requestInit, ...(authProvider ? { authProvider } : {}) }));
       } else {
         const { StreamableHTTPClientTransport } = await import("@modelcontextprotocol/sdk/client/streamableHttp.js");
         try {
           transport = "http";
-          await client.connect(new StreamableHTTPClientTransport(url, { requestInit }));
+          await client.connect(new StreamableHTTPClientTransport(url, { requestInit, ...(authProvider ? { authProvider } : {}) }));
         } catch (httpError) {
           if (opts.signal.aborted) throw httpError;
+          // A server that asked for authorization speaks streamable HTTP: say what it wants, do not try SSE.
+          const refused = await authFailure(name, httpError, authProvider?.authTried ?? false, fixedToken);
+          if (refused) throw refused;
           // An older server speaks only SSE: the POST is refused (404/405) or answered with the wrong kind.
           const { SSEClientTransport } = await import("@modelcontextprotocol/sdk/client/sse.js");
           await client.close().catch(() => {});
@@ -121,7 +153,9 @@ export async function connectServer(name: string, config: McpServerConfig, opts:
     const tools = await listAllTools(client);
     return {
       transport,
+      signedIn: signedIn(),
       tools,
+      ...(client.getServerCapabilities()?.resources ? { resources: resourceAccess(client) } : {}),
       call: async (tool, args, signal) => {
         const result = (await client.callTool({ name: tool, arguments: args }, undefined, { signal, timeout: CALL_TIMEOUT_MS, resetTimeoutOnProgress: true })) as McpCallResult;
         // A call that changed the tool list (the notification came with its answer) ends once the
@@ -156,7 +190,60 @@ export async function connectServer(name: string, config: McpServerConfig, opts:
   }
 }
 
+/**
+ * The provider for a remote server: the SDK's client-credentials one for `"grant":
+ * "client_credentials"` (tokens in memory, fetched again each session), else shiro's own, which
+ * uses and refreshes what `shiro mcp login` kept and never opens a browser.
+ */
+async function authProviderFor(name: string, config: RemoteServerConfig, url: URL, opts: ConnectOptions, missing: Set<string>) {
+  const settings = expandOAuth(config.oauth, opts.env, missing);
+  if (settings?.grant === "client_credentials") {
+    if (!settings.clientId || !settings.clientSecret) throw new Error('"grant": "client_credentials" needs "clientId" and "clientSecret" in its "oauth" entry');
+    const { ClientCredentialsProvider } = await import("@modelcontextprotocol/sdk/client/auth-extensions.js");
+    const provider = new ClientCredentialsProvider({ clientId: settings.clientId, clientSecret: settings.clientSecret, clientName: "shiro", ...(settings.scope ? { scope: settings.scope } : {}) });
+    return Object.assign(provider, { authTried: true });
+  }
+  return createOAuthProvider({ home: opts.home, server: name, url: url.href, version: opts.version, mode: { kind: "background" }, ...(settings ? { settings } : {}) });
+}
+
+/**
+ * The error to report when streamable HTTP failed over authorization (a 401 or 403, or the
+ * sign-in flow itself), or undefined when it failed for another reason (then SSE is tried).
+ */
+async function authFailure(name: string, error: unknown, authTried: boolean, fixedToken: boolean): Promise<Error | undefined> {
+  if (error instanceof McpSignInNeeded) return error;
+  const { UnauthorizedError } = await import("@modelcontextprotocol/sdk/client/auth.js");
+  const { StreamableHTTPError } = await import("@modelcontextprotocol/sdk/client/streamableHttp.js");
+  const status = error instanceof StreamableHTTPError ? error.code : undefined;
+  if (fixedToken && status === 401) return new Error('it refused the Authorization header of its "headers" (HTTP 401): check the token (an unset ${VARIABLE} is empty)');
+  if (error instanceof UnauthorizedError || status === 401) return new McpSignInNeeded(`it refused the sign-in: run ${loginCommand(name)} to sign in again`);
+  if (status === 403) return new Error(`it refused access (HTTP 403): ${error instanceof Error ? error.message : String(error)}`);
+  if (!authTried) return undefined;
+  const reason = error instanceof Error ? error.message : String(error);
+  return new Error(`it asks for authorization (HTTP 401) and signing in failed: ${reason}. If it takes a fixed token instead, give it in a "headers" entry`);
+}
+
 type SdkClient = InstanceType<typeof import("@modelcontextprotocol/sdk/client/index.js").Client>;
+
+function resourceAccess(client: SdkClient): ResourceAccess {
+  return {
+    async list(signal) {
+      const resources = [];
+      let cursor: string | undefined;
+      do {
+        const page = await client.listResources(cursor ? { cursor } : undefined, { signal });
+        resources.push(...page.resources);
+        cursor = page.nextCursor;
+      } while (cursor);
+      // Templates are optional for a server; one that does not answer the list has none.
+      const templates = await client.listResourceTemplates(undefined, { signal }).then((page) => page.resourceTemplates, () => []);
+      return { resources, templates };
+    },
+    async read(uri, signal) {
+      return (await client.readResource({ uri }, { signal, timeout: CALL_TIMEOUT_MS })).contents as McpResourceContents[];
+    },
+  };
+}
 
 async function listAllTools(client: SdkClient): Promise<McpToolInfo[]> {
   if (!client.getServerCapabilities()?.tools) return [];

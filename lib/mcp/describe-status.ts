@@ -8,7 +8,7 @@ export function describeStatus(servers: readonly ServerStatus[]): string[] {
     const head = `${s.name} (${s.transport}, from ${from}): `;
     switch (s.state) {
       case "connected":
-        return head + `connected, ${s.tools} ${s.tools === 1 ? "tool" : "tools"}${s.restarted ? " (restarted once)" : ""}`;
+        return head + `connected, ${s.signedIn ? "signed in, " : ""}${s.tools} ${s.tools === 1 ? "tool" : "tools"}${s.restarted ? " (restarted once)" : ""}`;
       case "starting":
         return head + "starting…";
       case "failed":

@@ -4,7 +4,9 @@ import { isStdio } from "../config/mcp-schema.ts";
 import type { AnyTool, ToolContext } from "../tools/define.ts";
 import { adaptMcpTool } from "./adapt.ts";
 import type { ConnectOptions, McpConnection, McpToolInfo } from "./connect.ts";
+import type { Elicitor } from "./elicitation.ts";
 import { lazyMcpTools, overBudget } from "./lazy-tools.ts";
+import { RESOURCE_TOOL, resourceTool } from "./resources.ts";
 import { resultText } from "./result-text.ts";
 
 /** How long a server may take to start and list its tools before it is reported failed. */
@@ -22,6 +24,8 @@ export type ServerStatus = {
   /** How it was reached once connected; before that, "stdio" or "remote". */
   transport: string;
   tools: number;
+  /** Connected with an OAuth token. */
+  signedIn?: boolean;
   error?: string;
   /** It stopped once and was started again (at most once a session). */
   restarted: boolean;
@@ -47,9 +51,13 @@ export type Connector = (name: string, config: McpServerConfig, opts: ConnectOpt
 export type McpManagerOptions = {
   servers: readonly McpServerEntry[];
   root: string;
+  /** shiro's home: where sign-ins to remote servers are kept. */
+  home: string;
   env: Record<string, string | undefined>;
   version: string;
   connect: Connector;
+  /** The loop's way to put a server's question to the user (connect.ts); absent headless. */
+  elicit?: Elicitor;
 };
 
 type Server = McpServerEntry & {
@@ -103,6 +111,17 @@ export function createMcpManager(opts: McpManagerOptions): McpManager {
   const setTools = (server: Server, infos: McpToolInfo[]) => {
     server.infos = infos;
     server.adapted = infos.map((info) => adaptMcpTool(server.name, info, server.config.allow ?? [], (tool, args, ctx) => callTool(server, tool, args, ctx)));
+    // A server with resources gets its read_resource tool, unless one of its own tools has that name.
+    if (server.connection?.resources && !infos.some((info) => info.name === RESOURCE_TOOL)) {
+      server.adapted.push(resourceTool(server.name, server.config.allow ?? [], async () => liveResources(server)));
+    }
+  };
+
+  const liveResources = async (server: Server) => {
+    if (server.state === "starting") await server.pending;
+    const resources = server.connection?.resources;
+    if (server.state !== "connected" || !resources) throw new ToolError(`the MCP server "${server.name}" is not running (${server.error ?? server.state}); its resources cannot be read now.`);
+    return resources;
   };
 
   const start = (server: Server) => {
@@ -114,7 +133,9 @@ export function createMcpManager(opts: McpManagerOptions): McpManager {
     const timer = setTimeout(() => attempt.abort(), timeoutMs);
     const connecting = opts.connect(server.name, server.config, {
       root: opts.root,
+      home: opts.home,
       env: opts.env,
+      ...(opts.elicit ? { elicit: opts.elicit } : {}),
       version: opts.version,
       signal,
       onClosed: (why) => lost(server, generation, why),
@@ -216,6 +237,7 @@ export function createMcpManager(opts: McpManagerOptions): McpManager {
         state: s.state,
         transport: s.connection?.transport ?? (isStdio(s.config) ? "stdio" : "remote"),
         tools: s.state === "connected" ? s.infos.length : 0,
+        ...(s.state === "connected" && s.connection?.signedIn ? { signedIn: true } : {}),
         ...(s.error ? { error: s.error } : {}),
         restarted: s.restarts > 0,
       })),

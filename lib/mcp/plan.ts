@@ -52,6 +52,12 @@ export function withProjectServers(servers: readonly McpServerEntry[], project: 
       notices.push(`MCP server "${name}" is in both your config and .mcp.json; yours is used.`);
       continue;
     }
+    // A secret written into a shared file is no secret: it must come from the user's environment.
+    const secret = "oauth" in config ? config.oauth?.clientSecret : undefined;
+    if (secret !== undefined && !/^\$\{[A-Za-z_][A-Za-z0-9_]*\}$/.test(secret.trim())) {
+      notices.push(`MCP server "${name}" in .mcp.json has its "oauth.clientSecret" written in the file; it is not started. Write it as "\${VARIABLE}" and set the variable.`);
+      continue;
+    }
     // A project file may start its servers once trusted, but not decide that their tools run
     // without asking: that is the user's call, in their own config or at the question.
     const { allow: _allow, ...asked } = config;

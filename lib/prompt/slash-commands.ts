@@ -11,6 +11,7 @@ import type { CustomCommand, RejectedCommand } from "./custom-commands.ts";
 export const SLASH_COMMANDS = [
   { name: "help", args: "", summary: "list commands and keys" },
   { name: "todos", args: "", summary: "show the task list" },
+  { name: "goal", args: "[objective]", summary: "work across turns until a goal is met: /goal <objective> --until cmd --max-turns n; clear, resume; alone: show it" },
   { name: "notes", args: "", summary: "list the project notes shiro remembers here" },
   { name: "memory", args: "", summary: "compact the project notes: the model merges duplicates and stale ones" },
   { name: "compact", args: "", summary: "replace the conversation with the model's summary of it, now" },
@@ -43,6 +44,7 @@ export function argumentChoices(command: string): string[] {
   if (command === "mode") return [...APPROVAL_MODES];
   if (command === "undo") return ["files", "conversation"];
   if (command === "diff") return ["session"];
+  if (command === "goal") return ["clear", "resume"];
   return [];
 }
 

@@ -30,6 +30,8 @@ export type StatusInput = {
   thinking?: string;
   /** `--yolo`: nothing asks, which the line says in red in the mode's place (`yolo`), kept before the model on a narrow terminal. */
   yolo?: boolean;
+  /** The session's goal (docs/goals.md), as lib/agent/goal.ts goalStatus words it: `goal · turn 3/10 · check failing`. */
+  goal?: string;
 };
 
 /**
@@ -52,6 +54,7 @@ export function statusSegments(input: StatusInput): StatusSegment[] {
     { text: `ctx ~${formatTokenCount(input.requestTokens)}/${formatTokenCount(input.windowTokens)}`, tone: toneOf(gauge.level), rank: 0 },
   );
   if (input.cost !== undefined) segments.push({ text: input.cost === "unpriced" ? "spent: unpriced" : `spent ${formatUsd(input.cost)}`, tone: "dim", rank: 4 });
+  if (input.goal !== undefined) segments.push({ text: input.goal, tone: /failing|paused|unmet/.test(input.goal) ? "amber" : "dim", rank: 1 });
   if (input.yolo) segments.push({ text: "yolo", tone: "red", rank: 1 });
   else if (input.mode !== undefined) segments.push({ text: `mode ${input.mode}`, tone: input.mode === "ask" ? "dim" : "amber", rank: input.mode === "ask" ? 3 : 1 });
   return segments;

@@ -25,8 +25,12 @@ export const MAX_DIGEST_SHARE = 0.25;
 export const MIN_CUT_GAIN_SHARE = 0.05;
 
 export type PruneOptions = {
-  /** Prune when the estimate is above this (settings.pruneAtTokens). Required: the default is applied once, in lib/config. */
-  pruneAtTokens: number;
+  /**
+   * The conversation's budget in estimated tokens: pruned when the estimate is above it. The
+   * turn's is RequestBudget.conversationTokens (the user's compactAtTokens, or less where the
+   * window leaves less). Required: the default is applied once, in lib/config.
+   */
+  budgetTokens: number;
   /** The share of the threshold a new cut aims for (RECUT_TO). */
   recutTo?: number;
   /** Messages at the end whose tool content is always kept (MIN_KEPT_MESSAGES). */
@@ -80,7 +84,7 @@ export type PruneReport = {
  * Orphaned results are dropped. Never removes user messages; never mutates the history.
  */
 export function pruneForWire(messages: readonly ModelMessage[], options: PruneOptions): { messages: ModelMessage[]; report: PruneReport } {
-  const threshold = options.pruneAtTokens;
+  const threshold = options.budgetTokens;
   const tokensBefore = estimateTokens(messages);
   const base = { before: messages.length, tokensBefore };
   if (tokensBefore <= threshold) {

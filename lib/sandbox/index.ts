@@ -174,15 +174,17 @@ function bwrapFor(env: Record<string, string | undefined>, helper: (name: string
 
 /**
  * How this program starts the runner: the compiled binary runs itself with RUNNER_ARG; from the
- * source tree (development, tests) Bun runs runner-main.ts.
+ * source tree (development, tests) Bun runs the entry cmd/sandbox-runner.ts (a process edge, so in cmd/).
  */
 export function defaultRunnerCommand(): string[] {
   const compiled = Bun.main.startsWith("/$bunfs/");
-  return compiled ? [process.execPath, RUNNER_ARG] : [process.execPath, join(import.meta.dir, "runner-main.ts")];
+  return compiled ? [process.execPath, RUNNER_ARG] : [process.execPath, join(import.meta.dir, "..", "..", "cmd", "sandbox-runner.ts")];
 }
 
+/** What the sandbox must show for the runner to start: the program, and for a source entry its folder and lib/ beside it (what it imports). */
 function runnerFiles(command: readonly string[]): string[] {
-  return command.filter((part) => isAbsolute(part)).map((part) => realOrUndefined(part.endsWith(".ts") ? join(part, "..", "..") : part)).filter((p): p is string => p !== undefined);
+  const shown = (part: string) => (part.endsWith(".ts") ? [join(part, ".."), join(part, "..", "..", "lib")] : [part]);
+  return command.filter((part) => isAbsolute(part)).flatMap(shown).map((path) => realOrUndefined(path)).filter((p): p is string => p !== undefined);
 }
 
 function kindOf(path: string): PathKind {

@@ -1,5 +1,5 @@
 /**
- * The messages between shiro and the runner inside the sandbox (runner-main.ts): one JSON object
+ * The messages between shiro and the runner inside the sandbox (cmd/sandbox-runner.ts): one JSON object
  * per line, on the runner's stdin and stdout. Output bytes travel as base64.
  */
 

@@ -15,7 +15,7 @@ export type SandboxRunnerOptions = {
   bwrap: string;
   /** The profile without its per-start parts (the /tmp directory, the secrets found, the git shield). */
   profile: Omit<ProfileInput, "tmp" | "secrets" | "git">;
-  /** Starts the runner (runner-main.ts) inside the sandbox: the shiro binary with RUNNER_ARG. */
+  /** Starts the runner (cmd/sandbox-runner.ts) inside the sandbox: the shiro binary with RUNNER_ARG. */
   runnerCommand: readonly string[];
   /** The base environment of every command (no key; TMPDIR=/tmp). */
   env: Record<string, string>;
@@ -111,12 +111,13 @@ function sweepStaleTmp(parent: string): void {
 const READY_TIMEOUT_MS = 10_000;
 
 /**
- * Commands in the sandbox: one bubblewrap per session running the runner (runner-main.ts), which
+ * Commands in the sandbox: one bubblewrap per session running the runner (cmd/sandbox-runner.ts), which
  * starts each command inside it. Started by warm() as a turn begins, or else at the first
  * command. Before each command the workspace is checked for new secrets files (secrets-scan.ts);
  * when a new one has appeared and nothing is running, the sandbox is started afresh so the new
  * file is masked too (background processes of the old one stop, and the command's output says
- * so). `close()` ends it and removes its /tmp; so does the process's exit.
+ * so). `close()` ends it and removes its /tmp: the run modes call it on every way out, a forced
+ * exit included (their session's close, from a `process.on("exit")` in cmd/); lib/ never touches the process.
  */
 export function createSandboxRunner(opts: SandboxRunnerOptions): CommandRunner {
   let tmp: string | undefined;
@@ -162,8 +163,6 @@ export function createSandboxRunner(opts: SandboxRunnerOptions): CommandRunner {
     checking = next;
     return next;
   };
-  const onExit = () => cleanUp();
-  process.on("exit", onExit);
 
   const start = (secrets: string[], places: readonly string[]): Runner => {
     if (!tmp) {
@@ -397,7 +396,6 @@ export function createSandboxRunner(opts: SandboxRunnerOptions): CommandRunner {
       }
       runner = undefined;
       cleanUp(stopped);
-      process.off("exit", onExit);
     },
   };
 }

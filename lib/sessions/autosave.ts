@@ -19,6 +19,12 @@ const systemTimers: Timers = {
 export type AutosaverOptions = {
   /** Writes the current state. Synchronous (exit handlers cannot wait). May throw. */
   save: () => void;
+  /**
+   * The timer's save, when it may take its time (the session file's is written in the thread
+   * pool: session-file.ts). Rejects on failure: the change is then pending again, for the next save.
+   * Without it, the timer calls `save`.
+   */
+  saveLater?: () => Promise<void>;
   /** False while there is nothing worth writing (a session with no messages is never written). */
   shouldSave?: () => boolean;
   debounceMs?: number;
@@ -78,6 +84,15 @@ export function createAutosaver(opts: AutosaverOptions): Autosaver {
       if (timer !== undefined) return;
       timer = timers.setTimeout(() => {
         timer = undefined;
+        if (opts.saveLater) {
+          if (!dirty || disposed || (opts.shouldSave && !opts.shouldSave())) return;
+          dirty = false;
+          opts.saveLater().catch((error: unknown) => {
+            dirty = true;
+            opts.onError?.(error);
+          });
+          return;
+        }
         try {
           write();
         } catch (error) {

@@ -3,8 +3,8 @@ import type { Usage } from "../events.ts";
 import type { LivenessProbe } from "../fs/process-alive.ts";
 import type { Timers } from "./autosave.ts";
 import type { SpendStatus } from "./pricing.ts";
-import type { SessionRecord, SubagentTranscript } from "./schema.ts";
-import type { saveSessionInBackground } from "./store.ts";
+import type { GoalState, SessionRecord, SubagentTranscript } from "./schema.ts";
+import type { SessionFile } from "./session-file.ts";
 
 // What a live session is, and what opening one takes; openLiveSession (live-session.ts) makes one.
 export type OpenSessionOptions = {
@@ -27,8 +27,8 @@ export type OpenSessionOptions = {
   changesWorkspace?: (toolName: string, input: unknown) => boolean;
   debounceMs?: number;
   timers?: Timers;
-  /** The background writer (store.ts saveSessionInBackground); tests put a hook around its commit check. */
-  writeInBackground?: typeof saveSessionInBackground;
+  /** Around each background write (session-file.ts saveInBackground, passed as `write`): tests put a hook around its commit check. */
+  writeInBackground?: (record: SessionRecord, opts: { durable: boolean; commit: () => boolean }, write: SessionFile["saveInBackground"]) => Promise<boolean>;
   now?: () => Date;
   newId?: () => string;
   probe?: LivenessProbe;
@@ -82,6 +82,10 @@ export type LiveSession = {
   nameIfUntitled(title: string): void;
   /** /save: writes now, synchronously. False when there is nothing to write (no messages). Throws on I/O failure. */
   save(): boolean;
+  /** The session's goal (docs/goals.md), undefined without one. */
+  goal(): GoalState | undefined;
+  /** Sets, updates or (undefined) ends the goal; saves soon. */
+  setGoal(goal: GoalState | undefined): void;
   /** /model: later turns are priced and recorded with this model. */
   setModel(provider: string, model: string): void;
   /**

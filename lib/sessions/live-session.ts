@@ -9,7 +9,9 @@ import { checkSpend, costUsd } from "./pricing.ts";
 import { copySessionJournal } from "./fork.ts";
 import { forkRecord, newSessionRecord } from "./record.ts";
 import type { SessionRecord, SubagentTranscript } from "./schema.ts";
-import { listSessionIds, saveSession, saveSessionInBackground } from "./store.ts";
+import { checkRecord, listSessionIds } from "./store.ts";
+import { openSessionFile } from "./session-file.ts";
+import { sessionPath } from "./paths.ts";
 import { sweepLeftovers } from "./sweep.ts";
 import { titleFromMessages } from "./title.ts";
 import type { LiveSession, OpenSessionOptions } from "./live-session-types.ts";
@@ -51,6 +53,13 @@ export function openLiveSession(opts: OpenSessionOptions): LiveSession {
       const fresh = costUsd(opts.model, { inputTokens: 0, outputTokens: 0 });
       base = newSessionRecord({ id, now: now(), cwd: opts.cwd, provider: opts.provider, model: opts.model, ...(fresh !== undefined ? { costUsd: fresh } : {}) });
     }
+  }
+
+  const file = openSessionFile(sessionPath(opts.home, base.id));
+  /** A complete, durable write now, on this thread (exit handlers, /save, after a background rename that may have put an older state in place). */
+  function saveSync(record: SessionRecord) {
+    checkRecord(record);
+    file.saveSync(record);
   }
 
   let messages: ModelMessage[] = [...base.messages];
@@ -121,33 +130,45 @@ export function openLiveSession(opts: OpenSessionOptions): LiveSession {
   }
 
   /**
-   * The save right after a step that changed the workspace: started at once, so a process killed
-   * a moment later still has the step on record, but written by the thread pool while the next
-   * request goes out, and without an fsync (the timed save that append also schedules makes it
-   * durable within AUTOSAVE_DEBOUNCE_MS). One at a time; a step that ends while one is in flight
-   * is written when it lands. Every timed or explicit save bumps `generation`, which makes an
-   * older background write stale; one that bumped it while the background rename was already on
-   * its way may have been replaced by the older file, so the newest state is written again then.
+   * Saves written by the thread pool (session-file.ts): the timed save after every change
+   * (`durable`: with an fsync), and the save right after a step that changed the workspace,
+   * started at once so a process killed a moment later still has the step on record, while the
+   * next request goes out (no fsync: the timed save that append also schedules makes it durable
+   * within AUTOSAVE_DEBOUNCE_MS). One at a time; a save asked for while one is in flight is
+   * written when it lands. Every save bumps `generation`, which makes an older background write
+   * stale; a synchronous one that bumped it while the background rename was already on its way
+   * may have been replaced by the older file, so the newest state is written again then.
    * close() waits for nothing (exit handlers cannot): it writes, and leaves releasing the session
    * to the background write when one is in flight, so no late rename lands after another process
    * has taken the session. `settled()` is what a normal way out awaits first.
    */
   let generation = 0;
   let inFlight: Promise<void> | undefined;
+  /** A save was asked for while one was in flight; `againDurable`: one of them wanted an fsync. */
   let again = false;
+  let againDurable = false;
   let releaseWhenSettled = false;
-  function saveInBackground() {
+  function saveInBackground(durable: boolean): Promise<void> {
     if (inFlight) {
       again = true;
-      return;
+      againDurable ||= durable;
+      return inFlight;
     }
     const mine = ++generation;
+    let failure: unknown;
+    const record = snapshot();
+    const write = (target: SessionRecord, options: { durable: boolean; commit: () => boolean }) => file.saveInBackground(target, options);
     inFlight = (async () => {
       try {
-        const replaced = await (opts.writeInBackground ?? saveSessionInBackground)(opts.home, snapshot(), () => generation === mine && !closed);
+        checkRecord(record);
+        const replaced = await (opts.writeInBackground ?? ((r, o, w) => w(r, o)))(record, { durable, commit: () => generation === mine && !closed }, write);
         if (replaced && generation !== mine) writeNewest();
+        else if (replaced) {
+          savedCount = record.messages.length;
+          if (!base.title) base = { ...base, title: record.title };
+        }
       } catch (error) {
-        opts.onSaveError?.(error);
+        failure = error;
       }
     })().finally(() => {
       inFlight = undefined;
@@ -155,8 +176,13 @@ export function openLiveSession(opts: OpenSessionOptions): LiveSession {
         if (releaseWhenSettled) release();
       } else if (again) {
         again = false;
-        saveInBackground();
+        const wantDurable = againDurable;
+        againDurable = false;
+        void saveInBackground(wantDurable);
       }
+    });
+    return inFlight.then(() => {
+      if (failure !== undefined) throw failure;
     });
   }
 
@@ -170,7 +196,7 @@ export function openLiveSession(opts: OpenSessionOptions): LiveSession {
     queued = true;
     setImmediate(() => {
       queued = false;
-      if (!closed) saveInBackground();
+      if (!closed) saveInBackground(false).catch((error: unknown) => opts.onSaveError?.(error));
     });
   }
 
@@ -179,7 +205,7 @@ export function openLiveSession(opts: OpenSessionOptions): LiveSession {
     generation++;
     try {
       const record = snapshot();
-      saveSession(opts.home, record);
+      saveSync(record);
       savedCount = record.messages.length;
     } catch (error) {
       opts.onSaveError?.(error);
@@ -190,10 +216,13 @@ export function openLiveSession(opts: OpenSessionOptions): LiveSession {
     save: () => {
       const record = snapshot();
       generation++;
-      saveSession(opts.home, record);
+      saveSync(record);
       savedCount = record.messages.length;
       if (!base.title) base = { ...base, title: record.title };
     },
+    // The timer's save is written by the thread pool, from the previous file where it can: a long
+    // session costs the loop the new messages' encoding, not the whole file's (session-file.ts).
+    saveLater: () => saveInBackground(true),
     // Nothing is written before the first message; once a file exists it follows the conversation,
     // down to no messages at all (every turn undone), so a resume never brings back what was undone.
     shouldSave: () => messages.length > 0 || savedCount > 0,
@@ -279,6 +308,12 @@ export function openLiveSession(opts: OpenSessionOptions): LiveSession {
       saver.schedule();
       return saver.flush();
     },
+    goal: () => base.goal,
+    setGoal(goal) {
+      const { goal: _old, ...rest } = base;
+      base = goal ? { ...rest, goal } : rest;
+      saver.schedule();
+    },
     setModel(nextProvider, nextModel) {
       provider = nextProvider;
       model = nextModel;
@@ -294,6 +329,8 @@ export function openLiveSession(opts: OpenSessionOptions): LiveSession {
     snapshot: () => ({ ...snapshot(), messages: [...messages] }),
     close() {
       if (closed) return;
+      // A background save in flight may not land before the process ends: this one is written now.
+      if (inFlight) saver.schedule();
       closed = true;
       saveNow();
       saver.dispose();

@@ -76,6 +76,27 @@ function partProblem(part: unknown): string | undefined {
 
 const Version = v.literal(SESSION_VERSION, (issue) => `unsupported version ${JSON.stringify(issue.input)} (this shiro reads version ${SESSION_VERSION}; was it written by a newer one?)`);
 
+/**
+ * The session's goal (docs/goals.md): what it works toward across turns, its budget and how far
+ * it got. Saved with the session so `-c`/`-r` carry it on; lib/agent/goal.ts works with it.
+ */
+export const GoalState = v.object({
+  objective: v.pipe(v.string(), v.minLength(1)),
+  /** The check command; absent: the model ends the goal with goal_done. */
+  until: v.optional(v.string()),
+  maxTurns: v.pipe(TokenCount, v.minValue(1)),
+  /** Goal turns run so far (a Stop hook's continuation is not one). */
+  turns: TokenCount,
+  /** When the wall-clock limit ends the goal (ISO time); absent: no limit. */
+  deadline: v.optional(Timestamp),
+  status: v.picklist(["active", "paused", "met", "unmet"]),
+  /** The check's last run. */
+  check: v.optional(v.object({ exitCode: v.nullable(v.number()), tail: v.string() })),
+  /** What goal_done said: what was done and how it was verified. */
+  done: v.optional(v.object({ summary: v.string(), verification: v.string() })),
+});
+export type GoalState = v.InferOutput<typeof GoalState>;
+
 /** The small fields at the top of the file: everything a listing shows. A new session field goes here. */
 export const headerEntries = {
   version: Version,
@@ -96,6 +117,9 @@ export const headerEntries = {
   forkedFrom: v.optional(SessionId),
   /** With forkedFrom: how many messages the parent had when the copy was made (the point it branched at). */
   forkedAt: v.optional(TokenCount),
+  /** The session's goal, while it has one (docs/goals.md). */
+  // A goal that does not read (a newer shiro's, a damaged file) is dropped, never the session.
+  goal: v.fallback(v.optional(GoalState), undefined),
 };
 
 /**

@@ -6,47 +6,78 @@ import { describeIssue, headerEntries, SessionRecord, SessionSummary, summarize 
 /**
  * The file layout, valid JSON throughout:
  *
- *   {"version":1,"id":"…",…,"messageCount":8,          ← line 1: the header
- *   "notebook":{…},"messages":[…]                       ← line 2: the bulk
+ *   {"version":1,"id":"…",…,"messageCount":8,     ,   ← line 1: the header, padded
+ *   "messages":[…],"notebook":{…}                      ← line 2: the bulk
  *   }
  *
  * JSON.stringify never emits a raw newline (inside strings it is escaped), so the only raw
  * newlines are these structural ones. That lets a listing read the first line alone, and tell a
- * complete file from a truncated one by its last three bytes, without reading the messages.
+ * complete file from a truncated one by its last three bytes, without reading the messages. The
+ * header is padded with spaces before its comma to a width fixed when the file is first written,
+ * and the messages come before the small fields, so a save after a step can start from the
+ * previous file: rewrite the header in place, and write only what follows the messages both
+ * share (session-file.ts).
  */
 export const SESSION_FILE_TAIL = "\n}\n";
 
+/** A record's file in its pieces: the header line without its padding and comma, each message's JSON and its length in bytes (from message `from` on), and what follows the messages. */
+export type SessionFileParts = { header: string; messages: string[]; bytes: number[]; rest: string };
+
 /**
- * Serialises a record from the schema's fields only, in the schema's order (the message count
+ * A record's pieces, from the schema's fields only, in the schema's order (the message count
  * after the title). Anything else on the object (it is typed, but JavaScript does not stop a
  * caller) never reaches the disk; a field added to the schema's header is written with no change here.
  */
-export function serializeSession(record: SessionRecord): string {
+export function sessionFileParts(record: SessionRecord, from = 0): SessionFileParts {
   const header: Record<string, unknown> = {};
   for (const key of Object.keys(headerEntries) as (keyof typeof headerEntries)[]) {
     if (record[key] !== undefined) header[key] = record[key];
     if (key === "title") header.messageCount = record.messages.length;
   }
-  const head = JSON.stringify(header);
   const notebook = JSON.stringify({ ...record.notebook, todos: record.notebook.todos ?? [] });
-  const subagents = record.subagents && record.subagents.length > 0 ? `"subagents":${JSON.stringify(record.subagents)},` : "";
-  return `${head.slice(0, -1)},\n"notebook":${notebook},${subagents}"messages":[${record.messages.map(messageJson).join(",")}]${SESSION_FILE_TAIL}`;
+  const subagents = record.subagents && record.subagents.length > 0 ? `,"subagents":${JSON.stringify(record.subagents)}` : "";
+  const messages: string[] = [];
+  const bytes: number[] = [];
+  for (let i = from; i < record.messages.length; i++) {
+    const { json, size } = messageJson(record.messages[i]!);
+    messages.push(json);
+    bytes.push(size);
+  }
+  return { header: JSON.stringify(header).slice(0, -1), messages, bytes, rest: `,"notebook":${notebook}${subagents}${SESSION_FILE_TAIL}` };
+}
+
+/** Serialises a record in the layout above (a whole file). */
+export function serializeSession(record: SessionRecord): string {
+  const parts = sessionFileParts(record);
+  return `${padHeader(parts.header, headerRoom(parts.header))}\n"messages":[${parts.messages.join(",")}]${parts.rest}`;
+}
+
+/** The header's room in bytes: its size and some to grow in (the counts, the cost, the time), so most saves rewrite it in place. */
+export function headerRoom(header: string): number {
+  const size = Buffer.byteLength(header);
+  return size + 64 + Math.ceil(size / 8);
+}
+
+/** The header line padded with spaces before its comma to `width` bytes (and the comma): still JSON, the same width at every save. */
+export function padHeader(header: string, width: number): string {
+  return `${header}${" ".repeat(Math.max(0, width - Buffer.byteLength(header)))},`;
 }
 
 /**
- * Each message's JSON, kept per message object: a session is saved after every tool step, and
- * re-encoding the whole history each time made saving grow with the session. Messages are never
- * changed in place (a session appends new objects or replaces the list), so an object's JSON
- * stays true. The same bytes as JSON.stringify of the whole array.
+ * Each message's JSON and its size in bytes, kept per message object: a session is saved after
+ * every step, and re-encoding the whole history each time made saving grow with the session.
+ * Messages are never changed in place (a session appends new objects or replaces the list), so
+ * an object's JSON stays true. The same bytes as JSON.stringify of the message.
  */
-const encoded = new WeakMap<object, string>();
-function messageJson(message: SessionRecord["messages"][number]): string {
-  let json = encoded.get(message);
-  if (json === undefined) {
-    json = JSON.stringify(message);
-    encoded.set(message, json);
+const encoded = new WeakMap<object, { json: string; size: number }>();
+function messageJson(message: SessionRecord["messages"][number]): { json: string; size: number } {
+  let known = encoded.get(message);
+  if (known === undefined) {
+    const json = JSON.stringify(message);
+    known = { json, size: Buffer.byteLength(json) };
+    encoded.set(message, known);
   }
-  return json;
+  return known;
 }
 
 export type ParsedSession = { ok: true; record: SessionRecord } | { ok: false; reason: string };

@@ -1,6 +1,6 @@
 import { mkdirSync, readdirSync, readFileSync, unlinkSync } from "node:fs";
 import * as v from "valibot";
-import { writeStateFileInBackground, writeStateFileSync } from "../fs/atomic-write.ts";
+import { writeStateFileSync } from "../fs/atomic-write.ts";
 import { recordProblem, SessionId, SessionRecord } from "./schema.ts";
 import { parseSession, serializeSession } from "./serialize.ts";
 import { idFromFileName, sessionPath, sessionsDir } from "./paths.ts";
@@ -22,19 +22,14 @@ export function saveSession(home: string, record: SessionRecord): void {
   writeStateFileSync(sessionPath(home, record.id), prepare(home, record), { mode: 0o600 });
 }
 
-/**
- * saveSession with the disk work off the JavaScript thread (writeStateFileInBackground): the
- * record is checked and encoded now, the file replaced a few milliseconds later unless
- * `commit()` says a newer save has happened meanwhile. Resolves true when it replaced the file.
- */
-export function saveSessionInBackground(home: string, record: SessionRecord, commit: () => boolean): Promise<boolean> {
-  const data = prepare(home, record);
-  return writeStateFileInBackground(sessionPath(home, record.id), data, { mode: 0o600, commit });
+/** Throws when a record is not valid: saving one is a bug, and the file is left as it was. */
+export function checkRecord(record: SessionRecord): void {
+  const problem = recordProblem(record);
+  if (problem) throw new Error(`refusing to save session ${record.id}: ${problem}`);
 }
 
 function prepare(home: string, record: SessionRecord): string {
-  const problem = recordProblem(record);
-  if (problem) throw new Error(`refusing to save session ${record.id}: ${problem}`);
+  checkRecord(record);
   mkdirSync(sessionsDir(home), { recursive: true, mode: 0o700 });
   return serializeSession(record);
 }

@@ -4,7 +4,7 @@
 // step whose stream ends without its finish.
 import { describe, expect, test } from "bun:test";
 import { jsonSchema, type LanguageModel, type ModelMessage, type ToolSet } from "ai";
-import { modelSteps, type ModelStepsOptions, type StepPart } from "../../lib/agent/model-steps.ts";
+import { modelStep, type StepPart, type StepRequest } from "../../lib/agent/model-steps.ts";
 
 type V4Part = Record<string, unknown>;
 const usage = { inputTokens: { total: 10, noCache: 10, cacheRead: 0, cacheWrite: 0 }, outputTokens: { total: 5, text: 5, reasoning: 0 } };
@@ -42,26 +42,31 @@ const schema = jsonSchema<{ ms: number }>({ type: "object", properties: { ms: { 
 const toolsOf = (executes: Record<string, (input: { ms: number }) => unknown>): ToolSet =>
   Object.fromEntries(Object.entries(executes).map(([name, execute]) => [name, { inputSchema: schema, execute }])) as unknown as ToolSet;
 
-type RunOptions = { model: LanguageModel; tools: ToolSet; abortSignal?: AbortSignal; stopWhen?: ModelStepsOptions["stopWhen"] };
+type RunOptions = { model: LanguageModel; tools: ToolSet; abortSignal?: AbortSignal; stopWhen?: (stepNumber: number) => Promise<boolean> };
 
+/** Steps as lib/agent/step.ts runs them: each read to its end, the next sent with the history so far while the step and `stopWhen` allow. */
 async function run(options: RunOptions) {
   const parts: StepPart[] = [];
   const histories: ModelMessage[][] = [];
-  const steps: ModelStepsOptions = {
-    instructions: "be brief",
-    messages: [{ role: "user", content: "go" }],
-    model: options.model,
-    tools: options.tools,
-    abortSignal: options.abortSignal ?? new AbortController().signal,
-    stopWhen: options.stopWhen ?? (async () => false),
-    prepareStep: () => undefined,
-    onLanguageModelCallEnd: () => {},
-    onStepFinish: (step) => void histories.push(step.response.messages),
-  };
-  for await (const part of modelSteps(steps)) {
-    parts.push(part);
+  const stopWhen = options.stopWhen ?? (async () => false);
+  let request: StepRequest = { instructions: "be brief", messages: [{ role: "user", content: "go" }] };
+  for (let stepNumber = 0; ; stepNumber++) {
+    const step = modelStep({ model: options.model, tools: options.tools, abortSignal: options.abortSignal ?? new AbortController().signal }, request);
+    let said: ModelMessage[] = [];
+    for (;;) {
+      const next = await step.next();
+      if (next.done) {
+        if (!next.value.goOn || (await stopWhen(stepNumber))) return { parts, histories };
+        break;
+      }
+      parts.push(next.value);
+      if (next.value.type === "finish-step") {
+        said = next.value.messages;
+        histories.push(said);
+      }
+    }
+    request = { instructions: request.instructions, messages: [...request.messages, ...said] };
   }
-  return { parts, histories };
 }
 
 describe("model steps", () => {

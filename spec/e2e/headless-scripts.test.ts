@@ -89,6 +89,7 @@ describe("--json when the run cannot start", () => {
         denied: [],
         todos: [],
         subagents: { count: 0, usage: { inputTokens: 0, outputTokens: 0 }, costUsd: 0 },
+        goal: null,
       });
       expect(run.stderr).toBe(`shiro: ${result.error}\n`);
     });

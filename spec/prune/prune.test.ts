@@ -30,7 +30,7 @@ describe("pruneForWire", () => {
   test("under the threshold the history goes out unchanged (the same array)", () => {
     const history = deepFreeze(longToolLoop({ steps: 20 }));
     const tokens = estimateTokens(history);
-    const { messages, report } = pruneForWire(history, { pruneAtTokens: tokens });
+    const { messages, report } = pruneForWire(history, { budgetTokens: tokens });
     expect(messages).toBe(history);
     expect(report).toEqual({ pruned: false, before: history.length, after: history.length, tokensBefore: tokens, tokensAfter: tokens, strippedReasoning: false, digested: 0, rolledUp: 0, fits: true, cuts: 0, recut: false });
     expect(compactedEvent(report)).toBeUndefined();
@@ -40,7 +40,7 @@ describe("pruneForWire", () => {
     const history = deepFreeze(longToolLoop({ steps: 40, encrypted: true }));
     const strippedTokens = estimateTokens(stripReasoning(history));
     // recutTo 1: a cut aims at the threshold itself, which stripping reasoning reaches.
-    const { messages, report } = pruneForWire(history, { pruneAtTokens: strippedTokens, recutTo: 1 });
+    const { messages, report } = pruneForWire(history, { budgetTokens: strippedTokens, recutTo: 1 });
     expect(report).toMatchObject({ pruned: true, strippedReasoning: true, digested: 0, fits: true, cuts: 1 });
     expect(report.kept).toBeUndefined();
     expect(hasReasoning(messages)).toBe(false);
@@ -59,7 +59,7 @@ describe("pruneForWire", () => {
     ]);
     const threshold = 60_000;
     const stepTokens = estimateTokens(stripReasoning(history.slice(1, 3)));
-    const requests = requestsOf(history, { pruneAtTokens: threshold });
+    const requests = requestsOf(history, { budgetTokens: threshold });
     let cutsSeen = 0;
     let previous: ModelMessage[] | undefined;
     for (const { messages, report } of requests) {
@@ -85,10 +85,10 @@ describe("pruneForWire", () => {
 
   test("given the same threshold the cuts follow from the history alone: a resumed process derives the same wire", () => {
     const history = longToolLoop({ steps: 200, outputChars: 3000, seed: 5 });
-    requestsOf(history, { pruneAtTokens: 30_000 });
-    const live = pruneForWire(history, { pruneAtTokens: 30_000 });
+    requestsOf(history, { budgetTokens: 30_000 });
+    const live = pruneForWire(history, { budgetTokens: 30_000 });
     // A copy of every message: nothing cached by identity can be reused, as in a new process.
-    const resumed = pruneForWire(structuredClone(history), { pruneAtTokens: 30_000 });
+    const resumed = pruneForWire(structuredClone(history), { budgetTokens: 30_000 });
     expect(resumed.report.cuts).toBe(live.report.cuts);
     expect(JSON.stringify(resumed.messages)).toBe(JSON.stringify(live.messages));
     expect(live.report.cuts).toBeGreaterThan(3);
@@ -96,7 +96,7 @@ describe("pruneForWire", () => {
 
   test("when even the deepest cut is too big, the smallest wire is sent and the report says so", () => {
     const history = deepFreeze(longToolLoop({ steps: 30 }));
-    const { messages, report } = pruneForWire(history, { pruneAtTokens: 10 });
+    const { messages, report } = pruneForWire(history, { budgetTokens: 10 });
     expect(report).toMatchObject({ pruned: true, fits: false });
     // The last step or so: at least MIN_KEPT_MESSAGES, moved back to keep a parallel group whole.
     expect(report.kept).toBeGreaterThanOrEqual(MIN_KEPT_MESSAGES);
@@ -107,7 +107,7 @@ describe("pruneForWire", () => {
 
   test("chat-style history without reasoning goes straight to a cut", () => {
     const history = deepFreeze(longToolLoop({ steps: 80, style: "chat" }));
-    const { messages, report } = pruneForWire(history, { pruneAtTokens: Math.floor(estimateTokens(history) / 3) });
+    const { messages, report } = pruneForWire(history, { budgetTokens: Math.floor(estimateTokens(history) / 3) });
     expect(report.strippedReasoning).toBe(false);
     expect(report.kept).toBeDefined();
     expect(report.fits).toBe(true);
@@ -124,7 +124,7 @@ describe("pruneForWire", () => {
       ...step(ids, "responses", { reasoning: "r", text: "done" }),
     ]);
     // Keeping the last 2 would start the window at the tool message answering the three calls.
-    const { messages, report } = pruneForWire(history, { pruneAtTokens: 100, minKept: 2 });
+    const { messages, report } = pruneForWire(history, { budgetTokens: 100, minKept: 2 });
     expect(validateHistory(messages)).toEqual([]);
     expect(callIdsIn(messages)).toEqual(callIdsIn(history).slice(1));
     expect(report.digested).toBe(1);
@@ -136,14 +136,14 @@ describe("pruneForWire", () => {
     const grep = (n: number) => ({ name: "grep", input: { pattern: `p${n}`, path: "src" }, output: "src/a.ts:1: x\n".repeat(200) });
     const history = deepFreeze([user("go"), ...step(ids, "chat", { calls: [grep(1)] }), ...step(ids, "chat", { calls: [grep(2)] }), ...step(ids, "chat", { text: "done" })]);
     const tools = toolsFor({ notebook: createNotebook() });
-    expect(digestLines(pruneForWire(history, { pruneAtTokens: 100, minKept: 2, tools }).messages)).toEqual(['- grep "p1" in src → 200 matches']);
-    expect(digestLines(pruneForWire(history, { pruneAtTokens: 100, minKept: 2 }).messages)).toEqual(['- grep "p1" → 200 lines']);
+    expect(digestLines(pruneForWire(history, { budgetTokens: 100, minKept: 2, tools }).messages)).toEqual(['- grep "p1" in src → 200 matches']);
+    expect(digestLines(pruneForWire(history, { budgetTokens: 100, minKept: 2 }).messages)).toEqual(['- grep "p1" → 200 lines']);
   });
 
   test("a 300-step session at the default threshold: fits, digests what it removed, reports once-per-turn numbers", () => {
     const history = deepFreeze(longToolLoop({ steps: 300, outputChars: 3000 }));
     expect(estimateTokens(stripReasoning(history))).toBeGreaterThan(120_000);
-    const { messages, report } = pruneForWire(history, { pruneAtTokens: DEFAULT_PRUNE_AT_TOKENS });
+    const { messages, report } = pruneForWire(history, { budgetTokens: DEFAULT_PRUNE_AT_TOKENS });
     expect(report.fits).toBe(true);
     expect(report.tokensAfter).toBeLessThanOrEqual(120_000);
     expect(report.kept).toBeDefined();
@@ -166,7 +166,7 @@ describe("pruneForWire", () => {
   test("the digested wire still fits when the threshold is tight", () => {
     const history = deepFreeze(longToolLoop({ steps: 300 }));
     for (const threshold of [6_000, 10_000, 20_000, 40_000, 80_000]) {
-      const { messages, report } = pruneForWire(history, { pruneAtTokens: threshold });
+      const { messages, report } = pruneForWire(history, { budgetTokens: threshold });
       expect({ threshold, fits: report.fits }).toEqual({ threshold, fits: true });
       expect(estimateTokens(messages)).toBeLessThanOrEqual(threshold);
       expect(Math.ceil(JSON.stringify(messages).length / 4)).toBe(report.tokensAfter);
@@ -175,7 +175,7 @@ describe("pruneForWire", () => {
 
   test("a very long session: the oldest digest lines are rolled up so the digest keeps to its share", () => {
     const history = deepFreeze(longToolLoop({ steps: 4_000, outputChars: 800 }));
-    const { messages, report } = pruneForWire(history, { pruneAtTokens: DEFAULT_PRUNE_AT_TOKENS });
+    const { messages, report } = pruneForWire(history, { budgetTokens: DEFAULT_PRUNE_AT_TOKENS });
     expect(report).toMatchObject({ fits: true });
     expect(report.rolledUp).toBeGreaterThan(0);
     expect(report.rolledUp % 20).toBe(0); // the boundary moves in steps, so the prefix rarely changes
@@ -190,7 +190,7 @@ describe("pruneForWire", () => {
 
   test("between cuts each request starts with the previous one, byte for byte (prompt caching)", () => {
     const history = longToolLoop({ steps: 120 });
-    const requests = requestsOf(history, { pruneAtTokens: 30_000 });
+    const requests = requestsOf(history, { budgetTokens: 30_000 });
     let kept = 0;
     for (let i = 1; i < requests.length; i++) {
       if (requests[i]!.report.recut || requests[i]!.report.cuts === 0) continue;
@@ -210,7 +210,7 @@ describe("pruneForWire", () => {
       const users = history.filter((m) => m.role === "user");
       for (const fraction of [1.1, 1, 0.9, 0.6, 0.3, 0.1, 0.02, 0]) {
         const thresholdTokens = Math.floor(total * fraction);
-        const { messages, report } = pruneForWire(history, { pruneAtTokens: thresholdTokens });
+        const { messages, report } = pruneForWire(history, { budgetTokens: thresholdTokens });
         const where = { seed, fraction };
         expect({ ...where, violations: validateHistory(messages, { allowPendingCalls: true }) }).toEqual({ ...where, violations: [] });
         expect(messages.filter((m) => m.role === "user")).toEqual(users);
@@ -238,13 +238,13 @@ describe("pruneForWire", () => {
 describe("a conversation a digest cannot shorten", () => {
   test("plain text over the threshold is sent as it is, with no new cut at every request (a 50,000-message session resumed in under a second, not 90 s)", () => {
     const history = deepFreeze(Array.from({ length: 4_000 }, (_, i): ModelMessage => ({ role: i % 2 ? "assistant" : "user", content: `message ${i} ${"text ".repeat(8)}` })));
-    const { messages, report } = pruneForWire(history, { pruneAtTokens: 5_000 });
+    const { messages, report } = pruneForWire(history, { budgetTokens: 5_000 });
     expect(messages.filter((m) => m.role === "user")).toHaveLength(2_000); // user messages are never removed
     expect(report.cuts).toBeLessThanOrEqual(1);
     expect(report.fits).toBe(false);
     // Tool content later in the history is digested again once there is enough of it to matter.
     const withTools = deepFreeze([...history, ...longToolLoop({ steps: 40 })]);
-    const again = pruneForWire(withTools, { pruneAtTokens: 5_000 });
+    const again = pruneForWire(withTools, { budgetTokens: 5_000 });
     expect(again.report.cuts).toBeGreaterThan(report.cuts);
     expect(again.report.digested).toBeGreaterThan(0);
   });

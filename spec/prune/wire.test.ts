@@ -59,7 +59,7 @@ async function loop(wire: Wire, modelId: string, history: ModelMessage[], steps:
   let laddered = 0;
   for (let i = 1; i <= steps; i++) {
     server.push(i === steps ? { reasoning: "done", text: "All done." } : reply(i));
-    const { messages, report } = pruneForWire(closeDanglingToolCalls(history), { pruneAtTokens: thresholdTokens });
+    const { messages, report } = pruneForWire(closeDanglingToolCalls(history), { budgetTokens: thresholdTokens });
     if (report.pruned) pruned++;
     if (report.kept !== undefined) laddered++;
     expect(validateHistory(messages)).toEqual([]);
@@ -134,7 +134,7 @@ describe("the spec's provider errors, reproduced and repaired", () => {
 
     server.forgetItems();
     server.push({ text: "ok" });
-    const pruned = pruneForWire(history, { pruneAtTokens: 10 });
+    const pruned = pruneForWire(history, { budgetTokens: 10 });
     expect(pruned.report.pruned).toBe(true);
     expect((await send("responses", "gpt-5", pruned.messages)).error).toBeUndefined();
   });

@@ -78,7 +78,7 @@ test("/help's listing fits its width: descriptions wrap under their own column, 
 
 test("the issue's commands are all in the table", () => {
   const names: string[] = SLASH_COMMANDS.map((c) => c.name).sort();
-  expect(names).toEqual(["agent", "clear", "compact", "cost", "exit", "help", "last", "memory", "mode", "model", "notes", "reasoning", "resume", "save", "sessions", "think", "todos", "undo", "diff", "init", "skills", "mcp", "hooks", "rewind", "fork"].sort());
+  expect(names).toEqual(["agent", "clear", "compact", "cost", "exit", "help", "last", "memory", "mode", "model", "notes", "reasoning", "resume", "save", "sessions", "think", "todos", "undo", "diff", "init", "skills", "mcp", "hooks", "goal", "rewind", "fork"].sort());
 });
 
 test("Tab after /agent and /think offers their choices", () => {

@@ -6,7 +6,7 @@ import { continueSession, findSession } from "../../lib/sessions/find.ts";
 import { openLiveSession } from "../../lib/sessions/live-session.ts";
 import { lockPath, sessionPath, undoDir } from "../../lib/sessions/paths.ts";
 import { hexDigits, lastingPrefix, shortestUniquePrefix } from "../../lib/sessions/prefix.ts";
-import { listSessionIds, saveSession, saveSessionInBackground } from "../../lib/sessions/store.ts";
+import { listSessionIds, saveSession } from "../../lib/sessions/store.ts";
 import { tempDir } from "../support/cli.ts";
 import { makeRecord } from "./support/fixtures.ts";
 
@@ -213,15 +213,18 @@ test("a save that lands while a step's background write is renaming is not undon
     timers,
     changesWorkspace: (tool) => tool === "bash",
     // Past the write's staleness check, before its rename: the worst moment for a newer save.
-    writeInBackground: (h, record, commit) =>
-      saveSessionInBackground(h, record, () => {
-        const ok = commit();
-        if (ok && !raced) {
-          raced = true;
-          live.append([call("read_file")]);
-          live.save();
-        }
-        return ok;
+    writeInBackground: (record, options, write) =>
+      write(record, {
+        durable: options.durable,
+        commit: () => {
+          const ok = options.commit();
+          if (ok && !raced) {
+            raced = true;
+            live.append([call("read_file")]);
+            live.save();
+          }
+          return ok;
+        },
       }),
   });
   live.append([{ role: "user", content: "hi" }, call("bash")]);

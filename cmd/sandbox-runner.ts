@@ -5,10 +5,10 @@
  * and everything in it ends with the runner when the session does (`--die-with-parent`). Speaks
  * protocol.ts on stdin/stdout. It sees only what the sandbox shows and holds no key.
  */
-import type { FromRunner, ToRunner } from "./protocol.ts";
-import { readMessages } from "./read-messages.ts";
-import { pipeStream } from "../fs/pipe-read.ts";
-import { killGroup } from "./process.ts";
+import type { FromRunner, ToRunner } from "../lib/sandbox/protocol.ts";
+import { readMessages } from "../lib/sandbox/read-messages.ts";
+import { pipeStream } from "../lib/fs/pipe-read.ts";
+import { killGroup } from "../lib/sandbox/process.ts";
 
 type Reader = { read(): Promise<{ done: boolean; value?: Uint8Array }>; cancel(): Promise<void> };
 type Running = { proc: ReturnType<typeof Bun.spawn<"ignore", "pipe", "pipe">>; readers: Reader[] };

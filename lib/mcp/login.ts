@@ -1,0 +1,95 @@
+/**
+ * `shiro mcp login <server>`: signs in to a remote MCP server with OAuth. The SDK's transport
+ * meets the 401 and runs `auth()`; the provider (oauth-provider.ts) registers with the loopback
+ * redirect and hands over the authorization URL; the callback (oauth-callback.ts) waits for the
+ * browser to come back; `finishAuth` trades the code for tokens; then shiro connects once more to
+ * check the tokens work, and reports the server's tool count.
+ */
+import type { RemoteServerConfig } from "../config/mcp-schema.ts";
+import { expandAll, expandEnv, expandOAuth } from "./expand-env.ts";
+import { startCallbackServer, type CallbackServer } from "./oauth-callback.ts";
+import { createOAuthProvider } from "./oauth-provider.ts";
+import { readOAuthRecord } from "./oauth-store.ts";
+
+/** How long shiro waits for the browser to come back. */
+export const SIGN_IN_WAIT_MS = 5 * 60_000;
+
+export type SignInOptions = {
+  home: string;
+  env: Record<string, string | undefined>;
+  version: string;
+  /** Shows the URL (always) and opens it in a browser when one can be started. */
+  open(url: URL): Promise<void>;
+  signal: AbortSignal;
+};
+
+/** `already`: it was signed in before; `notNeeded`: it answered without any sign-in. */
+export type SignInResult = { already: boolean; notNeeded: boolean; tools: number };
+
+export async function signIn(name: string, config: RemoteServerConfig, opts: SignInOptions): Promise<SignInResult> {
+  const url = new URL(expandEnv(config.url, opts.env, new Set()));
+  const headers = expandAll(config.headers, opts.env, new Set());
+  const stored = readOAuthRecord(opts.home, name, url.href);
+  const settings = expandOAuth(config.oauth, opts.env, new Set());
+  if (settings?.grant === "client_credentials") throw new Error('it signs in by itself ("grant": "client_credentials"); there is nothing to sign in to here');
+  let provider: ReturnType<typeof createOAuthProvider> | undefined;
+  const expectation = { state: () => provider?.expectedState, issuer: () => provider?.issuer ?? { issRequired: false } };
+  let callback: CallbackServer;
+  if (settings?.clientId) {
+    // A client registered by hand has its redirect, and so its port, fixed.
+    if (!settings.callbackPort) throw new Error('a configured "clientId" needs the "callbackPort" it was registered with (redirect http://127.0.0.1:<port>/callback)');
+    try {
+      callback = startCallbackServer(settings.callbackPort, expectation);
+    } catch {
+      throw new Error(`port ${settings.callbackPort} on 127.0.0.1 (its "callbackPort") is taken; free it and try again`);
+    }
+  } else {
+    try {
+      callback = startCallbackServer(stored.port ?? 0, expectation); // the port the client was registered with, when free
+    } catch {
+      callback = startCallbackServer(0, expectation);
+    }
+  }
+  try {
+    provider = createOAuthProvider({ home: opts.home, server: name, url: url.href, version: opts.version, mode: { kind: "login", port: callback.port, open: opts.open }, ...(settings ? { settings } : {}) });
+    const { Client } = await import("@modelcontextprotocol/sdk/client/index.js");
+    const { StreamableHTTPClientTransport } = await import("@modelcontextprotocol/sdk/client/streamableHttp.js");
+    const { UnauthorizedError } = await import("@modelcontextprotocol/sdk/client/auth.js");
+    const attempt = async () => {
+      const client = new Client({ name: "shiro", version: opts.version });
+      const transport = new StreamableHTTPClientTransport(url, { authProvider: provider!, requestInit: { headers } });
+      try {
+        await client.connect(transport);
+        const tools = client.getServerCapabilities()?.tools ? (await client.listTools()).tools.length : 0;
+        await client.close();
+        return { tools };
+      } catch (error) {
+        await client.close().catch(() => {});
+        if (error instanceof UnauthorizedError) return { transport };
+        throw error;
+      }
+    };
+    const first = await attempt().catch((error: unknown) => {
+      // No metadata anywhere: the 2025-03-26 default endpoints were tried and failed too.
+      const discovery = readOAuthRecord(opts.home, name, url.href).discovery;
+      if (discovery && !discovery.authorizationServerMetadata) {
+        throw new Error(`${error instanceof Error ? error.message : String(error)}. The server publishes no OAuth metadata and its default endpoints did not work; if it takes a fixed token instead, give it in a "headers" entry`);
+      }
+      throw error;
+    });
+    if (!("transport" in first) || !first.transport) {
+      const signedIn = Boolean((await provider.tokens())?.access_token);
+      return { already: signedIn, notNeeded: !signedIn, tools: first.tools ?? 0 };
+    }
+    const waited = AbortSignal.any([opts.signal, AbortSignal.timeout(SIGN_IN_WAIT_MS)]);
+    const code = await callback.code(waited).catch((error: unknown) => {
+      throw waited.aborted && !opts.signal.aborted ? new Error(`nobody came back from the browser within ${SIGN_IN_WAIT_MS / 60_000} minutes`) : error;
+    });
+    await first.transport.finishAuth(code);
+    const second = await attempt();
+    if ("transport" in second && second.transport) throw new Error("the server still refuses the new tokens");
+    return { already: false, notNeeded: false, tools: second.tools ?? 0 };
+  } finally {
+    callback.stop();
+  }
+}

@@ -1,0 +1,144 @@
+/**
+ * shiro's side of MCP OAuth: the SDK's `auth()` does the protocol (discovery, dynamic
+ * registration, PKCE, the token and refresh requests, scope selection); this provider only keeps
+ * what it is handed (oauth-store.ts) and decides what may happen where.
+ *
+ * - "background" (every session, the loop and headless alike): stored tokens are sent and
+ *   refreshed, but nothing interactive ever happens: where the flow would register a client or
+ *   send the user to a browser, it stops with McpSignInNeeded, and the server is reported with
+ *   the command that signs in (`shiro mcp login <server>`).
+ * - "login" (`shiro mcp login`): registers if needed, with the loopback redirect on `port`, and
+ *   hands the authorization URL to `open`.
+ *
+ * An authorization server whose metadata does not list S256 in `code_challenge_methods_supported`
+ * is refused (the 2025-11-25 specification requires PKCE to be advertised; the SDK would go on).
+ */
+import { randomBytes } from "node:crypto";
+import type { OAuthDiscoveryState } from "@modelcontextprotocol/sdk/client/auth.js";
+import type { OAuthClientInformationMixed, OAuthTokens } from "@modelcontextprotocol/sdk/shared/auth.js";
+import type { OAuthSettings } from "../config/mcp-schema.ts";
+import { readOAuthRecord, writeOAuthRecord, type OAuthRecord } from "./oauth-store.ts";
+
+/** Thrown (through the SDK) when a server needs a sign-in that only `shiro mcp login` may do. */
+export class McpSignInNeeded extends Error {
+  override name = "McpSignInNeeded";
+}
+
+export type ProviderMode = { kind: "background" } | { kind: "login"; port: number; open(url: URL): Promise<void> };
+
+export type ShiroOAuthProvider = ReturnType<typeof createOAuthProvider>;
+
+export function loginCommand(server: string): string {
+  return `shiro mcp login ${server}`;
+}
+
+/**
+ * `settings` is the server's `oauth` entry with its `${VAR}`s already filled in. A configured
+ * `clientId` is used instead of registering; its redirect port is `callbackPort`.
+ */
+export function createOAuthProvider(opts: { home: string; server: string; url: string; version: string; mode: ProviderMode; settings?: OAuthSettings }) {
+  const settings = opts.settings ?? {};
+  const configured = settings.clientId ? { client_id: settings.clientId, ...(settings.clientSecret ? { client_secret: settings.clientSecret } : {}) } : undefined;
+  let record: OAuthRecord = readOAuthRecord(opts.home, opts.server, opts.url);
+  const save = (change: Partial<OAuthRecord>) => {
+    record = { ...record, ...change };
+    writeOAuthRecord(opts.home, opts.server, record);
+  };
+  const needed = () => new McpSignInNeeded(`it asks you to sign in: run ${loginCommand(opts.server)}`);
+  const mode = opts.mode;
+  if (mode.kind === "login" && record.port !== mode.port && !configured) {
+    // The client was registered with another redirect port: register again with this one.
+    record = { url: opts.url, ...(record.discovery ? { discovery: record.discovery } : {}) };
+  }
+  /** Set once the SDK began the authorization flow (after a 401). */
+  let authTried = false;
+  /** The `state` of the authorization request under way, for the callback to check. */
+  let expectedState: string | undefined;
+  const redirect = (port: number) => `http://127.0.0.1:${port}/callback`;
+
+  const redirectUrl = (): string => {
+    if (mode.kind === "login") return redirect(mode.port);
+    if (configured && settings.callbackPort) return redirect(settings.callbackPort);
+    // Background: a client registered at sign-in keeps its redirect; without one, registering
+    // now would only lead to a browser, so stop here.
+    if (record.client && record.port) return redirect(record.port);
+    throw needed();
+  };
+
+  return {
+    get redirectUrl(): string {
+      return redirectUrl();
+    },
+    get clientMetadata() {
+      return {
+        client_name: "shiro",
+        software_version: opts.version,
+        redirect_uris: [redirectUrl()],
+        grant_types: ["authorization_code", "refresh_token"],
+        response_types: ["code"],
+        token_endpoint_auth_method: "none",
+        ...(settings.scope ? { scope: settings.scope } : {}),
+      };
+    },
+    ...(settings.clientMetadataUrl ? { clientMetadataUrl: settings.clientMetadataUrl } : {}),
+    state(): string {
+      expectedState = randomBytes(24).toString("base64url");
+      return expectedState;
+    },
+    get expectedState() {
+      return expectedState;
+    },
+    /** The issuer the authorization server's metadata names, for the callback's `iss` check. */
+    get issuer(): { issuer?: string; issRequired: boolean } {
+      const metadata = record.discovery?.authorizationServerMetadata as { issuer?: string; authorization_response_iss_parameter_supported?: boolean } | undefined;
+      return { issuer: metadata?.issuer, issRequired: metadata?.authorization_response_iss_parameter_supported === true };
+    },
+    clientInformation() {
+      return (configured ?? record.client) as OAuthClientInformationMixed | undefined;
+    },
+    saveClientInformation(client: object) {
+      save({ client: { ...client }, ...(mode.kind === "login" ? { port: mode.port } : {}) });
+    },
+    tokens() {
+      return record.tokens as OAuthTokens | undefined;
+    },
+    saveTokens(tokens: object) {
+      save({ tokens: { ...tokens } });
+    },
+    redirectToAuthorization(url: URL): Promise<void> {
+      if (mode.kind === "background") throw needed();
+      return mode.open(url);
+    },
+    saveCodeVerifier(verifier: string) {
+      save({ verifier });
+    },
+    codeVerifier(): string {
+      if (!record.verifier) throw new Error("no PKCE code verifier was saved for this sign-in; run the sign-in again");
+      return record.verifier;
+    },
+    invalidateCredentials(scope: "all" | "client" | "tokens" | "verifier" | "discovery") {
+      const { url, port, client, tokens, verifier, discovery } = record;
+      const keep: OAuthRecord = { url };
+      if (scope !== "all" && scope !== "client") Object.assign(keep, client ? { client, port } : {});
+      if (scope !== "all" && scope !== "tokens" && tokens) keep.tokens = tokens;
+      if (scope !== "all" && scope !== "verifier" && verifier) keep.verifier = verifier;
+      if (scope !== "all" && scope !== "discovery" && discovery) keep.discovery = discovery;
+      record = keep;
+      writeOAuthRecord(opts.home, opts.server, record);
+    },
+    saveDiscoveryState(state: { authorizationServerUrl: string; authorizationServerMetadata?: { code_challenge_methods_supported?: string[] } }) {
+      const methods = state.authorizationServerMetadata?.code_challenge_methods_supported;
+      if (state.authorizationServerMetadata && !methods?.includes("S256")) {
+        throw new Error(`the authorization server ${state.authorizationServerUrl} does not list S256 in its code_challenge_methods_supported, so it cannot promise PKCE; shiro does not sign in there`);
+      }
+      save({ discovery: { ...state } });
+    },
+    get authTried() {
+      return authTried;
+    },
+    discoveryState() {
+      authTried = true;
+      return record.discovery as OAuthDiscoveryState | undefined;
+    },
+  };
+}

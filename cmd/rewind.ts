@@ -58,13 +58,17 @@ export async function runRewindCommand(argv: string[], env: Record<string, strin
         process.stderr.write(`shiro: nothing was rewound: ${names} changed outside shiro since (or in a turn that never finished). Run again with --force to ${overwritePhrase(changed).phrase}.\n`);
         return false;
       },
-      restore: (historyLength, todos) =>
+      restore: (historyLength, todos, goal) => {
+        const { goal: now, ...rest } = record;
+        const kept = goal ? goal.goal : now;
         saveSession(home, {
-          ...record,
+          ...rest,
           messages: record.messages.slice(0, historyLength),
           notebook: todos ? { ...record.notebook, todos: [...todos] } : record.notebook,
+          ...(kept ? { goal: kept } : {}),
           updatedAt: new Date().toISOString(),
-        }),
+        });
+      },
       shown,
     });
     if (outcome.type === "nothing") {

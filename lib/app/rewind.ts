@@ -2,7 +2,9 @@ import type { ModelMessage } from "ai";
 import { restoreTodos } from "../notebook/restore.ts";
 import type { Todo } from "../notebook/schema.ts";
 import type { UndoJournal } from "../sessions/undo/journal.ts";
+import * as v from "valibot";
 import { formatAge } from "../sessions/list-format.ts";
+import { GoalState } from "../sessions/schema.ts";
 import { overwritePhrase } from "../sessions/undo/report.ts";
 import { putBackFiles, type FileRestore, type UndoMode, type UndoOutcome } from "../sessions/undo/restore.ts";
 import { planRewind, rewindPoints, type RewindPlan, type RewindPoint } from "../sessions/undo/rewind.ts";
@@ -18,8 +20,12 @@ export type RewindOptions = {
   mode: UndoMode;
   /** Files changed since the turns left them (`changed`, never empty) would be overwritten: true to go on. */
   overwrite(plan: RewindPlan, changed: readonly FileRestore[]): boolean | Promise<boolean>;
-  /** The conversation goes back to its first `historyLength` messages; the task list to `todos` (undefined: not kept, leave it). */
-  restore(historyLength: number, todos: readonly Todo[] | undefined): void;
+  /**
+   * The conversation goes back to its first `historyLength` messages; the task list to `todos`
+   * (undefined: not kept, leave it); the goal to `goal.goal` (none when undefined; `goal` itself
+   * undefined: not kept, leave it).
+   */
+  restore(historyLength: number, todos: readonly Todo[] | undefined, goal: { goal: GoalState | undefined } | undefined): void;
   /** A path as the user reads it. */
   shown(path: string): string;
 };
@@ -62,7 +68,7 @@ export async function rewindTo(opts: RewindOptions): Promise<RewindOutcome> {
   const applied = await putBackFiles(opts.journal, plan.files);
   if (plan.conversation) {
     const todos = point.turn ? restoreTodos(point.turn.todos).todos : undefined;
-    opts.restore(point.historyIndex, todos);
+    opts.restore(point.historyIndex, todos, goalBefore(point));
   }
   for (const turn of plan.turns) {
     if (opts.mode !== "conversation" && !plan.filesOutOfReach && !turn.filesUndone) opts.journal.markUndone(turn.seq, "files");
@@ -107,4 +113,11 @@ export function rewindQuestion(changed: readonly FileRestore[], shown: (path: st
   const { phrase, verb } = overwritePhrase(changed);
   const names = changed.map((f) => shown(f.path)).join(", ");
   return `${names} changed outside shiro since (or in a turn that never finished). ${phrase[0]!.toUpperCase()}${phrase.slice(1)}? y ${verb} · n cancel `;
+}
+
+/** The goal the session had before the point's turn, when the journal kept it (a goal that does not read counts as none). */
+function goalBefore(point: RewindPoint): { goal: GoalState | undefined } | undefined {
+  if (!point.turn || !("goal" in point.turn)) return undefined;
+  const parsed = v.safeParse(GoalState, point.turn.goal);
+  return { goal: parsed.success ? parsed.output : undefined };
 }

@@ -436,9 +436,10 @@ export async function openSession(opts: SessionOptions) {
         to,
         mode,
         overwrite: (_plan, changed) => confirm(rewindQuestion(changed, shown)),
-        restore: (historyLength, todos) => {
+        restore: (historyLength, todos, goal) => {
           live.replace(live.history.slice(0, historyLength));
           if (todos) conversation.notebook.replace(todos);
+          if (goal) live.setGoal(goal.goal);
         },
         shown,
       });

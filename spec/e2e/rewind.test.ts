@@ -112,6 +112,20 @@ describe("shiro rewind: halves, files changed outside, bad input", () => {
     expect(prompts(onlySession(home))).toEqual(["first", "second"]);
   }, 30_000);
 
+  test("the goal goes back with the conversation, as it was before the chosen prompt", async () => {
+    const home = tempDir();
+    const cwd = tempDir("shiro-work-");
+    const s = await serve({ text: "tried once" }, { text: "tried twice" });
+    await runShiro(["-p", "make the tests pass", "--goal", "make the tests pass", "--max-turns", "2", "--yolo"], { baseURL: s.url, cwd, home });
+    const before = onlySession(home);
+    expect(before.goal).toMatchObject({ objective: "make the tests pass", turns: 2, status: "unmet" });
+    expect(prompts(before).length).toBe(2); // the goal's second turn is a prompt of its own
+    const rewind = await runShiro(["rewind", before.id, "--to", "2"], { cwd, home });
+    expect(rewind.code).toBe(0);
+    expect(onlySession(home).goal).toMatchObject({ objective: "make the tests pass", turns: 1, status: "active" });
+    expect(prompts(onlySession(home))).toEqual(["make the tests pass"]);
+  }, 30_000);
+
   test("a prompt number past the session's prompts says how many there are; --to is required", async () => {
     const { home, cwd, id } = await fourTurns([]);
     const past = await runShiro(["rewind", id, "--to", "9"], { cwd, home });

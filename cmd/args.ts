@@ -40,6 +40,7 @@ export const MAIN_ARGS = {
   prompt: { type: "string", alias: "p", valueHint: "text", valueOptional: true, description: "run headless with this prompt" },
   json: { type: "boolean", description: "headless: one JSON event per line on stdout (shiro help headless)" },
   continue: { type: "boolean", alias: "c", description: "continue the newest session in this directory" },
+  fork: { type: "boolean", description: "with -c or -r: continue a copy of the session (a new id); the original stays as it was" },
   resume: { type: "string", alias: "r", valueHint: "id", valueOptional: true, description: "resume a session by id or unique prefix (no id: pick one of this directory's)" },
   yolo: { type: "boolean", description: "allow tools that change files or run commands without asking" },
   mode: { type: "string", valueHint: "mode", description: 'interactive approval mode: ask (default), edits, auto (config "approvalMode"; shiro help permissions)' },
@@ -150,6 +151,8 @@ export type MainArgs = {
   json: boolean;
   continue: boolean;
   resume?: string;
+  /** --fork: continue a copy of the session -c or -r opens. */
+  fork: boolean;
   /** `-r fix the bug`: the word after -r that was no id and went to the prompt ("fix"). */
   resumeWord?: string;
   /** The settings given as flags (model, base URL, step cap, spend ceiling, …), for loadRuntime. */
@@ -174,6 +177,7 @@ export function parseMainArgs(argv: string[]): MainArgs {
   const values = parseFlags(argv, MAIN_ARGS);
   const flags = flagsFrom(values);
   if (values.resume !== undefined && values.continue) throw new ShiroError("usage", "use either -c (newest session here) or -r <id>, not both.");
+  if (values.fork && !values.continue && values.resume === undefined) throw new ShiroError("usage", "--fork copies the session -c or -r <id> opens: use it with one of them.");
   // `-r` takes the next word as an id only when it looks like one: `shiro -r fix the bug` opens the
   // picker and then sends "fix the bug", rather than looking for a session called "fix".
   let resume = values.resume;
@@ -190,6 +194,7 @@ export function parseMainArgs(argv: string[]): MainArgs {
     json: values.json,
     continue: values.continue,
     resume,
+    fork: values.fork,
     ...(resumeWord !== undefined ? { resumeWord } : {}),
     flags,
     yolo: values.yolo,
@@ -336,12 +341,13 @@ export function subcommandAfterFlags(argv: readonly string[], names: ReadonlySet
 
 /** Which session the flags ask for: the newest here (-c), one by id (-r), or a new one. */
 export function sessionChoice(args: MainArgs): SessionChoice {
-  if (args.continue) return { type: "continue" };
+  const fork = args.fork ? { fork: true } : {};
+  if (args.continue) return { type: "continue", ...fork };
   if (args.resume === "") {
     // `shiro -r bogus -p …`: say why the word given was not taken, rather than that none was.
     const notId = args.resumeWord === undefined ? "" : ` ("${args.resumeWord}" is not one: ids are hex digits, as shiro sessions prints them)`;
     throw new ShiroError("usage", `-r needs a session id here${notId}; run shiro -r alone in a terminal to pick one, or shiro sessions to list them.`);
   }
-  if (args.resume !== undefined) return { type: "resume", idOrPrefix: args.resume };
+  if (args.resume !== undefined) return { type: "resume", idOrPrefix: args.resume, ...fork };
   return { type: "new" };
 }

@@ -17,6 +17,7 @@ Usage:
   shiro sessions [list|show|rm|export|compact|repair]   saved sessions, for scripts
   shiro doctor [--write]        check the set-up (key, server, model, ripgrep, sandbox) and the newest session
   shiro undo [<session>]        take back a session's last turn (files and conversation)
+  shiro rewind <session> --to <n>  take a session back to just before its prompt n
   shiro memory list|forget|path|compact   project memory, for scripts
   shiro config [get|set|unset <key>]   the settings in effect and where each came from; read or change one
   shiro mcp login|logout <server>   sign in to a remote MCP server with OAuth (opens the browser), or forget it

@@ -2,7 +2,8 @@ import { shiroHome } from "../lib/config/load.ts";
 import { ShiroError } from "../lib/errors.ts";
 import { deleteSession, findSession } from "../lib/sessions/find.ts";
 import { listSessions } from "../lib/sessions/list.ts";
-import { formatSessionTable, sessionJson, sessionRows } from "../lib/sessions/list-format.ts";
+import { forkSession } from "../lib/sessions/fork.ts";
+import { formatSessionTable, forksUnderParents, sessionJson, sessionRows } from "../lib/sessions/list-format.ts";
 import { exportSession, renderTranscript } from "../lib/sessions/transcript.ts";
 import { COMMON_FLAGS, MODEL_FLAGS, flagsFrom, parseFlags, type FlagTable } from "./args.ts";
 import { commandHelp } from "./help.ts";
@@ -11,7 +12,7 @@ import { createNotebook } from "../lib/notebook/notebook.ts";
 import { toolsFor } from "../lib/tools/index.ts";
 import { createMemoryStore } from "../lib/memory/store.ts";
 
-const USAGE = "usage: shiro sessions [list] [--json] [--all] | show <id> | rm <id> | export <id> --format md|json | compact <id> | repair <id> [--write]";
+const USAGE = "usage: shiro sessions [list] [--json] [--all] | show <id> | rm <id> | export <id> --format md|json | compact <id> | repair <id> [--write] | fork <id>";
 
 /** Each sub-command's own usage, for `shiro sessions <sub> --help`. */
 const SUB_USAGE: Record<string, string> = {
@@ -21,6 +22,7 @@ const SUB_USAGE: Record<string, string> = {
   export: "usage: shiro sessions export <id> [--format md|json]   a Markdown transcript, or the JSON record",
   compact: "usage: shiro sessions compact <id>   replace the session's conversation with the model's summary of it",
   repair: "usage: shiro sessions repair <id> [--write]   check a session's history (and fix it, keeping a backup)",
+  fork: "usage: shiro sessions fork <id>   copy a session under a new id (printed); shiro -r <new id> continues the copy",
 };
 
 /** `shiro sessions`' flags; the model flags are for `compact`. */
@@ -60,7 +62,7 @@ export async function runSessionsCommand(argv: string[], env: Record<string, str
         process.stdout.write(args.all ? "No saved sessions.\n" : "No saved sessions for this directory. Run: shiro sessions --all\n");
         return 0;
       }
-      const rows = sessionRows(listing.sessions, { allIds: listing.allIds, now: new Date() });
+      const rows = sessionRows(forksUnderParents(listing.sessions), { allIds: listing.allIds, now: new Date() });
       process.stdout.write(formatSessionTable(rows, { userHome: env.HOME, showCwd: args.all }) + "\n");
       return 0;
     }
@@ -75,6 +77,13 @@ export async function runSessionsCommand(argv: string[], env: Record<string, str
       const format = args.format ?? "md";
       if (format !== "md" && format !== "json") throw new ShiroError("usage", `--format must be md or json, not "${format}".`);
       process.stdout.write(exportSession(findSession(home, id()), format, transcriptOptions(home)));
+      return 0;
+    }
+    case "fork": {
+      const source = findSession(home, id());
+      const copy = forkSession(home, source);
+      process.stdout.write(`${copy.id}\n`);
+      process.stderr.write(`Copied session ${source.id} (${source.messages.length} messages) as ${copy.id}: shiro -r ${copy.id} continues the copy.\n`);
       return 0;
     }
     case "compact": {

@@ -16,6 +16,7 @@ const SUBCOMMANDS: Record<string, () => Promise<Subcommand>> = {
   sessions: async () => ((m) => ({ run: m.runSessionsCommand, flags: m.SESSIONS_FLAGS }))(await import("./sessions.ts")),
   doctor: async () => ((m) => ({ run: m.runDoctorCommand, flags: m.DOCTOR_FLAGS }))(await import("./doctor.ts")),
   undo: async () => ((m) => ({ run: m.runUndoCommand, flags: m.UNDO_FLAGS }))(await import("./undo.ts")),
+  rewind: async () => ((m) => ({ run: m.runRewindCommand, flags: m.REWIND_FLAGS }))(await import("./rewind.ts")),
   config: async () => ((m) => ({ run: m.runConfigCommand, flags: m.CONFIG_FLAGS }))(await import("./config.ts")),
   mcp: async () => ((m) => ({ run: m.runMcpCommand, flags: m.MCP_FLAGS }))(await import("./mcp-login.ts")),
 };

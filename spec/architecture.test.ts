@@ -75,6 +75,7 @@ const SUBCOMMAND_REACH: Record<string, readonly string[]> = {
   "cmd/sessions.ts": ["memory", "sessions", "tools"],
   "cmd/session-maintenance.ts": ["agent", "prune", "provider", "sessions", "tools"], // shiro sessions compact asks the model
   "cmd/undo.ts": ["sessions"],
+  "cmd/rewind.ts": ["sessions"],
 };
 
 type Edge = { from: string; to: string; file: string; typeOnly: boolean; target: string };

@@ -175,6 +175,47 @@ export async function runCommand(name: SlashName, args: string, env: CommandEnv)
         env.print(theme.dim("The prompt is back in the input: edit it and press enter, or clear it with ctrl-c."));
       }
     },
+    rewind: async () => {
+      const [wanted = "", given, ...rest] = args.trim().split(/\s+/);
+      const ways = ["all", "conversation", "files", "fork"];
+      if ((wanted !== "" && !/^\d+$/.test(wanted)) || (given !== undefined && !ways.includes(given)) || rest.length > 0) {
+        return env.print(theme.warn("usage: /rewind [n] [all|conversation|files|fork]   (n: the prompt's number; alone: pick one)"));
+      }
+      const choices = session.rewindChoices();
+      if (choices.length === 0) return env.print("Nothing to rewind: this session has no prompt yet.");
+      let to = wanted === "" ? undefined : Number(wanted);
+      if (to === undefined) {
+        if (!env.pick) return env.print([...choices.map((c) => c.label), theme.dim("/rewind <n> goes back to just before prompt n (/rewind <n> conversation, files or fork: one half, or in a copy).")].join("\n"));
+        const id = await env.pick({ title: "Rewind to just before which prompt? (newest first)", options: choices.map((c) => ({ id: String(c.number), label: c.label })), hint: "enter: choose · esc: cancel" });
+        if (id === undefined) return;
+        to = Number(id);
+      }
+      const how = given ?? (env.pick
+        ? await env.pick({
+            title: `Back to just before prompt ${to}:`,
+            options: [
+              { id: "all", label: "the conversation and the files" },
+              { id: "conversation", label: "the conversation only (the files stay as they are)" },
+              { id: "files", label: "the files only (the conversation stays)" },
+              { id: "fork", label: "in a copy: fork, and take the copy back (this session stays as it is)" },
+            ],
+            hint: "enter: choose · esc: cancel",
+          })
+        : "all");
+      if (how === undefined) return;
+      const mode = how === "fork" ? "all" : (how as "all" | "conversation" | "files");
+      const outcome = await session.rewind(to, mode, async (question) => (await env.ask(question)) === "y", how === "fork");
+      if (how === "fork" || mode !== "files") env.forgetLast();
+      env.print(outcome.lines.join("\n"));
+      if (outcome.prompt !== undefined) {
+        env.setInput(outcome.prompt);
+        env.print(theme.dim("The prompt is back in the input: edit it and press enter, or clear it with ctrl-c."));
+      }
+    },
+    fork: async () => {
+      env.forgetLast();
+      env.print(await session.fork());
+    },
     diff: async () => {
       const scope = args.trim().toLowerCase();
       if (scope !== "" && scope !== "session") return env.print(theme.warn("usage: /diff [session]"));

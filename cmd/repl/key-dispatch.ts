@@ -61,6 +61,8 @@ export function createKeyDispatch(deps: KeyDeps): (key: Key) => void {
   const { state, input, gate, screen, theme, print, render, exit, runner } = deps;
   /** An answer key pressed while the user was typing, waiting to see whether a word follows it (lib/prompt/type-ahead.ts). */
   let held: { key: Key; meaning: AskAnswer; asking: string | undefined; timer: ReturnType<typeof setTimeout> } | undefined;
+  /** When esc was last pressed at an empty, idle prompt: a second press soon after opens /rewind. */
+  let lastEsc = 0;
 
   function choose(key: Key): void {
     const c = state.choosing!;
@@ -187,6 +189,7 @@ export function createKeyDispatch(deps: KeyDeps): (key: Key) => void {
       return render();
     }
     if (key.name !== "ctrl-c") state.lastCtrlC = 0;
+    if (key.name !== "escape") lastEsc = 0;
     switch (key.name) {
       case "enter":
         enter();
@@ -197,7 +200,18 @@ export function createKeyDispatch(deps: KeyDeps): (key: Key) => void {
         break;
       }
       case "escape":
-        if (!input.closePicker()) runner.interrupt();
+        if (input.closePicker()) break;
+        if (state.turn || state.command || input.line().text !== "" || !state.waiting) {
+          runner.interrupt();
+          break;
+        }
+        // Esc twice at an empty prompt, with nothing running: /rewind.
+        if (Date.now() - lastEsc < EXIT_WINDOW_MS) {
+          lastEsc = 0;
+          const resolve = state.waiting;
+          state.waiting = undefined;
+          resolve("/rewind");
+        } else lastEsc = Date.now();
         break;
       case "ctrl-c":
         ctrlC();

@@ -48,7 +48,7 @@ export async function openReplSession(args: MainArgs, env: Env, startRuntime: Ru
     const { options: listed, warnings } = resumableSessions(startRuntime);
     if (listed.length === 0) return { choice: { type: "new" }, notice: [...warnings, "No saved sessions in this directory yet, so this is a new one."].join("\n") };
     const id = await opts.pickSession(listed, warnings);
-    return { choice: id ? { type: "resume", idOrPrefix: id } : { type: "new" } };
+    return { choice: id ? { type: "resume", idOrPrefix: id, ...(args.fork ? { fork: true } : {}) } : { type: "new" } };
   };
   const first = await firstChoice();
   const session = await openSession({ ...options, choice: first.choice });

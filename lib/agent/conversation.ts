@@ -177,7 +177,7 @@ export function createConversation(opts: ConversationOptions): Conversation {
     const trouble = (error: unknown) => emit({ type: "notice", message: undoTrouble(error) });
     let recorder: TurnRecorder;
     try {
-      recorder = opts.undo.beginTurn({ prompt, historyLength, todos: notebook.todos() });
+      recorder = opts.undo.beginTurn({ prompt, historyLength, todos: notebook.todos(), goal: session.goal() });
     } catch (error) {
       trouble(error);
       return undefined;

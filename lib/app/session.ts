@@ -4,7 +4,8 @@ import type { Runtime } from "../agent/runtime.ts";
 import type { Flags } from "../config/resolve.ts";
 import { ShiroError } from "../errors.ts";
 import { displayPath } from "../fs/workspace.ts";
-import { compactMemory, formatNotes, type MemoryStore } from "../memory/index.ts";
+import { existsSync } from "node:fs";
+import { compactMemory, formatNotes, staleMarks, type MemoryStore } from "../memory/index.ts";
 import type { Todo } from "../notebook/schema.ts";
 import { createPermissionPolicy, type AskAnswer, type Grant, type PermissionQuestion } from "../permissions/index.ts";
 import type { ApprovalMode } from "../config/permission-schema.ts";
@@ -35,6 +36,8 @@ const BACKGROUND_HOOKS_GRACE_MS = 5_000;
 import { undoLatestTurn } from "./undo.ts";
 import { jobsAtExit, jobsListing, killJob, reapLeftJobs, runningJobsLine } from "./jobs.ts";
 import { jobsDir } from "../sessions/paths.ts";
+import { rewindChoices, rewindQuestion, rewindTo } from "./rewind.ts";
+import { forkSession } from "../sessions/fork.ts";
 import { createUserShell } from "./user-shell.ts";
 import { endedNote } from "../tools/jobs.ts";
 import type { RuleScope } from "../permissions/save-rule.ts";
@@ -161,6 +164,14 @@ export async function openSession(opts: SessionOptions) {
     return started.notices;
   };
   const shown = (path: string) => displayPath(runtime.workspace, path);
+  /** Saves this session, copies it (lib/sessions/fork.ts) and goes on in the copy; undefined when there is nothing to copy. */
+  const forkNow = async (): Promise<string | undefined> => {
+    if (!live.save() || live.history.length === 0) return undefined;
+    const from = live.id;
+    const copy = forkSession(runtime.home, findSession(runtime.home, from));
+    await open({ type: "record", record: copy }, "resume");
+    return `Forked: this conversation goes on as session ${label(live)}; session ${lastingPrefix(from, listSessionIds(runtime.home))} stays as it was.`;
+  };
   /** One request outside a turn (/compact, /memory): abortable, its tokens booked in the session. */
   const ask = (request: GenerateRequest, signal: AbortSignal, onRetry?: (notice: string) => void) =>
     generate(runtime, request, { signal, book: (usage) => live.book(usage), ...(onRetry ? { onRetry } : {}) });
@@ -361,7 +372,8 @@ export async function openSession(opts: SessionOptions) {
     async notes(): Promise<string> {
       if (!memory) return "Project memory is off (--no-memory).";
       const { entries, notice } = await memory.read();
-      return [notice, formatNotes(entries, { path: memory.path })].filter(Boolean).join("\n");
+      const now = new Date();
+      return [notice, formatNotes(entries, { path: memory.path, now, marks: staleMarks(entries, runtime.workspace.root, existsSync, now) })].filter(Boolean).join("\n");
     },
     /** `/memory`: merges the project notes. `onRetry` hears of each wait to send the request again. */
     async memory(signal: AbortSignal, onRetry?: (notice: string) => void): Promise<string> {
@@ -415,6 +427,36 @@ export async function openSession(opts: SessionOptions) {
       if (outcome.type !== "done") return { lines: [outcome.type === "nothing" ? `Nothing to undo: ${outcome.why}.` : `${undoCommand} stops here: ${outcome.why}.`] };
       return { lines: outcome.lines, ...(outcome.prompt !== undefined ? { prompt: withoutAttachments(outcome.prompt) } : {}) };
     },
+    /** `/rewind`'s list: this session's prompts, newest first, each with when it was sent and the files its turn changed. */
+    rewindChoices: () => rewindChoices(undo, live.history),
+    /**
+     * `/rewind`: back to just before prompt `to` (lib/app/rewind.ts) — the conversation and task
+     * list, the files, or one half; with `fork`, a copy goes back and this session stays as it was.
+     * Files changed outside shiro since are overwritten only if `confirm` says yes.
+     */
+    async rewind(to: number, mode: UndoMode, confirm: (question: string) => Promise<boolean>, fork = false): Promise<{ lines: string[]; prompt?: string }> {
+      const forked = fork ? await forkNow() : undefined;
+      if (fork && !forked) return { lines: ["Nothing to fork yet: the session has no messages."] };
+      const outcome = await rewindTo({
+        journal: undo,
+        history: live.history,
+        to,
+        mode,
+        overwrite: (_plan, changed) => confirm(rewindQuestion(changed, shown)),
+        restore: (historyLength, todos, goal) => {
+          live.replace(live.history.slice(0, historyLength));
+          if (todos) conversation.notebook.replace(todos);
+          if (goal) live.setGoal(goal.goal);
+        },
+        shown,
+      });
+      const head = forked ? [forked] : [];
+      if (outcome.type === "declined") return { lines: [...head, "Nothing was rewound."] };
+      if (outcome.type === "nothing") return { lines: [...head, `Nothing to rewind: ${outcome.why}.`] };
+      return { lines: [...head, ...outcome.lines], prompt: withoutAttachments(outcome.prompt) };
+    },
+    /** `/fork`: the conversation goes on in a copy (a new id, its undo journal copied); this session stays as it was. */
+    fork: async (): Promise<string> => (await forkNow()) ?? "Nothing to fork yet: the session has no messages.",
     /** `/diff` (the last turn that changed files) and `/diff session` (every file the session changed, against its start). */
     diff(scope: "turn" | "session"): { title: string; files: FileChange[] } {
       if (scope === "session") {

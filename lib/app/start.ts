@@ -1,7 +1,11 @@
-import { openMemoryStore, renderMemoryBlock, type MemoryStore } from "../memory/index.ts";
+import { existsSync } from "node:fs";
+import { openMemoryStore, renderMemoryBlock, staleMarks, type MemoryStore } from "../memory/index.ts";
 import { restoreTodos } from "../notebook/restore.ts";
 import { continueSession, findSession } from "../sessions/find.ts";
 import { openLiveSession, type LiveSession } from "../sessions/live-session.ts";
+import { forkSession } from "../sessions/fork.ts";
+import { lastingPrefix } from "../sessions/prefix.ts";
+import { listSessionIds } from "../sessions/store.ts";
 import type { SessionRecord } from "../sessions/schema.ts";
 import { requestBudget, smallWindowNotice } from "../agent/context-budget.ts";
 import { openUndoJournal, type UndoJournal } from "../sessions/undo/journal.ts";
@@ -15,7 +19,12 @@ import type { Runtime } from "../agent/runtime.ts";
 import { runtimeWithModel } from "./load-runtime.ts";
 
 /** Which session to work in: a new one, the newest for this directory (-c), or one by id (-r). */
-export type SessionChoice = { type: "new" } | { type: "continue" } | { type: "resume"; idOrPrefix: string } | { type: "record"; record: SessionRecord };
+export type SessionChoice =
+  | { type: "new" }
+  /** `fork`: continue a copy (--fork), the original left as it is. */
+  | { type: "continue"; fork?: boolean }
+  | { type: "resume"; idOrPrefix: string; fork?: boolean }
+  | { type: "record"; record: SessionRecord };
 
 export type StartOptions = {
   runtime: Runtime;
@@ -70,7 +79,8 @@ export type Started = {
 export async function startConversation(opts: StartOptions): Promise<Started> {
   const { runtime } = opts;
   const notices: string[] = [];
-  const record = chooseRecord(runtime, opts.session, (warning) => notices.push(warning));
+  const chosen = chooseRecord(runtime, opts.session, (warning) => notices.push(warning));
+  const record = chosen && "fork" in opts.session && opts.session.fork ? forkChosen(runtime, chosen, notices) : chosen;
 
   let memory: MemoryStore | undefined;
   let memoryBlock = "";
@@ -78,7 +88,7 @@ export async function startConversation(opts: StartOptions): Promise<Started> {
     const opened = await openMemoryStore({ home: runtime.home, projectRoot: runtime.workspace.root, onNotice: (m) => notices.push(m) });
     if (opened.notice && !notices.includes(opened.notice)) notices.push(opened.notice);
     memory = opened.store;
-    memoryBlock = renderMemoryBlock(opened.entries);
+    memoryBlock = renderMemoryBlock(opened.entries, staleMarks(opened.entries, runtime.workspace.root, existsSync, new Date()));
   }
 
   const restored = restoreTodos(record?.notebook.todos);
@@ -166,6 +176,14 @@ export function smallWindowWarning(runtime: Runtime, conversation: Pick<Conversa
   const window = runtime.window.info;
   const budget = requestBudget(window, { pruneAtTokens: runtime.settings.pruneAtTokens, instructions: conversation.instructions(), tools: conversation.tools });
   return budget.tooSmall ? smallWindowNotice(runtime.settings.model, window, budget) : undefined;
+}
+
+/** --fork: a copy of the chosen session (lib/sessions/fork.ts) is the one continued. */
+function forkChosen(runtime: Runtime, source: SessionRecord, notices: string[]): SessionRecord {
+  const copy = forkSession(runtime.home, source);
+  const ids = listSessionIds(runtime.home);
+  notices.push(`Continuing a copy of session ${lastingPrefix(source.id, ids)}, as ${lastingPrefix(copy.id, ids)}; the original stays as it was.`);
+  return copy;
 }
 
 function chooseRecord(runtime: Runtime, choice: SessionChoice, onSkipped: (warning: string) => void): SessionRecord | undefined {

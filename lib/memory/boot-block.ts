@@ -21,13 +21,14 @@ export function rankNotes(entries: readonly MemoryEntry[]): MemoryEntry[] {
 }
 
 /**
- * The system-prompt block: the header, then the top 20 ranked notes as `- (kind) text`. An empty
+ * The system-prompt block: the header, then the top 20 ranked notes as `- (kind) text`, a note
+ * `marks` names followed by its mark (`[may be stale: …]`, stale.ts). An empty
  * store gives "" (no block at all). Pass it as `buildInstructions({ memory })`.
  */
-export function renderMemoryBlock(entries: readonly MemoryEntry[]): string {
+export function renderMemoryBlock(entries: readonly MemoryEntry[], marks: ReadonlyMap<MemoryEntry, string> = new Map()): string {
   if (entries.length === 0) return "";
   const lines = rankNotes(entries)
     .slice(0, MEMORY_BLOCK_MAX_ENTRIES)
-    .map((e) => `- (${e.kind}) ${e.text}`);
+    .map((e) => `- (${e.kind}) ${e.text}${marks.has(e) ? `  ${marks.get(e)}` : ""}`);
   return [MEMORY_BLOCK_HEADER, ...lines].join("\n");
 }

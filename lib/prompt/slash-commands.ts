@@ -18,6 +18,8 @@ export const SLASH_COMMANDS = [
   { name: "init", args: "[focus]", summary: "have the model write (or improve) AGENTS.md from the repository (focus: what to stress); you approve the edit" },
   { name: "cost", args: "", summary: "what this session has spent (tokens billed, the cost) and the next request's size" },
   { name: "undo", args: "[files|conversation]", summary: "take back the last turn: its file changes and the conversation" },
+  { name: "rewind", args: "[n] [how]", summary: "go back to just before an earlier prompt; how: all, conversation, files, or fork (in a copy). Alone: pick (esc esc at an empty prompt)" },
+  { name: "fork", args: "", summary: "go on in a copy of this session (a new id); this one stays as it is" },
   { name: "diff", args: "[session]", summary: "what the last turn changed in the files (session: the whole session)" },
   { name: "jobs", args: "", summary: "list the background jobs with their last lines" },
   { name: "kill", args: "<id>", summary: "stop a background job with every process it started" },

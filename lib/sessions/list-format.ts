@@ -30,15 +30,51 @@ export function formatAge(iso: string, now: Date): string {
  */
 export function sessionRows(sessions: readonly SessionSummary[], opts: { allIds: readonly string[]; now: Date; current?: string }): SessionRow[] {
   const length = Math.max(0, ...sessions.map((s) => shortestUniquePrefix(s.id, opts.allIds).length));
+  const depth = forkDepths(sessions);
   return sessions.map((s) => ({
     prefix: s.id.slice(0, length),
     age: formatAge(s.updatedAt, opts.now),
-    // A title shiro wrote is already one short line; one edited by hand may not be.
-    title: titleFromPrompt(s.title) || "(untitled)",
+    // A title shiro wrote is already one short line; one edited by hand may not be. A fork listed under its parent is marked ↳.
+    title: "  ".repeat(Math.max(0, (depth.get(s.id) ?? 0) - 1)) + (depth.get(s.id) ? "↳ " : "") + (titleFromPrompt(s.title) || "(untitled)"),
     messages: s.messageCount,
     cwd: s.cwd,
     ...(s.id === opts.current ? { current: true } : {}),
   }));
+}
+
+/**
+ * The sessions with each fork moved under its parent (when the parent is listed), newest first
+ * otherwise: the order every listing shows them in (`shiro sessions list`, `/sessions`, the pickers).
+ */
+export function forksUnderParents<T extends Pick<SessionSummary, "id" | "forkedFrom">>(sessions: readonly T[]): T[] {
+  const listed = new Set(sessions.map((s) => s.id));
+  const children = new Map<string, T[]>();
+  for (const s of sessions) {
+    if (s.forkedFrom && listed.has(s.forkedFrom) && s.forkedFrom !== s.id) children.set(s.forkedFrom, [...(children.get(s.forkedFrom) ?? []), s]);
+  }
+  const out: T[] = [];
+  const seen = new Set<string>();
+  const add = (s: T) => {
+    if (seen.has(s.id)) return;
+    seen.add(s.id);
+    out.push(s);
+    for (const child of children.get(s.id) ?? []) add(child);
+  };
+  for (const s of sessions) if (!(s.forkedFrom && listed.has(s.forkedFrom))) add(s);
+  for (const s of sessions) add(s); // a cycle of forks (hand-edited files) is still listed
+  return out;
+}
+
+/** How deep each listed fork sits under listed parents (0: not under one). */
+function forkDepths(sessions: readonly SessionSummary[]): Map<string, number> {
+  const byId = new Map(sessions.map((s) => [s.id, s]));
+  const depths = new Map<string, number>();
+  for (const s of sessions) {
+    let depth = 0;
+    for (let at = s.forkedFrom ? byId.get(s.forkedFrom) : undefined; at && depth < sessions.length; at = at.forkedFrom ? byId.get(at.forkedFrom) : undefined) depth++;
+    depths.set(s.id, depth);
+  }
+  return depths;
 }
 
 /**

@@ -6,6 +6,7 @@ import { exitMessage, headlessExitLine } from "./exit-message.ts";
 import { acquireSession } from "./ownership.ts";
 import { lastingPrefix } from "./prefix.ts";
 import { checkSpend, costUsd } from "./pricing.ts";
+import { copySessionJournal } from "./fork.ts";
 import { forkRecord, newSessionRecord } from "./record.ts";
 import type { SessionRecord, SubagentTranscript } from "./schema.ts";
 import { checkRecord, listSessionIds } from "./store.ts";
@@ -46,6 +47,7 @@ export function openLiveSession(opts: OpenSessionOptions): LiveSession {
     release = lock.ok ? lock.release : () => {};
     if (opts.resume && claimed && !claimed.ok) {
       fork = { id: opts.resume.id, holderPid: claimed.holderPid };
+      copySessionJournal(opts.home, opts.resume.id, id); // the copy can undo and rewind too
       base = { ...forkRecord(opts.resume, { id, now: now() }), cwd: opts.cwd, provider: opts.provider, model: opts.model };
     } else {
       const fresh = costUsd(opts.model, { inputTokens: 0, outputTokens: 0 });

@@ -39,7 +39,7 @@ export function newSessionRecord(fields: NewSessionFields): SessionRecord {
 }
 
 /**
- * A copy of `source` under a new id, for when another live process holds it: same messages,
+ * A copy of `source` under a new id (/fork, --fork, or another live process holds it): same messages,
  * task list, title, token counts and cost (the conversation's spend so far), `forkedFrom` set.
  */
 export function forkRecord(source: SessionRecord, fields: { id: string; now: Date }): SessionRecord {
@@ -50,6 +50,7 @@ export function forkRecord(source: SessionRecord, fields: { id: string; now: Dat
     createdAt: at,
     updatedAt: at,
     forkedFrom: source.id,
+    forkedAt: source.messages.length,
     notebook: { ...source.notebook },
     messages: [...source.messages],
   };

@@ -113,8 +113,10 @@ export const headerEntries = {
   cachedInputTokens: v.optional(TokenCount),
   /** Absent when any part of the session ran on an unpriced model: unknown is not $0. */
   costUsd: v.optional(v.pipe(v.number(), v.minValue(0))),
-  /** Set on a session copied from one that another live shiro was holding. */
+  /** Set on a copy of another session (/fork, --fork, shiro sessions fork, or one another live shiro was holding): the parent's id. */
   forkedFrom: v.optional(SessionId),
+  /** With forkedFrom: how many messages the parent had when the copy was made (the point it branched at). */
+  forkedAt: v.optional(TokenCount),
   /** The session's goal, while it has one (docs/goals.md). */
   // A goal that does not read (a newer shiro's, a damaged file) is dropped, never the session.
   goal: v.fallback(v.optional(GoalState), undefined),

@@ -9,7 +9,8 @@ import { NOT_RUN_PREFIX, subjectOf as subjectFromDefinition, type AnyTool } from
 /** A message history flattened into what a reader wants to see, in order. */
 export type TranscriptItem =
   /** `typed`/`shell`: what the user typed when shiro wrote the prompt for them (lib/agent/conversation.ts TypedPrompt). */
-  | { type: "user"; text: string; typed?: string; shell?: string[] }
+  /** `number`: a prompt the user sent, counted from 1 (what `shiro rewind --to` takes); absent for a summary or a subagent's task. */
+  | { type: "user"; text: string; typed?: string; shell?: string[]; number?: number }
   /**
    * The turn of the prompt before it got no answer: nothing came back (`partial` false: a prompt
    * followed by the next prompt or by the end), or what came is followed by a failure. `error` is
@@ -66,6 +67,8 @@ export function transcriptItems(messages: readonly ModelMessage[], subjectOf: Su
   const items: TranscriptItem[] = [];
   /** The prompts among the items, by index, with the failure their turn ended in, if one was kept. */
   const prompts = new Map<number, string | undefined>();
+  /** Prompts the user sent so far. */
+  let sent = 0;
   for (const message of messages) {
     const content: unknown = message.content;
     switch (message.role) {
@@ -82,7 +85,7 @@ export function transcriptItems(messages: readonly ModelMessage[], subjectOf: Su
         // A prompt the user sent (the conversation keeps a note with each) gets an answer; a
         // compaction summary or a subagent's task is not one.
         const shiro = shiroNotes(message.providerOptions);
-        items.push({ type: "user", text, ...typedOf(message.providerOptions) });
+        items.push({ type: "user", text, ...typedOf(message.providerOptions), ...(shiro ? { number: ++sent } : {}) });
         if (shiro) prompts.set(items.length - 1, typeof shiro.failed === "string" ? shiro.failed : undefined);
         break;
       }

@@ -13,7 +13,7 @@ export type TranscriptOptions = {
 
 /**
  * `shiro sessions show`: the session as plain text for a terminal or a pager. User prompts are
- * marked "›", tool calls and their results are one line each, in the live run's form
+ * marked "›", each the user sent numbered (`[2] › …`: what `shiro rewind --to 2` goes back before), tool calls and their results are one line each, in the live run's form
  * (transcript-items.ts resultLine).
  * No colour (the caller's business). Ends with a newline.
  */
@@ -29,7 +29,7 @@ export function renderTranscript(record: SessionRecord, opts: TranscriptOptions 
         shown.add(sub);
         return subagentLines(sub, opts);
       });
-  for (const line of transcriptLines(record.messages, opts, under)) out.push(line);
+  for (const line of transcriptLines(record.messages, opts, under, true)) out.push(line);
   for (const sub of subagents.filter((s) => !shown.has(s))) out.push("", ...subagentLines(sub, opts));
   return out.join("\n").trimEnd() + "\n";
 }
@@ -41,7 +41,7 @@ function subagentLines(sub: SubagentTranscript, opts: TranscriptOptions): string
 }
 
 /** The lines of one history: prompts, answers, a line per tool call and per result. */
-function transcriptLines(messages: SessionRecord["messages"], opts: TranscriptOptions, under: (callId: string) => string[] = () => []): string[] {
+function transcriptLines(messages: SessionRecord["messages"], opts: TranscriptOptions, under: (callId: string) => string[] = () => [], numbered = false): string[] {
   const out: string[] = [];
   let previous: TranscriptItem["type"] | undefined;
   const calls = new Map<string, { subject: string; naming: CallContext }>();
@@ -52,7 +52,7 @@ function transcriptLines(messages: SessionRecord["messages"], opts: TranscriptOp
     switch (item.type) {
       case "user":
         // Not push(...lines): a prompt of a few million lines (a piped log) is past the argument limit.
-        for (const line of prefixLines(item.text, "› ", "  ")) out.push(line);
+        for (const line of prefixLines(item.text, numbered && item.number !== undefined ? `[${item.number}] › ` : "› ", "  ")) out.push(line);
         break;
       case "assistant":
         out.push(item.text.trimEnd());

@@ -93,7 +93,7 @@ describe("parsing and completion", () => {
   });
   test("Tab offers custom names after the built-in ones", () => {
     const where = { root: "/nowhere", cwd: "/nowhere", commands: set.commands.map((c) => c.name) };
-    expect(findCompletion("/re", 3, where)?.candidates).toEqual(["/resume", "/reasoning", "/release-notes", "/review"]);
+    expect(findCompletion("/re", 3, where)?.candidates).toEqual(["/rewind", "/resume", "/reasoning", "/release-notes", "/review"]);
     expect(findCompletion("/rev", 4, where)?.candidates).toEqual(["/review"]);
   });
 });

@@ -1,10 +1,10 @@
 import { afterEach, expect, test } from "bun:test";
 import type { ModelMessage } from "ai";
-import { existsSync, readFileSync } from "node:fs";
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { continueSession, findSession } from "../../lib/sessions/find.ts";
 import { openLiveSession } from "../../lib/sessions/live-session.ts";
-import { lockPath, sessionPath } from "../../lib/sessions/paths.ts";
+import { lockPath, sessionPath, undoDir } from "../../lib/sessions/paths.ts";
 import { hexDigits, lastingPrefix, shortestUniquePrefix } from "../../lib/sessions/prefix.ts";
 import { listSessionIds, saveSession } from "../../lib/sessions/store.ts";
 import { tempDir } from "../support/cli.ts";
@@ -82,6 +82,11 @@ test("a session held by another live shiro is forked: new id, same history and t
   const home = tempDir();
   const original = { ...makeRecord({ messageCount: 6 }), notebook: { todos: [{ content: "t", status: "pending" }] } };
   saveSession(home, original);
+  // Its undo journal, as a turn left it.
+  const journal = join(undoDir(home, original.id), "journal.json");
+  mkdirSync(join(undoDir(home, original.id), "blobs"), { recursive: true });
+  writeFileSync(journal, '{"version":1,"seq":1,"entries":[],"base":{},"truncated":false}');
+  writeFileSync(join(undoDir(home, original.id), "blobs", "a".repeat(64)), "kept content");
   const holder = Bun.spawn([process.execPath, join(import.meta.dir, "support", "hold-lock.ts"), home, original.id], { stdout: "pipe" });
   children.push(holder);
   const reader = holder.stdout.getReader();
@@ -101,6 +106,10 @@ test("a session held by another live shiro is forked: new id, same history and t
   expect(fork.messages).toHaveLength(7);
   expect(fork.notebook.todos).toEqual([{ content: "t", status: "pending" }]);
   expect(findSession(home, original.id).messages).toHaveLength(6); // untouched
+  // The copy carries the journal (so /undo and /rewind work in it); the original keeps its own.
+  expect(readFileSync(join(undoDir(home, live.id), "journal.json"), "utf8")).toBe(readFileSync(journal, "utf8"));
+  expect(readFileSync(join(undoDir(home, live.id), "blobs", "a".repeat(64)), "utf8")).toBe("kept content");
+  expect(existsSync(journal)).toBe(true);
 });
 
 test("a fork is written on close even if nothing new was said, so the exit message points at a real file", async () => {

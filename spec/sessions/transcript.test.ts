@@ -240,9 +240,10 @@ test("show: a prompt that got no answer says so (with the reason when kept); wha
       ],
     }),
   );
-  expect(text).toContain("› Summary of the conversation so far: the tests were fixed.\n\n› hello\n  ✗ no answer\n\n› again\n  ✗ no answer: provider returned 401: Incorrect API key provided.\n\n› read it\n");
+  // The prompts the user sent are numbered (shiro rewind --to <n>); the summary is not one.
+  expect(text).toContain("\n› Summary of the conversation so far: the tests were fixed.\n\n[1] › hello\n  ✗ no answer\n\n[2] › again\n  ✗ no answer: provider returned 401: Incorrect API key provided.\n\n[3] › read it\n");
   // Something came before the failure: it is shown, then the failure.
-  expect(text).toMatch(/  ✓ list_dir: .*\n  ✗ failed: provider returned 500: down\n\n› last\n  ✗ no answer\n$/);
+  expect(text).toMatch(/  ✓ list_dir: .*\n  ✗ failed: provider returned 500: down\n\n\[4\] › last\n  ✗ no answer\n$/);
   const md = exportSession(makeRecord({ messages: [prompt("again", "provider returned 401: bad key")] }), "md");
   expect(md).toContain("_(no answer: provider returned 401: bad key)_");
 });

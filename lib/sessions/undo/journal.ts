@@ -48,6 +48,8 @@ const TurnEntry = v.object({
   historyLength: v.number(),
   /** The task list before the turn (validated by whoever restores it). */
   todos: v.array(v.unknown()),
+  /** The session's goal before the turn, null for none (validated by whoever restores it); absent in journals that did not keep it. */
+  goal: v.optional(v.unknown()),
   files: v.array(TurnFile),
   /** Commands the turn ran (bash): counted because /undo cannot revert what they did. */
   commands: v.number(),
@@ -98,7 +100,7 @@ export type UndoJournal = {
   /** Why the journal on disk could not be read, when it could not (it was set aside, and this one started empty). */
   damaged(): string | undefined;
   /** Starts recording a turn. Nothing is written until the recorder's ready() (or its first before()), so that a turn cut short by a crash after it can still be undone. */
-  beginTurn(turn: { prompt: string; historyLength: number; todos: readonly unknown[] }): TurnRecorder;
+  beginTurn(turn: { prompt: string; historyLength: number; todos: readonly unknown[]; goal?: unknown }): TurnRecorder;
   /** `/compact` replaced the history: the walk back stops here, and the turns before it are let go. */
   markCompact(): void;
   /** One half of a turn was undone; a turn with both halves undone is let go. */
@@ -198,6 +200,7 @@ export function openUndoJournal(home: string, sessionId: string, opts: { now?: (
         ...(opts.root !== undefined ? { root: opts.root } : {}),
         historyLength: turn.historyLength,
         todos: [...turn.todos],
+        ...("goal" in turn ? { goal: turn.goal ?? null } : {}),
         files: [],
         commands: 0,
         ended: false,

@@ -107,9 +107,17 @@ export type UndoOutcome = {
  * the history and the task list): `conversationOf.historyLength`, `.todos` and `.prompt`.
  */
 export async function applyUndo(journal: UndoJournal, plan: Extract<UndoPlan, { type: "undo" }>): Promise<UndoOutcome> {
+  const outcome = await putBackFiles(journal, plan.files);
+  if (plan.filesOf) journal.markUndone(plan.filesOf.seq, "files");
+  if (plan.conversationOf) journal.markUndone(plan.conversationOf.seq, "conversation");
+  return outcome;
+}
+
+/** Puts each file back (asking about changed ones is the caller's); marks nothing. Used by undo and rewind. */
+export async function putBackFiles(journal: UndoJournal, files: readonly FileRestore[]): Promise<UndoOutcome> {
   const done: FileRestore[] = [];
   const failed: { path: string; why: string }[] = [];
-  for (const file of plan.files) {
+  for (const file of files) {
     try {
       await putBack(journal, file);
       done.push(file);
@@ -117,8 +125,6 @@ export async function applyUndo(journal: UndoJournal, plan: Extract<UndoPlan, { 
       failed.push({ path: file.path, why: error instanceof Error ? error.message : String(error) });
     }
   }
-  if (plan.filesOf) journal.markUndone(plan.filesOf.seq, "files");
-  if (plan.conversationOf) journal.markUndone(plan.conversationOf.seq, "conversation");
   return { done, failed };
 }
 

@@ -23,8 +23,8 @@ export type AgentEvent =
   | { type: "tool-call"; id: string; tool: string; input: unknown; subject?: string }
   /** Live output of a running tool (bash). */
   | { type: "tool-output"; id: string; tool: string; stream: "stdout" | "stderr"; chunk: string }
-  /** `summary` is one line for the screen; `output` is what the model received. `subject`: the call's, as on its tool-call. */
-  | { type: "tool-result"; id: string; tool: string; subject?: string; summary: string; output: string }
+  /** `summary` is one line for the screen; `output` is what the model received. `subject`: the call's, as on its tool-call. `exitCode`: bash's (null when it did not exit on its own). */
+  | { type: "tool-result"; id: string; tool: string; subject?: string; summary: string; output: string; exitCode?: number | null }
   | { type: "tool-error"; id: string; tool: string; subject?: string; error: string }
   /** `reason` is what the model reads; `shown` the few words the user's line gives instead (none: the reason, clipped). */
   | { type: "tool-denied"; id: string; tool: string; subject?: string; reason: string; shown?: string }

@@ -99,6 +99,7 @@ export function createBashTool(commands?: Commands) {
           return {
             output: `${BASH_TIMED_OUT}${seconds(timeoutMs)}; it was killed with every process it started. ${effects}${clampNote}\n${body}${sandboxNote}`,
             summary: `timed out after ${seconds(timeoutMs)}`,
+            exitCode: null,
           };
         case "interrupted":
           return {
@@ -106,11 +107,12 @@ export function createBashTool(commands?: Commands) {
               ? `${BASH_INTERRUPTED}; the command was killed with every process it started. ${effects}\n${body}`
               : `${BASH_INTERRUPTED} before the command started (the login shell was still being read); it did not run.`,
             summary: "interrupted",
+            exitCode: null,
           };
         case "exited":
           return run.signal
-            ? { output: `${BASH_KILLED}${run.signal}.${clampNote}\n${body}${sandboxNote}`, summary: `killed by ${run.signal}${stopped}` }
-            : { output: `${BASH_EXITED}${run.exitCode}${clampNote}\n${body}${sandboxNote}`, summary: `exit ${run.exitCode}${stopped}` };
+            ? { output: `${BASH_KILLED}${run.signal}.${clampNote}\n${body}${sandboxNote}`, summary: `killed by ${run.signal}${stopped}`, exitCode: null }
+            : { output: `${BASH_EXITED}${run.exitCode}${clampNote}\n${body}${sandboxNote}`, summary: `exit ${run.exitCode}${stopped}`, exitCode: run.exitCode };
         default:
           return run.end satisfies never;
       }

@@ -56,6 +56,8 @@ export type ToolResult = {
   output: string;
   /** One line for the screen, e.g. "42 lines" or "exit 1". */
   summary: string;
+  /** bash: the command's exit code; null when it did not exit on its own (timeout, signal, interrupt). */
+  exitCode?: number | null;
 };
 
 /**

@@ -13,7 +13,7 @@ export const SLASH_COMMANDS = [
   { name: "todos", args: "", summary: "show the task list" },
   { name: "notes", args: "", summary: "list the project notes shiro remembers here" },
   { name: "memory", args: "", summary: "compact the project notes: the model merges duplicates and stale ones" },
-  { name: "compact", args: "", summary: "replace the conversation with the model's summary of it, now" },
+  { name: "compact", args: "[focus]", summary: "replace the conversation with the model's summary of it, now (focus: what the summary must keep)" },
   { name: "init", args: "[focus]", summary: "have the model write (or improve) AGENTS.md from the repository (focus: what to stress); you approve the edit" },
   { name: "cost", args: "", summary: "what this session has spent (tokens billed, the cost) and the next request's size" },
   { name: "undo", args: "[files|conversation]", summary: "take back the last turn: its file changes and the conversation" },

@@ -3,6 +3,7 @@ import { deniedLine, OUTCOME_MARKS, outcomeLine, outcomeOfSummary, userFacingErr
 import { derivedSummary } from "./result-summary.ts";
 import { BASH_EXITED, BASH_INTERRUPTED, BASH_KILLED, BASH_TIMED_OUT } from "../tools/bash.ts";
 import { isInterruptionMessage } from "../text/interruption.ts";
+import { compactSummaryOf } from "../text/compact-intro.ts";
 import { holdsAfter } from "../text/markdown.ts";
 import { NOT_RUN_PREFIX, subjectOf as subjectFromDefinition, type AnyTool } from "../tools/define.ts";
 
@@ -17,6 +18,8 @@ export type TranscriptItem =
    */
   | { type: "unanswered"; error?: string; partial: boolean }
   | { type: "assistant"; text: string }
+  /** The summary `/compact` put in place of the conversation before it (lib/text/compact-intro.ts): not something the user typed. */
+  | { type: "summary"; text: string }
   /** The user interrupted the turn here (lib/text/interruption.ts): shown as such, never as a prompt. */
   | { type: "interrupted" }
   | { type: "system"; text: string }
@@ -79,6 +82,11 @@ export function transcriptItems(messages: readonly ModelMessage[], subjectOf: Su
         }
         const text = typeof content === "string" ? content : textOf(content);
         if (!text) break;
+        const summary = compactSummaryOf(text);
+        if (summary !== undefined) {
+          items.push({ type: "summary", text: summary });
+          break;
+        }
         // A prompt the user sent (the conversation keeps a note with each) gets an answer; a
         // compaction summary or a subagent's task is not one.
         const shiro = shiroNotes(message.providerOptions);

@@ -28,7 +28,8 @@ export type AgentEvent =
   | { type: "tool-error"; id: string; tool: string; subject?: string; error: string }
   /** `reason` is what the model reads; `shown` the few words the user's line gives instead (none: the reason, clipped). */
   | { type: "tool-denied"; id: string; tool: string; subject?: string; reason: string; shown?: string }
-  | { type: "compacted"; before: number; after: number }
+  /** Message counts of the history and the wire; when they are equal, `folded`: the messages whose older tool output was folded (0: only reasoning was left out), `underTokens`: the threshold. */
+  | { type: "compacted"; before: number; after: number; folded?: number; underTokens?: number }
   /** `retryInMs`: the turn now waits this long before sending the failed request again. */
   | { type: "notice"; message: string; retryInMs?: number }
   | { type: "error"; message: string }

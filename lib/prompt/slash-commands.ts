@@ -128,6 +128,12 @@ export function notLoadedHint(command: RejectedCommand, next = "fix the file, th
   return `/${command.name} was not loaded: ${command.why} (${command.source}). To use it, ${next}.`;
 }
 
+/** A command's one line for the list `/` opens: a built-in's summary, or a custom command's description from `custom` (name → description). */
+export function commandSummary(nameWithSlash: string, custom: Readonly<Record<string, string>> = {}): string | undefined {
+  const name = nameWithSlash.replace(/^\//, "");
+  return SLASH_COMMANDS.find((command) => command.name === name)?.summary ?? custom[name];
+}
+
 /** Names, with their slash, that start with `prefix` (which may itself start with "/"): built-in, then `custom`. */
 export function commandsStartingWith(prefix: string, custom: readonly string[] = []): string[] {
   const bare = prefix.replace(/^\//, "").toLowerCase();

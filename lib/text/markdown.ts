@@ -1,6 +1,6 @@
 import { highlightCode, type TokenStyle } from "./highlight.ts";
 import { continuesTable, delimiterAligns, looksLikeRow, renderTable, splitRow, type Table, type TableStyle } from "./markdown-table.ts";
-import { wrapHanging, wrapHard } from "./wrap.ts";
+import { DIFF_CONTINUED, wrapCode, wrapHanging } from "./wrap.ts";
 
 /**
  * How rendered Markdown looks: one function per element, supplied by the terminal edge (colours
@@ -48,7 +48,8 @@ const LIVE_TABLE_ROWS = 40;
 /** Lines of an open code block highlighted together with the line being added (for multi-line strings and comments). */
 const HIGHLIGHT_CONTEXT_LINES = 200;
 const CODE_FIRST = "  │ ";
-const CODE_REST = "  │ ";
+/** Where a code line wrapped: the rows it goes on in, so they cannot be read as lines of their own. */
+const CODE_CONTINUED = `  ${DIFF_CONTINUED} `;
 
 /**
  * Markdown rendered line by line as it streams: a line is rendered once it is complete (or when
@@ -201,7 +202,7 @@ function closes(fence: Fence, raw: string): boolean {
 function codeRows(lines: readonly string[], lang: string, style: MarkdownStyle, cols: number): string[] {
   const last = lines.at(-1)!;
   const shown = (style.color ? highlightCode(lines.join("\n"), lang, style.token)?.at(-1) : undefined) ?? last;
-  return wrapHard(style.gutter(CODE_FIRST), style.gutter(CODE_REST), shown, cols);
+  return wrapCode(style.gutter(CODE_FIRST), style.gutter(CODE_CONTINUED), shown, cols);
 }
 
 /** One line outside code and tables: a heading, rule, quote, list item, blank or paragraph line. */

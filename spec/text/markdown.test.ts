@@ -63,9 +63,15 @@ describe("blocks", () => {
     expect(renderMarkdown("```klingon\nqapla'\n```", tagged, 80)).toEqual(["  │ qapla'"]);
   });
 
-  test("long code lines are cut into rows, not word-wrapped, and keep the bar", () => {
+  test("a token longer than a row is cut; its continuation rows are marked", () => {
     const rows = renderMarkdown("```\n" + "x".repeat(50) + "\n```", plain, 30);
-    expect(rows).toEqual(["  │ " + "x".repeat(26), "  │ " + "x".repeat(24)]);
+    expect(rows).toEqual(["  │ " + "x".repeat(26), "  ↪ " + "x".repeat(24)]);
+  });
+
+  test("code wraps at spaces, never inside a word, under its own indentation, with a continuation mark", () => {
+    const rows = renderMarkdown("```ts\n    throw new RangeError(`size must be positive, got ${size}`);\n```", plain, 30);
+    expect(rows.map((row) => row.trimEnd())).toEqual(["  │     throw new", "  ↪     RangeError(`size must", "  ↪     be positive, got", "  ↪     ${size}`);"]);
+    for (const row of rows) expect(Bun.stringWidth(row)).toBeLessThanOrEqual(30);
   });
 });
 

@@ -142,7 +142,9 @@ export function createRepl(deps: ReplDeps) {
     write: put,
     columns,
     activity: (text, until) => {
-      if (text !== state.activity) state.activitySince = Date.now();
+      // The clock restarts when the activity changes, not when its details do (thinking's token count grows as it thinks).
+      const what = (activity: string | undefined) => activity?.split(" · ")[0];
+      if (what(text) !== what(state.activity)) state.activitySince = Date.now();
       state.activity = text;
       state.activityUntil = until;
       render();

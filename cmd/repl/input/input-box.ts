@@ -78,8 +78,10 @@ export function createInputBox(deps: {
         line = acceptPicker(line, picker);
         const typed = picker.typed;
         picker = undefined;
-        // The list `/` opened: enter runs the chosen command; a tab list only completes.
+        // The list `/` opened: enter runs the chosen command (as its name alone, without the
+        // space a completion leaves for arguments); a tab list only completes.
         if (!typed) return undefined;
+        line = lineOf(line.text.trimEnd());
       }
       if (line.text.endsWith("\\") && line.cursor === line.text.length) {
         line = lineOf(line.text.slice(0, -1) + "\n");

@@ -332,6 +332,18 @@ test("NO_COLOR: no colour codes, and multi-line editing and the command list sti
   expect(pty.raw()).not.toMatch(/\x1b\[[0-9;]*m/);
 }, 20_000);
 
+test("NO_COLOR: a heading keeps its marks, so it does not read as body text", async () => {
+  const s = await serve({ text: "## The plan\n\nFirst fix the bound.\n\n### Then\n\nRun the tests." });
+  const pty = await start({ baseURL: s.url, env: { NO_COLOR: "1" } });
+  await pty.waitForPrompt(1);
+  pty.line("plan it");
+  await pty.waitFor("Run the tests.");
+  const rows = pty.screen().split("\n");
+  expect(rows).toContain("## The plan");
+  expect(rows).toContain("### Then");
+  expect(rows).toContain("First fix the bound.");
+}, 20_000);
+
 test("after /clear, /last has nothing of the conversation before it", async () => {
   const s = await serve({ toolCalls: [{ name: "bash", input: { command: "echo from-the-old-conversation" } }] }, { text: "echoed" });
   const pty = await start({ baseURL: s.url, args: ["--yolo"] });

@@ -7,6 +7,9 @@ import { compactSummaryOf } from "../text/compact-intro.ts";
 import { holdsAfter } from "../text/markdown.ts";
 import { NOT_RUN_PREFIX, subjectOf as subjectFromDefinition, type AnyTool } from "../tools/define.ts";
 
+/** Joins a denial's reason and what the user typed to do instead (cmd/repl/approval-gate.ts), as the model reads them. */
+export const USER_SAYS_INSTEAD = " The user says what to do instead: ";
+
 /** A message history flattened into what a reader wants to see, in order. */
 export type TranscriptItem =
   /** `typed`/`shell`: what the user typed when shiro wrote the prompt for them (lib/agent/conversation.ts TypedPrompt). */
@@ -243,7 +246,10 @@ export function resultWords(item: Extract<TranscriptItem, { type: "tool-result" 
 export function resultLine(item: Extract<TranscriptItem, { type: "tool-result" }>, subject: string | undefined, call: CallContext = {}): string {
   if (item.outcome === "denied") {
     const reason = item.text.startsWith(NOT_RUN_PREFIX) ? item.text.slice(NOT_RUN_PREFIX.length) : item.text;
-    return deniedLine(item.tool, subject || undefined, item.shown, reason);
+    // What the user said to do instead went to the model with the denial: the replay keeps it.
+    const at = reason.lastIndexOf(USER_SAYS_INSTEAD);
+    const said = at >= 0 ? firstLine(reason.slice(at + USER_SAYS_INSTEAD.length), 200) : "";
+    return deniedLine(item.tool, subject || undefined, item.shown, reason) + (said ? `; you told the model: ${said}` : "");
   }
   return outcomeLine(item.outcome, item.tool, resultWords(item), call);
 }

@@ -1,6 +1,6 @@
 import { expect, test } from "bun:test";
 import { REPLAY_END } from "../../cmd/repl/replay.ts";
-import { lastUserText, usePty } from "./pty.ts";
+import { KEYS, lastUserText, usePty } from "./pty.ts";
 
 const { serve, start } = usePty();
 
@@ -33,4 +33,23 @@ test("/compact with a focus: the focus reaches the summary request, the summary 
   // Not as a prompt the user typed, and not the words written for the model.
   expect(replay).not.toContain("This session was compacted");
   expect(replay).not.toMatch(/› .*Goal/);
+}, 30_000);
+
+test("a resumed session's replay keeps what the user told the model when denying a call", async () => {
+  const s = await serve({ toolCalls: [{ name: "write_file", input: { path: "c.txt", content: "c\n" } }] }, { text: "will use notes.txt" });
+  const pty = await start({ baseURL: s.url });
+  await pty.waitForPrompt(1);
+  pty.line("write c");
+  await pty.waitUntil("the write question", () => pty.cursorLine().startsWith("allow?"));
+  pty.write("n");
+  await pty.waitFor("what should shiro do instead?");
+  pty.write("put it in notes.txt" + KEYS.enter);
+  await pty.waitFor("will use notes.txt");
+  await pty.waitForPrompt(2);
+  pty.line("/exit");
+  await pty.exited;
+
+  const again = await start({ baseURL: s.url, home: pty.home, cwd: pty.cwd, args: ["-c"] });
+  await again.waitFor(REPLAY_END);
+  expect(again.screen()).toMatch(/⊘ write_file c\.txt: not run \(declined\); you told the model: put it in notes\.txt/);
 }, 30_000);

@@ -63,6 +63,14 @@ describe("blocks", () => {
     expect(renderMarkdown("```klingon\nqapla'\n```", tagged, 80)).toEqual(["  │ qapla'"]);
   });
 
+  test("inline code moves whole to the next row rather than split, unless it is longer than a row", () => {
+    const rows = renderMarkdown("Run it with `npm run build -- --watch` and check the output.", plain, 30);
+    expect(rows).toEqual(["Run it with", "`npm run build -- --watch` and", "check the output."]);
+    const long = renderMarkdown("See `" + "a ".repeat(20).trim() + "` here.", plain, 20);
+    expect(long.every((row) => Bun.stringWidth(row) <= 20)).toBe(true);
+    expect(long.join(" ")).toContain("a a a");
+  });
+
   test("a token longer than a row is cut; its continuation rows are marked", () => {
     const rows = renderMarkdown("```\n" + "x".repeat(50) + "\n```", plain, 30);
     expect(rows).toEqual(["  │ " + "x".repeat(26), "  ↪ " + "x".repeat(24)]);

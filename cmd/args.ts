@@ -5,6 +5,7 @@ import { PRESET_NAMES } from "../lib/config/presets.ts";
 import { THINKING_LEVELS, VARIANT_NAMES } from "../lib/config/variants.ts";
 import { parseMaxSpendUsd, parseMaxSteps, type Flags } from "../lib/config/resolve.ts";
 import { ShiroError } from "../lib/errors.ts";
+import { editDistance } from "../lib/text/edit-distance.ts";
 
 /** One flag: what citty parses, and what --help shows for it (cmd/help.ts renders the tables). */
 export type FlagDef =
@@ -291,7 +292,25 @@ function isFlag(token: string, defs: FlagTable): boolean {
 
 function checkUnknownFlags(argv: string[], defs: FlagTable, command: string): void {
   const option = firstUnknownFlag(argv, defs);
-  if (option) throw new ShiroError("usage", `unknown option ${option}${command === "shiro" ? "" : ` for "${command}"`}. Run ${command} --help for the list.`);
+  if (!option) return;
+  const near = closestFlag(option, defs);
+  throw new ShiroError("usage", `unknown option ${option}${command === "shiro" ? "" : ` for "${command}"`}.${near ? ` Did you mean ${near}?` : ""} Run ${command} --help for the list.`);
+}
+
+/** The long flag of `defs` a mistyped `--name` most likely meant (`--modle` → `--model`): at most 2 edits, and at most a third of the name. */
+function closestFlag(option: string, defs: FlagTable): string | undefined {
+  if (!option.startsWith("--")) return undefined;
+  const typed = option.slice(2).toLowerCase();
+  const cap = Math.min(2, Math.floor(typed.length / 3));
+  let best: { name: string; distance: number } | undefined;
+  const letters = (word: string) => [...word].sort().join("");
+  for (const name of Object.keys(defs)) {
+    // Two letters swapped (`--modle`) count as one slip; of two equally near, the one as long as typed wins (`--model`, not `--mode`).
+    const swapped = name.length === typed.length && letters(name) === letters(typed) && editDistance(typed, name, 2) <= 2;
+    const distance = (swapped ? 1 : editDistance(typed, name, cap)) + (name.length === typed.length ? 0 : 0.5);
+    if (distance <= cap + 0.5 && (!best || distance < best.distance)) best = { name, distance };
+  }
+  return best ? `--${best.name}` : undefined;
 }
 
 /** The first flag in argv (before any `--`) that `defs` does not know, as written (`--jsn`, `-z`). */

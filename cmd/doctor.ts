@@ -1,4 +1,4 @@
-import { configPath, loadConfigFile, shiroHome } from "../lib/config/load.ts";
+import { configFileProblems, configPath, loadConfigFile, shiroHome } from "../lib/config/load.ts";
 import { DEFAULT_SANDBOX, DEFAULT_SANDBOX_NETWORK } from "../lib/config/defaults.ts";
 import { PRESETS, type PresetName } from "../lib/config/presets.ts";
 import { lacksModel, sandboxFromEnv, traceSettings, type Flags } from "../lib/config/resolve.ts";
@@ -60,13 +60,11 @@ export async function runDoctorCommand(argv: string[], env: Env): Promise<number
     process.stdout.write(checkLines(check));
   };
   let config: ConfigFile = {};
-  try {
-    config = await loadConfigFile(configPath(home));
-  } catch (error) {
-    if (!(error instanceof ShiroError)) throw error;
-    // The message starts "config file <path>…"; under the check's own name it would say it twice.
-    say({ mark: "fail", text: `config file: ${error.message.replace(/^config file /, "")}` });
-  }
+  // Every problem of the file, one failing line each, so one run shows all there is to fix.
+  const problems = await configFileProblems(configPath(home));
+  if (problems.length === 0) config = await loadConfigFile(configPath(home));
+  // The message starts "config file <path>…"; under the check's own name it would say it twice.
+  for (const problem of problems) say({ mark: "fail", text: `config file: ${problem.replace(/^config file /, "")}` });
   await setupChecks(flagsFrom(args), env, config, cwd, say);
   say(ripgrepCheck(findHelper("rg", { path: env.PATH, root: findProjectRoot(cwd) })));
   say(sandboxCheck(config, env, home, cwd));

@@ -131,6 +131,11 @@ export async function runHeadless(args: MainArgs, processEnv: Record<string, str
   // Whatever way the process ends, the session is flushed and released, and the sandbox ended.
   const closeSession = () => (session.close(), mcp?.kill());
   process.on("exit", closeSession);
+  // --json opens with the session it runs in: a script knows the id (for `-r`) before the turn ends.
+  if (args.json) {
+    const settings = session.runtime().settings;
+    out.write(JSON.stringify({ type: "session", id: session.id(), model: settings.model, cwd, resumed: session.saved() }) + "\n");
+  }
   for (const run of session.startHookRuns) emit({ type: "hook", ...run });
   for (const message of [...session.hookNotices, ...(runtime.skills?.problems ?? []), ...custom.problems, ...(runtime.skills ? shadowNotices(runtime.skills) : []), ...custom.shadowNotices, ...mcpNotices, ...session.startNotices]) emit({ type: "notice", message });
   // The approval mode is the interactive loop's; headless, nobody is asked, so it changes nothing:

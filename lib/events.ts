@@ -23,12 +23,13 @@ export type AgentEvent =
   | { type: "tool-call"; id: string; tool: string; input: unknown; subject?: string }
   /** Live output of a running tool (bash). */
   | { type: "tool-output"; id: string; tool: string; stream: "stdout" | "stderr"; chunk: string }
-  /** `summary` is one line for the screen; `output` is what the model received. `subject`: the call's, as on its tool-call. */
-  | { type: "tool-result"; id: string; tool: string; subject?: string; summary: string; output: string }
+  /** `summary` is one line for the screen; `output` is what the model received. `subject`: the call's, as on its tool-call. `exitCode`: bash's (null when it did not exit on its own). */
+  | { type: "tool-result"; id: string; tool: string; subject?: string; summary: string; output: string; exitCode?: number | null }
   | { type: "tool-error"; id: string; tool: string; subject?: string; error: string }
   /** `reason` is what the model reads; `shown` the few words the user's line gives instead (none: the reason, clipped). */
   | { type: "tool-denied"; id: string; tool: string; subject?: string; reason: string; shown?: string }
-  | { type: "compacted"; before: number; after: number }
+  /** Message counts of the history and the wire; when they are equal, `folded`: the messages whose older tool output was folded (0: only reasoning was left out), `underTokens`: the threshold. */
+  | { type: "compacted"; before: number; after: number; folded?: number; underTokens?: number }
   /** `retryInMs`: the turn now waits this long before sending the failed request again. */
   | { type: "notice"; message: string; retryInMs?: number }
   | { type: "error"; message: string }

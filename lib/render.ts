@@ -149,7 +149,7 @@ export function renderEvent(event: AgentEvent, theme: LineTheme = plainTheme, ca
     case "tool-denied":
       return theme.warn(deniedLine(event.tool, event.subject, event.shown, event.reason));
     case "compacted":
-      return theme.dim(`context compacted: ${event.before} messages pruned to ${event.after} on the wire`);
+      return theme.dim(`context compacted: ${compactedWords(event)}`);
     case "notice":
       return theme.warn(`note: ${event.message}`);
     case "error":
@@ -259,4 +259,19 @@ export function deniedLine(tool: string, subject: string | undefined, shown: str
 export function clip(text: string, max = SUBJECT_MAX): string {
   const flat = sanitize(text).replace(/\s+/g, " ").trim();
   return flat.length > max ? flat.slice(0, max - 1) + "…" : flat;
+}
+
+/** What a pruning did, in words: the seed's counts, or what was folded when the count stayed the same. */
+function compactedWords(event: Extract<AgentEvent, { type: "compacted" }>): string {
+  if (event.underTokens === undefined) return `${event.before} messages pruned to ${event.after} on the wire`;
+  const under = `to keep the request under ${shortTokens(event.underTokens)} tokens`;
+  if (!event.folded) return `older reasoning left out ${under}`;
+  return `older tool output folded in ${event.folded} ${event.folded === 1 ? "message" : "messages"} ${under}`;
+}
+
+/** 30000 → "30k", 1500 → "1.5k", 800 → "800". */
+function shortTokens(tokens: number): string {
+  if (tokens < 1000) return String(tokens);
+  const k = tokens / 1000;
+  return `${k >= 10 ? Math.round(k) : Math.round(k * 10) / 10}k`;
 }

@@ -1,3 +1,4 @@
+import { USER_SAYS_INSTEAD } from "../../lib/sessions/transcript-items.ts";
 import type { Approval, Approver } from "../../lib/approval.ts";
 import type { ApprovalMode } from "../../lib/config/permission-schema.ts";
 import type { AskAnswer, PermissionQuestion } from "../../lib/permissions/policy.ts";
@@ -292,7 +293,7 @@ export function createApprovalGate(deps: GateDeps): ApprovalGate {
           if (signal.aborted) return { allow: false, reason: INTERRUPTED_REASON, shown: "interrupted" };
           const said = instead.get(call.id);
           instead.delete(call.id);
-          return said ? { ...decision, reason: `${decision.reason} The user says what to do instead: ${said}` } : decision;
+          return said ? { ...decision, reason: `${decision.reason}${USER_SAYS_INSTEAD}${said}` } : decision;
         }
         if (call.tool.mutates && !wasAsked) {
           deps.print(toolCallLine(deps.theme, call.tool.name, call.subject) + (call.subagent ? deps.theme.dim(` (subagent: ${call.subagent.description})`) : ""));

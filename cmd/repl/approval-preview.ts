@@ -27,6 +27,10 @@ export function previewCall(tool: AnyTool, input: unknown, subject: string, wher
     if (Array.isArray(preview)) return fileChanges(wants(preview.length === 1 ? verbFor(preview[0]!) : "edit"), preview, theme);
     return fileChange(wants(verbFor(preview as ToolPreview)), preview as ToolPreview, theme);
   }
+  if (tool.asks) {
+    const asked = tool.asks(parsed.output);
+    return [`${theme.bold(asked.by ?? tool.name)} wants to ${asked.verb} ${sanitize(asked.what)}`];
+  }
   if (tool.subject.kind === "command") {
     const lines = sanitize(tool.subject.of(parsed.output)).split("\n");
     return lines.length === 1 ? [`${head}: ${lines[0]}`] : [`${head}:`, ...lines.map((l) => INDENT + l)];

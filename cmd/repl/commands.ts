@@ -1,5 +1,6 @@
 import { initPrompt, initSummary } from "../../lib/agent/init-prompt.ts";
-import { renderEvent } from "../../lib/render.ts";
+import { renderEvent, sanitize } from "../../lib/render.ts";
+import { renderMarkdown } from "../../lib/text/markdown.ts";
 import { formatUsd } from "../../lib/sessions/pricing.ts";
 import type { RequestEstimate } from "../../lib/agent/request-estimate.ts";
 import { formatTokenCount } from "../../lib/prompt/status-line.ts";
@@ -100,7 +101,11 @@ export async function runCommand(name: SlashName, args: string, env: CommandEnv)
     todos: () => env.print(todoRows(session.conversation().notebook.todos(), env.columns() - 1).join("\n") || "The task list is empty."),
     notes: async () => say(await session.notes()),
     memory: async () => say(await session.memory(env.signal, retried)),
-    compact: async () => say(await session.compact(env.signal, retried)),
+    compact: async () => {
+      const done = await session.compact(env.signal, retried, args);
+      if (done.summary) env.print([theme.dim("── summary of the conversation so far"), ...renderMarkdown(sanitize(done.summary), theme.markdown, env.columns() - 1)].join("\n"));
+      say(done.message);
+    },
     init: () => {
       const canWrite = session.conversation().tools.some((tool) => tool.mutates && tool.subject.kind === "path");
       if (!canWrite) return env.print(theme.warn(`/init needs an agent that can write files; ${session.runtime().settings.agent} cannot. /agent default switches back.`));

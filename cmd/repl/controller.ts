@@ -107,7 +107,7 @@ export function createRepl(deps: ReplDeps) {
   const custom = deps.customCommands ?? [];
   const input = createInputBox({
     history: deps.history,
-    complete: { ...where, choices: (command) => (command === "model" && session ? session.knownModels() : []), commands: custom.map((command) => command.name) },
+    complete: { ...where, choices: (command) => (command === "model" && session ? session.knownModels() : []), commands: custom.map((command) => command.name), descriptions: Object.fromEntries(custom.map((command) => [command.name, command.description])) },
     canPick: screen.mode === "rich",
     onNotice: (text) => print(theme.warn(text)),
   });
@@ -143,7 +143,9 @@ export function createRepl(deps: ReplDeps) {
     write: put,
     columns,
     activity: (text, until) => {
-      if (text !== state.activity) state.activitySince = Date.now();
+      // The clock restarts when the activity changes, not when its details do (thinking's token count grows as it thinks).
+      const what = (activity: string | undefined) => activity?.split(" · ")[0];
+      if (what(text) !== what(state.activity)) state.activitySince = Date.now();
       state.activity = text;
       state.activityUntil = until;
       render();
@@ -185,7 +187,7 @@ export function createRepl(deps: ReplDeps) {
       above.push(theme.dim(spinnerRow(state))); // a command that asks the model (/compact, /memory)
       if (queue.size > 0) above.push(theme.dim(describeQueue(queue.items())));
     }
-    const below = [...input.rows(theme), ...hint];
+    const below = [...input.rows(theme, columns() - 1), ...hint];
     if (state.waiting && screen.mode === "rich") below.push(status());
     if (state.searching) {
       const shown = searchView(state.searching, line.text);

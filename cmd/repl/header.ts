@@ -17,6 +17,7 @@ function modeLine(mode: ApprovalMode): string {
  * The lines shown when the loop starts:
  *
  *   shiro 0.2.0 · gpt-5 · default agent, thinking medium · window 400,000 tokens (built-in table) · ~/src/app · new session
+ *   instructions from AGENTS.md · web/CLAUDE.md        (only when such files were loaded)
  *   edits and commands ask first (read-only commands run): y once · a always · n deny
  *   sandbox on: commands write only to the workspace · network on
  *   /help lists commands · esc interrupts · ctrl-d exits
@@ -40,6 +41,8 @@ export function headerLines(opts: {
   const parts = [theme.bold(`shiro ${opts.version}`), runtime.settings.model, `${runtime.settings.agent} agent, thinking ${runtime.settings.thinking}`, theme.dim(windowLabel(runtime.window.info)), cwd, theme.dim(session)];
   return [
     ...joinFitting(parts, dot, opts.columns ?? Number.POSITIVE_INFINITY),
+    // The instruction files the model reads with every request, by their path in the workspace.
+    ...(runtime.projectDocs.length > 0 ? [theme.dim(`instructions from ${runtime.projectDocs.map((doc) => doc.path).join(" · ")}`)] : []),
     opts.yolo
       ? theme.warn("--yolo: edits and commands run without asking")
       : theme.dim(modeLine(opts.mode ?? "ask")),

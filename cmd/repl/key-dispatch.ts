@@ -244,6 +244,12 @@ export function createKeyDispatch(deps: KeyDeps): (key: Key) => void {
         break;
       case "up":
       case "down":
+        // With prompts queued and nothing typed, up takes the newest queued prompt back to edit
+        // (enter queues it again, in its place at the back), instead of recalling the history.
+        if (key.name === "up" && deps.queue.size > 0 && input.line().text === "") {
+          input.set(deps.queue.pop()!);
+          break;
+        }
         // A redrawn input moves between the rows it is drawn on; the one-row plain input between its lines.
         input.arrow(key.name, screen.mode === "rich" ? { prompt: PROMPT, cols: screen.columns() } : undefined);
         break;

@@ -42,7 +42,7 @@ export function questionView(ask: { question: string; text?: string }, deps: Que
   if (answering && (input.line().text !== "" || typeAhead.diverted() || queue.size > 0)) {
     const line = input.line();
     const above = [...live, ...rows.map(theme.warn), ...wrapText(TYPE_AHEAD_HINT, width, { hang: 2 }).map(theme.dim), ...queued];
-    return { above, prompt: PROMPT, paintedPrompt: theme.dim(PROMPT), text: line.text, cursor: line.cursor, below: [...input.rows(theme), ...hint] };
+    return { above, prompt: PROMPT, paintedPrompt: theme.dim(PROMPT), text: line.text, cursor: line.cursor, below: [...input.rows(theme, width), ...hint] };
   }
   const lastRow = rows.at(-1)!;
   const typed = ask.text ?? "";

@@ -55,6 +55,11 @@ export function replayRows(items: readonly TranscriptItem[], theme: Theme, width
       case "assistant":
         out.push({ rows: renderMarkdown(sanitize(item.text), theme.markdown, width - 1), kind: "text" });
         break;
+      case "summary":
+        // What /compact put in place of the conversation before it: the model wrote it, the user did not.
+        out.push(note(theme.dim("── summary of the conversation before /compact")));
+        out.push({ rows: renderMarkdown(sanitize(item.text), theme.markdown, width - 1), kind: "text" });
+        break;
       case "interrupted":
         out.push({ rows: wrapLine(theme.warn("interrupted"), width), kind: "tool" });
         break;

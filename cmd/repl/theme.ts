@@ -69,7 +69,8 @@ function markdownStyle(enabled: boolean, c: Colors): MarkdownStyle {
   };
   return {
     color: enabled,
-    heading: (text, level) => (level <= 2 ? c.bold(c.underline(text)) : c.bold(text)),
+    // Without colour, bold and underline draw nothing: a heading keeps its marks, so it still reads as one.
+    heading: (text, level) => (!enabled ? `${"#".repeat(level)} ${text}` : level <= 2 ? c.bold(c.underline(text)) : c.bold(text)),
     bold: c.bold,
     italic: c.italic,
     strike: c.strikethrough,

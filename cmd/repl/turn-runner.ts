@@ -33,6 +33,8 @@ export type TurnRunnerDeps = {
  */
 export function createTurnRunner(deps: TurnRunnerDeps) {
   const { state, gate, view, theme } = deps;
+  /** The session whose user was told that /undo cannot revert what commands did. */
+  let toldUndoLimit: string | undefined;
 
   /** `typed`: the command line the user typed, when a command wrote the prompt (/init, a custom command). */
   async function runTurn(prompt: string, typed?: string): Promise<void> {
@@ -72,7 +74,9 @@ export function createTurnRunner(deps: TurnRunnerDeps) {
           ? (await runGoal({ conversation: session.conversation, check: session.runCheck, checkSpend: session.beforeTurn }, sent.prompt, io)).result
           : await session.conversation().runPrompt(sent.prompt, io);
       deps.ended?.(); // under the answer, above the notes about the turn
-      const changes = describeTurnChanges(result.changes, "/undo");
+      // What /undo cannot revert is said once per session, not at every turn that ran a command.
+      const changes = describeTurnChanges(result.changes, "/undo", { commandsTold: toldUndoLimit === session.id() });
+      if ((result.changes?.commands ?? 0) > 0) toldUndoLimit = session.id();
       if (changes) deps.print(theme.dim(changes));
       // The provider gave nothing back: say how to try again (the model reads a resent prompt once).
       if (result.status === "error" && result.messages.length === 0) deps.print(theme.dim("↑ and enter send the prompt again"));

@@ -100,7 +100,7 @@ export async function runToolCall(tool: AnyTool, input: unknown, id: string, opt
   const after = opts.hooks ? await postToolUse(opts.hooks, judged.tool.name, judged.input, id, opts.root, { output: result.output }, opts.signal, opts.emit) : "";
   const output = redact(result.output + hookNotes + after);
   try {
-    if (opts.stepOpen?.() ?? true) opts.emit({ type: "tool-result", id, tool: tool.name, ...named, summary: result.summary, output });
+    if (opts.stepOpen?.() ?? true) opts.emit({ type: "tool-result", id, tool: tool.name, ...named, summary: result.summary, output, ...(result.exitCode !== undefined ? { exitCode: result.exitCode } : {}) });
   } finally {
     finished?.();
   }

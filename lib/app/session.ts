@@ -383,23 +383,28 @@ export async function openSession(opts: SessionOptions) {
       const seeThem = outcome.type === "noop" && outcome.notes > 0 ? "/notes lists them." : undefined;
       return [outcome.notice, outcome.message, seeThem].filter(Boolean).join("\n");
     },
-    /** `/compact`: the transcript replaced by the model's summary, or kept as it was. `onRetry` as for memory. */
-    async compact(signal: AbortSignal, onRetry?: (notice: string) => void): Promise<string> {
+    /**
+     * `/compact [focus]`: the transcript replaced by the model's summary (`focus`: what the user
+     * asked it to keep above all), or kept as it was. `summary` is the summary made, to show.
+     * `onRetry` as for memory.
+     */
+    async compact(signal: AbortSignal, onRetry?: (notice: string) => void, focus = ""): Promise<{ message: string; summary?: string }> {
+      const kept = (message: string) => ({ message });
       const before = live.history.length;
-      if (before === 0) return "Nothing to compact yet.";
+      if (before === 0) return kept("Nothing to compact yet.");
       if (sessionHooks?.has("PreCompact")) {
-        const said = await sessionHooks.fire("PreCompact", { trigger: "manual", custom_instructions: "" }, { signal });
-        if (said.blocked) return `A PreCompact hook kept /compact from running: ${said.reasons.join("; ") || "no reason given"}. The transcript is as it was.`;
+        const said = await sessionHooks.fire("PreCompact", { trigger: "manual", custom_instructions: focus }, { signal });
+        if (said.blocked) return kept(`A PreCompact hook kept /compact from running: ${said.reasons.join("; ") || "no reason given"}. The transcript is as it was.`);
       }
-      const outcome = await compactTranscript(live.history, (request) => ask(request, signal, onRetry), { tools: conversation.tools });
-      if (outcome.type === "failed" && outcome.message === STOPPED) return "Stopped: the transcript was kept as it was.";
-      if (outcome.type === "failed") return `The summary request failed, so the transcript was kept as it was: ${outcome.message}`;
-      if (outcome.type === "unusable") return "The model's summary was empty or unusable, so the transcript was kept as it was: /compact again to retry, or /clear to start a new conversation.";
+      const outcome = await compactTranscript(live.history, (request) => ask(request, signal, onRetry), { tools: conversation.tools, focus });
+      if (outcome.type === "failed" && outcome.message === STOPPED) return kept("Stopped: the transcript was kept as it was.");
+      if (outcome.type === "failed") return kept(`The summary request failed, so the transcript was kept as it was: ${outcome.message}`);
+      if (outcome.type === "unusable") return kept("The model's summary was empty or unusable, so the transcript was kept as it was: /compact again to retry, or /clear to start a new conversation.");
       live.replace(outcome.messages);
       undo.markCompact();
       // SessionStart (compact): what its hooks print goes with the next prompt, as at a start.
       if (sessionHooks?.has("SessionStart")) hookContext.push(...(await sessionHooks.fire("SessionStart", { source: "compact" })).context);
-      return `Compacted: ${before} messages replaced by a summary (/undo cannot go back past this). The task list and project memory are unchanged.`;
+      return { summary: outcome.summary, message: `Compacted: ${before} messages replaced by the summary above (/undo cannot go back past this). The task list and project memory are unchanged.` };
     },
     /**
      * `/undo [files|conversation]`: the latest turn not yet undone goes back (its files, its

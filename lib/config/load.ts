@@ -46,8 +46,32 @@ export async function loadConfigFile(path: string): Promise<ConfigFile> {
   if (list) throw new ShiroError("config", `config file ${path}: field ${fieldPathText(list)} must be an object, not a list. See shiro help configuration.`);
   const parsed = v.safeParse(ConfigFile, raw);
   if (parsed.success) return parsed.output;
-  const what = oneLine(issueWords(ConfigFile, parsed.issues[0]));
-  throw new ShiroError("config", `config file ${path}: ${what}${what.endsWith("?") ? "" : "."} See shiro help configuration.`);
+  throw new ShiroError("config", issueLine(path, parsed.issues[0]));
+}
+
+function issueLine(path: string, issue: v.BaseIssue<unknown>): string {
+  const what = oneLine(issueWords(ConfigFile, issue));
+  return `config file ${path}: ${what}${what.endsWith("?") ? "" : "."} See shiro help configuration.`;
+}
+
+/**
+ * Every problem of the config file, one line each, as loadConfigFile words the first (`shiro
+ * doctor` lists them all, so one run shows everything to fix). Empty when the file loads.
+ */
+export async function configFileProblems(path: string): Promise<string[]> {
+  try {
+    await loadConfigFile(path);
+    return [];
+  } catch (error) {
+    if (!(error instanceof ShiroError)) throw error;
+    // Only a file that is JSON of the right shape can have several wrong fields.
+    const json = parseJson(await Bun.file(path).text().catch(() => ""));
+    if (!json.ok || typeof json.value !== "object" || json.value === null) return [error.message];
+    const parsed = v.safeParse(ConfigFile, json.value);
+    if (parsed.success) return [error.message];
+    const lines = [...new Set(parsed.issues.map((issue) => issueLine(path, issue)))];
+    return lines.includes(error.message) ? lines : [error.message, ...lines];
+  }
 }
 
 /**

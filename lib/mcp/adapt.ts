@@ -6,6 +6,8 @@ import { mcpToolName } from "./tool-name.ts";
 
 /** Longest subject (the arguments as JSON) shown in an approval and matched by rules. */
 const MAX_SUBJECT_CHARS = 200;
+/** Longest arguments shown in the approval question. */
+const MAX_SHOWN_CHARS = 300;
 /** A description past this is cut: some servers put a manual in it, and every request carries it. */
 const MAX_DESCRIPTION_CHARS = 1_024;
 
@@ -31,6 +33,7 @@ export function adaptMcpTool(server: string, info: McpToolInfo, allow: readonly 
     jsonSchema: objectSchema(info.inputSchema),
     mutates: false,
     subject: { kind: "text", of: (input) => argumentsLine(input) },
+    asks: (input) => ({ by: "mcp", verb: "call", what: `${server}/${info.name} ${argumentsLine(input, MAX_SHOWN_CHARS)}` }),
     defaultDecision: allowed ? "allow" : "ask",
     execute: (input, ctx) => call(info.name, input ?? {}, ctx),
   });
@@ -42,7 +45,7 @@ function objectSchema(schema: Record<string, unknown>): Record<string, unknown> 
   return { type: "object", properties: {}, additionalProperties: true };
 }
 
-function argumentsLine(input: unknown): string {
+function argumentsLine(input: unknown, max = MAX_SUBJECT_CHARS): string {
   const text = input === undefined ? "{}" : JSON.stringify(input) ?? "{}";
-  return text.length > MAX_SUBJECT_CHARS ? text.slice(0, MAX_SUBJECT_CHARS - 1) + "…" : text;
+  return text.length > max ? text.slice(0, max - 1) + "…" : text;
 }

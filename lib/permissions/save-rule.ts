@@ -1,5 +1,5 @@
 import type { AlwaysAllowConfig } from "../config/permission-schema.ts";
-import type { Grant } from "./session-grants.ts";
+import { grantPatterns, type Grant } from "./session-grants.ts";
 
 /** Where an "always" answer is kept: this session only (memory), this project, or every project (the user's config). */
 export type RuleScope = "session" | "project" | "global";
@@ -15,12 +15,12 @@ export function ruleSection(scope: Exclude<RuleScope, "session">, root: string):
 
 /** The entry as it will read in the config file: `"bash": ["git commit *"]`, or `"edit_file": ["*"]`. */
 export function ruleText(grant: Grant): string {
-  return `${JSON.stringify(grant.tool)}: [${JSON.stringify(grant.pattern ?? "*")}]`;
+  return `${JSON.stringify(grant.tool)}: [${grantPatterns(grant).map((g) => JSON.stringify(g.pattern ?? "*")).join(", ")}]`;
 }
 
 /** `alwaysAllow` with the grant added to its tool's list (once; a whole-tool grant is `"*"`). Pure: returns a new object. */
 export function withSavedGrant(saved: AlwaysAllowConfig | undefined, grant: Grant): AlwaysAllowConfig {
-  const pattern = grant.pattern ?? "*";
-  const current = saved?.[grant.tool] ?? [];
-  return { ...(saved ?? {}), [grant.tool]: current.includes(pattern) ? [...current] : [...current, pattern] };
+  const current = [...(saved?.[grant.tool] ?? [])];
+  for (const pattern of grantPatterns(grant).map((g) => g.pattern ?? "*")) if (!current.includes(pattern)) current.push(pattern);
+  return { ...(saved ?? {}), [grant.tool]: current };
 }

@@ -3,12 +3,18 @@ import { commandParts } from "./command-parts.ts";
 import { parseShell } from "./shell-parse.ts";
 
 /**
- * An "always" answer: the whole tool, or for a command tool (bash) one command line. A bash
+ * An "always" answer: the whole tool, or for a command tool (bash) one pattern per command of the
+ * line (`also`: the patterns after the first, for a compound line). A bash
  * pattern is either a program and its first words followed by ` *` (`git commit *`: those words,
  * then anything), `*` (any command), or an exact command line, matched as written (`*` and `?`
  * in it are plain characters).
  */
-export type Grant = { tool: string; pattern?: string };
+export type Grant = { tool: string; pattern?: string; also?: readonly string[] };
+
+/** Each pattern of a grant as a grant of its own: a compound line's grant has one per part (`also`). */
+export function grantPatterns(grant: Grant): Grant[] {
+  return [{ tool: grant.tool, ...(grant.pattern !== undefined ? { pattern: grant.pattern } : {}) }, ...(grant.also ?? []).map((pattern) => ({ tool: grant.tool, pattern }))];
+}
 
 /** The tool a grant is asked about: its name, and whether its subject is a command line. */
 type GrantedTool = { name: string; subject: { kind: SubjectKind } };
@@ -28,8 +34,8 @@ export type SessionGrants = {
 
 export function createSessionGrants(initial: readonly Grant[] = []): SessionGrants {
   const grants: Grant[] = [];
-  const add = (grant: Grant) => {
-    if (!grants.some((g) => g.tool === grant.tool && g.pattern === grant.pattern)) grants.push({ ...grant });
+  const add = (given: Grant) => {
+    for (const grant of grantPatterns(given)) if (!grants.some((g) => g.tool === grant.tool && g.pattern === grant.pattern)) grants.push(grant);
   };
   for (const grant of initial) add(grant);
   return {
@@ -85,31 +91,71 @@ const OPERATES_ON_PATHS = new Set(
 const SUBCOMMAND = /^[a-z][a-z0-9_-]*$/;
 
 /**
+ * Programs whose options are never a prefix to grant: those that run whatever follows them or
+ * evaluate code, fetch and run packages, reach the network, or (git) pass a global option before
+ * any of their commands (`git --no-pager *` would cover `git --no-pager push --force`).
+ */
+const NO_OPTION_PREFIX = new Set(
+  ("sh bash zsh dash fish env sudo doas nohup xargs exec eval source . command builtin time nice timeout watch parallel " +
+    "ssh scp sftp rsync curl wget nc ncat socat npx bunx pnpx uvx pipx git").split(" "),
+);
+
+/** Of the programs that take paths, those whose long options name a mode of their own (`node --test`, `python3 --version`): they may get an option prefix. */
+const INTERPRETERS = new Set(["node", "python", "python3", "ruby", "php"]);
+
+/** Options that hand the program code to run or load: never a prefix to grant (`node --eval *`). */
+const CODE_OPTION = /^--(?:eval|print|exec|command|require|import|loader|experimental-loader|init|rcfile|cmd|run)(?:$|=)/;
+
+/** A long option standing alone: `--test`, `--no-cache` (not `--out=file`). */
+const LONG_OPTION = /^--[a-z][a-z0-9-]*$/;
+
+/**
  * What "always" grants for this call, or undefined when none can be offered. Any subject other
- * than a command: the whole tool. A single simple command: its program and sub-command
- * (`npm test *`, `git commit *`) when the second word is a plain word, the program is not one
- * that takes paths and no option makes it run another program, else the exact command line. A compound line (`a && b`, `a | b`, `a; b`,
- * `$(…)`), a heredoc, a command writing a file by redirection, or git running an alias: nothing, since the
- * grant would not cover the next such call anyway.
+ * than a command: the whole tool. A simple command: its program and sub-command (`npm test *`,
+ * `git commit *`) when the second word is a plain word and the program is not one that takes
+ * paths; its program and a long option standing for a mode (`node --test *`) when the program
+ * does not run what follows it and the option does not hand it code; else the exact command line.
+ * No option that makes the program run another (runs-another.ts) is ever covered. A compound line
+ * (`a && b`, `a | b`, `a; b`) of simple commands: one pattern per command (the grant's `also`).
+ * A `$(…)` substitution, a subshell, a heredoc, a command writing a file by redirection, or git
+ * running an alias: nothing, since the grant would not cover the next such call anyway.
  */
 export function grantFor(tool: GrantedTool, subject: string): Grant | undefined {
   if (tool.subject.kind !== "command") return { tool: tool.name };
   const parsed = parseShell(subject);
   const parts = commandParts(subject);
-  if (parsed.commands.length !== 1 || parts.length !== 1) return undefined;
-  const part = parts[0]!;
+  if (parts.length === 0 || parsed.commands.length !== parts.length || parsed.substitutions.length > 0) return undefined;
+  const patterns: string[] = [];
+  for (const part of parts) {
+    const pattern = partPattern(part);
+    if (pattern === undefined) return undefined;
+    if (!patterns.includes(pattern)) patterns.push(pattern);
+  }
+  const [pattern, ...also] = patterns;
+  return { tool: tool.name, pattern: pattern!, ...(also.length > 0 ? { also } : {}) };
+}
+
+/** The pattern "always" grants for one simple command, or undefined when it cannot be granted. */
+function partPattern(part: ReturnType<typeof commandParts>[number]): string | undefined {
   if (part.program === undefined || part.writesFile || part.heredoc || gitBeyondGrant(part) || part.programExpands) return undefined;
   const [program, second] = part.words ?? [];
-  if (program !== undefined && second !== undefined && part.runsAnother === undefined && SUBCOMMAND.test(second) && /^[A-Za-z0-9_.+-]+$/.test(program) && !OPERATES_ON_PATHS.has(program)) {
-    return { tool: tool.name, pattern: `${program} ${second} *` };
+  const plainProgram = program !== undefined && /^[A-Za-z0-9_.+-]+$/.test(program);
+  if (plainProgram && second !== undefined && part.runsAnother === undefined) {
+    if (SUBCOMMAND.test(second) && !OPERATES_ON_PATHS.has(program)) return `${program} ${second} *`;
+    const optionPrefixed = !OPERATES_ON_PATHS.has(program) || INTERPRETERS.has(program);
+    if (LONG_OPTION.test(second) && !CODE_OPTION.test(second) && !NO_OPTION_PREFIX.has(program) && optionPrefixed) return `${program} ${second} *`;
   }
   const exact = part.source.trim();
   // An exact line that reads as a prefix pattern (`rm *`) would grant more once saved.
-  return prefixWords(exact) || exact === "*" ? undefined : { tool: tool.name, pattern: exact };
+  return prefixWords(exact) || exact === "*" ? undefined : exact;
 }
 
 /** A grant in words, for the question and the screen: "bash commands starting with `git commit`". */
 export function describeGrant(grant: Grant): string {
+  if (grant.also && grant.also.length > 0) {
+    const each = grantPatterns(grant).map((g) => (prefixWords(g.pattern!) ? `\`${prefixWords(g.pattern!)!.join(" ")} …\`` : `\`${g.pattern}\``));
+    return `${grant.tool} commands ${each.slice(0, -1).join(", ")} and ${each.at(-1)}`;
+  }
   if (grant.pattern === undefined || grant.pattern === "*") return `every ${grant.tool} call`;
   const prefix = prefixWords(grant.pattern);
   if (prefix) return `${grant.tool} commands starting with \`${prefix.join(" ")}\``;

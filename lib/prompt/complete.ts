@@ -29,6 +29,8 @@ export type CompleteOptions = {
   choices?: (command: string) => readonly string[];
   /** Names of the custom commands (without their slash), offered after the built-in ones. */
   commands?: readonly string[];
+  /** The custom commands' descriptions, by name (the list `/` opens shows them). */
+  descriptions?: Readonly<Record<string, string>>;
 };
 
 /**

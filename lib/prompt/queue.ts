@@ -8,6 +8,8 @@ export type PromptQueue = {
   push(prompt: string): number;
   /** The oldest prompt, removed; undefined when empty. */
   shift(): string | undefined;
+  /** The newest prompt, removed (taken back into the input to edit); undefined when empty. */
+  pop(): string | undefined;
   /** Empties the queue; returns how many were dropped. */
   clear(): number;
   items(): readonly string[];
@@ -25,6 +27,11 @@ export function createPromptQueue(): PromptQueue {
       const [first, ...rest] = items;
       items = rest;
       return first;
+    },
+    pop() {
+      const last = items.at(-1);
+      items = items.slice(0, -1);
+      return last;
     },
     clear() {
       const dropped = items.length;

@@ -14,7 +14,7 @@ export const SLASH_COMMANDS = [
   { name: "goal", args: "[objective]", summary: "work across turns until a goal is met: /goal <objective> --until cmd --max-turns n; clear, resume; alone: show it" },
   { name: "notes", args: "", summary: "list the project notes shiro remembers here" },
   { name: "memory", args: "", summary: "compact the project notes: the model merges duplicates and stale ones" },
-  { name: "compact", args: "", summary: "replace the conversation with the model's summary of it, now" },
+  { name: "compact", args: "[focus]", summary: "replace the conversation with the model's summary of it, now (focus: what the summary must keep)" },
   { name: "init", args: "[focus]", summary: "have the model write (or improve) AGENTS.md from the repository (focus: what to stress); you approve the edit" },
   { name: "cost", args: "", summary: "what this session has spent (tokens billed, the cost) and the next request's size" },
   { name: "undo", args: "[files|conversation]", summary: "take back the last turn: its file changes and the conversation" },
@@ -132,6 +132,12 @@ export function extraWordsHint(name: SlashName, args: string): string | undefine
  */
 export function notLoadedHint(command: RejectedCommand, next = "fix the file, then start shiro again"): string {
   return `/${command.name} was not loaded: ${command.why} (${command.source}). To use it, ${next}.`;
+}
+
+/** A command's one line for the list `/` opens: a built-in's summary, or a custom command's description from `custom` (name → description). */
+export function commandSummary(nameWithSlash: string, custom: Readonly<Record<string, string>> = {}): string | undefined {
+  const name = nameWithSlash.replace(/^\//, "");
+  return SLASH_COMMANDS.find((command) => command.name === name)?.summary ?? custom[name];
 }
 
 /** Names, with their slash, that start with `prefix` (which may itself start with "/"): built-in, then `custom`. */

@@ -1,15 +1,13 @@
 import type { ModelMessage } from "ai";
 import { digestToolCall, toolsByName, type DigestedTool } from "./digest.ts";
 import { partsOf, type AnyPart } from "./item-ids.ts";
+import { COMPACT_SUMMARY_INTRO, compactSummaryOf } from "../text/compact-intro.ts";
 
 /** The summary's sections, in order; `/compact` asks for them as `## ` headings. */
 export const COMPACT_SECTIONS = ["Goal", "Files touched", "Decisions", "Commands and outcomes", "What remains"] as const;
 
 /** Opens the message that replaces the transcript after `/compact`. */
-export const COMPACT_SUMMARY_INTRO =
-  "This session was compacted with /compact: the conversation so far was replaced by the summary below, " +
-  "which you wrote. The task list and project memory are unchanged. Continue from it; check the files " +
-  "before relying on details it does not state.";
+export { COMPACT_SUMMARY_INTRO };
 
 export type CompactPromptOptions = {
   /** The rendered transcript is cut to this many characters (oldest entries go first; the first user message stays). */
@@ -18,6 +16,8 @@ export type CompactPromptOptions = {
   toolExcerptChars?: number;
   /** The session's tools, whose definitions say how a call reads in its digest line. */
   tools?: readonly DigestedTool[];
+  /** What the user asked the summary to keep above all (`/compact keep the benchmark numbers`). */
+  focus?: string;
 };
 
 const DEFAULT_MAX_TRANSCRIPT_CHARS = 240_000;
@@ -43,7 +43,9 @@ const INSTRUCTIONS = [
  */
 export function buildCompactPrompt(messages: readonly ModelMessage[], options: CompactPromptOptions = {}): { instructions: string; messages: ModelMessage[] } {
   const transcript = transcriptForSummary(messages, options);
-  const text = `The session transcript:\n\n<transcript>\n${transcript}\n</transcript>\n\nWrite the summary now, with the ${COMPACT_SECTIONS.length} sections.`;
+  const focus = options.focus?.trim();
+  const asked = focus ? `\n\nThe user asks this summary to focus on: ${focus}\nKeep everything the transcript shows about it, in full detail.` : "";
+  const text = `The session transcript:\n\n<transcript>\n${transcript}\n</transcript>${asked}\n\nWrite the summary now, with the ${COMPACT_SECTIONS.length} sections.`;
   return { instructions: INSTRUCTIONS, messages: [{ role: "user", content: text }] };
 }
 
@@ -136,7 +138,7 @@ function unfence(text: string): string {
 }
 
 /** How a `/compact` went: the replacement, or why the transcript was kept. */
-export type CompactOutcome = { type: "compacted"; messages: ModelMessage[] } | { type: "failed"; message: string } | { type: "unusable" };
+export type CompactOutcome = { type: "compacted"; messages: ModelMessage[]; summary: string } | { type: "failed"; message: string } | { type: "unusable" };
 
 /**
  * `/compact` and `shiro sessions compact`: asks for the summary with `ask` and returns the
@@ -155,5 +157,5 @@ export async function compactTranscript(
     return { type: "failed", message: error instanceof Error ? error.message : String(error) };
   }
   const replacement = applyCompactSummary(summary);
-  return replacement ? { type: "compacted", messages: replacement } : { type: "unusable" };
+  return replacement ? { type: "compacted", messages: replacement, summary: compactSummaryOf(replacement[0]!.content as string) ?? "" } : { type: "unusable" };
 }

@@ -51,6 +51,10 @@ export type PruneReport = {
   /** Messages in the history, and on the wire (the `compacted` event's numbers). */
   before: number;
   after: number;
+  /** The threshold the wire is kept under (PruneOptions.pruneAtTokens). */
+  threshold: number;
+  /** When the wire has as many messages as the history: how many of them were changed (0 otherwise). */
+  folded: number;
   /** Estimated tokens of the history and of the wire. */
   tokensBefore: number;
   tokensAfter: number;
@@ -92,11 +96,11 @@ export type PruneReport = {
 export function pruneForWire(messages: readonly ModelMessage[], options: PruneOptions): { messages: ModelMessage[]; report: PruneReport } {
   const threshold = options.budgetTokens;
   const tokensBefore = estimateTokens(messages);
-  const base = { before: messages.length, tokensBefore };
+  const base = { before: messages.length, tokensBefore, threshold };
   if (tokensBefore <= threshold) {
     return {
       messages: messages as ModelMessage[],
-      report: { ...base, pruned: false, after: messages.length, tokensAfter: tokensBefore, strippedReasoning: false, digested: 0, rolledUp: 0, fits: true, cuts: 0, recut: false },
+      report: { ...base, pruned: false, after: messages.length, folded: 0, tokensAfter: tokensBefore, strippedReasoning: false, digested: 0, rolledUp: 0, fits: true, cuts: 0, recut: false },
     };
   }
 
@@ -153,12 +157,16 @@ export function pruneForWire(messages: readonly ModelMessage[], options: PruneOp
   const wire = dropped === inline ? inline.slice() : dropped; // the run keeps growing its own array
   const same = wire.length === messages.length && wire.every((m, i) => m === messages[i]);
   const tokensAfter = estimateTokens(wire);
+  // The count unchanged: how many messages went out changed (their older tool output folded, or reasoning left out).
+  let folded = 0;
+  if (!same && wire.length === messages.length) for (let i = 0; i < wire.length; i++) if (wire[i] !== messages[i]) folded++;
   return {
     messages: same ? (messages as ModelMessage[]) : wire,
     report: {
       ...base,
       pruned: !same,
       after: wire.length,
+      folded,
       tokensAfter,
       strippedReasoning,
       ...(state && state.cut > 0 ? { kept: n - state.cut } : {}),
@@ -375,7 +383,15 @@ const withoutReasoning = memoByIdentity((m: ModelMessage): ModelMessage | undefi
   return withParts(m, parts.filter((p) => !isReasoningPart(p)));
 });
 
-/** The `compacted` event for a report (`context compacted: 192 messages pruned to 15 on the wire`), if it pruned. */
+/**
+ * The `compacted` event for a report (`context compacted: 192 messages pruned to 15 on the wire`),
+ * if it pruned. When the count did not change (only older tool output was folded, or reasoning
+ * left out), it also says in how many messages, and the threshold it kept the request under.
+ */
 export function compactedEvent(report: PruneReport): Extract<AgentEvent, { type: "compacted" }> | undefined {
-  return report.pruned ? { type: "compacted", before: report.before, after: report.after } : undefined;
+  if (!report.pruned) return undefined;
+  const event = { type: "compacted" as const, before: report.before, after: report.after };
+  if (report.before !== report.after) return event;
+  // Tool output folded only where a cut was made; otherwise only reasoning was left out (folded 0).
+  return { ...event, folded: report.digested > 0 ? report.folded : 0, underTokens: report.threshold };
 }

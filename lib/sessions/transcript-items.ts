@@ -3,8 +3,12 @@ import { deniedLine, OUTCOME_MARKS, outcomeLine, outcomeOfSummary, userFacingErr
 import { derivedSummary } from "./result-summary.ts";
 import { BASH_EXITED, BASH_INTERRUPTED, BASH_KILLED, BASH_TIMED_OUT } from "../tools/bash.ts";
 import { isInterruptionMessage } from "../text/interruption.ts";
+import { compactSummaryOf } from "../text/compact-intro.ts";
 import { holdsAfter } from "../text/markdown.ts";
 import { NOT_RUN_PREFIX, subjectOf as subjectFromDefinition, type AnyTool } from "../tools/define.ts";
+
+/** Joins a denial's reason and what the user typed to do instead (cmd/repl/approval-gate.ts), as the model reads them. */
+export const USER_SAYS_INSTEAD = " The user says what to do instead: ";
 
 /** A message history flattened into what a reader wants to see, in order. */
 export type TranscriptItem =
@@ -18,6 +22,8 @@ export type TranscriptItem =
    */
   | { type: "unanswered"; error?: string; partial: boolean }
   | { type: "assistant"; text: string }
+  /** The summary `/compact` put in place of the conversation before it (lib/text/compact-intro.ts): not something the user typed. */
+  | { type: "summary"; text: string }
   /** The user interrupted the turn here (lib/text/interruption.ts): shown as such, never as a prompt. */
   | { type: "interrupted" }
   | { type: "system"; text: string }
@@ -82,6 +88,11 @@ export function transcriptItems(messages: readonly ModelMessage[], subjectOf: Su
         }
         const text = typeof content === "string" ? content : textOf(content);
         if (!text) break;
+        const summary = compactSummaryOf(text);
+        if (summary !== undefined) {
+          items.push({ type: "summary", text: summary });
+          break;
+        }
         // A prompt the user sent (the conversation keeps a note with each) gets an answer; a
         // compaction summary or a subagent's task is not one.
         const shiro = shiroNotes(message.providerOptions);
@@ -238,7 +249,10 @@ export function resultWords(item: Extract<TranscriptItem, { type: "tool-result" 
 export function resultLine(item: Extract<TranscriptItem, { type: "tool-result" }>, subject: string | undefined, call: CallContext = {}): string {
   if (item.outcome === "denied") {
     const reason = item.text.startsWith(NOT_RUN_PREFIX) ? item.text.slice(NOT_RUN_PREFIX.length) : item.text;
-    return deniedLine(item.tool, subject || undefined, item.shown, reason);
+    // What the user said to do instead went to the model with the denial: the replay keeps it.
+    const at = reason.lastIndexOf(USER_SAYS_INSTEAD);
+    const said = at >= 0 ? firstLine(reason.slice(at + USER_SAYS_INSTEAD.length), 200) : "";
+    return deniedLine(item.tool, subject || undefined, item.shown, reason) + (said ? `; you told the model: ${said}` : "");
   }
   return outcomeLine(item.outcome, item.tool, resultWords(item), call);
 }

@@ -57,6 +57,9 @@ function transcriptLines(messages: SessionRecord["messages"], opts: TranscriptOp
       case "assistant":
         out.push(item.text.trimEnd());
         break;
+      case "summary":
+        out.push("[summary of the conversation before /compact]", item.text.trimEnd());
+        break;
       case "system":
         for (const line of prefixLines(item.text, "[system] ", "         ")) out.push(line);
         break;
@@ -103,7 +106,7 @@ export function exportSession(record: SessionRecord, format: ExportFormat, opts:
 
 function markdown(record: SessionRecord, opts: TranscriptOptions): string {
   const out: string[] = [`# ${oneLine(record.title || "Untitled session")}`, "", ...metaLines(record).map((line) => `- ${line}`)];
-  let section: "User" | "Assistant" | "System" | undefined;
+  let section: "User" | "Assistant" | "System" | "Summary (/compact)" | undefined;
   let lastWasTool = false;
   const items = transcriptItems(record.messages, opts.subjectOf);
   // Each result goes under its own call's bullet, even when calls made together report after all of them.
@@ -117,7 +120,7 @@ function markdown(record: SessionRecord, opts: TranscriptOptions): string {
   for (const item of items) {
     if (item.type === "tool-result" && results.has(item.id)) continue; // written under its call
     // An interruption stays in the section it cut short.
-    const wanted = item.type === "user" ? "User" : item.type === "system" ? "System" : item.type === "interrupted" || item.type === "unanswered" ? (section ?? "Assistant") : "Assistant";
+    const wanted = item.type === "user" ? "User" : item.type === "system" ? "System" : item.type === "summary" ? "Summary (/compact)" : item.type === "interrupted" || item.type === "unanswered" ? (section ?? "Assistant") : "Assistant";
     if (wanted !== section) {
       out.push("", `## ${wanted}`);
       section = wanted;
@@ -129,6 +132,7 @@ function markdown(record: SessionRecord, opts: TranscriptOptions): string {
       case "user":
       case "assistant":
       case "system":
+      case "summary":
         out.push(item.text.trim());
         break;
       case "tool-call": {

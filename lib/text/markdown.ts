@@ -1,6 +1,6 @@
 import { highlightCode, type TokenStyle } from "./highlight.ts";
 import { continuesTable, delimiterAligns, looksLikeRow, renderTable, splitRow, type Table, type TableStyle } from "./markdown-table.ts";
-import { wrapHanging, wrapHard } from "./wrap.ts";
+import { DIFF_CONTINUED, wrapCode, wrapHanging } from "./wrap.ts";
 
 /**
  * How rendered Markdown looks: one function per element, supplied by the terminal edge (colours
@@ -48,7 +48,8 @@ const LIVE_TABLE_ROWS = 40;
 /** Lines of an open code block highlighted together with the line being added (for multi-line strings and comments). */
 const HIGHLIGHT_CONTEXT_LINES = 200;
 const CODE_FIRST = "  │ ";
-const CODE_REST = "  │ ";
+/** Where a code line wrapped: the rows it goes on in, so they cannot be read as lines of their own. */
+const CODE_CONTINUED = `  ${DIFF_CONTINUED} `;
 
 /**
  * Markdown rendered line by line as it streams: a line is rendered once it is complete (or when
@@ -201,19 +202,36 @@ function closes(fence: Fence, raw: string): boolean {
 function codeRows(lines: readonly string[], lang: string, style: MarkdownStyle, cols: number): string[] {
   const last = lines.at(-1)!;
   const shown = (style.color ? highlightCode(lines.join("\n"), lang, style.token)?.at(-1) : undefined) ?? last;
-  return wrapHard(style.gutter(CODE_FIRST), style.gutter(CODE_REST), shown, cols);
+  return wrapCode(style.gutter(CODE_FIRST), style.gutter(CODE_CONTINUED), shown, cols);
+}
+
+/**
+ * Stands for a space inside inline code while a line is wrapped: the span is then one word, moved
+ * whole to the next row rather than split (a split `` `npm run` `` / `` `build` `` reads like two
+ * things, and a row starting with the rest of a span like `- x` reads like a list item). Only a
+ * span longer than a row is cut. A private-use character, one column wide, never in the text.
+ */
+const GLUE = "\uE000";
+
+/** Rows with the glued spaces of inline code spaces again. */
+function unglued(rows: string[]): string[] {
+  return rows.map((row) => (row.includes(GLUE) ? row.replaceAll(GLUE, " ") : row));
 }
 
 /** One line outside code and tables: a heading, rule, quote, list item, blank or paragraph line. */
 function blockRows(raw: string, style: MarkdownStyle, cols: number): string[] {
+  return unglued(blockRowsGlued(raw, style, cols));
+}
+
+function blockRowsGlued(raw: string, style: MarkdownStyle, cols: number): string[] {
   if (raw.trim() === "") return [""];
   const heading = /^ {0,3}(#{1,6})\s+(.*?)(?:\s+#+)?\s*$/.exec(raw);
-  if (heading) return wrapHanging("", "", style.heading(inline(heading[2]!, style), heading[1]!.length), cols);
+  if (heading) return wrapHanging("", "", style.heading(inline(heading[2]!, style, true), heading[1]!.length), cols);
   if (/^ {0,3}([-*_])(\s*\1){2,}\s*$/.test(raw)) return [style.rule("─".repeat(Math.min(cols, 40)))];
   const quote = /^ {0,3}>\s?(.*)$/.exec(raw);
   if (quote) {
     const bar = style.quote("│ ");
-    return blockRows(quote[1]!, style, cols - 2).map((row) => bar + row);
+    return blockRowsGlued(quote[1]!, style, cols - 2).map((row) => bar + row);
   }
   const item = /^(\s*)([-*+]|\d{1,9}[.)])\s+(.*)$/.exec(raw);
   if (item) {
@@ -221,10 +239,10 @@ function blockRows(raw: string, style: MarkdownStyle, cols: number): string[] {
     const ordered = /\d/.test(item[2]!);
     const mark = ordered ? item[2]! : indent.length >= 2 ? "◦" : "•";
     const first = indent + style.bullet(mark) + " ";
-    return wrapHanging(first, " ".repeat(indent.length + Bun.stringWidth(mark) + 1), inline(item[3]!, style), cols);
+    return wrapHanging(first, " ".repeat(indent.length + Bun.stringWidth(mark) + 1), inline(item[3]!, style, true), cols);
   }
   const lead = leadOf(raw);
-  return wrapHanging(lead, lead, inline(raw.trim(), style), cols);
+  return wrapHanging(lead, lead, inline(raw.trim(), style, true), cols);
 }
 
 /** A continuation line's indent as drawn (a list item's further lines and tables stay under it), at most 12 columns. */
@@ -237,9 +255,10 @@ const ESCAPABLE = /[\\`*_{}[\]()#+\-.!~|<>]/;
 /**
  * Inline Markdown: code spans, bold, italic, strike-through, links and autolinks, backslash
  * escapes. Emphasis needs a closing mark on the same line; without one the marks are text.
- * `_` emphasises only at word boundaries, so snake_case stays as written.
+ * `_` emphasises only at word boundaries, so snake_case stays as written. `glue`: the spaces of a
+ * code span become GLUE, so wrapping keeps the span on one row when it fits (see unglued).
  */
-export function inline(src: string, style: MarkdownStyle): string {
+export function inline(src: string, style: MarkdownStyle, glue = false): string {
   let out = "";
   let i = 0;
   while (i < src.length) {
@@ -260,6 +279,7 @@ export function inline(src: string, style: MarkdownStyle): string {
       }
       let body = src.slice(i + run.length, close);
       if (/^ .* $/.test(body)) body = body.slice(1, -1);
+      if (glue) body = body.replace(/ /g, GLUE);
       out += style.color ? style.code(body) : "`" + body + "`";
       i = close + run.length;
       continue;
@@ -267,7 +287,7 @@ export function inline(src: string, style: MarkdownStyle): string {
     if (c === "*" || c === "_") {
       const found = emphasis(src, i, c);
       if (found) {
-        const body = inline(found.body, style);
+        const body = inline(found.body, style, glue);
         out += found.strong ? style.bold(body) : style.italic(body);
         i = found.end;
         continue;
@@ -280,7 +300,7 @@ export function inline(src: string, style: MarkdownStyle): string {
     if (c === "~" && next === "~") {
       const close = src.indexOf("~~", i + 2);
       if (close > i + 2 && src[i + 2] !== " " && src[close - 1] !== " ") {
-        out += style.strike(inline(src.slice(i + 2, close), style));
+        out += style.strike(inline(src.slice(i + 2, close), style, glue));
         i = close + 2;
         continue;
       }
@@ -288,7 +308,7 @@ export function inline(src: string, style: MarkdownStyle): string {
     if (c === "[") {
       const link = /^\[([^\]]+)\]\(([^)\s]+)(?:\s+"[^"]*")?\)/.exec(src.slice(i));
       if (link) {
-        const text = inline(link[1]!, style);
+        const text = inline(link[1]!, style, glue);
         const url = link[2]!;
         out += Bun.stripANSI(text) === url ? style.link(text) : `${style.link(text)} ${style.url(`(${url})`)}`;
         i += link[0].length;

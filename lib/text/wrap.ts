@@ -111,12 +111,25 @@ export function wrapQuestion(question: string, width: number): string[] {
   return rows;
 }
 
-/** Code and other preformatted text: cut into rows of `width` columns exactly, spaces kept. */
-export function wrapHard(first: string, rest: string, body: string, width: number): string[] {
-  const room = Math.max(width - Math.max(Bun.stringWidth(first), Bun.stringWidth(rest)), 4);
+/**
+ * A line of code as rows of `width` columns: the first after `first`, the rest after `continued`
+ * (a mark saying the line goes on, the same width), then the code's own indentation (while it
+ * leaves half the row), so wrapped code keeps its shape. Rows break at spaces, every other space
+ * kept; only a token longer than a row is cut (`RangeError(\`size` / `must be positive`, never
+ * `size m` / `ust be`).
+ */
+export function wrapCode(first: string, continued: string, body: string, width: number): string[] {
+  const room = Math.max(width - Math.max(Bun.stringWidth(first), Bun.stringWidth(continued)), 4);
   if (Bun.stringWidth(body) <= room) return [first + body];
-  const rows = Bun.wrapAnsi(body, room, { hard: true, wordWrap: false, trim: false }).split("\n");
-  return rows.map((row, i) => (i === 0 ? first : rest) + row);
+  const own = /^ */.exec(Bun.stripANSI(body))![0].length;
+  const hang = own <= room / 2 ? own : 0;
+  const head = Bun.wrapAnsi(body, room, { hard: true, trim: false }).split("\n")[0]!;
+  const rest = Bun.sliceAnsi(body, Bun.stringWidth(head));
+  if (Bun.stripANSI(rest) === "") return [first + head];
+  // A row that starts with the one space the line broke at: the space is the break, not code.
+  const unbroken = (row: string) => (/^ \S/.test(Bun.stripANSI(row)) ? Bun.sliceAnsi(row, 1) : row);
+  const tail = Bun.wrapAnsi(unbroken(rest), Math.max(room - hang, 4), { hard: true, trim: false }).split("\n");
+  return [first + head, ...tail.map((row) => continued + " ".repeat(hang) + unbroken(row))];
 }
 
 /** A row cut to `width` columns with "…" at the end when it is longer. */

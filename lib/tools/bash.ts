@@ -69,7 +69,7 @@ export function createBashTool(commands?: Commands) {
     },
   });
 
-  async function runBash(input: v.InferOutput<typeof schema>, ctx: ToolContext): Promise<{ output: string; summary: string }> {
+  async function runBash(input: v.InferOutput<typeof schema>, ctx: ToolContext): Promise<{ output: string; summary: string; exitCode?: number | null }> {
     if (ctx.signal.aborted) throw new ToolError("bash: not run, because the turn was interrupted before it started.");
     const requested = input.timeout ?? DEFAULT_BASH_TIMEOUT_MS;
     const timeoutMs = Math.min(requested, MAX_BASH_TIMEOUT_MS);
@@ -115,6 +115,7 @@ export function createBashTool(commands?: Commands) {
         return {
           output: `${BASH_TIMED_OUT}${seconds(timeoutMs)}; it was killed with every process it started. ${effects}${clampNote}\n${body}${sandboxNote}`,
           summary: `timed out after ${seconds(timeoutMs)}`,
+          exitCode: null,
         };
       case "interrupted":
         return {
@@ -122,11 +123,12 @@ export function createBashTool(commands?: Commands) {
             ? `${BASH_INTERRUPTED}; the command was killed with every process it started. ${effects}\n${body}`
             : `${BASH_INTERRUPTED} before the command started (the login shell was still being read); it did not run.`,
           summary: "interrupted",
+          exitCode: null,
         };
       case "exited":
         return run.signal
-          ? { output: `${BASH_KILLED}${run.signal}.${clampNote}\n${body}${sandboxNote}`, summary: `killed by ${run.signal}${stopped}` }
-          : { output: `${BASH_EXITED}${run.exitCode}${clampNote}\n${body}${sandboxNote}`, summary: `exit ${run.exitCode}${stopped}` };
+          ? { output: `${BASH_KILLED}${run.signal}.${clampNote}\n${body}${sandboxNote}`, summary: `killed by ${run.signal}${stopped}`, exitCode: null }
+          : { output: `${BASH_EXITED}${run.exitCode}${clampNote}\n${body}${sandboxNote}`, summary: `exit ${run.exitCode}${stopped}`, exitCode: run.exitCode };
       default:
         return run.end satisfies never;
     }

@@ -56,6 +56,8 @@ export type ToolResult = {
   output: string;
   /** One line for the screen, e.g. "42 lines" or "exit 1". */
   summary: string;
+  /** bash: the command's exit code; null when it did not exit on its own (timeout, signal, interrupt). */
+  exitCode?: number | null;
 };
 
 /**
@@ -131,6 +133,12 @@ export type ToolDef<S extends v.GenericSchema = v.GenericSchema> = {
   /** True for a tool whose call runs subagents (task): their edits are the changes of the call's step. */
   startsSubagents?: boolean;
   subject: ToolSubject<v.InferOutput<S>>;
+  /**
+   * How the approval question words a call that has no preview, naming its subject once:
+   * `web_fetch wants to fetch https://…` (`verb` "fetch"), `mcp wants to call issues/close_issue {"id":12}`
+   * (`by` "mcp", `what` the server's tool and the arguments). Without it: `<tool> wants to run: <subject>` and the arguments.
+   */
+  asks?: (input: v.InferOutput<S>) => { by?: string; verb: string; what: string };
   defaultDecision: DefaultDecision;
   /**
    * The change the call would make, computed without writing; one entry per file for a call that

@@ -28,6 +28,7 @@ export function createWebFetchTool(options: WebFetchOptions = WEB_FETCH_DEFAULTS
     mutates: false,
     reachesNetwork: true,
     subject: { kind: "text", of: (input) => input.url },
+    asks: (input) => ({ verb: "fetch", what: input.url }),
     defaultDecision: "ask",
     async execute(input, ctx) {
       // Loaded at the first fetch: it brings node:http, node:dns and node:zlib, which start-up does without.

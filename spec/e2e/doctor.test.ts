@@ -153,6 +153,19 @@ describe("shiro doctor on a broken set-up: the failing line says what to do, exi
     expect(run.stdout).toMatch(/^fail {2}config file: \/\S+\/config\.json is not valid JSON/m);
     expect(run.stdout).toContain("ok    model gpt-5-mini: offered by the server");
   });
+
+  test("every wrong field of the config file is a failing line of its own, not only the first", async () => {
+    const s = await listing();
+    const home = tempDir();
+    mkdirSync(join(home, ".shiro-neko"), { recursive: true });
+    await Bun.write(join(home, ".shiro-neko", "config.json"), JSON.stringify({ maxSteps: "many", sandbox: "sometimes" }));
+    const run = await runShiro(["doctor"], { baseURL: s.url, home });
+    expect(run.code).toBe(1);
+    const failing = lines(run.stdout).filter((line) => line.startsWith("fail  config file:"));
+    expect(failing).toHaveLength(2);
+    expect(failing.join("\n")).toContain("maxSteps");
+    expect(failing.join("\n")).toContain("sandbox");
+  });
 });
 
 test("a damaged session file is named with a warning, not passed over for an older session said to be healthy", async () => {

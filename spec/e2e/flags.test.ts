@@ -38,10 +38,19 @@ describe("every command rejects an unknown flag: exit 2, one line that says what
         const lines = run.stderr.trim().split("\n");
         expect(lines).toHaveLength(1);
         const where = command === "shiro" ? "" : ` for "${command}"`;
-        expect(lines[0]).toBe(`shiro: unknown option ${flag}${where}. Run ${command} --help for the list.`);
+        // A near flag is named (`--jsn` → `--json`, where the command has one).
+        expect(lines[0]).toMatch(new RegExp(`^shiro: unknown option ${flag}${where.replace(/"/g, '"')}\\.( Did you mean --[a-z-]+\\?)? Run ${command} --help for the list\\.$`));
       });
     }
   }
+
+  test("a mistyped flag is answered with the one it most likely meant", async () => {
+    const run = await runShiro(["-p", "hi", "--modle", "x"], { baseURL: "http://127.0.0.1:9/v1" });
+    expect(run.code).toBe(2);
+    expect(run.stderr).toBe("shiro: unknown option --modle. Did you mean --model? Run shiro --help for the list.\n");
+    const far = await runShiro(["-p", "hi", "--frobnicate"], { baseURL: "http://127.0.0.1:9/v1" });
+    expect(far.stderr).toBe("shiro: unknown option --frobnicate. Run shiro --help for the list.\n");
+  });
 
   test("a flag value that breaks its setting's rule names the flag; the same rule names the variable", async () => {
     const steps = await runShiro(["-p", "hi", "--max-steps", "0"], { baseURL: "http://127.0.0.1:9/v1" });

@@ -15,6 +15,7 @@ test('a saved "always" is added to alwaysAllow under its tool, once, and the per
 test("how the entry and its section read before saving", () => {
   expect(ruleText({ tool: "bash", pattern: "git commit *" })).toBe('"bash": ["git commit *"]');
   expect(ruleText({ tool: "edit_file" })).toBe('"edit_file": ["*"]');
+  expect(ruleText({ tool: "bash", pattern: "npm test *", also: ["npm run *"] })).toBe('"bash": ["npm test *", "npm run *"]');
   expect(ruleSection("global", "/w/app")).toBe("alwaysAllow");
   expect(ruleSection("project", "/w/app")).toBe('projects."/w/app".alwaysAllow');
 });

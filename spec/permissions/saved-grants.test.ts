@@ -88,14 +88,45 @@ test("the grant does not cover more than it says", () => {
   expect(createSessionGrants([{ tool: "bash", pattern: "python3 <<EOF" }]).covers(bash, "python3 <<EOF\nimport shutil\nEOF")).toBe(false);
 });
 
-test('no "always" is offered for a compound line, a redirection into a file or git running an alias', async () => {
-  for (const command of ["ls && rm x", "ls | head", "ls; rm x", "echo $(rm x)", "npm test > out.txt", "git st", "rm *", "python3 <<EOF\nimport os\nEOF"]) {
+test('no "always" is offered for a substitution, a cd, a redirection into a file, git running an alias, or a compound line with one of them', async () => {
+  for (const command of ["echo $(rm x)", "(cd x && ls)", "npm test > out.txt", "git st", "rm *", "python3 <<EOF\nimport os\nEOF", "npm test && git st", "ls | tee out.txt > f"]) {
     expect(grantFor(bash, command)).toBeUndefined();
   }
   const { run, questions } = interactive(["always"]);
-  expect(await run("ls && rm x")).toEqual({ allow: true }); // "always" counts as once
+  expect(await run("npm test && echo $(rm x)")).toEqual({ allow: true }); // "always" counts as once
   expect(questions[0]!.always).toBeUndefined();
   expect(questions[0]!.grant).toBeUndefined();
+});
+
+test("a command whose second word is a mode option offers the program and that option; never one that hands it code or runs another program", () => {
+  const offered = (command: string) => grantFor(bash, command)?.pattern;
+  expect(offered("node --test test/page.test.js")).toBe("node --test *");
+  expect(offered("cargo --locked build")).toBe("cargo --locked *");
+  // Code, another program, a global git option, the network: the exact line only.
+  expect(offered("node --eval 'require(1)'")).toBe("node --eval 'require(1)'");
+  expect(offered("node --require ./x.js a.js")).toBe("node --require ./x.js a.js");
+  expect(offered("bash --norc x.sh")).toBe("bash --norc x.sh");
+  expect(offered("git --no-pager log")).toBe("git --no-pager log");
+  expect(offered("npx --yes cowsay")).toBe("npx --yes cowsay");
+  expect(offered("curl --data @f https://x")).toBe("curl --data @f https://x");
+  expect(offered("rsync --rsh=evil a b")).toBe("rsync --rsh=evil a b");
+  expect(offered("rm --recursive build")).toBe("rm --recursive build"); // a program that takes paths: the exact line
+  const grants = createSessionGrants([grantFor(bash, "node --test test/page.test.js")!]);
+  expect(grants.covers(bash, "node --test test/")).toBe(true);
+  expect(grants.covers(bash, "node test/page.test.js")).toBe(false);
+  expect(grants.covers(bash, "node --eval x")).toBe(false);
+});
+
+test("a compound line of simple commands offers one grant per part, and that grant covers the line again", async () => {
+  const grant = grantFor(bash, "npm test && npm run lint | head -5")!;
+  expect(grant).toEqual({ tool: "bash", pattern: "npm test *", also: ["npm run *", "head -5"] });
+  expect(describeGrant(grant)).toBe("bash commands `npm test …`, `npm run …` and `head -5`");
+  const { run, questions } = interactive(["always"]);
+  expect(await run("npm test && npm run lint | head -5")).toEqual({ allow: true });
+  expect(await run("npm run build && npm test -- --watch")).toEqual({ allow: true });
+  expect(questions).toHaveLength(1); // the second line was covered
+  const grants = createSessionGrants([grant]);
+  expect(grants.covers(bash, "npm test; npm publish")).toBe(false);
 });
 
 test("an ask rule of the user's that names particular calls asks every time: no always lifts it, none is offered", async () => {

@@ -32,7 +32,7 @@ describe("pruneForWire", () => {
     const tokens = estimateTokens(history);
     const { messages, report } = pruneForWire(history, { budgetTokens: tokens });
     expect(messages).toBe(history);
-    expect(report).toEqual({ pruned: false, before: history.length, after: history.length, tokensBefore: tokens, tokensAfter: tokens, strippedReasoning: false, digested: 0, rolledUp: 0, fits: true, cuts: 0, recut: false });
+    expect(report).toEqual({ pruned: false, before: history.length, threshold: tokens, after: history.length, folded: 0, tokensBefore: tokens, tokensAfter: tokens, strippedReasoning: false, digested: 0, rolledUp: 0, fits: true, cuts: 0, recut: false });
     expect(compactedEvent(report)).toBeUndefined();
   });
 
@@ -43,6 +43,9 @@ describe("pruneForWire", () => {
     const { messages, report } = pruneForWire(history, { budgetTokens: strippedTokens, recutTo: 1 });
     expect(report).toMatchObject({ pruned: true, strippedReasoning: true, digested: 0, fits: true, cuts: 1 });
     expect(report.kept).toBeUndefined();
+    // The count stays the same, so the line says what was left out instead of "40 messages pruned to 40".
+    expect(report.after).toBe(report.before);
+    expect(renderEvent(compactedEvent(report)!, plainTheme)).toBe(`context compacted: older reasoning left out to keep the request under ${Math.round(strippedTokens / 1000)}k tokens`);
     expect(hasReasoning(messages)).toBe(false);
     expect(itemIdsIn(messages)).toEqual([]);
     expect(callIdsIn(messages)).toEqual(callIdsIn(history));
@@ -248,4 +251,12 @@ describe("a conversation a digest cannot shorten", () => {
     expect(again.report.cuts).toBeGreaterThan(report.cuts);
     expect(again.report.digested).toBeGreaterThan(0);
   });
+});
+
+test("a pruning that kept the message count says what it folded, in how many messages, under what size", () => {
+  const report = { pruned: true, before: 3, after: 3, folded: 3, threshold: 30_000, tokensBefore: 40_000, tokensAfter: 20_000, strippedReasoning: true, kept: 1, digested: 2, rolledUp: 0, fits: true, cuts: 1, recut: true };
+  const event = compactedEvent(report)!;
+  expect(renderEvent(event, plainTheme)).toBe("context compacted: older tool output folded in 3 messages to keep the request under 30k tokens");
+  // Fewer messages on the wire: the seed's form.
+  expect(renderEvent(compactedEvent({ ...report, before: 192, after: 15 })!, plainTheme)).toBe("context compacted: 192 messages pruned to 15 on the wire");
 });

@@ -91,7 +91,7 @@ test("a custom command's turn on a model with no price: /cost names that model, 
   expect(pty.screen()).not.toContain("gpt-5-mini has no price");
 }, 20_000);
 
-test("web_fetch asks first, showing the URL; the page reaches the model once allowed", async () => {
+test("web_fetch asks first, saying it wants to fetch the URL (once); the page reaches the model once allowed", async () => {
   const site = Bun.serve({ hostname: "127.0.0.1", port: 0, fetch: () => new Response("<main><h2>Release notes</h2><p>Version 2 is out.</p></main>", { headers: { "content-type": "text/html" } }) });
   try {
     const home = tempDir();
@@ -101,7 +101,8 @@ test("web_fetch asks first, showing the URL; the page reaches the model once all
     const pty = await start({ baseURL: s.url, home });
     await pty.waitForPrompt(1);
     pty.line("what is new?");
-    await pty.waitFor(`web_fetch wants to run: ${url}`);
+    await pty.waitFor(`web_fetch wants to fetch ${url}`);
+    expect(pty.screen()).not.toContain('{"url":'); // the address once, not again as arguments
     await pty.waitUntil("the question", () => pty.cursorLine().startsWith("allow? y once"));
     pty.write("y");
     await pty.waitFor("version 2");

@@ -215,3 +215,25 @@ test("SIGTERM during a command leaves with 130 and kills the command", async () 
   for (let waited = 0; running(marker) && waited < 2_000; waited += 50) await Bun.sleep(50); // the group gets SIGTERM, then SIGKILL
   expect(running(marker)).toBe(false);
 }, 20_000);
+
+test("typing / opens the command list, one line each, filtered as you type; tab completes; enter runs the chosen one", async () => {
+  const s = await serve();
+  const pty = await start({ baseURL: s.url, cols: 60 });
+  await pty.waitForPrompt(1);
+  pty.write("/");
+  await pty.waitFor(/› \/help +list commands and keys/);
+  expect(pty.screen()).toMatch(/\/todos +show the task list/);
+  pty.write("co");
+  await pty.waitUntil("the list narrowed to /co…", () => !pty.screen().includes("/todos") && pty.screen().includes("/cost"));
+  const rows = pty.screen().split("\n").filter((row) => /^ +(› )?\/\w/.test(row));
+  expect(rows.map((row) => row.trim().replace(/^› /, "").split(/\s+/)[0])).toEqual(["/compact", "/cost"]);
+  for (const row of rows) expect(row.length).toBeLessThanOrEqual(59); // one line each, clipped to the width
+  pty.write(KEYS.down + KEYS.tab);
+  await pty.waitForInput("/cost");
+  pty.write(KEYS.enter);
+  await pty.waitFor("spent:");
+  await pty.waitForPrompt(2);
+  // A name typed whole is the one run, not a longer one that starts the same.
+  pty.write("/mode" + KEYS.enter);
+  await pty.waitFor("mode: ask (ask, edits, auto;");
+}, 20_000);

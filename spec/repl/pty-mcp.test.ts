@@ -109,7 +109,7 @@ test("a server that fails to start is reported once in the loop, and /mcp shows 
   expect(pty.screen().split('MCP server "broken" did not start').length - 1).toBe(1);
 }, 30_000);
 
-test("an MCP tool asks like any other by default, showing its arguments, and y runs it", async () => {
+test("an MCP tool asks like any other by default, naming the server's tool and its arguments once, and y runs it", async () => {
   const home = tempDir();
   mkdirSync(join(home, ".shiro-neko"));
   const { allow: _none, ...asking } = demo();
@@ -122,7 +122,9 @@ test("an MCP tool asks like any other by default, showing its arguments, and y r
   await pty.waitFor("ready");
   await pty.waitForPrompt(2);
   pty.line("echo something");
-  await pty.waitFor('mcp__demo__echo wants to run: {"text":"may I"}');
+  // The server's tool and its arguments, once, in words that fit a call.
+  await pty.waitFor('mcp wants to call demo/echo {"text":"may I"}');
+  expect(pty.screen()).not.toContain('    {"text":"may I"}');
   await pty.waitUntil("the question", () => pty.cursorLine().startsWith("allow? y once · a always (every mcp__demo__echo call)"));
   pty.write("y");
   await pty.waitFor("it echoed");

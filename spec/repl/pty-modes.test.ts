@@ -191,14 +191,14 @@ test('"always" saved for this project is shown first, written to alwaysAllow in 
   expect(saved.projects[cwd].alwaysAllow).toEqual({ bash: ["git init *"] });
 }, 40_000);
 
-test('a saved "always" never overrides the user\'s deny rule; a compound line is offered no "always"', async () => {
+test('a saved "always" never overrides the user\'s deny rule; a line with a substitution is offered no "always"', async () => {
   const cwd = tempDir("shiro-work-");
   const home = homeWithConfig({ permission: { bash: { "git init --bare*": "deny" } } });
   const s = await serve(
     { toolCalls: [{ name: "bash", input: { command: "git init -q" } }] },
     { text: "first reply" },
     { toolCalls: [{ name: "bash", input: { command: "git init --bare -q b" } }] },
-    { toolCalls: [{ name: "bash", input: { command: "ls && touch x" } }] },
+    { toolCalls: [{ name: "bash", input: { command: "touch $(printf x)" } }] },
     { text: "second reply" },
   );
   const pty = await start({ baseURL: s.url, cwd, home, args: ["--no-sandbox"] });
@@ -216,7 +216,7 @@ test('a saved "always" never overrides the user\'s deny rule; a compound line is
   const next = await start({ baseURL: s.url, cwd, home, args: ["--no-sandbox"] });
   await next.waitForPrompt(1);
   next.line("more");
-  await next.waitFor("bash wants to run: ls && touch x");
+  await next.waitFor("bash wants to run: touch $(printf x)");
   await next.waitUntil("the compound question", () => next.cursorLine().startsWith("allow? y once · n deny · esc interrupts"));
   expect(existsSync(join(cwd, "b"))).toBe(false); // denied by the rule, not asked, not run
   expect(next.screen()).not.toContain("wants to run: git init --bare");

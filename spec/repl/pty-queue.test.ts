@@ -85,3 +85,24 @@ test("quitting discards the queue", async () => {
   expect(await pty.exited).toBe(0);
   expect(s.requests).toHaveLength(1);
 }, 20_000);
+
+test("up with prompts queued takes the newest one back to edit, instead of the history; enter queues it once, edited", async () => {
+  const s = await serve({ text: "slowly " + "and ".repeat(80) + "done.", delayMs: 80 }, { text: "reply to second" }, { text: "reply to edited" });
+  const pty = await start({ baseURL: s.url });
+  await pty.waitForPrompt(1);
+  pty.line("first");
+  await pty.waitFor("slowly");
+  pty.line("second");
+  pty.line("thrid");
+  await pty.waitFor("queued (2): second · thrid");
+  pty.write(KEYS.up);
+  await pty.waitForInput("thrid"); // not "first", the history's newest
+  await pty.waitFor(/queued \(1\): second(?! ·)/);
+  pty.write("\x7f\x7f\x7fird");
+  pty.write(KEYS.enter);
+  await pty.waitFor("queued (2): second · third");
+  await pty.waitFor("reply to edited");
+  await pty.waitForPrompt(2);
+  // Each queued prompt was sent once, the edited one as edited.
+  expect(s.requests.map((r) => userTexts(r.body).at(-1))).toEqual(["first", "second", "third"]);
+}, 20_000);

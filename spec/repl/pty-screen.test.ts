@@ -20,6 +20,19 @@ test("the header names version, model, directory, session and approvals", async 
   expect(pty.screen()).toMatch(/test-model · ctx ~[\d.]+k\/1M/); // the instructions and tools, before any prompt
 }, 20_000);
 
+test("the header names the instruction files the model reads: AGENTS.md at the root, CLAUDE.md of the directory shiro runs in", async () => {
+  const s = await serve();
+  const work = tempDir();
+  const { mkdirSync } = await import("node:fs");
+  mkdirSync(join(work, ".git"));
+  mkdirSync(join(work, "web"));
+  writeFileSync(join(work, "AGENTS.md"), "Use bun.\n");
+  writeFileSync(join(work, "web", "CLAUDE.md"), "Tabs.\n");
+  const pty = await start({ baseURL: s.url, args: ["-m", "test-model"], cwd: join(work, "web") });
+  await pty.waitForPrompt(1);
+  expect(pty.screen().split("\n")[1]).toBe("instructions from AGENTS.md · web/CLAUDE.md");
+}, 20_000);
+
 test("at 100 columns the header's first line breaks between its parts, not inside one", async () => {
   const s = await serve();
   const pty = await start({ baseURL: s.url, args: ["-m", "test-model"], cols: 100 });

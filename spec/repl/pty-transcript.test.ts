@@ -315,12 +315,12 @@ test("a large paste shows as [pasted N lines] and is sent whole", async () => {
   expect(userTexts(s.requests[0]!.body)).toEqual([`look at this: ${log}`]);
 }, 20_000);
 
-test("NO_COLOR: no colour codes, and multi-line editing and the Tab picker still work", async () => {
+test("NO_COLOR: no colour codes, and multi-line editing and the command list still work", async () => {
   const s = await serve({ text: "**bold** and `code`" });
   const pty = await start({ baseURL: s.url, env: { NO_COLOR: "1" } });
   await pty.waitForPrompt(1);
-  pty.write("/re" + KEYS.tab);
-  await pty.waitFor(/› \/re\n {2}› \/re\w+\n {4}\/re\w+/);
+  pty.write("/re"); // the command list opens as the name is typed
+  await pty.waitFor(/› \/re\n {2}› \/re\w+ +\S.*\n {4}\/re\w+ +\S/);
   pty.write(KEYS.esc);
   await pty.waitUntil("the picker to close", () => !pty.screen().includes("    /re"));
   pty.write("\x15first line\nsecond line"); // ctrl-u, then ctrl-j between the lines
@@ -330,6 +330,18 @@ test("NO_COLOR: no colour codes, and multi-line editing and the Tab picker still
   await pty.waitForPrompt(2);
   expect(userTexts(s.requests[0]!.body)).toEqual(["first line\nsecond line"]);
   expect(pty.raw()).not.toMatch(/\x1b\[[0-9;]*m/);
+}, 20_000);
+
+test("NO_COLOR: a heading keeps its marks, so it does not read as body text", async () => {
+  const s = await serve({ text: "## The plan\n\nFirst fix the bound.\n\n### Then\n\nRun the tests." });
+  const pty = await start({ baseURL: s.url, env: { NO_COLOR: "1" } });
+  await pty.waitForPrompt(1);
+  pty.line("plan it");
+  await pty.waitFor("Run the tests.");
+  const rows = pty.screen().split("\n");
+  expect(rows).toContain("## The plan");
+  expect(rows).toContain("### Then");
+  expect(rows).toContain("First fix the bound.");
 }, 20_000);
 
 test("after /clear, /last has nothing of the conversation before it", async () => {

@@ -265,6 +265,27 @@ test("commands that only read (ls, cat) are not counted among those /undo cannot
   expect(pty.screen().split("cannot revert").length - 1).toBe(1); // the reading turn says nothing about commands
 }, 30_000);
 
+test("that /undo cannot revert what commands did is said once a session, not at every turn that ran one", async () => {
+  const cwd = tempDir();
+  const s = await serve(
+    { toolCalls: [{ name: "bash", input: { command: "touch a.txt" } }] },
+    { text: "first done" },
+    { toolCalls: [{ name: "bash", input: { command: "touch b.txt" } }, { name: "write_file", input: { path: "c.txt", content: "c\n" } }] },
+    { text: "second done" },
+  );
+  const pty = await start({ baseURL: s.url, cwd, args: ["--yolo"] });
+  await pty.waitForPrompt(1);
+  pty.line("touch a");
+  await pty.waitFor("bash ran 1 command: /undo cannot revert what it may have changed");
+  await pty.waitForPrompt(2);
+  pty.line("touch b and write c");
+  await pty.waitFor("second done");
+  // The file change is still reported; the commands' caveat is not repeated.
+  await pty.waitFor("1 file changed · /undo to restore");
+  await pty.waitForPrompt(3);
+  expect(pty.screen().split("cannot revert").length - 1).toBe(1);
+}, 30_000);
+
 /** A session with one answered turn, then /compact, whose request is refused with a 429 first (`retryAfter` seconds). */
 async function compactRateLimited(retryAfter: string, ...after: Parameters<typeof serve>) {
   const limited = { status: 429, headers: { "retry-after": retryAfter }, body: { error: { message: "slow down", type: "rate_limit" } } };

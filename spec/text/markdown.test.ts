@@ -63,9 +63,23 @@ describe("blocks", () => {
     expect(renderMarkdown("```klingon\nqapla'\n```", tagged, 80)).toEqual(["  │ qapla'"]);
   });
 
-  test("long code lines are cut into rows, not word-wrapped, and keep the bar", () => {
+  test("inline code moves whole to the next row rather than split, unless it is longer than a row", () => {
+    const rows = renderMarkdown("Run it with `npm run build -- --watch` and check the output.", plain, 30);
+    expect(rows).toEqual(["Run it with", "`npm run build -- --watch` and", "check the output."]);
+    const long = renderMarkdown("See `" + "a ".repeat(20).trim() + "` here.", plain, 20);
+    expect(long.every((row) => Bun.stringWidth(row) <= 20)).toBe(true);
+    expect(long.join(" ")).toContain("a a a");
+  });
+
+  test("a token longer than a row is cut; its continuation rows are marked", () => {
     const rows = renderMarkdown("```\n" + "x".repeat(50) + "\n```", plain, 30);
-    expect(rows).toEqual(["  │ " + "x".repeat(26), "  │ " + "x".repeat(24)]);
+    expect(rows).toEqual(["  │ " + "x".repeat(26), "  ↪ " + "x".repeat(24)]);
+  });
+
+  test("code wraps at spaces, never inside a word, under its own indentation, with a continuation mark", () => {
+    const rows = renderMarkdown("```ts\n    throw new RangeError(`size must be positive, got ${size}`);\n```", plain, 30);
+    expect(rows.map((row) => row.trimEnd())).toEqual(["  │     throw new", "  ↪     RangeError(`size must", "  ↪     be positive, got", "  ↪     ${size}`);"]);
+    for (const row of rows) expect(Bun.stringWidth(row)).toBeLessThanOrEqual(30);
   });
 });
 

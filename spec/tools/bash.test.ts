@@ -41,8 +41,8 @@ const TREE = "sleep 30 & echo $! > child.pid; echo started; wait";
 
 describe("bash", () => {
   test("returns the exit code and the output", async () => {
-    expect(await bash({ command: "echo hello" })).toEqual({ output: "Exit code 0\nhello\n", summary: "exit 0" });
-    expect(await bash({ command: "true" })).toEqual({ output: "Exit code 0\n(no output)", summary: "exit 0" });
+    expect(await bash({ command: "echo hello" })).toEqual({ output: "Exit code 0\nhello\n", summary: "exit 0", exitCode: 0 });
+    expect(await bash({ command: "true" })).toEqual({ output: "Exit code 0\n(no output)", summary: "exit 0", exitCode: 0 });
   });
 
   test("a progress bar redrawn with carriage returns reaches the model as the line a terminal would show", async () => {

@@ -3,13 +3,13 @@ import { startWalk, walkDown, walkUp, type HistoryStore, type HistoryWalk } from
 import { moveRow } from "./input-layout.ts";
 import type { Key } from "./keys.ts";
 import { EMPTY_LINE, editLine, lineOf, moveLine, type LineState } from "./line-edit.ts";
-import { acceptPicker, movePicker, pickerRows, pressTab, type Picker } from "./picker.ts";
+import { acceptPicker, typedCommandPicker, movePicker, pickerRows, pressTab, type Picker } from "./picker.ts";
 import type { Theme } from "../theme.ts";
 
 export type InputBox = {
   line(): LineState;
-  /** Rows under the input: the completion picker, when open. */
-  rows(theme: Theme): string[];
+  /** Rows under the input (`width` columns): the completion picker, when open. */
+  rows(theme: Theme, width?: number): string[];
   /**
    * Enter. Takes the picker's choice, or turns a trailing `\` into a new line; otherwise returns
    * the text to submit (recorded in the prompt history) and empties the box. Blank: undefined.
@@ -72,12 +72,16 @@ export function createInputBox(deps: {
 
   return {
     line: () => line,
-    rows: (theme) => (picker ? pickerRows(picker, theme) : []),
+    rows: (theme, width) => (picker ? pickerRows(picker, theme, width) : []),
     enter() {
       if (picker) {
         line = acceptPicker(line, picker);
+        const typed = picker.typed;
         picker = undefined;
-        return undefined;
+        // The list `/` opened: enter runs the chosen command (as its name alone, without the
+        // space a completion leaves for arguments); a tab list only completes.
+        if (!typed) return undefined;
+        line = lineOf(line.text.trimEnd());
       }
       if (line.text.endsWith("\\") && line.cursor === line.text.length) {
         line = lineOf(line.text.slice(0, -1) + "\n");
@@ -143,7 +147,8 @@ export function createInputBox(deps: {
       const next = editLine(line, key);
       if (!next) return;
       line = next;
-      picker = undefined;
+      // Typing a command's name opens (and filters) the list of commands, where it can be drawn.
+      picker = deps.canPick ? typedCommandPicker(line, deps.complete) : undefined;
     },
   };
 }

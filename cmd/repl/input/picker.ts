@@ -1,12 +1,30 @@
 import { applyCompletion, commonPrefix, findCompletion, type CompleteOptions, type Completion } from "../../../lib/prompt/complete.ts";
 import type { LineState } from "./line-edit.ts";
+import { commandSummary } from "../../../lib/prompt/slash-commands.ts";
 import type { Theme } from "../theme.ts";
 
 /** Candidate rows shown under the input at once. */
 const PICKER_ROWS = 8;
 
-/** The completion list under the input: Up/Down move, Tab or Enter take, Esc closes. */
-export type Picker = { completion: Completion; selected: number };
+/**
+ * The completion list under the input: Up/Down move, Tab or Enter take, Esc closes. `typed`: it
+ * opened as a command name was typed (`/`, `/co`): each row says what the command does, and Enter
+ * runs the chosen command rather than only completing it.
+ */
+export type Picker = { completion: Completion; selected: number; typed?: { describe: (candidate: string) => string | undefined } };
+
+/**
+ * The list that opens while a slash command's name is typed (the line is `/` or `/co`, the cursor
+ * at its end): the commands that start so, each with its line. Undefined for anything else.
+ */
+export function typedCommandPicker(line: LineState, opts: CompleteOptions): Picker | undefined {
+  if (!/^\/[^\s/]*$/.test(line.text) || line.cursor !== line.text.length) return undefined;
+  const found = findCompletion(line.text, line.cursor, opts);
+  if (found?.kind !== "command") return undefined;
+  // A name typed whole is the one chosen (`/mode`, not `/model`, which starts the same).
+  const exact = found.candidates.findIndex((candidate) => candidate.toLowerCase() === line.text.toLowerCase());
+  return { completion: found, selected: Math.max(0, exact), typed: { describe: (candidate) => commandSummary(candidate, opts.descriptions) } };
+}
 
 export type TabOutcome = { line: LineState; picker?: Picker; candidates?: string[] };
 
@@ -39,13 +57,19 @@ export function acceptPicker(line: LineState, picker: Picker): LineState {
   return asLine(applyCompletion(line.text, picker.completion, picker.completion.candidates[picker.selected]!));
 }
 
-/** The rows under the input: a window of candidates around the selected one. */
-export function pickerRows(picker: Picker, theme: Theme): string[] {
+/** The rows under the input, `width` columns wide: a window of candidates around the selected one. */
+export function pickerRows(picker: Picker, theme: Theme, width = Number.POSITIVE_INFINITY): string[] {
   const { candidates } = picker.completion;
   const first = Math.max(0, Math.min(picker.selected - PICKER_ROWS + 1, candidates.length - PICKER_ROWS));
-  const rows = candidates.slice(first, first + PICKER_ROWS).map((candidate, i) =>
-    first + i === picker.selected ? theme.prompt(`  › ${candidate}`) : theme.dim(`    ${candidate}`),
-  );
+  const shown = candidates.slice(first, first + PICKER_ROWS);
+  const nameWidth = Math.max(...shown.map((candidate) => candidate.length));
+  /** One line a command: its name, then what it does, clipped to the width. */
+  const label = (candidate: string) => {
+    const summary = picker.typed?.describe(candidate);
+    const text = summary ? `${candidate.padEnd(nameWidth)}  ${summary}` : candidate;
+    return text.length > width - 4 ? text.slice(0, Math.max(candidate.length, width - 5)) + "…" : text;
+  };
+  const rows = shown.map((candidate, i) => (first + i === picker.selected ? theme.prompt(`  › ${label(candidate)}`) : theme.dim(`    ${label(candidate)}`)));
   const hidden = candidates.length - rows.length;
   if (hidden > 0) rows.push(theme.dim(`    (${picker.selected + 1}/${candidates.length})`));
   return rows;

@@ -7,9 +7,10 @@ import type { FileRestore, UndoOutcome, UndoPlan } from "./restore.ts";
  * nothing can take back, e.g. `3 files changed · /undo to restore · bash ran 2 commands: /undo
  * cannot revert what they may have changed`. "" when the turn did neither. The conversation counts
  * a command whatever its exit code (a failing one may have changed things too), except one judged
- * to only read.
+ * to only read. `commandsTold`: the user was told already in this session (the loop says it once),
+ * so the commands are left out.
  */
-export function describeTurnChanges(changes: TurnChanges | undefined, command: string): string {
+export function describeTurnChanges(changes: TurnChanges | undefined, command: string, opts: { commandsTold?: boolean } = {}): string {
   if (!changes) return "";
   const parts: string[] = [];
   if (changes.files > 0) {
@@ -18,7 +19,7 @@ export function describeTurnChanges(changes: TurnChanges | undefined, command: s
     if (restorable > 0) parts.push(`${command} to restore${changes.unkept > 0 ? ` (not ${plural(changes.unkept, "file")} too large to keep)` : ""}`);
     else parts.push(`too large for ${command} to keep`);
   }
-  if (changes.commands > 0) parts.push(`bash ran ${plural(changes.commands, "command")}: ${command} cannot revert what ${changes.commands === 1 ? "it" : "they"} may have changed`);
+  if (changes.commands > 0 && !opts.commandsTold) parts.push(`bash ran ${plural(changes.commands, "command")}: ${command} cannot revert what ${changes.commands === 1 ? "it" : "they"} may have changed`);
   return parts.join(" · ");
 }
 

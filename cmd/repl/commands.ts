@@ -63,7 +63,7 @@ export type CommandEnv = {
 /** `/help`'s keys: each row's first key, and what it and the keys after it do. */
 const KEYS: readonly (readonly [string, string])[] = [
   ["enter", "send · ctrl-j, shift-enter or a trailing \\ for a new line"],
-  ["esc", "interrupt the turn and drop queued prompts · type during a turn to queue"],
+  ["esc", "interrupt the turn and drop queued prompts · type during a turn to queue · twice at an empty prompt: /rewind"],
   ["ctrl-c", "stop a running command (the turn goes on) · at the prompt: clear the line, twice to exit"],
   ["ctrl-b", "send the running command to the background (/jobs, /kill) · else the cursor left"],
   ["ctrl-d", "exit (on an empty line; during a turn or with prompts queued, press it twice)"],

@@ -183,10 +183,22 @@ function countContentLines(text: string): number {
   for (let from = 0; from <= text.length; ) {
     const nl = text.indexOf("\n", from);
     const end = nl === -1 ? text.length : nl;
-    if (text.charCodeAt(from) !== 91 /* [ */ && /\S/.test(text.slice(from, end))) count++;
+    if (text.charCodeAt(from) !== 91 /* [ */) {
+      for (let i = from; i < end; i++) {
+        if (!isSpace(text.charCodeAt(i))) {
+          count++;
+          break;
+        }
+      }
+    }
     from = end + 1;
   }
   return count;
+}
+
+/** What String.prototype.trim removes (the same set as \s), for one UTF-16 unit. */
+function isSpace(c: number): boolean {
+  return c === 32 || (c >= 9 && c <= 13) || (c > 127 && /\s/.test(String.fromCharCode(c)));
 }
 
 function textOf(value: unknown): string {

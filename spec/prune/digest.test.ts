@@ -96,6 +96,11 @@ describe("digestToolCall", () => {
     expect(digestWith({ toolName: "grep", input: { pattern: "x" } }, text("a:1: x\nb:2: x"))).toBe('grep "x" → 2 lines');
   });
 
+  test("a result's size counts its lines with content: blank, whitespace-only and bracketed note lines are not", () => {
+    const output = "200\ta\n\n   \t\n\u00a0\u3000\n[output truncated: 40 more lines]\n201\t[b]\n\u2028x\n \n202\tc\n";
+    expect(digestToolCall({ toolName: "read_file", input: { path: "src/a.ts" } }, text(output))).toBe("read_file src/a.ts → 4 lines (truncated)");
+  });
+
   test("arguments replaced by a note are quoted as they are", () => {
     expect(digestToolCall({ toolName: "bash", input: "[arguments nested too deep; not kept]" }, text("Exit code 0\nok"))).toBe(
       'bash "[arguments nested too deep; not kept]" → exit 0, 1 line of output',

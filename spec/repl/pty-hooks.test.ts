@@ -66,8 +66,16 @@ test("a question that waits fires the Notification hook (permission_prompt); Ses
   await pty.waitForPrompt(1);
   pty.line("make it");
   await pty.waitFor("allow?");
-  for (let i = 0; i < 50 && !existsSync(seen); i++) await Bun.sleep(100);
-  const notified = JSON.parse(readFileSync(seen, "utf8"));
+  // The hook writes the file as it reads its input: wait until what it wrote is whole.
+  const whole = () => {
+    try {
+      return JSON.parse(readFileSync(seen, "utf8"));
+    } catch {
+      return undefined;
+    }
+  };
+  for (let i = 0; i < 50 && !whole(); i++) await Bun.sleep(100);
+  const notified = whole();
   expect(notified).toMatchObject({ hook_event_name: "Notification", notification_type: "permission_prompt", title: "shiro" });
   expect(notified.message).toContain("touch made");
   pty.write("y");

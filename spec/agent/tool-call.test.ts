@@ -31,7 +31,7 @@ test("an allowed call streams its output, then reports its result with its subje
   expect(outcome).toEqual({ output: "Exit code 0\n[redacted]\n", summary: "exit 0", denied: false });
   expect(events).toEqual([
     { type: "tool-output", id: "call_1", tool: "bash", stream: "stdout", chunk: "[redacted]\n" },
-    { type: "tool-result", id: "call_1", tool: "bash", subject: "echo sk-secret", summary: "exit 0", output: "Exit code 0\n[redacted]\n" },
+    { type: "tool-result", id: "call_1", tool: "bash", subject: "echo sk-secret", summary: "exit 0", output: "Exit code 0\n[redacted]\n", exitCode: 0 },
   ]);
 });
 

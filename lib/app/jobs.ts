@@ -49,3 +49,19 @@ function oneLine(text: string, max: number): string {
   const line = text.replace(/\s+/g, " ").trim();
   return line.length > max ? line.slice(0, max - 1) + "…" : line;
 }
+
+/** What the session service offers of its jobs (lib/app/session.ts), on the runtime in use at each call. */
+export function sessionJobs(jobs: () => JobTable) {
+  return {
+    /** The session's background jobs (bash `background: true`, ctrl-b; /jobs, /kill). */
+    jobs,
+    /** `/jobs`'s lines. */
+    jobsListing: () => jobsListing(jobs().list()),
+    /** `/kill <id>`: what to print. */
+    killJob: (arg: string) => killJob(jobs(), arg),
+    /** The live area's line about running jobs, if any. */
+    runningJobsLine: () => runningJobsLine(jobs().running()),
+    /** At the end of a run: stops every job still running with its process group; the line saying so, if any. */
+    stopJobs: () => jobsAtExit(jobs()),
+  };
+}

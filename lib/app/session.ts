@@ -10,7 +10,6 @@ import type { Todo } from "../notebook/schema.ts";
 import { createPermissionPolicy, type AskAnswer, type Grant, type PermissionQuestion } from "../permissions/index.ts";
 import type { ApprovalMode } from "../config/permission-schema.ts";
 import { isReadOnlyCommand, readOnlyList } from "../permissions/read-only.ts";
-import { withoutAttachments } from "../prompt/attach.ts";
 import { compactTranscript } from "../prune/compact-summary.ts";
 import { findSession, inLoop } from "../sessions/find.ts";
 import type { LiveSession } from "../sessions/live-session.ts";
@@ -19,24 +18,16 @@ import { formatUsd } from "../sessions/pricing.ts";
 import { listSessionIds } from "../sessions/store.ts";
 import { titleFromPrompt } from "../sessions/title.ts";
 import { subjectKindsOf, subjectsOf, transcriptItems, type TranscriptItem } from "../sessions/transcript-items.ts";
-import { lastTurnChanges, sessionChanges, type FileChange } from "../sessions/undo/changes.ts";
 import type { UndoJournal } from "../sessions/undo/journal.ts";
-import { describeChangedSince, overwritePhrase } from "../sessions/undo/report.ts";
-import type { UndoMode } from "../sessions/undo/restore.ts";
 import { runtimeForCommand, runtimeResolvedAgain, runtimeWithModel } from "./load-runtime.ts";
 import { smallWindowWarning, startConversation, type SessionChoice, type SessionHooksOptions } from "./start.ts";
-import { hookSetup } from "./hooks.ts";
-import { untrustedHooksNotice } from "../hooks/plan.ts";
-import type { HookRunRecord, Hooks } from "../hooks/hooks.ts";
+import { createSessionHooks } from "./session-hooks.ts";
 
 type SessionStartSource = SessionHooksOptions["source"];
 
-/** How long the end of a session waits for hooks still running in the background. */
-const BACKGROUND_HOOKS_GRACE_MS = 5_000;
-import { undoLatestTurn } from "./undo.ts";
-import { jobsAtExit, jobsListing, killJob, reapLeftJobs, runningJobsLine } from "./jobs.ts";
+import { createGoingBack } from "./going-back.ts";
+import { reapLeftJobs, sessionJobs } from "./jobs.ts";
 import { jobsDir } from "../sessions/paths.ts";
-import { rewindChoices, rewindQuestion, rewindTo } from "./rewind.ts";
 import { forkSession } from "../sessions/fork.ts";
 import { createUserShell } from "./user-shell.ts";
 import { endedNote } from "../tools/jobs.ts";
@@ -111,15 +102,7 @@ export async function openSession(opts: SessionOptions) {
   /** The prefix an exit message prints: unique, and staying so as sessions are added (lastingPrefix). */
   const label = (session: LiveSession) => lastingPrefix(session.id, listSessionIds(runtime.home));
 
-  /** The approval mode hooks are told of: the loop's, once it gives its policy one. */
-  let hookMode = (): ApprovalMode => runtime.settings.approvalMode;
-  /** The hooks of this run: planned once (a config error stops here, exit 2); each session opened fires SessionStart. */
-  const hooks = hookSetup(runtime, { disabled: opts.hooks?.disabled ?? false, trustProject: opts.hooks?.trustProject ?? false, yolo: opts.yolo, mode: () => hookMode(), env });
-  let sessionHooks: Hooks | undefined;
-  /** Context from hooks waiting for the next prompt (the conversation reads and empties it). */
-  let hookContext: string[] = [];
-  /** What the SessionStart hooks of the first session did (the JSON stream reports them). */
-  let startHookRuns: readonly HookRunRecord[] = [];
+  const hooks = createSessionHooks(runtime, { disabled: opts.hooks?.disabled ?? false, trustProject: opts.hooks?.trustProject ?? false, yolo: opts.yolo, interactive: opts.interactive, env });
 
   /** Opens `choice` in place of the current session; returns its notices. */
   const open = async (choice: SessionChoice, source: SessionStartSource): Promise<readonly string[]> => {
@@ -151,9 +134,7 @@ export async function openSession(opts: SessionOptions) {
       onlyReads,
       ...(hooks.options ? { hooks: { ...hooks.options, source } } : {}),
     });
-    sessionHooks = started.hooks;
-    hookContext = started.hookContext;
-    startHookRuns = started.hookRuns;
+    hooks.opened(started);
     stopTodos();
     live = started.live;
     memory = started.memory;
@@ -172,6 +153,8 @@ export async function openSession(opts: SessionOptions) {
     await open({ type: "record", record: copy }, "resume");
     return `Forked: this conversation goes on as session ${label(live)}; session ${lastingPrefix(from, listSessionIds(runtime.home))} stays as it was.`;
   };
+  /** /undo, /rewind, /fork and /diff (going-back.ts), on the session open at each call. */
+  const goingBack = createGoingBack({ live: () => live, undo: () => undo, conversation: () => conversation, shown, undoCommand, forkNow });
   /** One request outside a turn (/compact, /memory): abortable, its tokens booked in the session. */
   const ask = (request: GenerateRequest, signal: AbortSignal, onRetry?: (notice: string) => void) =>
     generate(runtime, request, { signal, book: (usage) => live.book(usage), ...(onRetry ? { onRetry } : {}) });
@@ -206,16 +189,6 @@ export async function openSession(opts: SessionOptions) {
   const reaped = await reapLeftJobs(runtime.home);
   const startNotices = [...reaped, ...(await open(opts.choice, opts.choice.type === "new" ? "startup" : "resume"))];
 
-  /** SessionEnd, before the session closes: its hooks run and are waited for (their own timeouts bound them). */
-  const endHooks = async (reason: "exit" | "clear" | "other") => {
-    // A hook fired in the background (PreCompact, Notification) gets a few seconds to finish first.
-    if (sessionHooks) {
-      let timer: ReturnType<typeof setTimeout> | undefined;
-      await Promise.race([sessionHooks.idle(), new Promise<void>((resolve) => (timer = setTimeout(resolve, BACKGROUND_HOOKS_GRACE_MS)))]);
-      clearTimeout(timer); // a timer left running would keep the process alive after the session
-    }
-    if (sessionHooks?.has("SessionEnd")) await sessionHooks.fire("SessionEnd", { reason });
-  };
   const userShell = createUserShell({ runtime: () => runtime, conversation: () => conversation, home: runtime.workspace.userHome });
   /** The server's last answer to `/model`'s request for its models. */
   let listing: ModelListing | undefined;
@@ -223,26 +196,19 @@ export async function openSession(opts: SessionOptions) {
   return {
     startNotices,
     /** What the SessionStart hooks of the first session did. */
-    startHookRuns,
+    startHookRuns: hooks.startRuns(),
     /** Which hooks run, and a project's hooks file waiting to be trusted. */
     hookPlan: hooks.plan,
     /** What to say at start about hooks: what the configuration names but shiro skips, a project's untrusted hooks. */
-    hookNotices: [
-      ...hooks.plan.notices,
-      ...(hooks.plan.question
-        ? [opts.interactive ? `${hooks.plan.question.path} has hooks you did not trust, so they do not run; shiro asks again at the next start.` : untrustedHooksNotice(hooks.plan.question)]
-        : []),
-    ],
+    hookNotices: hooks.notices,
     /** The session's hooks, for /hooks. */
-    hooks: () => sessionHooks,
+    hooks: hooks.current,
     /** --no-hooks was given. */
-    hooksDisabled: opts.hooks?.disabled ?? false,
+    hooksDisabled: hooks.disabled,
     /** SessionEnd hooks; call before closing on a normal way out. */
-    endHooks,
+    endHooks: hooks.end,
     /** Notification hooks (a question waits, the loop is idle): run in the background, never waited for. */
-    notify(type: "permission_prompt" | "idle_prompt", message: string) {
-      if (sessionHooks?.has("Notification")) void sessionHooks.fire("Notification", { message, title: "shiro", notification_type: type }).catch(() => {});
-    },
+    notify: hooks.notify,
     runtime: () => runtime,
     conversation: () => conversation,
     /** The id of the session open now. */
@@ -276,7 +242,7 @@ export async function openSession(opts: SessionOptions) {
      * the approval mode read at every call; headless, nobody is asked.
      */
     policy(how: { ask?: (question: PermissionQuestion) => Promise<AskAnswer>; mode?: () => ApprovalMode } = {}) {
-      if (how.mode) hookMode = how.mode;
+      if (how.mode) hooks.useMode(how.mode);
       return createPermissionPolicy({
         config: runtime.config,
         root: runtime.workspace.root,
@@ -291,7 +257,7 @@ export async function openSession(opts: SessionOptions) {
 
     /** `/clear`: a new, empty session. */
     clear: async () => {
-      await endHooks("clear");
+      await hooks.end("clear");
       return open({ type: "new" }, "clear");
     },
     /** `/resume <id>`: throws ShiroError when there is no such session (the current one then stays). */
@@ -392,102 +358,24 @@ export async function openSession(opts: SessionOptions) {
       const kept = (message: string) => ({ message });
       const before = live.history.length;
       if (before === 0) return kept("Nothing to compact yet.");
-      if (sessionHooks?.has("PreCompact")) {
-        const said = await sessionHooks.fire("PreCompact", { trigger: "manual", custom_instructions: focus }, { signal });
-        if (said.blocked) return kept(`A PreCompact hook kept /compact from running: ${said.reasons.join("; ") || "no reason given"}. The transcript is as it was.`);
-      }
+      const refused = await hooks.beforeCompact(focus, signal);
+      if (refused) return kept(refused);
       const outcome = await compactTranscript(live.history, (request) => ask(request, signal, onRetry), { tools: conversation.tools, focus });
       if (outcome.type === "failed" && outcome.message === STOPPED) return kept("Stopped: the transcript was kept as it was.");
       if (outcome.type === "failed") return kept(`The summary request failed, so the transcript was kept as it was: ${outcome.message}`);
       if (outcome.type === "unusable") return kept("The model's summary was empty or unusable, so the transcript was kept as it was: /compact again to retry, or /clear to start a new conversation.");
       live.replace(outcome.messages);
       undo.markCompact();
-      // SessionStart (compact): what its hooks print goes with the next prompt, as at a start.
-      if (sessionHooks?.has("SessionStart")) hookContext.push(...(await sessionHooks.fire("SessionStart", { source: "compact" })).context);
+      await hooks.afterCompact();
       return { summary: outcome.summary, message: `Compacted: ${before} messages replaced by the summary above (/undo cannot go back past this). The task list and project memory are unchanged.` };
     },
-    /**
-     * `/undo [files|conversation]`: the latest turn not yet undone goes back (its files, its
-     * conversation and task list, or both; lib/app/undo.ts). Files changed since that turn are
-     * listed and overwritten only if `confirm` says yes. Returns the lines to print, and the
-     * turn's prompt when the conversation went back.
-     */
-    async undo(mode: UndoMode, confirm: (question: string) => Promise<boolean>): Promise<{ lines: string[]; prompt?: string }> {
-      const outcome = await undoLatestTurn({
-        journal: undo,
-        history: live.history,
-        mode,
-        overwrite: (plan, changed) => {
-          const { phrase, verb } = overwritePhrase(changed);
-          return confirm(`${describeChangedSince(plan, shown)}. ${phrase[0]!.toUpperCase()}${phrase.slice(1)}? y ${verb} · n cancel `);
-        },
-        restore: (historyLength, todos) => {
-          live.replace(live.history.slice(0, historyLength));
-          conversation.notebook.replace(todos);
-        },
-        shown,
-        command: undoCommand,
-      });
-      if (outcome.type === "declined") return { lines: ["Nothing was undone."] };
-      if (outcome.type !== "done") return { lines: [outcome.type === "nothing" ? `Nothing to undo: ${outcome.why}.` : `${undoCommand} stops here: ${outcome.why}.`] };
-      return { lines: outcome.lines, ...(outcome.prompt !== undefined ? { prompt: withoutAttachments(outcome.prompt) } : {}) };
-    },
-    /** `/rewind`'s list: this session's prompts, newest first, each with when it was sent and the files its turn changed. */
-    rewindChoices: () => rewindChoices(undo, live.history),
-    /**
-     * `/rewind`: back to just before prompt `to` (lib/app/rewind.ts) — the conversation and task
-     * list, the files, or one half; with `fork`, a copy goes back and this session stays as it was.
-     * Files changed outside shiro since are overwritten only if `confirm` says yes.
-     */
-    async rewind(to: number, mode: UndoMode, confirm: (question: string) => Promise<boolean>, fork = false): Promise<{ lines: string[]; prompt?: string }> {
-      const forked = fork ? await forkNow() : undefined;
-      if (fork && !forked) return { lines: ["Nothing to fork yet: the session has no messages."] };
-      const outcome = await rewindTo({
-        journal: undo,
-        history: live.history,
-        to,
-        mode,
-        overwrite: (_plan, changed) => confirm(rewindQuestion(changed, shown)),
-        restore: (historyLength, todos, goal) => {
-          live.replace(live.history.slice(0, historyLength));
-          if (todos) conversation.notebook.replace(todos);
-          if (goal) live.setGoal(goal.goal);
-        },
-        shown,
-      });
-      const head = forked ? [forked] : [];
-      if (outcome.type === "declined") return { lines: [...head, "Nothing was rewound."] };
-      if (outcome.type === "nothing") return { lines: [...head, `Nothing to rewind: ${outcome.why}.`] };
-      return { lines: [...head, ...outcome.lines], prompt: withoutAttachments(outcome.prompt) };
-    },
-    /** `/fork`: the conversation goes on in a copy (a new id, its undo journal copied); this session stays as it was. */
-    fork: async (): Promise<string> => (await forkNow()) ?? "Nothing to fork yet: the session has no messages.",
-    /** `/diff` (the last turn that changed files) and `/diff session` (every file the session changed, against its start). */
-    diff(scope: "turn" | "session"): { title: string; files: FileChange[] } {
-      if (scope === "session") {
-        const files = sessionChanges(undo);
-        return { title: files.length > 0 ? `What this session changed (${files.length === 1 ? "1 file" : `${files.length} files`}):` : "This session has not changed any file.", files };
-      }
-      const last = lastTurnChanges(undo);
-      if (!last) return { title: "The last turn changed no files (or they were undone).", files: [] };
-      const prompt = last.entry.prompt.length > 60 ? last.entry.prompt.slice(0, 59) + "…" : last.entry.prompt;
-      return { title: `What the turn ${JSON.stringify(prompt)} changed:`, files: last.files };
-    },
+    ...goingBack,
     /** A path as the screen shows it: relative to where shiro runs. */
     shown,
 
     /** Resolves when no step's save is still being written (await it before closing). */
     settled: () => live.settled(),
-    /** The session's background jobs (bash `background: true`, ctrl-b; /jobs, /kill). */
-    jobs: () => runtime.commands.jobs,
-    /** `/jobs`'s lines. */
-    jobsListing: () => jobsListing(runtime.commands.jobs.list()),
-    /** `/kill <id>`: what to print. */
-    killJob: (arg: string) => killJob(runtime.commands.jobs, arg),
-    /** The live area's line about running jobs, if any. */
-    runningJobsLine: () => runningJobsLine(runtime.commands.jobs.running()),
-    /** At the end of a run: stops every job still running with its process group; the line saying so, if any. */
-    stopJobs: () => jobsAtExit(runtime.commands.jobs),
+    ...sessionJobs(() => runtime.commands.jobs),
     /** Flushes and releases the session and ends the sandbox. Safe to call more than once (the mode calls it on every way out). */
     close,
     /** Closes; returns what the loop prints on the way out. After /clear with nothing said since, it points at the conversation that was saved. */

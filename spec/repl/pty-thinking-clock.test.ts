@@ -1,4 +1,4 @@
-import { test } from "bun:test";
+import { expect, test } from "bun:test";
 import { usePty } from "./pty.ts";
 
 const { serve, start } = usePty();
@@ -11,4 +11,5 @@ test("the thinking spinner counts seconds while the reasoning grows", async () =
   // The token count changes with every chunk; the clock goes on all the same.
   await pty.waitFor(/thinking · [1-9]s · ~\d+ tokens/, { timeoutMs: 8_000 });
   await pty.waitFor("decided.");
+  expect(pty.screen()).toContain("decided.");
 }, 20_000);

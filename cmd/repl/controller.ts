@@ -1,15 +1,13 @@
 import type { HistoryStore } from "../../lib/prompt/history.ts";
-import type { Todo } from "../../lib/notebook/schema.ts";
 import { createPromptQueue, describeQueue } from "../../lib/prompt/queue.ts";
 import { notLoadedHint, parseInput, unknownCommandHint } from "../../lib/prompt/slash-commands.ts";
 import { attachMentions, describeAttachment } from "../../lib/prompt/attach.ts";
 import { expandCommand, type CustomCommand, type RejectedCommand } from "../../lib/prompt/custom-commands.ts";
 import { createTypeAheadGuard } from "../../lib/prompt/type-ahead.ts";
 import { EXIT_CODES } from "../../lib/errors.ts";
-import { sanitize } from "../../lib/render.ts";
 import { fitRow, wrapText } from "../../lib/text/wrap.ts";
 import { createApprovalGate } from "./approval-gate.ts";
-import { runCommand } from "./commands.ts";
+import { pageThrough, runSlash } from "./slash-run.ts";
 import { createContextMeter } from "./context-meter.ts";
 import { createEventView, type RowKind } from "./event-view.ts";
 import { headerLines, statusLine } from "./header.ts";
@@ -123,15 +121,9 @@ export function createRepl(deps: ReplDeps) {
       render();
     },
     bell: () => void (session.runtime().settings.bell && deps.bell?.()),
-    opened: () => {
-      typeAhead.questionShown();
-      notifications.questionOpened(Bun.stripANSI(gate.pending()?.question ?? "a tool call").split("\n")[0]!.trim());
-    },
+    opened: () => (typeAhead.questionShown(), notifications.questionOpened(gate.pending()?.question ?? "a tool call")),
     // The spinner counts the call's run, not its question's wait (subagents go on while one asks).
-    closed: () => {
-      notifications.questionClosed();
-      if (view.subagentRows().length === 0) state.activitySince = Date.now();
-    },
+    closed: () => (notifications.questionClosed(), view.subagentRows().length === 0 && (state.activitySince = Date.now())),
     draft: (text) => {
       const typed = input.line().text;
       input.set(typed ? `${typed}\n${text}` : text); // after anything typed ahead, on a line of its own
@@ -211,9 +203,10 @@ export function createRepl(deps: ReplDeps) {
     return pick({ title: "Resume which session? (this directory, newest first)", options, hint: `up/down choose · enter resumes · esc ${esc}` });
   }
 
-  /** The conversation so far, condensed, before the prompt of a resumed session (replay.ts). */
+  /** The conversation so far, condensed, before the prompt of a resumed session (replay.ts), and the line that ends it. */
   function replay(): void {
     for (const { rows, kind } of replayRows(session.replayItems(), theme, columns(), session.subjectKind)) put(rows, kind);
+    print(theme.dim(`${REPLAY_END} ${session.label() ?? ""} · ${session.conversation().history.length} messages ──`));
   }
 
   /** The prompt as sent, in the transcript. */
@@ -258,51 +251,29 @@ export function createRepl(deps: ReplDeps) {
     }
     if (parsed.type === "unknown") return void print(theme.warn(unknownCommandHint(parsed.name, parsed.closest)));
     if (parsed.type === "not-loaded") return void print(theme.warn(notLoadedHint(parsed.command)));
-    const command = (state.command = new AbortController());
-    startSpinner(state, screen.mode === "rich", render, `/${parsed.name}`);
-    let send: string | undefined;
-    try {
-      const outcome = await runCommand(parsed.name, parsed.args, {
-        signal: command.signal,
-        session,
-        theme,
-        print,
-        lastReasoning: view.lastReasoning,
-        lastResult: view.lastResult,
-        forgetLast: view.forget,
-        page: async (text) => {
-          if (!deps.pager) return print(text);
-          state.paging = true;
-          screen.setLive(undefined);
-          try {
-            await deps.pager(text);
-          } finally {
-            state.paging = false;
-            render();
-          }
-        },
-        pickSession,
-        pick: screen.mode === "rich" ? pick : undefined,
-        replay: () => {
-          replay();
-          print(theme.dim(`${REPLAY_END} ${session.label() ?? ""} · ${session.conversation().history.length} messages ──`));
-        },
-        ask: askKey,
-        setInput: (text) => input.set(text),
-        columns,
-        rows: () => (screen.mode === "pipe" ? undefined : (screen.rows?.() ?? 24)),
-        send: (prompt) => (send = prompt),
-        custom,
-        context: () => meter.measure(),
-      });
-      if (outcome === "exit") return "exit";
-    } catch (error) {
-      print(theme.error(`/${parsed.name} failed: ${error instanceof Error ? error.message : String(error)}`));
-    } finally {
-      clearInterval(state.spinner);
-      state.command = undefined;
-      state.activity = undefined;
-    }
+    const ran = await runSlash(parsed.name, parsed.args, {
+      state,
+      rich: screen.mode === "rich",
+      render,
+      session,
+      theme,
+      print,
+      lastReasoning: view.lastReasoning,
+      lastResult: view.lastResult,
+      forgetLast: view.forget,
+      page: (text) => pageThrough(deps.pager, text, { state, screen, render, print }),
+      pickSession,
+      pick: screen.mode === "rich" ? pick : undefined,
+      replay,
+      ask: askKey,
+      setInput: (text) => input.set(text),
+      columns,
+      rows: () => (screen.mode === "pipe" ? undefined : (screen.rows?.() ?? 24)),
+      custom,
+      context: () => meter.measure(),
+    });
+    if ("exit" in ran) return "exit";
+    const send = ran.send;
     if (send !== undefined) return runner.sendPrompt(send, text); // a command that is a turn (/init), run as one
   }
 
@@ -390,10 +361,7 @@ export function createRepl(deps: ReplDeps) {
         print(theme.dim(`MCP: starting ${mcp.names.join(", ")} in the background; /mcp shows them.`));
         mcp.onNotice((notice) => print(theme.warn(notice)));
       }
-      if (session.conversation().history.length > 0) {
-        replay();
-        print(theme.dim(`${REPLAY_END} ${session.label() ?? ""} · ${session.conversation().history.length} messages ──`));
-      }
+      if (session.conversation().history.length > 0) replay();
       // `shiro "fix the bug in page.ts"`: the prompt from the command line goes first, like a typed one.
       if (deps.initialPrompt) {
         const notice = deps.history.add(deps.initialPrompt);

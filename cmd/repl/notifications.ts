@@ -17,9 +17,10 @@ export function createNotifications(notify: (type: NotificationType, message: st
     return timer;
   };
   return {
-    /** A question appeared; `what` says what it asks about. */
-    questionOpened(what: string) {
+    /** A question appeared; `shown` is the question as drawn (its first line says what it asks about). */
+    questionOpened(shown: string) {
       clearTimeout(question);
+      const what = Bun.stripANSI(shown).split("\n")[0]!.trim();
       question = later(delays.questionMs, () => notify("permission_prompt", `shiro needs your permission: ${what}`));
     },
     questionClosed: () => clearTimeout(question),

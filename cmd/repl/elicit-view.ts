@@ -4,6 +4,9 @@ import type { Key } from "./input/keys.ts";
 import type { LoopState } from "./loop-state.ts";
 import type { Theme } from "./theme.ts";
 
+/** While another question is up, how often an MCP server's question looks whether it has gone. */
+const WAIT_MS = 100;
+
 export type LoopElicitDeps = {
   state: LoopState;
   theme: Theme;
@@ -35,6 +38,8 @@ export function createLoopElicitor(deps: LoopElicitDeps): Elicitor {
 
 async function ask(question: ElicitQuestion, signal: AbortSignal, deps: LoopElicitDeps): Promise<ElicitAnswer> {
   const { state, theme } = deps;
+  // A slash command's one-key question (/undo's) keeps the row until it is answered.
+  while (state.question && !signal.aborted && !state.exiting) await new Promise((resolve) => setTimeout(resolve, WAIT_MS));
   if (signal.aborted || state.exiting) return { action: "cancel" };
   /** The question this elicitation put up, answered "escape" if the server withdraws it. */
   let mine: LoopState["question"];

@@ -81,7 +81,7 @@ test("d declines a server's question: the tool is told so and the turn goes on",
   expect(await pty.exited).toBe(0);
 }, 60_000);
 
-test("esc cancels a server's question, at its first key or in the middle of its fields, without stopping the turn", async () => {
+test("esc in the middle of a server's fields cancels the whole question, without stopping the turn", async () => {
   const { pty, result } = await bookingTurn();
   pty.write("a");
   await pty.waitUntil("the Seats question", () => pty.cursorLine().includes("Seats (integer"));
@@ -94,6 +94,27 @@ test("esc cancels a server's question, at its first key or in the middle of its 
   await pty.waitForPrompt(2);
   // The turn was not interrupted: the model's answer came after the tool's.
   expect(pty.screen()).not.toContain("interrupted");
+  pty.write(KEYS.ctrlD);
+  expect(await pty.exited).toBe(0);
+}, 60_000);
+
+test("esc at the first question cancels it at once; no field is asked", async () => {
+  const { pty, result } = await bookingTurn();
+  pty.write(KEYS.esc);
+  expect(await result()).toEqual({ action: "cancel" });
+  await pty.waitForPrompt(2);
+  expect(pty.screen()).not.toContain("Seats (integer, 1 to 4, default 2):");
+  pty.write(KEYS.ctrlD);
+  expect(await pty.exited).toBe(0);
+}, 60_000);
+
+test("leaving shiro (ctrl-d twice) while a field is asked cancels the question and exits", async () => {
+  serve.allowLeftovers("shiro leaves before the tool's result goes back to the model");
+  const { pty } = await bookingTurn();
+  pty.write("a");
+  await pty.waitUntil("the Seats question", () => pty.cursorLine().includes("Seats (integer"));
+  pty.write(KEYS.ctrlD);
+  await pty.waitFor("ctrl-d again exits (the turn is still running)");
   pty.write(KEYS.ctrlD);
   expect(await pty.exited).toBe(0);
 }, 60_000);

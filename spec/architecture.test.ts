@@ -50,6 +50,7 @@ const VIEW_MODULES = [
   "lib/agent/context-budget.ts", // windowLabel, formatTokens: the header's and /model's words for a window
   "lib/agent/init-prompt.ts", // /init's prompt text
   "lib/mcp/describe-status.ts", // /mcp's lines
+  "lib/mcp/elicitation-form.ts", // the order in which an MCP server's question is asked on the loop's screen
   "lib/hooks/describe.ts", // /hooks' lines
   "lib/permissions/modes.ts", // an approval mode's words
   "lib/prune/repair.ts", // INTERRUPTED_RESULT, the text of a call the turn cut short

@@ -23,6 +23,7 @@ import type { Theme } from "./theme.ts";
 import { choiceRows, openChoice, type ChoiceRequest } from "./picker.ts";
 import { PROMPT, promptRows, REPLAY_END, replayRows } from "./replay.ts";
 import { questionView } from "./question-view.ts";
+import { createLoopElicitor, questionOnScreen } from "./elicit-view.ts";
 import { createTurnRunner } from "./turn-runner.ts";
 import { createNotifications } from "./notifications.ts";
 import { createTaskListView } from "./task-list-view.ts";
@@ -159,7 +160,7 @@ export function createRepl(deps: ReplDeps) {
     if (state.paging) return; // the pager has the terminal
     if (state.exiting) return screen.setLive(undefined);
     if (state.choosing) return screen.setLive({ above: [theme.bold(state.choosing.title)], prompt: "", text: "", cursor: 0, below: choiceRows(state.choosing, theme, columns() - 1) });
-    const ask = gate.pending() ?? (state.question ? { question: state.question.text } : undefined);
+    const ask = gate.pending() ?? (state.question ? questionOnScreen(state.question) : undefined);
     const hint = state.hint ? [theme.dim(state.hint)] : [];
     if (ask) {
       // A subagent waiting on the question keeps its live line, so the user sees which one asks.
@@ -314,6 +315,7 @@ export function createRepl(deps: ReplDeps) {
   }
 
   return {
+    elicit: createLoopElicitor({ state, theme, pipe: screen.mode === "pipe", askKey, print, render }), // an MCP server's question to the user
     key: (key: Key) => dispatch(key),
     /** The terminal changed size: the live area is drawn again; new transcript lines wrap to the new width. */
     redraw(): void {

@@ -3,6 +3,7 @@ import type { TypeAheadGuard } from "../../lib/prompt/type-ahead.ts";
 import { describeQueue, type PromptQueue } from "../../lib/prompt/queue.ts";
 import type { AskAnswer } from "../../lib/permissions/policy.ts";
 import { answerFor, type ApprovalGate } from "./approval-gate.ts";
+import { lineQuestionKey } from "./elicit-view.ts";
 import type { InputBox } from "./input/input-box.ts";
 import type { Key } from "./input/keys.ts";
 import { openSearch, searchKey } from "./input/reverse-search.ts";
@@ -54,7 +55,7 @@ export type KeyDeps = {
  * What a key means now. In order: a choice list takes every key; an approval question takes its
  * answer (a y, a or n typed ahead, before the keyboard was quiet for a moment, edits the input
  * instead, like every other key but esc, ctrl-c and ctrl-d; while the user is typing, an answer
- * key followed at once by more text is the start of a word and edits the input too); a command's one-key question takes the next key; ctrl-r's search line edits the search;
+ * key followed at once by more text is the start of a word and edits the input too); a command's (or an MCP server's) one-key question takes the next key, or its typed line the keys; ctrl-r's search line edits the search;
  * else the key edits the input, and Enter submits it (or queues it during a turn).
  */
 export function createKeyDispatch(deps: KeyDeps): (key: Key) => void {
@@ -179,6 +180,7 @@ export function createKeyDispatch(deps: KeyDeps): (key: Key) => void {
     if (gate.pending() && answer(key, quiet)) return;
     if (state.question) {
       if (key.name === "ctrl-d") return ctrlD();
+      if (state.question.typed !== undefined) return lineQuestionKey(state.question, key), render();
       state.question.answer(key.name === "text" ? key.text.toLowerCase() : key.name === "ctrl-c" ? "escape" : key.name);
       return render();
     }

@@ -18,8 +18,12 @@ export type LoopState = {
   choosing: Choosing | undefined;
   /** ctrl-r's search line, while open: it takes the input row; the input stays as it was under it. */
   searching: HistorySearch | undefined;
-  /** A one-key question from a slash command (/undo's overwrite, /diff's pager): the next key answers it. */
-  question: { text: string; answer: (key: string) => void } | undefined;
+  /**
+   * A one-key question from a slash command (/undo's overwrite, /diff's pager) or an MCP server:
+   * the next key answers it. With `typed` it reads a line instead (an MCP server's field,
+   * cmd/repl/elicit-view.ts): keys edit `typed`, enter answers "enter", esc and ctrl-c "escape".
+   */
+  question: { text: string; answer: (key: string) => void; typed?: string } | undefined;
   /** The prompt is waiting for a line; resolving it with null leaves the loop. */
   waiting: ((text: string | null) => void) | undefined;
   /** $PAGER has the terminal: nothing is drawn until it exits. */

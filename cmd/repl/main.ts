@@ -6,6 +6,7 @@ import { shadowNotices } from "../../lib/skills/skills.ts";
 import { customCommandSources, loadCustomCommands } from "../../lib/prompt/custom-commands.ts";
 import type { MainArgs } from "../args.ts";
 import { askProjectTrust, openMcp } from "../mcp-start.ts";
+import type { Elicitor } from "../../lib/mcp/elicitation.ts";
 import { askHooksTrust } from "../hooks-trust.ts";
 import { notifyDelays } from "./notifications.ts";
 import { createRepl } from "./controller.ts";
@@ -27,7 +28,14 @@ const TERMINATE_GRACE_MS = 2_000;
 export async function runRepl(args: MainArgs, processEnv: Record<string, string | undefined>): Promise<number> {
   const cwd = process.cwd();
   const loaded = await loadRuntime(args.flags, processEnv, cwd);
-  const { mcp, notices: mcpNotices } = await openMcp(loaded, processEnv, (question) => askProjectTrust(question, process.stdin, process.stdout));
+  // The servers start before the loop exists: their questions go to it once it is made (until then, cancelled).
+  let elicit: Elicitor | undefined;
+  const { mcp, notices: mcpNotices } = await openMcp(
+    loaded,
+    processEnv,
+    (question) => askProjectTrust(question, process.stdin, process.stdout),
+    (question, signal) => elicit?.(question, signal) ?? Promise.resolve({ action: "cancel" }),
+  );
   const runtime = mcp ? { ...loaded, mcp } : loaded;
   if (mcp) process.on("exit", () => mcp.kill());
   const hookOptions = { disabled: !args.hooks, trustProject: args.trustProjectHooks };
@@ -61,6 +69,8 @@ export async function runRepl(args: MainArgs, processEnv: Record<string, string 
     ...answerQuiet(processEnv.SHIRO_ANSWER_QUIET_MS),
     ...(notifyDelays(processEnv.SHIRO_NOTIFY_MS) ? { notifyDelays: notifyDelays(processEnv.SHIRO_NOTIFY_MS)! } : {}),
   });
+
+  elicit = repl.elicit;
 
   const stdin = process.stdin;
   const decoder = createKeyDecoder();

@@ -24,7 +24,7 @@ import { choiceRows, openChoice, type ChoiceRequest } from "./picker.ts";
 import { PROMPT, promptRows, REPLAY_END, replayRows } from "./replay.ts";
 import { questionView } from "./question-view.ts";
 import { createTurnRunner } from "./turn-runner.ts";
-import { createNotifications } from "./notifications.ts";
+import { createNotifications, type Alerts } from "./notifications.ts";
 import { createTaskListView } from "./task-list-view.ts";
 import { runUserCommand } from "./shell-command.ts";
 import { goalStatus } from "../../lib/app/goal-run.ts";
@@ -57,6 +57,7 @@ export type ReplDeps = {
   answerQuietMs?: number;
   /** When Notification hooks fire (cmd/repl/notifications.ts); only tests change it. */
   notifyDelays?: { questionMs: number; idleMs: number };
+  alerts?: Alerts; // tells a user whose terminal lost focus that a turn ended or a question waits (desktop-notify.ts)
   /** The user's and the project's own slash commands (lib/prompt/custom-commands.ts). */
   customCommands?: readonly CustomCommand[];
   /** Their files that were not used: typing one of those names says why (not "unknown command"). */
@@ -109,7 +110,7 @@ export function createRepl(deps: ReplDeps) {
     canPick: screen.mode === "rich",
     onNotice: (text) => print(theme.warn(text)),
   });
-  const notifications = createNotifications((type, message) => session?.notify(type, message), deps.notifyDelays);
+  const notifications = createNotifications((type, message) => session?.notify(type, message), deps.notifyDelays, deps.alerts, () => session?.id());
   const typeAhead = createTypeAheadGuard(deps.answerQuietMs === undefined ? {} : { quietMs: deps.answerQuietMs });
   const gate = createApprovalGate({
     permissions: (ask) => session.permissions(ask),

@@ -79,7 +79,7 @@ export function createDesktopNotifier(opts: NotifierOptions) {
 /**
  * The escape sequence that makes the terminal show a desktop notification: OSC 777 for terminals
  * that use it (VTE-based ones such as GNOME Terminal, urxvt, foot), OSC 9 for the rest (iTerm2,
- * WezTerm, Ghostty, kitty, Windows Terminal ignore what they do not know). Inside tmux, wrapped so
+ * WezTerm, Ghostty; a terminal that knows neither ignores it). Inside tmux, wrapped so
  * tmux passes it to the terminal outside (tmux needs `allow-passthrough on`).
  */
 export function notification(title: string, body: string, env: Record<string, string | undefined>): string {

@@ -94,3 +94,35 @@ test("config notify as a command gets the event as JSON on stdin, and the termin
   expect(whole().session).toMatch(/\S/);
   expect(pty.raw()).not.toContain(OSC9);
 }, 30_000);
+
+test("a question waiting in a terminal that lost focus is told at once, with what it asks about", async () => {
+  const s = await serve({ toolCalls: [{ name: "bash", input: { command: "touch made" } }] }, { text: "ran it" });
+  const pty = await start({ baseURL: s.url });
+  await pty.waitForPrompt(1);
+  pty.write("\x1b[O");
+  pty.line("run it");
+  await pty.waitUntil("the question", () => pty.cursorLine().startsWith("allow?"));
+  await pty.waitUntil("the desktop notification", () => pty.raw().includes(`${OSC9}shiro needs your permission: `));
+  const told = pty.raw().slice(pty.raw().indexOf(OSC9));
+  expect(told.slice(0, told.indexOf("\x07"))).toContain("`touch made`");
+  pty.write("y");
+  await pty.waitFor("ran it");
+  await pty.waitUntil("the turn's end told too", () => count(pty.raw(), OSC9) === 2);
+}, 30_000);
+
+test("focus reporting is off while $PAGER has the terminal, and on again after", async () => {
+  const cwd = tempDir("shiro-work-");
+  const s = await serve({ toolCalls: [{ name: "bash", input: { command: "echo paged-line" } }] }, { text: "ran it" });
+  const pty = await start({ baseURL: s.url, cwd, args: ["--yolo"], env: { PAGER: `printf PAGER-RAN; cat > '${join(cwd, "paged.txt")}'` } });
+  await pty.waitForPrompt(1);
+  pty.line("run it");
+  await pty.waitFor("ran it");
+  await pty.waitForPrompt(2);
+  pty.line("/last");
+  await pty.waitUntil("the pager", () => existsSync(join(cwd, "paged.txt")) && readFileSync(join(cwd, "paged.txt"), "utf8").includes("paged-line"));
+  await pty.waitUntil("focus reporting back on", () => pty.raw().lastIndexOf("\x1b[?1004h") > pty.raw().indexOf("PAGER-RAN"));
+  const raw = pty.raw();
+  const pager = raw.indexOf("PAGER-RAN");
+  const before = raw.slice(0, pager);
+  expect(before.lastIndexOf("\x1b[?1004l")).toBeGreaterThan(before.lastIndexOf("\x1b[?1004h"));
+}, 30_000);

@@ -1,7 +1,7 @@
 import { expect, test } from "bun:test";
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { tempDir } from "../support/cli.ts";
+import { runShiro, tempDir } from "../support/cli.ts";
 import { KEYS, usePty } from "./pty.ts";
 
 const { serve, start } = usePty();
@@ -125,4 +125,31 @@ test("focus reporting is off while $PAGER has the terminal, and on again after",
   const pager = raw.indexOf("PAGER-RAN");
   const before = raw.slice(0, pager);
   expect(before.lastIndexOf("\x1b[?1004l")).toBeGreaterThan(before.lastIndexOf("\x1b[?1004h"));
+}, 30_000);
+
+test("headless output never carries a notification, even with every turn counted as long", async () => {
+  const s = await serve({ text: "headless answer" });
+  const run = await runShiro(["-p", "hi"], { baseURL: s.url, env: { SHIRO_NOTIFY_LONG_MS: "0", TMUX: undefined } });
+  expect(run.code).toBe(0);
+  expect(run.stdout).toContain("headless answer");
+  for (const text of [run.stdout, run.stderr]) {
+    expect(text).not.toContain("\x1b]9;");
+    expect(text).not.toContain("\x07");
+    expect(text).not.toContain("\x1b[?1004");
+  }
+}, 30_000);
+
+test("coming back to the terminal is not typing: y right after the focus-in answers the question", async () => {
+  const s = await serve({ toolCalls: [{ name: "bash", input: { command: "touch made" } }] }, { text: "ran it" });
+  // The type-ahead guard as a person has it: a key answers once the keyboard was quiet 0.45 s.
+  const pty = await start({ baseURL: s.url, env: { SHIRO_ANSWER_QUIET_MS: undefined } });
+  await pty.waitForPrompt(1);
+  pty.write("\x1b[O");
+  pty.line("run it");
+  await pty.waitUntil("the question", () => pty.cursorLine().startsWith("allow?"));
+  await Bun.sleep(700); // the user reads the question elsewhere, then clicks back
+  pty.write("\x1b[I");
+  pty.write("y");
+  await pty.waitFor("ran it");
+  expect(existsSync(join(pty.cwd, "made"))).toBe(true);
 }, 30_000);

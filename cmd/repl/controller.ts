@@ -55,9 +55,8 @@ export type ReplDeps = {
   bell?: () => void;
   /** How long the keyboard must be quiet before a key answers an approval question (default ANSWER_QUIET_MS; tests set 0). */
   answerQuietMs?: number;
-  /** When Notification hooks fire (cmd/repl/notifications.ts); only tests change it. */
-  notifyDelays?: { questionMs: number; idleMs: number };
-  alerts?: Alerts; // tells a user whose terminal lost focus that a turn ended or a question waits (desktop-notify.ts)
+  notifyDelays?: { questionMs: number; idleMs: number }; // when Notification hooks fire (notifications.ts); only tests change it
+  alerts?: Alerts; // what a terminal without focus is told when a turn ends or a question waits (desktop-notify.ts)
   /** The user's and the project's own slash commands (lib/prompt/custom-commands.ts). */
   customCommands?: readonly CustomCommand[];
   /** Their files that were not used: typing one of those names says why (not "unknown command"). */

@@ -229,6 +229,7 @@ const SHOWN: { [K in keyof ConfigFile]-?: Shown } & { contextWindow: Shown } = {
   sandboxHide: (s) => json(s.sandbox.hide),
   approvalMode: (s) => s.approvalMode,
   bell: (s) => json(s.bell),
+  notify: (s) => s.notify,
   webFetch: (s) => json(s.webFetch),
   // Names only: a server's headers and environment hold tokens.
   mcpServers: (_s, c) => {

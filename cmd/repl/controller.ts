@@ -25,7 +25,7 @@ import { PROMPT, promptRows, REPLAY_END, replayRows } from "./replay.ts";
 import { questionView } from "./question-view.ts";
 import { createLoopElicitor, questionOnScreen } from "./elicit-view.ts";
 import { createTurnRunner } from "./turn-runner.ts";
-import { createNotifications } from "./notifications.ts";
+import { createNotifications, type Alerts } from "./notifications.ts";
 import { createTaskListView } from "./task-list-view.ts";
 import { runUserCommand } from "./shell-command.ts";
 import { goalStatus } from "../../lib/app/goal-run.ts";
@@ -56,8 +56,8 @@ export type ReplDeps = {
   bell?: () => void;
   /** How long the keyboard must be quiet before a key answers an approval question (default ANSWER_QUIET_MS; tests set 0). */
   answerQuietMs?: number;
-  /** When Notification hooks fire (cmd/repl/notifications.ts); only tests change it. */
-  notifyDelays?: { questionMs: number; idleMs: number };
+  notifyDelays?: { questionMs: number; idleMs: number }; // when Notification hooks fire (notifications.ts); only tests change it
+  alerts?: Alerts; // what a terminal without focus is told when a turn ends or a question waits (desktop-notify.ts)
   /** The user's and the project's own slash commands (lib/prompt/custom-commands.ts). */
   customCommands?: readonly CustomCommand[];
   /** Their files that were not used: typing one of those names says why (not "unknown command"). */
@@ -110,7 +110,7 @@ export function createRepl(deps: ReplDeps) {
     canPick: screen.mode === "rich",
     onNotice: (text) => print(theme.warn(text)),
   });
-  const notifications = createNotifications((type, message) => session?.notify(type, message), deps.notifyDelays);
+  const notifications = createNotifications((type, message) => session?.notify(type, message), deps.notifyDelays, deps.alerts, () => session?.id());
   const typeAhead = createTypeAheadGuard(deps.answerQuietMs === undefined ? {} : { quietMs: deps.answerQuietMs });
   const gate = createApprovalGate({
     permissions: (ask) => session.permissions(ask),

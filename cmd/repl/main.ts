@@ -9,20 +9,23 @@ import { askProjectTrust, openMcp } from "../mcp-start.ts";
 import type { Elicitor } from "../../lib/mcp/elicitation.ts";
 import { askHooksTrust } from "../hooks-trust.ts";
 import { notifyDelays } from "./notifications.ts";
+import { createDesktopNotifier, FOCUS_PROBE, FOCUS_REPORTING_OFF, FOCUS_REPORTING_ON } from "./desktop-notify.ts";
 import { createRepl } from "./controller.ts";
 import { createKeyDecoder } from "./input/keys.ts";
 import { createScreen, type ScreenMode } from "./input/screen.ts";
 import { openReplSession } from "./session.ts";
 import { colorEnabled, createTheme } from "./theme.ts";
 
-const BRACKETED_PASTE_ON = "\x1b[?2004h";
-const BRACKETED_PASTE_OFF = "\x1b[?2004l";
+// Bracketed paste and focus reporting, on while shiro has the terminal.
+const TERMINAL_MODES_ON = "\x1b[?2004h" + FOCUS_REPORTING_ON;
+const TERMINAL_MODES_OFF = "\x1b[?2004l" + FOCUS_REPORTING_OFF;
 /** After SIGTERM/SIGHUP, how long the loop gets to abort the turn and kill its commands. */
 const TERMINATE_GRACE_MS = 2_000;
 
 /**
  * `shiro` in a terminal: the interactive loop. Owns the terminal while it runs (raw mode,
- * bracketed paste when colour is on) and gives it back on every way out. The session
+ * bracketed paste and focus reporting when it can move the cursor) and gives it back on every way
+ * out, a crash included. The session
  * (cmd/repl/session.ts) brings sessions, memory, permissions, compaction and pricing.
  */
 export async function runRepl(args: MainArgs, processEnv: Record<string, string | undefined>): Promise<number> {
@@ -49,6 +52,15 @@ export async function runRepl(args: MainArgs, processEnv: Record<string, string 
   const mode: ScreenMode = !stdout.isTTY ? "pipe" : processEnv.TERM === "dumb" ? "plain" : "rich";
   const screen = createScreen(stdout, mode);
   const pagerCommand = processEnv.PAGER?.trim();
+  const notifier = createDesktopNotifier({
+    setting: () => runtime.settings.notify,
+    rich: mode === "rich",
+    env: processEnv,
+    write: (text) => void stdout.write(text),
+    run: runNotifyCommand,
+    // Only tests change it.
+    ...(Number.isFinite(Number(processEnv.SHIRO_NOTIFY_LONG_MS || "x")) ? { longTurnMs: Number(processEnv.SHIRO_NOTIFY_LONG_MS) } : {}),
+  });
   const repl = createRepl({
     openSession: (hooks) => openReplSession(args, processEnv, runtime, hooks),
     workspace: runtime.workspace,
@@ -68,12 +80,13 @@ export async function runRepl(args: MainArgs, processEnv: Record<string, string 
     // Only tests change it (SHIRO_ANSWER_QUIET_MS=0: answers count at once).
     ...answerQuiet(processEnv.SHIRO_ANSWER_QUIET_MS),
     ...(notifyDelays(processEnv.SHIRO_NOTIFY_MS) ? { notifyDelays: notifyDelays(processEnv.SHIRO_NOTIFY_MS)! } : {}),
+    ...(mode !== "pipe" ? { alerts: notifier } : {}),
   });
 
   elicit = repl.elicit;
 
   const stdin = process.stdin;
-  const decoder = createKeyDecoder();
+  const decoder = createKeyDecoder((report) => (report.type === "focus" ? notifier.focus(report.focused) : notifier.modeReport(report.mode, report.value)));
   const text = new TextDecoder();
   const onData = (chunk: Buffer) => {
     for (const key of decoder.feed(text.decode(chunk, { stream: true }))) repl.key(key);
@@ -82,7 +95,7 @@ export async function runRepl(args: MainArgs, processEnv: Record<string, string 
   const onResize = () => repl.redraw();
   const restore = () => {
     try {
-      if (mode === "rich") stdout.write(BRACKETED_PASTE_OFF);
+      if (mode === "rich") stdout.write(TERMINAL_MODES_OFF);
       if (stdin.isTTY) stdin.setRawMode(false);
     } catch {
       // the terminal is already gone (hangup): nothing left to give back
@@ -112,14 +125,16 @@ export async function runRepl(args: MainArgs, processEnv: Record<string, string 
       await proc.exited;
     } finally {
       stdin.setRawMode(true);
-      if (mode === "rich") stdout.write(BRACKETED_PASTE_ON);
+      if (mode === "rich") stdout.write(TERMINAL_MODES_ON);
       stdin.on("data", onData);
       stdin.resume();
     }
   };
 
   stdin.setRawMode(true);
-  if (mode === "rich") stdout.write(BRACKETED_PASTE_ON);
+  // The probe first: a terminal that answers it reports focus (keys.ts hands both to the notifier).
+  if (mode === "rich") stdout.write(FOCUS_PROBE + TERMINAL_MODES_ON);
+  process.on("exit", restore); // a crash too gives the terminal back
   stdin.on("data", onData);
   stdin.on("end", onTerminate); // the terminal went away without a hangup signal
   stdin.resume();
@@ -142,6 +157,19 @@ export async function runRepl(args: MainArgs, processEnv: Record<string, string 
     process.off("SIGHUP", onTerminate);
     stdout.off("resize", onResize);
     restore();
+    process.off("exit", restore);
+  }
+}
+
+/** Config `notify` as a command: `sh -c` with the event as JSON on stdin, in the background, its output dropped. */
+function runNotifyCommand(command: string, json: string): void {
+  try {
+    const proc = Bun.spawn(["sh", "-c", command], { stdin: "pipe", stdout: "ignore", stderr: "ignore" });
+    proc.stdin.write(json + "\n");
+    void Promise.resolve(proc.stdin.end()).catch(() => {});
+    proc.unref();
+  } catch {
+    // a command that cannot start says nothing: a notification is never worth stopping the loop
   }
 }
 

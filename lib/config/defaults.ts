@@ -63,6 +63,9 @@ export const DEFAULT_APPROVAL_MODE = "ask";
 /** The terminal bell rings when an approval question is waiting (config `"bell": false` silences it). */
 export const DEFAULT_BELL = true;
 
+/** A terminal that lost focus gets a desktop notification when a turn ends or a question waits (config `notify`). */
+export const DEFAULT_NOTIFY = "auto";
+
 /** Steps one subagent may take before it stops and reports (config `subagentMaxSteps`). */
 export const DEFAULT_SUBAGENT_MAX_STEPS = 20;
 

@@ -3,6 +3,7 @@ import {
   DEFAULT_AGENT,
   DEFAULT_APPROVAL_MODE,
   DEFAULT_BELL,
+  DEFAULT_NOTIFY,
   DEFAULT_IDLE_TIMEOUT_MS,
   DEFAULT_MAX_RETRIES,
   DEFAULT_MAX_STEPS,
@@ -106,6 +107,8 @@ export type Settings = {
   approvalMode: ApprovalMode;
   /** Ring the terminal bell when an approval question is waiting (config `bell`; default on). */
   bell: boolean;
+  /** What a user whose terminal lost focus gets when a turn ends or a question waits (config `notify`): "auto", "bell", "off" or a command. */
+  notify: string;
   webFetch: WebFetchSettings;
   /** Subagents (the task tool): the model explore runs on (undefined: the session's), each one's step cap, how many run at once. */
   subagents: { model: string | undefined; maxSteps: number; maxParallel: number };
@@ -258,6 +261,7 @@ export function traceSettings(flags: Flags, env: Env, config: ConfigFile, opts: 
     },
     approvalMode,
     bell: pickSet<boolean>(sources, "bell", [[file("bell"), config.bell], [BUILT_IN, DEFAULT_BELL]]),
+    notify: pickSet<string>(sources, "notify", [[file("notify"), config.notify], [BUILT_IN, DEFAULT_NOTIFY]]),
     webFetch: {
       allowHosts: config.webFetch?.allowHosts ?? [],
       timeoutMs: config.webFetch?.timeoutMs ?? DEFAULT_WEB_FETCH_TIMEOUT_MS,

@@ -74,6 +74,8 @@ export const ConfigFile = v.strictObject({
   guard: v.optional(GuardConfig),
   approvalMode: v.optional(ApprovalModeSchema),
   bell: v.optional(v.boolean("must be true or false")),
+  /** "auto", "bell", "off", or a command that gets the event as JSON on stdin (docs/interactive.md#being-told). */
+  notify: v.optional(v.pipe(v.string('must be "auto", "bell", "off" or a command'), v.trim(), v.nonEmpty('must be "auto", "bell", "off" or a command'))),
   readOnlyCommands: v.optional(ReadOnlyCommandsConfig),
   projects: v.optional(ProjectsConfig),
   webFetch: v.optional(WebFetchConfig),

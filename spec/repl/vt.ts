@@ -176,12 +176,22 @@ export function createVt(width: number, rows: number): Vt {
         const c = input[i]!;
         if (c < " ") last = undefined; // a control or an escape: the next text starts a cell of its own
         if (c === "\x1b") {
-          const match = /^\x1b\[([?0-9;]*)([@-~])/.exec(input.slice(i));
+          // OSC (a desktop notification, a title) and DCS (tmux passthrough) draw nothing: skipped whole.
+          if (input[i + 1] === "]" || input[i + 1] === "P") {
+            const length = input[i + 1] === "]" ? (/^\x1b\][^]*?(\x07|\x1b\\)/.exec(input.slice(i))?.[0].length ?? -1) : dcsLength(input, i);
+            if (length === -1) {
+              pending = input.slice(i); // cut between chunks
+              break;
+            }
+            i += length;
+            continue;
+          }
+          const match = /^\x1b\[([0-?]*)([ -\/]*)([@-~])/.exec(input.slice(i));
           if (!match) {
             if (input.length - i < 16) pending = input.slice(i); // a sequence cut between chunks
             break;
           }
-          csi(match[1]!.replace("?", ""), match[2]!);
+          if (!match[2]) csi(match[1]!.replace("?", ""), match[3]!); // with intermediates ($p, a mode query): nothing drawn
           i += match[0].length;
           continue;
         }
@@ -220,4 +230,15 @@ export function createVt(width: number, rows: number): Vt {
       col = Math.min(col, cols - 1);
     },
   };
+}
+
+/** Length of the DCS at `at` up to its ST (ESC \\), -1 when it has not all come; inside, a doubled ESC is one escaped ESC (tmux passthrough). */
+function dcsLength(input: string, at: number): number {
+  let j = at + 2;
+  while (j < input.length) {
+    if (input[j] === "\x1b" && input[j + 1] === "\x1b") j += 2;
+    else if (input[j] === "\x1b" && input[j + 1] === "\\") return j + 2 - at;
+    else j++;
+  }
+  return -1;
 }

@@ -90,9 +90,13 @@ const ALT: Record<string, KeyName> = { b: "word-left", f: "word-right", d: "dele
  * Turns raw terminal input into keys. Terminals send an escape sequence in one write, so a lone
  * ESC at the end of a chunk is the escape key, at once (no timeout). Bracketed paste (enabled by
  * the screen) arrives as one `paste` key, newlines and all, even across chunks. Unknown
- * sequences are dropped rather than typed into the prompt.
+ * sequences are dropped rather than typed into the prompt. What the terminal reports rather than
+ * what was typed — focus in/out (`CSI I`, `CSI O`) and the answer to a mode query (`CSI ? 1004 ; 2
+ * $ y`) — goes to `onReport`, never into the keys: it is not typing (lib/prompt/type-ahead.ts).
  */
-export function createKeyDecoder(): { feed(chunk: string): Key[] } {
+export type TerminalReport = { type: "focus"; focused: boolean } | { type: "mode"; mode: number; value: number };
+
+export function createKeyDecoder(onReport: (report: TerminalReport) => void = () => {}): { feed(chunk: string): Key[] } {
   let paste: string | undefined;
   return {
     feed(chunk) {
@@ -131,8 +135,12 @@ export function createKeyDecoder(): { feed(chunk: string): Key[] } {
           }
           if (next === "[" || next === "O") {
             const length = sequenceLength(chunk, i + 1);
-            const name = SEQUENCES[chunk.slice(i + 1, i + 1 + length)];
+            const body = chunk.slice(i + 1, i + 1 + length);
+            const name = SEQUENCES[body];
+            const mode = /^\[\?(\d+);(\d+)\$y$/.exec(body);
             if (name) keys.push({ name });
+            else if (body === "[I" || body === "[O") onReport({ type: "focus", focused: body === "[I" });
+            else if (mode) onReport({ type: "mode", mode: Number(mode[1]), value: Number(mode[2]) });
             i += 1 + length;
             continue;
           }
@@ -156,10 +164,14 @@ export function createKeyDecoder(): { feed(chunk: string): Key[] } {
   };
 }
 
-/** Length of the CSI/SS3 sequence starting at `at` ("[" or "O"), up to and including its final byte. */
+/**
+ * Length of the CSI/SS3 sequence starting at `at` ("[" or "O"), up to and including its final
+ * byte: a CSI's parameter (0-9 ; : < = > ?) and intermediate bytes (space to /, such as the `$` of a
+ * mode report) come before it.
+ */
 function sequenceLength(chunk: string, at: number): number {
   if (chunk[at] === "O") return Math.min(2, chunk.length - at);
   let j = at + 1;
-  while (j < chunk.length && /[0-9;?<>=]/.test(chunk[j]!)) j++;
+  while (j < chunk.length && chunk[j]! >= " " && chunk[j]! <= "?") j++;
   return Math.min(j + 1, chunk.length) - at;
 }

@@ -69,7 +69,7 @@ export type GateDeps = {
   /** Called once for each question put to the user (the terminal bell). */
   bell?(): void;
   /** A y/a/n question appeared (the type-ahead guard starts its quiet moment). */
-  opened?(): void;
+  opened?(question: AskQuestion): void;
   /** A question (or its follow-up: what instead, keep it?) was answered: nothing ran while it waited. */
   closed?(): void;
   /**
@@ -140,7 +140,7 @@ export function createApprovalGate(deps: GateDeps): ApprovalGate {
     const given = await new Promise<AskAnswer>((resolve) => {
       current = { label: question.always, id: question.id, outside, resolve, ...(question.runsUnaskedIn ? { runsUnaskedIn: question.runsUnaskedIn } : {}) };
       signal.addEventListener("abort", () => resolve("deny"), { once: true });
-      deps.opened?.();
+      deps.opened?.(question);
       deps.bell?.();
       deps.changed();
     });

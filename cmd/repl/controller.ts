@@ -122,7 +122,7 @@ export function createRepl(deps: ReplDeps) {
       render();
     },
     bell: () => void (session.runtime().settings.bell && deps.bell?.()),
-    opened: () => (typeAhead.questionShown(), notifications.questionOpened(gate.pending()?.question ?? "a tool call")),
+    opened: (asked) => (typeAhead.questionShown(), notifications.questionOpened(`to run ${asked.tool.name}${asked.subject ? `: ${asked.subject}` : ""}`)),
     // The spinner counts the call's run, not its question's wait (subagents go on while one asks).
     closed: () => (notifications.questionClosed(), view.subagentRows().length === 0 && (state.activitySince = Date.now())),
     draft: (text) => {

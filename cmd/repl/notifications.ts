@@ -22,12 +22,12 @@ export function createNotifications(notify: (type: NotificationType, message: st
     return timer;
   };
   return {
-    /** A question appeared; `shown` is the question as drawn (its first line says what it asks about). */
-    questionOpened(shown: string) {
+    /** A question appeared; `asking` says what for ("to run bash: npm test"). */
+    questionOpened(asking: string) {
       clearTimeout(question);
-      const what = Bun.stripANSI(shown).split("\n")[0]!.trim();
-      question = later(delays.questionMs, () => notify("permission_prompt", `shiro needs your permission: ${what}`));
-      alerts?.alert("question", `shiro needs your permission: ${what}`, session());
+      const what = Bun.stripANSI(asking).split("\n")[0]!.trim();
+      question = later(delays.questionMs, () => notify("permission_prompt", `shiro needs your permission ${what}`));
+      alerts?.alert("question", `shiro needs your permission ${what}`, session());
     },
     questionClosed: () => clearTimeout(question),
     turnEnded() {

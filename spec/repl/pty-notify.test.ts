@@ -102,9 +102,9 @@ test("a question waiting in a terminal that lost focus is told at once, with wha
   pty.write("\x1b[O");
   pty.line("run it");
   await pty.waitUntil("the question", () => pty.cursorLine().startsWith("allow?"));
-  await pty.waitUntil("the desktop notification", () => pty.raw().includes(`${OSC9}shiro needs your permission: `));
+  await pty.waitUntil("the desktop notification", () => pty.raw().includes(`${OSC9}shiro needs your permission to run bash: `));
   const told = pty.raw().slice(pty.raw().indexOf(OSC9));
-  expect(told.slice(0, told.indexOf("\x07"))).toContain("`touch made`");
+  expect(told.slice(0, told.indexOf("\x07"))).toContain("shiro needs your permission to run bash: touch made");
   pty.write("y");
   await pty.waitFor("ran it");
   await pty.waitUntil("the turn's end told too", () => count(pty.raw(), OSC9) === 2);

@@ -1,3 +1,4 @@
+import { configEntries as listedEntries } from "./git-safety.ts";
 import { closeSync, constants, existsSync, lstatSync, openSync, readdirSync, renameSync, statSync } from "node:fs";
 import { basename, dirname, join, relative, sep } from "node:path";
 import { isInside } from "../fs/workspace.ts";
@@ -157,14 +158,7 @@ function configEntries(file: string, git: string | undefined): Array<[string, st
       timeout: GIT_TIMEOUT_MS,
     });
     if (run.exitCode !== 0) return undefined;
-    return run.stdout
-      .toString()
-      .split("\0")
-      .filter(Boolean)
-      .map((entry) => {
-        const newline = entry.indexOf("\n");
-        return newline === -1 ? [entry, ""] : [entry.slice(0, newline), entry.slice(newline + 1)];
-      });
+    return listedEntries(run.stdout.toString());
   } catch {
     return undefined;
   }

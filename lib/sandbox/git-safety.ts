@@ -161,15 +161,19 @@ function listConfig(root: string, git: string, args: readonly string[], env: Rec
       timeout: 3_000,
     });
     if (run.exitCode !== 0) return [];
-    return run.stdout
-      .toString()
-      .split("\0")
-      .filter(Boolean)
-      .map((entry) => {
-        const newline = entry.indexOf("\n");
-        return newline === -1 ? [entry, ""] : [entry.slice(0, newline), entry.slice(newline + 1)];
-      });
+    return configEntries(run.stdout.toString());
   } catch {
     return [];
   }
+}
+
+/** `git config -z --list`'s output as [key, value] pairs (a key with no value reads as ""). */
+export function configEntries(listed: string): [string, string][] {
+  return listed
+    .split("\0")
+    .filter(Boolean)
+    .map((entry) => {
+      const newline = entry.indexOf("\n");
+      return newline === -1 ? [entry, ""] : [entry.slice(0, newline), entry.slice(newline + 1)];
+    });
 }

@@ -1,20 +1,25 @@
-import { readFileSync } from "node:fs";
-import { join } from "node:path";
+import { mkdirSync, readdirSync, readFileSync, rmSync } from "node:fs";
+import { dirname, join } from "node:path";
 import * as v from "valibot";
 import { writeStateFileSync } from "../fs/atomic-write.ts";
 import { readJsonFile } from "../fs/read-json.ts";
 
 /**
- * `$SHIRO_HOME/jobs.json`: the background jobs running outside the sandbox, each with the shiro
- * that started it. A shiro that ended without stopping its jobs (killed, crashed) leaves them
- * here, and the next start stops those still running (reapOrphans). A process is known by its
- * id AND its start time, so a process id the system has since given to another program is never
- * touched; names are never looked at. (A group whose leader has exited is not reaped: its id alone
- * cannot tell it from a later one.) Sandboxed jobs are not written: they end with the sandbox.
+ * `$SHIRO_HOME/jobs/`: the background jobs running outside the sandbox, one file per shiro that
+ * started them (`<pid>-<start>.json`, written only by that shiro, so two shiros never overwrite
+ * each other's entries). A shiro that ended without stopping its jobs (killed, crashed) leaves its
+ * file, and the next start stops those still running and removes the file (reapOrphans). A process
+ * is known by its id AND its start time, so a process id the system has since given to another
+ * program is never touched; names are never looked at. (A group whose leader has exited is not
+ * reaped: its id alone cannot tell it from a later one.) Sandboxed jobs are not written: they end
+ * with the sandbox. The single shared `jobs.json` of earlier versions is still read and reaped.
  */
 export function journalPath(shiroHome: string): string {
-  return join(shiroHome, "jobs.json");
+  return join(shiroHome, "jobs");
 }
+
+/** The shared file earlier versions wrote; reaped like an owner's file, then removed. */
+const LEGACY = "jobs.json";
 
 /** A process as the journal knows it: its id and when it started (the system's clock ticks since boot). */
 const processSchema = v.object({ pid: v.pipe(v.number(), v.integer(), v.minValue(2)), start: v.string() });
@@ -50,14 +55,18 @@ function stillRunning(proc: Proc): boolean {
   return processStart(proc.pid) === proc.start;
 }
 
-function read(path: string): JournalEntry[] {
-  const result = readJsonFile(path, journalSchema);
+function read(file: string): JournalEntry[] {
+  const result = readJsonFile(file, journalSchema);
   return result.status === "ok" ? result.value.jobs : [];
 }
 
-function write(path: string, jobs: readonly JournalEntry[]): void {
+function write(file: string, jobs: readonly JournalEntry[]): void {
   try {
-    writeStateFileSync(path, JSON.stringify({ jobs }, null, 2) + "\n");
+    if (jobs.length === 0) rmSync(file, { force: true });
+    else {
+      mkdirSync(dirname(file), { recursive: true, mode: 0o700 });
+      writeStateFileSync(file, JSON.stringify({ jobs }, null, 2) + "\n");
+    }
   } catch {
     // The journal is a safety net for a crash; a shiro that cannot write it still stops its jobs at exit.
   }
@@ -69,35 +78,52 @@ export function selfProcess(): Proc | undefined {
   return start === undefined ? undefined : { pid: process.pid, start };
 }
 
-/** Writes a job down (called as it starts). Entries of owners that are gone and whose job is gone too are dropped on the way. */
-export function journalAdd(path: string, entry: JournalEntry): void {
-  write(path, [...read(path).filter((e) => stillRunning(e.owner) || stillRunning(e.job)), entry]);
+/** The file of the shiro `owner` in the journal folder `dir`. */
+export function ownerFile(dir: string, owner: Proc): string {
+  return join(dir, `${owner.pid}-${owner.start.replace(/[^0-9A-Za-z]+/g, "_")}.json`);
 }
 
-/** Takes a job off (it ended, or was stopped). */
-export function journalRemove(path: string, job: Proc): void {
-  const all = read(path);
+/** Writes a job down (called as it starts), in its owner's file. */
+export function journalAdd(dir: string, entry: JournalEntry): void {
+  const file = ownerFile(dir, entry.owner);
+  write(file, [...read(file), entry]);
+}
+
+/** Takes a job off (it ended, or was stopped); the owner's file goes with its last job. */
+export function journalRemove(dir: string, owner: Proc, job: Proc): void {
+  const file = ownerFile(dir, owner);
+  const all = read(file);
   const rest = all.filter((e) => !(e.job.pid === job.pid && e.job.start === job.start));
-  if (rest.length !== all.length) write(path, rest);
+  if (rest.length !== all.length) write(file, rest);
 }
 
 /**
  * At start: stops, with their whole process group, the jobs whose shiro is gone but which still
- * run (the same id and start time as written down); returns their commands. Entries of shiros
- * still running (another window) are kept.
+ * run (the same id and start time as written down), and removes that shiro's file; returns their
+ * commands. The files of shiros still running (another window) are left alone. A file that cannot
+ * be read is set aside (readJsonFile) and nothing in it is stopped.
  */
-export async function reapOrphans(path: string, stop: (pgid: number) => Promise<void>): Promise<string[]> {
-  const all = read(path);
-  if (all.length === 0) return [];
-  const reaped: string[] = [];
-  const kept: JournalEntry[] = [];
-  for (const entry of all) {
-    if (stillRunning(entry.owner)) kept.push(entry);
-    else if (stillRunning(entry.job)) {
-      await stop(entry.job.pid);
-      reaped.push(entry.command);
-    }
+export async function reapOrphans(dir: string, stop: (pgid: number) => Promise<void>): Promise<string[]> {
+  let names: string[] = [];
+  try {
+    names = readdirSync(dir).filter((name) => name.endsWith(".json"));
+  } catch {
+    // no folder: no shiro has written a job
   }
-  write(path, kept);
+  const files = [...names.map((name) => join(dir, name)), join(dirname(dir), LEGACY)];
+  const reaped: string[] = [];
+  for (const file of files) {
+    const all = read(file);
+    if (all.length === 0) continue;
+    const kept: JournalEntry[] = [];
+    for (const entry of all) {
+      if (stillRunning(entry.owner)) kept.push(entry);
+      else if (stillRunning(entry.job)) {
+        await stop(entry.job.pid);
+        reaped.push(entry.command);
+      }
+    }
+    if (kept.length !== all.length) write(file, kept);
+  }
   return reaped;
 }

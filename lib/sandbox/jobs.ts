@@ -61,6 +61,8 @@ export function createJobTable(opts: { shiroHome: string; now?: () => number }) 
   const now = opts.now ?? Date.now;
   const journal = journalPath(opts.shiroHome);
   const jobs = new Map<number, Job>();
+  /** This shiro, as the journal knows it; looked up when the first job outside the sandbox starts. */
+  let owner: ReturnType<typeof selfProcess>;
   let nextId = 1;
   let dir: string | undefined;
   const listeners = new Set<() => void>();
@@ -80,7 +82,7 @@ export function createJobTable(opts: { shiroHome: string; now?: () => number }) 
     job.waiters.clear();
   };
   const forget = (job: Job) => {
-    if (job.proc) journalRemove(journal, job.proc);
+    if (job.proc && owner) journalRemove(journal, owner, job.proc);
     job.proc = undefined;
   };
   const fileFor = (id: number): { file?: string; fd?: number } => {
@@ -163,11 +165,11 @@ export function createJobTable(opts: { shiroHome: string; now?: () => number }) 
      */
     add(command: string, child: Child, how: { pid?: number; seen?: string } = {}): { id: number; append: (chunk: string) => void } {
       const id = nextId++;
-      const owner = how.pid === undefined ? undefined : selfProcess();
       const start = how.pid === undefined ? undefined : processStart(how.pid);
       const proc = how.pid !== undefined && start !== undefined ? { pid: how.pid, start } : undefined;
       const job: Job = { file: undefined, fd: undefined, id, command, startedAt: now(), child, state: { type: "running" }, chunks: [], kept: 0, total: 0, read: 0, ...fileFor(id), fileChars: 0, proc, endUntold: false, waiters: new Set() };
       jobs.set(id, job);
+      if (proc) owner ??= selfProcess();
       if (proc && owner) journalAdd(journal, { job: proc, owner, command });
       if (how.seen) {
         append(job, how.seen);

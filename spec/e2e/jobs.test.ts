@@ -2,7 +2,7 @@
 // jobs tool reads its output and stops it, a job still running at the end of the run is stopped
 // with its process group, and one left by a shiro killed with -9 is stopped by the next start.
 import { describe, expect, test } from "bun:test";
-import { existsSync, readFileSync } from "node:fs";
+import { existsSync, readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { runShiro, shiroCommand, shiroEnv, tempDir } from "../support/cli.ts";
 import { toolOutputsIn, WIRES } from "../support/requests.ts";
@@ -129,13 +129,14 @@ for (const { wire, flags } of WIRES) {
       try {
         // Killed with -9, shiro stopped nothing: the job runs on, written in the journal.
         expect(alive(server)).toBe(true);
-        expect(readFileSync(join(home, ".shiro-neko", "jobs.json"), "utf8")).toContain(`"pid": ${server}`);
+        const journal = join(home, ".shiro-neko", "jobs");
+        expect(readdirSync(journal).map((name) => readFileSync(join(journal, name), "utf8")).join("\n")).toContain(`"pid": ${server}`);
         const next = await serve({ text: "hello" });
         const run = await runShiro(["-p", "hi", ...flags], { baseURL: next.url, cwd: work, home });
         expect(run.code).toBe(0);
         expect(run.stderr).toContain("stopped a background job an earlier shiro left running (it ended without stopping it): sleep 300 &");
         await until(() => !alive(server) && !alive(child), 3_000);
-        expect(JSON.parse(readFileSync(join(home, ".shiro-neko", "jobs.json"), "utf8"))).toEqual({ jobs: [] });
+        expect(readdirSync(journal)).toEqual([]); // the gone shiro's file went with its jobs
       } finally {
         // Whatever happened, this spec leaves nothing running.
         for (const pid of [server, child]) if (alive(pid)) process.kill(pid, "SIGKILL");

@@ -1,10 +1,10 @@
 // The job table and its journal, below the tools: what the model reads of a job's output, the cap
 // on what is kept, and which left jobs the next start stops (by process id AND start time).
 import { describe, expect, test } from "bun:test";
-import { readFileSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { createJobTable, JOB_OUTPUT_CAP_CHARS } from "../../lib/sandbox/jobs.ts";
-import { journalPath, processStart, reapOrphans } from "../../lib/sandbox/jobs-journal.ts";
+import { journalAdd, journalPath, journalRemove, ownerFile, processStart, reapOrphans } from "../../lib/sandbox/jobs-journal.ts";
 import { createHostRunner, killGroup } from "../../lib/sandbox/process.ts";
 import { tempDir } from "../support/cli.ts";
 
@@ -96,31 +96,61 @@ describe("the journal", () => {
     const entry = (pid: number, owner: { pid: number; start: string }, command: string, start = processStart(pid)!) => ({ job: { pid, start }, owner, command });
     const me = { pid: process.pid, start: processStart(process.pid)! };
     const dead = { pid: gone.pid, start: goneStart };
-    writeFileSync(
-      journalPath(home),
-      JSON.stringify({
-        jobs: [
-          entry(orphan.pid!, dead, "the orphan"),
-          entry(kept.pid!, me, "a live shiro's job"),
-          // Its id was written down with another start time: the process there now is not the job.
-          entry(reused.pid!, dead, "a reused id", "12345"),
-        ],
-      }),
-    );
+    journalAdd(journalPath(home), entry(orphan.pid!, dead, "the orphan"));
+    journalAdd(journalPath(home), entry(kept.pid!, me, "a live shiro's job"));
+    // Its id was written down with another start time: the process there now is not the job.
+    journalAdd(journalPath(home), entry(reused.pid!, dead, "a reused id", "12345"));
     try {
+      expect(readdirSync(journalPath(home)).sort()).toEqual([ownerFile("", dead), ownerFile("", me)].sort());
       expect(await reapOrphans(journalPath(home), killGroup)).toEqual(["the orphan"]);
       expect(alive(orphan.pid!)).toBe(false);
       expect(alive(kept.pid!)).toBe(true);
       expect(alive(reused.pid!)).toBe(true);
-      expect(JSON.parse(readFileSync(journalPath(home), "utf8")).jobs.map((e: { command: string }) => e.command)).toEqual(["a live shiro's job"]);
+      // The gone shiro's file is removed; the live one's is left as it was.
+      expect(readdirSync(journalPath(home))).toEqual([ownerFile("", me)]);
+      expect(JSON.parse(readFileSync(ownerFile(journalPath(home), me), "utf8")).jobs.map((e: { command: string }) => e.command)).toEqual(["a live shiro's job"]);
     } finally {
       await Promise.all([orphan.stop(), kept.stop(), reused.stop()]);
     }
   });
 
-  test("a broken journal is set aside and nothing is stopped", async () => {
+  test("a broken journal file is set aside and nothing is stopped", async () => {
     const home = tempDir();
-    writeFileSync(journalPath(home), "{ not json");
+    mkdirSync(journalPath(home));
+    writeFileSync(join(journalPath(home), "123-456.json"), "{ not json");
     expect(await reapOrphans(journalPath(home), killGroup)).toEqual([]);
+    expect(readdirSync(journalPath(home)).some((name) => name.startsWith("123-456.json.corrupt-"))).toBe(true);
+  });
+
+  test("two shiros writing jobs at once never lose each other's entries", () => {
+    const home = tempDir();
+    const a = { pid: 101, start: "1000" };
+    const b = { pid: 202, start: "2000" };
+    const job = (pid: number) => ({ pid, start: String(pid * 10) });
+    // Interleaved as two processes would: each only ever rewrites its own file.
+    for (let i = 0; i < 50; i++) {
+      journalAdd(journalPath(home), { job: job(1000 + i), owner: a, command: `a ${i}` });
+      journalAdd(journalPath(home), { job: job(2000 + i), owner: b, command: `b ${i}` });
+      if (i % 2) journalRemove(journalPath(home), a, job(1000 + i));
+    }
+    const commands = (owner: typeof a) => JSON.parse(readFileSync(ownerFile(journalPath(home), owner), "utf8")).jobs.map((e: { command: string }) => e.command);
+    expect(commands(a)).toEqual(Array.from({ length: 25 }, (_, k) => `a ${2 * k}`));
+    expect(commands(b)).toEqual(Array.from({ length: 50 }, (_, k) => `b ${k}`));
+  });
+
+  test("the shared jobs.json of earlier versions is still reaped, then removed", async () => {
+    const home = tempDir();
+    const gone = Bun.spawn(["true"]);
+    const goneStart = processStart(gone.pid) ?? "0";
+    await gone.exited;
+    const orphan = host.spawn(["sleep", "30"], { cwd: home });
+    try {
+      writeFileSync(join(home, "jobs.json"), JSON.stringify({ jobs: [{ job: { pid: orphan.pid!, start: processStart(orphan.pid!)! }, owner: { pid: gone.pid, start: goneStart }, command: "an old orphan" }] }));
+      expect(await reapOrphans(journalPath(home), killGroup)).toEqual(["an old orphan"]);
+      expect(alive(orphan.pid!)).toBe(false);
+      expect(existsSync(join(home, "jobs.json"))).toBe(false);
+    } finally {
+      await orphan.stop();
+    }
   });
 });

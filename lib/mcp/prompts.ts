@@ -37,7 +37,7 @@ export function promptUsage(entry: ServerPrompt): string {
 
 /** The prompt a typed line runs, and the words after its name; undefined when the line names none of `prompts`. */
 export function findPromptCommand(line: string, prompts: readonly ServerPrompt[]): { entry: ServerPrompt; words: string } | undefined {
-  const match = /^\/(mcp__\S+)(?:\s+([\s\S]*))?$/.exec(line.trim());
+  const match = /^\/(mcp__\S+)(?:\s+([\s\S]*))?$/i.exec(line.trim());
   if (!match) return undefined;
   const name = match[1]!.toLowerCase();
   const entry = prompts.find((p) => p.command.toLowerCase() === name);

@@ -70,10 +70,10 @@ const KEYS: readonly (readonly [string, string])[] = [
   ["ctrl-d", "exit (on an empty line; during a turn or with prompts queued, press it twice)"],
   ["up/down", "the prompt history"],
   ["ctrl-r", "search the prompt history (again: older; enter takes the match; esc gives the line back)"],
-  ["tab", "complete /commands and @paths"],
+  ["tab", "complete /commands, @paths and @server:uri (MCP resources)"],
   ["shift-tab", "switch the approval mode: ask → edits → auto"],
   ["!cmd", "run cmd in the workspace (its output goes with your next prompt)"],
-  ["@path", "attach a file or directory"],
+  ["@path", "attach a file or directory · @server:uri an MCP server's resource"],
 ];
 
 /**

@@ -9,8 +9,8 @@ import { lazyMcpTools, overBudget } from "./lazy-tools.ts";
 import { RESOURCE_TOOL, resourceTool, type McpResourceContents } from "./resources.ts";
 import { promptCommand, type McpPromptResult, type ServerPrompt } from "./prompts.ts";
 import { signInState, type SignInState } from "./sign-in-state.ts";
-import { signIn, type SignInResult } from "./login.ts";
-import { removeOAuthRecord } from "./oauth-store.ts";
+import { signInMethods } from "./session-sign-in.ts";
+import type { SignInResult } from "./login.ts";
 import { resultText } from "./result-text.ts";
 
 /** How long a server may take to start and list its tools before it is reported failed. */
@@ -253,7 +253,7 @@ export function createMcpManager(opts: McpManagerOptions): McpManager {
     return server;
   };
 
-  return {
+  const manager: Omit<McpManager, "signIn" | "signOut"> = {
     names: servers.map((s) => s.name),
     tools() {
       if (offered?.version === version) return offered.tools;
@@ -307,19 +307,6 @@ export function createMcpManager(opts: McpManagerOptions): McpManager {
       await old?.close();
       await server.pending;
     },
-    async signIn(name, open, signal) {
-      const server = named(name);
-      if (isStdio(server.config)) throw new Error(`"${name}" is a local server (a "command"); only remote servers (a "url") sign in`);
-      const result = await signIn(name, server.config, { home: opts.home, env: opts.env, version: opts.version, open, signal });
-      await this.reconnect(name);
-      return result;
-    },
-    async signOut(name) {
-      const server = named(name);
-      const had = removeOAuthRecord(opts.home, name);
-      if (!isStdio(server.config)) await this.reconnect(name);
-      return had;
-    },
     settled(timeoutMs) {
       if (!servers.some((s) => s.state === "starting")) return Promise.resolve();
       return new Promise<void>((resolve) => {
@@ -346,6 +333,7 @@ export function createMcpManager(opts: McpManagerOptions): McpManager {
       for (const s of servers) s.connection?.kill();
     },
   };
+  return Object.assign(manager, signInMethods(manager, opts));
 }
 
 /** Most resource URIs kept per server for Tab completion. */

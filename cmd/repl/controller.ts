@@ -362,7 +362,7 @@ export function createRepl(deps: ReplDeps) {
       const mcp = session.runtime().mcp;
       if (mcp) {
         print(theme.dim(`MCP: starting ${mcp.names.join(", ")} in the background; /mcp shows them.`));
-        mcp.onNotice((notice) => print(theme.warn(notice)));
+        mcp.onNotice((notice) => print(theme.warn(notice.replaceAll("run shiro mcp login", "run /mcp login")))); // the loop signs in itself
       }
       if (session.conversation().history.length > 0) replay();
       // `shiro "fix the bug in page.ts"`: the prompt from the command line goes first, like a typed one.

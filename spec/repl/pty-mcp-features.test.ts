@@ -23,11 +23,11 @@ function toolNamesIn(body: any): string[] {
 }
 
 /** Sends /mcp until its listing matches (servers connect in the background). */
-async function mcpShows(pty: Pty, pattern: RegExp, tries = 20): Promise<void> {
+async function mcpShows(pty: Pty, pattern: RegExp, tries = 20, count = 1): Promise<void> {
   for (let i = 1; ; i++) {
     pty.line("/mcp");
     try {
-      await pty.waitFor(pattern, { timeoutMs: 1_000 });
+      await pty.waitFor(pattern, { timeoutMs: 1_000, count });
       return;
     } catch (error) {
       if (i >= tries) throw error;
@@ -85,6 +85,7 @@ test("/mcp login signs in inside the loop (the browser opened, the URL printed),
     const s = await serve({ toolCalls: [{ name: "mcp__conf__echo", input: { text: "signed in the loop" } }] }, { text: "done" });
     const pty = await start({ baseURL: s.url, home, env: { BROWSER } });
     await pty.waitForPrompt(1);
+    await pty.waitFor('MCP server "conf" did not start: it asks you to sign in: run /mcp login conf.');
     await mcpShows(pty, /conf \(remote, from config\): failed: it asks you to sign in: run \/mcp login conf/);
     pty.line("/mcp login conf");
     await pty.waitFor("open this address in your browser");
@@ -96,9 +97,19 @@ test("/mcp login signs in inside the loop (the browser opened, the URL printed),
     expect(toolNamesIn(s.requests[0]!.body)).toContain("mcp__conf__echo");
     expect(toolOutputsIn(s.requests[1]!.body).join("")).toBe("echo: signed in the loop");
 
+    // A token past its lifetime shows as such, with the refresh that will replace it.
+    const kept = join(home, ".shiro-neko", "mcp-oauth", "conf.json");
+    writeFileSync(kept, JSON.stringify({ ...JSON.parse(readFileSync(kept, "utf8")), tokensAt: Date.now() - 2 * 3_600_000 }));
+    await mcpShows(pty, /conf \(http, from config\): connected, signed in, 4 tools \(token expired, refreshed at the next request\)/);
+
     pty.line("/mcp logout conf");
     await pty.waitFor('Signed out of "conf": its tokens are forgotten.');
-    await mcpShows(pty, /conf \(remote, from config\): failed: it asks you to sign in: run \/mcp login conf/);
+    // What the server's discovery found may be kept again (the reconnection asked); the tokens are not.
+    const file = join(home, ".shiro-neko", "mcp-oauth", "conf.json");
+    expect(existsSync(file) ? JSON.parse(readFileSync(file, "utf8")).tokens : undefined).toBeUndefined();
+    // Shown again after the sign-out (the screen still holds the lines from before the sign-in).
+    const before = pty.screen().split("conf (remote, from config): failed: it asks you to sign in: run /mcp login conf").length - 1;
+    await mcpShows(pty, /conf \(remote, from config\): failed: it asks you to sign in: run \/mcp login conf/, 20, before + 1);
   } finally {
     oauth.stop();
   }

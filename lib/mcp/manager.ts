@@ -278,7 +278,7 @@ export function createMcpManager(opts: McpManagerOptions): McpManager {
     prompts: () => servers.flatMap((s) => (s.state === "connected" && s.connection?.prompts ? s.connection.prompts.list().map((prompt) => ({ server: s.name, prompt, command: promptCommand(s.name, prompt.name) })) : [])),
     async getPrompt(name, prompt, args, signal) {
       const server = named(name);
-      if (server.state === "starting") await server.pending;
+      if (server.state === "starting") await whileNotAborted(server.pending, signal);
       const prompts = server.connection?.prompts;
       if (server.state !== "connected" || !prompts) throw new Error(`the MCP server "${name}" is not running (${server.error ?? server.state})`);
       return prompts.get(prompt, args, signal);
@@ -286,7 +286,7 @@ export function createMcpManager(opts: McpManagerOptions): McpManager {
     resourceUris: () => servers.filter((s) => s.state === "connected" && s.connection?.resources).map((s) => ({ server: s.name, uris: s.uris })),
     async readResource(name, uri, signal) {
       const server = named(name);
-      if (server.state === "starting") await server.pending;
+      if (server.state === "starting") await whileNotAborted(server.pending, signal);
       const resources = server.connection?.resources;
       if (server.state !== "connected" || !resources) throw new Error(`the MCP server "${name}" ${server.state === "connected" ? "has no resources" : `is not running (${server.error ?? server.state})`}`);
       return resources.read(uri, signal);
@@ -334,6 +334,16 @@ export function createMcpManager(opts: McpManagerOptions): McpManager {
     },
   };
   return Object.assign(manager, signInMethods(manager, opts));
+}
+
+/** Waits for `pending` (a server connecting), or rejects as soon as `signal` aborts. */
+function whileNotAborted(pending: Promise<void> | undefined, signal: AbortSignal): Promise<void> {
+  if (signal.aborted) return Promise.reject(new Error("stopped"));
+  return new Promise((resolve, reject) => {
+    const stop = () => reject(new Error("stopped"));
+    signal.addEventListener("abort", stop, { once: true });
+    void (pending ?? Promise.resolve()).then(() => (signal.removeEventListener("abort", stop), resolve()));
+  });
 }
 
 /** Most resource URIs kept per server for Tab completion. */

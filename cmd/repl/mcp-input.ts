@@ -1,5 +1,5 @@
 import { attachAll, resourceMentions } from "../../lib/app/mcp-attach.ts";
-import { mcpPromptTurn } from "../../lib/app/mcp-prompt-run.ts";
+import { mcpPromptCommands, mcpPromptTurn } from "../../lib/app/mcp-prompt-run.ts";
 import type { McpManager } from "../../lib/mcp/index.ts";
 import { describeAttachment } from "../../lib/prompt/attach.ts";
 import type { CompleteOptions } from "../../lib/prompt/complete.ts";
@@ -13,14 +13,14 @@ import type { Theme } from "./theme.ts";
  * naming a server's prompt runs it. Servers connect in the background, so each is read when used.
  */
 export function withMcpCompletion(base: CompleteOptions, mcp: () => McpManager | undefined): CompleteOptions {
-  const prompts = () => mcp()?.prompts() ?? [];
+  const prompts = () => mcpPromptCommands(mcp());
   return {
     ...base,
     get commands() {
-      return [...(base.commands ?? []), ...prompts().map((p) => p.command)];
+      return [...(base.commands ?? []), ...prompts().map((p) => p.name)];
     },
     get descriptions() {
-      return { ...base.descriptions, ...Object.fromEntries(prompts().map((p) => [p.command, p.prompt.description ?? p.prompt.title ?? `a prompt of the MCP server "${p.server}"`])) };
+      return { ...base.descriptions, ...Object.fromEntries(prompts().map((p) => [p.name, p.description])) };
     },
     resources: () => mcp()?.resourceUris() ?? [],
   };

@@ -6,6 +6,7 @@
  * refused line, and the prompt is sent without it (as a file that cannot be attached is).
  */
 import type { McpManager } from "../mcp/index.ts";
+import { serverWords } from "../mcp/prompts.ts";
 import { attachMentions, type AttachReport } from "../prompt/attach.ts";
 import { resourceAttachment, resourceRefused } from "../prompt/attach-resource.ts";
 import type { Where } from "../fs/workspace.ts";
@@ -56,6 +57,6 @@ export async function attachAll(prompt: string, where: Where, mcp: McpManager | 
 
 /** One line, without the SDK's "MCP error -32603: " prefixes (the server's own words are the reason). */
 function oneLine(text: string): string {
-  const flat = text.replace(/\s+/g, " ").trim().replace(/^(MCP error -?\d+: )+/, "");
+  const flat = serverWords(text).replace(/^(MCP error -?\d+: )+/, "");
   return flat.length > 200 ? flat.slice(0, 199) + "…" : flat;
 }

@@ -6,7 +6,7 @@
  * an image or audio as a note (shiro sends the model text only), a resource link as its address.
  */
 import type { McpManager } from "../mcp/index.ts";
-import { findPromptCommand, promptArguments, promptHelpLines, type McpPromptResult } from "../mcp/prompts.ts";
+import { findPromptCommand, promptArguments, promptHelpLines, serverWords, type McpPromptResult } from "../mcp/prompts.ts";
 import type { AttachReport } from "../prompt/attach.ts";
 import { resourceAttachment } from "../prompt/attach-resource.ts";
 import { splitWords } from "../prompt/custom-commands.ts";
@@ -29,7 +29,7 @@ export async function mcpPromptTurn(line: string, mcp: McpManager | undefined, s
   try {
     result = await mcp.getPrompt(entry.server, entry.prompt.name, parsed.args, signal);
   } catch (error) {
-    const why = (error instanceof Error ? error.message : String(error)).replace(/^(MCP error -?\d+: )+/, "");
+    const why = serverWords(error instanceof Error ? error.message : String(error)).replace(/^(MCP error -?\d+: )+/, "");
     return { command, error: `${command}: the MCP server "${entry.server}" did not give the prompt: ${why}` };
   }
   const { body, blocks, reports } = messagesText(entry.server, result);
@@ -47,6 +47,11 @@ function notAPrompt(line: string, mcp: McpManager): McpPromptTurn | undefined {
   if (status?.state !== "connected") return { command, error: `${command}: the MCP server "${server}" is not connected (${status?.state === "starting" ? "still starting; try again in a moment" : (status?.error ?? status?.state)}); /mcp shows the servers` };
   const own = mcp.prompts().filter((p) => p.server === server).map((p) => `/${p.command}`);
   return { command, error: `unknown command ${command}: the MCP server "${server}" has no such prompt${own.length ? ` (its prompts: ${own.join(", ")})` : " (it offers no prompts)"}` };
+}
+
+/** The connected servers' prompts as the loop's command list shows them: name (without its slash) and description. */
+export function mcpPromptCommands(mcp: McpManager | undefined): { name: string; description: string }[] {
+  return (mcp?.prompts() ?? []).map((p) => ({ name: p.command, description: serverWords(p.prompt.description ?? p.prompt.title ?? `a prompt of the MCP server "${p.server}"`) }));
 }
 
 /** `/help`'s section: the connected servers' prompts under each server. */

@@ -26,7 +26,7 @@ export type PromptAccess = {
 export type ServerPrompt = { server: string; prompt: McpPromptInfo; command: string };
 
 export function promptCommand(server: string, prompt: string): string {
-  return `mcp__${server}__${prompt.replace(/\s/g, "_")}`;
+  return `mcp__${server}__${prompt.replace(/[^A-Za-z0-9_.-]/g, "_")}`; // what one can type, and safe to print
 }
 
 /** `usage: /mcp__docs__review <file> [focus]`: required arguments in <>, optional ones in []. */
@@ -71,13 +71,18 @@ export function promptArguments(entry: ServerPrompt, words: readonly string[]): 
   return { args };
 }
 
+/** A server's words (a description, an error) as one line safe for the screen: no escape sequences, no control characters. */
+export function serverWords(text: string): string {
+  return Bun.stripANSI(text).replace(/[\x00-\x1f\x7f-\x9f]/g, " ").replace(/\s+/g, " ").trim();
+}
+
 /** `/help`'s lines for the servers' prompts: under each server, its commands with their descriptions. */
 export function promptHelpLines(prompts: readonly ServerPrompt[], width = Number.POSITIVE_INFINITY): string[] {
   const servers = [...new Set(prompts.map((p) => p.server))];
   return servers.flatMap((server) => [
     `${server}:`,
     ...termRows(
-      prompts.filter((p) => p.server === server).map((p) => [promptUsage(p), p.prompt.description ?? p.prompt.title ?? ""] as const),
+      prompts.filter((p) => p.server === server).map((p) => [serverWords(promptUsage(p)), serverWords(p.prompt.description ?? p.prompt.title ?? "")] as const),
       width - 2,
     ).map((line) => "  " + line),
   ]);

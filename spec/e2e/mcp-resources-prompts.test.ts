@@ -100,3 +100,12 @@ for (const { wire, flags } of WIRES) {
     });
   }
 }
+
+test("headless, a /mcp__<server>__… line the server has no prompt for stops with one line naming its prompts; nothing is sent", async () => {
+  const home = homeWith({ command: process.execPath, args: [LIBRARY] });
+  const s = await serve();
+  const run = await runShiro(["-p", "/mcp__library__nope x"], { baseURL: s.url, home });
+  expect(run.code).toBe(2);
+  expect(run.stderr).toContain('shiro: unknown command /mcp__library__nope: the MCP server "library" has no such prompt (its prompts: /mcp__library__review, /mcp__library__briefing)');
+  expect(s.requests).toHaveLength(0);
+});

@@ -8,6 +8,7 @@ import { signIn } from "../lib/mcp/login.ts";
 import { removeOAuthRecord } from "../lib/mcp/oauth-store.ts";
 import { COMMON_FLAGS, parseFlags, type FlagTable } from "./args.ts";
 import { commandHelp } from "./help.ts";
+import { openInBrowser } from "./open-browser.ts";
 
 const USAGE = "usage: shiro mcp login <server>   (sign in to a remote MCP server with OAuth)\n       shiro mcp logout <server>  (forget that sign-in)";
 
@@ -67,24 +68,5 @@ export async function runMcpCommand(argv: string[], env: Record<string, string |
     return 1;
   } finally {
     process.off("SIGINT", onSignal);
-  }
-}
-
-/** `$BROWSER <url>` when set (words split on spaces), else the system's opener where there is a display; never waits for it. */
-function openInBrowser(url: string, env: Record<string, string | undefined>): void {
-  const command = env.BROWSER?.trim()
-    ? [...env.BROWSER.trim().split(/\s+/), url]
-    : process.platform === "darwin"
-      ? ["open", url]
-      : process.platform === "win32"
-        ? ["cmd", "/c", "start", "", url]
-        : env.DISPLAY || env.WAYLAND_DISPLAY
-          ? ["xdg-open", url]
-          : undefined;
-  if (!command) return;
-  try {
-    Bun.spawn(command, { stdin: "ignore", stdout: "ignore", stderr: "ignore" }).unref();
-  } catch {
-    // no browser could start: the address printed above is the way
   }
 }

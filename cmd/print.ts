@@ -9,7 +9,9 @@ import { shadowNotices } from "../lib/skills/skills.ts";
 import { customCommandSources, expandCommand, loadCustomCommands } from "../lib/prompt/custom-commands.ts";
 import { notLoadedHint, parseInput } from "../lib/prompt/slash-commands.ts";
 import { GO_ON_HEADLESS, HEADLESS_WAIT_MS, openSession } from "../lib/app/session.ts";
-import { attachMentions, describeAttachment } from "../lib/prompt/attach.ts";
+import { describeAttachment } from "../lib/prompt/attach.ts";
+import { attachAll } from "../lib/app/mcp-attach.ts";
+import { mcpPromptTurn } from "../lib/app/mcp-prompt-run.ts";
 import { renderTodos } from "../lib/notebook/render.ts";
 import { costUsd } from "../lib/sessions/pricing.ts";
 import { describeTurnChanges } from "../lib/sessions/undo/report.ts";
@@ -183,19 +185,20 @@ export async function runHeadless(args: MainArgs, processEnv: Record<string, str
     }
     controller.abort();
   }, closeSession);
-  // `@path` in the prompt given as an argument attaches the file; piped text is sent as it came.
-  const attached = text ? attachMentions(text, runtime.workspace, { unscanned: piped }) : { text: piped, reports: [] };
+  // One turn and no "later": its servers get a short while to connect (one still starting joins at a later step).
+  await mcp?.settled(HEADLESS_WAIT_MS);
+  // `/mcp__<server>__<prompt> …` runs a server's prompt; `@path` and `@server:uri` in the prompt given as an argument attach the file or resource; piped text is sent as it came.
+  const mcpPrompt = text ? await mcpPromptTurn(text, mcp, controller.signal, piped) : undefined;
+  const attached = mcpPrompt && "text" in mcpPrompt ? mcpPrompt : text ? await attachAll(text, runtime.workspace, mcp, { unscanned: piped, signal: controller.signal }) : { text: piped, reports: [] };
   // The session is named after what was typed: not the piped text (`git diff | shiro -p review`) nor attached files that follow it.
   if (text) session.nameIfUntitled(text);
   for (const report of attached.reports) emit({ type: "notice", message: describeAttachment(report) });
-  // One turn and no "later": its servers get a short while to connect (one still starting joins at a later step).
-  await mcp?.settled(HEADLESS_WAIT_MS);
-  const requiredMissing = requiredServersMissing(mcp, requiredServers(runtime));
-  if (requiredMissing) {
+  const stopLine = requiredServersMissing(mcp, requiredServers(runtime)) ?? (mcpPrompt && "error" in mcpPrompt ? mcpPrompt.error : undefined);
+  if (stopLine) {
     stopSignals();
     closeSession();
-    if (args.json) out.write(record(EXIT_CODES.usage, { error: requiredMissing }));
-    err.write(`shiro: ${requiredMissing}\n`);
+    if (args.json) out.write(record(EXIT_CODES.usage, { error: stopLine }));
+    err.write(`shiro: ${stopLine}\n`);
     return EXIT_CODES.usage;
   }
   policy.startTurn();

@@ -11,7 +11,8 @@ import { NO_SKILLS, skillListing } from "../../lib/skills/skills.ts";
 import { THINKING_LEVELS, VARIANTS, VARIANT_NAMES } from "../../lib/config/variants.ts";
 import { APPROVAL_MODES } from "../../lib/config/permission-schema.ts";
 import { isApprovalMode } from "../../lib/config/resolve.ts";
-import { describeStatus } from "../../lib/mcp/describe-status.ts";
+import { mcpPromptHelpLines } from "../../lib/app/mcp-prompt-run.ts";
+import { mcpCommand } from "./mcp-command.ts";
 import { describeHooks } from "../../lib/hooks/describe.ts";
 import { changeLines } from "./diff-view.ts";
 import { todoRows } from "./live-panel.ts";
@@ -69,10 +70,10 @@ const KEYS: readonly (readonly [string, string])[] = [
   ["ctrl-d", "exit (on an empty line; during a turn or with prompts queued, press it twice)"],
   ["up/down", "the prompt history"],
   ["ctrl-r", "search the prompt history (again: older; enter takes the match; esc gives the line back)"],
-  ["tab", "complete /commands and @paths"],
+  ["tab", "complete /commands, @paths and @server:uri (MCP resources)"],
   ["shift-tab", "switch the approval mode: ask → edits → auto"],
   ["!cmd", "run cmd in the workspace (its output goes with your next prompt)"],
-  ["@path", "attach a file or directory"],
+  ["@path", "attach a file or directory · @server:uri an MCP server's resource"],
 ];
 
 /**
@@ -94,7 +95,9 @@ export async function runCommand(name: SlashName, args: string, env: CommandEnv)
       // Laid out for the width inside the two columns of indent, so the print does not wrap them again.
       const room = env.columns() - 2;
       const custom = env.custom && env.custom.length > 0 ? [theme.bold("Your commands"), ...customHelpLines(env.custom, room).map((l) => "  " + l)] : [];
-      env.print([theme.bold("Commands"), ...commandHelpLines(room).map((l) => "  " + l), ...custom, theme.bold("Keys"), ...termRows(KEYS, room).map((l) => "  " + l)].join("\n"));
+      const prompts = mcpPromptHelpLines(session.runtime().mcp, room - 2).map((l) => "  " + l);
+      const mcp = prompts.length > 0 ? [theme.bold("MCP prompts (by server; words fill the arguments in order, or name=value)"), ...prompts] : [];
+      env.print([theme.bold("Commands"), ...commandHelpLines(room).map((l) => "  " + l), ...custom, ...mcp, theme.bold("Keys"), ...termRows(KEYS, room).map((l) => "  " + l)].join("\n"));
     },
     skills: () => env.print(skillListing(session.runtime().skills ?? NO_SKILLS).join("\n")),
     goal: () => goalCommand(args, env),
@@ -229,7 +232,7 @@ export async function runCommand(name: SlashName, args: string, env: CommandEnv)
     },
     jobs: () => env.print(session.jobsListing().join("\n")),
     kill: async () => env.print(await session.killJob(args)),
-    mcp: () => env.print(mcpReport(session, theme)),
+    mcp: () => mcpCommand(args, env),
     hooks: () => env.print([theme.bold("Hooks"), ...describeHooks(session.hooks(), hooksOff(session)).map((line) => "  " + line)].join("\n")),
     exit: () => {},
   };
@@ -260,14 +263,6 @@ async function page(lines: readonly string[], env: CommandEnv): Promise<void> {
 function hooksOff(session: ReplSession): string | undefined {
   if (!session.hookPlan) return undefined;
   return session.runtime().config.disableAllHooks === true ? 'config "disableAllHooks"' : session.hooksDisabled ? "--no-hooks" : undefined;
-}
-
-function mcpReport(session: ReplSession, theme: Theme): string {
-  const mcp = session.runtime().mcp;
-  if (!mcp) return describeStatus([])[0]!;
-  const offered = mcp.tools().map((t) => t.name);
-  const lazy = offered.includes("mcp_search") ? theme.dim("Many tools: the model gets them through mcp_search and mcp_call.") : "";
-  return [theme.bold("MCP servers"), ...describeStatus(mcp.status()).map((line) => "  " + line), lazy].filter(Boolean).join("\n");
 }
 
 /**

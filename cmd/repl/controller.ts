@@ -1,7 +1,6 @@
 import type { HistoryStore } from "../../lib/prompt/history.ts";
 import { createPromptQueue, describeQueue } from "../../lib/prompt/queue.ts";
 import { notLoadedHint, parseInput, unknownCommandHint } from "../../lib/prompt/slash-commands.ts";
-import { attachMentions, describeAttachment } from "../../lib/prompt/attach.ts";
 import { expandCommand, type CustomCommand, type RejectedCommand } from "../../lib/prompt/custom-commands.ts";
 import { createTypeAheadGuard } from "../../lib/prompt/type-ahead.ts";
 import { EXIT_CODES } from "../../lib/errors.ts";
@@ -24,6 +23,7 @@ import { choiceRows, openChoice, type ChoiceRequest } from "./picker.ts";
 import { PROMPT, promptRows, REPLAY_END, replayRows } from "./replay.ts";
 import { questionView } from "./question-view.ts";
 import { createLoopElicitor, questionOnScreen } from "./elicit-view.ts";
+import { createLoopAttacher, createLoopMcpPrompts, withMcpCompletion } from "./mcp-input.ts";
 import { createTurnRunner } from "./turn-runner.ts";
 import { createNotifications, type Alerts } from "./notifications.ts";
 import { createTaskListView } from "./task-list-view.ts";
@@ -106,7 +106,7 @@ export function createRepl(deps: ReplDeps) {
   const custom = deps.customCommands ?? [];
   const input = createInputBox({
     history: deps.history,
-    complete: { ...where, choices: (command) => (command === "model" && session ? session.knownModels() : []), commands: custom.map((command) => command.name), descriptions: Object.fromEntries(custom.map((command) => [command.name, command.description])) },
+    complete: withMcpCompletion({ ...where, choices: (command) => (command === "model" && session ? session.knownModels() : []), commands: custom.map((command) => command.name), descriptions: Object.fromEntries(custom.map((command) => [command.name, command.description])) }, () => session?.runtime().mcp),
     canPick: screen.mode === "rich",
     onNotice: (text) => print(theme.warn(text)),
   });
@@ -219,12 +219,10 @@ export function createRepl(deps: ReplDeps) {
   /** `!cmd`: the user's own command (shell-command.ts). */
   const shell = (commandLine: string) => runUserCommand({ state, session, theme, print, render }, commandLine);
 
-  /** The prompt with its `@path` files attached (lib/prompt/attach.ts); a line on screen for each. */
-  function attach(prompt: string): string {
-    const { text, reports } = attachMentions(prompt, where);
-    for (const report of reports) print((report.kind === "refused" ? theme.warn : theme.dim)(`  ${describeAttachment(report)}`));
-    return text;
-  }
+  const mcpDeps = { state, rich: screen.mode === "rich", render, print, theme, where, mcp: () => session.runtime().mcp };
+  /** The prompt with its `@path` files and `@server:uri` resources attached; a line on screen for each (mcp-input.ts). */
+  const attach = createLoopAttacher(mcpDeps);
+  const mcpPrompt = createLoopMcpPrompts({ ...mcpDeps, send: (prompt, typed) => runner.sendPrompt(prompt, typed), named: (text) => session.nameIfUntitled(text) });
 
   /** Typed or queued, a line goes through here: echoed, then run as a command or a prompt. */
   async function submit(text: string): Promise<"exit" | undefined> {
@@ -233,10 +231,12 @@ export function createRepl(deps: ReplDeps) {
     echo(shown);
     if (/^!\S/.test(text)) return void (await shell(text.slice(1).trim()));
     if (text.trim() === "!") return void print(theme.dim(SHELL_HINT));
+    if (await mcpPrompt(text)) return;
     const parsed = parseInput(text, custom, deps.rejectedCommands);
     if (parsed.type === "prompt") {
       session.nameIfUntitled(text);
-      return runner.sendPrompt(attach(text));
+      const sent = await attach(text);
+      return sent === undefined ? undefined : runner.sendPrompt(sent);
     }
     if (parsed.type === "custom") {
       const { command } = parsed;
@@ -245,7 +245,8 @@ export function createRepl(deps: ReplDeps) {
       try {
         const expanded = expandCommand(command, parsed.args);
         session.nameIfUntitled(expanded);
-        return void (await session.forOneTurn(command, () => runner.sendPrompt(attach(expanded), text)));
+        const sent = await attach(expanded);
+        return void (sent !== undefined && (await session.forOneTurn(command, () => runner.sendPrompt(sent, text))));
       } catch (error) {
         return void print(theme.error(`/${command.name}: ${error instanceof Error ? error.message : String(error)}`));
       }
@@ -361,7 +362,7 @@ export function createRepl(deps: ReplDeps) {
       const mcp = session.runtime().mcp;
       if (mcp) {
         print(theme.dim(`MCP: starting ${mcp.names.join(", ")} in the background; /mcp shows them.`));
-        mcp.onNotice((notice) => print(theme.warn(notice)));
+        mcp.onNotice((notice) => print(theme.warn(notice.replaceAll("run shiro mcp login", "run /mcp login")))); // the loop signs in itself
       }
       if (session.conversation().history.length > 0) replay();
       // `shiro "fix the bug in page.ts"`: the prompt from the command line goes first, like a typed one.

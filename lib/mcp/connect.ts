@@ -12,6 +12,7 @@ import { createOAuthProvider, loginCommand, McpSignInNeeded } from "./oauth-prov
 import { fieldsOf, type Elicitor } from "./elicitation.ts";
 import type { McpCallResult } from "./result-text.ts";
 import type { McpResourceContents, ResourceAccess } from "./resources.ts";
+import type { McpPromptInfo, PromptAccess } from "./prompts.ts";
 
 /** A tool as the server lists it. */
 export type McpToolInfo = { name: string; description: string; inputSchema: Record<string, unknown> };
@@ -24,6 +25,8 @@ export type McpConnection = {
   tools: McpToolInfo[];
   /** The server's resources, when it has the capability (resources.ts offers them as a tool). */
   resources?: ResourceAccess;
+  /** The server's prompts, when it has the capability (the loop's and `-p`'s `/mcp__<server>__<prompt>`). */
+  prompts?: PromptAccess;
   call(tool: string, args: Record<string, unknown>, signal: AbortSignal): Promise<McpCallResult>;
   close(): Promise<void>;
   /** Ends a local server's process at once (for exit handlers, which cannot wait). */
@@ -62,7 +65,9 @@ export async function connectServer(name: string, config: McpServerConfig, opts:
   let closedByUs = false;
   let stderrTail = "";
 
-  const { ToolListChangedNotificationSchema, ElicitRequestSchema } = await import("@modelcontextprotocol/sdk/types.js");
+  const { ToolListChangedNotificationSchema, PromptListChangedNotificationSchema, ElicitRequestSchema } = await import("@modelcontextprotocol/sdk/types.js");
+  /** The server's prompts as last listed; fetched again when the server says they changed. */
+  let promptList: McpPromptInfo[] = [];
   /** The new tool list being fetched after the server said it changed. */
   let refreshing: Promise<void> | undefined;
   const makeClient = () => {
@@ -85,6 +90,9 @@ export async function connectServer(name: string, config: McpServerConfig, opts:
         if (refreshing === current) refreshing = undefined;
       });
       refreshing = current;
+    });
+    made.setNotificationHandler(PromptListChangedNotificationSchema, () => {
+      void listAllPrompts(made).then((prompts) => void (promptList = prompts), () => {});
     });
     return made;
   };
@@ -151,11 +159,22 @@ export async function connectServer(name: string, config: McpServerConfig, opts:
       if (!closedByUs) opts.onClosed(stderrTail ? `it exited (${oneLine(stderrTail)})` : "the connection closed");
     };
     const tools = await listAllTools(client);
+    const hasPrompts = Boolean(client.getServerCapabilities()?.prompts);
+    // A server whose prompt list fails still connects: its tools work, it just offers no prompts.
+    if (hasPrompts) promptList = await listAllPrompts(client).catch(() => []);
     return {
       transport,
       signedIn: signedIn(),
       tools,
       ...(client.getServerCapabilities()?.resources ? { resources: resourceAccess(client) } : {}),
+      ...(hasPrompts
+        ? {
+            prompts: {
+              list: () => promptList,
+              get: async (prompt: string, args: Record<string, string>, signal: AbortSignal) => (await client.getPrompt({ name: prompt, arguments: args }, { signal, timeout: CALL_TIMEOUT_MS })) as Awaited<ReturnType<PromptAccess["get"]>>,
+            },
+          }
+        : {}),
       call: async (tool, args, signal) => {
         const result = (await client.callTool({ name: tool, arguments: args }, undefined, { signal, timeout: CALL_TIMEOUT_MS, resetTimeoutOnProgress: true })) as McpCallResult;
         // A call that changed the tool list (the notification came with its answer) ends once the
@@ -243,6 +262,17 @@ function resourceAccess(client: SdkClient): ResourceAccess {
       return (await client.readResource({ uri }, { signal, timeout: CALL_TIMEOUT_MS })).contents as McpResourceContents[];
     },
   };
+}
+
+async function listAllPrompts(client: SdkClient): Promise<McpPromptInfo[]> {
+  const prompts: McpPromptInfo[] = [];
+  let cursor: string | undefined;
+  do {
+    const page = await client.listPrompts(cursor ? { cursor } : undefined);
+    prompts.push(...page.prompts.map((p) => ({ name: p.name, ...(p.title ? { title: p.title } : {}), ...(p.description ? { description: p.description } : {}), arguments: (p.arguments ?? []).map((a) => ({ name: a.name, ...(a.description ? { description: a.description } : {}), required: a.required === true })) })));
+    cursor = page.nextCursor;
+  } while (cursor);
+  return prompts;
 }
 
 async function listAllTools(client: SdkClient): Promise<McpToolInfo[]> {

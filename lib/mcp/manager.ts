@@ -6,7 +6,11 @@ import { adaptMcpTool } from "./adapt.ts";
 import type { ConnectOptions, McpConnection, McpToolInfo } from "./connect.ts";
 import type { Elicitor } from "./elicitation.ts";
 import { lazyMcpTools, overBudget } from "./lazy-tools.ts";
-import { RESOURCE_TOOL, resourceTool } from "./resources.ts";
+import { RESOURCE_TOOL, resourceTool, type McpResourceContents } from "./resources.ts";
+import { promptCommand, type McpPromptResult, type ServerPrompt } from "./prompts.ts";
+import { signInState, type SignInState } from "./sign-in-state.ts";
+import { signInMethods } from "./session-sign-in.ts";
+import type { SignInResult } from "./login.ts";
 import { resultText } from "./result-text.ts";
 
 /** How long a server may take to start and list its tools before it is reported failed. */
@@ -26,6 +30,8 @@ export type ServerStatus = {
   tools: number;
   /** Connected with an OAuth token. */
   signedIn?: boolean;
+  /** A remote server's OAuth sign-in, as kept on disk (undefined: none and none asked for). */
+  signIn?: SignInState;
   error?: string;
   /** It stopped once and was started again (at most once a session). */
   restarted: boolean;
@@ -37,6 +43,21 @@ export type McpManager = {
   /** The MCP tools to offer now: each tool, or mcp_search and mcp_call once past the budget (and from then on). */
   tools(): readonly AnyTool[];
   status(): ServerStatus[];
+  /** The connected servers' prompts, as slash commands. */
+  prompts(): ServerPrompt[];
+  getPrompt(server: string, prompt: string, args: Record<string, string>, signal: AbortSignal): Promise<McpPromptResult>;
+  /** The connected servers that have resources, with the URIs they listed (for Tab after `@server:`). */
+  resourceUris(): { server: string; uris: readonly string[] }[];
+  /** Reads a resource; waits for a server still starting. Rejects with a one-line reason. */
+  readResource(server: string, uri: string, signal: AbortSignal): Promise<McpResourceContents[]>;
+  /** A configured server's entry (for signing in to it). */
+  entry(name: string): McpServerEntry | undefined;
+  /** Stops a server and starts it again (after a sign-in or a sign-out); not counted as its one restart. */
+  reconnect(name: string): Promise<void>;
+  /** `/mcp login`: signs in to a remote server (login.ts; `open` shows the URL), then connects it again. */
+  signIn(name: string, open: (url: URL) => Promise<void>, signal: AbortSignal): Promise<SignInResult>;
+  /** `/mcp logout`: forgets its sign-in and connects it again (without one); false when it had none. */
+  signOut(name: string): Promise<boolean>;
   /** Resolves when no server is still starting, or after `timeoutMs`, whichever is first. */
   settled(timeoutMs: number): Promise<void>;
   /** Notices (a failure, a restart) go here; those raised before a listener was set are handed to the first one. */
@@ -67,6 +88,8 @@ type Server = McpServerEntry & {
   pending?: Promise<void>;
   infos: McpToolInfo[];
   adapted: AnyTool[];
+  /** The URIs its resources/list gave once connected (Tab completion only). */
+  uris: string[];
   error?: string;
   restarts: number;
   /** Bumped at every (re)connection and loss, so a call can tell that its connection died under it. */
@@ -85,6 +108,7 @@ export function createMcpManager(opts: McpManagerOptions): McpManager {
     state: entry.config.enabled === false ? "disabled" : "starting",
     infos: [],
     adapted: [],
+    uris: [],
     restarts: 0,
     generation: 0,
   }));
@@ -155,6 +179,10 @@ export function createMcpManager(opts: McpManagerOptions): McpManager {
         server.state = "connected";
         server.error = undefined;
         changed();
+        // For Tab after `@server:`: what the server lists now (at most MAX_COMPLETED_URIS of it).
+        connection.resources?.list(life.signal).then((listed) => {
+          if (server.generation === generation) server.uris = listed.resources.slice(0, MAX_COMPLETED_URIS).map((r) => r.uri);
+        }, () => {});
       },
       (error: unknown) => {
         clearTimeout(timer);
@@ -219,8 +247,13 @@ export function createMcpManager(opts: McpManagerOptions): McpManager {
   };
 
   for (const server of servers) if (server.state === "starting") start(server);
+  const named = (name: string) => {
+    const server = servers.find((s) => s.name === name);
+    if (!server) throw new Error(`no MCP server named "${name}" is configured`);
+    return server;
+  };
 
-  return {
+  const manager: Omit<McpManager, "signIn" | "signOut"> = {
     names: servers.map((s) => s.name),
     tools() {
       if (offered?.version === version) return offered.tools;
@@ -238,9 +271,42 @@ export function createMcpManager(opts: McpManagerOptions): McpManager {
         transport: s.connection?.transport ?? (isStdio(s.config) ? "stdio" : "remote"),
         tools: s.state === "connected" ? s.infos.length : 0,
         ...(s.state === "connected" && s.connection?.signedIn ? { signedIn: true } : {}),
+        ...withSignIn(signInState(opts.home, s.name, s.config, opts.env, s.error)),
         ...(s.error ? { error: s.error } : {}),
         restarted: s.restarts > 0,
       })),
+    prompts: () => servers.flatMap((s) => (s.state === "connected" && s.connection?.prompts ? s.connection.prompts.list().map((prompt) => ({ server: s.name, prompt, command: promptCommand(s.name, prompt.name) })) : [])),
+    async getPrompt(name, prompt, args, signal) {
+      const server = named(name);
+      if (server.state === "starting") await whileNotAborted(server.pending, signal);
+      const prompts = server.connection?.prompts;
+      if (server.state !== "connected" || !prompts) throw new Error(`the MCP server "${name}" is not running (${server.error ?? server.state})`);
+      return prompts.get(prompt, args, signal);
+    },
+    resourceUris: () => servers.filter((s) => s.state === "connected" && s.connection?.resources).map((s) => ({ server: s.name, uris: s.uris })),
+    async readResource(name, uri, signal) {
+      const server = named(name);
+      if (server.state === "starting") await whileNotAborted(server.pending, signal);
+      const resources = server.connection?.resources;
+      if (server.state !== "connected" || !resources) throw new Error(`the MCP server "${name}" ${server.state === "connected" ? "has no resources" : `is not running (${server.error ?? server.state})`}`);
+      return resources.read(uri, signal);
+    },
+    entry: (name) => {
+      const server = servers.find((s) => s.name === name);
+      return server ? { name: server.name, config: server.config, source: server.source } : undefined;
+    },
+    async reconnect(name) {
+      const server = named(name);
+      if (server.state === "disabled") return;
+      const old = server.connection;
+      server.connection = undefined;
+      server.adapted = [];
+      server.uris = [];
+      start(server); // a new generation: the old connection's close is not taken for a crash
+      changed();
+      await old?.close();
+      await server.pending;
+    },
     settled(timeoutMs) {
       if (!servers.some((s) => s.state === "starting")) return Promise.resolve();
       return new Promise<void>((resolve) => {
@@ -267,6 +333,24 @@ export function createMcpManager(opts: McpManagerOptions): McpManager {
       for (const s of servers) s.connection?.kill();
     },
   };
+  return Object.assign(manager, signInMethods(manager, opts));
+}
+
+/** Waits for `pending` (a server connecting), or rejects as soon as `signal` aborts. */
+function whileNotAborted(pending: Promise<void> | undefined, signal: AbortSignal): Promise<void> {
+  if (signal.aborted) return Promise.reject(new Error("stopped"));
+  return new Promise((resolve, reject) => {
+    const stop = () => reject(new Error("stopped"));
+    signal.addEventListener("abort", stop, { once: true });
+    void (pending ?? Promise.resolve()).then(() => (signal.removeEventListener("abort", stop), resolve()));
+  });
+}
+
+/** Most resource URIs kept per server for Tab completion. */
+const MAX_COMPLETED_URIS = 500;
+
+function withSignIn(state: SignInState | undefined): { signIn?: SignInState } {
+  return state ? { signIn: state } : {};
 }
 
 function seconds(ms: number): string {

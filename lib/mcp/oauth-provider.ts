@@ -103,7 +103,7 @@ export function createOAuthProvider(opts: { home: string; server: string; url: s
       return record.tokens as OAuthTokens | undefined;
     },
     saveTokens(tokens: object) {
-      save({ tokens: { ...tokens } });
+      save({ tokens: { ...tokens }, tokensAt: Date.now() });
     },
     redirectToAuthorization(url: URL): Promise<void> {
       if (mode.kind === "background") throw needed();
@@ -117,10 +117,10 @@ export function createOAuthProvider(opts: { home: string; server: string; url: s
       return record.verifier;
     },
     invalidateCredentials(scope: "all" | "client" | "tokens" | "verifier" | "discovery") {
-      const { url, port, client, tokens, verifier, discovery } = record;
+      const { url, port, client, tokens, tokensAt, verifier, discovery } = record;
       const keep: OAuthRecord = { url };
       if (scope !== "all" && scope !== "client") Object.assign(keep, client ? { client, port } : {});
-      if (scope !== "all" && scope !== "tokens" && tokens) keep.tokens = tokens;
+      if (scope !== "all" && scope !== "tokens" && tokens) Object.assign(keep, { tokens }, tokensAt ? { tokensAt } : {});
       if (scope !== "all" && scope !== "verifier" && verifier) keep.verifier = verifier;
       if (scope !== "all" && scope !== "discovery" && discovery) keep.discovery = discovery;
       record = keep;

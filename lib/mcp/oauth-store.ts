@@ -17,6 +17,8 @@ export type OAuthRecord = {
   port?: number;
   client?: Record<string, unknown>;
   tokens?: Record<string, unknown>;
+  /** When the tokens were received (ms since the epoch), for their `expires_in`. */
+  tokensAt?: number;
   verifier?: string;
   discovery?: Record<string, unknown>;
 };

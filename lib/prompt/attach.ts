@@ -35,14 +35,16 @@ const ATTACHED_TAIL = /(?:\n\n<attached path="[^"\n]*"[^>\n]*>\n[\s\S]*?\n<\/att
  * Refused, with the reason in `reports`: paths outside the workspace (also through a symlink),
  * secrets files, binary files, files over read_file's size limit. A `@word` that names nothing
  * (a handle, a typo) is left as text and reported as missing. `unscanned` (text piped in) goes
- * between the prompt and the blocks, its `@`s left alone. Reads files; never throws for them.
+ * between the prompt and the blocks, its `@`s left alone. Mentions `others` claims are skipped.
+ * Reads files; never throws for them.
  */
-export function attachMentions(prompt: string, where: Where, opts: { unscanned?: string } = {}): { text: string; reports: AttachReport[] } {
+export function attachMentions(prompt: string, where: Where, opts: { unscanned?: string; others?: (mention: string) => boolean } = {}): { text: string; reports: AttachReport[] } {
   const reports: AttachReport[] = [];
   const blocks: string[] = [];
   const seen = new Set<string>();
   for (const match of prompt.matchAll(MENTION)) {
     const mention = match[2]!;
+    if (opts.others?.(mention)) continue; // an MCP resource (`@server:uri`), attached by lib/app/mcp-attach.ts
     const path = existingPath(mention, where);
     if (path === undefined) {
       reports.push({ kind: "missing", mention: `@${mention}` });
@@ -116,7 +118,7 @@ function attachOne(path: string, where: Where): { report: AttachReport; block?: 
     const listing = treeListing(abs, where.root, shown, DEFAULT_LIST_DEPTH, MAX_LIST_ENTRIES);
     if (listing.capped) listing.lines.push(`[Stopped at ${MAX_LIST_ENTRIES} entries; list_dir on a subdirectory shows the rest.]`);
     const what = `directory listing, ${listing.capped ? "over " : ""}${plural(listing.count, "entry", "entries")}`;
-    return { report: { kind: "attached", path: `${shown}/`, what }, block: block(`${shown}/`, 'kind="directory"', listing.lines.join("\n")) };
+    return { report: { kind: "attached", path: `${shown}/`, what }, block: attachmentBlock(`${shown}/`, 'kind="directory"', listing.lines.join("\n")) };
   }
   if (!stats.isFile()) return refuse("is not a regular file");
   if (stats.size > MAX_READ_BYTES) return refuse(`is ${(stats.size / 1024 / 1024).toFixed(1)} MB, too large to attach; ask for the part you need`);
@@ -128,12 +130,12 @@ function attachOne(path: string, where: Where): { report: AttachReport; block?: 
   }
   if (looksBinary(bytes)) return refuse("is a binary file, which cannot be attached as text");
   const lines = splitLines(new TextDecoder().decode(bytes));
-  if (lines.length === 0) return { report: { kind: "attached", path: shown, what: "empty" }, block: block(shown, 'lines="0"', `${shown} is empty.`) };
+  if (lines.length === 0) return { report: { kind: "attached", path: shown, what: "empty" }, block: attachmentBlock(shown, 'lines="0"', `${shown} is empty.`) };
   const numbered = numberedWindow(lines);
   const whole = numbered.shown === lines.length;
   const what = whole ? plural(lines.length, "line") : `lines 1-${count(numbered.shown)} of ${count(lines.length)}; the rest left out`;
   const note = whole ? "" : `\n\n[Showing lines 1-${numbered.shown} of ${lines.length} in ${shown}. Call read_file with offset ${numbered.shown + 1} to read more.]`;
-  return { report: { kind: "attached", path: shown, what }, block: block(shown, `lines="${lines.length}"`, numbered.body + note) };
+  return { report: { kind: "attached", path: shown, what }, block: attachmentBlock(shown, `lines="${lines.length}"`, numbered.body + note) };
 }
 
 /** The first lines, numbered as read_file numbers them, within the line and character bounds. */
@@ -150,7 +152,8 @@ function numberedWindow(lines: readonly string[]): { body: string; shown: number
   return { body: out.join("\n"), shown: out.length };
 }
 
-function block(path: string, attributes: string, body: string): string {
+/** One attachment block: what the tail of a prompt holds for each attachment. */
+export function attachmentBlock(path: string, attributes: string, body: string): string {
   return `<attached path="${path.replace(/"/g, "%22")}" ${attributes}>\n${body}\n</attached>`;
 }
 

@@ -31,6 +31,8 @@ export type CompleteOptions = {
   commands?: readonly string[];
   /** The custom commands' descriptions, by name (the list `/` opens shows them). */
   descriptions?: Readonly<Record<string, string>>;
+  /** MCP servers with resources and the URIs each listed: `@server:` then its URIs complete. */
+  resources?: () => readonly { server: string; uris: readonly string[] }[];
 };
 
 /**
@@ -57,7 +59,7 @@ export function findCompletion(line: string, cursor: number, opts: CompleteOptio
     return candidates.length > 0 ? { kind: "argument", start, end, candidates } : undefined;
   }
   if (!word.startsWith("@")) return undefined;
-  const candidates = pathCandidates(word.slice(1), opts).map((path) => `@${path}`);
+  const candidates = [...resourceCandidates(word.slice(1), opts), ...pathCandidates(word.slice(1), opts).map((path) => `@${path}`)].slice(0, MAX_CANDIDATES);
   return candidates.length > 0 ? { kind: "path", start, end, candidates } : undefined;
 }
 
@@ -66,7 +68,7 @@ export function findCompletion(line: string, cursor: number, opts: CompleteOptio
  * finished choice (a command, a file) gets a trailing space; a directory does not, so Tab can go on.
  */
 export function applyCompletion(line: string, completion: Completion, candidate: string): { line: string; cursor: number } {
-  const finished = !candidate.endsWith("/");
+  const finished = !candidate.endsWith("/") && !/^@[\w-]+:$/.test(candidate); // a directory, or `@server:` before its URIs
   const after = line.slice(completion.end);
   const spacer = finished && !after.startsWith(" ") ? " " : "";
   const inserted = candidate + spacer;
@@ -81,6 +83,16 @@ export function commonPrefix(candidates: readonly string[]): string {
     while (!candidate.startsWith(prefix)) prefix = prefix.slice(0, -1);
   }
   return prefix;
+}
+
+/** `@ser` → `@server:` for servers with resources; `@server:lib://g` → that server's URIs starting so. */
+function resourceCandidates(typed: string, opts: CompleteOptions): string[] {
+  const servers = opts.resources?.() ?? [];
+  const colon = typed.indexOf(":");
+  if (colon === -1) return servers.filter((s) => s.server.startsWith(typed)).map((s) => `@${s.server}:`);
+  const server = servers.find((s) => s.server === typed.slice(0, colon));
+  const rest = typed.slice(colon + 1);
+  return server ? server.uris.filter((uri) => uri.startsWith(rest)).map((uri) => `@${server.server}:${uri}`) : [];
 }
 
 function pathCandidates(typed: string, opts: CompleteOptions): string[] {

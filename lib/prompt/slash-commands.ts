@@ -34,7 +34,7 @@ export const SLASH_COMMANDS = [
   { name: "mode", args: "[ask|edits|auto]", summary: "how much shiro asks before edits and commands (no mode: show it; shift-tab cycles)" },
   { name: "reasoning", args: "", summary: "show the last reasoning block in full" },
   { name: "skills", args: "", summary: "list the skills the model can load, and where each came from" },
-  { name: "mcp", args: "", summary: "list the MCP servers: state, tools, errors" },
+  { name: "mcp", args: "[login|logout name]", summary: "list the MCP servers: state, sign-in, tools, errors; login or logout signs in to a remote server or forgets it" },
   { name: "hooks", args: "", summary: "list the hooks: event, command, where from, last result" },
   { name: "exit", args: "", summary: "leave shiro" },
 ] as const satisfies readonly { name: string; args: string; summary: string }[];
@@ -47,6 +47,7 @@ export function argumentChoices(command: string): string[] {
   if (command === "undo") return ["files", "conversation"];
   if (command === "diff") return ["session"];
   if (command === "goal") return ["clear", "resume"];
+  if (command === "mcp") return ["login", "logout"];
   return [];
 }
 

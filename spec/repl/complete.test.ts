@@ -84,3 +84,17 @@ test("commonPrefix", () => {
   expect(commonPrefix(["@src/main.ts", "@src/math.ts"])).toBe("@src/ma");
   expect(commonPrefix([])).toBe("");
 });
+
+describe("MCP resource completion", () => {
+  const resources = () => [{ server: "docs", uris: ["docs://guide", "docs://glossary", "docs://logo.png"] }];
+  test("@ offers the servers with resources beside the paths, as @server: with no space after; then the server's URIs that start as typed", () => {
+    const root = workspace();
+    const opts = { root, cwd: root, resources };
+    expect(findCompletion("see @do", 7, opts)?.candidates).toEqual(["@docs:"]);
+    expect(applyCompletion("see @do", findCompletion("see @do", 7, opts)!, "@docs:")).toEqual({ line: "see @docs:", cursor: 10 });
+    expect(findCompletion("see @docs:docs://g", 18, opts)?.candidates).toEqual(["@docs:docs://guide", "@docs:docs://glossary"]);
+    expect(applyCompletion("see @docs:docs://gu", findCompletion("see @docs:docs://gu", 19, opts)!, "@docs:docs://guide").line).toBe("see @docs:docs://guide ");
+    expect(findCompletion("@src", 4, opts)?.candidates).toEqual(["@src/"]); // paths as before
+    expect(findCompletion("@other:x", 8, opts)).toBeUndefined();
+  });
+});

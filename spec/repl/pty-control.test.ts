@@ -115,7 +115,7 @@ test("a bare ! sends nothing and says what !cmd does; /help lists !cmd, @path an
   expect(pty.screen()).toContain("@path      attach a file or directory");
   expect(pty.screen()).toContain("shift-tab  switch the approval mode");
   expect(pty.screen()).toContain("up/down    the prompt history");
-  expect(pty.screen()).toContain("tab        complete /commands and @paths");
+  expect(pty.screen()).toContain("tab        complete /commands, @paths");
   pty.line("hello");
   await pty.waitFor("hello back");
   expect(s.requests).toHaveLength(1);

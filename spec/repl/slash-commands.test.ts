@@ -53,7 +53,7 @@ test("a command that takes no arguments answers words after it with a usage line
     else expect(hint).toBeUndefined();
   }
   // The commands that take none, as /help shows them with no argument.
-  expect(SLASH_COMMANDS.filter((c) => c.args === "").map((c) => c.name)).toEqual(["help", "todos", "notes", "memory", "cost", "fork", "jobs", "last", "save", "clear", "reasoning", "skills", "mcp", "hooks", "exit"]);
+  expect(SLASH_COMMANDS.filter((c) => c.args === "").map((c) => c.name)).toEqual(["help", "todos", "notes", "memory", "cost", "fork", "jobs", "last", "save", "clear", "reasoning", "skills", "hooks", "exit"]);
 });
 
 test("every command is in /help, with its arguments", () => {

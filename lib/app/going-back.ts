@@ -19,6 +19,11 @@ export type GoingBackDeps = {
   undoCommand: string;
   /** Copies the session and goes on in the copy; the line saying so, or undefined when there is nothing to copy. */
   forkNow: () => Promise<string | undefined>;
+  /**
+   * A mark in the session's transcript (lib/app/transcript.ts) where the conversation went back:
+   * the transcript is only appended to, so what was undone or rewound stays in it, above the mark.
+   */
+  mark?: (text: string) => void;
 };
 
 /** The session service's ways back (lib/app/session.ts): /undo, /rewind, /fork and /diff, over the undo journal. */
@@ -48,6 +53,7 @@ export function createGoingBack(deps: GoingBackDeps) {
       });
       if (outcome.type === "declined") return { lines: ["Nothing was undone."] };
       if (outcome.type !== "done") return { lines: [outcome.type === "nothing" ? `Nothing to undo: ${outcome.why}.` : `${deps.undoCommand} stops here: ${outcome.why}.`] };
+      deps.mark?.(`${deps.undoCommand}${mode === "all" ? "" : ` ${mode}`}: the latest turn was undone${mode === "files" ? " (its files only)" : ""}`);
       return { lines: outcome.lines, ...(outcome.prompt !== undefined ? { prompt: withoutAttachments(outcome.prompt) } : {}) };
     },
     /** `/rewind`'s list: this session's prompts, newest first, each with when it was sent and the files its turn changed. */
@@ -76,6 +82,7 @@ export function createGoingBack(deps: GoingBackDeps) {
       const head = forked ? [forked] : [];
       if (outcome.type === "declined") return { lines: [...head, "Nothing was rewound."] };
       if (outcome.type === "nothing") return { lines: [...head, `Nothing to rewind: ${outcome.why}.`] };
+      deps.mark?.(`rewound to just before prompt ${to}${mode === "all" ? "" : ` (${mode === "files" ? "the files only" : "the conversation only"})`}: what is above happened, and was ${mode === "files" ? "kept in the conversation" : "taken back"}`);
       return { lines: [...head, ...outcome.lines], prompt: withoutAttachments(outcome.prompt) };
     },
     /** `/fork`: the conversation goes on in a copy (a new id, its undo journal copied); this session stays as it was. */

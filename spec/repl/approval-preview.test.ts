@@ -16,10 +16,10 @@ test("a tool with a preview shows its diff; a command shows its lines; anything 
     const where = { root: ws.root, cwd: ws.root };
     expect(previewCall(tool("edit_file"), { path: "a.txt", oldString: "b", newString: "B" }, "a.txt", where, theme)).toEqual([
       "edit_file wants to edit: a.txt  +1 -1",
-      "    @@ -1,2 +1,2 @@",
-      "     a",
-      "    -b",
-      "    +B",
+      "      @@ -1,2 +1,2 @@",
+      "    1  a",
+      "    2 -b",
+      "    2 +B",
     ]);
     expect(previewCall(tool("bash"), { command: "ls\npwd" }, "ls\npwd", where, theme)).toEqual(["bash wants to run:", "    ls", "    pwd"]);
     const deploy: AnyTool = defineTool({
@@ -47,16 +47,16 @@ test("a patch shows every file it touches, a move both ends, a deletion what goe
     expect(previewCall(tool("apply_patch"), { input }, "", where, theme)).toEqual([
       "apply_patch wants to edit: 3 files  +2 -3",
       "  a.txt  +1 -1",
-      "    @@ -1,1 +1,1 @@",
-      "    -one",
-      "    +ONE",
+      "      @@ -1,1 +1,1 @@",
+      "    1 -one",
+      "    1 +ONE",
       "  old.txt → new.txt  +1 -1",
-      "    @@ -1,1 +1,1 @@",
-      "    -x",
-      "    +y",
+      "      @@ -1,1 +1,1 @@",
+      "    1 -x",
+      "    1 +y",
       "  gone.txt (delete)  +0 -1",
-      "    @@ -1,1 +0,0 @@",
-      "    -bye",
+      "      @@ -1,1 +0,0 @@",
+      "    1 -bye",
     ]);
     expect(previewCall(tool("move_file"), { from: "old.txt", to: "dir/new.txt" }, "", where, theme)).toEqual([
       "move_file wants to move: old.txt → dir/new.txt",

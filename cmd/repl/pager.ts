@@ -95,10 +95,11 @@ export function createPager(deps: PagerDeps): Pager {
     const width = Math.max(deps.columns() - 1, 10);
     if (typing !== undefined) return fit(`/${typing}`, width);
     const last = Math.min(top + height(), rows.length);
-    const where = `${deps.title} · ${rows.length === 0 ? 0 : top + 1}-${last} of ${rows.length}${last >= rows.length ? " (end)" : ""}`;
+    const where = `${rows.length === 0 ? 0 : top + 1}-${last} of ${rows.length}${last >= rows.length ? " (end)" : ""}`;
+    // A message (`not found: …`) goes first, in place of the title; the keys while there is room.
+    const head = message ? `${message} · ${where}` : `${deps.title} · ${where}`;
     const keys = " · / search · n/N · q quit";
-    const said = message ? ` · ${message}` : "";
-    return fit(Bun.stringWidth(where + said + keys) <= width ? where + said + keys : where + said, width);
+    return fit(Bun.stringWidth(head + keys) <= width ? head + keys : head, width);
   };
 
   const draw = () => {
@@ -122,6 +123,8 @@ export function createPager(deps: PagerDeps): Pager {
       else if (k.name === "text" || k.name === "paste") typing += k.text.replace(/\s+/g, " ");
       return draw();
     }
+    // Keys typed fast come as one piece of text: each is its own command.
+    if (k.name === "text" && [...k.text].length > 1) return void [...k.text].forEach((ch) => key({ name: "text", text: ch }));
     const typed = k.name === "text" ? k.text : "";
     message = "";
     if (typed === "q" || typed === "Q" || k.name === "escape" || k.name === "ctrl-c" || k.name === "ctrl-o") return deps.close();

@@ -32,7 +32,7 @@ export function transcriptLines(read: { records: readonly TranscriptRecord[]; sk
         lines.push(resultTitle(record), ...indented(record.output, INDENT), "");
         break;
       case "shell":
-        lines.push(`! ${oneLine(record.command)}  ${exitMark(record.exitCode)}`, ...indented(record.output, INDENT), "");
+        lines.push(`! ${oneLine(record.command)}`, `  ${exitMark(record.exitCode)}`, ...indented(record.output, INDENT), "");
         break;
       case "notice":
         lines.push(`· ${record.text}`, "");

@@ -1,0 +1,134 @@
+// The transcript view (ctrl-o, /transcript): the whole session — each call's full input and
+// output, reasoning, `!cmd` runs — in the built-in pager or $PAGER, after -c too, and back to the
+// loop as it was. And `!cmd` on screen: its tail with the mark of how it ended; /last knows it.
+import { expect, test } from "bun:test";
+import { existsSync, readdirSync, readFileSync, statSync } from "node:fs";
+import { join } from "node:path";
+import { tempDir } from "../support/cli.ts";
+import { KEYS, usePty } from "./pty.ts";
+
+const { serve, start } = usePty();
+const CTRL_O = "\x0f";
+
+/** A turn that thinks, then runs a command printing `seq 1 <n>` and a last line, then answers. */
+const countTurn = (n: number) => [
+  { reasoning: "The user wants the numbers counted out", toolCalls: [{ name: "bash", input: { command: `seq 1 ${n}; echo FINAL-LINE` } }] },
+  { text: "Counted them all." },
+];
+
+test("ctrl-o opens the whole session in the built-in pager at 50 columns: search with / and n, q goes back to the loop as it was", async () => {
+  const cwd = tempDir("shiro-work-");
+  const s = await serve(...countTurn(80));
+  const pty = await start({ baseURL: s.url, cwd, cols: 50, rows: 20, args: ["--yolo"] });
+  await pty.waitForPrompt(1);
+  pty.line("count to eighty");
+  await pty.waitFor("Counted them all.");
+  await pty.waitForPrompt(2);
+  pty.line("!printf 'shell-one\\nshell-two\\n'; exit 3");
+  await pty.waitFor("the output goes with your next prompt");
+  await pty.waitForPrompt(2);
+  const before = pty.screen();
+  pty.write("half typed");
+  await pty.waitForInput("half typed");
+  const loop = pty.screen();
+
+  pty.write(CTRL_O);
+  await pty.waitFor(/transcript · 1-19 of \d+/);
+  const page = pty.screen();
+  expect(page).toContain("› count to eighty");
+  expect(page).toContain("✻ reasoning");
+  expect(page).toContain("  The user wants the numbers counted out");
+  expect(page).toContain("→ bash seq 1 80; echo FINAL-LINE");
+  expect(page).toContain("    command: seq 1 80; echo FINAL-LINE");
+  expect(page).toContain("  ✓ bash · exit 0 · seq 1 80; echo FINAL-LINE");
+  expect(page.split("\n").slice(0, 19)).toContain("    1");
+  for (const row of page.split("\n")) expect(Bun.stringWidth(row)).toBeLessThanOrEqual(50);
+
+  // `/` searches; the match comes to the top of the page; the rest of the output is all there.
+  pty.write("/");
+  await pty.waitUntil("the search line", () => pty.cursorLine() === "/");
+  pty.write("final-line\r");
+  await pty.waitUntil("the first match on top", () => pty.screen().split("\n")[0] === "→ bash seq 1 80; echo FINAL-LINE");
+  pty.write("n");
+  await pty.waitUntil("the next match on top", () => pty.screen().split("\n")[0] === "    command: seq 1 80; echo FINAL-LINE");
+  pty.write("nn");
+  await pty.waitFor(/- ?96 of 96 \(end\)/); // the last match is near the end: the last page shows it
+  expect(pty.screen().split("\n")).toContain("    FINAL-LINE");
+  expect(pty.screen()).toContain("Counted them all.");
+  expect(pty.screen()).toContain("! printf 'shell-one\\nshell-two\\n'; exit 3\n  ✗ exit 3\n    shell-one\n");
+  expect(pty.screen()).toContain("    shell-two");
+  pty.write("n");
+  await pty.waitFor("not found: final-line");
+  // Page up until the top of the transcript again.
+  pty.write("\x1b[5~\x1b[5~\x1b[5~\x1b[5~\x1b[5~");
+  await pty.waitUntil("the first page", () => pty.screen().split("\n")[0] === "› count to eighty");
+
+  pty.write("q");
+  await pty.waitUntil("the loop's screen back", () => pty.screen() === loop);
+  expect(pty.screen().startsWith(before.split("\n").slice(0, 5).join("\n"))).toBe(true);
+  // The input was kept, and keys edit it again.
+  expect(pty.cursorLine()).toBe("› half typed");
+  pty.write("!");
+  await pty.waitForInput("half typed!");
+}, 30_000);
+
+test("/transcript after -c goes through $PAGER with every full output, and the session file does not carry them", async () => {
+  const cwd = tempDir("shiro-work-");
+  const home = tempDir("shiro-home-");
+  const s = await serve(...countTurn(20_000), { text: "seen" });
+  let pty = await start({ baseURL: s.url, cwd, home, args: ["--yolo"] });
+  await pty.waitForPrompt(1);
+  pty.line("count far");
+  await pty.waitFor("Counted them all.");
+  await pty.waitForPrompt(2);
+  pty.line("!echo from-the-shell; false");
+  await pty.waitFor("the output goes with your next prompt");
+  pty.line("look");
+  await pty.waitFor("seen");
+  await pty.waitForPrompt(3);
+  pty.write(KEYS.ctrlD);
+  await pty.exited;
+
+  const paged = join(cwd, "paged.txt");
+  pty = await start({ baseURL: s.url, cwd, home, args: ["-c"], env: { PAGER: `cat > '${paged}'` } });
+  await pty.waitFor("── resumed session");
+  await pty.waitForPrompt(1);
+  pty.line("/transcript");
+  await pty.waitUntil("the pager's file", () => existsSync(paged) && readFileSync(paged, "utf8").includes("› look"));
+  const text = readFileSync(paged, "utf8");
+  const lines = text.split("\n");
+  // The model got 30,000 characters of the output; the transcript has every line.
+  for (const n of [1, 10_000, 15_000, 20_000]) expect(lines).toContain(`    ${n}`);
+  expect(lines).toContain("    FINAL-LINE");
+  expect(text).toContain("! echo from-the-shell; false\n  ✗ exit 1\n    from-the-shell\n");
+  expect(lines).toContain("    from-the-shell");
+  expect(text.indexOf("› count far")).toBeLessThan(text.indexOf("! echo from-the-shell"));
+  expect(text.indexOf("! echo from-the-shell")).toBeLessThan(text.indexOf("› look"));
+  const sessions = join(home, ".shiro-neko", "sessions");
+  const id = readdirSync(sessions).find((name) => name.endsWith(".transcript.jsonl"))!.replace(".transcript.jsonl", "");
+  const saved = readFileSync(join(sessions, `${id}.json`), "utf8");
+  expect(saved).not.toContain("\\n15000\\n");
+  expect(statSync(join(sessions, `${id}.json`)).size).toBeLessThan(statSync(join(sessions, `${id}.transcript.jsonl`)).size / 2);
+  await pty.waitForPrompt(1);
+  pty.line("/help"); // the loop reads keys again
+  await pty.waitFor("Keys");
+}, 30_000);
+
+test("!cmd shows its last lines after a count, and how it ended; /last shows its whole output", async () => {
+  const cwd = tempDir("shiro-work-");
+  const s = await serve();
+  const pty = await start({ baseURL: s.url, cwd, env: { PAGER: `cat > '${join(cwd, "paged.txt")}'` } });
+  await pty.waitForPrompt(1);
+  pty.line("!seq 1 50; echo '3 tests failed'; exit 2");
+  await pty.waitFor("the output goes with your next prompt");
+  const rows = pty.screen().split("\n");
+  const at = rows.indexOf("    … 41 more lines · /last shows all");
+  expect(at).toBeGreaterThan(0);
+  expect(rows.slice(at + 1, at + 12)).toEqual([...Array.from({ length: 9 }, (_, i) => `    ${42 + i}`), "    3 tests failed", "  ✗ exit 2 · the output goes with your next prompt"]);
+  expect(rows).not.toContain("    1");
+  pty.line("/last");
+  await pty.waitUntil("the pager's file", () => existsSync(join(cwd, "paged.txt")) && readFileSync(join(cwd, "paged.txt"), "utf8").endsWith("3 tests failed\n"));
+  const paged = readFileSync(join(cwd, "paged.txt"), "utf8").split("\n");
+  expect(paged[0]).toBe("!seq 1 50; echo '3 tests failed'; exit 2 · ✗ exit 2");
+  expect(paged.slice(2, -2)).toEqual(Array.from({ length: 50 }, (_, i) => String(i + 1)));
+}, 20_000);

@@ -59,23 +59,17 @@ export function capValue(value: unknown, cap = TRANSCRIPT_TEXT_CAP): unknown {
   return value;
 }
 
-/** Paths whose last line this process has checked ends whole. */
-const checked = new Set<string>();
-
 /**
- * Appends records to session `id`'s transcript in one write. The first append of a process to a
- * file that ends in a torn line (a crash mid-write) starts with a newline, so the torn line stays
- * the only one lost. Creates the file (0600) when there is none.
+ * Appends records to session `id`'s transcript in one write. An append to a file that ends in a
+ * torn line (a crash or a full disk mid-write) starts with a newline, so the torn line stays the
+ * only one lost. Creates the file (0600) when there is none.
  */
 export function appendTranscript(home: string, id: string, records: readonly TranscriptRecord[]): void {
   if (records.length === 0) return;
   const path = transcriptPath(home, id);
   let text = records.map((r) => JSON.stringify(r)).join("\n") + "\n";
-  if (!checked.has(path)) {
-    mkdirSync(dirname(path), { recursive: true });
-    if (!endsWhole(path)) text = "\n" + text;
-    checked.add(path);
-  }
+  mkdirSync(dirname(path), { recursive: true });
+  if (!endsWhole(path)) text = "\n" + text;
   appendFileSync(path, text, { mode: 0o600 });
 }
 

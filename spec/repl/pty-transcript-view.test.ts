@@ -5,10 +5,12 @@ import { expect, test } from "bun:test";
 import { existsSync, readdirSync, readFileSync, statSync } from "node:fs";
 import { join } from "node:path";
 import { tempDir } from "../support/cli.ts";
-import { KEYS, usePty } from "./pty.ts";
+import { KEYS, usePty, type Pty } from "./pty.ts";
 
 const { serve, start } = usePty();
 const CTRL_O = "\x0f";
+/** The approval question with its `d` choice is on screen (wrapped or not). */
+const askedWithD = (pty: Pty) => pty.waitUntil("the question with d", () => pty.screen().replace(/\s+/g, " ").includes("n deny · d whole diff · esc interrupts"));
 
 /** A turn that thinks, then runs a command printing `seq 1 <n>` and a last line, then answers. */
 const countTurn = (n: number) => [
@@ -131,4 +133,58 @@ test("!cmd shows its last lines after a count, and how it ended; /last shows its
   const paged = readFileSync(join(cwd, "paged.txt"), "utf8").split("\n");
   expect(paged[0]).toBe("!seq 1 50; echo '3 tests failed'; exit 2 · ✗ exit 2");
   expect(paged.slice(2, -2)).toEqual(Array.from({ length: 50 }, (_, i) => String(i + 1)));
+}, 20_000);
+
+/** A write_file of a new 150-line file: its preview is cut after 80 diff lines. */
+const bigWrite = () => ({ toolCalls: [{ name: "write_file", input: { path: "big.txt", content: Array.from({ length: 150 }, (_, i) => `line ${i + 1}`).join("\n") + "\n" } }] });
+
+test("d at a question whose diff was cut shows the whole diff, numbered, in the pager; q goes back to the question, and y answers it", async () => {
+  const cwd = tempDir("shiro-work-");
+  const s = await serve(bigWrite(), { text: "wrote it" });
+  const pty = await start({ baseURL: s.url, cwd, cols: 60, rows: 24 });
+  await pty.waitForPrompt(1);
+  pty.line("write the big file");
+  await askedWithD(pty);
+  expect(pty.screen()).toContain("    … 71 more diff lines · d shows the whole diff");
+  expect(pty.screen()).toContain("     79 +line 79\n");
+  const question = pty.screen();
+
+  pty.write("d");
+  await pty.waitFor(/the call asked about · 1-23 of 152/);
+  expect(pty.screen().split("\n")[0]).toBe("write_file wants to write: big.txt (new file)  +150 -0");
+  expect(pty.screen()).toContain("        @@ -0,0 +1,150 @@\n      1 +line 1\n      2 +line 2\n");
+  pty.write("G");
+  await pty.waitFor("(end)");
+  expect(pty.screen()).toContain("    149 +line 149\n    150 +line 150\n");
+  pty.write("q");
+  await pty.waitUntil("the question again", () => pty.screen() === question);
+  expect(existsSync(join(cwd, "big.txt"))).toBe(false); // nothing was allowed by looking
+
+  pty.write("y");
+  await pty.waitFor("wrote it");
+  expect(readFileSync(join(cwd, "big.txt"), "utf8").split("\n")).toHaveLength(151);
+}, 20_000);
+
+test("a d typed ahead as the question appears goes to the input and opens nothing; after a pause d opens the whole diff", async () => {
+  const cwd = tempDir("shiro-work-");
+  const s = await serve(bigWrite(), { text: "wrote it" });
+  const pty = await start({ baseURL: s.url, cwd, cols: 80, rows: 24, env: { SHIRO_ANSWER_QUIET_MS: undefined } });
+  await pty.waitForPrompt(1);
+  pty.line("write the big file");
+  await askedWithD(pty);
+  pty.write("d"); // within the question's quiet moment: typing, not an answer
+  await pty.waitForInput("d");
+  expect(pty.screen()).toContain("(typing goes to the prompt below; pause a moment, then answer)");
+  expect(pty.screen()).not.toContain("the call asked about");
+
+  await Bun.sleep(800);
+  pty.write("d");
+  await pty.waitFor("the call asked about · 1-23 of 152");
+  pty.write("q");
+  await askedWithD(pty);
+  await pty.waitForInput("d"); // the typed-ahead key is still in the input
+  await Bun.sleep(800);
+  pty.write("y");
+  await pty.waitFor("wrote it");
+  expect(existsSync(join(cwd, "big.txt"))).toBe(true);
 }, 20_000);

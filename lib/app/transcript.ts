@@ -4,6 +4,10 @@ import { outcomeOfSummary, renderEvent } from "../render.ts";
 import { existsSync } from "node:fs";
 import { appendTranscript, capText, capValue, readTranscript, TRANSCRIPT_TEXT_CAP, transcriptPath, type TranscriptRecord } from "../sessions/transcript-log.ts";
 import { BASH_EXITED } from "../tools/bash.ts";
+import { INTERRUPTED_RESULT } from "../prune/repair.ts";
+
+/** What the transcript (and /last) says of a call the turn cut short that had printed nothing, instead of the model's note. */
+export const CUT_SHORT = "It was stopped before it finished, with no output; what it did before that is unknown.";
 
 /** The first mark of a transcript begun for a session that already had a conversation (saved before transcripts were kept). */
 export const FROM_HISTORY = "the saved conversation (outputs as the model got them)";
@@ -81,7 +85,8 @@ export function createTranscript(deps: TranscriptDeps) {
           const output = streamed.get(event.id);
           streamed.delete(event.id);
           const exit = event.exitCode !== undefined ? { exitCode: event.exitCode } : {};
-          return write([{ type: "result", id: event.id, tool: event.tool, ...subjectOf(event), summary: event.summary, outcome: outcomeOfSummary(event.summary), output: capText(output ?? event.output), ...exit }]);
+          const given = event.output === INTERRUPTED_RESULT ? CUT_SHORT : event.output;
+          return write([{ type: "result", id: event.id, tool: event.tool, ...subjectOf(event), summary: event.summary, outcome: outcomeOfSummary(event.summary), output: capText(output ?? given), ...exit }]);
         }
         case "tool-error": {
           const output = streamed.get(event.id);

@@ -188,3 +188,29 @@ test("a d typed ahead as the question appears goes to the input and opens nothin
   await pty.waitFor("wrote it");
   expect(existsSync(join(cwd, "big.txt"))).toBe(true);
 }, 20_000);
+
+test("/fork carries the transcript into the copy; /rewind keeps what it took back there, under a mark", async () => {
+  const cwd = tempDir("shiro-work-");
+  const s = await serve({ text: "first answer" });
+  const paged = join(cwd, "paged.txt");
+  const pty = await start({ baseURL: s.url, cwd, env: { PAGER: `cat > '${paged}'` } });
+  await pty.waitForPrompt(1);
+  pty.line("first prompt");
+  await pty.waitFor("first answer");
+  await pty.waitForPrompt(2);
+  pty.line("/fork");
+  await pty.waitFor("Forked:");
+  pty.line("/transcript");
+  await pty.waitUntil("the copy's transcript", () => existsSync(paged) && readFileSync(paged, "utf8").includes("first answer"));
+  expect(readFileSync(paged, "utf8")).toBe("› first prompt\n\nfirst answer\n");
+
+  pty.line("/rewind 1 conversation");
+  await pty.waitFor("The prompt is back in the input");
+  pty.write(KEYS.ctrlC); // the prompt put back in the input
+  await pty.waitForInput("");
+  pty.line("/transcript");
+  await pty.waitUntil("the mark", () => readFileSync(paged, "utf8").includes("rewound"));
+  expect(readFileSync(paged, "utf8")).toBe(
+    "› first prompt\n\nfirst answer\n\n── rewound to just before prompt 1 (the conversation only): the turns above were taken back; the files stayed ──\n",
+  );
+}, 20_000);

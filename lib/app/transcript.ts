@@ -50,10 +50,13 @@ export function createTranscript(deps: TranscriptDeps) {
       failed = true;
     }
   };
+  /** The answer and reasoning streaming now, as records (not yet written: they are written whole). */
+  const pending = (): TranscriptRecord[] => [
+    ...(reasoning.trim() ? [{ type: "reasoning" as const, text: capText(reasoning) }] : []),
+    ...(answer.trim() ? [{ type: "answer" as const, text: capText(answer) }] : []),
+  ];
   const settle = () => {
-    const records: TranscriptRecord[] = [];
-    if (reasoning.trim()) records.push({ type: "reasoning", text: capText(reasoning) });
-    if (answer.trim()) records.push({ type: "answer", text: capText(answer) });
+    const records = pending();
     answer = reasoning = "";
     if (records.length > 0) write(records);
   };
@@ -116,13 +119,13 @@ export function createTranscript(deps: TranscriptDeps) {
       settle();
       write([{ type: "mark", text }]);
     },
-    /** The transcript so far: the file, or (none yet) the conversation as the session keeps it. */
+    /** The transcript so far (an answer streaming now included): the file, or (none yet) the conversation as the session keeps it. */
     records(): { records: TranscriptRecord[]; skipped: number; dropped: number } {
-      settle();
       const read = readTranscript(deps.home, deps.id());
-      if (read.records.length > 0) return read;
+      if (read.records.length > 0) return { ...read, records: [...read.records, ...pending()] };
       const history = deps.history();
-      return { records: history.length > 0 ? [{ type: "mark", text: FROM_HISTORY }, ...historyRecords(history)] : [], skipped: read.skipped, dropped: read.dropped };
+      const saved: TranscriptRecord[] = history.length > 0 ? [{ type: "mark", text: FROM_HISTORY }, ...historyRecords(history)] : [];
+      return { records: [...saved, ...pending()], skipped: read.skipped, dropped: read.dropped };
     },
   };
 }

@@ -1,6 +1,6 @@
 import { expect, test } from "bun:test";
 import * as v from "valibot";
-import { previewCall } from "../../cmd/repl/approval-preview.ts";
+import { previewCall, previewOf } from "../../cmd/repl/approval-preview.ts";
 import { createTheme } from "../../cmd/repl/theme.ts";
 import { defineTool, type AnyTool } from "../../lib/tools/define.ts";
 import { coreTools } from "../../lib/tools/index.ts";
@@ -63,6 +63,45 @@ test("a patch shows every file it touches, a move both ends, a deletion what goe
       "    (content unchanged)",
     ]);
     expect(previewCall(tool("delete_file"), { path: "gone.txt" }, "", where, theme)[0]).toBe("delete_file wants to delete: gone.txt (delete)  +0 -1");
+  } finally {
+    ws.cleanup();
+  }
+});
+
+test("a preview that was cut offers all of it, plain and numbered: a long diff, a long command, long arguments; one that was not offers nothing", () => {
+  const ws = makeWorkspace();
+  try {
+    const where = { root: ws.root, cwd: ws.root };
+    const content = Array.from({ length: 120 }, (_, i) => `row ${i + 1}`).join("\n") + "\n";
+    const write = previewOf(tool("write_file"), { path: "big.txt", content }, "big.txt", where, createTheme(true));
+    expect(write.lines.at(-1)).toContain("… 41 more diff lines · d shows the whole diff");
+    expect(write.full?.label).toBe("whole diff");
+    expect(write.full?.lines).toHaveLength(1 + 1 + 120);
+    expect(write.full?.lines.slice(0, 3)).toEqual(["write_file wants to write: big.txt (new file)  +120 -0", "        @@ -0,0 +1,120 @@", "      1 +row 1"]);
+    expect(write.full?.lines.at(-1)).toBe("    120 +row 120");
+    expect(write.full?.lines.join("")).not.toContain("\x1b"); // plain, for any pager
+
+    const script = Array.from({ length: 45 }, (_, i) => `echo ${i + 1}`).join("\n");
+    const command = previewOf(tool("bash"), { command: script }, script, where, theme);
+    expect(command.lines).toHaveLength(1 + 40 + 1);
+    expect(command.lines.at(-1)).toBe("    … 5 more lines");
+    expect(command.full).toEqual({ label: "whole command", lines: ["bash wants to run:", ...script.split("\n").map((l) => `    ${l}`)] });
+
+    const post: AnyTool = defineTool({
+      name: "post",
+      description: "",
+      schema: v.object({ body: v.string() }),
+      mutates: true,
+      subject: { kind: "text", of: () => "the body" },
+      defaultDecision: "ask",
+      execute: async () => ({ output: "", summary: "" }),
+    });
+    const long = previewOf(post, { body: "w".repeat(400) }, "the body", where, theme);
+    expect(long.lines[1]).toEndWith("…");
+    expect(long.full).toEqual({ label: "all arguments", lines: ["post wants to run: the body", "    {", `      "body": "${"w".repeat(400)}"`, "    }"] });
+
+    expect(previewOf(tool("edit_file"), { path: "big.txt", oldString: "x", newString: "y" }, "big.txt", where, theme).full).toBeUndefined();
+    expect(previewOf(tool("bash"), { command: "ls\npwd" }, "ls\npwd", where, theme).full).toBeUndefined();
   } finally {
     ws.cleanup();
   }

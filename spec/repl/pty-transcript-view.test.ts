@@ -214,3 +214,34 @@ test("/fork carries the transcript into the copy; /rewind keeps what it took bac
     "› first prompt\n\nfirst answer\n\n── rewound to just before prompt 1 (the conversation only): the turns above were taken back; the files stayed ──\n",
   );
 }, 20_000);
+
+test("ctrl-o during a turn: what the turn writes while the pager is open comes after it closes, and the queued prompt is sent", async () => {
+  const cwd = tempDir("shiro-work-");
+  const s = await serve(
+    { toolCalls: [{ name: "bash", input: { command: "echo waiting; until test -f go; do sleep 0.05; done; echo released" } }] },
+    { text: "the first turn is over" },
+    { text: "the queued one is answered" },
+  );
+  const pty = await start({ baseURL: s.url, cwd, args: ["--yolo"] });
+  await pty.waitForPrompt(1);
+  pty.line("wait for the file");
+  await pty.waitFor("    waiting");
+  pty.line("and then this");
+  await pty.waitFor("queued (1): and then this");
+  pty.write(CTRL_O);
+  await pty.waitFor(/transcript · 1-\d+ of \d+/);
+  expect(pty.screen()).toContain("→ bash echo waiting;");
+  await Bun.write(join(cwd, "go"), "");
+  // The turn goes on under the pager: its request for the answer is made, nothing is drawn.
+  // (polled: the screen does not change, so a wait on it would not look again)
+  for (let i = 0; i < 200 && s.requests.length < 2; i++) await Bun.sleep(50);
+  expect(s.requests).toHaveLength(2);
+  await Bun.sleep(300);
+  expect(pty.screen()).not.toContain("the first turn is over");
+  pty.write("q");
+  await pty.waitFor("the first turn is over");
+  await pty.waitFor("the queued one is answered");
+  const screen = pty.screen();
+  expect(screen.indexOf("    released")).toBeLessThan(screen.indexOf("the first turn is over"));
+  expect(screen.indexOf("› and then this")).toBeGreaterThan(screen.indexOf("the first turn is over"));
+}, 20_000);

@@ -37,7 +37,9 @@ export type PagerDeps = {
 export function createPager(deps: PagerDeps): Pager {
   let top = 0;
   let wrappedAt = -1;
+  /** The lines wrapped to the width, and the line each row belongs to. */
   let rows: string[] = [];
+  let lineOfRow: number[] = [];
   /** The search being typed after `/`, while it is. */
   let typing: string | undefined;
   let term = "";
@@ -62,7 +64,6 @@ export function createPager(deps: PagerDeps): Pager {
     wrappedAt = width;
     top = Math.max(0, lineOfRow.indexOf(first ?? 0));
   };
-  let lineOfRow: number[] = [];
   const lastTop = () => Math.max(0, rows.length - height());
   const go = (to: number) => (top = Math.min(Math.max(0, to), lastTop()));
 

@@ -206,7 +206,9 @@ export async function runHeadless(args: MainArgs, processEnv: Record<string, str
   // A goal (docs/goals.md): set by the flags (the -p text is the objective without --goal), or the
   // resumed session's own, active or paused, which this run goes on with.
   const goalOn = goalForRun(session.conversation(), args.goal, text || attached.text) !== undefined;
-  const io = { emit, approve: policy.approve, signal: controller.signal, stoppedByUser: () => !readerGone && !outputFailed, goOn: GO_ON_HEADLESS };
+  // The transcript beside the session (lib/app/transcript.ts) hears the turn too, for the loop's view after -c.
+  session.transcript.prompt(text || attached.text);
+  const io = { emit: (event: AgentEvent) => (session.transcript.event(event), emit(event)), approve: policy.approve, signal: controller.signal, stoppedByUser: () => !readerGone && !outputFailed, goOn: GO_ON_HEADLESS };
   const goalRun: GoalRun | undefined = goalOn ? await runGoal({ conversation: session.conversation, check: session.runCheck, checkSpend: session.checkSpend }, attached.text, io) : undefined;
   const result = goalRun ? goalRun.result : await session.runPrompt(attached.text, io);
   const after = session.subagents();

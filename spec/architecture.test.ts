@@ -34,7 +34,7 @@ const ALLOWED: Record<string, readonly string[]> = {
   prompt: ["config", "events", "fs", "prune", "sessions", "text", "tools"],
   agent: ["approval", "config", "errors", "events", "fs", "hooks", "memory", "notebook", "provider", "prune", "tools", "text", "sessions:type", "sandbox:type", "skills:type", "mcp:type"],
   hooks: ["config", "fs", "permissions", "sandbox", "tools"], // config: the hooks schema, for a project's settings file; fs: its trust; permissions: the shell reader finds a command's program; sandbox: a hook's process group is ended as a command's is; tools: apply_patch's parser, one event per file
-  app: ["agent", "config", "errors", "fs", "hooks", "mcp", "memory", "notebook", "permissions", "prompt", "provider", "prune", "sessions", "sandbox", "skills", "tools"],
+  app: ["agent", "config", "errors", "events", "fs", "hooks", "mcp", "memory", "notebook", "permissions", "prompt", "provider", "prune", "render", "sessions", "sandbox", "skills", "tools"], // events, render: the session's transcript (transcript.ts) keeps a turn's events, a notice in its one-line words
 };
 
 /**

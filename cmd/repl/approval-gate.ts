@@ -4,7 +4,7 @@ import type { ApprovalMode } from "../../lib/config/permission-schema.ts";
 import type { AskAnswer, PermissionQuestion } from "../../lib/permissions/policy.ts";
 import type { Grant } from "../../lib/permissions/session-grants.ts";
 import type { RuleScope } from "../../lib/permissions/save-rule.ts";
-import { previewCall } from "./approval-preview.ts";
+import { previewOf, type Preview } from "./approval-preview.ts";
 import { OUTCOME_MARKS, toolCallLine } from "../../lib/render.ts";
 import { prevBoundary } from "../../lib/text/graphemes.ts";
 import type { Key } from "./input/keys.ts";
@@ -34,6 +34,8 @@ export type ApprovalGate = {
   answeredNo(id: string): boolean;
   /** The user's answer to the question on screen. */
   answer(choice: AskAnswer): void;
+  /** What `d` shows at the question on screen when its preview was cut: the whole diff, command or arguments (plain lines). */
+  details(): string[] | undefined;
   /**
    * The approval mode changed (shift-tab) while a question is up: if the new mode runs this call
    * without a question, it runs, as the next such calls will. True when it answered the question.
@@ -84,7 +86,7 @@ export type GateDeps = {
 
 export function createApprovalGate(deps: GateDeps): ApprovalGate {
   let current:
-    | { label: string | undefined; id: string; outside: boolean; resolve: (choice: AskAnswer) => void; instead?: string; runsUnaskedIn?: (mode: ApprovalMode) => boolean; byMode?: ApprovalMode }
+    | { label: string | undefined; id: string; outside: boolean; resolve: (choice: AskAnswer) => void; instead?: string; runsUnaskedIn?: (mode: ApprovalMode) => boolean; byMode?: ApprovalMode; full?: Preview["full"] }
     | undefined;
   /** After "always": how long it lasts, chosen with one key. */
   let scoping: ((scope: RuleScope) => void) | undefined;
@@ -107,6 +109,7 @@ export function createApprovalGate(deps: GateDeps): ApprovalGate {
     const next = chain.then(async (): Promise<AskAnswer> => {
       if (!signal || signal.aborted) return "deny";
       const { theme } = deps;
+      let full: Preview["full"];
       if (outside) {
         // The command is on screen already (its question, or its `→ bash …` line): only the
         // reason, unless another call was shown since, then one short line says which it was.
@@ -114,7 +117,9 @@ export function createApprovalGate(deps: GateDeps): ApprovalGate {
         const by = question.subagent ? theme.dim(` (subagent: ${question.subagent.description})`) : "";
         deps.print(lastShown === question.id ? failed : `${toolCallLine(theme, question.tool.name, question.subject)}${by}\n${failed}`);
       } else {
-        const preview = previewCall(question.tool, question.input, question.subject, deps.where, theme);
+        const previewed = previewOf(question.tool, question.input, question.subject, deps.where, theme);
+        const preview = previewed.lines;
+        full = previewed.full;
         if (question.why === "repeat") preview.splice(1, 0, theme.warn(`    (the same call for the ${ordinal(question.count ?? 3)} time this turn)`));
         if (question.subagent) preview.splice(1, 0, theme.warn(`    asked by a subagent: ${question.subagent.kind} · ${question.subagent.description}`));
         // A long preview pushes its heading off a small screen: it is said again above the question.
@@ -124,7 +129,7 @@ export function createApprovalGate(deps: GateDeps): ApprovalGate {
       lastShown = question.id;
       askingId = question.id;
       try {
-        return await decide(question, signal, outside);
+        return await decide(question, signal, outside, full);
       } finally {
         askingId = undefined;
       }
@@ -134,11 +139,11 @@ export function createApprovalGate(deps: GateDeps): ApprovalGate {
   };
 
   /** The question for one call, on screen until it is answered, and what the answer was. */
-  const decide = async (question: AskQuestion, signal: AbortSignal, outside: boolean): Promise<AskAnswer> => {
+  const decide = async (question: AskQuestion, signal: AbortSignal, outside: boolean, full?: Preview["full"]): Promise<AskAnswer> => {
     const { theme } = deps;
     let byMode: ApprovalMode | undefined;
     const given = await new Promise<AskAnswer>((resolve) => {
-      current = { label: question.always, id: question.id, outside, resolve, ...(question.runsUnaskedIn ? { runsUnaskedIn: question.runsUnaskedIn } : {}) };
+      current = { label: question.always, id: question.id, outside, resolve, ...(question.runsUnaskedIn ? { runsUnaskedIn: question.runsUnaskedIn } : {}), ...(full ? { full } : {}) };
       signal.addEventListener("abort", () => resolve("deny"), { once: true });
       deps.opened?.(question);
       deps.bell?.();
@@ -211,9 +216,10 @@ export function createApprovalGate(deps: GateDeps): ApprovalGate {
       if (!current) return undefined;
       if (current.instead !== undefined) return { question: "  what should shiro do instead? (enter alone just denies) › ", text: current.instead };
       if (current.outside) return { question: "run it once outside the sandbox? y yes · n no · esc interrupts " };
-      // No "always" for a line its grant would not cover (a && b, a | b): y or n only.
-      if (current.label === undefined) return { question: "allow? y once · n deny · esc interrupts " };
-      return { question: `allow? y once · a always (${current.label}) · n deny · esc interrupts ` };
+      // No "always" for a line its grant would not cover (a && b, a | b): y or n only. `d` when the preview was cut.
+      const more = current.full ? ` · d ${current.full.label}` : "";
+      if (current.label === undefined) return { question: `allow? y once · n deny${more} · esc interrupts ` };
+      return { question: `allow? y once · a always (${current.label}) · n deny${more} · esc interrupts ` };
     },
     asking: () => askingId,
     answeredNo: (id) => refused.delete(id),
@@ -231,6 +237,7 @@ export function createApprovalGate(deps: GateDeps): ApprovalGate {
       current.instead = "";
       deps.changed();
     },
+    details: () => (current && current.instead === undefined && !scoping ? current.full?.lines : undefined),
     typing: () => current?.instead !== undefined,
     choosingScope: () => scoping !== undefined,
     keep(key) {
@@ -306,12 +313,13 @@ export function createApprovalGate(deps: GateDeps): ApprovalGate {
 }
 
 /**
- * What a key means while a question is on screen: y, a, n answer it; esc and ctrl-c interrupt;
- * ctrl-d leaves. Whether a y, a or n counts as an answer or as typing is the key dispatch's call
+ * What a key means while a question is on screen: y, a, n answer it; d asks for the whole diff or
+ * command (offered when the preview was cut); esc and ctrl-c interrupt; ctrl-d leaves. Whether a y, a or n counts as an answer or as typing is the key dispatch's call
  * (lib/prompt/type-ahead.ts).
  */
-export function answerFor(key: Key): AskAnswer | "interrupt" | "exit" | undefined {
+export function answerFor(key: Key): AskAnswer | "details" | "interrupt" | "exit" | undefined {
   const typed = key.name === "text" ? key.text.toLowerCase() : "";
+  if (typed === "d") return "details";
   if (typed === "y") return "once";
   if (typed === "a") return "always";
   if (typed === "n") return "deny";

@@ -38,6 +38,8 @@ export type CommandEnv = {
   forgetLast(): void;
   /** Shows long text through $PAGER when one is set, else prints it. */
   page(text: string): Promise<void>;
+  /** The session's whole transcript in $PAGER or the built-in pager (cmd/repl/transcript-view.ts). */
+  transcript(): Promise<void>;
   /** The session picker; undefined when the user closed it. */
   /** The session picker; `esc` says what esc does there. */
   pickSession(options: readonly SessionOption[], esc?: string): Promise<string | undefined>;
@@ -71,6 +73,7 @@ const KEYS: readonly (readonly [string, string])[] = [
   ["up/down", "the prompt history"],
   ["ctrl-r", "search the prompt history (again: older; enter takes the match; esc gives the line back)"],
   ["tab", "complete /commands, @paths and @server:uri (MCP resources)"],
+  ["ctrl-o", "the transcript: the whole session in a pager (/ search · n/N · q back)"],
   ["shift-tab", "switch the approval mode: ask → edits → auto"],
   ["!cmd", "run cmd in the workspace (its output goes with your next prompt)"],
   ["@path", "attach a file or directory · @server:uri an MCP server's resource"],
@@ -139,6 +142,7 @@ export async function runCommand(name: SlashName, args: string, env: CommandEnv)
       if (!result) return env.print("No tool result in this session yet.");
       await env.page(`${result.title}\n\n${result.text.replace(/\n+$/, "")}`);
     },
+    transcript: () => env.transcript(),
     cost: () => env.print(costReport(session, env.context())),
     clear: async () => {
       warnAll(await session.clear());

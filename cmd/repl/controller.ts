@@ -16,7 +16,8 @@ import { searchView } from "./input/reverse-search.ts";
 import type { Screen } from "./input/screen.ts";
 import { createKeyDispatch } from "./key-dispatch.ts";
 import { spinnerRow } from "./live-panel.ts";
-import { createLoopState, startSpinner } from "./loop-state.ts";
+import { askOneKey, createLoopState } from "./loop-state.ts";
+import { createPaging } from "./transcript-view.ts";
 import type { ReplSession, ReplSessionHooks, SessionOption } from "./session.ts";
 import type { Theme } from "./theme.ts";
 import { choiceRows, openChoice, type ChoiceRequest } from "./picker.ts";
@@ -90,6 +91,7 @@ export function createRepl(deps: ReplDeps) {
   /** Writes finished rows to the transcript, with a blank line where the answer meets other lines. */
   const put = (rows: readonly string[], kind: RowKind | "prompt" | "other") => {
     if (rows.length === 0) return;
+    if (state.paging) return void state.held.push({ rows: [...rows], kind }); // written once the pager closes
     const switched = kind === "prompt" || (lastKind !== "prompt" && (kind === "text") !== (lastKind === "text"));
     const blank = lastKind !== undefined && !lastBlank && rows[0] !== "" && switched;
     // The live area first, so rows just taken out of it (a finished line) are not drawn twice; not
@@ -151,13 +153,15 @@ export function createRepl(deps: ReplDeps) {
 
   const tasks = createTaskListView({ rich: screen.mode === "rich", theme, columns, print, turnRunning: () => state.turn !== undefined });
   const runner = createTurnRunner({ state, session: () => session, gate, view, queue, theme, rich: screen.mode === "rich", render, print, started: notifications.promptSent, ended: () => (tasks.turnEnded(), notifications.turnEnded()) });
-  const dispatch = createKeyDispatch({ state, session: () => session, input, gate, typeAhead, queue, runner, screen, theme, history: deps.history, yolo: deps.yolo, shownAs, print, render, exit });
+  const paging = createPaging({ state, screen, ...(deps.pager ? { pager: deps.pager } : {}), session: () => session, print, render }); // ctrl-o, d, /transcript, /last
+  const dispatch = createKeyDispatch({ state, session: () => session, input, gate, typeAhead, queue, runner, screen, theme, history: deps.history, yolo: deps.yolo, shownAs, print, render, exit, details: (lines) => void paging.details(lines), transcript: () => void paging.transcript() });
 
   /** The status line: drawn at every redraw while the prompt waits (the meter caches what is costly). */
   const status = () => statusLine(session.runtime(), meter.measure(), session.spent(), theme, session.mode().label, columns() - 1, deps.yolo, goalStatus(session.conversation().goal()));
 
   function render(): void {
     if (state.paging) return; // the pager has the terminal
+    for (const { rows, kind } of state.held.splice(0)) put(rows, kind as RowKind); // what came while it had
     if (state.exiting) return screen.setLive(undefined);
     if (state.choosing) return screen.setLive({ above: [theme.bold(state.choosing.title)], prompt: "", text: "", cursor: 0, below: choiceRows(state.choosing, theme, columns() - 1) });
     const ask = gate.pending() ?? (state.question ? questionOnScreen(state.question) : undefined);
@@ -177,7 +181,7 @@ export function createRepl(deps: ReplDeps) {
       above.push(...view.liveRows(), ...tasks.panel(), theme.dim(spinnerRow(state)));
       if (queue.size > 0) above.push(theme.dim(describeQueue(queue.items())));
     } else if (state.command && screen.mode === "rich" && Date.now() - state.activitySince >= COMMAND_SPINNER_AFTER_MS) {
-      above.push(theme.dim(spinnerRow(state))); // a command that asks the model (/compact, /memory)
+      above.push(...(state.output ?? []), theme.dim(spinnerRow(state))); // a command that asks the model (/compact, /memory)
       if (queue.size > 0) above.push(theme.dim(describeQueue(queue.items())));
     }
     const below = [...input.rows(theme, columns() - 1), ...hint];
@@ -217,7 +221,7 @@ export function createRepl(deps: ReplDeps) {
   }
 
   /** `!cmd`: the user's own command (shell-command.ts). */
-  const shell = (commandLine: string) => runUserCommand({ state, session, theme, print, render }, commandLine);
+  const shell = (commandLine: string) => runUserCommand({ state, session, theme, print, render, columns, rich: screen.mode === "rich" }, commandLine);
 
   const mcpDeps = { state, rich: screen.mode === "rich", render, print, theme, where, mcp: () => session.runtime().mcp };
   /** The prompt with its `@path` files and `@server:uri` resources attached; a line on screen for each (mcp-input.ts). */
@@ -261,7 +265,8 @@ export function createRepl(deps: ReplDeps) {
       theme,
       print,
       lastReasoning: view.lastReasoning,
-      lastResult: view.lastResult,
+      lastResult: () => paging.last(view.lastResult()),
+      transcript: paging.transcript,
       forgetLast: view.forget,
       page: (text) => pageThrough(deps.pager, text, { state, screen, render, print }),
       pickSession,
@@ -279,20 +284,8 @@ export function createRepl(deps: ReplDeps) {
     if (send !== undefined) return runner.sendPrompt(send, text); // a command that is a turn (/init), run as one
   }
 
-  /** Puts a command's question on screen; the next key resolves it (esc, ctrl-c and leaving answer "escape"). */
-  function askKey(text: string): Promise<string> {
-    return new Promise((resolve) => {
-      state.question = {
-        text,
-        answer: (key) => {
-          state.question = undefined;
-          resolve(key);
-        },
-      };
-      if (screen.mode === "pipe") print(text);
-      render();
-    });
-  }
+  /** A command's one-key question on screen; the next key resolves it (loop-state.ts). */
+  const askKey = (text: string) => askOneKey(state, text, { pipe: screen.mode === "pipe", print, render });
 
   function readPrompt(): Promise<string | null> {
     // The status line lives under the input; a screen that cannot redraw gets it written once per turn.
@@ -307,6 +300,7 @@ export function createRepl(deps: ReplDeps) {
   function exit(): void {
     state.exiting = true;
     state.question?.answer("escape");
+    state.pager?.close();
     queue.clear();
     state.turn?.abort.abort();
     state.command?.abort();
@@ -320,6 +314,7 @@ export function createRepl(deps: ReplDeps) {
     key: (key: Key) => dispatch(key),
     /** The terminal changed size: the live area is drawn again; new transcript lines wrap to the new width. */
     redraw(): void {
+      if (state.pager) return state.pager.draw();
       screen.setLive(undefined);
       render();
     },

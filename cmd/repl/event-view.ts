@@ -2,6 +2,7 @@ import type { AgentEvent } from "../../lib/events.ts";
 import { callContext, clip, OUTCOME_MARKS, renderEvent, sanitize, sanitizeOutput, subagentLine } from "../../lib/render.ts";
 import { overstrike, settleReturns } from "../../lib/text/overstrike.ts";
 import { INTERRUPTED_RESULT } from "../../lib/prune/repair.ts";
+import { CUT_SHORT } from "../../lib/app/transcript.ts";
 import { createMarkdownStream, type MarkdownStream } from "../../lib/text/markdown.ts";
 import { fitRow, wrapLine } from "../../lib/text/wrap.ts";
 import type { Theme } from "./theme.ts";
@@ -13,8 +14,6 @@ const LIVE_OUTPUT_LINES = 8;
 /** Output kept per call for /last (characters); past it the model's own copy stands in. */
 const MAX_KEPT_OUTPUT_CHARS = 4_000_000;
 const OUTPUT_INDENT = "    ";
-/** What /last shows for a call the turn cut short that had printed nothing. */
-const CUT_SHORT = "It was stopped before it finished, with no output; what it did before that is unknown.";
 const CHARS_PER_TOKEN = 4;
 /** The spinner while the turn waits to send a failed request again (with the seconds left). */
 export const RETRY_WAIT = "waiting to retry";

@@ -49,6 +49,10 @@ export type KeyDeps = {
   render: () => void;
   /** Leaves the loop (ctrl-d, a second ctrl-c). */
   exit: () => void;
+  /** Opens the pager on the question's whole diff or command (`d`); the question waits under it. */
+  details: (lines: string[]) => void;
+  /** ctrl-o: the session's transcript in the pager. */
+  transcript: () => void;
 };
 
 /**
@@ -61,7 +65,13 @@ export type KeyDeps = {
 export function createKeyDispatch(deps: KeyDeps): (key: Key) => void {
   const { state, input, gate, screen, theme, print, render, exit, runner } = deps;
   /** An answer key pressed while the user was typing, waiting to see whether a word follows it (lib/prompt/type-ahead.ts). */
-  let held: { key: Key; meaning: AskAnswer; asking: string | undefined; timer: ReturnType<typeof setTimeout> } | undefined;
+  let held: { key: Key; meaning: AskAnswer | "details"; asking: string | undefined; timer: ReturnType<typeof setTimeout> } | undefined;
+  /** An answer, or `d`: the whole diff in the pager, the question still up under it. */
+  const act = (meaning: AskAnswer | "details") => {
+    const lines = meaning === "details" ? gate.details() : undefined;
+    if (lines) deps.details(lines);
+    else if (meaning !== "details") gate.answer(meaning);
+  };
   /** When esc was last pressed at an empty, idle prompt: a second press soon after opens /rewind. */
   let lastEsc = 0;
 
@@ -136,7 +146,8 @@ export function createKeyDispatch(deps: KeyDeps): (key: Key) => void {
       else gate.type(key);
       return true;
     }
-    const meaning = answerFor(key);
+    const said = answerFor(key);
+    const meaning = said === "details" && !gate.details() ? undefined : said; // d only where there is more to see
     // ctrl-c with a draft typed under the question clears the draft first, as at the prompt; esc interrupts at once.
     if (key.name === "ctrl-c" && input.line().text !== "") input.clear();
     else if (meaning === "interrupt") runner.interrupt();
@@ -144,7 +155,7 @@ export function createKeyDispatch(deps: KeyDeps): (key: Key) => void {
     else if (meaning && quiet) {
       // While the user is typing, a y, a or n may be the first letter of a word: held a moment for what follows.
       const ms = deps.typeAhead.holdMs(input.line().text !== "");
-      if (ms === 0) gate.answer(meaning);
+      if (ms === 0) act(meaning);
       else held = { key, meaning, asking: gate.asking(), timer: setTimeout(() => settleHeld(undefined), ms) };
     } else return false; // typed ahead (or not an answer at all): it edits the input
     render(); // the hint that typing goes to the prompt may go now
@@ -164,12 +175,13 @@ export function createKeyDispatch(deps: KeyDeps): (key: Key) => void {
     const same = gate.pending() !== undefined && !gate.typing() && !gate.choosingScope() && gate.asking() === h.asking;
     if (!same) return; // the question went (the turn ended): the key answered nothing
     if (next && (next.name === "text" || next.name === "paste")) input.edit(h.key);
-    else gate.answer(h.meaning);
+    else act(h.meaning);
     if (!next) render();
   }
 
   return (key: Key): void => {
     if (state.exiting) return;
+    if (state.pager) return state.pager.key(key); // the built-in pager takes every key until it closes
     if (held) settleHeld(key);
     // Every key counts as typing for the guard, whatever it does next.
     const quiet = deps.typeAhead.press(key.name === "paste" ? "paste" : "key");
@@ -224,6 +236,9 @@ export function createKeyDispatch(deps: KeyDeps): (key: Key) => void {
         break;
       case "ctrl-l":
         screen.clear();
+        break;
+      case "ctrl-o":
+        deps.transcript();
         break;
       case "ctrl-b":
         // While a command runs in the foreground it goes on as a background job (the call returns

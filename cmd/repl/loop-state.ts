@@ -1,5 +1,6 @@
 import type { HistorySearch } from "../../lib/prompt/history-search.ts";
 import type { Choosing } from "./picker.ts";
+import type { Pager } from "./pager.ts";
 
 /** A turn in progress: its abort, and the tool calls running in it (ctrl-c stops those first). */
 /** `dropped`: the queued prompts esc let go, said once the turn's output is on screen. */
@@ -26,8 +27,14 @@ export type LoopState = {
   question: { text: string; answer: (key: string) => void; typed?: string } | undefined;
   /** The prompt is waiting for a line; resolving it with null leaves the loop. */
   waiting: ((text: string | null) => void) | undefined;
-  /** $PAGER has the terminal: nothing is drawn until it exits. */
+  /** $PAGER or the built-in pager has the terminal: nothing is drawn until it closes; transcript rows wait in `held`. */
   paging: boolean;
+  /** The built-in pager (cmd/repl/pager.ts) while it is open: it takes every key. */
+  pager: Pager | undefined;
+  /** The last lines of a running `!cmd`'s output, drawn under the transcript (cmd/repl/shell-command.ts). */
+  output?: string[];
+  /** Rows written to the transcript while the pager had the terminal, written once it closes. */
+  held: { rows: string[]; kind: string }[];
   /** A remark under the input until the next key ("press ctrl-c again to exit"). */
   hint: string | undefined;
   /** What the spinner says, since when, and its frame. */
@@ -55,6 +62,8 @@ export function createLoopState(): LoopState {
     question: undefined,
     waiting: undefined,
     paging: false,
+    pager: undefined,
+    held: [],
     hint: undefined,
     activity: undefined,
     activitySince: 0,
@@ -67,6 +76,21 @@ export function createLoopState(): LoopState {
     exitCode: 0,
     statusDue: true,
   };
+}
+
+/** Puts a command's one-key question on screen; the next key resolves it (esc, ctrl-c and leaving answer "escape"). */
+export function askOneKey(state: LoopState, text: string, loop: { pipe: boolean; print: (text: string) => void; render: () => void }): Promise<string> {
+  return new Promise((resolve) => {
+    state.question = {
+      text,
+      answer: (key) => {
+        state.question = undefined;
+        resolve(key);
+      },
+    };
+    if (loop.pipe) loop.print(text);
+    loop.render();
+  });
 }
 
 /** Each this long the spinner moves a frame (rich screens only: the others cannot redraw). */

@@ -58,9 +58,11 @@ export function createTurnRunner(deps: TurnRunnerDeps) {
       // they (ctrl-c names only the calls still running).
       const stepDone = event.type === "subagent-step" && event.tool === undefined && event.failed === undefined;
       if (event.type === "subagent-end" || stepDone) for (const id of active.running.keys()) if (id.startsWith(`${event.id}/${event.index}/`)) active.running.delete(id);
+      session.transcript.event(event); // the whole of it, for the transcript view (lib/app/transcript.ts)
       view.handle(event);
     };
     try {
+      session.transcript.prompt(typed ?? withoutAttachments(prompt));
       const sent = session.withShellContext(prompt);
       // What the user typed, for /undo and the replay: the command line, or (when `!cmd` output went
       // first) the prompt without it; undefined for a plain prompt, which is sent as typed.

@@ -19,6 +19,23 @@ export type GoingBackDeps = {
   undoCommand: string;
   /** Copies the session and goes on in the copy; the line saying so, or undefined when there is nothing to copy. */
   forkNow: () => Promise<string | undefined>;
+  /**
+   * A mark in the session's transcript (lib/app/transcript.ts) where the conversation went back:
+   * the transcript is only appended to, so what was undone or rewound stays in it, above the mark.
+   */
+  mark?: (text: string) => void;
+};
+
+/** The transcript's marks where the conversation or the files went back (what was taken back stays above them). */
+const UNDO_MARKS: Record<UndoMode, string> = {
+  all: "/undo: the latest turn above was undone (the conversation and the files)",
+  conversation: "/undo conversation: the latest turn above was taken out of the conversation; the files stayed",
+  files: "/undo files: the latest turn's file changes were undone; the conversation stays",
+};
+const REWIND_MARKS: Record<UndoMode, string> = {
+  all: "rewound to just before prompt {n} (the conversation and the files): the turns above were taken back",
+  conversation: "rewound to just before prompt {n} (the conversation only): the turns above were taken back; the files stayed",
+  files: "rewound the files to just before prompt {n}; the conversation above stays",
 };
 
 /** The session service's ways back (lib/app/session.ts): /undo, /rewind, /fork and /diff, over the undo journal. */
@@ -48,6 +65,7 @@ export function createGoingBack(deps: GoingBackDeps) {
       });
       if (outcome.type === "declined") return { lines: ["Nothing was undone."] };
       if (outcome.type !== "done") return { lines: [outcome.type === "nothing" ? `Nothing to undo: ${outcome.why}.` : `${deps.undoCommand} stops here: ${outcome.why}.`] };
+      deps.mark?.(UNDO_MARKS[mode].replace("/undo", deps.undoCommand));
       return { lines: outcome.lines, ...(outcome.prompt !== undefined ? { prompt: withoutAttachments(outcome.prompt) } : {}) };
     },
     /** `/rewind`'s list: this session's prompts, newest first, each with when it was sent and the files its turn changed. */
@@ -76,6 +94,7 @@ export function createGoingBack(deps: GoingBackDeps) {
       const head = forked ? [forked] : [];
       if (outcome.type === "declined") return { lines: [...head, "Nothing was rewound."] };
       if (outcome.type === "nothing") return { lines: [...head, `Nothing to rewind: ${outcome.why}.`] };
+      deps.mark?.(REWIND_MARKS[mode].replace("{n}", String(to)));
       return { lines: [...head, ...outcome.lines], prompt: withoutAttachments(outcome.prompt) };
     },
     /** `/fork`: the conversation goes on in a copy (a new id, its undo journal copied); this session stays as it was. */

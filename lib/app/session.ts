@@ -24,12 +24,12 @@ import { smallWindowWarning, startConversation, type SessionChoice, type Session
 import { createSessionHooks } from "./session-hooks.ts";
 
 type SessionStartSource = SessionHooksOptions["source"];
-
 import { createGoingBack } from "./going-back.ts";
 import { reapLeftJobs, sessionJobs } from "./jobs.ts";
 import { jobsDir } from "../sessions/paths.ts";
 import { forkSession } from "../sessions/fork.ts";
 import { createUserShell } from "./user-shell.ts";
+import { createTranscript } from "./transcript.ts";
 import { endedNote } from "../tools/jobs.ts";
 import type { RuleScope } from "../permissions/save-rule.ts";
 import { ruleTarget, saveRule } from "./saved-rules.ts";
@@ -153,8 +153,9 @@ export async function openSession(opts: SessionOptions) {
     await open({ type: "record", record: copy }, "resume");
     return `Forked: this conversation goes on as session ${label(live)}; session ${lastingPrefix(from, listSessionIds(runtime.home))} stays as it was.`;
   };
+  const transcript = createTranscript({ home: runtime.home, id: () => live.id, history: () => live.history, onError: (message) => opts.onSaveError(new Error(message)) }); // full outputs, `!cmd` runs, marks
   /** /undo, /rewind, /fork and /diff (going-back.ts), on the session open at each call. */
-  const goingBack = createGoingBack({ live: () => live, undo: () => undo, conversation: () => conversation, shown, undoCommand, forkNow });
+  const goingBack = createGoingBack({ live: () => live, undo: () => undo, conversation: () => conversation, shown, undoCommand, forkNow, mark: transcript.mark });
   /** One request outside a turn (/compact, /memory): abortable, its tokens booked in the session. */
   const ask = (request: GenerateRequest, signal: AbortSignal, onRetry?: (notice: string) => void) =>
     generate(runtime, request, { signal, book: (usage) => live.book(usage), ...(onRetry ? { onRetry } : {}) });
@@ -189,7 +190,7 @@ export async function openSession(opts: SessionOptions) {
   const reaped = await reapLeftJobs(runtime.home);
   const startNotices = [...reaped, ...(await open(opts.choice, opts.choice.type === "new" ? "startup" : "resume"))];
 
-  const userShell = createUserShell({ runtime: () => runtime, conversation: () => conversation, home: runtime.workspace.userHome });
+  const userShell = createUserShell({ runtime: () => runtime, conversation: () => conversation, home: runtime.workspace.userHome, transcript });
   /** The server's last answer to `/model`'s request for its models. */
   let listing: ModelListing | undefined;
 
@@ -318,7 +319,6 @@ export async function openSession(opts: SessionOptions) {
       return listing?.type === "list" ? listing.models.map((m) => m.id) : [];
     },
 
-
     /** Where an "always" for this project or every project is written, and the rule as it will read there. */
     ruleTarget: (grant: Grant, scope: Exclude<RuleScope, "session">) => ruleTarget(runtime, grant, scope),
     /** Saves an "always" answer under `alwaysAllow` in the user's config (never the repository's); throws ShiroError when the file is broken. */
@@ -330,6 +330,7 @@ export async function openSession(opts: SessionOptions) {
     withShellContext: userShell.withContext,
     /** A goal's check command, run the way `!cmd` runs (docs/goals.md; lib/app/goal-run.ts). */
     runCheck: userShell.check,
+    transcript,
 
     /** The turn: the prompt through the conversation (conversation.runPrompt). */
     runPrompt: (prompt: string, io: Parameters<Conversation["runPrompt"]>[1]) => conversation.runPrompt(prompt + endedNote(runtime.commands.jobs), io),
@@ -365,13 +366,12 @@ export async function openSession(opts: SessionOptions) {
       if (outcome.type === "failed") return kept(`The summary request failed, so the transcript was kept as it was: ${outcome.message}`);
       if (outcome.type === "unusable") return kept("The model's summary was empty or unusable, so the transcript was kept as it was: /compact again to retry, or /clear to start a new conversation.");
       live.replace(outcome.messages);
-      undo.markCompact();
+      undo.markCompact(), transcript.mark("/compact: the conversation above was replaced, for the model, by its summary");
       await hooks.afterCompact();
       return { summary: outcome.summary, message: `Compacted: ${before} messages replaced by the summary above (/undo cannot go back past this). The task list and project memory are unchanged.` };
     },
     ...goingBack,
-    /** A path as the screen shows it: relative to where shiro runs. */
-    shown,
+    shown, // a path as the screen shows it: relative to where shiro runs
 
     /** Resolves when no step's save is still being written (await it before closing). */
     settled: () => live.settled(),

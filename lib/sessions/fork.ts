@@ -6,6 +6,7 @@ import { undoDir } from "./paths.ts";
 import { forkRecord } from "./record.ts";
 import type { SessionRecord } from "./schema.ts";
 import { saveSession } from "./store.ts";
+import { copyTranscript } from "./transcript-log.ts";
 
 /**
  * A copy of `source` saved under a new id (`/fork`, `--fork`, `shiro sessions fork`): the same
@@ -28,9 +29,10 @@ export function forkSession(home: string, source: SessionRecord, opts: { now?: D
   }
 }
 
-/** Copies session `from`'s undo journal to session `to` (a fork of it): /undo and /rewind then work in the copy. */
+/** Copies session `from`'s undo journal and transcript (lib/sessions/transcript-log.ts) to session `to`, a fork of it: /undo, /rewind and the transcript view then work in the copy. */
 export function copySessionJournal(home: string, from: string, to: string): void {
   copyUndoJournal(undoDir(home, from), undoDir(home, to));
+  copyTranscript(home, from, to);
 }
 
 /** Copies a journal: the manifest is read first, then the contents it may name, then the manifest is written. A missing journal copies as none. */

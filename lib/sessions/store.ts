@@ -4,6 +4,7 @@ import { writeStateFileSync } from "../fs/atomic-write.ts";
 import { recordProblem, SessionId, SessionRecord } from "./schema.ts";
 import { parseSession, serializeSession } from "./serialize.ts";
 import { idFromFileName, jobsDir, sessionPath, sessionsDir } from "./paths.ts";
+import { removeTranscript } from "./transcript-log.ts";
 import { removeUndoJournal } from "./undo/journal.ts";
 
 export type LoadResult =
@@ -75,6 +76,7 @@ export function removeSession(home: string, id: string): boolean {
   if (!v.is(SessionId, id)) return false;
   removeUndoJournal(home, id);
   rmSync(jobsDir(home, id), { recursive: true, force: true }); // its background jobs' output
+  removeTranscript(home, id);
   try {
     unlinkSync(sessionPath(home, id));
     return true;

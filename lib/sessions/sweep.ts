@@ -9,14 +9,14 @@ const LEFTOVER_MAX_AGE_MS = 10 * 60_000;
 
 // `.<id>.json.<pid>.<ms>.<n>.tmp` (atomic-write), `<id>.lock.<pid>.<ms>.<rand>.tmp` (ownership),
 // `<id>.lock.stale.<pid>.<rand>` (ownership, mid take-over).
-const LEFTOVER = /^(?:\.[0-9a-f-]{36}\.json\.(\d+)\.\d+\.\d+\.tmp|[0-9a-f-]{36}\.lock\.(\d+)\.\d+\.[0-9a-z]+\.tmp|[0-9a-f-]{36}\.lock\.stale\.(\d+)\.[0-9a-z]+)$/;
+const LEFTOVER = /^(?:\.[0-9a-f-]{36}\.(?:json|transcript\.jsonl)\.(\d+)\.\d+\.\d+\.tmp|[0-9a-f-]{36}\.lock\.(\d+)\.\d+\.[0-9a-z]+\.tmp|[0-9a-f-]{36}\.lock\.stale\.(\d+)\.[0-9a-z]+)$/;
 const LOCK = /^[0-9a-f-]{36}\.lock$/;
 /** An undo journal (`<id>.undo/`): a leftover when its session was never saved or was removed by hand. */
-const UNDO_DIR = /^([0-9a-f-]{36})\.undo$/;
+const UNDO_DIR = /^([0-9a-f-]{36})\.(?:undo|transcript\.jsonl)$/;
 
 /**
  * Tidies what a killed shiro leaves in the sessions directory: temp files of writes it never
- * finished, locks it never released, and undo journals whose session file is gone (older than
+ * finished, locks it never released, and undo journals and transcripts whose session file is gone (older than
  * LEFTOVER_MAX_AGE_MS and not held, so a new session's journal, written before its first save,
  * stays). Never touches a session file, a set-aside file, or anything of a live process. Best
  * effort; never throws. Returns how many went.

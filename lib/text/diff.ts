@@ -3,7 +3,8 @@ const CONTEXT_LINES = 3;
 /** Above this many cells the changed block is shown as removed-then-added instead of aligned. */
 const MAX_LCS_CELLS = 4_000_000;
 
-export type DiffLine = { kind: "hunk" | "context" | "added" | "removed"; text: string };
+/** `no`: the line's number in the file, the old file's for a removed line and the new one's otherwise (none for a hunk header). */
+export type DiffLine = { kind: "hunk" | "context" | "added" | "removed"; text: string; no?: number };
 export type UnifiedDiff = { lines: DiffLine[]; added: number; removed: number };
 
 type Op = { kind: "context" | "added" | "removed"; text: string; oldNo: number; newNo: number };
@@ -49,7 +50,7 @@ export function unifiedDiff(before: string, after: string): UnifiedDiff {
     const oldStart = oldCount === 0 ? hunk[0]!.oldNo - 1 : hunk.find((op) => op.kind !== "added")!.oldNo;
     const newStart = newCount === 0 ? hunk[0]!.newNo - 1 : hunk.find((op) => op.kind !== "removed")!.newNo;
     lines.push({ kind: "hunk", text: `@@ -${oldStart},${oldCount} +${newStart},${newCount} @@` });
-    for (const op of hunk) lines.push({ kind: op.kind, text: op.text });
+    for (const op of hunk) lines.push({ kind: op.kind, text: op.text, no: op.kind === "removed" ? op.oldNo : op.newNo });
     i = stop;
   }
   return { lines, added, removed };

@@ -31,6 +31,9 @@ export function wrapLine(line: string, width: number, opts: { hang?: number } = 
   const lead = /^ */.exec(plain)![0].length;
   const [mark] = plain.slice(lead);
   if (isDiffLine(plain, lead)) return diffRows(line, lead, cols);
+  // A numbered diff line (an approval's preview: `  12 +text`): the same, after its number.
+  const numbered = /^ *\d+ (?=[+-][^+-]| )/.exec(plain)?.[0].length;
+  if (numbered !== undefined && (plain[numbered] === " " || isDiffLine(plain, numbered))) return diffRows(line, numbered, cols);
   let hang = lead;
   if (mark && MARKS.has(mark) && plain[lead + mark.length] === " ") hang += Bun.stringWidth(mark) + 1;
   else hang += LABEL.exec(plain.slice(lead))?.[0].length ?? 0;
@@ -62,6 +65,7 @@ function isDiffLine(plain: string, lead: number): boolean {
  */
 function diffRows(line: string, lead: number, cols: number): string[] {
   const indent = " ".repeat(lead);
+  const head = Bun.sliceAnsi(line, 0, lead); // the leading spaces, or a numbered line's number
   const marker = Bun.sliceAnsi(line, lead, lead + 1);
   const continued = marker.replace(/[+-]/, DIFF_CONTINUED);
   const text = Bun.sliceAnsi(line, lead + 1);
@@ -71,11 +75,11 @@ function diffRows(line: string, lead: number, cols: number): string[] {
   // The first row as wide as it can be; the rest under the text's own indentation.
   const first = Bun.wrapAnsi(text, room, { hard: true, trim: false }).split("\n")[0]!;
   const rest = Bun.sliceAnsi(text, Bun.stringWidth(first));
-  if (Bun.stripANSI(rest) === "") return [indent + marker + first];
+  if (Bun.stripANSI(rest) === "") return [head + marker + first];
   // A row that starts with the one space the line broke at: the space is the break, not text.
   const unbroken = (row: string) => (/^ \S/.test(Bun.stripANSI(row)) ? Bun.sliceAnsi(row, 1) : row);
   const tail = Bun.wrapAnsi(unbroken(rest), Math.max(room - hang, 4), { hard: true, trim: false }).split("\n");
-  return [indent + marker + first, ...tail.map((row) => indent + continued + " ".repeat(hang) + unbroken(row))];
+  return [head + marker + first, ...tail.map((row) => indent + continued + " ".repeat(hang) + unbroken(row))];
 }
 
 /** Every line of `text` wrapped (see wrapLine). */

@@ -25,7 +25,7 @@ test("y allows once, a allows the command's first word for the session, n denies
   pty.line("change things");
 
   await pty.waitFor("edit_file wants to edit: a.txt  +1 -1");
-  expect(pty.screen()).toContain("    -two\n    +TWO");
+  expect(pty.screen()).toContain("    2 -two\n    2 +TWO");
   await pty.waitUntil("the question", () => pty!.cursorLine().startsWith("allow? y once · a always (every edit_file call) · n deny"));
   expect(readFileSync(join(cwd, "a.txt"), "utf8")).toBe("one\ntwo\nthree\n"); // nothing runs before the answer
   pty.write("y");
@@ -99,13 +99,14 @@ test("a wrapped diff line keeps its indentation and marks its continuation rows,
   await pty.waitForPrompt(1);
   pty.line("change it");
   await pty.waitUntil("the question", () => pty.screen().includes("allow?") && pty.screen().includes("n deny"));
-  const added = "    +    # a long comment line that is\n    ↪    definitely wider than forty\n    ↪    columns of terminal\n";
-  expect(pty.screen()).toContain(`     def f():\n    -    return 1\n${added}    +    return 42\n`);
+  // Each diff line carries its line number (the old file's for a removed line); continuation rows hang under the marker.
+  const added = (no: number) => `    ${no} +    # a long comment line that is\n      ↪    definitely wider than forty\n      ↪    columns of terminal\n`;
+  expect(pty.screen()).toContain(`    1  def f():\n    2 -    return 1\n${added(2)}    3 +    return 42\n`);
   for (const row of pty.screen().split("\n")) expect(Bun.stringWidth(row)).toBeLessThanOrEqual(40);
   pty.write("y");
   await pty.waitFor("write_file wants to write");
   await pty.waitUntil("the write question", () => pty.screen().split("write_file wants to write")[1]!.includes("n deny"));
-  expect(pty.screen()).toContain(`@@ -0,0 +1,1 @@\n${added}`);
+  expect(pty.screen()).toContain(`@@ -0,0 +1,1 @@\n${added(1)}`);
   pty.write("y");
   await pty.waitFor("edited");
   await pty.waitForPrompt(2);
@@ -133,7 +134,7 @@ test("two edits of one file in one step: the second is judged after the first ra
   await pty.waitForPrompt(1);
   pty.line("edit twice");
   await pty.waitUntil("the first question", () => pty!.cursorLine().startsWith("allow?"));
-  expect(pty.screen()).toContain("    -x\n    +w");
+  expect(pty.screen()).toContain("    1 -x\n    1 +w");
   pty.write("y");
   await pty.waitFor("parallel done");
 

@@ -82,7 +82,7 @@ test("!cmd runs the command in the workspace, shows its output, and sends it wit
   const pty = await start({ baseURL: s.url, cwd });
   await pty.waitForPrompt(1);
   pty.line("!cat notes.txt");
-  await pty.waitFor("(the output goes with your next prompt)");
+  await pty.waitFor("the output goes with your next prompt");
   expect(pty.screen()).toContain("    alpha");
   expect(s.requests).toHaveLength(0); // nothing goes to the model until the next prompt
   pty.line("what did it print?");
@@ -97,11 +97,11 @@ test("!cmd output shows as the terminal would: a line that came in two pieces is
   const pty = await start({ baseURL: s.url });
   await pty.waitForPrompt(1);
   pty.line("!printf 'start of a line '; sleep 0.3; printf 'end of it\\n\\nafter blank\\n'; for i in 1 2 3; do printf 'step %s\\r' $i; sleep 0.2; done; printf 'tail'");
-  await pty.waitFor("(the output goes with your next prompt)");
+  await pty.waitFor("the output goes with your next prompt");
   const rows = pty.screen().split("\n");
   const from = rows.indexOf("    start of a line end of it");
   expect(from).toBeGreaterThan(0);
-  expect(rows.slice(from, from + 5)).toEqual(["    start of a line end of it", "", "    after blank", "    tail 3", "  (the output goes with your next prompt)"]);
+  expect(rows.slice(from, from + 5)).toEqual(["    start of a line end of it", "", "    after blank", "    tail 3", "  ✓ exit 0 · the output goes with your next prompt"]);
 }, 20_000);
 
 test("a bare ! sends nothing and says what !cmd does; /help lists !cmd, @path and shift-tab", async () => {

@@ -161,8 +161,8 @@ test("/diff shows the last turn's changes, paged; /diff session all of them; app
   await pty.waitForPrompt(1);
   pty.line("patch");
   await pty.waitFor("apply_patch wants to edit: 2 files  +2 -1");
-  expect(pty.screen()).toContain("a.txt  +1 -1\n    @@ -1,1 +1,1 @@\n    -alpha\n    +ALPHA");
-  expect(pty.screen()).toContain("b.txt (new file)  +1 -0\n    @@ -0,0 +1,1 @@\n    +bee");
+  expect(pty.screen()).toContain("a.txt  +1 -1\n      @@ -1,1 +1,1 @@\n    1 -alpha\n    1 +ALPHA");
+  expect(pty.screen()).toContain("b.txt (new file)  +1 -0\n      @@ -0,0 +1,1 @@\n    1 +bee");
   await pty.waitUntil("the question", () => pty.cursorLine().startsWith("allow?"));
   pty.write("y");
   await pty.waitFor("patched");
@@ -212,7 +212,7 @@ test("a prompt a command wrote (/init, a custom command, !cmd output) is replaye
   await pty.waitFor("reviewed it");
   await pty.waitForPrompt(3);
   pty.line("!nosuchcmd");
-  await pty.waitFor("(the output goes with your next prompt)");
+  await pty.waitFor("the output goes with your next prompt");
   pty.line("what now");
   await pty.waitFor("saw the output");
   await pty.waitForPrompt(5);

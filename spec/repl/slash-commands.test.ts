@@ -53,7 +53,7 @@ test("a command that takes no arguments answers words after it with a usage line
     else expect(hint).toBeUndefined();
   }
   // The commands that take none, as /help shows them with no argument.
-  expect(SLASH_COMMANDS.filter((c) => c.args === "").map((c) => c.name)).toEqual(["help", "todos", "notes", "memory", "cost", "fork", "jobs", "last", "save", "clear", "reasoning", "skills", "hooks", "exit"]);
+  expect(SLASH_COMMANDS.filter((c) => c.args === "").map((c) => c.name)).toEqual(["help", "todos", "notes", "memory", "cost", "fork", "jobs", "last", "transcript", "save", "clear", "reasoning", "skills", "hooks", "exit"]);
 });
 
 test("every command is in /help, with its arguments", () => {
@@ -78,7 +78,7 @@ test("/help's listing fits its width: descriptions wrap under their own column, 
 
 test("the issue's commands are all in the table", () => {
   const names: string[] = SLASH_COMMANDS.map((c) => c.name).sort();
-  expect(names).toEqual(["agent", "clear", "compact", "cost", "exit", "help", "last", "memory", "mode", "model", "notes", "reasoning", "resume", "save", "sessions", "think", "todos", "undo", "diff", "init", "skills", "mcp", "hooks", "goal", "jobs", "kill", "rewind", "fork"].sort());
+  expect(names).toEqual(["agent", "clear", "compact", "cost", "exit", "help", "last", "memory", "mode", "model", "notes", "reasoning", "resume", "save", "sessions", "think", "todos", "undo", "diff", "init", "skills", "mcp", "hooks", "goal", "jobs", "kill", "rewind", "fork", "transcript"].sort());
 });
 
 test("Tab after /agent and /think offers their choices", () => {

@@ -1,7 +1,9 @@
 // A small terminal model for the pty tests: applies what shiro writes (text, CR/LF, backspace,
 // cursor movement, erase) to a grid with unbounded scrollback, so a test can assert on what a
 // person would see rather than on the byte stream, where redraws interleave with the text.
-// Covers the sequences the loop uses; colours and modes are ignored.
+// Covers the sequences the loop uses; colours and modes are ignored, but for the other screen
+// (`CSI ? 1049 h`/`l`, the built-in pager's): while it is on, the grid is a blank one of its own,
+// and turning it off brings back the grid and cursor as they were.
 
 export type Vt = {
   feed(data: string): void;
@@ -33,6 +35,8 @@ export function createVt(width: number, rows: number): Vt {
   let col = 0;
   let pendingWrap = false;
   let pending = "";
+  /** The normal screen, kept while the other screen is on. */
+  let saved: { lines: string[][]; wrapped: boolean[]; row: number; col: number } | undefined;
 
   const line = (r: number): string[] => {
     while (lines.length <= r) lines.push([]);
@@ -115,8 +119,22 @@ export function createVt(width: number, rows: number): Vt {
       case "K":
         line(row).length = Math.min(line(row).length, col);
         break;
+      case "h":
+        if (params === "1049" && !saved) {
+          saved = { lines, wrapped, row, col };
+          lines = [[]];
+          wrapped = [false];
+          row = col = 0;
+        }
+        break;
+      case "l":
+        if (params === "1049" && saved) {
+          ({ lines, wrapped, row, col } = saved);
+          saved = undefined;
+        }
+        break;
       default:
-        break; // colours (m), modes (h/l) and the rest change nothing we assert on
+        break; // colours (m), other modes and the rest change nothing we assert on
     }
   };
 

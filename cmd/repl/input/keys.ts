@@ -29,6 +29,9 @@ export type KeyName =
   | "ctrl-l"
   | "ctrl-r"
   | "ctrl-g"
+  | "ctrl-o"
+  | "page-up"
+  | "page-down"
   | "shift-tab";
 
 const PASTE_START = "\x1b[200~";
@@ -50,6 +53,7 @@ const CONTROL: Record<string, KeyName> = {
   "\x0b": "kill-to-end",
   "\x0c": "ctrl-l",
   "\x0e": "down",
+  "\x0f": "ctrl-o",
   "\x10": "up",
   "\x12": "ctrl-r",
   "\x15": "kill-to-start",
@@ -75,6 +79,8 @@ const SEQUENCES: Record<string, KeyName> = {
   "[4~": "end",
   "[8~": "end",
   "[3~": "delete",
+  "[5~": "page-up",
+  "[6~": "page-down",
   "[Z": "shift-tab",
   "[1;5C": "word-right",
   "[1;5D": "word-left",

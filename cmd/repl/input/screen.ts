@@ -37,6 +37,8 @@ export type Screen = {
   columns(): number;
   /** Rows of the terminal (at least 6), for commands that page their output. */
   rows?(): number;
+  /** Writes to the terminal as it is, around the live view (the built-in pager's own screen; rich only). */
+  raw?(text: string): void;
 };
 
 type Out = { write(text: string): unknown; columns?: number; rows?: number };
@@ -136,6 +138,7 @@ export function createScreen(out: Out, mode: ScreenMode): Screen {
     },
     columns: cols,
     rows: termRows,
+    raw: (text) => void out.write(text),
   };
 }
 

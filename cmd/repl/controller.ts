@@ -25,6 +25,7 @@ import { PROMPT, promptRows, REPLAY_END, replayRows } from "./replay.ts";
 import { questionView } from "./question-view.ts";
 import { createLoopElicitor, questionOnScreen } from "./elicit-view.ts";
 import { createTurnRunner } from "./turn-runner.ts";
+import { createPlanHandoff } from "./plan-handoff.ts";
 import { createNotifications, type Alerts } from "./notifications.ts";
 import { createTaskListView } from "./task-list-view.ts";
 import { runUserCommand } from "./shell-command.ts";
@@ -150,8 +151,9 @@ export function createRepl(deps: ReplDeps) {
   });
 
   const tasks = createTaskListView({ rich: screen.mode === "rich", theme, columns, print, turnRunning: () => state.turn !== undefined });
-  const runner = createTurnRunner({ state, session: () => session, gate, view, queue, theme, rich: screen.mode === "rich", render, print, started: notifications.promptSent, ended: () => (tasks.turnEnded(), notifications.turnEnded()) });
-  const dispatch = createKeyDispatch({ state, session: () => session, input, gate, typeAhead, queue, runner, screen, theme, history: deps.history, yolo: deps.yolo, shownAs, print, render, exit });
+  const plan = createPlanHandoff({ state, session: () => session, theme, rich: screen.mode === "rich", typeAhead, shownAs, print }); // plan mode's offer of a finished plan
+  const runner = createTurnRunner({ state, session: () => session, gate, view, queue, theme, rich: screen.mode === "rich", render, print, started: notifications.promptSent, ended: () => (tasks.turnEnded(), notifications.turnEnded()), plan });
+  const dispatch = createKeyDispatch({ state, session: () => session, input, gate, typeAhead, queue, runner, screen, theme, history: deps.history, yolo: deps.yolo, shownAs, print, render, exit, plan });
 
   /** The status line: drawn at every redraw while the prompt waits (the meter caches what is costly). */
   const status = () => statusLine(session.runtime(), meter.measure(), session.spent(), theme, session.mode().label, columns() - 1, deps.yolo, goalStatus(session.conversation().goal()));
@@ -180,7 +182,7 @@ export function createRepl(deps: ReplDeps) {
       above.push(theme.dim(spinnerRow(state))); // a command that asks the model (/compact, /memory)
       if (queue.size > 0) above.push(theme.dim(describeQueue(queue.items())));
     }
-    const below = [...input.rows(theme, columns() - 1), ...hint];
+    const below = [...input.rows(theme, columns() - 1), ...hint, ...plan.rows(columns() - 1)];
     if (state.waiting && screen.mode === "rich") below.push(status());
     if (state.searching) {
       const shown = searchView(state.searching, line.text);

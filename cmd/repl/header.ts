@@ -89,7 +89,8 @@ export function sandboxLine(status: SandboxStatus, theme: Pick<Theme, "dim" | "w
 export function statusLine(runtime: Runtime, context: RequestEstimate, cost: number | "unpriced" | undefined, theme: Theme, mode?: string, width = Number.POSITIVE_INFINITY, yolo = false, goal?: string): string {
   const segments = fitSegments(statusSegments({
     model: runtime.settings.model,
-    ...(runtime.settings.agent !== "default" ? { agent: runtime.settings.agent } : {}),
+    // Plan mode is the plan variant: `mode plan` says it once.
+    ...(runtime.settings.agent !== "default" && mode !== "plan" ? { agent: runtime.settings.agent } : {}),
     ...(runtime.settings.thinking !== variantThinking(runtime.settings.agent) ? { thinking: runtime.settings.thinking } : {}),
     ...(mode !== undefined ? { mode } : {}),
     ...(yolo ? { yolo } : {}),

@@ -9,6 +9,7 @@ import type { Key } from "./input/keys.ts";
 import { openSearch, searchKey } from "./input/reverse-search.ts";
 import type { Screen } from "./input/screen.ts";
 import type { LoopState } from "./loop-state.ts";
+import type { PlanHandoff } from "./plan-handoff.ts";
 import { chooseKey } from "./picker.ts";
 import { PROMPT } from "./replay.ts";
 import type { ReplSession } from "./session.ts";
@@ -49,6 +50,8 @@ export type KeyDeps = {
   render: () => void;
   /** Leaves the loop (ctrl-d, a second ctrl-c). */
   exit: () => void;
+  /** Plan mode's offer of a finished plan (plan-handoff.ts): enter on an empty prompt accepts it, esc declines. */
+  plan?: Pick<PlanHandoff, "offered" | "accept" | "decline">;
 };
 
 /**
@@ -192,9 +195,13 @@ export function createKeyDispatch(deps: KeyDeps): (key: Key) => void {
     }
     if (key.name !== "ctrl-c") state.lastCtrlC = 0;
     if (key.name !== "escape") lastEsc = 0;
+    // A plan on offer, the prompt empty and waiting: enter accepts it (only after a quiet moment, as y answers a question), esc declines.
+    const atOffer = deps.plan?.offered() === true && state.waiting !== undefined && input.line().text === "";
     switch (key.name) {
       case "enter":
-        enter();
+        if (atOffer) {
+          if (quiet) deps.plan!.accept();
+        } else enter();
         break;
       case "tab": {
         const candidates = input.tab();
@@ -203,6 +210,10 @@ export function createKeyDispatch(deps: KeyDeps): (key: Key) => void {
       }
       case "escape":
         if (input.closePicker()) break;
+        if (atOffer) {
+          deps.plan!.decline();
+          break;
+        }
         if (state.turn || state.command || input.line().text !== "" || !state.waiting) {
           runner.interrupt();
           break;

@@ -233,6 +233,7 @@ export function createRepl(deps: ReplDeps) {
     const shown = shownAs.get(text) ?? text;
     shownAs.delete(text);
     echo(shown);
+    if (plan.isAccepted(text)) return runner.sendPrompt(text, shown); // the plan as written, no @path attached from it
     if (/^!\S/.test(text)) return void (await shell(text.slice(1).trim()));
     if (text.trim() === "!") return void print(theme.dim(SHELL_HINT));
     const parsed = parseInput(text, custom, deps.rejectedCommands);

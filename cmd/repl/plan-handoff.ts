@@ -60,6 +60,8 @@ export function createPlanHandoff(deps: PlanHandoffDeps) {
   let offer: { plan: string; session: string } | undefined;
   /** The turn now running started in plan mode. */
   let planning = false;
+  /** The prompt an accepted plan became, until the loop takes it (isAccepted). */
+  let accepted: string | undefined;
 
   const offered = (): boolean => offer !== undefined && offer.session === deps.session().id() && deps.session().mode().planning;
   /** The offer's words, naming where accepting goes. */
@@ -93,8 +95,18 @@ export function createPlanHandoff(deps: PlanHandoffDeps) {
       offer = undefined;
       deps.print(theme.dim(deps.session().acceptPlan()));
       deps.shownAs.set(prompt, ACCEPTED_PLAN_SHOWN);
+      accepted = prompt;
       state.waiting = undefined;
       resolve(prompt);
+    },
+    /**
+     * Whether `text`, just submitted, is the accepted plan: the loop sends it as it is (the model's
+     * words are not scanned for `@path`s to attach), shown as ACCEPTED_PLAN_SHOWN. Once.
+     */
+    isAccepted(text: string): boolean {
+      if (accepted === undefined || text !== accepted) return false;
+      accepted = undefined;
+      return true;
     },
     /** Esc at the offer: plan mode goes on. */
     decline(): void {

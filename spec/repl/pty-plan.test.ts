@@ -2,7 +2,8 @@
 // tools, its prompt), and a finished plan is handed off to editing with one key: the variant from
 // before, edits mode, and the plan as the next turn's instruction. Esc keeps planning.
 import { expect, test } from "bun:test";
-import { existsSync } from "node:fs";
+import { existsSync, writeFileSync } from "node:fs";
+import { tempDir } from "../support/cli.ts";
 import { join } from "node:path";
 import { instructionsIn } from "../support/requests.ts";
 import { KEYS, lastUserText, usePty } from "./pty.ts";
@@ -88,9 +89,12 @@ test("esc at the offer keeps plan mode: enter then accepts nothing, a prompt ref
   expect(s.requests).toHaveLength(2); // nothing accepted after leaving plan mode
 }, 30_000);
 
-test("an enter typed ahead as the plan arrives accepts nothing; one after a quiet moment does", async () => {
-  const s = await serve({ text: PLAN }, { text: "done" });
-  const pty = await start({ baseURL: s.url, args: ["--no-sandbox"], env: { SHIRO_ANSWER_QUIET_MS: "1500" } });
+test("an enter typed ahead as the plan arrives accepts nothing; one after a quiet moment does, and sends the plan as written (no @path attached from it)", async () => {
+  const plan = `${PLAN}\n3. Note it in @notes.md.`;
+  const s = await serve({ text: plan }, { text: "done" });
+  const cwd = tempDir("shiro-work-");
+  writeFileSync(join(cwd, "notes.md"), "secret-ish notes\n");
+  const pty = await start({ baseURL: s.url, cwd, args: ["--no-sandbox"], env: { SHIRO_ANSWER_QUIET_MS: "1500" } });
   await pty.waitForPrompt(1);
   pty.line("/mode plan");
   await pty.waitUntil("plan mode", () => statusRow(pty.screen()).includes("mode plan"));
@@ -102,5 +106,7 @@ test("an enter typed ahead as the plan arrives accepts nothing; one after a quie
   expect(pty.screen()).toContain(OFFER);
   pty.write(KEYS.enter);
   await pty.waitFor("done");
-  expect(lastUserText(s.requests[1]!.body)).toContain(PLAN);
+  expect(lastUserText(s.requests[1]!.body)).toEndWith(plan);
+  expect(JSON.stringify(s.requests[1]!.body)).not.toContain("secret-ish notes");
+  expect(pty.screen()).not.toContain("attached notes.md");
 }, 30_000);

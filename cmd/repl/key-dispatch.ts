@@ -249,7 +249,7 @@ export function createKeyDispatch(deps: KeyDeps): (key: Key) => void {
       case "shift-tab":
         if (deps.yolo) print(theme.dim("--yolo: edits and commands run without asking; the mode does not apply"));
         else {
-          print(theme.dim(deps.session().cycleMode()));
+          print(theme.dim(deps.session().cycleMode(state.turn !== undefined)));
           // At a question, a mode that runs the call unasked answers it; only once the keyboard
           // was quiet, as y is (a shift-tab typed ahead just switches the mode).
           if (quiet && gate.pending()) gate.modeChanged(deps.session().mode().mode);

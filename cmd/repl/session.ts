@@ -100,8 +100,15 @@ export async function openReplSession(args: MainArgs, env: Env, startRuntime: Ru
     setMode,
     /** `/mode plan`: lines to print. */
     enterPlan,
-    /** shift-tab: ask → edits → auto → plan → ask. */
-    cycleMode: () => (plan.active() ? setMode("ask") : mode === APPROVAL_MODES.at(-1) ? enterPlan() : setMode(APPROVAL_MODES[APPROVAL_MODES.indexOf(mode) + 1]!)),
+    /**
+     * shift-tab: ask → edits → auto → plan → ask. Plan mode changes the variant, which a turn under
+     * way keeps: during a turn (`turnRunning`) plan is skipped (auto → ask), and plan mode is left only between turns.
+     */
+    cycleMode: (turnRunning = false): string => {
+      if (plan.active()) return turnRunning ? "plan mode stays until this turn ends; shift-tab then leaves it" : setMode("ask");
+      if (mode === APPROVAL_MODES.at(-1)) return turnRunning ? setMode(APPROVAL_MODES[0]) : enterPlan();
+      return setMode(APPROVAL_MODES[APPROVAL_MODES.indexOf(mode) + 1]!);
+    },
     /** The plan accepted (plan-handoff.ts): back to the variant before plan mode, in edits mode; lines to print. */
     acceptPlan: () => setMode("edits"),
     /** The variant accepting the plan goes back to; undefined while not planning. */

@@ -110,3 +110,26 @@ test("an enter typed ahead as the plan arrives accepts nothing; one after a quie
   expect(JSON.stringify(s.requests[1]!.body)).not.toContain("secret-ish notes");
   expect(pty.screen()).not.toContain("attached notes.md");
 }, 30_000);
+
+test("during a turn shift-tab skips plan (auto → ask) and does not leave plan mode: a turn keeps its variant from start to end", async () => {
+  const s = await serve({ text: "slow answer one two three four", delayMs: 120 }, { text: `${PLAN}\nmore words to stream slowly`, delayMs: 120 });
+  const pty = await start({ baseURL: s.url, args: ["--no-sandbox", "--mode", "auto"] });
+  await pty.waitForPrompt(1);
+  pty.line("a slow one");
+  await pty.waitFor("slow answer"); // the turn is under way
+  pty.write(SHIFT_TAB);
+  await pty.waitFor("mode ask: edits and commands ask first");
+  await pty.waitForPrompt(2);
+  expect(pty.screen()).not.toContain("mode plan:");
+  expect(statusRow(pty.screen())).toContain("mode ask");
+
+  pty.line("/mode plan");
+  await pty.waitUntil("plan mode", () => statusRow(pty.screen()).includes("mode plan"));
+  pty.line("plan it slowly");
+  await pty.waitFor("1. In a.ts");
+  pty.write(SHIFT_TAB);
+  await pty.waitFor("plan mode stays until this turn ends");
+  await pty.waitFor(OFFER); // the turn ran as a plan turn to its end
+  expect(statusRow(pty.screen())).toContain("mode plan");
+  expect(instructionsIn(s.requests[1]!.body)).toContain("Mode: plan.");
+}, 30_000);

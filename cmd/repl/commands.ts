@@ -74,7 +74,7 @@ const KEYS: readonly (readonly [string, string])[] = [
   ["ctrl-r", "search the prompt history (again: older; enter takes the match; esc gives the line back)"],
   ["tab", "complete /commands, @paths and @server:uri (MCP resources)"],
   ["ctrl-o", "the transcript: the whole session in a pager (/ search · n/N · q back)"],
-  ["shift-tab", "switch the approval mode: ask → edits → auto"],
+  ["shift-tab", "switch the mode: ask → edits → auto → plan"],
   ["!cmd", "run cmd in the workspace (its output goes with your next prompt)"],
   ["@path", "attach a file or directory · @server:uri an MCP server's resource"],
 ];
@@ -169,8 +169,9 @@ export async function runCommand(name: SlashName, args: string, env: CommandEnv)
     },
     mode: () => {
       const wanted = args.trim().toLowerCase();
-      if (!wanted) return env.print(`mode: ${session.mode().label} (${APPROVAL_MODES.join(", ")}; /mode <mode> or shift-tab switches)`);
-      if (!isApprovalMode(wanted)) return env.print(theme.warn(`usage: /mode ${APPROVAL_MODES.join("|")}, not "${wanted}"`));
+      if (!wanted) return env.print(`mode: ${session.mode().label} (${APPROVAL_MODES.join(", ")}, plan; /mode <mode> or shift-tab switches)`);
+      if (wanted === "plan") return env.print(session.mode().planning ? "mode: plan already" : session.enterPlan());
+      if (!isApprovalMode(wanted)) return env.print(theme.warn(`usage: /mode ${APPROVAL_MODES.join("|")}|plan, not "${wanted}"`));
       env.print(session.setMode(wanted));
     },
     reasoning: () => {

@@ -26,6 +26,7 @@ import { questionView } from "./question-view.ts";
 import { createLoopElicitor, questionOnScreen } from "./elicit-view.ts";
 import { createLoopAttacher, createLoopMcpPrompts, withMcpCompletion } from "./mcp-input.ts";
 import { createTurnRunner } from "./turn-runner.ts";
+import { createPlanHandoff } from "./plan-handoff.ts";
 import { createNotifications, type Alerts } from "./notifications.ts";
 import { createTaskListView } from "./task-list-view.ts";
 import { runUserCommand } from "./shell-command.ts";
@@ -152,9 +153,10 @@ export function createRepl(deps: ReplDeps) {
   });
 
   const tasks = createTaskListView({ rich: screen.mode === "rich", theme, columns, print, turnRunning: () => state.turn !== undefined });
-  const runner = createTurnRunner({ state, session: () => session, gate, view, queue, theme, rich: screen.mode === "rich", render, print, started: notifications.promptSent, ended: () => (tasks.turnEnded(), notifications.turnEnded()) });
+  const plan = createPlanHandoff({ state, session: () => session, theme, rich: screen.mode === "rich", typeAhead, shownAs, print }); // plan mode's offer of a finished plan
+  const runner = createTurnRunner({ state, session: () => session, gate, view, queue, theme, rich: screen.mode === "rich", render, print, started: notifications.promptSent, ended: () => (tasks.turnEnded(), notifications.turnEnded()), plan });
   const paging = createPaging({ state, screen, ...(deps.pager ? { pager: deps.pager } : {}), session: () => session, print, render }); // ctrl-o, d, /transcript, /last
-  const dispatch = createKeyDispatch({ state, session: () => session, input, gate, typeAhead, queue, runner, screen, theme, history: deps.history, yolo: deps.yolo, shownAs, print, render, exit, details: (lines) => void paging.details(lines), transcript: () => void paging.transcript() });
+  const dispatch = createKeyDispatch({ state, session: () => session, input, gate, typeAhead, queue, runner, screen, theme, history: deps.history, yolo: deps.yolo, shownAs, print, render, exit, details: (lines) => void paging.details(lines), transcript: () => void paging.transcript(), plan });
 
   /** The status line: drawn at every redraw while the prompt waits (the meter caches what is costly). */
   const status = () => statusLine(session.runtime(), meter.measure(), session.spent(), theme, session.mode().label, columns() - 1, deps.yolo, goalStatus(session.conversation().goal()));
@@ -184,7 +186,7 @@ export function createRepl(deps: ReplDeps) {
       above.push(...(state.output ?? []), theme.dim(spinnerRow(state))); // a command that asks the model (/compact, /memory)
       if (queue.size > 0) above.push(theme.dim(describeQueue(queue.items())));
     }
-    const below = [...input.rows(theme, columns() - 1), ...hint];
+    const below = [...input.rows(theme, columns() - 1), ...hint, ...plan.rows(columns() - 1)];
     if (state.waiting && screen.mode === "rich") below.push(status());
     if (state.searching) {
       const shown = searchView(state.searching, line.text);
@@ -233,6 +235,7 @@ export function createRepl(deps: ReplDeps) {
     const shown = shownAs.get(text) ?? text;
     shownAs.delete(text);
     echo(shown);
+    if (plan.isAccepted(text)) return runner.sendPrompt(text, shown); // the plan as written, no @path attached from it
     if (/^!\S/.test(text)) return void (await shell(text.slice(1).trim()));
     if (text.trim() === "!") return void print(theme.dim(SHELL_HINT));
     if (await mcpPrompt(text)) return;

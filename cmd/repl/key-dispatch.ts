@@ -9,6 +9,7 @@ import type { Key } from "./input/keys.ts";
 import { openSearch, searchKey } from "./input/reverse-search.ts";
 import type { Screen } from "./input/screen.ts";
 import type { LoopState } from "./loop-state.ts";
+import type { PlanHandoff } from "./plan-handoff.ts";
 import { chooseKey } from "./picker.ts";
 import { PROMPT } from "./replay.ts";
 import type { ReplSession } from "./session.ts";
@@ -53,6 +54,8 @@ export type KeyDeps = {
   details: (lines: string[]) => void;
   /** ctrl-o: the session's transcript in the pager. */
   transcript: () => void;
+  /** Plan mode's offer of a finished plan (plan-handoff.ts): enter on an empty prompt accepts it, esc declines. */
+  plan?: Pick<PlanHandoff, "offered" | "accept" | "decline">;
 };
 
 /**
@@ -204,9 +207,13 @@ export function createKeyDispatch(deps: KeyDeps): (key: Key) => void {
     }
     if (key.name !== "ctrl-c") state.lastCtrlC = 0;
     if (key.name !== "escape") lastEsc = 0;
+    // A plan on offer, the prompt empty and waiting: enter accepts it (only after a quiet moment, as y answers a question), esc declines.
+    const atOffer = deps.plan?.offered() === true && state.waiting !== undefined && input.line().text === "";
     switch (key.name) {
       case "enter":
-        enter();
+        if (atOffer) {
+          if (quiet) deps.plan!.accept();
+        } else enter();
         break;
       case "tab": {
         const candidates = input.tab();
@@ -215,6 +222,10 @@ export function createKeyDispatch(deps: KeyDeps): (key: Key) => void {
       }
       case "escape":
         if (input.closePicker()) break;
+        if (atOffer) {
+          deps.plan!.decline();
+          break;
+        }
         if (state.turn || state.command || input.line().text !== "" || !state.waiting) {
           runner.interrupt();
           break;
@@ -253,7 +264,7 @@ export function createKeyDispatch(deps: KeyDeps): (key: Key) => void {
       case "shift-tab":
         if (deps.yolo) print(theme.dim("--yolo: edits and commands run without asking; the mode does not apply"));
         else {
-          print(theme.dim(deps.session().cycleMode()));
+          print(theme.dim(deps.session().cycleMode(state.turn !== undefined)));
           // At a question, a mode that runs the call unasked answers it; only once the keyboard
           // was quiet, as y is (a shift-tab typed ahead just switches the mode).
           if (quiet && gate.pending()) gate.modeChanged(deps.session().mode().mode);

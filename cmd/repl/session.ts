@@ -7,6 +7,7 @@ import type { AskAnswer, PermissionQuestion } from "../../lib/permissions/index.
 import { APPROVAL_MODES, type ApprovalMode } from "../../lib/config/permission-schema.ts";
 import { describeMode, modeNotice } from "../../lib/permissions/modes.ts";
 import { sessionChoice, type MainArgs } from "../args.ts";
+import { createPlanMode } from "./plan-mode.ts";
 
 type Env = Record<string, string | undefined>;
 
@@ -59,13 +60,22 @@ export async function openReplSession(args: MainArgs, env: Env, startRuntime: Ru
   /** `auto` without a working sandbox is said once per session. */
   let autoExplained = false;
   const sandboxed = () => runtime().commands.runner.sandboxed;
-  /** Switches the mode; returns what to print (with, the first time auto cannot run commands freely, why). */
+  /** Plan mode (shift-tab, /mode plan; plan-mode.ts): the agent variant it came from, to go back to. */
+  const plan = createPlanMode(session);
+  /** Switches the mode (leaving plan mode); returns what to print (with, the first time auto cannot run commands freely, why). */
   const setMode = (next: ApprovalMode): string => {
+    const left = plan.leave();
     mode = next;
     const notice = modeNotice(next, sandboxed() ? undefined : runtime().commands.status.state);
     const explain = notice !== undefined && !autoExplained;
     if (notice) autoExplained = true;
-    return `mode ${describeMode(next, sandboxed())}${explain ? `\n${notice}` : ""}`;
+    return `${left ? `${left}\n` : ""}mode ${describeMode(next, sandboxed())}${explain ? `\n${notice}` : ""}`;
+  };
+  /** Into plan mode: the plan variant's tools and prompt; nothing runs unasked meanwhile (the policy's mode is ask). */
+  const enterPlan = (): string => {
+    const entered = plan.enter();
+    if (plan.active()) mode = "ask";
+    return entered;
   };
 
   const startNotices = [...(first.notice ? [first.notice] : []), ...session.hookNotices, ...session.startNotices];
@@ -84,11 +94,29 @@ export async function openReplSession(args: MainArgs, env: Env, startRuntime: Ru
     beforeTurn: session.checkSpend,
     /** The permission engine around the loop's way of asking, reading the approval mode at every call. */
     permissions: (askUser: (question: PermissionQuestion) => Promise<AskAnswer>) => session.policy({ ask: askUser, mode: () => mode }),
-    /** The approval mode, and what it does here (auto without a sandbox behaves as edits). */
-    mode: () => ({ mode, label: sandboxed() || mode !== "auto" ? mode : "auto (as edits: no sandbox)" }),
+    /** The approval mode, and what it does here (auto without a sandbox behaves as edits; plan mode is `plan`). */
+    mode: () => ({ mode, planning: plan.active(), label: plan.active() ? "plan" : sandboxed() || mode !== "auto" ? mode : "auto (as edits: no sandbox)" }),
     /** `/mode <m>`: lines to print. */
     setMode,
-    /** shift-tab: ask → edits → auto → ask. */
-    cycleMode: () => setMode(APPROVAL_MODES[(APPROVAL_MODES.indexOf(mode) + 1) % APPROVAL_MODES.length]!),
+    /** `/mode plan`: lines to print. */
+    enterPlan,
+    /**
+     * shift-tab: ask → edits → auto → plan → ask. Plan mode changes the variant, which a turn under
+     * way keeps: during a turn (`turnRunning`) plan is skipped (auto → ask), and plan mode is left only between turns.
+     */
+    cycleMode: (turnRunning = false): string => {
+      if (plan.active()) return turnRunning ? "plan mode stays until this turn ends; shift-tab then leaves it" : setMode("ask");
+      if (mode === APPROVAL_MODES.at(-1)) return turnRunning ? setMode(APPROVAL_MODES[0]) : enterPlan();
+      return setMode(APPROVAL_MODES[APPROVAL_MODES.indexOf(mode) + 1]!);
+    },
+    /** The plan accepted (plan-handoff.ts): back to the variant before plan mode, in edits mode; lines to print. */
+    acceptPlan: () => setMode("edits"),
+    /** The variant accepting the plan goes back to; undefined while not planning. */
+    planReturnsTo: plan.returnsTo,
+    /** `/agent <name>`: an explicit variant ends plan mode (its approval mode stays ask). */
+    switchAgent: async (agent: string) => {
+      plan.forget();
+      await session.switchAgent(agent);
+    },
   };
 }

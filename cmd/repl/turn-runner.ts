@@ -1,4 +1,5 @@
 import type { AgentEvent } from "../../lib/events.ts";
+import type { TurnResult } from "../../lib/agent/turn.ts";
 import { withoutAttachments } from "../../lib/prompt/attach.ts";
 import type { PromptQueue } from "../../lib/prompt/queue.ts";
 import { describeTurnChanges } from "../../lib/sessions/undo/report.ts";
@@ -24,6 +25,8 @@ export type TurnRunnerDeps = {
   ended?: () => void;
   /** A prompt's turn starts (the idle notification is called off). */
   started?: () => void;
+  /** Plan mode's hand-off (plan-handoff.ts): told when a turn starts and how it ended (undefined: it threw). */
+  plan?: { turnStarted(): void; turnEnded(result: TurnResult | undefined): void };
 };
 
 /**
@@ -42,6 +45,8 @@ export function createTurnRunner(deps: TurnRunnerDeps) {
     deps.started?.();
     const active: Turn = { abort: new AbortController(), running: new Map() };
     state.turn = active;
+    deps.plan?.turnStarted();
+    let finished: TurnResult | undefined;
     startSpinner(state, deps.rich, deps.render, "working");
     deps.render();
     const approve = gate.approver({
@@ -75,6 +80,7 @@ export function createTurnRunner(deps: TurnRunnerDeps) {
         session.conversation().goal()?.status === "active"
           ? (await runGoal({ conversation: session.conversation, check: session.runCheck, checkSpend: session.beforeTurn }, sent.prompt, io)).result
           : await session.conversation().runPrompt(sent.prompt, io);
+      finished = result;
       deps.ended?.(); // under the answer, above the notes about the turn
       // What /undo cannot revert is said once per session, not at every turn that ran a command.
       const changes = describeTurnChanges(result.changes, "/undo", { commandsTold: toldUndoLimit === session.id() });
@@ -100,6 +106,7 @@ export function createTurnRunner(deps: TurnRunnerDeps) {
       state.turn = undefined;
       state.activity = undefined;
       state.statusDue = true;
+      deps.plan?.turnEnded(finished);
       deps.render();
     }
   }

@@ -4,7 +4,7 @@ import { contextOverflow } from "../provider/context-overflow.ts";
 import type { ContextWindow } from "../provider/context-window.ts";
 import { isMissingItemError, missingItemNotice } from "../provider/missing-item.ts";
 import { withNextStep } from "../provider/next-step.ts";
-import { describeProviderError, retryDelayMs } from "../provider/provider-error.ts";
+import { describeProviderError, retryDelayMs, serverWords } from "../provider/provider-error.ts";
 import { overflowFailure, overflowNotice, promptTooLarge } from "./context-budget.ts";
 import { retryNotice } from "./retry.ts";
 
@@ -63,13 +63,15 @@ export function recover(input: RecoveryInput): Recovery {
   if (!state.inlined && isMissingItemError(error)) return { action: "inline", notice: missingItemNotice(error) };
   const overflow = contextOverflow(error);
   if (overflow) {
-    if (state.overflowRetried) return { action: "fail", message: overflowFailure(input.modelId, input.window.info, true) };
+    // A refusal shiro cannot get past ends with what the server said, so its own words are never the only account.
+    const quoted = (message: string) => ({ action: "fail" as const, message: withServerWords(message, error) });
+    if (state.overflowRetried) return quoted(overflowFailure(input.modelId, input.window.info, true));
     const learned = input.window.learn(overflow, input.sent);
     const now = input.fitsNow();
     if (now.fits) return { action: "prune-harder", notice: overflowNotice(learned) };
     // What the window itself leaves for the conversation, not the (lower) compactAtTokens: a
     // message under it fits once the earlier ones are summarised.
-    return { action: "fail", message: now.promptTokens > now.roomTokens ? promptTooLarge(now.promptTokens, input.window.info) : overflowFailure(input.modelId, input.window.info, false) };
+    return quoted(now.promptTokens > now.roomTokens ? promptTooLarge(now.promptTokens, input.window.info) : overflowFailure(input.modelId, input.window.info, false));
   }
   const failure = withNextStep(describeProviderError(error), input.settings);
   if (hasReasoningControl(input.callOptions) && refusesReasoningControl(failure)) {
@@ -80,6 +82,12 @@ export function recover(input: RecoveryInput): Recovery {
     return { action: "back-off", delayMs, notice: retryNotice(failure.message, delayMs, state.attempt, input.settings.maxRetries) };
   }
   return { action: "fail" };
+}
+
+/** `message` and, when the error holds them, the server's own words: `… The server said: "…"`. */
+export function withServerWords(message: string, error: unknown): string {
+  const words = serverWords(error);
+  return words ? `${message} The server said: "${words}"` : message;
 }
 
 export const REASONING_DROPPED_NOTICE = "the server does not take a thinking level for this model; shiro sends requests without one from now on";

@@ -32,7 +32,7 @@ export const SLASH_COMMANDS = [
   { name: "model", args: "[id]", summary: "switch the model (no id: pick from the server's list; tab completes ids once listed)" },
   { name: "agent", args: "[name]", summary: "switch the agent variant (no name: list them; tab picks)" },
   { name: "think", args: "[level]", summary: "set the thinking level (no level: show it; tab picks)" },
-  { name: "mode", args: "[ask|edits|auto]", summary: "how much shiro asks before edits and commands (no mode: show it; shift-tab cycles)" },
+  { name: "mode", args: "[ask|edits|auto|plan]", summary: "how much shiro asks before edits and commands, or plan first (no mode: show it; shift-tab cycles)" },
   { name: "reasoning", args: "", summary: "show the last reasoning block in full" },
   { name: "skills", args: "", summary: "list the skills the model can load, and where each came from" },
   { name: "mcp", args: "[login|logout name]", summary: "list the MCP servers: state, sign-in, tools, errors; login or logout signs in to a remote server or forgets it" },
@@ -44,7 +44,7 @@ export const SLASH_COMMANDS = [
 export function argumentChoices(command: string): string[] {
   if (command === "agent") return [...VARIANT_NAMES];
   if (command === "think") return [...THINKING_LEVELS];
-  if (command === "mode") return [...APPROVAL_MODES];
+  if (command === "mode") return [...APPROVAL_MODES, "plan"];
   if (command === "undo") return ["files", "conversation"];
   if (command === "diff") return ["session"];
   if (command === "goal") return ["clear", "resume"];

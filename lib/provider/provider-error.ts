@@ -36,6 +36,30 @@ export function describeProviderError(error: unknown): ProviderFailure {
   return { ...failure, message: oneLine(failure.message) };
 }
 
+/** Longest server's words quoted at the end of a refusal shiro could not get past (serverWords). */
+const MAX_WORDS_CHARS = 200;
+
+/**
+ * What the server itself said in a refusal, on one line and clipped, to quote at the end of a
+ * message shiro words itself (a refusal that persists after its own recovery): the error body's
+ * message (`error.message`, a gateway's upstream reason, …), an in-stream error's, or a chat
+ * stream's error object's. Undefined when the error carries no words of the server's (a dropped
+ * connection, an SDK error). Pure; never throws.
+ */
+export function serverWords(error: unknown): string | undefined {
+  const seen = new Set<unknown>();
+  for (let e = error; e && typeof e === "object" && !seen.has(e); ) {
+    seen.add(e);
+    let words: string | undefined;
+    if (APICallError.isInstance(e)) words = providerMessage(e.responseBody);
+    else if (StreamProviderError.isInstance(e)) words = errorMessageIn(e.data);
+    else if (!(e instanceof Error)) words = errorMessageIn(e) ?? (typeof (e as { message?: unknown }).message === "string" ? ((e as { message: string }).message) : undefined);
+    if (words && words.trim()) return clip(words.replace(/\s+/g, " ").trim(), MAX_WORDS_CHARS);
+    e = RetryError.isInstance(e) && e.lastError ? e.lastError : (e as { cause?: unknown }).cause;
+  }
+  return undefined;
+}
+
 /** The tail of the message for a reply shiro cannot use: why it is not sent again. */
 const NOT_RETRIED = "shiro cannot read this reply (not retried: it would fail the same way)";
 

@@ -1,12 +1,13 @@
 import type { SessionSummary } from "./schema.ts";
 import { shortestUniquePrefix } from "./prefix.ts";
 import { titleFromPrompt } from "./title.ts";
+import { OUTCOME_MARKS, type SessionOutcome } from "./outcome.ts";
 
 /** How many sessions /sessions shows. */
 export const RECENT_SESSIONS = 15;
 
 /** `current`: the session open in the loop that lists them (`/sessions`), marked on its row. */
-export type SessionRow = { prefix: string; age: string; title: string; messages: number; cwd: string; current?: boolean };
+export type SessionRow = { prefix: string; age: string; title: string; messages: number; cwd: string; current?: boolean; outcome?: SessionOutcome };
 
 /** What ends the row of the session open now, in `/sessions`. */
 export const CURRENT_MARK = "(this session)";
@@ -38,6 +39,7 @@ export function sessionRows(sessions: readonly SessionSummary[], opts: { allIds:
     title: "  ".repeat(Math.max(0, (depth.get(s.id) ?? 0) - 1)) + (depth.get(s.id) ? "↳ " : "") + (titleFromPrompt(s.title) || "(untitled)"),
     messages: s.messageCount,
     cwd: s.cwd,
+    ...(s.outcome ? { outcome: s.outcome } : {}),
     ...(s.id === opts.current ? { current: true } : {}),
   }));
 }
@@ -80,6 +82,7 @@ function forkDepths(sessions: readonly SessionSummary[]): Map<string, number> {
 /**
  * The table `/sessions` and `shiro sessions list` print, one line per row, no trailing newline:
  *   0193ab2c  3m ago  why does the pagination test fail?   8 msgs  ~/project
+ * with a column of outcomes after the counts when a row has one (`failed (no answer)`, outcome.ts).
  * `userHome` shortens paths under it to "~". `showCwd: false` drops the last column (a listing
  * already filtered to one directory). The current session's row ends with CURRENT_MARK.
  */
@@ -89,9 +92,13 @@ export function formatSessionTable(rows: readonly SessionRow[], opts: { userHome
   const w = { prefix: width((r) => r.prefix), age: width((r) => r.age), title: width((r) => r.title), count: width((r) => String(r.messages)) };
   // Numbers right-aligned, the unit after them: "12 msgs" over " 1 msg ".
   const counts = rows.map((r) => `${String(r.messages).padStart(w.count)} ${r.messages === 1 ? "msg " : "msgs"}`);
+  // A column of outcomes only when a row has one: `failed (no answer)`, `last turn failed` (outcome.ts).
+  const marks = rows.some((r) => r.outcome) ? rows.map((r) => (r.outcome ? OUTCOME_MARKS[r.outcome] : "")) : undefined;
+  const markWidth = Math.max(0, ...(marks ?? []).map((m) => m.length));
   return rows
     .map((r, i) => {
       const cells = [r.prefix.padEnd(w.prefix), r.age.padEnd(w.age), padChars(r.title, w.title), counts[i]!];
+      if (marks) cells.push(marks[i]!.padEnd(markWidth));
       if (opts.showCwd !== false) cells.push(tildify(r.cwd, opts.userHome));
       if (r.current) cells.push(CURRENT_MARK);
       return cells.join("  ").trimEnd();
@@ -115,6 +122,8 @@ export type SessionJson = {
   /** null when the session is unpriced. */
   costUsd: number | null;
   forkedFrom: string | null;
+  /** How its runs went when its newest prompt got no answer: "no-answer" or "last-turn-failed" (outcome.ts); null: answered. */
+  outcome: SessionOutcome | null;
 };
 
 /** The `--json` shape: every field present (null, not missing), so scripts can rely on it. */
@@ -134,6 +143,7 @@ export function sessionJson(s: SessionSummary): SessionJson {
     // Dollars to a millionth of a cent, as the headless result has them, not the float noise of adding prices.
     costUsd: s.costUsd === undefined ? null : Math.round(s.costUsd * 1e8) / 1e8,
     forkedFrom: s.forkedFrom ?? null,
+    outcome: s.outcome ?? null,
   };
 }
 

@@ -14,6 +14,7 @@ import { openSessionFile } from "./session-file.ts";
 import { sessionPath } from "./paths.ts";
 import { sweepLeftovers } from "./sweep.ts";
 import { titleFromMessages } from "./title.ts";
+import { sessionOutcome } from "./outcome.ts";
 import type { LiveSession, OpenSessionOptions } from "./live-session-types.ts";
 
 export type { LiveSession, OpenSessionOptions } from "./live-session-types.ts";
@@ -88,9 +89,12 @@ export function openLiveSession(opts: OpenSessionOptions): LiveSession {
   function snapshot(): SessionRecord {
     // Every field of the record comes from base unless the running session changes it, so a field
     // added to the schema survives a save without a line here.
-    const { costUsd: _cost, cachedInputTokens: _cached, ...kept } = base;
+    const { costUsd: _cost, cachedInputTokens: _cached, outcome: _outcome, ...kept } = base;
+    const saved = underWay.length > 0 ? [...messages, ...underWay] : messages;
+    const outcome = sessionOutcome(saved);
     return {
       ...kept,
+      ...(outcome ? { outcome } : {}),
       updatedAt: now().toISOString(),
       provider,
       model,
@@ -101,7 +105,7 @@ export function openLiveSession(opts: OpenSessionOptions): LiveSession {
       ...(totals.costUsd !== undefined ? { costUsd: totals.costUsd } : {}),
       notebook: { ...base.notebook, todos: [...(opts.todos ? opts.todos() : Array.isArray(base.notebook.todos) ? base.notebook.todos : [])] },
       ...(subagents.length > 0 ? { subagents } : {}),
-      messages: underWay.length > 0 ? [...messages, ...underWay] : messages,
+      messages: saved,
     };
   }
 

@@ -1,6 +1,7 @@
 import type { ModelMessage } from "ai";
 import * as v from "valibot";
 import { issueText } from "../text/schema-issue.ts";
+import { SESSION_OUTCOMES } from "./outcome.ts";
 
 /**
  * The session record, `$SHIRO_HOME/sessions/<id>.json`. There is deliberately no field that
@@ -117,6 +118,8 @@ export const headerEntries = {
   forkedFrom: v.optional(SessionId),
   /** With forkedFrom: how many messages the parent had when the copy was made (the point it branched at). */
   forkedAt: v.optional(TokenCount),
+  /** How its runs went, when its newest prompt got no answer (outcome.ts); absent: answered. Written at every save from the messages. */
+  outcome: v.fallback(v.optional(v.picklist(SESSION_OUTCOMES)), undefined),
   /** The session's goal, while it has one (docs/goals.md). */
   // A goal that does not read (a newer shiro's, a damaged file) is dropped, never the session.
   goal: v.fallback(v.optional(GoalState), undefined),

@@ -3,7 +3,7 @@
 // drive the same policies through the binary; these pin the decision itself.
 import { describe, expect, test } from "bun:test";
 import { APICallError } from "ai";
-import { recover, REASONING_DROPPED_NOTICE, type RecoveryInput } from "../../lib/agent/recovery.ts";
+import { recover, REASONING_DROPPED_NOTICE, withServerWords, type RecoveryInput } from "../../lib/agent/recovery.ts";
 import { MISSING_ITEM_NOTICE } from "../../lib/provider/missing-item.ts";
 import type { ContextOverflow } from "../../lib/provider/context-overflow.ts";
 import type { ContextWindow, ContextWindowInfo } from "../../lib/provider/context-window.ts";
@@ -73,6 +73,8 @@ describe("recover: a step that failed before it showed anything", () => {
     const decision = recover(input(overflow, { window, state: { inlined: false, overflowRetried: true, attempt: 1 } }));
     expect(decision.action).toBe("fail");
     expect((decision as { message: string }).message).toContain("still refused the request after it was pruned");
+    // It ends with the server's own words, quoted on one line.
+    expect((decision as { message: string }).message).toEndWith(`The session is intact. The server said: "This model's maximum context length is 8192 tokens. However, your messages resulted in 9000 tokens."`);
     expect(learned).toEqual([]);
   });
 
@@ -82,6 +84,16 @@ describe("recover: a step that failed before it showed anything", () => {
     expect((tooBig as { message: string }).message).toContain("the message is about 20,000 tokens");
     const whole = recover(input(overflow, { fitsNow: () => ({ fits: false, promptTokens: 1_000, roomTokens: 5_000 }) }));
     expect((whole as { message: string }).message).toContain("even with all but the last messages' tool output pruned");
+    for (const failed of [tooBig, whole]) expect((failed as { message: string }).message).toEndWith(`The server said: "This model's maximum context length is 8192 tokens. However, your messages resulted in 9000 tokens."`);
+  });
+
+  test("the server's words are quoted on one line, clipped; an error without them adds nothing", () => {
+    const long = apiError(400, body(`Prompt is too long:\n  ${"x".repeat(400)}\n`, "context_length_exceeded"));
+    const message = (recover(input(long, { state: { inlined: false, overflowRetried: true, attempt: 1 } })) as { message: string }).message;
+    const said = message.slice(message.indexOf("The server said: "));
+    expect(said).toMatch(/^The server said: "Prompt is too long: x+…"$/);
+    expect(said.length).toBeLessThan(230);
+    expect(withServerWords("shiro's words.", new Error("fetch failed"))).toBe("shiro's words.");
   });
 
   test("a refused thinking level is dropped and the request sent without it; without one, the refusal ends the turn", () => {

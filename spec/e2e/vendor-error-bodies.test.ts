@@ -41,6 +41,23 @@ describe("a wrapped error body is shown as its message, in one line", () => {
   }
 });
 
+describe("a context refusal that persists after the request was cut to fit ends with the server's own words", () => {
+  const refusals = [
+    { vendor: "Gemini", body: listWrapped(400, "The input token count (1200000) exceeds the maximum number of tokens allowed (1048576).", "INVALID_ARGUMENT"), said: "The input token count (1200000) exceeds the maximum number of tokens allowed (1048576)." },
+    { vendor: "xAI", body: { code: "Client specified an invalid argument", error: "This model's maximum prompt length is 131072\nbut the request contains 140000 tokens." }, said: "This model's maximum prompt length is 131072 but the request contains 140000 tokens." },
+  ];
+  for (const api of APIS)
+    for (const r of refusals)
+      test(`${api}: ${r.vendor}`, async () => {
+        const { s, result, record } = await run(api, [{ status: 400, body: r.body }, { status: 400, body: r.body }]);
+        expect(result.code).toBe(1);
+        expect(record.status).toBe("error");
+        expect(record.error).toContain("the server still refused the request after it was pruned to fit");
+        expect(record.error).toEndWith(`The session is intact. The server said: "${r.said}"`);
+        expect(s.requests.filter((req) => req.wire !== "other")).toHaveLength(2); // pruned and sent once more, then no more
+      });
+});
+
 describe("context refusals in other vendors' words are recognised, and the request is cut to fit", () => {
   const refusals = [
     { vendor: "Gemini", status: 400, body: listWrapped(400, "The input token count (1200000) exceeds the maximum number of tokens allowed (1048576).", "INVALID_ARGUMENT"), window: "1,048,576" },

@@ -113,7 +113,7 @@ test("a bare ! sends nothing and says what !cmd does; /help lists !cmd, @path an
   pty.line("/help");
   await pty.waitFor("!cmd       run cmd in the workspace (its output goes with your next prompt)");
   expect(pty.screen()).toContain("@path      attach a file or directory");
-  expect(pty.screen()).toContain("shift-tab  switch the approval mode");
+  expect(pty.screen()).toContain("shift-tab  switch the mode: ask → edits → auto → plan");
   expect(pty.screen()).toContain("up/down    the prompt history");
   expect(pty.screen()).toContain("tab        complete /commands, @paths");
   pty.line("hello");

@@ -235,5 +235,5 @@ test("typing / opens the command list, one line each, filtered as you type; tab 
   await pty.waitForPrompt(2);
   // A name typed whole is the one run, not a longer one that starts the same.
   pty.write("/mode" + KEYS.enter);
-  await pty.waitFor("mode: ask (ask, edits, auto;");
+  await pty.waitFor("mode: ask (ask, edits, auto, plan;");
 }, 20_000);

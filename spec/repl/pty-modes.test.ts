@@ -44,7 +44,7 @@ test("ls runs without a question; ls > out.txt asks; the status line shows the m
   expect(existsSync(join(cwd, "out.txt"))).toBe(false);
 }, 20_000);
 
-test("shift-tab cycles ask → edits → auto; edits runs file edits and asks for commands; auto without a sandbox says so and behaves as edits; /mode switches back", async () => {
+test("shift-tab cycles ask → edits → auto → plan; edits runs file edits and asks for commands; auto without a sandbox says so and behaves as edits; /mode switches back", async () => {
   const cwd = tempDir("shiro-work-");
   const s = await serve(
     { toolCalls: [{ name: "write_file", input: { path: "e.txt", content: "edited\n" } }] },
@@ -80,7 +80,9 @@ test("shift-tab cycles ask → edits → auto; edits runs file edits and asks fo
   await pty.waitFor("second done");
   await pty.waitForPrompt(3);
 
-  pty.write(SHIFT_TAB); // back to ask
+  pty.write(SHIFT_TAB); // plan (spec/repl/pty-plan.test.ts), then back to ask
+  await pty.waitFor("mode plan: ");
+  pty.write(SHIFT_TAB);
   await pty.waitFor("mode ask: edits and commands ask first");
   pty.write("/mode ed" + KEYS.tab); // Tab completes the mode's name
   await pty.waitForInput("/mode edits");

@@ -14,7 +14,7 @@ test("the header names version, model, directory, session and approvals", async 
   await pty.waitForPrompt(1);
   const [first, second, third, fourth] = pty.screen().split("\n");
   expect(first).toMatch(/^shiro \d+\.\d+\.\d+ · test-model · default agent, thinking medium · window 1,000,000 tokens \(SHIRO_CONTEXT_WINDOW\) · .+shiro-work-\w+ · new session$/);
-  expect(second).toBe("edits and commands ask first (read-only commands run): y once · a always · n deny");
+  expect(second).toBe("edits and commands ask (read-only commands run): y once · a always · n deny");
   expect(third).toBe('sandbox off (--no-sandbox, SHIRO_SANDBOX=off or config "sandbox": "off"): commands run directly on this machine'); // spec/support/host-tools.ts
   expect(fourth).toContain("/help");
   expect(pty.screen()).toMatch(/test-model · ctx ~[\d.]+k\/1M/); // the instructions and tools, before any prompt
@@ -73,8 +73,8 @@ test("/help at 100 columns wraps a description under the description column; at 
   await pty.waitFor("Keys");
   await pty.waitForPrompt(2); // the listing is written whole
   const wide = pty.screen();
-  // The column starts past the longest command ("/undo [files|conversation]" and two spaces).
-  const column = "  /undo [files|conversation]  ".length;
+  // The column starts past the longest command ("/mode [ask|edits|auto|plan]" and two spaces).
+  const column = "  /mode [ask|edits|auto|plan]  ".length;
   expect(wide).toContain("  /help" + " ".repeat(column - "  /help".length) + "list commands and keys\n");
   expect(wide).toMatch(new RegExp(`\\n  /init \\[focus\\] {${column - "  /init [focus]".length}}have the model write \\(or improve\\)[^\\n]*\\n {${column}}\\S`));
   // The keys the same way, in a column of their own.

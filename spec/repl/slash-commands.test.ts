@@ -66,7 +66,7 @@ test("every command is in /help, with its arguments", () => {
 test("/help's listing fits its width: descriptions wrap under their own column, or go under each command when narrow", () => {
   const wide = commandHelpLines(98);
   const column = wide[0]!.indexOf("list commands");
-  expect(column).toBe("/undo [files|conversation]  ".length);
+  expect(column).toBe("/mode [ask|edits|auto|plan]  ".length); // the longest command with its arguments
   const init = wide.findIndex((row) => row.startsWith("/init "));
   expect(wide[init + 1]).toMatch(new RegExp(`^ {${column}}\\S`));
   for (const row of wide) expect(row.length).toBeLessThanOrEqual(98);
@@ -91,7 +91,7 @@ test("Tab after /agent and /think offers their choices", () => {
   expect(findCompletion("/agent q", 8, listed)?.candidates).toEqual(["quick"]);
   expect(findCompletion("/undo ", 6, where)?.candidates).toEqual(["files", "conversation"]);
   expect(findCompletion("/diff s", 7, where)?.candidates).toEqual(["session"]);
-  expect(findCompletion("/mode ", 6, where)?.candidates).toEqual(["ask", "edits", "auto"]);
+  expect(findCompletion("/mode ", 6, where)?.candidates).toEqual(["ask", "edits", "auto", "plan"]);
   expect(findCompletion("/mode e", 7, where)?.candidates).toEqual(["edits"]);
 });
 

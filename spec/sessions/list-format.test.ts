@@ -36,11 +36,26 @@ test("the session open now ends its row with a mark; without one no row is marke
   expect(formatSessionTable(sessionRows([summarize(b), summarize(a)], ids), { showCwd: false })).not.toContain("this session");
 });
 
+test("a session whose newest prompt got no answer is marked in a column of its own; the others' rows leave it blank", () => {
+  const failed = { ...makeRecord({ at: now.getTime() - 60_000, messageCount: 1, cwd: "/w" }), title: "hi", updatedAt: ago(60_000), outcome: "no-answer" as const };
+  const later = { ...makeRecord({ at: now.getTime() - 120_000, messageCount: 6, cwd: "/w" }), title: "fix it", updatedAt: ago(120_000), outcome: "last-turn-failed" as const };
+  const fine = { ...makeRecord({ at: now.getTime() - 180_000, messageCount: 8, cwd: "/w" }), title: "answered", updatedAt: ago(180_000) };
+  const rows = sessionRows([failed, later, fine].map(summarize), { allIds: [failed.id, later.id, fine.id], now });
+  expect(formatSessionTable(rows, { showCwd: false }).split("\n")).toEqual([
+    `${failed.id.slice(0, 8)}  1m ago  hi        1 msg   failed (no answer)`,
+    `${later.id.slice(0, 8)}  2m ago  fix it    6 msgs  last turn failed`,
+    `${fine.id.slice(0, 8)}  3m ago  answered  8 msgs`,
+  ]);
+  expect(formatSessionTable(rows, {}).split("\n")[2]).toBe(`${fine.id.slice(0, 8)}  3m ago  answered  8 msgs                      /w`);
+  expect(sessionJson(summarize(failed)).outcome).toBe("no-answer");
+});
+
 test("the --json shape has every field, with null for what is not known", () => {
   const { costUsd: _, ...unpriced } = makeRecord({ model: "local" });
   const json = sessionJson(summarize(unpriced));
-  expect(Object.keys(json).sort()).toEqual(["cachedInputTokens", "costUsd", "createdAt", "cwd", "forkedFrom", "id", "inputTokens", "messageCount", "model", "outputTokens", "provider", "title", "updatedAt"]);
+  expect(Object.keys(json).sort()).toEqual(["cachedInputTokens", "costUsd", "createdAt", "cwd", "forkedFrom", "id", "inputTokens", "messageCount", "model", "outcome", "outputTokens", "provider", "title", "updatedAt"]);
   expect(json.costUsd).toBeNull();
+  expect(json.outcome).toBeNull();
   expect(json.cachedInputTokens).toBeNull();
   expect(json.forkedFrom).toBeNull();
   expect(json.messageCount).toBe(4);

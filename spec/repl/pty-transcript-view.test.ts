@@ -232,10 +232,11 @@ test("ctrl-o during a turn: what the turn writes while the pager is open comes a
   await pty.waitFor(/transcript · 1-\d+ of \d+/);
   expect(pty.screen()).toContain("→ bash echo waiting;");
   await Bun.write(join(cwd, "go"), "");
-  // The turn goes on under the pager: its request for the answer is made, nothing is drawn.
-  // (polled: the screen does not change, so a wait on it would not look again)
+  // The turn goes on under the pager: its request for the answer is made (and the queued prompt's
+  // may follow at once), nothing is drawn. (polled: the screen does not change, so a wait on it
+  // would not look again)
   for (let i = 0; i < 200 && s.requests.length < 2; i++) await Bun.sleep(50);
-  expect(s.requests).toHaveLength(2);
+  expect(s.requests.length).toBeGreaterThanOrEqual(2);
   await Bun.sleep(300);
   expect(pty.screen()).not.toContain("the first turn is over");
   pty.write("q");

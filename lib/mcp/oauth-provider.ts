@@ -60,7 +60,8 @@ export function createOAuthProvider(opts: { home: string; server: string; url: s
     record = { ...record, ...change };
     await vault.keep(record);
   };
-  const needed = () => new McpSignInNeeded(notice ? `${notice}: run ${loginCommand(opts.server)} to sign in again` : `it asks you to sign in: run ${loginCommand(opts.server)}`);
+  // The command first: a long notice may be cut short in a one-line report.
+  const needed = () => new McpSignInNeeded(notice ? `it asks you to sign in again: run ${loginCommand(opts.server)} (${notice})` : `it asks you to sign in: run ${loginCommand(opts.server)}`);
   /** Set once the SDK began the authorization flow (after a 401). */
   let authTried = false;
   /** The `state` of the authorization request under way, for the callback to check. */

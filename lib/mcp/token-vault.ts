@@ -89,7 +89,11 @@ export function createTokenVault(home: string, server: string, store: SecretStor
       }
       const secret = parseSecret(value);
       if (!secret || secret.url !== url) {
-        writeOAuthRecord(home, server, bare);
+        try {
+          writeOAuthRecord(home, server, bare);
+        } catch {
+          // The file still points to the store; the next sign-in rewrites it.
+        }
         return { record: bare, notice: "its tokens are no longer in the system's secret store" };
       }
       stored = value!;
@@ -104,8 +108,9 @@ export function createTokenVault(home: string, server: string, store: SecretStor
     },
     /** Keeps a full record; calls run one after another, in order. */
     keep(record: OAuthRecord): Promise<void> {
-      queue = queue.then(() => keepNow(record));
-      return queue;
+      const run = queue.then(() => keepNow(record));
+      queue = run.catch(() => {}); // one failed write (said to its caller) does not stop the next
+      return run;
     },
   };
 

@@ -1,7 +1,8 @@
 import { afterEach, expect, setDefaultTimeout, test } from "bun:test";
 import { existsSync, mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { tempDir } from "../support/cli.ts";
+import { shiroEnv, tempDir } from "../support/cli.ts";
+import { systemSecretStore, withSecrets } from "../../cmd/token-store.ts";
 import { startOAuthMcpServer } from "../support/mcp/oauth-server.ts";
 import { connectServer, type ConnectOptions } from "../../lib/mcp/connect.ts";
 import { signIn } from "../../lib/mcp/login.ts";
@@ -195,4 +196,13 @@ test("a corrupt sign-in file is set aside and said, by shiro mcp login and by th
   expect(notices[0]).toMatch(/could not be read .*; it was moved to .*; signing in afresh\.$/);
   const aside = readdirSync(join(home, "mcp-oauth")).filter((f) => f.includes(".corrupt-"));
   expect(aside.map((f) => readFileSync(join(home, "mcp-oauth", f), "utf8")).sort()).toEqual(["{ not json", '{"url": 42}']);
+});
+
+test("SHIRO_MCP_TOKEN_STORE=file hands lib no system store, and every shiro under test gets it, so no spec touches a real keychain", () => {
+  expect(systemSecretStore({ SHIRO_MCP_TOKEN_STORE: "file" })).toBeUndefined();
+  expect(withSecrets({ SHIRO_MCP_TOKEN_STORE: "file" })).toEqual({});
+  // Without it, the system's store is handed in (not called here).
+  expect(Object.keys(withSecrets({}).secrets ?? {}).sort()).toEqual(["delete", "get", "set"]);
+  expect(shiroEnv(tempDir(), undefined).SHIRO_MCP_TOKEN_STORE).toBe("file");
+  expect(process.env.SHIRO_MCP_TOKEN_STORE).toBe("file");
 });

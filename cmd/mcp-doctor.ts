@@ -3,6 +3,7 @@ import type { ConfigFile } from "../lib/config/schema.ts";
 import { findProjectRoot } from "../lib/fs/project-root.ts";
 import { describeStatus, planMcpServers, startMcp, untrustedNotice } from "../lib/mcp/index.ts";
 import { DEFAULT_CONNECT_TIMEOUT_MS } from "../lib/mcp/manager.ts";
+import { withSecrets } from "./token-store.ts";
 
 /** How long doctor waits for the servers at most (each also has its own connect timeout). */
 const DOCTOR_WAIT_MS = DEFAULT_CONNECT_TIMEOUT_MS;
@@ -16,7 +17,7 @@ export async function mcpDoctorReport(config: ConfigFile, home: string, cwd: str
   const root = findProjectRoot(cwd);
   const plan = planMcpServers({ config, home, root });
   const notices = [...plan.notices, ...(plan.question ? [untrustedNotice(plan.question, true)] : [])];
-  const mcp = startMcp(plan.servers, { root, home, env, version: pkg.version });
+  const mcp = startMcp(plan.servers, { root, home, ...withSecrets(env), env, version: pkg.version });
   if (!mcp && notices.length === 0) return "";
   const lines = ["MCP servers:"];
   if (mcp) {

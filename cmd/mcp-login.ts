@@ -5,10 +5,11 @@ import { ShiroError } from "../lib/errors.ts";
 import { findProjectRoot } from "../lib/fs/project-root.ts";
 import { planMcpServers } from "../lib/mcp/index.ts";
 import { signIn } from "../lib/mcp/login.ts";
-import { removeOAuthRecord } from "../lib/mcp/oauth-store.ts";
+import { forgetSignIn } from "../lib/mcp/token-vault.ts";
 import { COMMON_FLAGS, parseFlags, type FlagTable } from "./args.ts";
 import { commandHelp } from "./help.ts";
 import { openInBrowser } from "./open-browser.ts";
+import { withSecrets } from "./token-store.ts";
 
 const USAGE = "usage: shiro mcp login <server>   (sign in to a remote MCP server with OAuth)\n       shiro mcp logout <server>  (forget that sign-in)";
 
@@ -40,7 +41,7 @@ export async function runMcpCommand(argv: string[], env: Record<string, string |
     throw new ShiroError("usage", `no MCP server named "${name}" is configured${names.length ? ` (configured: ${names.join(", ")})` : ""}; see shiro help extending (MCP servers).`);
   }
   if (action === "logout") {
-    process.stdout.write(removeOAuthRecord(home, name) ? `Signed out of "${name}": its tokens are forgotten.\n` : `"${name}" had no sign-in to forget.\n`);
+    process.stdout.write((await forgetSignIn(home, name, withSecrets(env).secrets)) ? `Signed out of "${name}": its tokens are forgotten.\n` : `"${name}" had no sign-in to forget.\n`);
     return 0;
   }
   if (isStdio(server.config)) throw new ShiroError("usage", `"${name}" is a local server (a "command"); only remote servers (a "url") sign in.`);
@@ -50,8 +51,10 @@ export async function runMcpCommand(argv: string[], env: Record<string, string |
   try {
     const result = await signIn(name, server.config, {
       home,
+      ...withSecrets(env),
       env,
       version: pkg.version,
+      notice: (line) => process.stderr.write(`shiro: ${line}\n`),
       signal: stop.signal,
       open: async (url) => {
         process.stderr.write(`To sign in to "${name}", open this address in your browser:\n  ${url.href}\nWaiting for the browser to come back (Ctrl-C stops)…\n`);

@@ -1,5 +1,6 @@
 import pkg from "../package.json" with { type: "json" };
 import type { Runtime } from "../lib/agent/runtime.ts";
+import { withSecrets } from "./token-store.ts";
 import { planMcpServers, startMcp, trustProject, untrustedNotice, withProjectServers, type Elicitor, type McpManager, type ProjectQuestion } from "../lib/mcp/index.ts";
 
 /**
@@ -29,7 +30,7 @@ export async function openMcp(
       servers = withProjectServers(servers, plan.question.servers, notices);
     } else notices.push(untrustedNotice(plan.question, !ask));
   }
-  return { mcp: startMcp(servers, { root: runtime.workspace.root, home: runtime.home, env, version: pkg.version, ...(elicit ? { elicit } : {}) }), notices };
+  return { mcp: startMcp(servers, { root: runtime.workspace.root, home: runtime.home, ...withSecrets(env), env, version: pkg.version, ...(elicit ? { elicit } : {}) }), notices };
 }
 
 /**

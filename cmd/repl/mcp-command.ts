@@ -35,6 +35,7 @@ export async function mcpCommand(args: string, env: CommandEnv): Promise<void> {
         openInBrowser(url.href, process.env);
       },
       env.signal,
+      (line) => env.print(theme.warn(line)),
     );
     const state = mcp.status().find((s) => s.name === name);
     const now = state?.state === "connected" ? `connected, ${state.tools} ${state.tools === 1 ? "tool" : "tools"}, offered from the next request on` : `not connected: ${state?.error ?? state?.state}`;

@@ -9,6 +9,7 @@ import { isAbsolute, resolve } from "node:path";
 import { isStdio, type McpServerConfig, type RemoteServerConfig } from "../config/mcp-schema.ts";
 import { expandAll, expandEnv, expandOAuth } from "./expand-env.ts";
 import { createOAuthProvider, loginCommand, McpSignInNeeded } from "./oauth-provider.ts";
+import type { SecretStore } from "./token-vault.ts";
 import { fieldsOf, type Elicitor } from "./elicitation.ts";
 import type { McpCallResult } from "./result-text.ts";
 import type { McpResourceContents, ResourceAccess } from "./resources.ts";
@@ -38,6 +39,8 @@ export type ConnectOptions = {
   root: string;
   /** shiro's home: where sign-ins to remote servers are kept (oauth-store.ts). */
   home: string;
+  /** The system's secret store for sign-in tokens (token-vault.ts); undefined: the file only. */
+  secrets?: SecretStore;
   /** shiro's environment, for `${VAR}` in the config. */
   env: Record<string, string | undefined>;
   version: string;
@@ -100,7 +103,7 @@ export async function connectServer(name: string, config: McpServerConfig, opts:
   let client = makeClient();
   let transport: "stdio" | "http" | "sse";
   let pid: number | null = null;
-  let signedIn = () => false;
+  let signedIn = async () => false;
   const abort = () => void client.close().catch(() => {});
   opts.signal.addEventListener("abort", abort, { once: true });
   try {
@@ -127,7 +130,7 @@ export async function connectServer(name: string, config: McpServerConfig, opts:
       // A server given its token in "headers" is not signed in with OAuth: a 401 means that token was refused.
       const fixedToken = Object.keys(requestInit.headers).some((key) => key.toLowerCase() === "authorization");
       const authProvider = fixedToken ? undefined : await authProviderFor(name, config, url, opts, missing);
-      signedIn = () => Boolean(authProvider?.tokens()?.access_token);
+      signedIn = async () => Boolean((await authProvider?.tokens())?.access_token);
       if (config.type === "sse") {
         const { SSEClientTransport } = await import("@modelcontextprotocol/sdk/client/sse.js");
         transport = "sse";
@@ -164,7 +167,7 @@ export async function connectServer(name: string, config: McpServerConfig, opts:
     if (hasPrompts) promptList = await listAllPrompts(client).catch(() => []);
     return {
       transport,
-      signedIn: signedIn(),
+      signedIn: await signedIn(),
       tools,
       ...(client.getServerCapabilities()?.resources ? { resources: resourceAccess(client) } : {}),
       ...(hasPrompts
@@ -222,7 +225,7 @@ async function authProviderFor(name: string, config: RemoteServerConfig, url: UR
     const provider = new ClientCredentialsProvider({ clientId: settings.clientId, clientSecret: settings.clientSecret, clientName: "shiro", ...(settings.scope ? { scope: settings.scope } : {}) });
     return Object.assign(provider, { authTried: true });
   }
-  return createOAuthProvider({ home: opts.home, server: name, url: url.href, version: opts.version, mode: { kind: "background" }, ...(settings ? { settings } : {}) });
+  return createOAuthProvider({ home: opts.home, server: name, url: url.href, version: opts.version, mode: { kind: "background" }, ...(settings ? { settings } : {}), ...(opts.secrets ? { secrets: opts.secrets } : {}) });
 }
 
 /**

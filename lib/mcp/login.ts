@@ -10,14 +10,19 @@ import { expandAll, expandEnv, expandOAuth } from "./expand-env.ts";
 import { startCallbackServer, type CallbackServer } from "./oauth-callback.ts";
 import { createOAuthProvider } from "./oauth-provider.ts";
 import { readOAuthRecord } from "./oauth-store.ts";
+import type { SecretStore } from "./token-vault.ts";
 
 /** How long shiro waits for the browser to come back. */
 export const SIGN_IN_WAIT_MS = 5 * 60_000;
 
 export type SignInOptions = {
   home: string;
+  /** The system's secret store for the tokens (token-vault.ts); undefined: the file only. */
+  secrets?: SecretStore;
   env: Record<string, string | undefined>;
   version: string;
+  /** One line about the sign-in kept before (unreadable and set aside, or gone from the store). */
+  notice?(line: string): void;
   /** Shows the URL (always) and opens it in a browser when one can be started. */
   open(url: URL): Promise<void>;
   signal: AbortSignal;
@@ -29,7 +34,8 @@ export type SignInResult = { already: boolean; notNeeded: boolean; tools: number
 export async function signIn(name: string, config: RemoteServerConfig, opts: SignInOptions): Promise<SignInResult> {
   const url = new URL(expandEnv(config.url, opts.env, new Set()));
   const headers = expandAll(config.headers, opts.env, new Set());
-  const stored = readOAuthRecord(opts.home, name, url.href);
+  const { record: stored, notice } = readOAuthRecord(opts.home, name, url.href);
+  if (notice) opts.notice?.(`${notice}; signing in afresh.`);
   const settings = expandOAuth(config.oauth, opts.env, new Set());
   if (settings?.grant === "client_credentials") throw new Error('it signs in by itself ("grant": "client_credentials"); there is nothing to sign in to here');
   let provider: ReturnType<typeof createOAuthProvider> | undefined;
@@ -51,7 +57,9 @@ export async function signIn(name: string, config: RemoteServerConfig, opts: Sig
     }
   }
   try {
-    provider = createOAuthProvider({ home: opts.home, server: name, url: url.href, version: opts.version, mode: { kind: "login", port: callback.port, open: opts.open }, ...(settings ? { settings } : {}) });
+    provider = createOAuthProvider({ home: opts.home, server: name, url: url.href, version: opts.version, mode: { kind: "login", port: callback.port, open: opts.open }, ...(settings ? { settings } : {}), ...(opts.secrets ? { secrets: opts.secrets } : {}) });
+    await provider.tokens(); // reads what was kept, so that a loss is said before the browser opens
+    if (provider.notice) opts.notice?.(`"${name}": ${provider.notice}; signing in afresh.`);
     const { Client } = await import("@modelcontextprotocol/sdk/client/index.js");
     const { StreamableHTTPClientTransport } = await import("@modelcontextprotocol/sdk/client/streamableHttp.js");
     const { UnauthorizedError } = await import("@modelcontextprotocol/sdk/client/auth.js");
@@ -71,7 +79,7 @@ export async function signIn(name: string, config: RemoteServerConfig, opts: Sig
     };
     const first = await attempt().catch((error: unknown) => {
       // No metadata anywhere: the 2025-03-26 default endpoints were tried and failed too.
-      const discovery = readOAuthRecord(opts.home, name, url.href).discovery;
+      const discovery = readOAuthRecord(opts.home, name, url.href).record.discovery;
       if (discovery && !discovery.authorizationServerMetadata) {
         throw new Error(`${error instanceof Error ? error.message : String(error)}. The server publishes no OAuth metadata and its default endpoints did not work; if it takes a fixed token instead, give it in a "headers" entry`);
       }

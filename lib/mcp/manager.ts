@@ -11,6 +11,7 @@ import { promptCommand, type McpPromptResult, type ServerPrompt } from "./prompt
 import { signInState, type SignInState } from "./sign-in-state.ts";
 import { signInMethods } from "./session-sign-in.ts";
 import type { SignInResult } from "./login.ts";
+import type { SecretStore } from "./token-vault.ts";
 import { resultText } from "./result-text.ts";
 
 /** How long a server may take to start and list its tools before it is reported failed. */
@@ -55,7 +56,8 @@ export type McpManager = {
   /** Stops a server and starts it again (after a sign-in or a sign-out); not counted as its one restart. */
   reconnect(name: string): Promise<void>;
   /** `/mcp login`: signs in to a remote server (login.ts; `open` shows the URL), then connects it again. */
-  signIn(name: string, open: (url: URL) => Promise<void>, signal: AbortSignal): Promise<SignInResult>;
+  /** `notice` gets one line about a kept sign-in that could not be used (set aside, gone from the store). */
+  signIn(name: string, open: (url: URL) => Promise<void>, signal: AbortSignal, notice?: (line: string) => void): Promise<SignInResult>;
   /** `/mcp logout`: forgets its sign-in and connects it again (without one); false when it had none. */
   signOut(name: string): Promise<boolean>;
   /** Resolves when no server is still starting, or after `timeoutMs`, whichever is first. */
@@ -74,6 +76,8 @@ export type McpManagerOptions = {
   root: string;
   /** shiro's home: where sign-ins to remote servers are kept. */
   home: string;
+  /** The system's secret store for sign-in tokens (token-vault.ts); undefined: the file only. */
+  secrets?: SecretStore;
   env: Record<string, string | undefined>;
   version: string;
   connect: Connector;
@@ -158,6 +162,7 @@ export function createMcpManager(opts: McpManagerOptions): McpManager {
     const connecting = opts.connect(server.name, server.config, {
       root: opts.root,
       home: opts.home,
+      ...(opts.secrets ? { secrets: opts.secrets } : {}),
       env: opts.env,
       ...(opts.elicit ? { elicit: opts.elicit } : {}),
       version: opts.version,

@@ -1,7 +1,9 @@
 /**
  * shiro's side of MCP OAuth: the SDK's `auth()` does the protocol (discovery, dynamic
  * registration, PKCE, the token and refresh requests, scope selection); this provider only keeps
- * what it is handed (oauth-store.ts) and decides what may happen where.
+ * what it is handed (token-vault.ts: the system's secret store and oauth-store.ts's file) and
+ * decides what may happen where. The record is read once: its file part at once, its secrets
+ * from the store before the first `tokens()`/`clientInformation()` (the SDK awaits both).
  *
  * - "background" (every session, the loop and headless alike): stored tokens are sent and
  *   refreshed, but nothing interactive ever happens: where the flow would register a client or
@@ -17,7 +19,8 @@ import { randomBytes } from "node:crypto";
 import type { OAuthDiscoveryState } from "@modelcontextprotocol/sdk/client/auth.js";
 import type { OAuthClientInformationMixed, OAuthTokens } from "@modelcontextprotocol/sdk/shared/auth.js";
 import type { OAuthSettings } from "../config/mcp-schema.ts";
-import { readOAuthRecord, writeOAuthRecord, type OAuthRecord } from "./oauth-store.ts";
+import type { OAuthRecord } from "./oauth-store.ts";
+import { createTokenVault, type SecretStore } from "./token-vault.ts";
 
 /** Thrown (through the SDK) when a server needs a sign-in that only `shiro mcp login` may do. */
 export class McpSignInNeeded extends Error {
@@ -36,20 +39,29 @@ export function loginCommand(server: string): string {
  * `settings` is the server's `oauth` entry with its `${VAR}`s already filled in. A configured
  * `clientId` is used instead of registering; its redirect port is `callbackPort`.
  */
-export function createOAuthProvider(opts: { home: string; server: string; url: string; version: string; mode: ProviderMode; settings?: OAuthSettings }) {
+export function createOAuthProvider(opts: { home: string; server: string; url: string; version: string; mode: ProviderMode; settings?: OAuthSettings; secrets?: SecretStore }) {
   const settings = opts.settings ?? {};
   const configured = settings.clientId ? { client_id: settings.clientId, ...(settings.clientSecret ? { client_secret: settings.clientSecret } : {}) } : undefined;
-  let record: OAuthRecord = readOAuthRecord(opts.home, opts.server, opts.url);
-  const save = (change: Partial<OAuthRecord>) => {
-    record = { ...record, ...change };
-    writeOAuthRecord(opts.home, opts.server, record);
-  };
-  const needed = () => new McpSignInNeeded(`it asks you to sign in: run ${loginCommand(opts.server)}`);
+  const vault = createTokenVault(opts.home, opts.server, opts.secrets);
   const mode = opts.mode;
-  if (mode.kind === "login" && record.port !== mode.port && !configured) {
-    // The client was registered with another redirect port: register again with this one.
-    record = { url: opts.url, ...(record.discovery ? { discovery: record.discovery } : {}) };
-  }
+  let record: OAuthRecord = { url: opts.url };
+  /** Why the kept sign-in could not be used (a corrupt file set aside, secrets gone from the store). */
+  let notice: string | undefined;
+  const ready = vault.read(opts.url).then((read) => {
+    record = read.record;
+    notice = read.notice;
+    if (mode.kind === "login" && record.port !== mode.port && !configured) {
+      // The client was registered with another redirect port: register again with this one.
+      record = { url: opts.url, ...(record.discovery ? { discovery: record.discovery } : {}) };
+    }
+  });
+  const save = async (change: Partial<OAuthRecord>) => {
+    await ready;
+    record = { ...record, ...change };
+    await vault.keep(record);
+  };
+  // The command first: a long notice may be cut short in a one-line report.
+  const needed = () => new McpSignInNeeded(notice ? `it asks you to sign in again: run ${loginCommand(opts.server)} (${notice})` : `it asks you to sign in: run ${loginCommand(opts.server)}`);
   /** Set once the SDK began the authorization flow (after a 401). */
   let authTried = false;
   /** The `state` of the authorization request under way, for the callback to check. */
@@ -93,30 +105,38 @@ export function createOAuthProvider(opts: { home: string; server: string; url: s
       const metadata = record.discovery?.authorizationServerMetadata as { issuer?: string; authorization_response_iss_parameter_supported?: boolean } | undefined;
       return { issuer: metadata?.issuer, issRequired: metadata?.authorization_response_iss_parameter_supported === true };
     },
-    clientInformation() {
+    /** Why the kept sign-in could not be used, once it has been read (for `shiro mcp login` to say). */
+    get notice() {
+      return notice;
+    },
+    async clientInformation() {
+      await ready;
       return (configured ?? record.client) as OAuthClientInformationMixed | undefined;
     },
     saveClientInformation(client: object) {
-      save({ client: { ...client }, ...(mode.kind === "login" ? { port: mode.port } : {}) });
+      return save({ client: { ...client }, ...(mode.kind === "login" ? { port: mode.port } : {}) });
     },
-    tokens() {
+    async tokens() {
+      await ready;
       return record.tokens as OAuthTokens | undefined;
     },
     saveTokens(tokens: object) {
-      save({ tokens: { ...tokens }, tokensAt: Date.now() });
+      return save({ tokens: { ...tokens }, tokensAt: Date.now() });
     },
     redirectToAuthorization(url: URL): Promise<void> {
       if (mode.kind === "background") throw needed();
       return mode.open(url);
     },
     saveCodeVerifier(verifier: string) {
-      save({ verifier });
+      return save({ verifier });
     },
-    codeVerifier(): string {
+    async codeVerifier(): Promise<string> {
+      await ready;
       if (!record.verifier) throw new Error("no PKCE code verifier was saved for this sign-in; run the sign-in again");
       return record.verifier;
     },
-    invalidateCredentials(scope: "all" | "client" | "tokens" | "verifier" | "discovery") {
+    async invalidateCredentials(scope: "all" | "client" | "tokens" | "verifier" | "discovery") {
+      await ready;
       const { url, port, client, tokens, tokensAt, verifier, discovery } = record;
       const keep: OAuthRecord = { url };
       if (scope !== "all" && scope !== "client") Object.assign(keep, client ? { client, port } : {});
@@ -124,20 +144,21 @@ export function createOAuthProvider(opts: { home: string; server: string; url: s
       if (scope !== "all" && scope !== "verifier" && verifier) keep.verifier = verifier;
       if (scope !== "all" && scope !== "discovery" && discovery) keep.discovery = discovery;
       record = keep;
-      writeOAuthRecord(opts.home, opts.server, record);
+      await vault.keep(record);
     },
     saveDiscoveryState(state: { authorizationServerUrl: string; authorizationServerMetadata?: { code_challenge_methods_supported?: string[] } }) {
       const methods = state.authorizationServerMetadata?.code_challenge_methods_supported;
       if (state.authorizationServerMetadata && !methods?.includes("S256")) {
         throw new Error(`the authorization server ${state.authorizationServerUrl} does not list S256 in its code_challenge_methods_supported, so it cannot promise PKCE; shiro does not sign in there`);
       }
-      save({ discovery: { ...state } });
+      return save({ discovery: { ...state } });
     },
     get authTried() {
       return authTried;
     },
-    discoveryState() {
+    async discoveryState() {
       authTried = true;
+      await ready;
       return record.discovery as OAuthDiscoveryState | undefined;
     },
   };

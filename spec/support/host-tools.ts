@@ -19,8 +19,12 @@
 import { detectSandbox } from "../../lib/sandbox/detect.ts";
 import { findHelper } from "../../lib/sandbox/helpers.ts";
 
-/** What every shiro under test gets, unless its spec says otherwise: the sandbox off. */
-export const HOST_INDEPENDENT_ENV = { SHIRO_SANDBOX: "off" } as const;
+/**
+ * What every shiro under test gets, unless its spec says otherwise: the sandbox off, and MCP
+ * sign-in tokens in the 0600 file in its own SHIRO_HOME, never in this machine's keychain or
+ * Secret Service (docs/extending.md, SHIRO_MCP_TOKEN_STORE).
+ */
+export const HOST_INDEPENDENT_ENV = { SHIRO_SANDBOX: "off", SHIRO_MCP_TOKEN_STORE: "file" } as const;
 
 /** For the specs about the sandbox: shiro decides, as it does for a user (on, or unavailable with its notice). */
 export const SANDBOX_AS_THE_HOST_HAS_IT: { readonly SHIRO_SANDBOX: undefined } = { SHIRO_SANDBOX: undefined };

@@ -14,4 +14,6 @@ for (const key of ["OPENAI_API_KEY", "SHIRO_API_KEY", "OPENAI_BASE_URL", "SHIRO_
   delete process.env[key];
 }
 process.env.NO_COLOR = "1";
+// MCP sign-in tokens of code run in this process stay in its temp SHIRO_HOME, never in the system's keychain.
+process.env.SHIRO_MCP_TOKEN_STORE = "file";
 

@@ -9,6 +9,7 @@ export { forgetEntries, forgetNotes, type ForgetResult } from "./forget.ts";
 export { MEMORY_BLOCK_HEADER, rankNotes, renderMemoryBlock } from "./boot-block.ts";
 export { formatNotes, formatNotesJson } from "./notes-list.ts";
 export { pathsNamed, staleMarks } from "./stale.ts";
+export { recordCommandRun, withCommandRun } from "./command-runs.ts";
 export { planCompaction, type CompactionPlan } from "./compaction-plan.ts";
 export { parseCompactionReply } from "./compaction-reply.ts";
 export { applyCompaction, compactMemory, mergeCompaction, type CompactionOutcome } from "./compaction-apply.ts";

@@ -13,3 +13,5 @@ export { recordCommandRun, withCommandRun } from "./command-runs.ts";
 export { planCompaction, type CompactionPlan } from "./compaction-plan.ts";
 export { parseCompactionReply } from "./compaction-reply.ts";
 export { applyCompaction, compactMemory, mergeCompaction, type CompactionOutcome } from "./compaction-apply.ts";
+export { MAX_SUGGESTED_NOTES, SUGGESTION_INSTRUCTIONS_START, parseSuggestions, suggestionRequest } from "./suggestions.ts";
+export { inboxPath, openInbox, type Inbox, type InboxItem } from "./inbox.ts";

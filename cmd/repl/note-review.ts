@@ -1,5 +1,5 @@
+import { editedNote } from "../../lib/app/note-suggestions.ts";
 import type { NoteDraft } from "../../lib/memory/schema.ts";
-import { MEMORY_KINDS } from "../../lib/memory/schema.ts";
 import { startSpinner, type LoopState } from "./loop-state.ts";
 import type { ReplSession } from "./session.ts";
 import type { Theme } from "./theme.ts";
@@ -69,7 +69,7 @@ export async function reviewSuggestedNotes(deps: NoteReviewDeps): Promise<void> 
       if (key === "e") {
         const edited = await readLine(deps, "edit the note (enter keeps it, esc goes back)", `(${note.kind}) ${note.text}`);
         if (edited === null) continue;
-        note = parseEdited(edited, note.kind);
+        note = editedNote(edited, note.kind);
         print(`  ${i + 1}/${notes.length} (${note.kind}) ${note.text}`);
       } else if (key !== "y") continue;
       const kept = await session.keepNote(note);
@@ -94,13 +94,6 @@ export async function reviewAtExit(deps: NoteReviewDeps): Promise<void> {
     deps.state.exiting = true;
     deps.state.question = undefined;
   }
-}
-
-/** A note as edited: `(kind) text` with a known kind changes the kind; otherwise the whole line is the text. */
-function parseEdited(line: string, kind: NoteDraft["kind"]): NoteDraft {
-  const match = /^\s*\(\s*([a-z]+)\s*\)\s*(.*)$/i.exec(line);
-  const named = match?.[1]?.toLowerCase();
-  return match && (MEMORY_KINDS as readonly string[]).includes(named!) ? { kind: named as NoteDraft["kind"], text: match[2]! } : { kind, text: line };
 }
 
 /** A line read on the question's row, starting from `initial`: the text on enter, null on esc. */

@@ -1,13 +1,12 @@
 import type { ModelMessage } from "ai";
 import type { GenerateRequest } from "../agent/generate.ts";
 import type { Runtime } from "../agent/runtime.ts";
-import { openInbox, parseSuggestions, rememberNote, suggestionRequest, type AddResult, type MemoryStore, type NoteDraft } from "../memory/index.ts";
-import { transcriptForSummary } from "../prune/compact-summary.ts";
+import { MEMORY_KINDS, openInbox, parseSuggestions, rememberNote, suggestionRequest, type AddResult, type MemoryStore, type NoteDraft } from "../memory/index.ts";
+import { COMPACT_SUMMARY_INTRO, transcriptForSummary } from "../prune/compact-summary.ts";
 import type { DigestedTool } from "../prune/digest.ts";
 import type { LiveSession } from "../sessions/live-session.ts";
 import { checkSpend, formatUsd } from "../sessions/pricing.ts";
 import type { UndoJournal } from "../sessions/undo/journal.ts";
-import { compactSummaryOf } from "../text/compact-intro.ts";
 
 /** Steps (model calls) since the last suggestions that make a session worth a suggestion call even when it changed no file. */
 export const SUGGEST_AFTER_STEPS = 5;
@@ -46,7 +45,7 @@ export function createNoteSuggestions(deps: NoteSuggestionDeps) {
     while (common < seen.length && common < history.length && (seen[common] === history[common] || JSON.stringify(seen[common]) === JSON.stringify(history[common]))) common++;
     const fresh = history.slice(common);
     const first = fresh[0];
-    return first?.role === "user" && typeof first.content === "string" && compactSummaryOf(first.content) !== undefined ? fresh.slice(1) : fresh;
+    return first?.role === "user" && typeof first.content === "string" && first.content.startsWith(COMPACT_SUMMARY_INTRO) ? fresh.slice(1) : fresh;
   };
 
   /** Whether the new part changed a file (the undo journal's turns that began in it) or took enough steps. */
@@ -104,4 +103,11 @@ export function createNoteSuggestions(deps: NoteSuggestionDeps) {
       return [notice, said].filter(Boolean).join("\n") || undefined;
     },
   };
+}
+
+/** A suggested note as a person edited it: a leading `(kind)` with a known kind changes the kind; otherwise the whole line is the text. Pure. */
+export function editedNote(line: string, kind: NoteDraft["kind"]): NoteDraft {
+  const match = /^\s*\(\s*([a-z]+)\s*\)\s*(.*)$/i.exec(line);
+  const named = match?.[1]?.toLowerCase();
+  return match && (MEMORY_KINDS as readonly string[]).includes(named!) ? { kind: named as NoteDraft["kind"], text: match[2]! } : { kind, text: line };
 }

@@ -71,6 +71,22 @@ for (const { wire, flags } of WIRES) {
       expect(run.stderr).not.toContain("suggested");
     }, 30_000);
 
+    test("without a file changed, five steps make a run worth suggestions and four do not; --no-memory makes no call", async () => {
+      const { home, work, inbox } = project({ memorySuggestions: "inbox" });
+      const look = { toolCalls: [{ name: "list_dir", input: { path: "." } }] };
+      // Four steps (three calls and the answer): no call. Then five: one call.
+      const s = await serve(look, look, look, { text: "four steps" }, look, look, look, look, { text: "five steps" }, suggests(["(fact) the project has a .git folder and nothing else"]));
+      expect((await runShiro(["-p", "look", ...flags], { baseURL: s.url, cwd: work, home })).code).toBe(0);
+      expect(s.requests).toHaveLength(4);
+      const five = await runShiro(["-p", "look more", ...flags], { baseURL: s.url, cwd: work, home });
+      expect(five.stderr).toContain("1 suggested note for project memory in the inbox");
+      expect(JSON.parse(readFileSync(inbox, "utf8")).suggestions).toHaveLength(1);
+
+      const t = await serve(write("a.txt"), { text: "done" });
+      expect((await runShiro(["-p", "write a", "--yolo", "--no-memory", ...flags], { baseURL: t.url, cwd: work, home })).code).toBe(0);
+      expect(t.requests).toHaveLength(2);
+    }, 60_000);
+
     test("the suggestion call counts toward the spend ceiling, and is not made once the session is at it", async () => {
       const { home, work } = project({ memorySuggestions: "inbox" });
       const usage = { input: 4_000, output: 1_000 }; // $0.003 a step on gpt-5-mini

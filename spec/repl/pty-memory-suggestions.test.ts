@@ -1,10 +1,10 @@
 import { expect, test } from "bun:test";
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
-import { memoryStorePath, serializeMemory, SUGGESTION_INSTRUCTIONS_START } from "../../lib/memory/index.ts";
+import { inboxPath, memoryStorePath, serializeMemory, SUGGESTION_INSTRUCTIONS_START } from "../../lib/memory/index.ts";
 import type { MemoryEntry } from "../../lib/memory/schema.ts";
 import { tempDir } from "../support/cli.ts";
-import { instructionsIn } from "../support/requests.ts";
+import { instructionsIn, WIRES } from "../support/requests.ts";
 import { KEYS, usePty, userTexts } from "./pty.ts";
 
 const { serve, start } = usePty();
@@ -28,7 +28,8 @@ function project(...texts: string[]) {
   return { home, cwd, notes };
 }
 
-test("at ctrl-d the suggested notes are asked about one by one: y keeps, n writes nothing, e edits first; a note the store holds is never shown", async () => {
+for (const { wire, flags } of WIRES)
+test(`over ${wire}: at ctrl-d the suggested notes are asked about one by one: y keeps, n writes nothing, e edits first; a note the store holds is never shown`, async () => {
   const { home, cwd, notes } = project("The API is versioned under /v2.");
   const s = await serve(
     write("migrate.sql", "create table users;\n"),
@@ -40,7 +41,7 @@ test("at ctrl-d the suggested notes are asked about one by one: y keeps, n write
       "(gotcha) the seed must run after the migration",
     ),
   );
-  const pty = await start({ baseURL: s.url, home, cwd, args: ["--yolo"] });
+  const pty = await start({ baseURL: s.url, home, cwd, args: ["--yolo", ...flags] });
   await pty.waitForPrompt(1);
   pty.line("write the migration");
   await pty.waitFor("wrote the migration");
@@ -122,4 +123,33 @@ test("/compact asks about the suggested notes first, then replaces the transcrip
   pty.write(KEYS.ctrlD);
   expect(await pty.exited).toBe(0);
   expect(s.requests).toHaveLength(4);
+}, 30_000);
+
+test('with "memorySuggestions": "inbox" the loop puts the notes in the inbox and asks nothing; --no-memory makes no call', async () => {
+  const { home, cwd, notes } = project();
+  mkdirSync(join(home, ".shiro-neko"), { recursive: true });
+  writeFileSync(join(home, ".shiro-neko", "config.json"), JSON.stringify({ memorySuggestions: "inbox" }));
+  const s = await serve(write("a.txt", "a\n"), { text: "done" }, suggests("(fact) a.txt holds the letter a"));
+  const pty = await start({ baseURL: s.url, home, cwd, args: ["--yolo"] });
+  await pty.waitForPrompt(1);
+  pty.line("write a");
+  await pty.waitFor("done");
+  await pty.waitForPrompt(2);
+  pty.write(KEYS.ctrlD);
+  await pty.waitFor("1 suggested note for project memory in the inbox: shiro memory inbox lists it");
+  expect(await pty.exited).toBe(0);
+  expect(notes()).toEqual([]);
+  const inbox = JSON.parse(readFileSync(inboxPath(join(home, ".shiro-neko"), cwd), "utf8"));
+  expect(inbox.suggestions.map((n: { text: string }) => n.text)).toEqual(["a.txt holds the letter a"]);
+
+  // The same work with --no-memory: no suggestion call (none is scripted).
+  const t = await serve(write("b.txt", "b\n"), { text: "done" });
+  const off = await start({ baseURL: t.url, home, cwd, args: ["--yolo", "--no-memory"] });
+  await off.waitForPrompt(1);
+  off.line("write b");
+  await off.waitFor("done");
+  await off.waitForPrompt(2);
+  off.write(KEYS.ctrlD);
+  expect(await off.exited).toBe(0);
+  expect(t.requests).toHaveLength(2);
 }, 30_000);

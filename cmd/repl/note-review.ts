@@ -29,7 +29,7 @@ const KEYS_HINT = "y keep · n drop · e edit · esc skip the rest";
 export async function reviewSuggestedNotes(deps: NoteReviewDeps): Promise<void> {
   const { state, session, theme, print } = deps;
   const mode = session.runtime().settings.memorySuggestions;
-  if (mode === "off") return;
+  if (mode === "off" || !session.suggestionsDue()) return;
   const outer = state.command;
   const call = (state.command = new AbortController());
   const outerActivity = state.activity;
@@ -84,7 +84,7 @@ export async function reviewSuggestedNotes(deps: NoteReviewDeps): Promise<void> 
  * while (the loop is leaving). Not after a signal (SIGTERM, SIGHUP), when nobody may be there.
  */
 export async function reviewAtExit(deps: NoteReviewDeps): Promise<void> {
-  if (deps.session.runtime().settings.memorySuggestions === "off") return;
+  if (deps.session.runtime().settings.memorySuggestions === "off" || !deps.session.suggestionsDue()) return;
   deps.state.exiting = false;
   try {
     await reviewSuggestedNotes(deps);

@@ -84,6 +84,8 @@ export function createNoteSuggestions(deps: NoteSuggestionDeps) {
     opened(history: readonly ModelMessage[]): void {
       seen = [...history];
     },
+    /** Whether a suggestion call would be made now (memory on, and the new part worth it); asks nothing. */
+    suggestionsDue: (): boolean => deps.memory() !== undefined && due(newPart()),
     /** The suggestion call (see above), for the loop to show the notes one by one. */
     suggestNotes: suggest,
     /** Writes a suggested note a person accepted (perhaps edited), by `remember`'s rules: a duplicate, an over-long note or a full store is refused with why. */

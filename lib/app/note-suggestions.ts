@@ -31,7 +31,7 @@ export type Suggested = { type: "notes"; notes: NoteDraft[] } | { type: "none"; 
  * one model call over what is new since the last suggestions proposes notes for a person to keep.
  * Due only when that part changed a file or took SUGGEST_AFTER_STEPS steps; never with
  * `--no-memory`, nor once the session is at its spend ceiling. Nothing here writes a note
- * without being asked: `keep` writes one a person accepted, `toInbox` puts them where
+ * without being asked: `keepNote` writes one a person accepted, `suggestToInbox` puts them where
  * `shiro memory inbox` lists them.
  */
 export function createNoteSuggestions(deps: NoteSuggestionDeps) {

@@ -51,12 +51,12 @@ test("two runs adding to the inbox at once both keep their notes; a note waiting
   const inbox = openInbox({ home: tempDir(), projectRoot: "/w" });
   expect(await inbox.read()).toEqual({ items: [] });
   const [a, b] = await Promise.all([
-    inbox.add([{ kind: "fact", text: "from run a" }, { kind: "fact", text: "shared" }], "a"),
-    inbox.add([{ kind: "fact", text: "from run b" }, { kind: "fact", text: "SHARED" }], "b"),
+    inbox.add([{ kind: "fact", text: "from run a" }, { kind: "fact", text: "common" }], "a"),
+    inbox.add([{ kind: "fact", text: "from run b" }, { kind: "fact", text: "COMMON" }], "b"),
   ]);
   expect(a.added + b.added).toBe(3);
   const { items } = await inbox.read();
-  expect(items.map((i) => i.text.toLowerCase()).sort()).toEqual(["from run a", "from run b", "shared"]);
+  expect(items.map((i) => i.text.toLowerCase()).sort()).toEqual(["common", "from run a", "from run b"]);
   await inbox.remove(items.slice(0, 1));
   await inbox.add([{ kind: "command", text: "later" }]);
   expect((await inbox.read()).items.map((i) => i.text)).toEqual([...items.slice(1).map((i) => i.text), "later"]);

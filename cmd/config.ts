@@ -230,6 +230,7 @@ const SHOWN: { [K in keyof ConfigFile]-?: Shown } & { contextWindow: Shown } = {
   approvalMode: (s) => s.approvalMode,
   bell: (s) => json(s.bell),
   notify: (s) => s.notify,
+  memorySuggestions: (s) => s.memorySuggestions,
   webFetch: (s) => json(s.webFetch),
   // Names only: a server's headers and environment hold tokens.
   mcpServers: (_s, c) => {

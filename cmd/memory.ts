@@ -2,10 +2,11 @@ import { loadSettings, shiroHome } from "../lib/config/load.ts";
 import { ShiroError } from "../lib/errors.ts";
 import { findProjectRoot } from "../lib/fs/project-root.ts";
 import { compactMemory, createMemoryStore, forgetNotes, formatNotes, formatNotesJson, memoryStorePath, openMemoryStore } from "../lib/memory/index.ts";
+import { runInboxCommand } from "./memory-inbox.ts";
 import { COMMON_FLAGS, MODEL_FLAGS, flagsFrom, parseFlags, type FlagTable } from "./args.ts";
 import { commandHelp } from "./help.ts";
 
-const USAGE = "usage: shiro memory list [--json] | forget <text> | path | compact";
+const USAGE = "usage: shiro memory list [--json] | forget <text> | path | compact | inbox [--json] | accept <n>… | reject <n>…";
 
 /** Each sub-command's own usage, for `shiro memory <sub> --help`. */
 const SUB_USAGE: Record<string, string> = {
@@ -13,11 +14,14 @@ const SUB_USAGE: Record<string, string> = {
   forget: "usage: shiro memory forget <text>   remove the notes that match the text",
   path: "usage: shiro memory path   where this project's notes are stored",
   compact: "usage: shiro memory compact   the model merges duplicate and stale notes",
+  inbox: "usage: shiro memory inbox [--json]   the notes suggested by headless runs, numbered, waiting for accept or reject",
+  accept: "usage: shiro memory accept <n>…   keep suggested notes <n> (as shiro memory inbox numbers them) in project memory",
+  reject: "usage: shiro memory reject <n>…   drop suggested notes <n> (as shiro memory inbox numbers them)",
 };
 
 /** `shiro memory`'s flags; the model flags are for `compact`. */
 export const MEMORY_FLAGS = {
-  json: { type: "boolean", description: "list: the notes as one JSON document" },
+  json: { type: "boolean", description: "list, inbox: the notes as one JSON document" },
   ...MODEL_FLAGS,
   ...COMMON_FLAGS,
 } as const satisfies FlagTable;
@@ -71,6 +75,10 @@ export async function runMemoryCommand(argv: string[], env: Record<string, strin
       if (outcome.type === "noop" && outcome.notes > 0) process.stdout.write("shiro memory list shows them.\n");
       return outcome.type === "rejected" ? 1 : 0;
     }
+    case "inbox":
+    case "accept":
+    case "reject":
+      return runInboxCommand(sub, args._, { ...opts, json: args.json === true });
     default:
       throw new ShiroError("usage", `unknown memory command "${sub}". ${USAGE}`);
   }

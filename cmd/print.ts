@@ -217,6 +217,11 @@ export async function runHeadless(args: MainArgs, processEnv: Record<string, str
   await session.settled();
   const jobsStopped = await session.stopJobs();
   if (jobsStopped) emit({ type: "notice", message: jobsStopped });
+  // Suggested notes for project memory go to the inbox, only when the config asks for it and the turn did not fail (docs/project-memory.md).
+  if (session.runtime().settings.memorySuggestions === "inbox" && !controller.signal.aborted && result.status !== "error") {
+    const said = await session.suggestToInbox(controller.signal, (message) => emit({ type: "notice", message }));
+    if (said) emit({ type: "notice", message: said });
+  }
   await session.endHooks(controller.signal.aborted ? "other" : "exit");
   stopSignals();
   const exitLine = session.exitLine();

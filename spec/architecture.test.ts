@@ -72,6 +72,7 @@ const SUBCOMMAND_REACH: Record<string, readonly string[]> = {
   "cmd/mcp-login.ts": ["mcp"], // shiro mcp login / logout
   "cmd/hooks-trust.ts": ["hooks"], // the loop's question about a project's hooks, before the loop takes the terminal
   "cmd/memory.ts": ["agent", "memory", "provider"], // shiro memory compact asks the model
+  "cmd/memory-inbox.ts": ["memory"], // shiro memory inbox, accept, reject
   "cmd/doctor.ts": ["agent", "hooks", "memory", "provider", "sandbox", "sessions", "tools"],
   "cmd/sessions.ts": ["memory", "sessions", "tools"],
   "cmd/session-maintenance.ts": ["agent", "prune", "provider", "sessions", "tools"], // shiro sessions compact asks the model

@@ -55,6 +55,8 @@ export type CommandEnv = {
   columns(): number;
   /** Rows of the terminal, for paging; undefined when output is not a terminal (then nothing pages). */
   rows(): number | undefined;
+  /** The notes the model suggests for project memory, put to the user one by one (note-review.ts): before /compact. */
+  reviewNotes(): Promise<void>;
   /** Sends `prompt` to the model as a turn of its own once the command returns (/init). */
   send(prompt: string): void;
   /** The user's and the project's own commands, for `/help`. */
@@ -108,6 +110,8 @@ export async function runCommand(name: SlashName, args: string, env: CommandEnv)
     notes: async () => say(await session.notes()),
     memory: async () => say(await session.memory(env.signal, retried)),
     compact: async () => {
+      await env.reviewNotes();
+      if (env.signal.aborted) return;
       const done = await session.compact(env.signal, retried, args);
       if (done.summary) env.print([theme.dim("── summary of the conversation so far"), ...renderMarkdown(sanitize(done.summary), theme.markdown, env.columns() - 1)].join("\n"));
       say(done.message);

@@ -6,7 +6,7 @@ import { createTypeAheadGuard } from "../../lib/prompt/type-ahead.ts";
 import { EXIT_CODES } from "../../lib/errors.ts";
 import { fitRow, wrapText } from "../../lib/text/wrap.ts";
 import { createApprovalGate } from "./approval-gate.ts";
-import { pageThrough, runSlash } from "./slash-run.ts";
+import { pageThrough, reviewAtExit, runSlash } from "./slash-run.ts";
 import { createContextMeter } from "./context-meter.ts";
 import { createEventView, type RowKind } from "./event-view.ts";
 import { headerLines, statusLine } from "./header.ts";
@@ -374,6 +374,7 @@ export function createRepl(deps: ReplDeps) {
         const text = state.exiting ? null : (queued ?? (await readPrompt()));
         if (text === null || (await submit(text)) === "exit" || state.exiting) break;
       }
+      if (state.exitCode !== EXIT_CODES.interrupted) await reviewAtExit({ state, session, theme, rich: screen.mode === "rich", render, print, ask: askKey });
       state.exiting = true;
       queue.clear();
       render();

@@ -1,8 +1,11 @@
 import type { SlashName } from "../../lib/prompt/slash-commands.ts";
 import { runCommand, type CommandEnv } from "./commands.ts";
 import { startSpinner, type LoopState } from "./loop-state.ts";
+import { reviewSuggestedNotes } from "./note-review.ts";
 
-export type SlashRunDeps = Omit<CommandEnv, "signal" | "send"> & {
+export { reviewAtExit } from "./note-review.ts";
+
+export type SlashRunDeps = Omit<CommandEnv, "signal" | "send" | "reviewNotes"> & {
   state: LoopState;
   /** The live area can redraw (the spinner turns). */
   rich: boolean;
@@ -19,7 +22,8 @@ export async function runSlash(name: SlashName, args: string, deps: SlashRunDeps
   startSpinner(state, deps.rich, render, `/${name}`);
   let send: string | undefined;
   try {
-    const outcome = await runCommand(name, args, { ...env, signal: command.signal, send: (prompt) => (send = prompt) });
+    const reviewNotes = () => reviewSuggestedNotes({ state, session: env.session, theme: env.theme, rich: deps.rich, render, print: env.print, ask: env.ask });
+    const outcome = await runCommand(name, args, { ...env, signal: command.signal, send: (prompt) => (send = prompt), reviewNotes });
     if (outcome === "exit") return { exit: true };
   } catch (error) {
     env.print(env.theme.error(`/${name} failed: ${error instanceof Error ? error.message : String(error)}`));

@@ -57,6 +57,8 @@ export type ConversationOptions = {
    * `startContext`: what SessionStart hooks printed, sent with the first prompt.
    */
   hooks?: { hooks: Hooks; startContext?: string[]; maxStopBlocks: number };
+  /** A command the agent ran (bash) ended with an exit code: the project's command notes record it (lib/app/command-notes.ts); a problem in words comes back, said as a notice. Awaited before the turn returns. */
+  onCommandEnded?: (command: string, exitCode: number) => Promise<string | undefined>;
 };
 
 /**
@@ -301,6 +303,7 @@ export function createConversation(opts: ConversationOptions): Conversation {
       if (!resent) history.append([{ role: "user", content: prompt, providerOptions: { shiro: { ...ranWith, ...typed } } }]);
       let commands = 0;
       let result: TurnResult | undefined;
+      const recorded: Promise<void>[] = [];
       /** A command ran: counted unless it only reads (`ls`, `cat`), which leaves nothing to revert. */
       const ran = (command: string | undefined) => {
         try {
@@ -331,6 +334,7 @@ export function createConversation(opts: ConversationOptions): Conversation {
           signal: io.signal,
           emit: (event) => {
             if (event.type === "tool-result" && commandTools(currentTools()).has(event.tool)) ran(event.subject);
+            if (event.type === "tool-result" && event.tool === "bash" && typeof event.exitCode === "number" && event.subject) recorded.push((opts.onCommandEnded?.(event.subject, event.exitCode) ?? Promise.resolve(undefined)).then((problem) => void (problem && emit({ type: "notice", message: problem }))));
             emit(event);
           },
           approve: io.approve,
@@ -357,6 +361,7 @@ export function createConversation(opts: ConversationOptions): Conversation {
         throw error;
       } finally {
         turnIo = undefined;
+        await Promise.all(recorded);
       }
       // A turn that failed says so on its prompt (for the replay of a resumed session); one that
       // ended otherwise (the same prompt's second try answered) takes the mark off.

@@ -22,9 +22,9 @@ import type { UndoJournal } from "../sessions/undo/journal.ts";
 import { runtimeForCommand, runtimeResolvedAgain, runtimeWithModel } from "./load-runtime.ts";
 import { smallWindowWarning, startConversation, type SessionChoice, type SessionHooksOptions } from "./start.ts";
 import { createSessionHooks } from "./session-hooks.ts";
-
 type SessionStartSource = SessionHooksOptions["source"];
 import { createGoingBack } from "./going-back.ts";
+import { createNoteSuggestions } from "./note-suggestions.ts";
 import { reapLeftJobs, sessionJobs } from "./jobs.ts";
 import { jobsDir } from "../sessions/paths.ts";
 import { forkSession } from "../sessions/fork.ts";
@@ -137,6 +137,7 @@ export async function openSession(opts: SessionOptions) {
     hooks.opened(started);
     stopTodos();
     live = started.live;
+    suggestions.opened(live.history);
     memory = started.memory;
     undo = started.undo;
     conversation = started.conversation;
@@ -159,6 +160,7 @@ export async function openSession(opts: SessionOptions) {
   /** One request outside a turn (/compact, /memory): abortable, its tokens booked in the session. */
   const ask = (request: GenerateRequest, signal: AbortSignal, onRetry?: (notice: string) => void) =>
     generate(runtime, request, { signal, book: (usage) => live.book(usage), ...(onRetry ? { onRetry } : {}) });
+  const suggestions = createNoteSuggestions({ live: () => live, undo: () => undo, memory: () => memory, runtime: () => runtime, tools: () => conversation.tools, ask });
   const use = (next: Runtime) => {
     runtime = next;
     conversation.useRuntime(next);
@@ -371,6 +373,7 @@ export async function openSession(opts: SessionOptions) {
       return { summary: outcome.summary, message: `Compacted: ${before} messages replaced by the summary above (/undo cannot go back past this). The task list and project memory are unchanged.` };
     },
     ...goingBack,
+    ...suggestions,
     shown, // a path as the screen shows it: relative to where shiro runs
 
     /** Resolves when no step's save is still being written (await it before closing). */

@@ -17,6 +17,7 @@ import { sessionPath } from "../sessions/paths.ts";
 import { changesWorkspace } from "../agent/workspace-change.ts";
 import type { Runtime } from "../agent/runtime.ts";
 import { runtimeWithModel } from "./load-runtime.ts";
+import { commandRunRecorder } from "./command-notes.ts";
 
 /** Which session to work in: a new one, the newest for this directory (-c), or one by id (-r). */
 export type SessionChoice =
@@ -119,6 +120,7 @@ export async function startConversation(opts: StartOptions): Promise<Started> {
     undo,
     subagents: { workers: opts.workers ?? false, runtimeFor: runtimeWithModel },
     ...(onlyReads ? { onlyReads } : {}),
+    ...(memory ? { onCommandEnded: commandRunRecorder(memory) } : {}),
     ...(started.hooks ? { hooks: { hooks: started.hooks, startContext: started.context, maxStopBlocks: opts.hooks?.maxStopBlocks ?? DEFAULT_MAX_STOP_BLOCKS } } : {}),
   });
   conversation.notebook.onChange(() => live.touch());

@@ -66,6 +66,14 @@ export const DEFAULT_BELL = true;
 /** A terminal that lost focus gets a desktop notification when a turn ends or a question waits (config `notify`). */
 export const DEFAULT_NOTIFY = "auto";
 
+/**
+ * What becomes of the notes the model suggests for project memory at a session's end (config
+ * `memorySuggestions`): the loop asks about each; headless, "ask" means no suggestion call at all.
+ */
+export const MEMORY_SUGGESTION_MODES = ["off", "ask", "inbox"] as const;
+export type MemorySuggestionMode = (typeof MEMORY_SUGGESTION_MODES)[number];
+export const DEFAULT_MEMORY_SUGGESTIONS: MemorySuggestionMode = "ask";
+
 /** Steps one subagent may take before it stops and reports (config `subagentMaxSteps`). */
 export const DEFAULT_SUBAGENT_MAX_STEPS = 20;
 

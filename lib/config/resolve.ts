@@ -4,6 +4,8 @@ import {
   DEFAULT_APPROVAL_MODE,
   DEFAULT_BELL,
   DEFAULT_NOTIFY,
+  DEFAULT_MEMORY_SUGGESTIONS,
+  type MemorySuggestionMode,
   DEFAULT_IDLE_TIMEOUT_MS,
   DEFAULT_MAX_RETRIES,
   DEFAULT_MAX_STEPS,
@@ -109,6 +111,8 @@ export type Settings = {
   bell: boolean;
   /** What a user whose terminal lost focus gets when a turn ends or a question waits (config `notify`): "auto", "bell", "off" or a command. */
   notify: string;
+  /** What becomes of the notes the model suggests at a session's end (config `memorySuggestions`): "off", "ask" (the loop asks; headless makes no call) or "inbox". */
+  memorySuggestions: MemorySuggestionMode;
   webFetch: WebFetchSettings;
   /** Subagents (the task tool): the model explore runs on (undefined: the session's), each one's step cap, how many run at once. */
   subagents: { model: string | undefined; maxSteps: number; maxParallel: number };
@@ -262,6 +266,7 @@ export function traceSettings(flags: Flags, env: Env, config: ConfigFile, opts: 
     approvalMode,
     bell: pickSet<boolean>(sources, "bell", [[file("bell"), config.bell], [BUILT_IN, DEFAULT_BELL]]),
     notify: pickSet<string>(sources, "notify", [[file("notify"), config.notify], [BUILT_IN, DEFAULT_NOTIFY]]),
+    memorySuggestions: pickSet<MemorySuggestionMode>(sources, "memorySuggestions", [[file("memorySuggestions"), config.memorySuggestions], [BUILT_IN, DEFAULT_MEMORY_SUGGESTIONS]]),
     webFetch: {
       allowHosts: config.webFetch?.allowHosts ?? [],
       timeoutMs: config.webFetch?.timeoutMs ?? DEFAULT_WEB_FETCH_TIMEOUT_MS,

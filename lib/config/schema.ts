@@ -4,6 +4,7 @@ import { THINKING_LEVELS, VARIANT_NAMES } from "./variants.ts";
 import { AlwaysAllowConfig, ApprovalModeSchema, GuardConfig, PermissionConfig, ProjectsConfig, ReadOnlyCommandsConfig } from "./permission-schema.ts";
 import { McpServers } from "./mcp-schema.ts";
 import { HooksConfig } from "./hooks-schema.ts";
+import { MEMORY_SUGGESTION_MODES } from "./defaults.ts";
 
 const tokens = (min: number) => v.pipe(v.number("must be a number"), v.integer("must be a whole number"), v.minValue(min, `must be at least ${min}`));
 
@@ -77,6 +78,8 @@ export const ConfigFile = v.strictObject({
   /** "auto", "bell", "off", or a command that gets the event as JSON on stdin (docs/interactive.md#being-told). */
   notify: v.optional(v.pipe(v.string('must be "auto", "bell", "off" or a command'), v.trim(), v.nonEmpty('must be "auto", "bell", "off" or a command'))),
   readOnlyCommands: v.optional(ReadOnlyCommandsConfig),
+  /** Notes the model suggests for project memory at a session's end: "off", "ask" (the loop asks; headless, no call) or "inbox" (docs/project-memory.md). */
+  memorySuggestions: v.optional(v.picklist(MEMORY_SUGGESTION_MODES, `must be one of ${MEMORY_SUGGESTION_MODES.map((m) => `"${m}"`).join(", ")}`)),
   projects: v.optional(ProjectsConfig),
   webFetch: v.optional(WebFetchConfig),
   /** MCP servers (lib/config/mcp-schema.ts); read by lib/mcp, not part of Settings. */

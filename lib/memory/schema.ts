@@ -18,6 +18,12 @@ export const MemoryEntry = v.object({
   createdAt: v.string(),
   hits: v.pipe(v.number(), v.integer(), v.minValue(0)),
   lastHitAt: v.optional(v.string()),
+  /**
+   * A `command` note whose command, the last time the agent ran it, could not run: not found (exit
+   * 127) or not executable (126), and when. Any other exit of a later run takes it off
+   * (lib/app/command-notes.ts records it; stale.ts marks the note).
+   */
+  couldNotRun: v.optional(v.object({ exitCode: v.picklist([126, 127]), at: v.string() })),
 });
 export type MemoryEntry = v.InferOutput<typeof MemoryEntry>;
 

@@ -30,9 +30,11 @@ export function pathsNamed(text: string): string[] {
 }
 
 /**
- * Notes naming a workspace path that is not there now, each with its mark for the boot block and
- * `/notes`: `[may be stale: src/old.ts not found on 2026-12-07]`. `exists` answers for a path
- * inside `root` (absolute); paths outside the workspace are not judged.
+ * Notes that may be stale, each with its mark for the boot block and `/notes`: a note naming a
+ * workspace path that is not there now (`[may be stale: src/old.ts not found on 2026-12-07]`,
+ * today's date), and a `command` note whose command could not run the last time the agent ran it
+ * (`[may be stale: not found on 2026-12-05]`, or `not executable`, the date of that run). `exists`
+ * answers for a path inside `root` (absolute); paths outside the workspace are not judged.
  */
 export function staleMarks(entries: readonly MemoryEntry[], root: string, exists: (path: string) => boolean, today: Date): Map<MemoryEntry, string> {
   const day = today.toISOString().slice(0, 10);
@@ -44,7 +46,16 @@ export function staleMarks(entries: readonly MemoryEntry[], root: string, exists
       if (inside === "" || inside.startsWith(".." + sep) || inside === ".." || isAbsolute(inside)) return false;
       return !exists(full);
     });
-    if (missing.length > 0) marks.set(entry, `[may be stale: ${missing.join(", ")} not found on ${day}]`);
+    const said = [
+      ...(missing.length > 0 ? [`[may be stale: ${missing.join(", ")} not found on ${day}]`] : []),
+      ...(entry.kind === "command" && entry.couldNotRun ? [commandMark(entry.couldNotRun)] : []),
+    ];
+    if (said.length > 0) marks.set(entry, said.join("  "));
   }
   return marks;
+}
+
+/** The mark of a command that could not run: `[may be stale: not found on 2026-12-05]`. */
+function commandMark(run: NonNullable<MemoryEntry["couldNotRun"]>): string {
+  return `[may be stale: ${run.exitCode === 127 ? "not found" : "not executable"} on ${run.at.slice(0, 10)}]`;
 }

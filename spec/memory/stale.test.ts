@@ -25,3 +25,12 @@ test("only a named path missing inside the workspace marks a note; /notes shows 
   expect(listed[2]).toBe("hits  age    kind      text");
   expect(listed).toContain("   2  7d     fact      the parser lives in `src/parser.ts`  [may be stale: src/parser.ts not found on 2026-12-07]");
 });
+
+test("a command note that could not run is marked with how and when, in the block and in /notes; other kinds are not", () => {
+  const missing = { ...note("lint runs with `eslint .`", "command"), couldNotRun: { exitCode: 127 as const, at: "2026-12-05T09:00:00.000Z" } };
+  const denied = { ...note("deploy with ./deploy.sh", "command"), couldNotRun: { exitCode: 126 as const, at: "2026-12-06T09:00:00.000Z" } };
+  const fact = { ...note("the linter is eslint"), couldNotRun: { exitCode: 127 as const, at: "2026-12-05T09:00:00.000Z" } };
+  const marks = staleMarks([missing, denied, fact], "/w", () => true, new Date("2026-12-07T12:00:00Z"));
+  expect([...marks.values()]).toEqual(["[may be stale: not found on 2026-12-05]", "[may be stale: not executable on 2026-12-06]"]);
+  expect(formatNotes([missing], { marks, now: new Date("2026-12-07T12:00:00Z") })).toContain("command   lint runs with `eslint .`  [may be stale: not found on 2026-12-05]");
+});

@@ -4,7 +4,7 @@ import { join } from "node:path";
 import { SLASH_COMMANDS } from "../../lib/prompt/slash-commands.ts";
 import type { Reply } from "../support/fake-openai.ts";
 import { tempDir } from "../support/cli.ts";
-import { KEYS, usePty } from "./pty.ts";
+import { KEYS, NO_NOTES_SUGGESTED, usePty } from "./pty.ts";
 
 const { serve, start } = usePty();
 
@@ -178,6 +178,7 @@ test("NO_COLOR: the same session writes no colour codes, and keeps the redrawn i
     { reasoning: "hmm", text: "Editing.", toolCalls: [{ name: "edit_file", input: { path: "a.txt", oldString: "one", newString: "two" } }] },
     { toolCalls: [{ name: "bash", input: { command: "printf 'out\\n'" } }] },
     { text: "slowly " + "and ".repeat(10) + "done.", delayMs: 20 },
+    NO_NOTES_SUGGESTED, // the edit makes ctrl-d ask for suggested notes
   );
   const pty = await start({ baseURL: s.url, cwd, env: { NO_COLOR: "1" } });
   await pty.waitForPrompt(1);

@@ -4,7 +4,7 @@ import { expect, test } from "bun:test";
 import { existsSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { runShiro, tempDir } from "../support/cli.ts";
-import { KEYS, STATUS_LINE, userTexts, usePty } from "./pty.ts";
+import { KEYS, NO_NOTES_SUGGESTED, STATUS_LINE, userTexts, usePty } from "./pty.ts";
 
 const { serve, start } = usePty();
 
@@ -150,6 +150,7 @@ test("marks tell the truth: exit 0, exit 1, denied, interrupted, in the loop and
     { toolCalls: [{ name: "bash", input: { command: "touch nope" } }] },
     { toolCalls: [{ name: "bash", input: { command: "echo started; sleep 30 && touch late" } }] },
     { text: "done" },
+    NO_NOTES_SUGGESTED, // five steps: leaving asks for suggested notes
   );
   const pty = await start({ baseURL: s.url, cwd, home });
   await pty.waitForPrompt(1);

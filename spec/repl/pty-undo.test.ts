@@ -2,7 +2,7 @@ import { expect, test } from "bun:test";
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { tempDir } from "../support/cli.ts";
-import { KEYS, usePty, userTexts } from "./pty.ts";
+import { KEYS, NO_NOTES_SUGGESTED, usePty, userTexts } from "./pty.ts";
 
 const { serve, start } = usePty();
 const CTRL_U = "\x15";
@@ -61,6 +61,7 @@ test("/undo twice walks back two turns; after -c it still works; /undo stops at 
     { text: "two" },
     { toolCalls: [{ name: "write_file", input: { path: "a.txt", content: "third\n" } }] },
     { text: "three" },
+    NO_NOTES_SUGGESTED, // the session changed a file: leaving asks for suggested notes
     { text: "again" },
     { text: "## Goal\nWrite files.\n\n## Files touched\na.txt\n\n## Decisions\nNone.\n\n## What remains\nNothing." },
     { toolCalls: [{ name: "write_file", input: { path: "b.txt", content: "b\n" } }] },
@@ -202,6 +203,7 @@ test("a prompt a command wrote (/init, a custom command, !cmd output) is replaye
     { text: "wrote the instructions" },
     { text: "reviewed it" },
     { text: "saw the output" },
+    NO_NOTES_SUGGESTED, // /init wrote a file: leaving asks for suggested notes
   );
   let pty = await start({ baseURL: s.url, home, cwd, args: ["--yolo"] });
   await pty.waitForPrompt(1);

@@ -6,8 +6,16 @@ import { shiroCommand, tempDir } from "../support/cli.ts";
 import { HOST_INDEPENDENT_ENV } from "../support/host-tools.ts";
 import { useFakeServer, type Serve } from "../support/use-fake-server.ts";
 import { createVt } from "./vt.ts";
+import { SUGGESTION_INSTRUCTIONS_START } from "../../lib/memory/index.ts";
 
 export const KEYS = { enter: "\r", esc: "\x1b", up: "\x1b[A", down: "\x1b[B", tab: "\t", ctrlC: "\x03", ctrlD: "\x04" } as const;
+
+/**
+ * The reply to the loop's memory-suggestion call (docs/project-memory.md) when it has nothing to
+ * suggest: a session that changed a file or took five steps makes that call on /exit or ctrl-d,
+ * and before /compact. Answers only that call, wherever it stands in the script.
+ */
+export const NO_NOTES_SUGGESTED = { text: "NONE", when: { instructions: SUGGESTION_INSTRUCTIONS_START } } as const;
 
 /** The status line under the input while the loop waits for a prompt. */
 export const STATUS_LINE = /ctx ~[\d.]+[kM]?\/[\d.]+[kM]?/;

@@ -34,7 +34,8 @@ async function plant(mode: Mode, s: FakeServer, cwd: string, home: string, befor
     if (process.env.DEBUG_SPEC) console.error(run.stderr);
     expect(run.code).toBe(0);
   } else {
-    const pty = await start({ baseURL: s.url, cwd, home, args: mode.split(" "), env: SANDBOX_AS_THE_HOST_HAS_IT });
+    // --no-memory: leaving the loop after this much work would otherwise ask the model for notes to remember.
+    const pty = await start({ baseURL: s.url, cwd, home, args: [...mode.split(" "), "--no-memory"], env: SANDBOX_AS_THE_HOST_HAS_IT });
     await pty.waitForPrompt(1);
     pty.line("plant");
     const asking = () => /^(allow\?|run it once outside)/.test(pty.cursorLine());

@@ -10,6 +10,7 @@ import { customCommandSources, expandCommand, loadCustomCommands } from "../lib/
 import { notLoadedHint, parseInput } from "../lib/prompt/slash-commands.ts";
 import { GO_ON_HEADLESS, HEADLESS_WAIT_MS, openSession } from "../lib/app/session.ts";
 import { attachMentions, describeAttachment } from "../lib/prompt/attach.ts";
+import { attachImagesFor } from "../lib/prompt/attach-image.ts";
 import { renderTodos } from "../lib/notebook/render.ts";
 import { costUsd } from "../lib/sessions/pricing.ts";
 import { describeTurnChanges } from "../lib/sessions/undo/report.ts";
@@ -184,7 +185,7 @@ export async function runHeadless(args: MainArgs, processEnv: Record<string, str
     controller.abort();
   }, closeSession);
   // `@path` in the prompt given as an argument attaches the file; piped text is sent as it came.
-  const attached = text ? attachMentions(text, runtime.workspace, { unscanned: piped }) : { text: piped, reports: [] };
+  const attached = text ? await attachMentions(text, runtime.workspace, { unscanned: piped, images: attachImagesFor(runtime.home, runtime.workspace.userHome) }) : { text: piped, reports: [] };
   // The session is named after what was typed: not the piped text (`git diff | shiro -p review`) nor attached files that follow it.
   if (text) session.nameIfUntitled(text);
   for (const report of attached.reports) emit({ type: "notice", message: describeAttachment(report) });

@@ -2,6 +2,7 @@ import type { HistoryStore } from "../../lib/prompt/history.ts";
 import { createPromptQueue, describeQueue } from "../../lib/prompt/queue.ts";
 import { notLoadedHint, parseInput, unknownCommandHint } from "../../lib/prompt/slash-commands.ts";
 import { attachMentions, describeAttachment } from "../../lib/prompt/attach.ts";
+import { attachImagesFor } from "../../lib/prompt/attach-image.ts";
 import { expandCommand, type CustomCommand, type RejectedCommand } from "../../lib/prompt/custom-commands.ts";
 import { createTypeAheadGuard } from "../../lib/prompt/type-ahead.ts";
 import { EXIT_CODES } from "../../lib/errors.ts";
@@ -220,8 +221,9 @@ export function createRepl(deps: ReplDeps) {
   const shell = (commandLine: string) => runUserCommand({ state, session, theme, print, render }, commandLine);
 
   /** The prompt with its `@path` files attached (lib/prompt/attach.ts); a line on screen for each. */
-  function attach(prompt: string): string {
-    const { text, reports } = attachMentions(prompt, where);
+  async function attach(prompt: string): Promise<string> {
+    const { home, workspace } = session.runtime();
+    const { text, reports } = await attachMentions(prompt, where, { images: attachImagesFor(home, workspace.userHome) });
     for (const report of reports) print((report.kind === "refused" ? theme.warn : theme.dim)(`  ${describeAttachment(report)}`));
     return text;
   }
@@ -236,7 +238,7 @@ export function createRepl(deps: ReplDeps) {
     const parsed = parseInput(text, custom, deps.rejectedCommands);
     if (parsed.type === "prompt") {
       session.nameIfUntitled(text);
-      return runner.sendPrompt(attach(text));
+      return runner.sendPrompt(await attach(text));
     }
     if (parsed.type === "custom") {
       const { command } = parsed;
@@ -245,7 +247,7 @@ export function createRepl(deps: ReplDeps) {
       try {
         const expanded = expandCommand(command, parsed.args);
         session.nameIfUntitled(expanded);
-        return void (await session.forOneTurn(command, () => runner.sendPrompt(attach(expanded), text)));
+        return void (await session.forOneTurn(command, async () => runner.sendPrompt(await attach(expanded), text)));
       } catch (error) {
         return void print(theme.error(`/${command.name}: ${error instanceof Error ? error.message : String(error)}`));
       }

@@ -30,6 +30,8 @@ export type ContextWindowInfo = {
   conversationCap?: number;
   /** The kind of server, where known: it decides the fix a warning suggests. */
   kind?: ServerKind;
+  /** Whether the model takes images, where the server's metadata says (OpenRouter's `input_modalities`): `from` names it. */
+  images?: boolean;
 };
 
 /** What one refusal taught: the window it stated (if any), and whether that is smaller than assumed. */
@@ -75,7 +77,7 @@ export async function resolveContextWindow(opts: ResolveWindowOptions): Promise<
   const plan = probePlan(settings);
   let kind: ServerKind | undefined = plan.type === "kind" ? plan.kind : plan.type === "none" ? "openai" : undefined;
 
-  let base: Pick<ContextWindowInfo, "tokens" | "source" | "from" | "maxOutputTokens">;
+  let base: Pick<ContextWindowInfo, "tokens" | "source" | "from" | "maxOutputTokens" | "images">;
   if (configured.contextWindow !== undefined) {
     base = { tokens: configured.contextWindow, source: configured.from.contextWindow === "SHIRO_CONTEXT_WINDOW" ? "env" : "config", from: configured.from.contextWindow! };
     if (plan.type === "detect") kind = cache.kind() ?? undefined;
@@ -83,7 +85,7 @@ export async function resolveContextWindow(opts: ResolveWindowOptions): Promise<
     const server = await fromServer(plan, cache, opts);
     kind = server?.kind ?? kind;
     const table = builtInLimits(settings.model);
-    if (server) base = { tokens: server.contextWindow, source: "server", from: server.from, ...(server.maxOutputTokens ? { maxOutputTokens: server.maxOutputTokens } : {}) };
+    if (server) base = { tokens: server.contextWindow, source: "server", from: server.from, ...(server.maxOutputTokens ? { maxOutputTokens: server.maxOutputTokens } : {}), ...(server.images !== undefined ? { images: server.images } : {}) };
     else if (table) base = { tokens: table.contextWindow, source: "built-in", from: "built-in table", ...(table.maxOutputTokens ? { maxOutputTokens: table.maxOutputTokens } : {}) };
     else base = { tokens: DEFAULT_CONTEXT_WINDOW, source: "default", from: "default" };
   }
@@ -134,13 +136,13 @@ async function fromServer(
   plan: ReturnType<typeof probePlan>,
   cache: WindowCache,
   opts: ResolveWindowOptions,
-): Promise<{ contextWindow: number; maxOutputTokens?: number; from: string; kind?: ServerKind } | undefined> {
+): Promise<{ contextWindow: number; maxOutputTokens?: number; images?: boolean; from: string; kind?: ServerKind } | undefined> {
   if (plan.type === "none") return undefined;
   const cachedKind = plan.type === "detect" ? cache.kind() : plan.kind;
   const cached = cache.reported();
   if (cached && (cached.contextWindow === undefined || cached.contextWindow >= RECHECK_BELOW_TOKENS)) {
     if (cached.contextWindow === undefined) return undefined;
-    return { contextWindow: cached.contextWindow, ...(cached.maxOutputTokens ? { maxOutputTokens: cached.maxOutputTokens } : {}), from: `${cached.endpoint ?? "the server"}, cached`, ...(cachedKind ? { kind: cachedKind } : {}) };
+    return { contextWindow: cached.contextWindow, ...(cached.maxOutputTokens ? { maxOutputTokens: cached.maxOutputTokens } : {}), ...(cached.images !== undefined ? { images: cached.images } : {}), from: `${cached.endpoint ?? "the server"}, cached`, ...(cachedKind ? { kind: cachedKind } : {}) };
   }
   const ask = {
     baseURL: opts.settings.baseURL,
@@ -159,9 +161,10 @@ async function fromServer(
     cache.saveReported({});
     return undefined;
   }
-  const { contextWindow, maxOutputTokens } = report.limits;
-  cache.saveReported({ contextWindow, ...(maxOutputTokens ? { maxOutputTokens } : {}), endpoint: report.endpoint });
-  return { contextWindow, ...(maxOutputTokens ? { maxOutputTokens } : {}), from: report.endpoint, kind: report.kind };
+  const { contextWindow, maxOutputTokens, images } = report.limits;
+  const said = { ...(maxOutputTokens ? { maxOutputTokens } : {}), ...(images !== undefined ? { images } : {}) };
+  cache.saveReported({ contextWindow, ...said, endpoint: report.endpoint });
+  return { contextWindow, ...said, from: report.endpoint, kind: report.kind };
 }
 
 /** How to give this kind of server a larger context, as one clause for a warning or an error. */

@@ -30,7 +30,7 @@ export function probePlan(settings: Pick<Settings, "provider" | "baseURL">): Pro
 }
 
 /** What a server said about one model: its limits, the endpoint that said so, and the kind of server it is. */
-export type ServerReport = { kind: ServerKind; limits: ModelLimits & { contextWindow: number }; endpoint: string };
+export type ServerReport = { kind: ServerKind; limits: Limits; endpoint: string };
 
 export type AskOptions = {
   baseURL: string;
@@ -117,7 +117,8 @@ async function getJson(opts: AskOptions & { signal: AbortSignal }, url: string, 
   return response.json().catch(() => undefined);
 }
 
-type Limits = ModelLimits & { contextWindow: number };
+/** A window, and what else a server said about the model: its output limit, whether it takes images. */
+type Limits = ModelLimits & { contextWindow: number; images?: boolean };
 
 /** A whole number of tokens worth believing, or undefined. */
 function tokensOf(value: unknown): number | undefined {
@@ -154,9 +155,16 @@ export function entryLimits(value: unknown): (Limits & { field: string }) | unde
     const contextWindow = tokensOf(value);
     if (contextWindow === undefined) continue;
     const maxOutputTokens = tokensOf(top?.max_completion_tokens) ?? tokensOf(entry.max_completion_tokens) ?? tokensOf(entry.max_output_tokens);
-    return { contextWindow, ...(maxOutputTokens ? { maxOutputTokens } : {}), field };
+    const images = imagesOf(entry);
+    return { contextWindow, ...(maxOutputTokens ? { maxOutputTokens } : {}), ...(images !== undefined ? { images } : {}), field };
   }
   return undefined;
+}
+
+/** Whether an entry says the model takes images: OpenRouter's `architecture.input_modalities`; undefined where it says nothing. */
+function imagesOf(entry: Record<string, unknown>): boolean | undefined {
+  const modalities = record(entry.architecture)?.input_modalities;
+  return Array.isArray(modalities) ? modalities.includes("image") : undefined;
 }
 
 /** llama-server's `/props`: `default_generation_settings.n_ctx`, the context of one slot (what one request gets). */

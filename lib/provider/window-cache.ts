@@ -24,7 +24,7 @@ export const REFUSED_TTL_MS = 7 * 24 * 60 * 60 * 1000;
 export const KIND_TTL_MS = 7 * 24 * 60 * 60 * 1000;
 
 const Tokens = v.pipe(v.number(), v.integer(), v.minValue(1));
-const Reported = v.object({ contextWindow: v.optional(Tokens), maxOutputTokens: v.optional(Tokens), endpoint: v.optional(v.string()), savedAt: v.number() });
+const Reported = v.object({ contextWindow: v.optional(Tokens), maxOutputTokens: v.optional(Tokens), images: v.optional(v.boolean()), endpoint: v.optional(v.string()), savedAt: v.number() });
 const Refused = v.object({ contextWindow: v.optional(Tokens), scale: v.optional(v.pipe(v.number(), v.minValue(1), v.maxValue(8))), savedAt: v.number() });
 const Kind = v.object({ kind: v.nullable(v.picklist(["ollama", "lmstudio", "vllm", "llamacpp", "openrouter", "openai", "other"])), savedAt: v.number() });
 

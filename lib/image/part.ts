@@ -5,12 +5,15 @@ import { isImageRef } from "./store.ts";
 /** An image as the history keeps it: the store's reference and what the model is told about it. */
 export type StoredImage = { ref: string; mediaType: ImageMediaType; name: string; width: number; height: number };
 
+/** A file part with reference data: one shape that a user message and a tool's content output both take. */
+export type StoredImagePart = FilePart & { data: { type: "reference"; reference: { shiro: string } }; mediaType: string; filename: string };
+
 /**
  * The part a history message carries for an image: a file part whose data is a reference under
  * the `shiro` key, never the bytes. No provider can read it: the request is made with the bytes
  * put in its place (lib/agent/wire-images.ts), or a line saying why the image is left out.
  */
-export function storedImagePart(image: StoredImage): FilePart {
+export function storedImagePart(image: StoredImage): StoredImagePart {
   return {
     type: "file",
     mediaType: image.mediaType,

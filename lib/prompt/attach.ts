@@ -65,13 +65,13 @@ export async function attachMentions(prompt: string, where: Where, opts: { unsca
     const abs = resolve(where.cwd, path);
     if (seen.has(abs)) continue;
     seen.add(abs);
-    add((opts.images && (await imageAt(abs, displayPath(where, abs), opts.images))) || attachOne(path, where));
+    add((opts.images && (await imageAt(abs, shownPath(where, abs), opts.images))) || attachOne(path, where));
   }
   for (const pasted of opts.images ? pastedImagePaths(prompt, opts.images.home) : []) {
     const abs = resolve(where.cwd, pasted.path);
     if (seen.has(abs) || !statIfExistsQuietly(abs)?.isFile()) continue;
     seen.add(abs);
-    const attached = await imageAt(abs, displayPath(where, abs), opts.images!);
+    const attached = await imageAt(abs, shownPath(where, abs), opts.images!);
     if (attached) add(attached);
   }
   return { text: [prompt, ...(opts.unscanned ? [opts.unscanned] : []), ...blocks].join("\n\n"), reports };
@@ -98,6 +98,11 @@ async function imageAt(abs: string, shown: string, images: AttachImages): Promis
   if (!info) return undefined;
   const attached = await attachImage(shown, bytes, info, images);
   return attached.attached ? { report: { kind: "attached", path: shown, what: attached.what }, block: attached.block } : refuse(`${attached.why}`);
+}
+
+/** A path as a line on screen names it: from the workspace inside it, whole outside (a screenshot's folder). */
+function shownPath(where: Where, abs: string): string {
+  return abs === where.root || abs.startsWith(`${where.root}/`) ? displayPath(where, abs) : abs;
 }
 
 /** The first bytes of a file: enough for any image header sniffImage reads. */

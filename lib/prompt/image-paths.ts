@@ -19,7 +19,8 @@ export function pastedImagePaths(prompt: string, home: string): PastedPath[] {
   const out: PastedPath[] = [];
   for (const m of prompt.matchAll(PASTED)) {
     const quoted = m[1] ?? m[2];
-    const bare = quoted ?? m[3]!.replace(/\\(.)/g, "$1");
+    // Unquoted, a sentence's punctuation after the path is not part of it (`see /tmp/a.png, then…`).
+    const bare = quoted ?? m[3]!.replace(/(?<!\\)[.,;:!?)\]]+$/, "").replace(/\\(.)/g, "$1");
     let path = bare.startsWith("file://") ? fileUrlPath(bare) : bare;
     if (path === undefined || !IMAGE_NAME.test(path)) continue;
     if (path.startsWith("~/")) path = `${home}/${path.slice(2)}`;

@@ -149,3 +149,27 @@ for (const { wire, flags } of WIRES) {
     });
   });
 }
+
+describe("what OpenRouter's model list says decides", () => {
+  const CONTEXT_ENV = { SHIRO_CONTEXT_WINDOW: undefined, SHIRO_CLIENT: undefined };
+  const models = { "vendor/text-coder": { contextWindow: 200_000, images: false }, "vendor/eyes": { contextWindow: 200_000, images: true } };
+
+  test("a model whose input_modalities leave out image is refused before the prompt is sent", async () => {
+    const work = tempDir();
+    writeFileSync(join(work, "shot.png"), pngOf(8, 8));
+    const s = await serve.with({ vendor: "openrouter", models })();
+    const run = await runShiro(["-p", "@shot.png", "--provider", "openrouter", "--api", "chat", "-m", "vendor/text-coder"], { baseURL: s.url, cwd: work, env: CONTEXT_ENV });
+    expect(run.code).toBe(1);
+    expect(run.stderr).toContain("vendor/text-coder does not take images (OpenRouter /models):");
+    expect(s.requests.map((r) => `${r.method} ${r.path}`)).toEqual(["GET /v1/models"]);
+  });
+
+  test("a model whose input_modalities include image gets it", async () => {
+    const work = tempDir();
+    writeFileSync(join(work, "shot.png"), pngOf(8, 8));
+    const s = await serve.with({ vendor: "openrouter", models })({ text: "Eight by eight." });
+    const run = await runShiro(["-p", "@shot.png", "--provider", "openrouter", "--api", "chat", "-m", "vendor/eyes"], { baseURL: s.url, cwd: work, env: CONTEXT_ENV });
+    expect(run.code).toBe(0);
+    expect(imagesIn(s.requests.at(-1)!.body)).toHaveLength(1);
+  });
+});

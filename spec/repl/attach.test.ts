@@ -81,3 +81,23 @@ describe("@path attachments", () => {
     expect(withoutAttachments("no attachments here")).toBe("no attachments here");
   });
 });
+
+describe("images", () => {
+  test("a pasted path with escaped spaces is attached as an image, kept once in the store; without a store an image is a binary file", async () => {
+    const { root } = workspace();
+    const shots = tempDir();
+    const { pngOf } = await import("../support/images.ts");
+    const { readdirSync } = await import("node:fs");
+    const { attachImagesFor } = await import("../../lib/prompt/attach-image.ts");
+    writeFileSync(join(shots, "My Shot.png"), pngOf(12, 6));
+    const shiroHome = tempDir();
+    const pasted = `${join(shots, "My Shot.png").replace(/ /g, "\\ ")}`;
+    const { text, reports } = await attachMentions(`what is wrong here ${pasted} and @${pasted}`, { root, cwd: root }, { images: attachImagesFor(shiroHome, "/nowhere") });
+    expect(reports.map(describeAttachment)).toEqual([`attached ${join(shots, "My Shot.png")} (image, 12×6)`]);
+    expect(text).toMatch(/<attached path="[^"]*My Shot\.png" kind="image" ref="[0-9a-f]{64}\.png" type="image\/png" size="12x6">/);
+    expect(readdirSync(join(shiroHome, "images"))).toHaveLength(1);
+    writeFileSync(join(root, "real.png"), pngOf(2, 2));
+    const plain = await attachMentions("@real.png", { root, cwd: root });
+    expect(plain.reports.map(describeAttachment)).toEqual(["not attached: real.png is a binary file, which cannot be attached as text"]);
+  });
+});

@@ -44,12 +44,12 @@ for (const { wire, flags } of WIRES) {
       expect(imagesIn(s.requests[0]!.body).map((i) => i.where)).toEqual(["user"]);
     });
 
-    test("read_file of an image gives the model the image with the tool's result", async () => {
+    for (const client of ["openai", "compatible"]) test(`read_file of an image gives the model the image with the tool's result (${client} client)`, async () => {
       const work = tempDir();
       const png = pngOf(32, 16);
       writeFileSync(join(work, "chart.png"), png);
       const s = await serve({ toolCalls: [{ name: "read_file", input: { path: "chart.png" } }] }, { text: "It is a chart." });
-      const run = await runShiro(["-p", "look at the chart", ...flags], { baseURL: s.url, cwd: work });
+      const run = await runShiro(["-p", "look at the chart", ...flags], { baseURL: s.url, cwd: work, env: { SHIRO_CLIENT: client } });
       expect(run.code).toBe(0);
       const second = s.requests[1]!.body;
       const images = imagesIn(second);

@@ -30,7 +30,7 @@ export type ContextWindowInfo = {
   conversationCap?: number;
   /** The kind of server, where known: it decides the fix a warning suggests. */
   kind?: ServerKind;
-  /** Whether the model takes images, where the server's metadata says (OpenRouter's `input_modalities`): `from` names it. */
+  /** Whether the model takes images, where the server's metadata says (model-metadata.ts): `from` names it. */
   images?: boolean;
 };
 

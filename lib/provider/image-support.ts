@@ -22,7 +22,8 @@ const KNOWN: readonly { match: RegExp; takes: boolean }[] = [
 /**
  * Whether the model in use takes images, from the first source that says: the config's
  * `presets.<provider>.models["<id>"].images`, then `models["<id>"].images`; what the server's
- * metadata said (OpenRouter's model list: `architecture.input_modalities`, read with the window);
+ * metadata said, read with the window (model-metadata.ts: OpenRouter's input_modalities, ollama's
+ * capabilities, LM Studio's type, llama.cpp's modalities);
  * the built-in table of hosted models; else unknown (an image is then sent, and a refusal read).
  * Pure.
  */

@@ -171,7 +171,9 @@ function imagesOf(entry: Record<string, unknown>): boolean | undefined {
 export function readLlamacppProps(body: unknown): Limits | undefined {
   const props = record(body);
   const contextWindow = tokensOf(record(props?.default_generation_settings)?.n_ctx) ?? tokensOf(props?.n_ctx);
-  return contextWindow ? { contextWindow } : undefined;
+  // `modalities.vision`: whether the server was started with a projector (--mmproj) and so takes images.
+  const vision = record(props?.modalities)?.vision;
+  return contextWindow ? { contextWindow, ...(typeof vision === "boolean" ? { images: vision } : {}) } : undefined;
 }
 
 /**
@@ -182,7 +184,9 @@ export function readOllamaShow(body: unknown): Limits | undefined {
   const parameters = record(body)?.parameters;
   if (typeof parameters !== "string") return undefined;
   const contextWindow = tokensOf(/^\s*num_ctx\s+(\d+)\s*$/m.exec(parameters)?.[1]);
-  return contextWindow ? { contextWindow } : undefined;
+  // `capabilities` lists "vision" for a model that takes images (ollama 0.6 on); older servers leave it out.
+  const capabilities = record(body)?.capabilities;
+  return contextWindow ? { contextWindow, ...(Array.isArray(capabilities) ? { images: capabilities.includes("vision") } : {}) } : undefined;
 }
 
 /** ollama's `/api/ps`: the context a loaded model was given (`context_length`), when it is loaded. */
@@ -199,5 +203,7 @@ export function readOllamaPs(body: unknown, model: string): Limits | undefined {
 export function readLmStudioModel(body: unknown): Limits | undefined {
   const card = record(body);
   const contextWindow = tokensOf(card?.loaded_context_length) ?? tokensOf(card?.max_context_length);
-  return contextWindow ? { contextWindow } : undefined;
+  // `type`: "vlm" for a vision model, "llm" for one that reads text only.
+  const images = card?.type === "vlm" ? true : card?.type === "llm" ? false : undefined;
+  return contextWindow ? { contextWindow, ...(images !== undefined ? { images } : {}) } : undefined;
 }

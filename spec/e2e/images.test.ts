@@ -150,25 +150,44 @@ for (const { wire, flags } of WIRES) {
   });
 }
 
-describe("what OpenRouter's model list says decides", () => {
+describe("what the server's model metadata says decides", () => {
   const CONTEXT_ENV = { SHIRO_CONTEXT_WINDOW: undefined, SHIRO_CLIENT: undefined };
-  const models = { "vendor/text-coder": { contextWindow: 200_000, images: false }, "vendor/eyes": { contextWindow: 200_000, images: true } };
+  const models = { "text-coder": { contextWindow: 200_000, images: false }, "eyes": { contextWindow: 200_000, images: true } };
+  const SAID_BY = [
+    ["openrouter", "OpenRouter /models"],
+    ["ollama", "ollama /api/show"],
+    ["lmstudio", "LM Studio /api/v0/models"],
+  ] as const;
 
-  test("a model whose input_modalities leave out image is refused before the prompt is sent", async () => {
+  for (const [vendor, endpoint] of SAID_BY) {
+    test(`${vendor}: a model its metadata says reads text only is refused before the prompt is sent`, async () => {
+      const work = tempDir();
+      writeFileSync(join(work, "shot.png"), pngOf(8, 8));
+      const s = await serve.with({ vendor, models })();
+      const run = await runShiro(["-p", "@shot.png", "--provider", vendor, "--api", "chat", "-m", "text-coder"], { baseURL: s.url, cwd: work, env: CONTEXT_ENV });
+      expect(run.code).toBe(1);
+      expect(run.stderr).toContain(`text-coder does not take images (${endpoint}):`);
+      expect(s.requests.filter((r) => r.wire !== "other")).toHaveLength(0);
+    });
+  }
+
+  test("llama.cpp: a server started without a vision projector refuses, one with it gets the image", async () => {
     const work = tempDir();
     writeFileSync(join(work, "shot.png"), pngOf(8, 8));
-    const s = await serve.with({ vendor: "openrouter", models })();
-    const run = await runShiro(["-p", "@shot.png", "--provider", "openrouter", "--api", "chat", "-m", "vendor/text-coder"], { baseURL: s.url, cwd: work, env: CONTEXT_ENV });
-    expect(run.code).toBe(1);
-    expect(run.stderr).toContain("vendor/text-coder does not take images (OpenRouter /models):");
-    expect(s.requests.map((r) => `${r.method} ${r.path}`)).toEqual(["GET /v1/models"]);
+    const blind = await serve.with({ vendor: "llamacpp", models: { "text-coder": models["text-coder"] } })();
+    const refused = await runShiro(["-p", "@shot.png", "--provider", "llamacpp", "--api", "chat", "-m", "text-coder"], { baseURL: blind.url, cwd: work, env: CONTEXT_ENV });
+    expect(refused.stderr).toContain("text-coder does not take images (llama.cpp /props):");
+    const seeing = await serve.with({ vendor: "llamacpp", models: { eyes: models.eyes } })({ text: "Eight by eight." });
+    const run = await runShiro(["-p", "@shot.png", "--provider", "llamacpp", "--api", "chat", "-m", "eyes"], { baseURL: seeing.url, cwd: work, env: CONTEXT_ENV });
+    expect(run.code).toBe(0);
+    expect(imagesIn(seeing.requests.at(-1)!.body)).toHaveLength(1);
   });
 
-  test("a model whose input_modalities include image gets it", async () => {
+  test("a model whose metadata says it takes images gets it (OpenRouter)", async () => {
     const work = tempDir();
     writeFileSync(join(work, "shot.png"), pngOf(8, 8));
     const s = await serve.with({ vendor: "openrouter", models })({ text: "Eight by eight." });
-    const run = await runShiro(["-p", "@shot.png", "--provider", "openrouter", "--api", "chat", "-m", "vendor/eyes"], { baseURL: s.url, cwd: work, env: CONTEXT_ENV });
+    const run = await runShiro(["-p", "@shot.png", "--provider", "openrouter", "--api", "chat", "-m", "eyes"], { baseURL: s.url, cwd: work, env: CONTEXT_ENV });
     expect(run.code).toBe(0);
     expect(imagesIn(s.requests.at(-1)!.body)).toHaveLength(1);
   });

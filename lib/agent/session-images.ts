@@ -20,15 +20,14 @@ export type SessionImages = WireImages & {
 
 /**
  * The images of a conversation whose runtime can change (/model): whether the model takes images
- * is read from the runtime at each request (image-support.ts), and a model that refused them once
- * is remembered as not taking them for the rest of the session.
+ * is read from the runtime at each request (image-support.ts). A model whose server refused them
+ * is remembered as taking none (ContextWindow.learnNoImages: this session and later ones), so the
+ * session's images become lines and it can go on.
  */
 export function sessionImages(runtime: () => Runtime): SessionImages {
-  const refusedBy = new Set<string>();
   let store: ReturnType<typeof openImageStore> | undefined;
   const support = () => {
     const rt = runtime();
-    if (refusedBy.has(rt.settings.model)) return { takes: false, from: "the server refused an image" };
     return imageSupport(rt.settings, rt.config, rt.window.info);
   };
   return {
@@ -45,9 +44,8 @@ export function sessionImages(runtime: () => Runtime): SessionImages {
     takes: () => support().takes,
     from: () => support().from,
     refused() {
-      const model = runtime().settings.model;
-      refusedBy.add(model);
-      return noImagesLine(model, "the server refused the image");
+      runtime().window.learnNoImages();
+      return noImagesLine(runtime().settings.model, "the server refused the image");
     },
     refusalBefore(content, emit) {
       if (typeof content === "string" || !content.some((part) => storedImageOf(part))) return undefined;

@@ -30,8 +30,11 @@ export type ContextWindowInfo = {
   conversationCap?: number;
   /** The kind of server, where known: it decides the fix a warning suggests. */
   kind?: ServerKind;
-  /** Whether the model takes images, where the server's metadata says (model-metadata.ts): `from` names it. */
-  images?: boolean;
+  /**
+   * Whether the model takes images, where the server says: its metadata (model-metadata.ts), or a
+   * refusal of an image (remembered like a refused window). `from` names which, for the refusal's line.
+   */
+  images?: { takes: boolean; from: string };
 };
 
 /** What one refusal taught: the window it stated (if any), and whether that is smaller than assumed. */
@@ -47,6 +50,8 @@ export type ContextWindow = {
    * says nothing halves the conversation allowed, for this process.
    */
   learn(overflow: ContextOverflow, sent: { requestTokens: number; conversationTokens: number }): LearnedWindow;
+  /** The server refused a request's images: the model takes none, here and in later sessions (saved like a refused window). */
+  learnNoImages(): void;
 };
 
 /** A cached window below this is asked again: that small, it gets the start-up warning, so it is likely what the user is fixing right now. */
@@ -85,7 +90,7 @@ export async function resolveContextWindow(opts: ResolveWindowOptions): Promise<
     const server = await fromServer(plan, cache, opts);
     kind = server?.kind ?? kind;
     const table = builtInLimits(settings.model);
-    if (server) base = { tokens: server.contextWindow, source: "server", from: server.from, ...(server.maxOutputTokens ? { maxOutputTokens: server.maxOutputTokens } : {}), ...(server.images !== undefined ? { images: server.images } : {}) };
+    if (server) base = { tokens: server.contextWindow, source: "server", from: server.from, ...(server.maxOutputTokens ? { maxOutputTokens: server.maxOutputTokens } : {}), ...(server.images !== undefined ? { images: { takes: server.images, from: server.from } } : {}) };
     else if (table) base = { tokens: table.contextWindow, source: "built-in", from: "built-in table", ...(table.maxOutputTokens ? { maxOutputTokens: table.maxOutputTokens } : {}) };
     else base = { tokens: DEFAULT_CONTEXT_WINDOW, source: "default", from: "default" };
   }
@@ -96,6 +101,7 @@ export async function resolveContextWindow(opts: ResolveWindowOptions): Promise<
   const refused = cache.refused();
   if (refused?.contextWindow !== undefined && refused.contextWindow < info.tokens) info = { ...info, tokens: refused.contextWindow, source: "learned", from: REFUSAL };
   if (refused?.scale) info.scale = refused.scale;
+  if (refused?.images === false) info.images = { takes: false, from: IMAGES_REFUSED };
   info = fitOutput(info, configured.maxOutputTokens);
 
   return {
@@ -120,10 +126,15 @@ export async function resolveContextWindow(opts: ResolveWindowOptions): Promise<
       cache.saveRefused({ contextWindow: stated, ...(scale > 1 ? { scale } : {}) });
       return { stated, smaller };
     },
+    learnNoImages() {
+      info = { ...info, images: { takes: false, from: IMAGES_REFUSED } };
+      cache.saveRefused({ images: false });
+    },
   };
 }
 
 const REFUSAL = "stated by the server when it refused a request";
+const IMAGES_REFUSED = "the server refused an image";
 
 /** The configured output limit, fitted into the window (at most half of it). */
 function fitOutput(info: ContextWindowInfo, configured: number | undefined): ContextWindowInfo {

@@ -23,17 +23,17 @@ const KNOWN: readonly { match: RegExp; takes: boolean }[] = [
  * Whether the model in use takes images, from the first source that says: the config's
  * `presets.<provider>.models["<id>"].images`, then `models["<id>"].images`; what the server's
  * metadata said, read with the window (model-metadata.ts: OpenRouter's input_modalities, ollama's
- * capabilities, LM Studio's type, llama.cpp's modalities);
+ * capabilities, LM Studio's type, llama.cpp's modalities) or a refusal of an image it remembers;
  * the built-in table of hosted models; else unknown (an image is then sent, and a refusal read).
  * Pure.
  */
-export function imageSupport(settings: Pick<Settings, "provider" | "model">, config: Pick<ConfigFile, "models" | "presets">, window: Pick<ContextWindowInfo, "images" | "from" | "source">): ImageSupport {
+export function imageSupport(settings: Pick<Settings, "provider" | "model">, config: Pick<ConfigFile, "models" | "presets">, window: Pick<ContextWindowInfo, "images">): ImageSupport {
   const id = settings.model;
   const preset = config.presets?.[settings.provider as PresetName]?.models?.[id]?.images;
   if (preset !== undefined) return { takes: preset, from: `config presets.${settings.provider}.models` };
   const entry = config.models?.[id]?.images;
   if (entry !== undefined) return { takes: entry, from: "config models" };
-  if (window.images !== undefined) return { takes: window.images, from: window.source === "server" ? window.from : "the server's model list" };
+  if (window.images !== undefined) return window.images;
   const bare = id.toLowerCase().replace(/^[\w.-]+\//, "");
   const known = KNOWN.find((k) => k.match.test(bare));
   if (known) return { takes: known.takes, from: "built-in table" };

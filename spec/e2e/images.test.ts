@@ -95,16 +95,28 @@ for (const { wire, flags } of WIRES) {
       expect(s.requests).toHaveLength(0);
     });
 
-    test("an unknown model's 400 about the image is given as the same line", async () => {
+    test("an unknown model's 400 about the image is given as the same line; the session goes on without images", async () => {
       serve.allowRejections("the server's model takes no images: the refusal is what the test reads");
       const work = tempDir();
+      const home = tempDir("shiro-home-");
       writeFileSync(join(work, "shot.png"), pngOf(8, 8));
-      const s = await serve.with({ models: { "local-coder": { contextWindow: 200_000, images: false } } })();
-      const run = await runShiro(["-p", "what is in @shot.png?", "-m", "local-coder", ...flags], { baseURL: s.url, cwd: work });
+      const s = await serve.with({ models: { "local-coder": { contextWindow: 200_000, images: false } } })({ text: "Without it, then." });
+      const run = await runShiro(["-p", "what is in @shot.png?", "-m", "local-coder", ...flags], { baseURL: s.url, cwd: work, home });
       expect(run.code).toBe(1);
       expect(run.stderr).toContain("local-coder does not take images (the server refused the image): switch to a model that does (/model, --model), or send the prompt without the image");
       expect(s.requests).toHaveLength(1);
+      expect(s.errors).toHaveLength(1);
       expect(s.errors[0]).toContain("configured without images");
+      // Remembered: the next run sends the session's image as a line, and the server takes the request.
+      const again = await runShiro(["-c", "-p", "go on without it", "-m", "local-coder", ...flags], { baseURL: s.url, cwd: work, home });
+      expect(again.code).toBe(0);
+      expect(again.stdout).toBe("Without it, then.\n");
+      expect(imagesIn(s.requests[1]!.body)).toHaveLength(0);
+      expect(JSON.stringify(s.requests[1]!.body)).toContain("[image shot.png (8×8) not sent: local-coder does not take images]");
+      // And a new image for it is refused before anything is sent.
+      const third = await runShiro(["-p", "@shot.png", "-m", "local-coder", ...flags], { baseURL: s.url, cwd: work, home });
+      expect(third.stderr).toContain("local-coder does not take images (the server refused an image)");
+      expect(s.requests).toHaveLength(2);
     });
 
     test("an image over 2048 pixels a side is shrunk below the limit before it is sent", async () => {

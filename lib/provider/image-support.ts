@@ -50,13 +50,15 @@ export function noImagesLine(model: string, from: string): string {
 
 /**
  * Whether a provider error is a refusal of the images in the request: a 400 whose message is
- * about an image (OpenAI: "image_url is only supported by certain models"; vLLM and llama.cpp:
- * "… does not support image input", "image input is not supported"). Reads the server's words
+ * about images not being taken (OpenAI: "image_url is only supported by certain models"; vLLM and
+ * llama.cpp: "… does not support image input", "image input is not supported"); not one about a
+ * broken image ("Invalid image_url."), which says nothing about the model. Reads the server's words
  * only to choose this line over the generic one; nothing is decided for security from them.
  */
 export function isImageRefusal(error: unknown): boolean {
   const e = error as { statusCode?: unknown; message?: unknown; responseBody?: unknown } | undefined;
   if (e?.statusCode !== 400) return false;
   const text = `${typeof e.message === "string" ? e.message : ""} ${typeof e.responseBody === "string" ? e.responseBody : ""}`;
-  return /image|vision|multimodal|modalit/i.test(text);
+  // About images, and saying they are not taken: "Invalid image_url." (a broken image) is not a refusal of images.
+  return /image|vision|multimodal|modalit/i.test(text) && /support|not (allowed|enabled|accepted)|only|cannot|can't|unable|does ?n[o']t/i.test(text);
 }

@@ -117,7 +117,8 @@ test("a screenshot's path dropped in with escaped spaces goes as an image; the s
   const s = await serve({ text: "A small gradient." });
   const pty = await start({ baseURL: s.url, cwd });
   await pty.waitForPrompt(1);
-  pty.line(`what is this ${join(shots, "Screen Shot.png").replace(/ /g, "\\ ")}`);
+  // Dropping a file on a terminal pastes its path (bracketed paste), spaces escaped.
+  pty.write(`what is this \x1b[200~${join(shots, "Screen Shot.png").replace(/ /g, "\\ ")}\x1b[201~\r`);
   await pty.waitFor("A small gradient.");
   expect(pty.screen()).toContain(`attached ${join(shots, "Screen Shot.png")} (image, 16×8)`);
   expect(imagesIn(s.requests[0]!.body).map((i) => i.mediaType)).toEqual(["image/png"]);

@@ -1,6 +1,7 @@
 import type { FilePart, ModelMessage, TextPart, ToolResultPart } from "ai";
 import { describeImage, storedImageOf, type StoredImage } from "../image/part.ts";
 import type { ImageStore } from "../image/store.ts";
+import { memoByIdentity } from "../prune/memo.ts";
 
 /** Images sent in full in one request, the newest; older ones become a line each (see imagesOnWire). */
 export const IMAGES_KEPT_ON_WIRE = 4;
@@ -93,10 +94,15 @@ function toolResult(part: ToolResultPart, resolve: (image: StoredImage) => FileP
 /** How many stored images the messages hold, in user messages and tool results. */
 function countImages(messages: readonly ModelMessage[]): number {
   let n = 0;
-  for (const m of messages) {
-    if (m.role === "user" && typeof m.content !== "string") n += m.content.filter((p) => storedImageOf(p)).length;
-    else if (m.role === "tool")
-      for (const p of m.content) if (p.type === "tool-result" && p.output.type === "content") n += p.output.value.filter((v) => storedImageOf(v)).length;
-  }
+  for (const m of messages) n += imagesInMessage(m);
   return n;
 }
+
+/** One message's stored images, counted once per message (the request is made before every step). */
+const imagesInMessage = memoByIdentity((m: ModelMessage): number => {
+  let n = 0;
+  if (m.role === "user" && typeof m.content !== "string") n += m.content.filter((p) => storedImageOf(p)).length;
+  else if (m.role === "tool")
+    for (const p of m.content) if (p.type === "tool-result" && p.output.type === "content") n += p.output.value.filter((v) => storedImageOf(v)).length;
+  return n;
+});

@@ -53,16 +53,19 @@ export function imageBlock(path: string, image: StoredImage): string {
 }
 
 const IMAGE_BLOCK = /\n\n<attached path="([^"\n]*)" kind="image" ref="([0-9a-f]{64}\.(?:png|jpg|gif|webp))" type="(image\/(?:png|jpeg|gif|webp))" size="(\d+)x(\d+)">\n\[the image is attached after this text\]\n<\/attached>/g;
-/** The tail of attachment blocks attachMentions adds (the same as attach.ts reads). */
-const ATTACHED_TAIL = /(?:\n\n<attached path="[^"\n]*"[^>\n]*>\n[\s\S]*?\n<\/attached>)+$/;
+/** A run of attachment blocks as attachMentions adds them (attach.ts reads the same). */
+const ATTACHED_RUN = /(?:\n\n<attached path="[^"\n]*"[^>\n]*>\n[\s\S]*?\n<\/attached>)+/g;
 
 /**
  * A user message's content for a prompt: the text as it is, and after it one image part per image
- * block in its attachment tail (only there: a block quoted earlier in the text is text). A prompt
- * without images stays a string, as every prompt was before images.
+ * block in its last run of attachment blocks (the one attachMentions added: a block quoted earlier
+ * in the text is text; what shiro adds after the attachments, a hook's context or a note about
+ * finished jobs, may follow it). A prompt without images stays a string, as every prompt was
+ * before images.
  */
 export function promptContent(prompt: string): string | UserContent {
-  const tail = ATTACHED_TAIL.exec(prompt)?.[0];
+  if (!prompt.includes('kind="image"')) return prompt;
+  const tail = [...prompt.matchAll(ATTACHED_RUN)].at(-1)?.[0];
   if (!tail) return prompt;
   const images = [...tail.matchAll(IMAGE_BLOCK)].map((m) =>
     storedImagePart({ name: m[1]!.replace(/%22/g, '"').split("/").pop()!, ref: m[2]!, mediaType: m[3] as ImageMediaType, width: Number(m[4]), height: Number(m[5]) }),

@@ -5,10 +5,12 @@ export type PastedPath = { raw: string; path: string };
 
 /**
  * A path dropped into the terminal: absolute, under `~/` or a `file://` URL, quoted ('…' or "…")
- * or with its spaces escaped (`My\ Shot.png`), ending in an image extension. Starts a word (or the
- * prompt; or follows `@`), so `see x/y.png` in prose is left alone: a relative path needs `@`.
+ * or with its spaces escaped (`My\ Shot.png`), ending in an image extension; on Windows a drive
+ * path (`C:\Users\me\shot.png`, quoted when it has spaces), whose backslashes are separators.
+ * Starts a word (or the prompt; or follows `@`), so `see x/y.png` in prose is left alone: a
+ * relative path needs `@`.
  */
-const PASTED = /(?<=^|[\s(@])(?:'((?:file:\/\/|~\/|\/)[^'\n]+)'|"((?:file:\/\/|~\/|\/)[^"\n]+)"|((?:file:\/\/|~\/|\/)(?:\\.|[^\s\\'"])+))/g;
+const PASTED = /(?<=^|[\s(@])(?:'((?:file:\/\/|~\/|\/|[A-Za-z]:\\)[^'\n]+)'|"((?:file:\/\/|~\/|\/|[A-Za-z]:\\)[^"\n]+)"|([A-Za-z]:\\[^\s'"]+)|((?:file:\/\/|~\/|\/)(?:\\.|[^\s\\'"])+))/g;
 
 /**
  * The image paths pasted into `prompt` (see PASTED), each once, with quotes and backslash escapes
@@ -20,7 +22,8 @@ export function pastedImagePaths(prompt: string, home: string): PastedPath[] {
   for (const m of prompt.matchAll(PASTED)) {
     const quoted = m[1] ?? m[2];
     // Unquoted, a sentence's punctuation after the path is not part of it (`see /tmp/a.png, then…`).
-    const bare = quoted ?? m[3]!.replace(/(?<!\\)[.,;:!?)\]]+$/, "").replace(/\\(.)/g, "$1");
+    const drive = m[3]?.replace(/[.,;:!?)\]]+$/, "");
+    const bare = quoted ?? drive ?? m[4]!.replace(/(?<!\\)[.,;:!?)\]]+$/, "").replace(/\\(.)/g, "$1");
     let path = bare.startsWith("file://") ? fileUrlPath(bare) : bare;
     if (path === undefined || !IMAGE_NAME.test(path)) continue;
     if (path.startsWith("~/")) path = `${home}/${path.slice(2)}`;

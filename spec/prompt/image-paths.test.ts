@@ -16,3 +16,7 @@ test("quoted, escaped, ~/ and file:// paths to images are found, unquoted and un
 test("after @ a quoted path is found too, and each path once", () => {
   expect(pastedImagePaths(`@'/tmp/My Shot.png' and again '/tmp/My Shot.png'`, "/h").map((p) => p.path)).toEqual(["/tmp/My Shot.png"]);
 });
+
+test("a Windows drive path, bare or quoted, keeps its backslashes", () => {
+  expect(pastedImagePaths(`see C:\\Users\\me\\shot.png, and "D:\\My Pictures\\a b.jpg"`, "C:\\Users\\me").map((p) => p.path)).toEqual(["C:\\Users\\me\\shot.png", "D:\\My Pictures\\a b.jpg"]);
+});

@@ -18,3 +18,12 @@ test("a block quoted in the text before the attachments is text, and a prompt wi
   expect(promptContent(quoted)).toBe(quoted);
   expect(promptContent("just words")).toBe("just words");
 });
+
+test("an image in the history counts for about what a server bills for it, not for its reference's few characters", async () => {
+  const { estimateTokens } = await import("../../lib/prune/tokens.ts");
+  const { storedImagePart } = await import("../../lib/image/part.ts");
+  const text = estimateTokens([{ role: "user", content: [{ type: "text", text: "look" }] }]);
+  const withImage = estimateTokens([{ role: "user", content: [{ type: "text", text: "look" }, storedImagePart(image), storedImagePart(image)] }]);
+  expect(withImage - text).toBeGreaterThan(2 * 1_500);
+  expect(withImage - text).toBeLessThan(2 * 1_500 + 200);
+});

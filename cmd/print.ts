@@ -10,6 +10,7 @@ import { customCommandSources, expandCommand, loadCustomCommands } from "../lib/
 import { notLoadedHint, parseInput } from "../lib/prompt/slash-commands.ts";
 import { GO_ON_HEADLESS, HEADLESS_WAIT_MS, openSession } from "../lib/app/session.ts";
 import { describeAttachment } from "../lib/prompt/attach.ts";
+import { attachImagesFor } from "../lib/prompt/attach-image.ts";
 import { attachAll } from "../lib/app/mcp-attach.ts";
 import { mcpPromptTurn } from "../lib/app/mcp-prompt-run.ts";
 import { renderTodos } from "../lib/notebook/render.ts";
@@ -187,9 +188,10 @@ export async function runHeadless(args: MainArgs, processEnv: Record<string, str
   }, closeSession);
   // One turn and no "later": its servers get a short while to connect (one still starting joins at a later step).
   await mcp?.settled(HEADLESS_WAIT_MS);
-  // `/mcp__<server>__<prompt> …` runs a server's prompt; `@path` and `@server:uri` in the prompt given as an argument attach the file or resource; piped text is sent as it came.
+  // `/mcp__<server>__<prompt> …` runs a server's prompt; `@path` (files and images) and `@server:uri` in the prompt given as an argument attach the file or resource; piped text is sent as it came.
   const mcpPrompt = text ? await mcpPromptTurn(text, mcp, controller.signal, piped) : undefined;
-  const attached = mcpPrompt && "text" in mcpPrompt ? mcpPrompt : text ? await attachAll(text, runtime.workspace, mcp, { unscanned: piped, signal: controller.signal }) : { text: piped, reports: [] };
+  const images = attachImagesFor(runtime.home, runtime.workspace.userHome);
+  const attached = mcpPrompt && "text" in mcpPrompt ? mcpPrompt : text ? await attachAll(text, runtime.workspace, mcp, { unscanned: piped, signal: controller.signal, images }) : { text: piped, reports: [] };
   // The session is named after what was typed: not the piped text (`git diff | shiro -p review`) nor attached files that follow it.
   if (text) session.nameIfUntitled(text);
   for (const report of attached.reports) emit({ type: "notice", message: describeAttachment(report) });

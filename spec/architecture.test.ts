@@ -20,19 +20,20 @@ const ALLOWED: Record<string, readonly string[]> = {
   render: ["events"],
   config: ["errors", "fs", "text"], // fs: update-file.ts writes the user config atomically; text: JSON positions, close matches
   fs: ["errors", "text"],
+  image: ["fs"], // fs: the image store writes atomically
   provider: ["config", "errors", "fs"],
   notebook: ["text", "errors"],
   memory: ["errors", "fs", "text"],
   sandbox: ["fs"],
   net: ["errors"],
   skills: ["text"],
-  tools: ["errors", "fs", "text", "memory", "notebook", "config", "sandbox", "net", "skills"],
+  tools: ["errors", "fs", "image", "text", "memory", "notebook", "config", "sandbox", "net", "skills"],
   permissions: ["approval", "config", "fs", "tools", "errors"],
   prune: ["events", "tools", "text"],
   mcp: ["config", "errors", "fs", "permissions", "text", "tools"],
   sessions: ["errors", "events", "fs", "render", "text", "tools"],
-  prompt: ["config", "events", "fs", "prune", "sessions", "text", "tools"],
-  agent: ["approval", "config", "errors", "events", "fs", "hooks", "memory", "notebook", "provider", "prune", "tools", "text", "sessions:type", "sandbox:type", "skills:type", "mcp:type"],
+  prompt: ["config", "events", "fs", "image", "prune", "sessions", "text", "tools"],
+  agent: ["approval", "config", "errors", "events", "fs", "hooks", "image", "memory", "notebook", "provider", "prune", "tools", "text", "sessions:type", "sandbox:type", "skills:type", "mcp:type"],
   hooks: ["config", "fs", "permissions", "sandbox", "tools"], // config: the hooks schema, for a project's settings file; fs: its trust; permissions: the shell reader finds a command's program; sandbox: a hook's process group is ended as a command's is; tools: apply_patch's parser, one event per file
   app: ["agent", "config", "errors", "events", "fs", "hooks", "mcp", "memory", "notebook", "permissions", "prompt", "provider", "prune", "render", "sessions", "sandbox", "skills", "tools"], // events, render: the session's transcript (transcript.ts) keeps a turn's events, a notice in its one-line words
 };

@@ -225,8 +225,8 @@ export function createRepl(deps: ReplDeps) {
   /** `!cmd`: the user's own command (shell-command.ts). */
   const shell = (commandLine: string) => runUserCommand({ state, session, theme, print, render, columns, rich: screen.mode === "rich" }, commandLine);
 
-  const mcpDeps = { state, rich: screen.mode === "rich", render, print, theme, where, mcp: () => session.runtime().mcp };
-  /** The prompt with its `@path` files and `@server:uri` resources attached; a line on screen for each (mcp-input.ts). */
+  const mcpDeps = { state, rich: screen.mode === "rich", render, print, theme, where, mcp: () => session.runtime().mcp, images: () => session.runtime() };
+  /** The prompt with its `@path` files (and images) and `@server:uri` resources attached; a line on screen for each (mcp-input.ts). */
   const attach = createLoopAttacher(mcpDeps);
   const mcpPrompt = createLoopMcpPrompts({ ...mcpDeps, send: (prompt, typed) => runner.sendPrompt(prompt, typed), named: (text) => session.nameIfUntitled(text) });
 

@@ -2,6 +2,7 @@ import { attachAll, resourceMentions } from "../../lib/app/mcp-attach.ts";
 import { mcpPromptCommands, mcpPromptTurn } from "../../lib/app/mcp-prompt-run.ts";
 import type { McpManager } from "../../lib/mcp/index.ts";
 import { describeAttachment } from "../../lib/prompt/attach.ts";
+import { attachImagesFor } from "../../lib/prompt/attach-image.ts";
 import type { CompleteOptions } from "../../lib/prompt/complete.ts";
 import { startSpinner, type LoopState } from "./loop-state.ts";
 import type { Theme } from "./theme.ts";
@@ -26,7 +27,7 @@ export function withMcpCompletion(base: CompleteOptions, mcp: () => McpManager |
   };
 }
 
-type LoopDeps = { state: LoopState; rich: boolean; render: () => void; print: (text: string) => void; theme: Theme; where: { root: string; cwd: string }; mcp: () => McpManager | undefined };
+type LoopDeps = { state: LoopState; rich: boolean; render: () => void; print: (text: string) => void; theme: Theme; where: { root: string; cwd: string }; mcp: () => McpManager | undefined; images: () => { home: string; workspace: { userHome: string } } };
 
 /** Runs `work` as the loop's command (its spinner; esc stops it), for what waits on a server. */
 async function asCommand<T>(deps: LoopDeps, label: string, work: (signal: AbortSignal) => Promise<T>): Promise<{ done: T } | undefined> {
@@ -47,7 +48,9 @@ export function createLoopAttacher(deps: LoopDeps): (prompt: string) => Promise<
   return async (prompt) => {
     const mcp = deps.mcp();
     // Only a prompt naming a server's resource waits (and can be stopped); files are read at once.
-    const attach = (signal: AbortSignal) => attachAll(prompt, deps.where, mcp, { signal });
+    const { home, workspace } = deps.images();
+    const images = attachImagesFor(home, workspace.userHome);
+    const attach = (signal: AbortSignal) => attachAll(prompt, deps.where, mcp, { signal, images });
     const reading = resourceMentions(prompt, mcp?.names ?? []).length > 0;
     const attached = reading ? (await asCommand(deps, "reading attachments", attach))?.done : await attach(new AbortController().signal);
     for (const report of attached?.reports ?? []) deps.print((report.kind === "refused" ? deps.theme.warn : deps.theme.dim)(`  ${describeAttachment(report)}`));

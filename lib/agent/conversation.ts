@@ -23,6 +23,8 @@ import type { Approver } from "../approval.ts";
 import { runTurn, type TurnResult } from "./turn.ts";
 import { cachedEstimates, type RequestEstimate } from "./request-estimate.ts";
 import { markTurnFailure } from "./turn-failure.ts";
+import { sessionImages } from "./session-images.ts";
+import { promptContent, promptText } from "../image/part.ts";
 import { createTaskTool, type TurnIo } from "./subagent/task-tool.ts";
 import { goalNote, type GoalState } from "./goal.ts";
 import { createGoalDoneTool } from "../tools/goal-done.ts";
@@ -120,6 +122,7 @@ export function createConversation(opts: ConversationOptions): Conversation {
   const { session } = opts;
   let runtime = opts.runtime;
   const notebook = createNotebook(opts.todos);
+  const images = sessionImages(() => runtime);
   /** The turn running now, for the task tool's subagents. */
   let turnIo: TurnIo | undefined;
   const toolsWith = (rt: Runtime) => {
@@ -273,6 +276,8 @@ export function createConversation(opts: ConversationOptions): Conversation {
       };
       // Provider error text can echo the key back; it must not reach the screen or a log.
       const emit = (event: AgentEvent) => io.emit(redactEvent(event, redact));
+      const noImages = images.refusalBefore(promptContent(prompt), emit);
+      if (noImages) return noImages;
       // UserPromptSubmit may keep the prompt from the model, or add context to it (with SessionStart's, once).
       const hooks = opts.hooks;
       let context: string[] = [];
@@ -298,9 +303,9 @@ export function createConversation(opts: ConversationOptions): Conversation {
       // Enter) is that prompt's second try, not a second prompt: the model reads it once, and /undo
       // takes it back with this turn.
       const last = session.history.at(-1);
-      const resent = last?.role === "user" && last.content === prompt;
+      const resent = last?.role === "user" && promptText(last.content) === prompt;
       const recorder = beginRecording(userTyped ?? prompt, emit, session.history.length - (resent ? 1 : 0));
-      if (!resent) history.append([{ role: "user", content: prompt, providerOptions: { shiro: { ...ranWith, ...typed } } }]);
+      if (!resent) history.append([{ role: "user", content: promptContent(prompt), providerOptions: { shiro: { ...ranWith, ...typed } } }]);
       let commands = 0;
       let result: TurnResult | undefined;
       const recorded: Promise<void>[] = [];
@@ -329,6 +334,7 @@ export function createConversation(opts: ConversationOptions): Conversation {
           wireTail,
           settings: runtime.settings,
           window: runtime.window,
+          images,
           root: runtime.workspace.root,
           cwd: runtime.workspace.cwd,
           signal: io.signal,

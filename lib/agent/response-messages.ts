@@ -1,4 +1,5 @@
 import type { AssistantModelMessage, ModelMessage, ToolResultPart } from "ai";
+import { isImageContent } from "./sdk-tools.ts";
 import { MAX_SESSION_NESTING, nestedDeeperThan } from "../fs/nesting.ts";
 import { REASONING_DETAILS_KEY } from "../provider/reasoning-details.ts";
 
@@ -77,8 +78,9 @@ export function responseMessages(content: readonly StepContent[]): ModelMessage[
   return messages;
 }
 
-/** A tool's return value as the model reads it: text as text, anything else as JSON. */
+/** A tool's return value as the model reads it: text as text, text with images as content (sdk-tools.ts), anything else as JSON. */
 function resultOutput(output: unknown): ToolResultPart["output"] {
+  if (isImageContent(output)) return output as ToolResultPart["output"];
   return typeof output === "string" ? { type: "text", value: output } : { type: "json", value: (output ?? null) as never };
 }
 

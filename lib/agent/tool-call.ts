@@ -1,6 +1,7 @@
 import type { Approver } from "../approval.ts";
 import type { EventSink } from "../events.ts";
-import { NOT_RUN_PREFIX, runTool, subjectOf, type AnyTool, type FileJournal } from "../tools/define.ts";
+import { NOT_RUN_PREFIX, runTool, subjectOf, type AnyTool, type FileJournal, type ToolContext } from "../tools/define.ts";
+import type { StoredImage } from "../image/part.ts";
 import type { Hooks } from "../hooks/hooks.ts";
 import { postToolUse, preToolUse } from "./tool-hooks.ts";
 
@@ -27,10 +28,12 @@ export type ToolCallOptions = {
   journal?: FileJournal & { ready?(): void };
   /** The session's hooks (docs/hooks.md): PreToolUse before the approval, PostToolUse(Failure) after the call. */
   hooks?: Hooks;
+  /** Where a tool's images are kept (ToolContext.images). */
+  images?: ToolContext["images"];
 };
 
-/** `output` is what the model reads; `summary` the screen's line ("" when denied). */
-export type ToolCallOutcome = { output: string; summary: string; denied: boolean };
+/** `output` is what the model reads, and `images` after it; `summary` the screen's line ("" when denied). */
+export type ToolCallOutcome = { output: string; summary: string; denied: boolean; images?: StoredImage[] };
 
 /**
  * One tool call from approval to its report. Emits, in order: `tool-denied` (and the model reads
@@ -83,6 +86,7 @@ export async function runToolCall(tool: AnyTool, input: unknown, id: string, opt
       onOutput: (stream, chunk) => opts.emit({ type: "tool-output", id, tool: tool.name, stream, chunk: redact(chunk) }),
       notice: (message) => opts.emit({ type: "notice", message: redact(message) }),
       ...(opts.journal ? { journal: opts.journal } : {}),
+      ...(opts.images ? { images: opts.images } : {}),
       callId: id,
     });
   } catch (error) {
@@ -104,5 +108,5 @@ export async function runToolCall(tool: AnyTool, input: unknown, id: string, opt
   } finally {
     finished?.();
   }
-  return { output, summary: result.summary, denied: false };
+  return { output, summary: result.summary, denied: false, ...(result.images?.length ? { images: result.images } : {}) };
 }

@@ -1,4 +1,5 @@
 import type { ModelMessage } from "ai";
+import { promptText } from "../image/part.ts";
 
 /**
  * The history with the last user message sent as `prompt` marked as a turn that failed (`error`,
@@ -9,7 +10,7 @@ import type { ModelMessage } from "ai";
 export function markTurnFailure(history: readonly ModelMessage[], prompt: string, error: string | undefined): readonly ModelMessage[] {
   for (let i = history.length - 1; i >= 0; i--) {
     const message = history[i]!;
-    if (message.role !== "user" || message.content !== prompt) continue;
+    if (message.role !== "user" || promptText(message.content) !== prompt) continue;
     const { failed, ...shiro } = (message.providerOptions?.shiro ?? {}) as Record<string, unknown>;
     if (failed === error) return history;
     const marked: ModelMessage = { ...message, providerOptions: { ...message.providerOptions, shiro: error === undefined ? shiro : { ...shiro, failed: error } } } as ModelMessage;

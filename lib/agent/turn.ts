@@ -11,6 +11,8 @@ import { waitToRetry } from "./retry.ts";
 import { describeProviderError } from "../provider/provider-error.ts";
 import { runSteps, type StepOutcome } from "./step.ts";
 import { prepareRequest, type PreparedRequest } from "./next-request.ts";
+import { imagesOnWire, type WireImages } from "./wire-images.ts";
+import { isImageRefusal } from "../provider/image-support.ts";
 import { recover } from "./recovery.ts";
 import type { Approver } from "../approval.ts";
 import type { Settings } from "../config/resolve.ts";
@@ -64,6 +66,8 @@ export type TurnOptions = Pick<ToolCallOptions, "root" | "cwd" | "signal" | "app
   settings: Pick<Settings, "pruneAtTokens" | "maxSteps" | "maxRetries" | "retryBaseMs" | "baseURL" | "api" | "apiKeySource" | "provider" | "client">;
   /** The model's context window: each request is budgeted to fit it, and a refusal teaches it. */
   window: ContextWindow;
+  /** How the history's images go out (wire-images.ts); without it each is a line saying it is not sent. */
+  images?: WireImages & { refused(): string };
   /** Where the turn's events go (the tool calls report theirs through it too). */
   emit: EventSink;
   /**
@@ -116,6 +120,8 @@ export async function runTurn(opts: TurnOptions): Promise<TurnResult> {
   let attempt = 1;
   let overflowRetried = false;
   let overflowError: string | undefined;
+  /** Images in the request last sent: a 400 about images is then the model refusing them. */
+  let imagesSent = 0;
 
   const currentTools = () => (typeof opts.tools === "function" ? opts.tools() : opts.tools);
   // What the user saw of each call's end (a denial's words, a result's summary), by call id, kept
@@ -142,7 +148,9 @@ export async function runTurn(opts: TurnOptions): Promise<TurnResult> {
       // Pruning cannot be blocked (and never changes the saved history): PreCompact is told, not asked.
       if (opts.hooks?.has("PreCompact")) void opts.hooks.fire("PreCompact", { trigger: "auto", custom_instructions: "" }, { onRun: reportTo(opts.emit) }).catch(() => {});
     }
-    return request;
+    const wired = imagesOnWire(request.messages, opts.images);
+    imagesSent = wired.sent;
+    return { ...request, messages: wired.messages };
   };
 
   /** A step that ran (well, or failed after showing something): booked, appended, and judged. True: the turn goes on. */
@@ -164,7 +172,7 @@ export async function runTurn(opts: TurnOptions): Promise<TurnResult> {
     }
     if (outcome.error) {
       status = "error";
-      errorMessage = overflowError ?? withNextStep(describeProviderError(outcome.error), settings).message;
+      errorMessage = overflowError ?? (imagesSent > 0 && opts.images && isImageRefusal(outcome.error) ? opts.images.refused() : withNextStep(describeProviderError(outcome.error), settings).message);
       opts.emit({ type: "error", message: errorMessage });
       return false;
     }
@@ -207,7 +215,7 @@ export async function runTurn(opts: TurnOptions): Promise<TurnResult> {
     // when its step is cut short reports no result (tool-call.ts); the repair closes it.
     let runOpen = true;
     const toolDefs = currentTools();
-    const tools = toSdkTools(toolDefs, { root: opts.root, cwd: opts.cwd, signal: opts.signal, emit, approve: opts.approve, redact: opts.redact, stepOpen: () => runOpen, journal: opts.journal, ...(opts.hooks ? { hooks: opts.hooks } : {}) });
+    const tools = toSdkTools(toolDefs, { root: opts.root, cwd: opts.cwd, signal: opts.signal, emit, approve: opts.approve, redact: opts.redact, stepOpen: () => runOpen, journal: opts.journal, ...(opts.hooks ? { hooks: opts.hooks } : {}), ...(opts.images ? { images: opts.images.store } : {}) });
     let request = prepare(toolDefs);
     let failed: StepOutcome | undefined;
     await runSteps({

@@ -8,6 +8,7 @@
 import type { McpManager } from "../mcp/index.ts";
 import { serverWords } from "../mcp/prompts.ts";
 import { attachMentions, type AttachReport } from "../prompt/attach.ts";
+import type { AttachImages } from "../prompt/attach-image.ts";
 import { resourceAttachment, resourceRefused } from "../prompt/attach-resource.ts";
 import type { Where } from "../fs/workspace.ts";
 
@@ -33,10 +34,10 @@ export function resourceMentions(prompt: string, servers: readonly string[]): Re
 }
 
 /** The prompt with its files and its servers' resources attached, and one report for each. */
-export async function attachAll(prompt: string, where: Where, mcp: McpManager | undefined, opts: { unscanned?: string; signal: AbortSignal }): Promise<{ text: string; reports: AttachReport[] }> {
+export async function attachAll(prompt: string, where: Where, mcp: McpManager | undefined, opts: { unscanned?: string; signal: AbortSignal; images?: AttachImages }): Promise<{ text: string; reports: AttachReport[] }> {
   const servers = mcp?.names ?? [];
   const isResource = (mention: string) => servers.includes(mention.split(":")[0]!) && mention.includes(":");
-  const files = attachMentions(prompt, where, { ...(opts.unscanned ? { unscanned: opts.unscanned } : {}), others: isResource });
+  const files = await attachMentions(prompt, where, { ...(opts.unscanned ? { unscanned: opts.unscanned } : {}), ...(opts.images ? { images: opts.images } : {}), others: isResource });
   const mentions = mcp ? resourceMentions(prompt, servers) : [];
   if (mentions.length === 0) return files;
   const reports = [...files.reports];

@@ -8,14 +8,15 @@ import { MEMORY_SUGGESTION_MODES } from "./defaults.ts";
 
 const tokens = (min: number) => v.pipe(v.number("must be a number"), v.integer("must be a whole number"), v.minValue(min, `must be at least ${min}`));
 
-/** What the user knows about one model: its context window and the output limit shiro should ask for. */
+/** What the user knows about one model: its context window, the output limit shiro should ask for, and whether it takes images. */
 export const ModelLimitsConfig = v.strictObject({
   contextWindow: v.optional(tokens(1000)),
   maxOutputTokens: v.optional(tokens(1)),
+  images: v.optional(v.boolean("must be true or false")),
 });
 export type ModelLimitsConfig = v.InferOutput<typeof ModelLimitsConfig>;
 
-/** `models: { "<model id>": { contextWindow, maxOutputTokens } }`, ids as the server spells them. */
+/** `models: { "<model id>": { contextWindow, maxOutputTokens, images } }`, ids as the server spells them. */
 const ModelsConfig = v.record(v.pipe(v.string(), v.nonEmpty("must not be empty")), ModelLimitsConfig);
 
 /** Settings that apply only while a preset is in use: the same model id can run with another window elsewhere. */

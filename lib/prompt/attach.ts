@@ -1,4 +1,8 @@
-import { readFileSync } from "node:fs";
+import { closeSync, openSync, readFileSync, readSync } from "node:fs";
+import { megabytes } from "../image/fit.ts";
+import { sniffImage } from "../image/format.ts";
+import { attachImage, MAX_IMAGE_FILE_BYTES, type AttachImages } from "./attach-image.ts";
+import { pastedImagePaths } from "./image-paths.ts";
 import { resolve } from "node:path";
 import { looksBinary } from "../fs/binary.ts";
 import { statIfExists } from "../fs/missing-path.ts";
@@ -37,27 +41,81 @@ const ATTACHED_TAIL = /(?:\n\n<attached path="[^"\n]*"[^>\n]*>\n[\s\S]*?\n<\/att
  * (a handle, a typo) is left as text and reported as missing. `unscanned` (text piped in) goes
  * between the prompt and the blocks, its `@`s left alone. Mentions `others` claims are skipped.
  * Reads files; never throws for them.
+ *
+ * With `images`, an image (PNG, JPEG, GIF, WebP, by its bytes) is attached as an image
+ * (attach-image.ts), named with `@` or pasted as a path (image-paths.ts: a terminal drops one in
+ * quoted or with escaped spaces): from wherever the user names it, since screenshots live
+ * outside the project, but never a secrets file. Without `images`, an image is a binary file.
  */
-export function attachMentions(prompt: string, where: Where, opts: { unscanned?: string; others?: (mention: string) => boolean } = {}): { text: string; reports: AttachReport[] } {
+export async function attachMentions(prompt: string, where: Where, opts: { unscanned?: string; others?: (mention: string) => boolean; images?: AttachImages } = {}): Promise<{ text: string; reports: AttachReport[] }> {
   const reports: AttachReport[] = [];
   const blocks: string[] = [];
   const seen = new Set<string>();
+  const add = (attached: { report: AttachReport; block?: string }) => {
+    reports.push(attached.report);
+    if (attached.block) blocks.push(attached.block);
+  };
   for (const match of prompt.matchAll(MENTION)) {
     const mention = match[2]!;
     if (opts.others?.(mention)) continue; // an MCP resource (`@server:uri`), attached by lib/app/mcp-attach.ts
     const path = existingPath(mention, where);
     if (path === undefined) {
-      reports.push({ kind: "missing", mention: `@${mention}` });
+      // A quoted or escaped path (`@'My Shot.png'`) is a pasted one, found below.
+      if (!opts.images || !/^['"]|\\/.test(mention)) reports.push({ kind: "missing", mention: `@${mention}` });
       continue;
     }
     const abs = resolve(where.cwd, path);
     if (seen.has(abs)) continue;
     seen.add(abs);
-    const attached = attachOne(path, where);
-    reports.push(attached.report);
-    if (attached.block) blocks.push(attached.block);
+    add((opts.images && (await imageAt(abs, shownPath(where, abs), opts.images))) || attachOne(path, where));
+  }
+  for (const pasted of opts.images ? pastedImagePaths(prompt, opts.images.home) : []) {
+    const abs = resolve(where.cwd, pasted.path);
+    if (seen.has(abs) || !statIfExistsQuietly(abs)?.isFile()) continue;
+    seen.add(abs);
+    const attached = await imageAt(abs, shownPath(where, abs), opts.images!);
+    if (attached) add(attached);
   }
   return { text: [prompt, ...(opts.unscanned ? [opts.unscanned] : []), ...blocks].join("\n\n"), reports };
+}
+
+/**
+ * The file at `abs` attached as an image, or undefined when it is no image (its bytes decide,
+ * not its name), so the caller attaches it as any other file. A secrets file is refused first.
+ */
+async function imageAt(abs: string, shown: string, images: AttachImages): Promise<{ report: AttachReport; block?: string } | undefined> {
+  const stats = statIfExistsQuietly(abs);
+  if (!stats?.isFile()) return undefined;
+  const refuse = (why: string) => ({ report: { kind: "refused" as const, path: shown, why } });
+  if (isSensitivePath(abs) || isSensitivePath(realpathOrSelf(abs))) return refuse(`${shown} is a secrets file (${SECRETS_FILES}), which shiro does not send`);
+  let bytes: Uint8Array;
+  try {
+    if (!sniffImage(readHead(abs))) return undefined;
+    if (stats.size > MAX_IMAGE_FILE_BYTES) return refuse(`${shown} is ${megabytes(stats.size)}, more than the ${megabytes(MAX_IMAGE_FILE_BYTES)} of an image shiro reads`);
+    bytes = readFileSync(abs);
+  } catch (error) {
+    return refuse(`${shown} cannot be read (${error instanceof Error ? error.message : String(error)})`);
+  }
+  const info = sniffImage(bytes);
+  if (!info) return undefined;
+  const attached = await attachImage(shown, bytes, info, images);
+  return attached.attached ? { report: { kind: "attached", path: shown, what: attached.what }, block: attached.block } : refuse(`${attached.why}`);
+}
+
+/** A path as a line on screen names it: from the workspace inside it, whole outside (a screenshot's folder). */
+function shownPath(where: Where, abs: string): string {
+  return abs === where.root || abs.startsWith(`${where.root}/`) ? displayPath(where, abs) : abs;
+}
+
+/** The first bytes of a file: enough for any image header sniffImage reads. */
+function readHead(abs: string): Uint8Array {
+  const fd = openSync(abs, "r");
+  try {
+    const head = new Uint8Array(64 * 1024);
+    return head.subarray(0, readSync(fd, head, 0, head.length, 0));
+  } finally {
+    closeSync(fd);
+  }
 }
 
 /** The prompt as the user typed it: the attachment blocks attachMentions added taken off. */

@@ -30,6 +30,11 @@ export type ContextWindowInfo = {
   conversationCap?: number;
   /** The kind of server, where known: it decides the fix a warning suggests. */
   kind?: ServerKind;
+  /**
+   * Whether the model takes images, where the server says: its metadata (model-metadata.ts), or a
+   * refusal of an image (remembered like a refused window). `from` names which, for the refusal's line.
+   */
+  images?: { takes: boolean; from: string };
 };
 
 /** What one refusal taught: the window it stated (if any), and whether that is smaller than assumed. */
@@ -45,6 +50,8 @@ export type ContextWindow = {
    * says nothing halves the conversation allowed, for this process.
    */
   learn(overflow: ContextOverflow, sent: { requestTokens: number; conversationTokens: number }): LearnedWindow;
+  /** The server refused a request's images: the model takes none, here and in later sessions (saved like a refused window). */
+  learnNoImages(): void;
 };
 
 /** A cached window below this is asked again: that small, it gets the start-up warning, so it is likely what the user is fixing right now. */
@@ -75,7 +82,7 @@ export async function resolveContextWindow(opts: ResolveWindowOptions): Promise<
   const plan = probePlan(settings);
   let kind: ServerKind | undefined = plan.type === "kind" ? plan.kind : plan.type === "none" ? "openai" : undefined;
 
-  let base: Pick<ContextWindowInfo, "tokens" | "source" | "from" | "maxOutputTokens">;
+  let base: Pick<ContextWindowInfo, "tokens" | "source" | "from" | "maxOutputTokens" | "images">;
   if (configured.contextWindow !== undefined) {
     base = { tokens: configured.contextWindow, source: configured.from.contextWindow === "SHIRO_CONTEXT_WINDOW" ? "env" : "config", from: configured.from.contextWindow! };
     if (plan.type === "detect") kind = cache.kind() ?? undefined;
@@ -83,7 +90,7 @@ export async function resolveContextWindow(opts: ResolveWindowOptions): Promise<
     const server = await fromServer(plan, cache, opts);
     kind = server?.kind ?? kind;
     const table = builtInLimits(settings.model);
-    if (server) base = { tokens: server.contextWindow, source: "server", from: server.from, ...(server.maxOutputTokens ? { maxOutputTokens: server.maxOutputTokens } : {}) };
+    if (server) base = { tokens: server.contextWindow, source: "server", from: server.from, ...(server.maxOutputTokens ? { maxOutputTokens: server.maxOutputTokens } : {}), ...(server.images !== undefined ? { images: { takes: server.images, from: server.from } } : {}) };
     else if (table) base = { tokens: table.contextWindow, source: "built-in", from: "built-in table", ...(table.maxOutputTokens ? { maxOutputTokens: table.maxOutputTokens } : {}) };
     else base = { tokens: DEFAULT_CONTEXT_WINDOW, source: "default", from: "default" };
   }
@@ -94,6 +101,7 @@ export async function resolveContextWindow(opts: ResolveWindowOptions): Promise<
   const refused = cache.refused();
   if (refused?.contextWindow !== undefined && refused.contextWindow < info.tokens) info = { ...info, tokens: refused.contextWindow, source: "learned", from: REFUSAL };
   if (refused?.scale) info.scale = refused.scale;
+  if (refused?.images === false) info.images = { takes: false, from: IMAGES_REFUSED };
   info = fitOutput(info, configured.maxOutputTokens);
 
   return {
@@ -118,10 +126,15 @@ export async function resolveContextWindow(opts: ResolveWindowOptions): Promise<
       cache.saveRefused({ contextWindow: stated, ...(scale > 1 ? { scale } : {}) });
       return { stated, smaller };
     },
+    learnNoImages() {
+      info = { ...info, images: { takes: false, from: IMAGES_REFUSED } };
+      cache.saveRefused({ images: false });
+    },
   };
 }
 
 const REFUSAL = "stated by the server when it refused a request";
+const IMAGES_REFUSED = "the server refused an image";
 
 /** The configured output limit, fitted into the window (at most half of it). */
 function fitOutput(info: ContextWindowInfo, configured: number | undefined): ContextWindowInfo {
@@ -134,13 +147,13 @@ async function fromServer(
   plan: ReturnType<typeof probePlan>,
   cache: WindowCache,
   opts: ResolveWindowOptions,
-): Promise<{ contextWindow: number; maxOutputTokens?: number; from: string; kind?: ServerKind } | undefined> {
+): Promise<{ contextWindow: number; maxOutputTokens?: number; images?: boolean; from: string; kind?: ServerKind } | undefined> {
   if (plan.type === "none") return undefined;
   const cachedKind = plan.type === "detect" ? cache.kind() : plan.kind;
   const cached = cache.reported();
   if (cached && (cached.contextWindow === undefined || cached.contextWindow >= RECHECK_BELOW_TOKENS)) {
     if (cached.contextWindow === undefined) return undefined;
-    return { contextWindow: cached.contextWindow, ...(cached.maxOutputTokens ? { maxOutputTokens: cached.maxOutputTokens } : {}), from: `${cached.endpoint ?? "the server"}, cached`, ...(cachedKind ? { kind: cachedKind } : {}) };
+    return { contextWindow: cached.contextWindow, ...(cached.maxOutputTokens ? { maxOutputTokens: cached.maxOutputTokens } : {}), ...(cached.images !== undefined ? { images: cached.images } : {}), from: `${cached.endpoint ?? "the server"}, cached`, ...(cachedKind ? { kind: cachedKind } : {}) };
   }
   const ask = {
     baseURL: opts.settings.baseURL,
@@ -159,9 +172,10 @@ async function fromServer(
     cache.saveReported({});
     return undefined;
   }
-  const { contextWindow, maxOutputTokens } = report.limits;
-  cache.saveReported({ contextWindow, ...(maxOutputTokens ? { maxOutputTokens } : {}), endpoint: report.endpoint });
-  return { contextWindow, ...(maxOutputTokens ? { maxOutputTokens } : {}), from: report.endpoint, kind: report.kind };
+  const { contextWindow, maxOutputTokens, images } = report.limits;
+  const said = { ...(maxOutputTokens ? { maxOutputTokens } : {}), ...(images !== undefined ? { images } : {}) };
+  cache.saveReported({ contextWindow, ...said, endpoint: report.endpoint });
+  return { contextWindow, ...said, from: report.endpoint, kind: report.kind };
 }
 
 /** How to give this kind of server a larger context, as one clause for a warning or an error. */

@@ -30,7 +30,7 @@ export function probePlan(settings: Pick<Settings, "provider" | "baseURL">): Pro
 }
 
 /** What a server said about one model: its limits, the endpoint that said so, and the kind of server it is. */
-export type ServerReport = { kind: ServerKind; limits: ModelLimits & { contextWindow: number }; endpoint: string };
+export type ServerReport = { kind: ServerKind; limits: Limits; endpoint: string };
 
 export type AskOptions = {
   baseURL: string;
@@ -117,7 +117,8 @@ async function getJson(opts: AskOptions & { signal: AbortSignal }, url: string, 
   return response.json().catch(() => undefined);
 }
 
-type Limits = ModelLimits & { contextWindow: number };
+/** A window, and what else a server said about the model: its output limit, whether it takes images. */
+type Limits = ModelLimits & { contextWindow: number; images?: boolean };
 
 /** A whole number of tokens worth believing, or undefined. */
 function tokensOf(value: unknown): number | undefined {
@@ -154,16 +155,25 @@ export function entryLimits(value: unknown): (Limits & { field: string }) | unde
     const contextWindow = tokensOf(value);
     if (contextWindow === undefined) continue;
     const maxOutputTokens = tokensOf(top?.max_completion_tokens) ?? tokensOf(entry.max_completion_tokens) ?? tokensOf(entry.max_output_tokens);
-    return { contextWindow, ...(maxOutputTokens ? { maxOutputTokens } : {}), field };
+    const images = imagesOf(entry);
+    return { contextWindow, ...(maxOutputTokens ? { maxOutputTokens } : {}), ...(images !== undefined ? { images } : {}), field };
   }
   return undefined;
+}
+
+/** Whether an entry says the model takes images: OpenRouter's `architecture.input_modalities`; undefined where it says nothing. */
+function imagesOf(entry: Record<string, unknown>): boolean | undefined {
+  const modalities = record(entry.architecture)?.input_modalities;
+  return Array.isArray(modalities) ? modalities.includes("image") : undefined;
 }
 
 /** llama-server's `/props`: `default_generation_settings.n_ctx`, the context of one slot (what one request gets). */
 export function readLlamacppProps(body: unknown): Limits | undefined {
   const props = record(body);
   const contextWindow = tokensOf(record(props?.default_generation_settings)?.n_ctx) ?? tokensOf(props?.n_ctx);
-  return contextWindow ? { contextWindow } : undefined;
+  // `modalities.vision`: whether the server was started with a projector (--mmproj) and so takes images.
+  const vision = record(props?.modalities)?.vision;
+  return contextWindow ? { contextWindow, ...(typeof vision === "boolean" ? { images: vision } : {}) } : undefined;
 }
 
 /**
@@ -174,7 +184,9 @@ export function readOllamaShow(body: unknown): Limits | undefined {
   const parameters = record(body)?.parameters;
   if (typeof parameters !== "string") return undefined;
   const contextWindow = tokensOf(/^\s*num_ctx\s+(\d+)\s*$/m.exec(parameters)?.[1]);
-  return contextWindow ? { contextWindow } : undefined;
+  // `capabilities` lists "vision" for a model that takes images (ollama 0.6 on); older servers leave it out.
+  const capabilities = record(body)?.capabilities;
+  return contextWindow ? { contextWindow, ...(Array.isArray(capabilities) ? { images: capabilities.includes("vision") } : {}) } : undefined;
 }
 
 /** ollama's `/api/ps`: the context a loaded model was given (`context_length`), when it is loaded. */
@@ -191,5 +203,7 @@ export function readOllamaPs(body: unknown, model: string): Limits | undefined {
 export function readLmStudioModel(body: unknown): Limits | undefined {
   const card = record(body);
   const contextWindow = tokensOf(card?.loaded_context_length) ?? tokensOf(card?.max_context_length);
-  return contextWindow ? { contextWindow } : undefined;
+  // `type`: "vlm" for a vision model, "llm" for one that reads text only.
+  const images = card?.type === "vlm" ? true : card?.type === "llm" ? false : undefined;
+  return contextWindow ? { contextWindow, ...(images !== undefined ? { images } : {}) } : undefined;
 }

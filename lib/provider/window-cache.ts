@@ -24,8 +24,8 @@ export const REFUSED_TTL_MS = 7 * 24 * 60 * 60 * 1000;
 export const KIND_TTL_MS = 7 * 24 * 60 * 60 * 1000;
 
 const Tokens = v.pipe(v.number(), v.integer(), v.minValue(1));
-const Reported = v.object({ contextWindow: v.optional(Tokens), maxOutputTokens: v.optional(Tokens), endpoint: v.optional(v.string()), savedAt: v.number() });
-const Refused = v.object({ contextWindow: v.optional(Tokens), scale: v.optional(v.pipe(v.number(), v.minValue(1), v.maxValue(8))), savedAt: v.number() });
+const Reported = v.object({ contextWindow: v.optional(Tokens), maxOutputTokens: v.optional(Tokens), images: v.optional(v.boolean()), endpoint: v.optional(v.string()), savedAt: v.number() });
+const Refused = v.object({ contextWindow: v.optional(Tokens), scale: v.optional(v.pipe(v.number(), v.minValue(1), v.maxValue(8))), images: v.optional(v.literal(false)), savedAt: v.number() });
 const Kind = v.object({ kind: v.nullable(v.picklist(["ollama", "lmstudio", "vllm", "llamacpp", "openrouter", "openai", "other"])), savedAt: v.number() });
 
 export type ReportedEntry = v.InferOutput<typeof Reported>;
@@ -72,7 +72,8 @@ export function openWindowCache(home: string, baseURL: string, model: string, no
     refused: () => fresh(snapshot[baseURL]?.models[model]?.refused, REFUSED_TTL_MS),
     kind: () => fresh(snapshot[baseURL]?.kind, KIND_TTL_MS)?.kind,
     saveReported: (entry) => update((server) => void ((server.models[model] ??= {}).reported = { ...entry, savedAt: now() })),
-    saveRefused: (entry) => update((server) => void ((server.models[model] ??= {}).refused = { ...entry, savedAt: now() })),
+    // What one refusal taught is added to what earlier ones did (a refused image, then a refused length).
+    saveRefused: (entry) => update((server) => void ((server.models[model] ??= {}).refused = { ...fresh(server.models[model]!.refused, REFUSED_TTL_MS), ...entry, savedAt: now() })),
     saveKind: (kind) => update((server) => void (server.kind = { kind, savedAt: now() })),
   };
 }

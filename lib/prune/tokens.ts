@@ -8,11 +8,23 @@ export const CHARS_PER_TOKEN = 4;
 export const AMBER_AT_RATIO = 2 / 3;
 export const RED_AT_RATIO = 0.9;
 
-/** The JSON length of one message, cached by identity (what estimateTokens adds up). */
-export const messageChars = memoByIdentity((m: ModelMessage) => JSON.stringify(m).length);
+/**
+ * What one image counts for, in characters of the estimate: 1,500 tokens, about what the hosted
+ * APIs bill for an image of at most 2048 pixels a side (lib/image/fit.ts). The history holds a
+ * reference, not the bytes, so its JSON alone would count an image as a few dozen tokens.
+ */
+export const IMAGE_CHARS = 1_500 * CHARS_PER_TOKEN;
+/** A stored image's reference in a message's JSON (lib/image/part.ts). */
+const IMAGE_REFERENCE = /"reference":\{"shiro":"[0-9a-f]{64}\./g;
+
+/** The JSON length of one message, and IMAGE_CHARS for each image it holds, cached by identity (what estimateTokens adds up). */
+export const messageChars = memoByIdentity((m: ModelMessage) => {
+  const json = JSON.stringify(m);
+  return json.length + (json.includes('"shiro":"') ? (json.match(IMAGE_REFERENCE)?.length ?? 0) * IMAGE_CHARS : 0);
+});
 
 /**
- * `JSON.stringify(messages).length / 4`, rounded up: an estimate, good for deciding when to prune
+ * `JSON.stringify(messages).length / 4` (an image counted as IMAGE_CHARS), rounded up: an estimate, good for deciding when to prune
  * and wrong enough that it must not be read as a token count (the provider's usage figures are the
  * real ones). Counts the conversation only: the instructions and tool definitions are counted apart
  * (estimateTextTokens, estimateToolTokens) and budgeted apart. Computed per message with the

@@ -2,6 +2,8 @@ import * as v from "valibot";
 import { toJsonSchema } from "@valibot/to-json-schema";
 import { ToolError } from "../errors.ts";
 import { issueText } from "../text/schema-issue.ts";
+import type { StoredImage } from "../image/part.ts";
+import type { ImageStore } from "../image/store.ts";
 
 /** Results longer than this are cut, with a note telling the model how to see the rest. */
 export const MAX_TOOL_RESULT_CHARS = 30_000;
@@ -31,6 +33,8 @@ export type ToolContext = {
   journal?: FileJournal;
   /** The id of the call being run (the task tool names its subagents' events by it). */
   callId?: string;
+  /** Where an image a tool shows the model is kept (read_file); absent where images are not sent (a subagent, a unit test). */
+  images?: Pick<ImageStore, "put">;
 };
 
 /**
@@ -58,6 +62,8 @@ export type ToolResult = {
   summary: string;
   /** bash: the command's exit code; null when it did not exit on its own (timeout, signal, interrupt). */
   exitCode?: number | null;
+  /** Images the model sees after `output` (read_file of an image), kept in the context's store. */
+  images?: StoredImage[];
 };
 
 /**

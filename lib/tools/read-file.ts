@@ -7,6 +7,9 @@ import { describeMissing } from "../fs/missing-path.ts";
 import { readConfined } from "../fs/confined-ops.ts";
 import { isSensitivePath, SECRETS_FILES } from "../fs/sensitive-path.ts";
 import { displayPath, realpathOrSelf, resolveInWorkspace } from "../fs/workspace.ts";
+import { sniffImage, type ImageInfo } from "../image/format.ts";
+import { fitImage, megabytes } from "../image/fit.ts";
+import type { ToolContext, ToolResult } from "./define.ts";
 
 export const DEFAULT_READ_LINES = 2000;
 export const MAX_LINE_CHARS = 2000;
@@ -30,7 +33,7 @@ export const readFileTool = defineTool({
   description:
     `Read a text file as "<line number><tab><text>" lines; the number and tab are not in the file (leave them out of oldString). ` +
     `Up to ${DEFAULT_READ_LINES} lines, each cut at ${MAX_LINE_CHARS} characters; the result says how to read on. ` +
-    `Refuses folders, binary and secrets files.`,
+    `An image (PNG, JPEG, GIF, WebP) is shown to you as an image. Refuses folders, binary and secrets files.`,
   schema,
   mutates: false,
   subagents: "every",
@@ -58,6 +61,8 @@ export const readFileTool = defineTool({
           `Use grep to find the part you need, or bash with head, tail or sed -n.`,
       );
     }
+    const image = sniffImage(bytes);
+    if (image) return showImage(shown, bytes, image, ctx.images);
     if (looksBinary(bytes)) {
       throw new ToolError(
         `read_file: ${shown} is a binary file (it contains NUL bytes), so it cannot be shown as text. ` +
@@ -94,4 +99,24 @@ function renderWindow(lines: readonly string[], offset: number, limit: number, s
   if (offset === 1 && last === lines.length) return body;
   const more = last < lines.length ? ` Call read_file with offset ${last + 1} to read more.` : "";
   return `${body}\n\n[Showing lines ${offset}-${last} of ${lines.length} in ${shown}.${more}]`;
+}
+
+/**
+ * An image file as the model sees it: a line saying what it is, and the image itself after it
+ * (fitted to the size limits like an attached one: lib/image/fit.ts). Where images are not sent
+ * (no store: a subagent) or it cannot be fitted, the call fails with the reason.
+ */
+async function showImage(shown: string, bytes: Uint8Array, info: ImageInfo, store: ToolContext["images"]): Promise<ToolResult> {
+  const kind = info.mediaType.slice("image/".length).toUpperCase();
+  if (!store) throw new ToolError(`read_file: ${shown} is a ${kind} image (${info.width}×${info.height}), and images cannot be shown here. Describe what you need from it to the user instead.`);
+  const fitted = await fitImage(bytes);
+  if (!fitted.ok) throw new ToolError(`read_file: ${shown} ${fitted.why}, so it cannot be shown.`);
+  const { width, height, mediaType } = fitted.info;
+  const ref = store.put(fitted.bytes, mediaType);
+  const shrunk = fitted.shrunkFrom ? `, shrunk from ${fitted.shrunkFrom.width}×${fitted.shrunkFrom.height} (${megabytes(fitted.shrunkFrom.bytes)}) to fit the limits` : "";
+  return {
+    output: `${shown}: ${kind} image, ${width}×${height}${shrunk}. The image follows.`,
+    summary: `image ${width}×${height}`,
+    images: [{ ref, mediaType, name: shown.split("/").pop() ?? shown, width, height }],
+  };
 }

@@ -31,6 +31,7 @@ function windowOf(tokens = 128_000) {
       if (o.limit !== undefined) info = { ...info, tokens: o.limit, source: "learned", from: "refusal" };
       return o.limit === undefined ? { smaller: true } : { stated: o.limit, smaller: o.limit < tokens };
     },
+    learnNoImages() {},
   };
   return { window, learned };
 }

@@ -25,12 +25,14 @@ describe("probePlan: ask only what the server can answer", () => {
 describe("askServer against each vendor's metadata endpoint (fake server)", () => {
   const serve = useFakeServer();
   const models = { "qwen2.5-7b": { contextWindow: 8192, maxContext: 32768, maxOutputTokens: 2048 } };
-  const cases: [VendorMode & ServerKind, string, { contextWindow: number; maxOutputTokens?: number }][] = [
+  const cases: [VendorMode & ServerKind, string, { contextWindow: number; maxOutputTokens?: number; images?: boolean }][] = [
     ["vllm", "vLLM /models", { contextWindow: 8192 }],
-    ["lmstudio", "LM Studio /api/v0/models", { contextWindow: 8192 }],
-    ["llamacpp", "llama.cpp /props", { contextWindow: 8192 }],
-    ["ollama", "ollama /api/show", { contextWindow: 8192 }],
-    ["openrouter", "OpenRouter /models", { contextWindow: 8192, maxOutputTokens: 2048 }],
+    // Each but vLLM also says whether the model takes images (LM Studio's type, llama.cpp's modalities,
+    // ollama's capabilities, OpenRouter's input_modalities): text only here.
+    ["lmstudio", "LM Studio /api/v0/models", { contextWindow: 8192, images: false }],
+    ["llamacpp", "llama.cpp /props", { contextWindow: 8192, images: false }],
+    ["ollama", "ollama /api/show", { contextWindow: 8192, images: false }],
+    ["openrouter", "OpenRouter /models", { contextWindow: 8192, maxOutputTokens: 2048, images: false }],
   ];
   for (const [vendor, endpoint, limits] of cases) {
     test(`${vendor}: the window it runs with (not the model's native maximum), from its own endpoint only`, async () => {

@@ -108,3 +108,34 @@ test("the session is named after the prompt typed, not the files @path attached 
   const [row] = listed.stdout.trim().split("\n").map((line) => JSON.parse(line) as { title: string });
   expect(row!.title).toBe("what does @src/a.ts export?");
 }, 20_000);
+
+test("a screenshot's path dropped in with escaped spaces goes as an image; the screen names it with its size", async () => {
+  const cwd = project();
+  const shots = tempDir();
+  const { pngOf, imagesIn } = await import("../support/images.ts");
+  writeFileSync(join(shots, "Screen Shot.png"), pngOf(16, 8));
+  const s = await serve({ text: "A small gradient." });
+  const pty = await start({ baseURL: s.url, cwd });
+  await pty.waitForPrompt(1);
+  // Dropping a file on a terminal pastes its path (bracketed paste), spaces escaped.
+  pty.write(`what is this \x1b[200~${join(shots, "Screen Shot.png").replace(/ /g, "\\ ")}\x1b[201~\r`);
+  await pty.waitFor("A small gradient.");
+  expect(pty.screen()).toContain(`attached ${join(shots, "Screen Shot.png")} (image, 16×8)`);
+  expect(imagesIn(s.requests[0]!.body).map((i) => i.mediaType)).toEqual(["image/png"]);
+}, 20_000);
+
+test("for a model that takes no images the prompt is not sent: one line says why, and the loop goes on", async () => {
+  const cwd = project();
+  const { pngOf } = await import("../support/images.ts");
+  writeFileSync(join(cwd, "shot.png"), pngOf(8, 8));
+  const s = await serve({ text: "Text only." });
+  const pty = await start({ baseURL: s.url, cwd, args: ["-m", "gpt-3.5-turbo"] });
+  await pty.waitForPrompt(1);
+  pty.line("what is @shot.png?");
+  await pty.waitFor("does not take images");
+  expect(pty.screen()).toContain("gpt-3.5-turbo does not take images (built-in table)");
+  expect(s.requests).toHaveLength(0);
+  pty.line("then just say hi");
+  await pty.waitFor("Text only.");
+  expect(s.requests).toHaveLength(1);
+}, 20_000);

@@ -40,7 +40,7 @@ export function serveMetadata(vendor: VendorMode, method: string, path: string, 
         return list(entries.map(([id, l]) => ({ id, object: "model", created, owned_by: "vllm", root: id, parent: null, max_model_len: l.contextWindow, permission: [vllmPermission()] })));
       break;
     case "lmstudio": {
-      const card = ([id, l]: [string, ModelLimits]) => ({ id, object: "model", type: "llm", publisher: "lmstudio-community", arch: ARCH, compatibility_type: "gguf", quantization: "Q4_K_M", state: "loaded", max_context_length: native(l), loaded_context_length: l.contextWindow });
+      const card = ([id, l]: [string, ModelLimits]) => ({ id, object: "model", type: l.images ? "vlm" : "llm", publisher: "lmstudio-community", arch: ARCH, compatibility_type: "gguf", quantization: "Q4_K_M", state: "loaded", max_context_length: native(l), loaded_context_length: l.contextWindow });
       if (get && path === "/api/v0/models") return list(entries.map(card));
       const one = get && path.match(/^\/api\/v0\/models\/(.+)$/);
       if (one) {
@@ -59,7 +59,7 @@ export function serveMetadata(vendor: VendorMode, method: string, path: string, 
           total_slots: 1,
           model_alias: first?.[0] ?? "",
           model_path: `/models/${first?.[0] ?? "model"}.gguf`,
-          modalities: { vision: false, audio: false },
+          modalities: { vision: first?.[1].images === true, audio: false },
           chat_template: "{{ messages }}",
           bos_token: "<|im_start|>",
           eos_token: "<|im_end|>",
@@ -91,7 +91,7 @@ export function serveMetadata(vendor: VendorMode, method: string, path: string, 
             created,
             description: "",
             context_length: l.contextWindow,
-            architecture: { modality: "text->text", input_modalities: ["text"], output_modalities: ["text"], tokenizer: "Other", instruct_type: null },
+            architecture: { modality: l.images ? "text+image->text" : "text->text", input_modalities: l.images ? ["text", "image"] : ["text"], output_modalities: ["text"], tokenizer: "Other", instruct_type: null },
             pricing: { prompt: "0.00000025", completion: "0.0000015", request: "0", image: "0" },
             top_provider: { context_length: l.contextWindow, max_completion_tokens: l.maxOutputTokens ?? null, is_moderated: false },
             per_request_limits: null,
@@ -130,7 +130,7 @@ function ollamaShow(name: string, l: ModelLimits) {
       [`${ARCH}.context_length`]: native(l),
       [`${ARCH}.embedding_length`]: 3584,
     },
-    capabilities: ["completion", "tools"],
+    capabilities: l.images ? ["completion", "tools", "vision"] : ["completion", "tools"],
     modified_at: "2026-01-01T00:00:00Z",
   };
 }

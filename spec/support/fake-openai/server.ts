@@ -15,6 +15,7 @@ import { createGathering, pickReply } from "./routing.ts";
 import { buildResponsesTurn, itemsInRawStream, responsesFailure, responsesFaultPrefix, responsesFrame } from "./responses-wire.ts";
 import type { CapturedRequest, FakeServer, FaultReply, HttpErrorReply, Overflow, RawReply, Reply, StartOptions, StreamErrorReply, TurnReply } from "./types.ts";
 import { validateChatRequest } from "./validate-chat.ts";
+import { validateImages } from "./validate-images.ts";
 import { validateResponsesRequest } from "./validate-responses.ts";
 import { resolveTurn } from "./vendors/chat-kit.ts";
 import { EchoLedger } from "./vendors/echo-rules.ts";
@@ -94,13 +95,15 @@ export async function createFakeServer(opts: InternalOptions = {}): Promise<{ se
     let context: ContextEntry[] = [];
     if (wire === "chat") {
       if (!Array.isArray(body.messages)) return void reject(res, missingField(path, "messages"));
-      const rejection = validateChatRequest(body) ?? ledger.check(body);
+      const rejection = validateChatRequest(body) ?? validateImages(wire, body, opts.models) ?? ledger.check(body);
       if (rejection) return void reject(res, rejection);
     } else {
       const refused = stateless ? rejectItemReference(body) : undefined;
       if (refused) return void reject(res, refused);
       const result = validateResponsesRequest(stateless ? withoutItemIds(body) : body, items);
       if (!result.ok) return void reject(res, result.rejection);
+      const badImage = validateImages(wire, body, opts.models);
+      if (badImage) return void reject(res, badImage);
       context = result.context;
     }
     const over = checkContextWindow(wire, body, opts.models, opts.overflow ?? spec.overflow, spec.responses);

@@ -82,8 +82,10 @@ export type OverflowStyle = "openai" | "vllm" | "llamacpp" | "openrouter" | "gro
 
 /** A model the fake serves. `contextWindow` is what it runs with (enforced, and reported by the vendor's
  *  metadata endpoint); `maxContext` is the model's native maximum where a vendor reports both (ollama's
- *  model_info vs num_ctx, LM Studio's max vs loaded, llama.cpp's n_ctx_train vs n_ctx); default contextWindow. */
-export type ModelLimits = { contextWindow: number; maxContext?: number; maxOutputTokens?: number };
+ *  model_info vs num_ctx, LM Studio's max vs loaded, llama.cpp's n_ctx_train vs n_ctx); default contextWindow.
+ *  `images`: false refuses image parts with OpenAI's 400; the metadata reports it (OpenRouter `input_modalities`,
+ *  ollama `capabilities`, LM Studio `type` vlm/llm, llama.cpp `modalities.vision`). */
+export type ModelLimits = { contextWindow: number; maxContext?: number; maxOutputTokens?: number; images?: boolean };
 
 /** Chat-wire quirks of gateways, layered on any vendor: tool-call `index` counted from 1 (Bedrock-backed
  *  gateways), continuation deltas repeating `id: ""` and `function.name: ""` (Alibaba DashScope). */

@@ -8,7 +8,7 @@
 import { isAbsolute, resolve } from "node:path";
 import { isStdio, type McpServerConfig, type RemoteServerConfig } from "../config/mcp-schema.ts";
 import { expandAll, expandEnv, expandOAuth } from "./expand-env.ts";
-import { createOAuthProvider, loginCommand, McpSignInNeeded } from "./oauth-provider.ts";
+import { createOAuthProvider, loginCommand, McpSignInNeeded, stepUpFetch } from "./oauth-provider.ts";
 import type { SecretStore } from "./token-vault.ts";
 import { fieldsOf, type Elicitor } from "./elicitation.ts";
 import type { McpCallResult } from "./result-text.ts";
@@ -131,15 +131,17 @@ export async function connectServer(name: string, config: McpServerConfig, opts:
       const fixedToken = Object.keys(requestInit.headers).some((key) => key.toLowerCase() === "authorization");
       const authProvider = fixedToken ? undefined : await authProviderFor(name, config, url, opts, missing);
       signedIn = async () => Boolean((await authProvider?.tokens())?.access_token);
+      // shiro's own provider sees a 403 insufficient_scope first (step-up: oauth-provider.ts).
+      const auth = authProvider ? { authProvider, ...("insufficientScope" in authProvider ? { fetch: stepUpFetch(authProvider) } : {}) } : {};
       if (config.type === "sse") {
         const { SSEClientTransport } = await import("@modelcontextprotocol/sdk/client/sse.js");
         transport = "sse";
-        await client.connect(new SSEClientTransport(url, { requestInit, ...(authProvider ? { authProvider } : {}) }));
+        await client.connect(new SSEClientTransport(url, { requestInit, ...auth }));
       } else {
         const { StreamableHTTPClientTransport } = await import("@modelcontextprotocol/sdk/client/streamableHttp.js");
         try {
           transport = "http";
-          await client.connect(new StreamableHTTPClientTransport(url, { requestInit, ...(authProvider ? { authProvider } : {}) }));
+          await client.connect(new StreamableHTTPClientTransport(url, { requestInit, ...auth }));
         } catch (httpError) {
           if (opts.signal.aborted) throw httpError;
           // A server that asked for authorization speaks streamable HTTP: say what it wants, do not try SSE.

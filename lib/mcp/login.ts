@@ -8,12 +8,18 @@
 import type { RemoteServerConfig } from "../config/mcp-schema.ts";
 import { expandAll, expandEnv, expandOAuth } from "./expand-env.ts";
 import { startCallbackServer, type CallbackServer } from "./oauth-callback.ts";
-import { createOAuthProvider } from "./oauth-provider.ts";
+import { createOAuthProvider, stepUpFetch } from "./oauth-provider.ts";
 import { readOAuthRecord } from "./oauth-store.ts";
 import type { SecretStore } from "./token-vault.ts";
 
 /** How long shiro waits for the browser to come back. */
 export const SIGN_IN_WAIT_MS = 5 * 60_000;
+/**
+ * Browser round trips in one login: the sign-in, and one step-up when the server at once answers
+ * the new token with a 403 `insufficient_scope` for more. A server that keeps asking is refused
+ * then, not sent the user to the browser again and again.
+ */
+export const MAX_AUTHORIZATIONS = 2;
 
 export type SignInOptions = {
   home: string;
@@ -57,7 +63,15 @@ export async function signIn(name: string, config: RemoteServerConfig, opts: Sig
     }
   }
   try {
-    provider = createOAuthProvider({ home: opts.home, server: name, url: url.href, version: opts.version, mode: { kind: "login", port: callback.port, open: opts.open }, ...(settings ? { settings } : {}), ...(opts.secrets ? { secrets: opts.secrets } : {}) });
+    let opened = 0;
+    const open = async (authorizationUrl: URL) => {
+      if (++opened > MAX_AUTHORIZATIONS) {
+        const scope = authorizationUrl.searchParams.get("scope");
+        throw new Error(`the server still refuses access after ${MAX_AUTHORIZATIONS} sign-ins${scope ? ` (it asks for scope "${scope}" again)` : ""}; ask its owner for that access`);
+      }
+      await opts.open(authorizationUrl);
+    };
+    provider = createOAuthProvider({ home: opts.home, server: name, url: url.href, version: opts.version, mode: { kind: "login", port: callback.port, open }, ...(settings ? { settings } : {}), ...(opts.secrets ? { secrets: opts.secrets } : {}) });
     await provider.tokens(); // reads what was kept, so that a loss is said before the browser opens
     if (provider.notice) opts.notice?.(`"${name}": ${provider.notice}; signing in afresh.`);
     const { Client } = await import("@modelcontextprotocol/sdk/client/index.js");
@@ -65,7 +79,7 @@ export async function signIn(name: string, config: RemoteServerConfig, opts: Sig
     const { UnauthorizedError } = await import("@modelcontextprotocol/sdk/client/auth.js");
     const attempt = async () => {
       const client = new Client({ name: "shiro", version: opts.version });
-      const transport = new StreamableHTTPClientTransport(url, { authProvider: provider!, requestInit: { headers } });
+      const transport = new StreamableHTTPClientTransport(url, { authProvider: provider!, fetch: stepUpFetch(provider!), requestInit: { headers } });
       try {
         await client.connect(transport);
         const tools = client.getServerCapabilities()?.tools ? (await client.listTools()).tools.length : 0;
@@ -89,14 +103,21 @@ export async function signIn(name: string, config: RemoteServerConfig, opts: Sig
       const signedIn = Boolean((await provider.tokens())?.access_token);
       return { already: signedIn, notNeeded: !signedIn, tools: first.tools ?? 0 };
     }
-    const waited = AbortSignal.any([opts.signal, AbortSignal.timeout(SIGN_IN_WAIT_MS)]);
-    const code = await callback.code(waited).catch((error: unknown) => {
-      throw waited.aborted && !opts.signal.aborted ? new Error(`nobody came back from the browser within ${SIGN_IN_WAIT_MS / 60_000} minutes`) : error;
-    });
-    await first.transport.finishAuth(code);
-    const second = await attempt();
-    if ("transport" in second && second.transport) throw new Error("the server still refuses the new tokens");
-    return { already: false, notNeeded: false, tools: second.tools ?? 0 };
+    let refused: Awaited<ReturnType<typeof attempt>> = first;
+    let answered = 0;
+    // Each refusal sent the browser to the authorization server (counted in `open`); a refusal
+    // without one (the new tokens refused outright) ends here.
+    while ("transport" in refused && refused.transport) {
+      if (opened === answered) throw new Error("the server still refuses the new tokens");
+      answered = opened;
+      const waited = AbortSignal.any([opts.signal, AbortSignal.timeout(SIGN_IN_WAIT_MS)]);
+      const code = await callback.code(waited).catch((error: unknown) => {
+        throw waited.aborted && !opts.signal.aborted ? new Error(`nobody came back from the browser within ${SIGN_IN_WAIT_MS / 60_000} minutes`) : error;
+      });
+      await refused.transport.finishAuth(code);
+      refused = await attempt();
+    }
+    return { already: false, notNeeded: false, tools: refused.tools ?? 0 };
   } finally {
     callback.stop();
   }

@@ -10,7 +10,7 @@ export type Expectation = { state(): string | undefined; issuer(): { issuer?: st
 
 export type CallbackServer = {
   port: number;
-  /** The authorization code, once a valid answer came; rejects on an `error` answer or the signal. */
+  /** The next authorization code, once a valid answer came; rejects on an `error` answer or the signal. */
   code(signal: AbortSignal): Promise<string>;
   stop(): void;
 };
@@ -20,12 +20,15 @@ const page = (title: string, text: string) =>
 
 /** Listens on `port` (0: any free one). Throws when the port is taken. */
 export function startCallbackServer(port: number, expect: Expectation): CallbackServer {
+  // One wait at a time; a step-up (login.ts) waits again for the next authorization's answer.
   let settle: { resolve(code: string): void; reject(error: Error): void } | undefined;
   let early: { code?: string; error?: Error } | undefined;
   const finish = (outcome: { code?: string; error?: Error }) => {
     if (!settle) return void (early ??= outcome);
-    if (outcome.code !== undefined) settle.resolve(outcome.code);
-    else settle.reject(outcome.error!);
+    const waiting = settle;
+    settle = undefined;
+    if (outcome.code !== undefined) waiting.resolve(outcome.code);
+    else waiting.reject(outcome.error!);
   };
   const server = Bun.serve({
     hostname: "127.0.0.1",
@@ -60,7 +63,9 @@ export function startCallbackServer(port: number, expect: Expectation): Callback
     code(signal) {
       return new Promise<string>((resolve, reject) => {
         settle = { resolve, reject };
-        if (early) finish(early);
+        const came = early;
+        early = undefined;
+        if (came) finish(came);
         signal.addEventListener("abort", () => reject(signal.reason instanceof Error ? signal.reason : new Error("the sign-in was stopped")), { once: true });
       });
     },

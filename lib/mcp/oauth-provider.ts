@@ -14,6 +14,12 @@
  *
  * An authorization server whose metadata does not list S256 in `code_challenge_methods_supported`
  * is refused (the 2025-11-25 specification requires PKCE to be advertised; the SDK would go on).
+ *
+ * Step-up (a 403 `insufficient_scope`, seen by `stepUpFetch` before the SDK acts on it): a session
+ * cannot open a browser, so it remembers the scopes the server named in the record (`stepUp`) and
+ * the request fails with the command; `shiro mcp login` does not reuse the narrower tokens (nor
+ * refresh them: a refresh never widens a grant, which is what the SDK would try first) and asks
+ * for those scopes as well.
  */
 import { randomBytes } from "node:crypto";
 import type { OAuthDiscoveryState } from "@modelcontextprotocol/sdk/client/auth.js";
@@ -50,6 +56,7 @@ export function createOAuthProvider(opts: { home: string; server: string; url: s
   const ready = vault.read(opts.url).then((read) => {
     record = read.record;
     notice = read.notice;
+    stepUpPending = mode.kind === "login" && Boolean(record.stepUp);
     if (mode.kind === "login" && record.port !== mode.port && !configured) {
       // The client was registered with another redirect port: register again with this one.
       record = { url: opts.url, ...(record.discovery ? { discovery: record.discovery } : {}) };
@@ -64,6 +71,10 @@ export function createOAuthProvider(opts: { home: string; server: string; url: s
   const needed = () => new McpSignInNeeded(notice ? `it asks you to sign in again: run ${loginCommand(opts.server)} (${notice})` : `it asks you to sign in: run ${loginCommand(opts.server)}`);
   /** Set once the SDK began the authorization flow (after a 401). */
   let authTried = false;
+  /** Login after a step-up: the kept tokens lack scopes the server asked for, so they are not offered. */
+  let stepUpPending = false;
+  /** The scope the authorization request under way asks for (login), kept with the tokens it brings. */
+  let askedScope: string | undefined;
   /** The `state` of the authorization request under way, for the callback to check. */
   let expectedState: string | undefined;
   const redirect = (port: number) => `http://127.0.0.1:${port}/callback`;
@@ -118,14 +129,36 @@ export function createOAuthProvider(opts: { home: string; server: string; url: s
     },
     async tokens() {
       await ready;
-      return record.tokens as OAuthTokens | undefined;
+      return stepUpPending ? undefined : (record.tokens as OAuthTokens | undefined);
     },
-    saveTokens(tokens: object) {
-      return save({ tokens: { ...tokens }, tokensAt: Date.now() });
+    async saveTokens(tokens: OAuthTokens) {
+      await ready;
+      // What the tokens cover: the scope the response names, else the one the sign-in asked for
+      // (a refresh keeps the sign-in's). A sign-in that asked for the step-up's scopes settles it.
+      const scope = tokens.scope ?? (mode.kind === "login" ? askedScope : record.scope);
+      const { stepUp: _settled, scope: _old, ...rest } = record;
+      const keepStepUp = mode.kind === "background" && record.stepUp ? { stepUp: record.stepUp } : {};
+      stepUpPending = false;
+      record = { ...rest, tokens: { ...tokens }, tokensAt: Date.now(), ...(scope ? { scope } : {}), ...keepStepUp };
+      await vault.keep(record);
     },
-    redirectToAuthorization(url: URL): Promise<void> {
+    async redirectToAuthorization(url: URL): Promise<void> {
+      await ready;
       if (mode.kind === "background") throw needed();
+      if (record.stepUp) url.searchParams.set("scope", joinScopes(url.searchParams.get("scope") ?? undefined, record.stepUp));
+      askedScope = url.searchParams.get("scope") ?? undefined;
       return mode.open(url);
+    },
+    /**
+     * The server answered 403 `insufficient_scope` naming `scope`. A session stops there with the
+     * command that signs in (remembering the scope for it); a login asks for it next.
+     */
+    async insufficientScope(scope: string | undefined): Promise<void> {
+      await ready;
+      const stepUp = joinScopes(record.stepUp, scope);
+      if (stepUp) await save({ stepUp });
+      if (mode.kind === "background") throw new McpSignInNeeded(`it asks for more access${stepUp ? ` (scope "${stepUp}")` : ""}: run ${loginCommand(opts.server)}`);
+      stepUpPending = true;
     },
     saveCodeVerifier(verifier: string) {
       return save({ verifier });
@@ -137,10 +170,11 @@ export function createOAuthProvider(opts: { home: string; server: string; url: s
     },
     async invalidateCredentials(scope: "all" | "client" | "tokens" | "verifier" | "discovery") {
       await ready;
-      const { url, port, client, tokens, tokensAt, verifier, discovery } = record;
+      const { url, port, client, tokens, tokensAt, verifier, discovery, stepUp } = record;
       const keep: OAuthRecord = { url };
       if (scope !== "all" && scope !== "client") Object.assign(keep, client ? { client, port } : {});
-      if (scope !== "all" && scope !== "tokens" && tokens) Object.assign(keep, { tokens }, tokensAt ? { tokensAt } : {});
+      if (scope !== "all" && scope !== "tokens" && tokens) Object.assign(keep, { tokens }, tokensAt ? { tokensAt } : {}, record.scope ? { scope: record.scope } : {});
+      if (scope !== "all" && stepUp) keep.stepUp = stepUp;
       if (scope !== "all" && scope !== "verifier" && verifier) keep.verifier = verifier;
       if (scope !== "all" && scope !== "discovery" && discovery) keep.discovery = discovery;
       record = keep;
@@ -162,4 +196,35 @@ export function createOAuthProvider(opts: { home: string; server: string; url: s
       return record.discovery as OAuthDiscoveryState | undefined;
     },
   };
+}
+
+function scopesIn(scope: string | undefined): string[] {
+  return (scope ?? "").split(/\s+/).filter(Boolean);
+}
+
+/** Both lists of scopes as one, each scope once, in the order first seen. */
+function joinScopes(a: string | undefined, b: string | undefined): string {
+  return [...new Set([...scopesIn(a), ...scopesIn(b)])].join(" ");
+}
+
+/**
+ * The fetch a transport with this provider uses: it hands a 403 `insufficient_scope` to the
+ * provider before the SDK sees it (the SDK would refresh the token, which cannot widen it).
+ */
+export function stepUpFetch(provider: Pick<ShiroOAuthProvider, "insufficientScope">): typeof fetch {
+  const watched = async (input: string | URL | Request, init?: RequestInit) => {
+    const response = await fetch(input, init);
+    if (response.status !== 403) return response;
+    const header = response.headers.get("www-authenticate") ?? "";
+    if (authParam(header, "error") !== "insufficient_scope") return response;
+    await provider.insufficientScope(authParam(header, "scope"));
+    return response; // a login goes on: the SDK's step-up, once per transport, meets the browser limit of login.ts
+  };
+  return watched as typeof fetch;
+}
+
+/** One parameter of a `WWW-Authenticate: Bearer …` header (quoted or not). */
+function authParam(header: string, name: string): string | undefined {
+  const match = new RegExp(`(?:^|[\\s,])${name}=(?:"([^"]*)"|([^\\s,]+))`).exec(header);
+  return match ? (match[1] ?? match[2]) : undefined;
 }

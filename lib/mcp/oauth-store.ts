@@ -27,6 +27,13 @@ const RecordSchema = v.object({
   /** When the tokens were received (ms since the epoch), for their `expires_in`. */
   tokensAt: v.optional(v.number()),
   verifier: v.optional(v.string()),
+  /** The scopes the last sign-in asked for (the authorization request's `scope`, or what the token response granted). */
+  scope: v.optional(v.string()),
+  /**
+   * Scopes a server asked for since that sign-in (a 403 `insufficient_scope` in a session, which
+   * never opens a browser): the next `shiro mcp login` asks for them too.
+   */
+  stepUp: v.optional(v.string()),
   discovery: v.optional(Json),
   /** "system": the tokens (and the client's secret, if any) are in the system's secret store, not here. */
   secrets: v.optional(v.literal("system")),

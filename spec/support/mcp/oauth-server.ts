@@ -5,7 +5,7 @@
  * authorization endpoint that redirects at once (no person needed) with `state` and `iss`, a
  * token endpoint that checks PKCE (S256) and the redirect URI and refreshes, and the demo MCP
  * endpoint, which answers 401 with `WWW-Authenticate: Bearer resource_metadata=…` without a
- * valid bearer token. `log` records what each endpoint was asked.
+ * valid bearer token, and, when asked to, 403 `insufficient_scope` to a token granted too little. `log` records what each endpoint was asked.
  */
 import { createHash, randomBytes } from "node:crypto";
 import { answer } from "./demo-protocol.ts";
@@ -19,19 +19,27 @@ export type OAuthServerOptions = {
   m2m?: { id: string; secret: string; method: "client_secret_basic" | "client_secret_post" };
   /** No OAuth at all: a plain `WWW-Authenticate: Bearer` on 401, and every OAuth endpoint 404. */
   bare?: boolean;
+  /**
+   * Step-up: a tools/call with a token not granted this scope gets 403 `insufficient_scope`
+   * naming "mcp:read" and it (tokens are granted what the authorization request asked for).
+   */
+  stepUp?: string;
+  /** Every request with a valid token gets 403 `insufficient_scope` for this scope, which no sign-in grants. */
+  neverEnough?: string;
 };
 
 export function startOAuthMcpServer(opts: OAuthServerOptions = {}) {
   const clients = new Map<string, { redirect_uris: string[] }>();
-  const codes = new Map<string, { challenge: string; redirectUri: string; clientId: string; resource: string | null }>();
-  const access = new Set<string>();
-  const refresh = new Set<string>();
-  const log = { registrations: 0, authorize: [] as URLSearchParams[], token: [] as URLSearchParams[], mcpUnauthorized: 0 };
+  const codes = new Map<string, { challenge: string; redirectUri: string; clientId: string; resource: string | null; scope: string }>();
+  /** Each live token and the scopes it was granted. */
+  const access = new Map<string, string[]>();
+  const refresh = new Map<string, string[]>();
+  const log = { registrations: 0, authorize: [] as URLSearchParams[], token: [] as URLSearchParams[], mcpUnauthorized: 0, insufficientScope: 0 };
   const random = () => randomBytes(16).toString("hex");
-  const issue = () => {
+  const issue = (scopes: string[] = []) => {
     const tokens = { access_token: `at-${random()}`, refresh_token: `rt-${random()}`, token_type: "Bearer", expires_in: 3600 };
-    access.add(tokens.access_token);
-    refresh.add(tokens.refresh_token);
+    access.set(tokens.access_token, scopes);
+    refresh.set(tokens.refresh_token, scopes);
     return Response.json(tokens, { headers: { "cache-control": "no-store" } });
   };
   const oauthError = (error: string, status = 400) => Response.json({ error }, { status });
@@ -74,7 +82,7 @@ export function startOAuthMcpServer(opts: OAuthServerOptions = {}) {
           if (!client || !client.redirect_uris.includes(redirectUri)) return new Response("unknown client or redirect_uri", { status: 400 });
           if (q.get("response_type") !== "code" || q.get("code_challenge_method") !== "S256" || !q.get("code_challenge")) return new Response("PKCE S256 required", { status: 400 });
           const code = `code-${random()}`;
-          codes.set(code, { challenge: q.get("code_challenge")!, redirectUri, clientId: q.get("client_id")!, resource: q.get("resource") });
+          codes.set(code, { challenge: q.get("code_challenge")!, redirectUri, clientId: q.get("client_id")!, resource: q.get("resource"), scope: q.get("scope") ?? "" });
           const back = new URL(redirectUri);
           back.searchParams.set("code", code);
           if (q.get("state")) back.searchParams.set("state", q.get("state")!);
@@ -90,7 +98,7 @@ export function startOAuthMcpServer(opts: OAuthServerOptions = {}) {
             if (!grant || grant.clientId !== form.get("client_id") || grant.redirectUri !== form.get("redirect_uri")) return oauthError("invalid_grant");
             const verifier = form.get("code_verifier") ?? "";
             if (createHash("sha256").update(verifier).digest("base64url") !== grant.challenge) return oauthError("invalid_grant");
-            return issue();
+            return issue(grant.scope.split(" ").filter(Boolean));
           }
           if (form.get("grant_type") === "client_credentials" && opts.m2m) {
             const basic = request.headers.get("authorization");
@@ -102,8 +110,9 @@ export function startOAuthMcpServer(opts: OAuthServerOptions = {}) {
             return ok ? issue() : oauthError("invalid_client", 401);
           }
           if (form.get("grant_type") === "refresh_token") {
-            if (!refresh.delete(form.get("refresh_token") ?? "")) return oauthError("invalid_grant");
-            return issue();
+            const scopes = refresh.get(form.get("refresh_token") ?? "");
+            if (!scopes || !refresh.delete(form.get("refresh_token") ?? "")) return oauthError("invalid_grant");
+            return issue(scopes);
           }
           return oauthError("unsupported_grant_type");
         }
@@ -118,7 +127,16 @@ export function startOAuthMcpServer(opts: OAuthServerOptions = {}) {
           }
           if (request.method === "GET") return new Response("no stream here", { status: 405 });
           if (request.method === "DELETE") return new Response(null, { status: 204 });
-          const reply = answer((await request.json()) as Parameters<typeof answer>[0], {});
+          const message = (await request.json()) as Parameters<typeof answer>[0];
+          const needed = opts.neverEnough ?? (opts.stepUp && message.method === "tools/call" && !access.get(bearer)!.includes(opts.stepUp) ? `mcp:read ${opts.stepUp}` : undefined);
+          if (needed) {
+            log.insufficientScope++;
+            return new Response(JSON.stringify({ error: "insufficient_scope" }), {
+              status: 403,
+              headers: { "www-authenticate": `Bearer error="insufficient_scope", scope="${needed}", resource_metadata="${base}/.well-known/oauth-protected-resource/mcp"`, "content-type": "application/json" },
+            });
+          }
+          const reply = answer(message, {});
           if (!reply) return new Response(null, { status: 202 });
           return Response.json(reply, { headers: { "mcp-session-id": "oauth-session" } });
         }

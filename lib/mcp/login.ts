@@ -3,7 +3,10 @@
  * meets the 401 and runs `auth()`; the provider (oauth-provider.ts) registers with the loopback
  * redirect and hands over the authorization URL; the callback (oauth-callback.ts) waits for the
  * browser to come back; `finishAuth` trades the code for tokens; then shiro connects once more to
- * check the tokens work, and reports the server's tool count.
+ * check the tokens work, and reports the server's tool count. A server that answers those tokens
+ * with 403 `insufficient_scope` gets one more trip through the browser for the larger scope
+ * (MAX_AUTHORIZATIONS in all); scopes a session was refused for are asked at once
+ * (oauth-provider.ts, step-up).
  */
 import type { RemoteServerConfig } from "../config/mcp-schema.ts";
 import { expandAll, expandEnv, expandOAuth } from "./expand-env.ts";

@@ -20,6 +20,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { startFakeServer } from "../../spec/support/fake-openai.ts";
 import { mcpToolName } from "../../lib/mcp/tool-name.ts";
+import { loopTurn } from "./loop.ts";
 import { scenarioPlan, type ScenarioPlan } from "./scenarios.ts";
 
 const root = join(import.meta.dir, "..", "..");
@@ -70,7 +71,9 @@ async function run(args: string[]): Promise<{ code: number; said: string }> {
 /** One headless turn whose model calls the scenario's tool, then says "done". */
 async function turn(tool: ScenarioPlan["tool"]): Promise<{ code: number; said: string }> {
   fake.push(...(tool ? [{ toolCalls: [{ name: mcpToolName("conf", tool.name), input: tool.args }] }, { text: "done" }] : [{ text: "done" }]));
-  const result = await run(["-p", tool ? `Call the ${tool.name} tool.` : "Say done."]);
+  const prompt = tool ? `Call the ${tool.name} tool.` : "Say done.";
+  const result = plan.interactive ? await loopTurn(bin, env, home, prompt) : await run(["-p", prompt]);
+  if (plan.interactive) console.log(`$ shiro (the loop, in a terminal)   → exit ${result.code}\n${result.said.trimEnd()}`);
   if (result.code === 0 && fake.pending() > 0) {
     console.error("the turn ended before the scripted tool call was answered");
     return { ...result, code: 1 };

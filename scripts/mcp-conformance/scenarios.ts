@@ -8,6 +8,8 @@
 export type ScenarioPlan = {
   tool?: { name: string; args: Record<string, unknown> };
   login: boolean;
+  /** The turn runs in the interactive loop (in a pseudo-terminal): headless does not declare elicitation. */
+  interactive?: boolean;
   oauth?: Record<string, unknown>;
   env: Record<string, string>;
   /** Set when shiro has no such feature: the adapter says so and exits 3. */
@@ -32,6 +34,9 @@ export function scenarioPlan(scenario: string, context: Record<string, string | 
     return "${CONF_CLIENT_SECRET}";
   };
   switch (scenario) {
+    case "elicitation-sep1034-client-defaults":
+      plan.interactive = true;
+      break;
     case "auth/basic-cimd":
       plan.oauth = { clientMetadataUrl: CONFORMANCE_CIMD_URL };
       break;

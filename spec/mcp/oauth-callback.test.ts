@@ -35,3 +35,23 @@ test("the sign-in callback ends the sign-in when a server that promised iss leav
     refused.stop();
   }
 });
+
+test("after one answer the callback waits for the next (a step-up's second authorization), answered before or after the wait begins", async () => {
+  let state = "first-state";
+  const callback = startCallbackServer(0, { state: () => state, issuer: () => ({ issRequired: false }) });
+  try {
+    const base = `http://127.0.0.1:${callback.port}/callback`;
+    const first = callback.code(AbortSignal.timeout(5_000));
+    await fetch(`${base}?code=one&state=first-state`);
+    expect(await first).toBe("one");
+    state = "second-state";
+    expect((await fetch(`${base}?code=two&state=second-state`)).status).toBe(200); // came before the wait
+    expect(await callback.code(AbortSignal.timeout(5_000))).toBe("two");
+    state = "third-state";
+    const third = callback.code(AbortSignal.timeout(5_000));
+    await fetch(`${base}?code=three&state=third-state`);
+    expect(await third).toBe("three");
+  } finally {
+    callback.stop();
+  }
+});

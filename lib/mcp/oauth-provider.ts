@@ -59,7 +59,7 @@ export function createOAuthProvider(opts: { home: string; server: string; url: s
     stepUpPending = mode.kind === "login" && Boolean(record.stepUp);
     if (mode.kind === "login" && record.port !== mode.port && !configured) {
       // The client was registered with another redirect port: register again with this one.
-      record = { url: opts.url, ...(record.discovery ? { discovery: record.discovery } : {}) };
+      record = { url: opts.url, ...(record.discovery ? { discovery: record.discovery } : {}), ...(record.stepUp ? { stepUp: record.stepUp } : {}) };
     }
   });
   const save = async (change: Partial<OAuthRecord>) => {

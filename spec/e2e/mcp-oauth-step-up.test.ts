@@ -60,6 +60,20 @@ describe("MCP servers that ask for more access (403 insufficient_scope)", () => 
     expect(oauth.log.authorize).toHaveLength(2);
   });
 
+  test("the scopes a session was refused for are asked for even when the login must register again (its old port is taken)", async () => {
+    const { oauth, home, env } = setUp({ stepUp: "mcp:write" });
+    expect((await runShiro(["mcp", "login", "conf"], { home, env })).code).toBe(0);
+    const s = await serve({ toolCalls: [{ name: "mcp__conf__echo", input: { text: "more" } }] }, { text: "told" });
+    expect((await runShiro(["-p", "use conf"], { baseURL: s.url, home, env })).stderr).toContain("it asks for more access");
+    const port = JSON.parse(readFileSync(join(home, ".shiro-neko", "mcp-oauth", "conf.json"), "utf8")).port as number;
+    const squatter = Bun.serve({ hostname: "127.0.0.1", port, fetch: () => new Response("taken") });
+    stops.push(() => squatter.stop(true));
+    const again = await runShiro(["mcp", "login", "conf"], { home, env });
+    expect(again.code).toBe(0);
+    expect(oauth.log.registrations).toBe(2);
+    expect(oauth.log.authorize[1]!.get("scope")).toBe("mcp:read mcp:write");
+  });
+
   test("shiro mcp login gives up, with one line, when the server keeps asking for a scope no sign-in gets it", async () => {
     const { oauth, home, env, browserLog } = setUp({ neverEnough: "mcp:admin" });
     const login = await runShiro(["mcp", "login", "conf"], { home, env });

@@ -252,7 +252,7 @@ export function createRepl(deps: ReplDeps) {
       try {
         const expanded = expandCommand(command, parsed.args);
         session.nameIfUntitled(expanded);
-        const sent = await attach(expanded);
+        const sent = await attach(expanded, command.project ? parsed.args : undefined); // a project's body is not the user's words: only the typed args name images outside it
         return void (sent !== undefined && (await session.forOneTurn(command, () => runner.sendPrompt(sent, text))));
       } catch (error) {
         return void print(theme.error(`/${command.name}: ${error instanceof Error ? error.message : String(error)}`));

@@ -8,7 +8,7 @@ import { looksBinary } from "../fs/binary.ts";
 import { statIfExists } from "../fs/missing-path.ts";
 import { isSensitivePath, SECRETS_FILES } from "../fs/sensitive-path.ts";
 import { treeListing } from "../fs/tree-listing.ts";
-import { displayPath, realpathOrSelf, resolveInWorkspace, type Where } from "../fs/workspace.ts";
+import { displayPath, isInside, realpathOrSelf, resolveInWorkspace, type Where } from "../fs/workspace.ts";
 import { clipLine, numberedLine, plural, splitLines } from "../text/lines.ts";
 import { DEFAULT_LIST_DEPTH, MAX_LIST_ENTRIES } from "../tools/list-dir.ts";
 import { MAX_LINE_CHARS, MAX_READ_BYTES } from "../tools/read-file.ts";
@@ -46,11 +46,17 @@ const ATTACHED_TAIL = /(?:\n\n<attached path="[^"\n]*"[^>\n]*>\n[\s\S]*?\n<\/att
  * (attach-image.ts), named with `@` or pasted as a path (image-paths.ts: a terminal drops one in
  * quoted or with escaped spaces): from wherever the user names it, since screenshots live
  * outside the project, but never a secrets file. Without `images`, an image is a binary file.
+ * An image outside the workspace (by its real path) is attached only when the user typed its
+ * path: `typed` is the part of `prompt` the user typed (all of it when not given; a custom
+ * command's arguments when its file is the project's); one named only elsewhere (that command
+ * file) is refused, so a cloned project cannot send the user's pictures to the model.
  */
-export async function attachMentions(prompt: string, where: Where, opts: { unscanned?: string; others?: (mention: string) => boolean; images?: AttachImages } = {}): Promise<{ text: string; reports: AttachReport[] }> {
+export async function attachMentions(prompt: string, where: Where, opts: { unscanned?: string; others?: (mention: string) => boolean; images?: AttachImages; typed?: string } = {}): Promise<{ text: string; reports: AttachReport[] }> {
   const reports: AttachReport[] = [];
   const blocks: string[] = [];
   const seen = new Set<string>();
+  const typedPaths = opts.images ? namedPaths(opts.typed ?? prompt, where, opts.images.home, opts.others) : new Set<string>();
+  const imageAt = (abs: string, images: AttachImages) => imageFrom(abs, shownPath(where, abs), images, outsideWorkspace(where, abs) && !typedPaths.has(abs));
   const add = (attached: { report: AttachReport; block?: string }) => {
     reports.push(attached.report);
     if (attached.block) blocks.push(attached.block);
@@ -67,27 +73,45 @@ export async function attachMentions(prompt: string, where: Where, opts: { unsca
     const abs = resolve(where.cwd, path);
     if (seen.has(abs)) continue;
     seen.add(abs);
-    add((opts.images && (await imageAt(abs, shownPath(where, abs), opts.images))) || attachOne(path, where));
+    add((opts.images && (await imageAt(abs, opts.images))) || attachOne(path, where));
   }
   for (const pasted of opts.images ? pastedImagePaths(prompt, opts.images.home) : []) {
     const abs = resolve(where.cwd, pasted.path);
     if (seen.has(abs) || !statIfExistsQuietly(abs)?.isFile()) continue;
     seen.add(abs);
-    const attached = await imageAt(abs, shownPath(where, abs), opts.images!);
+    const attached = await imageAt(abs, opts.images!);
     if (attached) add(attached);
   }
   return { text: [prompt, ...(opts.unscanned ? [opts.unscanned] : []), ...blocks].join("\n\n"), reports };
 }
 
+/** The absolute paths `typed` names, as `@path` or pasted (the same reading as attachMentions'). */
+function namedPaths(typed: string, where: Where, home: string, others?: (mention: string) => boolean): Set<string> {
+  const named = new Set<string>();
+  for (const match of typed.matchAll(MENTION)) {
+    const path = others?.(match[2]!) ? undefined : existingPath(match[2]!, where);
+    if (path !== undefined) named.add(resolve(where.cwd, path));
+  }
+  for (const pasted of pastedImagePaths(typed, home)) named.add(resolve(where.cwd, pasted.path));
+  return named;
+}
+
+/** Whether `abs` lies outside the workspace, itself or through a symlink. */
+function outsideWorkspace(where: Where, abs: string): boolean {
+  return !isInside(where.root, abs) || !isInside(realpathOrSelf(where.root), realpathOrSelf(abs));
+}
+
 /**
  * The file at `abs` attached as an image, or undefined when it is no image (its bytes decide,
- * not its name), so the caller attaches it as any other file. A secrets file is refused first.
+ * not its name), so the caller attaches it as any other file. A secrets file is refused first;
+ * so is one `untyped` (outside the workspace, named by words the user did not type).
  */
-async function imageAt(abs: string, shown: string, images: AttachImages): Promise<{ report: AttachReport; block?: string } | undefined> {
+async function imageFrom(abs: string, shown: string, images: AttachImages, untyped: boolean): Promise<{ report: AttachReport; block?: string } | undefined> {
   const stats = statIfExistsQuietly(abs);
   if (!stats?.isFile()) return undefined;
   const refuse = (why: string) => ({ report: { kind: "refused" as const, path: shown, why } });
   if (isSensitivePath(abs) || isSensitivePath(realpathOrSelf(abs))) return refuse(`${shown} is a secrets file (${SECRETS_FILES}), which shiro does not send`);
+  if (untyped && sniffImageQuietly(abs)) return refuse(`${shown} is outside the workspace and was named by the project's command file, not typed by you; type its path to attach it`);
   let bytes: Uint8Array;
   try {
     if (!sniffImage(readHead(abs))) return undefined;
@@ -105,6 +129,15 @@ async function imageAt(abs: string, shown: string, images: AttachImages): Promis
 /** A path as a line on screen names it: from the workspace inside it, whole outside (a screenshot's folder). */
 function shownPath(where: Where, abs: string): string {
   return abs === where.root || abs.startsWith(`${where.root}/`) ? displayPath(where, abs) : abs;
+}
+
+/** Whether the file at `abs` starts as an image does; false when it cannot be read. */
+function sniffImageQuietly(abs: string): boolean {
+  try {
+    return sniffImage(readHead(abs)) !== undefined;
+  } catch {
+    return false;
+  }
 }
 
 /** The first bytes of a file: enough for any image header sniffImage reads. */

@@ -32,7 +32,7 @@ describe("loading", () => {
     });
     expect(set.commands).toEqual([
       { name: "fix", description: "Fix $ARGUMENTS", body: "Fix $ARGUMENTS", source: "$SHIRO_HOME/commands/fix.md" },
-      { name: "review", description: "Review a file", agent: "review", model: "gpt-5.2", body: "Review $1 for defects.", source: ".shiro/commands/review.md" },
+      { name: "review", description: "Review a file", agent: "review", model: "gpt-5.2", body: "Review $1 for defects.", source: ".shiro/commands/review.md", project: true },
     ]);
     expect(set.problems).toEqual([
       'custom command .shiro/commands/Bad Name.md is not used: its name must be letters, digits, ".", "_" or "-"; rename the file.',

@@ -162,8 +162,15 @@ export function attachedPaths(text: string): string[] {
   return [...tail.matchAll(/\n\n<attached path="([^"\n]*)"/g)].map((m) => m[1]!.replace(/%22/g, '"'));
 }
 
-/** The one line the screen shows for a report. */
+/**
+ * The one line the screen shows for a report, without escape sequences or control characters:
+ * a resource's type and a prompt's resource URI are an MCP server's words, a file name the project's.
+ */
 export function describeAttachment(report: AttachReport): string {
+  return Bun.stripANSI(reportLine(report)).replace(/[\x00-\x1f\x7f-\x9f]/g, " ");
+}
+
+function reportLine(report: AttachReport): string {
   switch (report.kind) {
     case "attached":
       return `attached ${report.path} (${report.what})`;

@@ -126,4 +126,13 @@ describe("images", () => {
     const wholePromptTyped = await attachMentions(`look at @${shot}`, where, { images });
     expect(wholePromptTyped.reports.map(describeAttachment)).toEqual([`attached ${shot} (image, 4×4)`]);
   });
+
+  test("an attachment's line carries no escape sequence from a server's words (a resource's type, a prompt's resource URI)", async () => {
+    const { resourceAttachment } = await import("../../lib/prompt/attach-resource.ts");
+    const { report } = resourceAttachment("docs:x://a\x1b]0;t\x07", [{ uri: "x://a", mimeType: "text/plain\x1b[2J", text: "hi" }]);
+    const line = describeAttachment(report);
+    expect(line).not.toMatch(/[\x00-\x1f\x7f-\x9f]/);
+    expect(line).toStartWith("attached docs:x://a");
+    expect(line).toEndWith("1 line)");
+  });
 });

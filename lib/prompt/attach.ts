@@ -5,6 +5,7 @@ import { attachImage, MAX_IMAGE_FILE_BYTES, type AttachImages } from "./attach-i
 import { pastedImagePaths } from "./image-paths.ts";
 import { resolve } from "node:path";
 import { looksBinary } from "../fs/binary.ts";
+import { readConfined } from "../fs/confined-ops.ts";
 import { statIfExists } from "../fs/missing-path.ts";
 import { isSensitivePath, SECRETS_FILES } from "../fs/sensitive-path.ts";
 import { treeListing } from "../fs/tree-listing.ts";
@@ -56,7 +57,7 @@ export async function attachMentions(prompt: string, where: Where, opts: { unsca
   const blocks: string[] = [];
   const seen = new Set<string>();
   const typedPaths = opts.images ? namedPaths(opts.typed ?? prompt, where, opts.images.home, opts.others) : new Set<string>();
-  const imageAt = (abs: string, images: AttachImages) => imageFrom(abs, shownPath(where, abs), images, outsideWorkspace(where, abs) && !typedPaths.has(abs));
+  const imageAt = (abs: string, images: AttachImages) => imageFrom(abs, shownPath(where, abs), images, typedPaths.has(abs) ? undefined : where.root);
   const add = (attached: { report: AttachReport; block?: string }) => {
     reports.push(attached.report);
     if (attached.block) blocks.push(attached.block);
@@ -104,19 +105,27 @@ function outsideWorkspace(where: Where, abs: string): boolean {
 /**
  * The file at `abs` attached as an image, or undefined when it is no image (its bytes decide,
  * not its name), so the caller attaches it as any other file. A secrets file is refused first;
- * so is one `untyped` (outside the workspace, named by words the user did not type).
+ * so is one named by words the user did not type (`confineTo`: the workspace root then) outside
+ * the workspace, and such an image inside it is read link by link (lib/fs/confined.ts), so a link
+ * swapped in after this check reads nothing outside either.
  */
-async function imageFrom(abs: string, shown: string, images: AttachImages, untyped: boolean): Promise<{ report: AttachReport; block?: string } | undefined> {
+async function imageFrom(abs: string, shown: string, images: AttachImages, confineTo: string | undefined): Promise<{ report: AttachReport; block?: string } | undefined> {
   const stats = statIfExistsQuietly(abs);
   if (!stats?.isFile()) return undefined;
   const refuse = (why: string) => ({ report: { kind: "refused" as const, path: shown, why } });
   if (isSensitivePath(abs) || isSensitivePath(realpathOrSelf(abs))) return refuse(`${shown} is a secrets file (${SECRETS_FILES}), which shiro does not send`);
-  if (untyped && sniffImageQuietly(abs)) return refuse(`${shown} is outside the workspace and was named by the project's command file, not typed by you; type its path to attach it`);
+  const untyped = `${shown} is outside the workspace and was named by the project's command file, not typed by you; type its path to attach it`;
+  if (confineTo !== undefined && outsideWorkspace({ root: confineTo, cwd: confineTo }, abs)) return sniffImageQuietly(abs) ? refuse(untyped) : undefined;
   let bytes: Uint8Array;
   try {
     if (!sniffImage(readHead(abs))) return undefined;
     if (stats.size > MAX_IMAGE_FILE_BYTES) return refuse(`${shown} is ${megabytes(stats.size)}, more than the ${megabytes(MAX_IMAGE_FILE_BYTES)} of an image shiro reads`);
-    bytes = readFileSync(abs);
+    if (confineTo === undefined) bytes = readFileSync(abs);
+    else {
+      const found = readConfined({ root: confineTo, tool: "attach" }, abs, { maxBytes: MAX_IMAGE_FILE_BYTES });
+      if (!found.bytes) return refuse(`${shown} cannot be read as a file`);
+      bytes = found.bytes;
+    }
   } catch (error) {
     return refuse(`${shown} cannot be read (${error instanceof Error ? error.message : String(error)})`);
   }

@@ -115,7 +115,7 @@ export function loadCustomCommands(sources: readonly CommandSource[]): CustomCom
       byName.set(name, {
         ...(source.project ? { project: true } : {}),
         name,
-        description: description?.trim().replace(/\s+/g, " ") || firstLine(body),
+        description: screenLine(description ?? "") || screenLine(firstLine(body)), // a project's words, shown by /help and the / list
         ...(agent?.trim() ? { agent: agent.trim() } : {}),
         ...(model?.trim() ? { model: model.trim() } : {}),
         body,
@@ -145,6 +145,11 @@ export function splitWords(text: string): string[] {
   const words: string[] = [];
   for (const match of text.matchAll(/"([^"]*)"|'([^']*)'|(\S+)/g)) words.push(match[1] ?? match[2] ?? match[3]!);
   return words;
+}
+
+/** One line safe for the screen: no escape sequences or control characters, spaces folded. */
+function screenLine(text: string): string {
+  return Bun.stripANSI(text).replace(/[\x00-\x1f\x7f-\x9f]/g, " ").replace(/\s+/g, " ").trim();
 }
 
 function firstLine(text: string): string {

@@ -44,6 +44,11 @@ describe("loading", () => {
   });
 });
 
+test("a project's description or first line reaches /help without escape sequences or control characters", () => {
+  const set = folders({ project: { "a.md": "---\ndescription: Tidy\u001b]0;owned\u0007 up\u001b[2J\n---\nbody", "b.md": "Fix \u001b[8mhidden\u0007 things\nmore" } });
+  expect(set.commands.map((c) => c.description)).toEqual(["Tidy up", "Fix hidden things"]);
+});
+
 describe("a file that was not used", () => {
   test("typing its name says it was not loaded, why and where, in one line; a built-in or untypable name, or one another file provides, is not listed", () => {
     const set = folders({

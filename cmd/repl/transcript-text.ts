@@ -64,6 +64,14 @@ export function lastOutput(records: readonly TranscriptRecord[]): { title: strin
   return undefined;
 }
 
+/**
+ * What /last shows: the newest output in the transcript, else (no transcript could be written)
+ * the screen's copy, cleaned as the transcript's is (a tool's error or a denial's reason is raw).
+ */
+export function lastShown(records: readonly TranscriptRecord[], fallback: { title: string; text: string } | undefined): { title: string; text: string } | undefined {
+  return lastOutput(records) ?? (fallback && { title: oneLine(fallback.title), text: outputText(fallback.text) });
+}
+
 function resultTitle(record: Extract<TranscriptRecord, { type: "result" }>): string {
   const mark = OUTCOME_MARKS[record.outcome as keyof typeof OUTCOME_MARKS] ?? OUTCOME_MARKS.ok;
   return `  ${mark} ${oneLine(record.tool)}${record.summary ? ` · ${oneLine(record.summary)}` : ""}${record.subject ? ` · ${oneLine(record.subject)}` : ""}`;

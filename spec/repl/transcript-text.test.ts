@@ -20,3 +20,10 @@ test("notices, marks, tool names and outputs are shown without escape sequences 
   expect(lines).toContain("  second line");
   expect(lines).toContain("── rewound ──");
 });
+
+test("/last without a transcript shows the screen's copy cleaned the same way", async () => {
+  const { lastShown } = await import("../../cmd/repl/transcript-text.ts");
+  const shown = lastShown([], { title: "mcp__x__t\x1b[8m · error", text: "boom\x1b]0;owned\x07\x1b[2J done" });
+  expect(shown).toEqual({ title: "mcp__x__t · error", text: "boom done" });
+  expect(lastShown([], undefined)).toBeUndefined();
+});

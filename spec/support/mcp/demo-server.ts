@@ -16,7 +16,7 @@ const flag = (name: string) => {
 const starts = flag("--starts");
 if (starts) appendFileSync(starts, `${process.pid}\n`);
 if (argv.includes("--fail")) {
-  process.stderr.write("demo: missing DEMO_TOKEN\n");
+  process.stderr.write(`${flag("--fail-says") ?? "demo: missing DEMO_TOKEN"}\n`);
   process.exit(3);
 }
 const slowInitMs = Number(flag("--slow-init") ?? 0);

@@ -14,7 +14,7 @@ import { allPages } from "./pages.ts";
 import { fieldsOf, type Elicitor } from "./elicitation.ts";
 import type { McpCallResult } from "./result-text.ts";
 import type { McpResourceContents, ResourceAccess } from "./resources.ts";
-import type { McpPromptInfo, PromptAccess } from "./prompts.ts";
+import { serverWords, type McpPromptInfo, type PromptAccess } from "./prompts.ts";
 
 /** A tool as the server lists it. */
 export type McpToolInfo = { name: string; description: string; inputSchema: Record<string, unknown> };
@@ -285,7 +285,8 @@ function toolInfo(tool: { name: string; description?: string; title?: string; in
   return { name: tool.name, description: tool.description ?? tool.title ?? "", inputSchema: tool.inputSchema };
 }
 
+/** A server's stderr as one line for a notice: its words, without escape sequences or control characters (serverWords). */
 function oneLine(text: string): string {
-  const flat = text.replace(/\s+/g, " ").trim();
+  const flat = serverWords(text);
   return flat.length > 300 ? flat.slice(0, 299) + "…" : flat;
 }

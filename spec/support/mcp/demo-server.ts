@@ -4,6 +4,8 @@
  *   --slow-init MS     wait before answering initialize
  *   --starts FILE      append a line to FILE each time the server starts
  *   --fail             exit at once with a message on stderr (a server that cannot start)
+ *   --fail-says TEXT   that message (default: "demo: missing DEMO_TOKEN")
+ *   --crash-says TEXT  what the `crash` tool writes on stderr before the process exits
  */
 import { appendFileSync } from "node:fs";
 import { answer } from "./demo-protocol.ts";
@@ -20,7 +22,7 @@ if (argv.includes("--fail")) {
   process.exit(3);
 }
 const slowInitMs = Number(flag("--slow-init") ?? 0);
-const opts: { tools: number; onCrash: () => void; grown?: boolean } = { tools: Number(flag("--tools") ?? 0), onCrash: () => process.exit(1) };
+const opts: { tools: number; onCrash: () => void; grown?: boolean } = { tools: Number(flag("--tools") ?? 0), onCrash: () => (flag("--crash-says") ? process.stderr.write(`${flag("--crash-says")}\n`, () => process.exit(1)) : process.exit(1)) };
 
 let buffer = "";
 const decoder = new TextDecoder();

@@ -288,7 +288,7 @@ export function createRepl(deps: ReplDeps) {
   }
 
   /** A command's one-key question on screen; the next key resolves it (loop-state.ts). */
-  const askKey = (text: string) => askOneKey(state, text, { pipe: screen.mode === "pipe", print, render });
+  const askKey = (text: string) => (typeAhead.questionShown(), askOneKey(state, text, { pipe: screen.mode === "pipe", print, render }));
 
   function readPrompt(): Promise<string | null> {
     // The status line lives under the input; a screen that cannot redraw gets it written once per turn.

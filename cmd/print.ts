@@ -58,7 +58,10 @@ export async function runHeadless(args: MainArgs, processEnv: Record<string, str
   const { mcp, notices: mcpNotices } = await openMcp(loaded, processEnv);
   let runtime = mcp ? { ...loaded, mcp } : loaded;
   let text = argPrompt;
+  /** What of `text` the user typed: a project's command's body is the project's words, not theirs (attach.ts). */
+  let typed: string | undefined;
   if (parsed.type === "custom") {
+    if (parsed.command.project) typed = parsed.args;
     text = expandCommand(parsed.command, parsed.args);
     runtime = await runtimeForCommand(runtime, parsed.command, args.flags, processEnv);
   }
@@ -191,7 +194,7 @@ export async function runHeadless(args: MainArgs, processEnv: Record<string, str
   // `/mcp__<server>__<prompt> …` runs a server's prompt; `@path` (files and images) and `@server:uri` in the prompt given as an argument attach the file or resource; piped text is sent as it came.
   const mcpPrompt = text ? await mcpPromptTurn(text, mcp, controller.signal, piped) : undefined;
   const images = attachImagesFor(runtime.home, runtime.workspace.userHome);
-  const attached = mcpPrompt && "text" in mcpPrompt ? mcpPrompt : text ? await attachAll(text, runtime.workspace, mcp, { unscanned: piped, signal: controller.signal, images }) : { text: piped, reports: [] };
+  const attached = mcpPrompt && "text" in mcpPrompt ? mcpPrompt : text ? await attachAll(text, runtime.workspace, mcp, { unscanned: piped, signal: controller.signal, images, ...(typed !== undefined ? { typed } : {}) }) : { text: piped, reports: [] };
   // The session is named after what was typed: not the piped text (`git diff | shiro -p review`) nor attached files that follow it.
   if (text) session.nameIfUntitled(text);
   for (const report of attached.reports) emit({ type: "notice", message: describeAttachment(report) });

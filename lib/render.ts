@@ -150,10 +150,10 @@ export function renderEvent(event: AgentEvent, theme: LineTheme = plainTheme, ca
       return theme.warn(deniedLine(event.tool, event.subject, event.shown, event.reason));
     case "compacted":
       return theme.dim(`context compacted: ${compactedWords(event)}`);
-    case "notice":
-      return theme.warn(`note: ${event.message}`);
+    case "notice": // a provider's error body, a server's or a hook's words can be in one
+      return theme.warn(`note: ${sanitize(event.message)}`);
     case "error":
-      return theme.error(`error: ${event.message}`);
+      return theme.error(`error: ${sanitize(event.message)}`);
     case "hook":
       return hookLine(theme, event);
     case "goal-check": {

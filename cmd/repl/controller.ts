@@ -252,7 +252,7 @@ export function createRepl(deps: ReplDeps) {
       try {
         const expanded = expandCommand(command, parsed.args);
         session.nameIfUntitled(expanded);
-        const sent = await attach(expanded);
+        const sent = await attach(expanded, command.project ? parsed.args : undefined); // a project's body is not the user's words: only the typed args name images outside it
         return void (sent !== undefined && (await session.forOneTurn(command, () => runner.sendPrompt(sent, text))));
       } catch (error) {
         return void print(theme.error(`/${command.name}: ${error instanceof Error ? error.message : String(error)}`));
@@ -288,7 +288,7 @@ export function createRepl(deps: ReplDeps) {
   }
 
   /** A command's one-key question on screen; the next key resolves it (loop-state.ts). */
-  const askKey = (text: string) => askOneKey(state, text, { pipe: screen.mode === "pipe", print, render });
+  const askKey = (text: string) => (typeAhead.questionShown(), askOneKey(state, text, { pipe: screen.mode === "pipe", print, render }));
 
   function readPrompt(): Promise<string | null> {
     // The status line lives under the input; a screen that cannot redraw gets it written once per turn.

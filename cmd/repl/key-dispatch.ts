@@ -196,8 +196,11 @@ export function createKeyDispatch(deps: KeyDeps): (key: Key) => void {
     if (state.question) {
       if (key.name === "ctrl-d") return ctrlD();
       if (state.question.typed !== undefined) return lineQuestionKey(state.question, key), render();
-      state.question.answer(key.name === "text" ? key.text.toLowerCase() : key.name === "ctrl-c" ? "escape" : key.name);
-      return render();
+      // A letter typed on from before the question (keep a note? y…) is typing for the input, as at an approval.
+      if (!((key.name === "text" || key.name === "paste") && !quiet)) {
+        state.question.answer(key.name === "text" ? key.text.toLowerCase() : key.name === "ctrl-c" ? "escape" : key.name);
+        return render();
+      }
     }
     if (state.searching) {
       const step = searchKey(state.searching, key);

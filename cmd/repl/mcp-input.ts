@@ -43,14 +43,17 @@ async function asCommand<T>(deps: LoopDeps, label: string, work: (signal: AbortS
   }
 }
 
-/** The prompt with its files and resources attached, a line on screen for each; undefined when esc stopped the reading. */
-export function createLoopAttacher(deps: LoopDeps): (prompt: string) => Promise<string | undefined> {
-  return async (prompt) => {
+/**
+ * The prompt with its files and resources attached, a line on screen for each; undefined when esc
+ * stopped the reading. `typed`: the part the user typed, when not all of it (a custom command's arguments).
+ */
+export function createLoopAttacher(deps: LoopDeps): (prompt: string, typed?: string) => Promise<string | undefined> {
+  return async (prompt, typed) => {
     const mcp = deps.mcp();
     // Only a prompt naming a server's resource waits (and can be stopped); files are read at once.
     const { home, workspace } = deps.images();
     const images = attachImagesFor(home, workspace.userHome);
-    const attach = (signal: AbortSignal) => attachAll(prompt, deps.where, mcp, { signal, images });
+    const attach = (signal: AbortSignal) => attachAll(prompt, deps.where, mcp, { signal, images, ...(typed !== undefined ? { typed } : {}) });
     const reading = resourceMentions(prompt, mcp?.names ?? []).length > 0;
     const attached = reading ? (await asCommand(deps, "reading attachments", attach))?.done : await attach(new AbortController().signal);
     for (const report of attached?.reports ?? []) deps.print((report.kind === "refused" ? deps.theme.warn : deps.theme.dim)(`  ${describeAttachment(report)}`));

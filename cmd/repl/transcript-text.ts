@@ -26,7 +26,7 @@ export function transcriptLines(read: { records: readonly TranscriptRecord[]; sk
         lines.push("✻ reasoning", ...indented(record.text, "  "), "");
         break;
       case "call":
-        lines.push(`→ ${record.tool}${record.subject ? " " + oneLine(record.subject) : ""}`, ...inputLines(record.input));
+        lines.push(`→ ${oneLine(record.tool)}${record.subject ? " " + oneLine(record.subject) : ""}`, ...inputLines(record.input));
         break;
       case "result":
         lines.push(resultTitle(record), ...indented(record.output, INDENT), "");
@@ -34,11 +34,11 @@ export function transcriptLines(read: { records: readonly TranscriptRecord[]; sk
       case "shell":
         lines.push(`! ${oneLine(record.command)}`, `  ${exitMark(record.exitCode)}`, ...indented(record.output, INDENT), "");
         break;
-      case "notice":
-        lines.push(`· ${record.text}`, "");
+      case "notice": // a provider's error body, a hook's or a server's words: cleaned like an output
+        lines.push(...blockWith("· ", "  ", record.text), "");
         break;
       case "mark":
-        lines.push(`── ${record.text} ──`, "");
+        lines.push(`── ${oneLine(record.text)} ──`, "");
         break;
       default:
         record satisfies never;
@@ -64,9 +64,17 @@ export function lastOutput(records: readonly TranscriptRecord[]): { title: strin
   return undefined;
 }
 
+/**
+ * What /last shows: the newest output in the transcript, else (no transcript could be written)
+ * the screen's copy, cleaned as the transcript's is (a tool's error or a denial's reason is raw).
+ */
+export function lastShown(records: readonly TranscriptRecord[], fallback: { title: string; text: string } | undefined): { title: string; text: string } | undefined {
+  return lastOutput(records) ?? (fallback && { title: oneLine(fallback.title), text: outputText(fallback.text) });
+}
+
 function resultTitle(record: Extract<TranscriptRecord, { type: "result" }>): string {
   const mark = OUTCOME_MARKS[record.outcome as keyof typeof OUTCOME_MARKS] ?? OUTCOME_MARKS.ok;
-  return `  ${mark} ${record.tool}${record.summary ? ` · ${oneLine(record.summary)}` : ""}${record.subject ? ` · ${oneLine(record.subject)}` : ""}`;
+  return `  ${mark} ${oneLine(record.tool)}${record.summary ? ` · ${oneLine(record.summary)}` : ""}${record.subject ? ` · ${oneLine(record.subject)}` : ""}`;
 }
 
 /** A call's input: bash's command line as it is; otherwise each argument, a long text under its name. */

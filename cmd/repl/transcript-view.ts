@@ -3,7 +3,7 @@ import type { LoopState } from "./loop-state.ts";
 import { ALT_SCREEN_OFF, ALT_SCREEN_ON, createPager } from "./pager.ts";
 import type { ReplSession } from "./session.ts";
 import { pageThrough } from "./slash-run.ts";
-import { lastOutput, transcriptLines } from "./transcript-text.ts";
+import { lastShown, transcriptLines } from "./transcript-text.ts";
 import type { LastResult } from "./event-view.ts";
 
 export type PagingDeps = {
@@ -53,7 +53,7 @@ export function createPaging(deps: PagingDeps) {
     /** `d` at a question whose preview was cut: all of it; the question is there again after. */
     details: (lines: readonly string[]): Promise<void> => show(lines, "the call asked about"),
     /** /last: the newest tool result or `!cmd` run, whole (from the transcript; the screen's copy if it has none). */
-    last: (fallback: LastResult | undefined): LastResult | undefined => lastOutput(deps.session().transcript.records().records) ?? fallback,
+    last: (fallback: LastResult | undefined): LastResult | undefined => lastShown(deps.session().transcript.records().records, fallback),
   };
 }
 

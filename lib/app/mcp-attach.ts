@@ -33,11 +33,11 @@ export function resourceMentions(prompt: string, servers: readonly string[]): Re
   return [...found.values()];
 }
 
-/** The prompt with its files and its servers' resources attached, and one report for each. */
-export async function attachAll(prompt: string, where: Where, mcp: McpManager | undefined, opts: { unscanned?: string; signal: AbortSignal; images?: AttachImages }): Promise<{ text: string; reports: AttachReport[] }> {
+/** The prompt with its files and its servers' resources attached, and one report for each; `typed`: what of it the user typed (attachMentions). */
+export async function attachAll(prompt: string, where: Where, mcp: McpManager | undefined, opts: { unscanned?: string; signal: AbortSignal; images?: AttachImages; typed?: string }): Promise<{ text: string; reports: AttachReport[] }> {
   const servers = mcp?.names ?? [];
   const isResource = (mention: string) => servers.includes(mention.split(":")[0]!) && mention.includes(":");
-  const files = await attachMentions(prompt, where, { ...(opts.unscanned ? { unscanned: opts.unscanned } : {}), ...(opts.images ? { images: opts.images } : {}), others: isResource });
+  const files = await attachMentions(prompt, where, { ...(opts.unscanned ? { unscanned: opts.unscanned } : {}), ...(opts.images ? { images: opts.images } : {}), ...(opts.typed !== undefined ? { typed: opts.typed } : {}), others: isResource });
   const mentions = mcp ? resourceMentions(prompt, servers) : [];
   if (mentions.length === 0) return files;
   const reports = [...files.reports];

@@ -1,16 +1,14 @@
 import type { Conversation } from "../agent/conversation.ts";
-import { generate, STOPPED, type GenerateRequest } from "../agent/generate.ts";
+import { generate, type GenerateRequest } from "../agent/generate.ts";
 import type { Runtime } from "../agent/runtime.ts";
 import type { Flags } from "../config/resolve.ts";
 import { ShiroError } from "../errors.ts";
 import { displayPath } from "../fs/workspace.ts";
-import { existsSync } from "node:fs";
-import { compactMemory, formatNotes, staleMarks, type MemoryStore } from "../memory/index.ts";
+import type { MemoryStore } from "../memory/index.ts";
 import type { Todo } from "../notebook/schema.ts";
 import { createPermissionPolicy, type AskAnswer, type Grant, type PermissionQuestion } from "../permissions/index.ts";
 import type { ApprovalMode } from "../config/permission-schema.ts";
 import { isReadOnlyCommand, readOnlyList } from "../permissions/read-only.ts";
-import { compactTranscript } from "../prune/compact-summary.ts";
 import { findSession, inLoop } from "../sessions/find.ts";
 import type { LiveSession } from "../sessions/live-session.ts";
 import { lastingPrefix } from "../sessions/prefix.ts";
@@ -25,6 +23,7 @@ import { createSessionHooks } from "./session-hooks.ts";
 type SessionStartSource = SessionHooksOptions["source"];
 import { createGoingBack } from "./going-back.ts";
 import { createNoteSuggestions } from "./note-suggestions.ts";
+import { createMemoryCommands } from "./session-memory.ts";
 import { reapLeftJobs, sessionJobs } from "./jobs.ts";
 import { jobsDir } from "../sessions/paths.ts";
 import { forkSession } from "../sessions/fork.ts";
@@ -161,6 +160,8 @@ export async function openSession(opts: SessionOptions) {
   const ask = (request: GenerateRequest, signal: AbortSignal, onRetry?: (notice: string) => void) =>
     generate(runtime, request, { signal, book: (usage) => live.book(usage), ...(onRetry ? { onRetry } : {}) });
   const suggestions = createNoteSuggestions({ live: () => live, undo: () => undo, memory: () => memory, runtime: () => runtime, tools: () => conversation.tools, ask });
+  /** `/notes`, `/memory` and `/compact` (session-memory.ts), on the session open at each call. */
+  const memoryCommands = createMemoryCommands({ live: () => live, memory: () => memory, undo: () => undo, runtime: () => runtime, tools: () => conversation.tools, ask, hooks, mark: (text) => transcript.mark(text) });
   const use = (next: Runtime) => {
     runtime = next;
     conversation.useRuntime(next);
@@ -337,41 +338,7 @@ export async function openSession(opts: SessionOptions) {
     /** The turn: the prompt through the conversation (conversation.runPrompt). */
     runPrompt: (prompt: string, io: Parameters<Conversation["runPrompt"]>[1]) => conversation.runPrompt(prompt + endedNote(runtime.commands.jobs), io),
 
-    /** `/notes`. */
-    async notes(): Promise<string> {
-      if (!memory) return "Project memory is off (--no-memory).";
-      const { entries, notice } = await memory.read();
-      const now = new Date();
-      return [notice, formatNotes(entries, { path: memory.path, now, marks: staleMarks(entries, runtime.workspace.root, existsSync, now) })].filter(Boolean).join("\n");
-    },
-    /** `/memory`: merges the project notes. `onRetry` hears of each wait to send the request again. */
-    async memory(signal: AbortSignal, onRetry?: (notice: string) => void): Promise<string> {
-      if (!memory) return "Project memory is off (--no-memory).";
-      const outcome = await compactMemory({ store: memory, generate: (prompt) => ask({ prompt }, signal, onRetry) });
-      // Nothing to merge: someone who typed /memory to see the notes is told where they are.
-      const seeThem = outcome.type === "noop" && outcome.notes > 0 ? "/notes lists them." : undefined;
-      return [outcome.notice, outcome.message, seeThem].filter(Boolean).join("\n");
-    },
-    /**
-     * `/compact [focus]`: the transcript replaced by the model's summary (`focus`: what the user
-     * asked it to keep above all), or kept as it was. `summary` is the summary made, to show.
-     * `onRetry` as for memory.
-     */
-    async compact(signal: AbortSignal, onRetry?: (notice: string) => void, focus = ""): Promise<{ message: string; summary?: string }> {
-      const kept = (message: string) => ({ message });
-      const before = live.history.length;
-      if (before === 0) return kept("Nothing to compact yet.");
-      const refused = await hooks.beforeCompact(focus, signal);
-      if (refused) return kept(refused);
-      const outcome = await compactTranscript(live.history, (request) => ask(request, signal, onRetry), { tools: conversation.tools, focus });
-      if (outcome.type === "failed" && outcome.message === STOPPED) return kept("Stopped: the transcript was kept as it was.");
-      if (outcome.type === "failed") return kept(`The summary request failed, so the transcript was kept as it was: ${outcome.message}`);
-      if (outcome.type === "unusable") return kept("The model's summary was empty or unusable, so the transcript was kept as it was: /compact again to retry, or /clear to start a new conversation.");
-      live.replace(outcome.messages);
-      undo.markCompact(), transcript.mark("/compact: the conversation above was replaced, for the model, by its summary");
-      await hooks.afterCompact();
-      return { summary: outcome.summary, message: `Compacted: ${before} messages replaced by the summary above (/undo cannot go back past this). The task list and project memory are unchanged.` };
-    },
+    ...memoryCommands,
     ...goingBack,
     ...suggestions,
     shown, // a path as the screen shows it: relative to where shiro runs

@@ -1,5 +1,5 @@
 import { createHash } from "node:crypto";
-import { existsSync, readFileSync } from "node:fs";
+import { existsSync, mkdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { writeStateFileSync } from "../fs/atomic-write.ts";
 import { extensionOf, type ImageMediaType } from "./format.ts";
@@ -35,7 +35,10 @@ export function openImageStore(home: string): ImageStore {
     put(bytes, mediaType) {
       const ref = `${createHash("sha256").update(bytes).digest("hex")}.${extensionOf(mediaType)}`;
       const path = join(dir, ref);
-      if (!existsSync(path)) writeStateFileSync(path, bytes);
+      if (!existsSync(path)) {
+        mkdirSync(dir, { recursive: true, mode: 0o700 }); // the user's pictures: theirs alone, like the sessions
+        writeStateFileSync(path, bytes);
+      }
       return ref;
     },
     base64(ref) {

@@ -10,10 +10,11 @@ import { isStdio, type McpServerConfig, type RemoteServerConfig } from "../confi
 import { expandAll, expandEnv, expandOAuth } from "./expand-env.ts";
 import { createOAuthProvider, loginCommand, McpSignInNeeded, stepUpFetch } from "./oauth-provider.ts";
 import type { SecretStore } from "./token-vault.ts";
+import { allPages } from "./pages.ts";
 import { fieldsOf, type Elicitor } from "./elicitation.ts";
 import type { McpCallResult } from "./result-text.ts";
 import type { McpResourceContents, ResourceAccess } from "./resources.ts";
-import type { McpPromptInfo, PromptAccess } from "./prompts.ts";
+import { serverWords, type McpPromptInfo, type PromptAccess } from "./prompts.ts";
 
 /** A tool as the server lists it. */
 export type McpToolInfo = { name: string; description: string; inputSchema: Record<string, unknown> };
@@ -252,13 +253,10 @@ type SdkClient = InstanceType<typeof import("@modelcontextprotocol/sdk/client/in
 function resourceAccess(client: SdkClient): ResourceAccess {
   return {
     async list(signal) {
-      const resources = [];
-      let cursor: string | undefined;
-      do {
+      const resources = await allPages(async (cursor) => {
         const page = await client.listResources(cursor ? { cursor } : undefined, { signal });
-        resources.push(...page.resources);
-        cursor = page.nextCursor;
-      } while (cursor);
+        return { items: page.resources, nextCursor: page.nextCursor };
+      });
       // Templates are optional for a server; one that does not answer the list has none.
       const templates = await client.listResourceTemplates(undefined, { signal }).then((page) => page.resourceTemplates, () => []);
       return { resources, templates };
@@ -270,33 +268,27 @@ function resourceAccess(client: SdkClient): ResourceAccess {
 }
 
 async function listAllPrompts(client: SdkClient): Promise<McpPromptInfo[]> {
-  const prompts: McpPromptInfo[] = [];
-  let cursor: string | undefined;
-  do {
+  return allPages(async (cursor) => {
     const page = await client.listPrompts(cursor ? { cursor } : undefined);
-    prompts.push(...page.prompts.map((p) => ({ name: p.name, ...(p.title ? { title: p.title } : {}), ...(p.description ? { description: p.description } : {}), arguments: (p.arguments ?? []).map((a) => ({ name: a.name, ...(a.description ? { description: a.description } : {}), required: a.required === true })) })));
-    cursor = page.nextCursor;
-  } while (cursor);
-  return prompts;
+    const items = page.prompts.map((p): McpPromptInfo => ({ name: p.name, ...(p.title ? { title: p.title } : {}), ...(p.description ? { description: p.description } : {}), arguments: (p.arguments ?? []).map((a) => ({ name: a.name, ...(a.description ? { description: a.description } : {}), required: a.required === true })) }));
+    return { items, nextCursor: page.nextCursor };
+  });
 }
 
 async function listAllTools(client: SdkClient): Promise<McpToolInfo[]> {
   if (!client.getServerCapabilities()?.tools) return [];
-  const tools: McpToolInfo[] = [];
-  let cursor: string | undefined;
-  do {
+  return allPages(async (cursor) => {
     const page = await client.listTools(cursor ? { cursor } : undefined);
-    tools.push(...page.tools.map(toolInfo));
-    cursor = page.nextCursor;
-  } while (cursor);
-  return tools;
+    return { items: page.tools.map(toolInfo), nextCursor: page.nextCursor };
+  });
 }
 
 function toolInfo(tool: { name: string; description?: string; title?: string; inputSchema: Record<string, unknown> }): McpToolInfo {
   return { name: tool.name, description: tool.description ?? tool.title ?? "", inputSchema: tool.inputSchema };
 }
 
+/** A server's stderr as one line for a notice: its words, without escape sequences or control characters (serverWords). */
 function oneLine(text: string): string {
-  const flat = text.replace(/\s+/g, " ").trim();
+  const flat = serverWords(text);
   return flat.length > 300 ? flat.slice(0, 299) + "…" : flat;
 }

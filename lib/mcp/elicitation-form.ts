@@ -19,7 +19,14 @@ export type FormIo = {
   readLine(label: string): Promise<string | null>;
 };
 
-export async function askElicitation(question: ElicitQuestion, io: FormIo): Promise<ElicitAnswer> {
+/** A server's words made safe for the screen: no escape sequences, no control characters but line breaks. */
+function screenSafe(text: string): string {
+  return Bun.stripANSI(text).replace(/\r\n?/g, "\n").replace(/[\x00-\x09\x0b-\x1f\x7f-\x9f]/g, " ");
+}
+
+export async function askElicitation(question: ElicitQuestion, raw: FormIo): Promise<ElicitAnswer> {
+  // Everything shown comes from the server (its message, field titles, options): cleaned first.
+  const io: FormIo = { show: (lines) => raw.show(lines.map(screenSafe)), askKey: (text) => raw.askKey(screenSafe(text)), readLine: (label) => raw.readLine(screenSafe(label)) };
   io.show([`The MCP server "${question.server}" asks: ${question.message}`, ...question.fields.map((field) => `  ${describeField(field)}`)]);
   const key = await io.askKey(question.fields.length ? "Answer it? a accept · d decline · c cancel" : "a accept · d decline · c cancel");
   if (key === "d") return { action: "decline" };

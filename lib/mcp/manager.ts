@@ -7,7 +7,7 @@ import type { ConnectOptions, McpConnection, McpToolInfo } from "./connect.ts";
 import type { Elicitor } from "./elicitation.ts";
 import { lazyMcpTools, overBudget } from "./lazy-tools.ts";
 import { RESOURCE_TOOL, resourceTool, type McpResourceContents } from "./resources.ts";
-import { promptCommand, type McpPromptResult, type ServerPrompt } from "./prompts.ts";
+import { promptCommand, serverWords, type McpPromptResult, type ServerPrompt } from "./prompts.ts";
 import { signInState, type SignInState } from "./sign-in-state.ts";
 import { signInMethods } from "./session-sign-in.ts";
 import type { SignInResult } from "./login.ts";
@@ -195,7 +195,7 @@ export function createMcpManager(opts: McpManagerOptions): McpManager {
         if (server.generation !== generation || life.signal.aborted) return;
         server.state = "failed";
         server.adapted = [];
-        server.error = error instanceof Error ? error.message : String(error);
+        server.error = serverWords(error instanceof Error ? error.message : String(error)); // its stderr, an HTTP body: the server's words
         changed();
         notify(`MCP server "${server.name}" did not start: ${server.error}. The session goes on without it; /mcp shows the servers.`);
       },

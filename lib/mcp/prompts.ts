@@ -60,13 +60,13 @@ export function promptArguments(entry: ServerPrompt, words: readonly string[]): 
   }
   for (const word of positional) {
     const next = declared.find((a) => !(a.name in args));
-    if (!next) return { error: `usage: ${promptUsage(entry)} (more words than it takes: "${word}" is left over)` };
+    if (!next) return { error: serverWords(`usage: ${promptUsage(entry)} (more words than it takes: "${word}" is left over)`) };
     args[next.name] = word;
   }
   const missing = declared.filter((a) => a.required && !(a.name in args));
   if (missing.length > 0) {
     const about = missing.map((a) => `${a.name}${a.description ? `: ${a.description}` : ""}`).join("; ");
-    return { error: `usage: ${promptUsage(entry)} (missing ${missing.map((a) => a.name).join(", ")}; ${about})` };
+    return { error: serverWords(`usage: ${promptUsage(entry)} (missing ${missing.map((a) => a.name).join(", ")}; ${about})`) }; // the names and descriptions are the server's
   }
   return { args };
 }

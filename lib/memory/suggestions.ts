@@ -49,7 +49,8 @@ export function suggestionRequest(transcript: string, kept: readonly MemoryEntry
 
 /**
  * The notes a suggestion reply proposes, ready to show: lines in the `(kind) text` form (as
- * compaction reads them), tidied as `remember` tidies them, without the empty or over-long ones,
+ * compaction reads them), tidied as `remember` tidies them (and without escape sequences or control
+ * characters, which could hide words from the person deciding), without the empty or over-long ones,
  * without those the store (`kept`) or `waiting` (the inbox) already hold or that repeat one
  * another, ignoring case and spacing; at most MAX_SUGGESTED_NOTES. Pure.
  */
@@ -57,7 +58,8 @@ export function parseSuggestions(reply: string, kept: readonly MemoryEntry[], wa
   const seen = new Set([...kept, ...waiting].map((note) => noteKey(note.text)));
   const notes: NoteDraft[] = [];
   for (const draft of parseCompactionReply(reply).drafts) {
-    const checked = checkNote(draft);
+    // Shown to a person who decides on what they see: no escape sequence may hide part of what is kept.
+    const checked = checkNote({ ...draft, text: Bun.stripANSI(draft.text).replace(/[\x00-\x1f\x7f-\x9f]/g, " ") });
     if (!checked.ok) continue;
     const key = noteKey(checked.note.text);
     if (seen.has(key)) continue;

@@ -5,10 +5,11 @@ import { attachImage, MAX_IMAGE_FILE_BYTES, type AttachImages } from "./attach-i
 import { pastedImagePaths } from "./image-paths.ts";
 import { resolve } from "node:path";
 import { looksBinary } from "../fs/binary.ts";
+import { readConfined } from "../fs/confined-ops.ts";
 import { statIfExists } from "../fs/missing-path.ts";
 import { isSensitivePath, SECRETS_FILES } from "../fs/sensitive-path.ts";
 import { treeListing } from "../fs/tree-listing.ts";
-import { displayPath, realpathOrSelf, resolveInWorkspace, type Where } from "../fs/workspace.ts";
+import { displayPath, isInside, realpathOrSelf, resolveInWorkspace, type Where } from "../fs/workspace.ts";
 import { clipLine, numberedLine, plural, splitLines } from "../text/lines.ts";
 import { DEFAULT_LIST_DEPTH, MAX_LIST_ENTRIES } from "../tools/list-dir.ts";
 import { MAX_LINE_CHARS, MAX_READ_BYTES } from "../tools/read-file.ts";
@@ -46,11 +47,17 @@ const ATTACHED_TAIL = /(?:\n\n<attached path="[^"\n]*"[^>\n]*>\n[\s\S]*?\n<\/att
  * (attach-image.ts), named with `@` or pasted as a path (image-paths.ts: a terminal drops one in
  * quoted or with escaped spaces): from wherever the user names it, since screenshots live
  * outside the project, but never a secrets file. Without `images`, an image is a binary file.
+ * An image outside the workspace (by its real path) is attached only when the user typed its
+ * path: `typed` is the part of `prompt` the user typed (all of it when not given; a custom
+ * command's arguments when its file is the project's); one named only elsewhere (that command
+ * file) is refused, so a cloned project cannot send the user's pictures to the model.
  */
-export async function attachMentions(prompt: string, where: Where, opts: { unscanned?: string; others?: (mention: string) => boolean; images?: AttachImages } = {}): Promise<{ text: string; reports: AttachReport[] }> {
+export async function attachMentions(prompt: string, where: Where, opts: { unscanned?: string; others?: (mention: string) => boolean; images?: AttachImages; typed?: string } = {}): Promise<{ text: string; reports: AttachReport[] }> {
   const reports: AttachReport[] = [];
   const blocks: string[] = [];
   const seen = new Set<string>();
+  const typedPaths = opts.images ? namedPaths(opts.typed ?? prompt, where, opts.images.home, opts.others) : new Set<string>();
+  const imageAt = (abs: string, images: AttachImages) => imageFrom(abs, shownPath(where, abs), images, typedPaths.has(abs) ? undefined : where.root);
   const add = (attached: { report: AttachReport; block?: string }) => {
     reports.push(attached.report);
     if (attached.block) blocks.push(attached.block);
@@ -67,32 +74,58 @@ export async function attachMentions(prompt: string, where: Where, opts: { unsca
     const abs = resolve(where.cwd, path);
     if (seen.has(abs)) continue;
     seen.add(abs);
-    add((opts.images && (await imageAt(abs, shownPath(where, abs), opts.images))) || attachOne(path, where));
+    add((opts.images && (await imageAt(abs, opts.images))) || attachOne(path, where));
   }
   for (const pasted of opts.images ? pastedImagePaths(prompt, opts.images.home) : []) {
     const abs = resolve(where.cwd, pasted.path);
     if (seen.has(abs) || !statIfExistsQuietly(abs)?.isFile()) continue;
     seen.add(abs);
-    const attached = await imageAt(abs, shownPath(where, abs), opts.images!);
+    const attached = await imageAt(abs, opts.images!);
     if (attached) add(attached);
   }
   return { text: [prompt, ...(opts.unscanned ? [opts.unscanned] : []), ...blocks].join("\n\n"), reports };
 }
 
+/** The absolute paths `typed` names, as `@path` or pasted (the same reading as attachMentions'). */
+function namedPaths(typed: string, where: Where, home: string, others?: (mention: string) => boolean): Set<string> {
+  const named = new Set<string>();
+  for (const match of typed.matchAll(MENTION)) {
+    const path = others?.(match[2]!) ? undefined : existingPath(match[2]!, where);
+    if (path !== undefined) named.add(resolve(where.cwd, path));
+  }
+  for (const pasted of pastedImagePaths(typed, home)) named.add(resolve(where.cwd, pasted.path));
+  return named;
+}
+
+/** Whether `abs` lies outside the workspace, itself or through a symlink. */
+function outsideWorkspace(where: Where, abs: string): boolean {
+  return !isInside(where.root, abs) || !isInside(realpathOrSelf(where.root), realpathOrSelf(abs));
+}
+
 /**
  * The file at `abs` attached as an image, or undefined when it is no image (its bytes decide,
- * not its name), so the caller attaches it as any other file. A secrets file is refused first.
+ * not its name), so the caller attaches it as any other file. A secrets file is refused first;
+ * so is one named by words the user did not type (`confineTo`: the workspace root then) outside
+ * the workspace, and such an image inside it is read link by link (lib/fs/confined.ts), so a link
+ * swapped in after this check reads nothing outside either.
  */
-async function imageAt(abs: string, shown: string, images: AttachImages): Promise<{ report: AttachReport; block?: string } | undefined> {
+async function imageFrom(abs: string, shown: string, images: AttachImages, confineTo: string | undefined): Promise<{ report: AttachReport; block?: string } | undefined> {
   const stats = statIfExistsQuietly(abs);
   if (!stats?.isFile()) return undefined;
   const refuse = (why: string) => ({ report: { kind: "refused" as const, path: shown, why } });
   if (isSensitivePath(abs) || isSensitivePath(realpathOrSelf(abs))) return refuse(`${shown} is a secrets file (${SECRETS_FILES}), which shiro does not send`);
+  const untyped = `${shown} is outside the workspace and was named by the project's command file, not typed by you; type its path to attach it`;
+  if (confineTo !== undefined && outsideWorkspace({ root: confineTo, cwd: confineTo }, abs)) return sniffImageQuietly(abs) ? refuse(untyped) : undefined;
   let bytes: Uint8Array;
   try {
     if (!sniffImage(readHead(abs))) return undefined;
     if (stats.size > MAX_IMAGE_FILE_BYTES) return refuse(`${shown} is ${megabytes(stats.size)}, more than the ${megabytes(MAX_IMAGE_FILE_BYTES)} of an image shiro reads`);
-    bytes = readFileSync(abs);
+    if (confineTo === undefined) bytes = readFileSync(abs);
+    else {
+      const found = readConfined({ root: confineTo, tool: "attach" }, abs, { maxBytes: MAX_IMAGE_FILE_BYTES });
+      if (!found.bytes) return refuse(`${shown} cannot be read as a file`);
+      bytes = found.bytes;
+    }
   } catch (error) {
     return refuse(`${shown} cannot be read (${error instanceof Error ? error.message : String(error)})`);
   }
@@ -105,6 +138,15 @@ async function imageAt(abs: string, shown: string, images: AttachImages): Promis
 /** A path as a line on screen names it: from the workspace inside it, whole outside (a screenshot's folder). */
 function shownPath(where: Where, abs: string): string {
   return abs === where.root || abs.startsWith(`${where.root}/`) ? displayPath(where, abs) : abs;
+}
+
+/** Whether the file at `abs` starts as an image does; false when it cannot be read. */
+function sniffImageQuietly(abs: string): boolean {
+  try {
+    return sniffImage(readHead(abs)) !== undefined;
+  } catch {
+    return false;
+  }
 }
 
 /** The first bytes of a file: enough for any image header sniffImage reads. */
@@ -129,8 +171,15 @@ export function attachedPaths(text: string): string[] {
   return [...tail.matchAll(/\n\n<attached path="([^"\n]*)"/g)].map((m) => m[1]!.replace(/%22/g, '"'));
 }
 
-/** The one line the screen shows for a report. */
+/**
+ * The one line the screen shows for a report, without escape sequences or control characters:
+ * a resource's type and a prompt's resource URI are an MCP server's words, a file name the project's.
+ */
 export function describeAttachment(report: AttachReport): string {
+  return Bun.stripANSI(reportLine(report)).replace(/[\x00-\x1f\x7f-\x9f]/g, " ");
+}
+
+function reportLine(report: AttachReport): string {
   switch (report.kind) {
     case "attached":
       return `attached ${report.path} (${report.what})`;

@@ -92,7 +92,8 @@ function resourceCandidates(typed: string, opts: CompleteOptions): string[] {
   if (colon === -1) return servers.filter((s) => s.server.startsWith(typed)).map((s) => `@${s.server}:`);
   const server = servers.find((s) => s.server === typed.slice(0, colon));
   const rest = typed.slice(colon + 1);
-  return server ? server.uris.filter((uri) => uri.startsWith(rest)).map((uri) => `@${server.server}:${uri}`) : [];
+  // A URI is the server's word: one with a space or a control character could not be typed as one mention, nor shown safely.
+  return server ? server.uris.filter((uri) => uri.startsWith(rest) && !/[\s\x00-\x1f\x7f-\x9f]/.test(uri)).map((uri) => `@${server.server}:${uri}`) : [];
 }
 
 function pathCandidates(typed: string, opts: CompleteOptions): string[] {

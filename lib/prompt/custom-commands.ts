@@ -15,6 +15,8 @@ export type CustomCommand = {
   body: string;
   /** Where it was read from, as `/help` shows it: `.shiro/commands/review.md`. */
   source: string;
+  /** Read from the project's folder: its body is the project's words, not the user's (attachMentions' `typed`). */
+  project?: true;
 };
 
 /** A file whose name could be typed as a command but which was not used, and why (without a closing period). */
@@ -53,7 +55,7 @@ export function customCommandSources(opts: { root: string; shiroHome: string }):
  * wins). A later source replaces an earlier one's command of the same name.
  */
 export function loadCustomCommands(sources: readonly CommandSource[]): CustomCommandSet {
-  const byName = new Map<string, CustomCommand & { project?: boolean }>();
+  const byName = new Map<string, CustomCommand>();
   const problems: string[] = [];
   const shadowNotices: string[] = [];
   const rejected = new Map<string, RejectedCommand>();
@@ -113,7 +115,7 @@ export function loadCustomCommands(sources: readonly CommandSource[]): CustomCom
       byName.set(name, {
         ...(source.project ? { project: true } : {}),
         name,
-        description: description?.trim().replace(/\s+/g, " ") || firstLine(body),
+        description: screenLine(description ?? "") || screenLine(firstLine(body)), // a project's words, shown by /help and the / list
         ...(agent?.trim() ? { agent: agent.trim() } : {}),
         ...(model?.trim() ? { model: model.trim() } : {}),
         body,
@@ -121,7 +123,7 @@ export function loadCustomCommands(sources: readonly CommandSource[]): CustomCom
       });
     }
   }
-  const commands = [...byName.values()].map(({ project: _, ...command }) => command).sort((a, b) => a.name.localeCompare(b.name));
+  const commands = [...byName.values()].sort((a, b) => a.name.localeCompare(b.name));
   // A name another source does provide is not missing: that file's command runs.
   return { commands, problems, rejected: [...rejected.values()].filter((r) => !byName.has(r.name)), shadowNotices };
 }
@@ -143,6 +145,11 @@ export function splitWords(text: string): string[] {
   const words: string[] = [];
   for (const match of text.matchAll(/"([^"]*)"|'([^']*)'|(\S+)/g)) words.push(match[1] ?? match[2] ?? match[3]!);
   return words;
+}
+
+/** One line safe for the screen: no escape sequences or control characters, spaces folded. */
+function screenLine(text: string): string {
+  return Bun.stripANSI(text).replace(/[\x00-\x1f\x7f-\x9f]/g, " ").replace(/\s+/g, " ").trim();
 }
 
 function firstLine(text: string): string {

@@ -25,7 +25,8 @@ export function sessionOutcome(messages: readonly ModelMessage[]): SessionOutcom
   for (let i = messages.length - 1; i >= 0; i--) {
     const message = messages[i]!;
     if (message.role === "assistant") answeredAfter = true;
-    if (message.role !== "user" || typeof message.content !== "string" || isInterruptionMessage(message)) continue;
+    // A prompt's content is its text, or its text and image parts (an attached image: lib/image/part.ts).
+    if (message.role !== "user" || (typeof message.content !== "string" && !Array.isArray(message.content)) || isInterruptionMessage(message)) continue;
     // The newest prompt.
     const failed = (message.providerOptions?.shiro as { failed?: unknown } | undefined)?.failed !== undefined;
     if (answeredAfter && !failed) return undefined;

@@ -68,7 +68,7 @@ export function appendTranscript(home: string, id: string, records: readonly Tra
   if (records.length === 0) return;
   const path = transcriptPath(home, id);
   let text = records.map((r) => JSON.stringify(r)).join("\n") + "\n";
-  mkdirSync(dirname(path), { recursive: true });
+  mkdirSync(dirname(path), { recursive: true, mode: 0o700 });
   if (!endsWhole(path)) text = "\n" + text;
   appendFileSync(path, text, { mode: 0o600 });
 }
@@ -160,7 +160,7 @@ function parseRecord(line: string): TranscriptRecord | undefined {
   }
   if (!value || typeof value !== "object") return undefined;
   const record = value as Record<string, unknown>;
-  const fields = typeof record.type === "string" ? STRING_FIELDS[record.type as TranscriptRecord["type"]] : undefined;
+  const fields = typeof record.type === "string" && Object.hasOwn(STRING_FIELDS, record.type) ? STRING_FIELDS[record.type as TranscriptRecord["type"]] : undefined;
   if (!fields || !fields.every((f) => typeof record[f] === "string")) return undefined;
   if (record.type === "shell" && record.exitCode !== null && typeof record.exitCode !== "number") return undefined;
   return record as TranscriptRecord;

@@ -71,6 +71,25 @@ for (const { wire, flags } of WIRES) {
       }
     });
 
+    test("a project's command naming an image outside the project does not send it; the same path typed as the command's argument does", async () => {
+      const work = tempDir();
+      const pictures = tempDir();
+      const shot = join(pictures, "private.png");
+      writeFileSync(shot, pngOf(10, 10));
+      const { mkdirSync } = await import("node:fs");
+      mkdirSync(join(work, ".shiro", "commands"), { recursive: true });
+      writeFileSync(join(work, ".shiro", "commands", "look.md"), `Describe @${shot} and ${shot} $ARGUMENTS\n`);
+      const s = await serve({ text: "Nothing." }, { text: "Seen." });
+      const fromProject = await runShiro(["-p", "/look", ...flags], { baseURL: s.url, cwd: work });
+      expect(fromProject.code).toBe(0);
+      expect(fromProject.stderr).toContain(`not attached: ${shot} is outside the workspace and was named by the project's command file, not typed by you`);
+      expect(imagesIn(s.requests[0]!.body)).toHaveLength(0);
+      const typed = await runShiro(["-p", `/look ${shot}`, ...flags], { baseURL: s.url, cwd: work });
+      expect(typed.code).toBe(0);
+      expect(typed.stderr).toContain(`attached ${shot} (image, 10×10)`);
+      expect(imagesIn(s.requests[1]!.body)).toHaveLength(1);
+    });
+
     test("a model known not to take images is refused before anything is sent: one line, exit 1", async () => {
       const work = tempDir();
       writeFileSync(join(work, "shot.png"), pngOf(8, 8));

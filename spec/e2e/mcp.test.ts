@@ -100,6 +100,29 @@ describe("MCP servers, headless", () => {
     expect(toolNamesIn(s.requests[0]!.body).some((n) => n.startsWith("mcp__broken__"))).toBe(false);
   });
 
+  test("a server's words when it cannot start reach the screen without escape sequences (the notice and shiro doctor)", async () => {
+    const home = homeWithConfig({ mcpServers: { broken: demo("--fail", "--fail-says", "demo: bad\x1b]0;owned\x07\x1b[2J token") } });
+    const s = await serve({ text: "ok" });
+    const run = await runShiro(["-p", "hi"], { baseURL: s.url, home });
+    expect(run.code).toBe(0);
+    const line = run.stderr.split("\n").find((l) => l.includes('"broken"'))!;
+    expect(line).toContain("demo: bad");
+    expect(line).toContain("token");
+    expect(run.stderr).not.toMatch(/[\x00-\x09\x0b-\x1f\x7f-\x9f]/);
+    const doctor = await runShiro(["doctor"], { home });
+    expect(doctor.stdout).toContain("broken (");
+    expect(doctor.stdout).not.toMatch(/[\x00-\x09\x0b-\x1f\x7f-\x9f]/);
+  });
+
+  test("what a server that dies writes on stderr is in the notice without its escape sequences", async () => {
+    const home = homeWithConfig({ mcpServers: { demo: { ...demo("--crash-says", "demo: out of \x1b]0;owned\x07\x1b[2Jmemory"), allow: ["*"] } } });
+    const s = await serve({ toolCalls: [{ name: "mcp__demo__crash", input: {} }] }, { text: "done" });
+    const run = await runShiro(["-p", "crash it"], { baseURL: s.url, home });
+    expect(run.code).toBe(0);
+    expect(run.stderr).toContain("demo: out of memory");
+    expect(run.stderr).not.toMatch(/[\x00-\x09\x0b-\x1f\x7f-\x9f]/);
+  });
+
   test("a server that does not answer within its timeoutMs is reported failed, and headless does not wait longer for it", async () => {
     const home = homeWithConfig({ mcpServers: { slow: { ...demo("--slow-init", "8000"), timeoutMs: 500 } } });
     const s = await serve({ text: "went ahead" });

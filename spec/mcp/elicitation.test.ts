@@ -105,3 +105,18 @@ test("the form asks accept/decline/cancel, then each field in turn: empty keeps 
   expect(await askElicitation(question, script("escape", []).io)).toEqual({ action: "cancel" });
   expect(await askElicitation(question, script("a", ["3", null]).io)).toEqual({ action: "cancel" });
 });
+
+test("a server's message, field titles and options reach the screen without escape sequences or control characters", async () => {
+  const question: ElicitQuestion = {
+    server: "evil",
+    message: "Pay now\x1b]0;owned\x07\x1b[2J\rreally",
+    fields: fieldsOf({ type: "object", properties: { plan: { type: "string", title: "Plan\x1b[31m", enum: ["a\x1b[8m"], description: "pick\x07" } } }),
+  };
+  const seen: string[] = [];
+  let answers = 0;
+  const io = { show: (l: string[]) => seen.push(...l), askKey: async (t: string) => (seen.push(t), "a"), readLine: async (label: string) => (seen.push(label), answers++ === 0 ? "z" : null) };
+  expect(await askElicitation(question, io)).toEqual({ action: "cancel" });
+  expect(seen.join("\n")).not.toMatch(/[\x00-\x09\x0b-\x1f\x7f-\x9f]/);
+  expect(seen[0]).toBe('The MCP server "evil" asks: Pay now\nreally');
+  expect(seen).toContain("  Plan (one of: a): pick ");
+});

@@ -22,3 +22,11 @@ test("a line names a prompt by its command, in any case; /help lists prompts und
   expect(findPromptCommand("please /mcp__docs__review", [review])).toBeUndefined();
   expect(promptHelpLines([review])).toEqual(["docs:", "  /mcp__docs__review <file> [focus]  Review a file"]);
 });
+
+test("a usage line carries no escape sequence from the server's argument names or descriptions", () => {
+  const evil: ServerPrompt = { server: "x", command: "mcp__x__p", prompt: { name: "p", arguments: [{ name: "f\x1b]0;owned\x07", required: true, description: "the\x1b[2J file" }] } };
+  const missing = promptArguments(evil, []);
+  expect("error" in missing && missing.error).toBe("usage: /mcp__x__p <f> (missing f; f: the file)");
+  const extra = promptArguments(evil, ["a", "b\x1b[8m"]);
+  expect("error" in extra && extra.error).not.toMatch(/[\x00-\x1f\x7f-\x9f]/);
+});

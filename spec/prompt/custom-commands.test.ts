@@ -32,7 +32,7 @@ describe("loading", () => {
     });
     expect(set.commands).toEqual([
       { name: "fix", description: "Fix $ARGUMENTS", body: "Fix $ARGUMENTS", source: "$SHIRO_HOME/commands/fix.md" },
-      { name: "review", description: "Review a file", agent: "review", model: "gpt-5.2", body: "Review $1 for defects.", source: ".shiro/commands/review.md" },
+      { name: "review", description: "Review a file", agent: "review", model: "gpt-5.2", body: "Review $1 for defects.", source: ".shiro/commands/review.md", project: true },
     ]);
     expect(set.problems).toEqual([
       'custom command .shiro/commands/Bad Name.md is not used: its name must be letters, digits, ".", "_" or "-"; rename the file.',
@@ -42,6 +42,11 @@ describe("loading", () => {
     ]);
     expect(customHelpLines(set.commands)).toEqual(["/fix     Fix $ARGUMENTS ($SHIRO_HOME/commands/fix.md)", "/review  Review a file (.shiro/commands/review.md)"]);
   });
+});
+
+test("a project's description or first line reaches /help without escape sequences or control characters", () => {
+  const set = folders({ project: { "a.md": "---\ndescription: Tidy\u001b]0;owned\u0007 up\u001b[2J\n---\nbody", "b.md": "Fix \u001b[8mhidden\u0007 things\nmore" } });
+  expect(set.commands.map((c) => c.description)).toEqual(["Tidy up", "Fix hidden things"]);
 });
 
 describe("a file that was not used", () => {

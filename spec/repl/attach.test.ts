@@ -100,4 +100,39 @@ describe("images", () => {
     const plain = await attachMentions("@real.png", { root, cwd: root });
     expect(plain.reports.map(describeAttachment)).toEqual(["not attached: real.png is a binary file, which cannot be attached as text"]);
   });
+
+  test("an image outside the workspace is attached only when the user typed its path, not when only a project's command names it", async () => {
+    const { root } = workspace();
+    const shots = tempDir();
+    const { pngOf } = await import("../support/images.ts");
+    const { attachImagesFor } = await import("../../lib/prompt/attach-image.ts");
+    const shot = join(shots, "private.png");
+    writeFileSync(shot, pngOf(4, 4));
+    writeFileSync(join(root, "inside.png"), pngOf(3, 3));
+    symlinkSync(shot, join(root, "link.png"));
+    const images = attachImagesFor(tempDir(), "/nowhere");
+    const where = { root, cwd: root };
+    // The body of a project's command names it (as @path, pasted, and through a symlink in the project); the user typed only "src".
+    const body = `Summarise @${shot} and ${shot} and @link.png and @inside.png for src`;
+    const fromProject = await attachMentions(body, where, { images, typed: "src" });
+    expect(fromProject.text.match(/kind="image"/g)).toHaveLength(1); // inside.png's only
+    expect(fromProject.reports.map(describeAttachment)).toEqual([
+      `not attached: ${shot} is outside the workspace and was named by the project's command file, not typed by you; type its path to attach it`,
+      "not attached: link.png is outside the workspace and was named by the project's command file, not typed by you; type its path to attach it",
+      "attached inside.png (image, 3×3)",
+    ]);
+    const typedByUser = await attachMentions(body, where, { images, typed: `look at ${shot}` });
+    expect(typedByUser.reports.map(describeAttachment)).toContain(`attached ${shot} (image, 4×4)`);
+    const wholePromptTyped = await attachMentions(`look at @${shot}`, where, { images });
+    expect(wholePromptTyped.reports.map(describeAttachment)).toEqual([`attached ${shot} (image, 4×4)`]);
+  });
+
+  test("an attachment's line carries no escape sequence from a server's words (a resource's type, a prompt's resource URI)", async () => {
+    const { resourceAttachment } = await import("../../lib/prompt/attach-resource.ts");
+    const { report } = resourceAttachment("docs:x://a\x1b]0;t\x07", [{ uri: "x://a", mimeType: "text/plain\x1b[2J", text: "hi" }]);
+    const line = describeAttachment(report);
+    expect(line).not.toMatch(/[\x00-\x1f\x7f-\x9f]/);
+    expect(line).toStartWith("attached docs:x://a");
+    expect(line).toEndWith("1 line)");
+  });
 });

@@ -97,4 +97,10 @@ describe("MCP resource completion", () => {
     expect(findCompletion("@src", 4, opts)?.candidates).toEqual(["@src/"]); // paths as before
     expect(findCompletion("@other:x", 8, opts)).toBeUndefined();
   });
+
+  test("a listed URI with a space or an escape sequence in it is not offered", () => {
+    const root = workspace();
+    const opts = { root, cwd: root, resources: () => [{ server: "docs", uris: ["docs://a b", "docs://c\x1b[2J", "docs://ok"] }] };
+    expect(findCompletion("@docs:docs://", 13, opts)?.candidates).toEqual(["@docs:docs://ok"]);
+  });
 });

@@ -125,6 +125,41 @@ test("/compact asks about the suggested notes first, then replaces the transcrip
   expect(s.requests).toHaveLength(4);
 }, 30_000);
 
+test("letters typed on as the note question appears keep nothing (they go to the input); a y after a pause keeps the note", async () => {
+  const { home, cwd, notes } = project();
+  const summary = "## Goal\nwrite a\n## Files touched\na.txt\n## Decisions\nnone\n## Commands and outcomes\nnone\n## What remains\nnothing";
+  const s = await serve(write("a.txt", "a\n"), { text: "done" }, suggests("(fact) a.txt holds the letter a"), { text: summary });
+  const pty = await start({ baseURL: s.url, home, cwd, args: ["--yolo"], env: { SHIRO_ANSWER_QUIET_MS: undefined } });
+  await pty.waitForPrompt(1);
+  pty.line("write a");
+  await pty.waitFor("done");
+  await pty.waitForPrompt(2);
+  pty.line("/compact");
+  // Typing on (the next prompt, "yes yes …") while the suggestion call runs and as its question comes up.
+  for (const key of "yes yes yes yes yes yes yes yes yes yes ") {
+    pty.write(key);
+    await Bun.sleep(60);
+  }
+  await pty.waitFor("1/1 (fact) a.txt holds the letter a");
+  for (const key of "yyy") {
+    pty.write(key);
+    await Bun.sleep(60);
+  }
+  await Bun.sleep(300);
+  expect(pty.screen()).not.toContain("kept: (fact)");
+  expect(notes()).toEqual([]);
+  // The deliberate answer: y after the keyboard was quiet.
+  await Bun.sleep(800);
+  pty.write("y");
+  await pty.waitFor("kept: (fact) a.txt holds the letter a");
+  await pty.waitFor("Compacted: ");
+  expect(notes()).toEqual(["(fact) a.txt holds the letter a"]);
+  pty.write(CTRL_U); // the typed-ahead words, still in the input
+  await pty.waitForPrompt(3);
+  pty.write(KEYS.ctrlD);
+  expect(await pty.exited).toBe(0);
+}, 30_000);
+
 test('with "memorySuggestions": "inbox" the loop puts the notes in the inbox and asks nothing; --no-memory makes no call', async () => {
   const { home, cwd, notes } = project();
   mkdirSync(join(home, ".shiro-neko"), { recursive: true });

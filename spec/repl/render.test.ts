@@ -74,3 +74,8 @@ test("text from the model cannot reach the terminal as an escape sequence", () =
   expect(clip("  git\x1b[2J  status\n--short ")).toBe("git status --short");
   expect(clip("y".repeat(150))).toBe("y".repeat(99) + "…");
 });
+
+test("a notice or an error (a provider's body, a server's words) reaches the terminal without escape sequences", () => {
+  expect(renderEvent({ type: "notice", message: "retrying: \x1b]0;owned\x07the \x1b[2Jserver said no" }, tagged)).toBe("<warn>note: retrying: the server said no</warn>");
+  expect(renderEvent({ type: "error", message: "provider returned 500: \x1b[8mhidden\x1b[28m" }, tagged)).toBe("<error>error: provider returned 500: hidden</error>");
+});

@@ -27,3 +27,14 @@ test("an answered newest prompt, or no messages, has no outcome to mark", () => 
   expect(sessionOutcome([...retried, answer("hello")])).toBeUndefined();
   expect(sessionOutcome([prompt("a"), answer("b"), interruptionMessage()])).toBeUndefined(); // stopped after output: answered
 });
+
+test("a prompt with an image (text and image parts) counts as the newest prompt too", async () => {
+  const { promptContent, imageBlock } = await import("../../lib/image/part.ts");
+  const text = `what is this @shot.png\n\n${imageBlock("shot.png", { ref: `${"a".repeat(64)}.png`, mediaType: "image/png", name: "shot.png", width: 2, height: 2 })}`;
+  const withImage: ModelMessage = { role: "user", content: promptContent(text) as never };
+  expect(typeof withImage.content).not.toBe("string");
+  // The server refused the image: the turn failed after an answered one.
+  expect(sessionOutcome(markTurnFailure([prompt("first"), answer("done"), withImage], text, "provider returned 400: image input is not supported"))).toBe("last-turn-failed");
+  expect(sessionOutcome([withImage])).toBe("no-answer");
+  expect(sessionOutcome([withImage, answer("a screenshot")])).toBeUndefined();
+});

@@ -2,7 +2,8 @@
 // each text capped with a note where it was cut; a torn last line (a crash mid-write) costs only
 // that line; copied with a fork, removed with the session, swept when its session is gone.
 import { expect, test } from "bun:test";
-import { appendFileSync, existsSync, utimesSync, writeFileSync } from "node:fs";
+import { appendFileSync, existsSync, statSync, utimesSync, writeFileSync } from "node:fs";
+import { dirname } from "node:path";
 import { createTranscript } from "../../lib/app/transcript.ts";
 import { copySessionJournal } from "../../lib/sessions/fork.ts";
 import { sessionPath } from "../../lib/sessions/paths.ts";
@@ -118,4 +119,21 @@ test("a fork copies the transcript; removing a session removes it; a transcript 
   utimesSync(transcriptPath(home, OTHER), old, old);
   sweepLeftovers(home);
   expect(existsSync(transcriptPath(home, OTHER))).toBe(false);
+});
+
+test("a line naming a record type like an object's own property (constructor, __proto__) is skipped, not thrown on", () => {
+  const home = makeTempDir("shiro-home-");
+  appendTranscript(home, ID, [{ type: "notice", text: "first" }]);
+  appendFileSync(transcriptPath(home, ID), '{"type":"constructor"}\n{"type":"toString","text":"x"}\n{"type":"__proto__"}\n');
+  appendTranscript(home, ID, [{ type: "mark", text: "last" }]);
+  const read = readTranscript(home, ID);
+  expect(read.records.map((r) => r.type)).toEqual(["notice", "mark"]);
+  expect(read.skipped).toBe(3);
+});
+
+test("the transcript file is the user's alone: 0600, in a sessions folder of 0700 when it makes one", () => {
+  const home = makeTempDir("shiro-home-");
+  appendTranscript(home, ID, [{ type: "notice", text: "x" }]);
+  expect(statSync(transcriptPath(home, ID)).mode & 0o777).toBe(0o600);
+  expect(statSync(dirname(transcriptPath(home, ID))).mode & 0o777).toBe(0o700);
 });

@@ -4,6 +4,8 @@
  *   --slow-init MS     wait before answering initialize
  *   --starts FILE      append a line to FILE each time the server starts
  *   --fail             exit at once with a message on stderr (a server that cannot start)
+ *   --fail-says TEXT   that message (default: "demo: missing DEMO_TOKEN")
+ *   --crash-says TEXT  what the `crash` tool writes on stderr before the process exits
  */
 import { appendFileSync } from "node:fs";
 import { answer } from "./demo-protocol.ts";
@@ -16,11 +18,11 @@ const flag = (name: string) => {
 const starts = flag("--starts");
 if (starts) appendFileSync(starts, `${process.pid}\n`);
 if (argv.includes("--fail")) {
-  process.stderr.write("demo: missing DEMO_TOKEN\n");
+  process.stderr.write(`${flag("--fail-says") ?? "demo: missing DEMO_TOKEN"}\n`);
   process.exit(3);
 }
 const slowInitMs = Number(flag("--slow-init") ?? 0);
-const opts: { tools: number; onCrash: () => void; grown?: boolean } = { tools: Number(flag("--tools") ?? 0), onCrash: () => process.exit(1) };
+const opts: { tools: number; onCrash: () => void; grown?: boolean } = { tools: Number(flag("--tools") ?? 0), onCrash: () => (flag("--crash-says") ? process.stderr.write(`${flag("--crash-says")}\n`, () => process.exit(1)) : process.exit(1)) };
 
 let buffer = "";
 const decoder = new TextDecoder();

@@ -1,4 +1,5 @@
 import { ShiroError } from "../lib/errors.ts";
+import { sanitize } from "../lib/render.ts";
 import { createMemoryStore, openInbox, rememberNote, type InboxItem } from "../lib/memory/index.ts";
 
 type Where = { home: string; projectRoot: string; json: boolean };
@@ -32,7 +33,7 @@ export async function runInboxCommand(sub: "inbox" | "accept" | "reject", words:
     const result = await rememberNote(store, { kind: item.kind, text: item.text });
     if (result.ok || result.problem === "duplicate") done.push(item);
     else refused++;
-    process.stdout.write(result.ok ? `accepted ${n}: (${item.kind}) ${item.text}\n` : `not kept ${n}: ${result.message}\n`);
+    process.stdout.write(result.ok ? `accepted ${n}: (${item.kind}) ${sanitize(item.text)}\n` : `not kept ${n}: ${result.message}\n`);
   }
   await inbox.remove(done);
   return refused > 0 ? 1 : 0;
@@ -44,7 +45,7 @@ function listing(items: readonly InboxItem[]): string {
   const width = String(items.length).length;
   return [
     `${items.length === 1 ? "1 suggested note" : `${items.length} suggested notes`} waiting for project memory:`,
-    ...items.map((item, i) => `${String(i + 1).padStart(width)}  (${item.kind}) ${item.text}`),
+    ...items.map((item, i) => `${String(i + 1).padStart(width)}  (${item.kind}) ${sanitize(item.text)}`), // a file may hold what an older shiro kept raw
     "shiro memory accept <n>… keeps them, shiro memory reject <n>… drops them.",
   ].join("\n");
 }

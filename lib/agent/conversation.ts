@@ -3,7 +3,8 @@ import { interruptionMessage } from "../text/interruption.ts";
 import type { ModelMessage } from "ai";
 import type { Hooks } from "../hooks/hooks.ts";
 import { promptSubmitted, stopHookMessage, stopRequested, withHookContext } from "./prompt-hooks.ts";
-import type { TurnChanges, TurnRecorder, UndoJournal } from "../sessions/undo/journal.ts";
+import type { TurnChanges, UndoJournal } from "../sessions/undo/journal.ts";
+import { beginTurnRecording, undoTrouble } from "./turn-recording.ts";
 import type { AgentEvent, EventSink, Usage } from "../events.ts";
 import type { AnyTool } from "../tools/define.ts";
 import { memoByIdentity } from "../prune/memo.ts";
@@ -172,39 +173,6 @@ export function createConversation(opts: ConversationOptions): Conversation {
   /** The note sent after the history: the goal and the task list (task-list-note.ts). */
   const wireTail = () => taskListNote(renderTodos(notebook.todos()), goalNote(session.goal()));
 
-  /**
-   * The turn's record in the journal; without one (no journal, or it cannot be written) the turn
-   * runs unrecorded. Its start is written on the event loop's next turn, once the first request
-   * is on its way (it waits for the disk), and in any case before the first tool runs.
-   */
-  const beginRecording = (prompt: string, emit: EventSink, historyLength: number): TurnRecording | undefined => {
-    if (!opts.undo) return undefined;
-    const trouble = (error: unknown) => emit({ type: "notice", message: undoTrouble(error) });
-    let recorder: TurnRecorder;
-    try {
-      recorder = opts.undo.beginTurn({ prompt, historyLength, todos: notebook.todos(), goal: session.goal() });
-    } catch (error) {
-      trouble(error);
-      return undefined;
-    }
-    let recording = true;
-    const ready = () => {
-      if (!recording) return;
-      try {
-        recorder.ready();
-      } catch (error) {
-        recording = false;
-        trouble(error);
-      }
-    };
-    setImmediate(ready);
-    return {
-      ready,
-      before: (path) => (recording ? recorder.before(path) : Promise.resolve()),
-      end: async (outcome) => (recording ? recorder.end(outcome) : undefined),
-    };
-  };
-
   const estimates = cachedEstimates();
 
   const conversation: Conversation = {
@@ -304,7 +272,7 @@ export function createConversation(opts: ConversationOptions): Conversation {
       // takes it back with this turn.
       const last = session.history.at(-1);
       const resent = last?.role === "user" && promptText(last.content) === prompt;
-      const recorder = beginRecording(userTyped ?? prompt, emit, session.history.length - (resent ? 1 : 0));
+      const recorder = beginTurnRecording(opts.undo, { prompt: userTyped ?? prompt, historyLength: session.history.length - (resent ? 1 : 0), todos: notebook.todos(), goal: session.goal() }, emit);
       if (!resent) history.append([{ role: "user", content: promptContent(prompt), providerOptions: { shiro: { ...ranWith, ...typed } } }]);
       let commands = 0;
       let result: TurnResult | undefined;
@@ -395,10 +363,3 @@ function joinTurns(first: TurnResult, next: TurnResult): TurnResult {
 
 /** The names of the tools whose subject is a command line, worked out once per tool set. */
 const commandTools = memoByIdentity((tools: readonly AnyTool[]) => new Set(tools.filter((t) => t.subject.kind === "command").map((t) => t.name)));
-
-/** A turn's recorder as the conversation holds it: once its start could not be written, it records nothing and ends with no changes. */
-type TurnRecording = Omit<TurnRecorder, "end"> & { end(outcome: { commands: number }): Promise<TurnChanges | undefined> };
-
-function undoTrouble(error: unknown): string {
-  return `/undo cannot record this turn: ${error instanceof Error ? error.message : String(error)}`;
-}

@@ -4,11 +4,11 @@ import { join } from "node:path";
 import { useFakeServer } from "../support/use-fake-server.ts";
 import { runShiro, tempDir } from "../support/cli.ts";
 import { toolOutputsIn } from "../support/requests.ts";
-import { startOAuthMcpServer, type OAuthServerOptions } from "../support/mcp/oauth-server.ts";
+import { STAND_IN_BROWSER, startOAuthMcpServer, type OAuthServerOptions } from "../support/mcp/oauth-server.ts";
 
 setDefaultTimeout(30_000);
 const serve = useFakeServer();
-const BROWSER = `${process.execPath} ${join(import.meta.dir, "..", "support", "mcp", "browser.ts")}`;
+const BROWSER = STAND_IN_BROWSER;
 const stops: (() => void)[] = [];
 afterEach(() => {
   for (const stop of stops.splice(0)) stop();

@@ -3,13 +3,13 @@ import { mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { useFakeServer } from "../support/use-fake-server.ts";
 import { runShiro, tempDir } from "../support/cli.ts";
-import { startOAuthMcpServer } from "../support/mcp/oauth-server.ts";
+import { STAND_IN_BROWSER, startOAuthMcpServer } from "../support/mcp/oauth-server.ts";
 
 // Runs as every spec does with SHIRO_MCP_TOKEN_STORE=file (spec/support/host-tools.ts): the
 // tokens stay in the test's SHIRO_HOME, never in this machine's keychain.
 setDefaultTimeout(30_000);
 const serve = useFakeServer();
-const BROWSER = `${process.execPath} ${join(import.meta.dir, "..", "support", "mcp", "browser.ts")}`;
+const BROWSER = STAND_IN_BROWSER;
 const stops: (() => void)[] = [];
 afterEach(() => {
   for (const stop of stops.splice(0)) stop();

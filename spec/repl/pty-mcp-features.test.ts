@@ -4,12 +4,12 @@ import { join } from "node:path";
 import { tempDir } from "../support/cli.ts";
 import { toolOutputsIn } from "../support/requests.ts";
 import { GUIDE_TEXT } from "../support/mcp/library-server.ts";
-import { startOAuthMcpServer } from "../support/mcp/oauth-server.ts";
+import { STAND_IN_BROWSER, startOAuthMcpServer } from "../support/mcp/oauth-server.ts";
 import { KEYS, usePty, userTexts, type Pty } from "./pty.ts";
 
 const { serve, start } = usePty();
 const LIBRARY = join(import.meta.dir, "..", "support", "mcp", "library-server.ts");
-const BROWSER = `${process.execPath} ${join(import.meta.dir, "..", "support", "mcp", "browser.ts")}`;
+const BROWSER = STAND_IN_BROWSER;
 
 function homeWith(mcpServers: unknown): string {
   const home = tempDir();

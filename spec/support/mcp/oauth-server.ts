@@ -8,7 +8,11 @@
  * valid bearer token, and, when asked to, 403 `insufficient_scope` to a token granted too little. `log` records what each endpoint was asked.
  */
 import { createHash, randomBytes } from "node:crypto";
+import { join } from "node:path";
 import { answer } from "./demo-protocol.ts";
+
+/** A `$BROWSER` for the tests: fetches the authorization URL and follows its redirect to shiro's loopback callback (browser.ts). */
+export const STAND_IN_BROWSER = `${process.execPath} ${join(import.meta.dir, "browser.ts")}`;
 
 export type OAuthServerOptions = {
   /** Leave code_challenge_methods_supported out of the metadata. */
